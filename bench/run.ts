@@ -1,0 +1,149 @@
+/**
+ * `npm run bench`: the performance figures of issue 2, each measured against a baseline
+ * in the same run (DESIGN §6) so that ratios hold on a noisy machine. Prints a table and
+ * writes bench/results.json. Never run from tests.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../src/engine/pipeline/assumptions';
+import { runEventSimulation } from '../src/engine/pipeline/eventSimulation';
+import { InterferenceTimeline } from '../src/engine/pipeline/interference';
+import { compositionCount, exhaustivePartition, optimalPartition } from '../src/engine/pipeline/partition';
+import { PipelineRun, type PipelineRunSpec } from '../src/engine/pipeline/simulation';
+import { compileDatabase, computeStageTimes } from '../src/engine/pipeline/stageTimes';
+import { getDatabase } from '../src/engine/profiles/databases';
+import type { ModelId } from '../src/engine/profiles/types';
+import { runPipelineScenario } from '../src/scenario/pipelineRunner';
+import { PRESETS } from '../src/scenario/presets';
+import { createOdin } from '../src/schedulers/pipeline/odin';
+import { createStatic } from '../src/schedulers/pipeline/static';
+
+interface Row {
+  readonly name: string;
+  readonly value: number;
+  readonly unit: string;
+  readonly target?: string;
+  readonly met?: boolean;
+  readonly baseline?: number;
+  readonly ratio?: number;
+  readonly note?: string;
+}
+
+const rows: Row[] = [];
+
+/** Median wall time of `repeats` calls after one warm-up, ms. */
+function time(fn: () => void, repeats: number): number {
+  fn();
+  const samples: number[] = [];
+  for (let i = 0; i < repeats; i++) {
+    const t0 = performance.now();
+    fn();
+    samples.push(performance.now() - t0);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)]!;
+}
+
+function vggSpec(queries: number, random: boolean): PipelineRunSpec {
+  return {
+    database: compileDatabase(getDatabase('vgg16')),
+    executionPlaces: 4,
+    queries,
+    seed: 1,
+    events: [],
+    random: random ? { periodQueries: 10, durationQueries: 10, modes: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] } : null,
+    assumptions: DEFAULT_PIPELINE_ASSUMPTIONS,
+  };
+}
+
+// 1. Simulated queries per second, against the naive event loop on the same queries.
+const QUERIES = 1_000_000;
+for (const random of [false, true]) {
+  const label = random ? 'random interference (period = duration = 10)' : 'no interference';
+  const staticMs = time(() => new PipelineRun(vggSpec(QUERIES, random), createStatic()).runToEnd(), 5);
+  const odinMs = time(() => new PipelineRun(vggSpec(QUERIES, random), createOdin({ alpha: 10 })).runToEnd(), 5);
+  // Baseline: the event-queue simulation of the same static pipeline, same stage times.
+  const spec = vggSpec(QUERIES, random);
+  const counts = new PipelineRun(spec, createStatic()).configuration;
+  const baselineQueries = 200_000;
+  const eventMs = time(() => {
+    const timeline = new InterferenceTimeline(4, [], spec.random, spec.seed);
+    const times = new Float64Array(4);
+    const perQuery = new Float64Array(baselineQueries * 4);
+    for (let q = 0; q < baselineQueries; q++) {
+      timeline.advance(q);
+      computeStageTimes(spec.database, counts, timeline.modes, 0, times);
+      perQuery.set(times, q * 4);
+    }
+    runEventSimulation({ stages: 4, queries: baselineQueries, stageTimeMs: (q, i) => perQuery[q * 4 + i]!, bufferCapacity: 1, arrivalsMs: null });
+  }, 3);
+  const staticQps = (QUERIES / staticMs) * 1000;
+  const eventQps = (baselineQueries / eventMs) * 1000;
+  rows.push({
+    name: `VGG16 × 4 static, ${label}`,
+    value: staticQps,
+    unit: 'queries/s',
+    target: '≥ 1,000,000',
+    met: staticQps >= 1_000_000,
+    baseline: eventQps,
+    ratio: staticQps / eventQps,
+    note: 'baseline: event-queue simulation',
+  });
+  rows.push({ name: `VGG16 × 4 ODIN α=10, ${label}`, value: (QUERIES / odinMs) * 1000, unit: 'queries/s' });
+}
+
+// 2. Every ODIN preset, every grid cell and lane, run to the end.
+const odinPresets = PRESETS.filter((p) => p.id.startsWith('odin-'));
+let presetsTotal = 0;
+for (const preset of odinPresets) {
+  const ms = time(() => runPipelineScenario(preset.scenario), 3);
+  presetsTotal += ms;
+  rows.push({ name: `preset ${preset.id}`, value: ms, unit: 'ms' });
+}
+rows.push({ name: 'all ODIN presets together', value: presetsTotal, unit: 'ms', target: '< 2000', met: presetsTotal < 2000 });
+
+// 3. The exact partitioner against plain exhaustive enumeration (the paper's search).
+const BRUTE_LIMIT = 3e8;
+const cases: [ModelId, number][] = [
+  ['vgg16', 4],
+  ['resnet50', 8],
+  ['resnet152', 52],
+];
+for (const [model, eps] of cases) {
+  const db = compileDatabase(getDatabase(model));
+  // A mixed interference pattern: every EP in a different mode.
+  const modes = Uint8Array.from({ length: eps }, (_, i) => (i * 5) % 12);
+  const dpMs = time(() => optimalPartition(db, modes), 50);
+  const configurations = compositionCount(db.unitCount, eps);
+  let bruteMs: number | undefined;
+  if (configurations <= BRUTE_LIMIT) {
+    const t0 = performance.now();
+    const brute = exhaustivePartition(db, modes, 0, BRUTE_LIMIT)!;
+    bruteMs = performance.now() - t0;
+    if (brute.bottleneckMs !== optimalPartition(db, modes).bottleneckMs) throw new Error(`partitioner disagrees with brute force on ${model} × ${eps}`);
+  }
+  const target = model === 'resnet152' ? '< 5' : undefined;
+  rows.push({
+    name: `partition ${model} × ${eps} (${configurations.toExponential(2)} configurations)`,
+    value: dpMs,
+    unit: 'ms',
+    ...(target ? { target, met: dpMs < 5 } : {}),
+    ...(bruteMs !== undefined ? { baseline: bruteMs, ratio: bruteMs / dpMs } : { note: `brute force not run: more than ${BRUTE_LIMIT.toExponential(0)} configurations` }),
+  });
+}
+
+const fmt = (v: number): string => (v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toPrecision(3));
+const table = [
+  ['measure', 'value', 'unit', 'target', 'met', 'baseline', 'ratio'],
+  ...rows.map((r) => [r.name, fmt(r.value), r.unit, r.target ?? '', r.met === undefined ? '' : r.met ? 'yes' : 'NO', r.baseline === undefined ? '' : fmt(r.baseline), r.ratio === undefined ? '' : `${fmt(r.ratio)}×`]),
+];
+const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
+for (const row of table) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
+for (const r of rows) if (r.note) console.log(`note: ${r.name}: ${r.note}`);
+
+mkdirSync('bench', { recursive: true });
+writeFileSync(
+  'bench/results.json',
+  `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, rows }, null, 2)}\n`,
+);
+console.log('wrote bench/results.json');

@@ -1,0 +1,147 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { findPreset, PRESETS } from '../scenario/presets';
+import { EXIT_OK, EXIT_USAGE, runCli, type CliIo } from './cli';
+
+function cli(args: string[], files: Record<string, string> = {}) {
+  let stdout = '';
+  let stderr = '';
+  const written: Record<string, string> = {};
+  const io: CliIo = {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+    readFile: (p) => files[p] ?? null,
+    writeFile: (p, t) => (written[p] = t),
+    stderrIsTty: false,
+  };
+  const code = runCli(args, io);
+  return { code, stdout, stderr, written };
+}
+
+const small = (): Record<string, unknown> => {
+  const s = structuredClone(findPreset('default')!.scenario) as unknown as Record<string, unknown> & { pipeline: Record<string, unknown> };
+  s.pipeline.queries = 300;
+  return s;
+};
+
+describe('npm run sim', () => {
+  it('lists every preset with one line each', () => {
+    const { code, stdout } = cli(['presets']);
+    expect(code).toBe(EXIT_OK);
+    const lines = stdout.trim().split('\n');
+    expect(lines).toHaveLength(PRESETS.length);
+    for (const p of PRESETS) expect(stdout).toContain(p.id);
+  });
+
+  it('runs a scenario file and prints the contract keys', () => {
+    const { code, stdout, stderr } = cli(['run', 's.json'], { 's.json': JSON.stringify(small()) });
+    expect(stderr).toBe('');
+    expect(code).toBe(EXIT_OK);
+    const out = JSON.parse(stdout) as { scenario: unknown; results: { scheduler: string; params: Record<string, unknown>; summary: Record<string, unknown> }[] };
+    expect(out.scenario).toEqual(small());
+    expect(out.results.map((r) => r.scheduler)).toEqual(['odin', 'lls', 'optimal', 'static']);
+    for (const r of out.results) {
+      for (const key of ['queries', 'latencyMeanMs', 'latencyP50Ms', 'latencyP99Ms', 'throughputMeanQps', 'configThroughputMeanQps', 'configLatencyMeanMs', 'peakThroughputQps', 'optimalRatioMean', 'rebalancingQueries', 'overheadPct', 'sloViolationPct']) {
+        expect(r.summary).toHaveProperty(key);
+      }
+      expect(Object.keys(r.summary.sloViolationPct as object)).toHaveLength(20);
+      expect(r.summary.sloViolationPct).toHaveProperty('0.05');
+      expect(r.summary.sloViolationPct).toHaveProperty('1.00');
+      expect(r.params).toMatchObject({ trialCost: 'serial', bufferCapacity: 1, admission: 'saturated' });
+    }
+    expect(out.results[0]!.params.alpha).toBe(10);
+    expect(out.results[1]!.params.llsReading).toBe('literal');
+  });
+
+  it('gives identical output for identical input', () => {
+    const a = cli(['run', 's.json'], { 's.json': JSON.stringify(small()) });
+    const b = cli(['run', 's.json'], { 's.json': JSON.stringify(small()) });
+    expect(a.stdout).toBe(b.stdout);
+  });
+
+  it('writes CSV with one row per lane', () => {
+    const { code, stdout } = cli(['run', 's.json', '--format', 'csv'], { 's.json': JSON.stringify(small()) });
+    expect(code).toBe(EXIT_OK);
+    const lines = stdout.trim().split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toContain('summary.latencyP99Ms');
+    expect(lines[0]).toContain('summary.sloViolationPct.0.50');
+    expect(lines[1]!.startsWith('odin,ODIN α=10,')).toBe(true);
+  });
+
+  it('runs a whole grid and its means in one call', () => {
+    const s = structuredClone(findPreset('odin-fig5-vgg16')!.scenario) as unknown as { pipeline: { queries: number } };
+    s.pipeline.queries = 200;
+    const { code, stdout } = cli(['run', 'g.json'], { 'g.json': JSON.stringify(s) });
+    expect(code).toBe(EXIT_OK);
+    const out = JSON.parse(stdout) as { results: { cell: Record<string, number> }[]; gridMeans: unknown[] };
+    expect(out.results).toHaveLength(9 * 5);
+    expect(out.results[0]!.cell).toEqual({ periodQueries: 2, durationQueries: 2 });
+    expect(out.gridMeans).toHaveLength(5);
+  });
+
+  it('sweeps seeds and averages them', () => {
+    const { code, stdout } = cli(['sweep', 's.json', '--seeds', '3'], { 's.json': JSON.stringify(small()) });
+    expect(code).toBe(EXIT_OK);
+    const out = JSON.parse(stdout) as { seeds: number[]; results: { seeds: number }[] };
+    expect(out.seeds).toEqual([1, 2, 3]);
+    expect(out.results[0]!.seeds).toBe(3);
+  });
+
+  it('applies --set before validating', () => {
+    const { code, stdout } = cli(['run', 's.json', '--set', 'pipeline.assumptions.trialCost=pipelined', '--set', 'pipeline.lanes[0].params.alpha=2'], {
+      's.json': JSON.stringify(small()),
+    });
+    expect(code).toBe(EXIT_OK);
+    const out = JSON.parse(stdout) as { results: { params: Record<string, unknown> }[] };
+    expect(out.results[0]!.params).toMatchObject({ alpha: 2, trialCost: 'pipelined' });
+  });
+
+  it.each([
+    [['run', 'nope'], /nope: no such preset or file/],
+    [['run'], /needs a scenario file or a preset id/],
+    [['frobnicate'], /unknown command "frobnicate"/],
+    [['run', 'default', '--format', 'xml'], /--format: must be json or csv, got "xml"/],
+    [['sweep', 'default', '--seeds', '0'], /--seeds: must be an integer from 1 to 1000, got "0"/],
+    [['run', 'default', '--set', 'pipeline.executionPlaces=1000'], /pipeline\.executionPlaces: must be an integer from 1 to 64, got 1000/],
+    [['run', 'default', '--set', 'pipeline.lanes[0].params.alpha=0'], /pipeline\.lanes\[0\]\.params\.alpha: must be an integer from 1 to 30/],
+    [['run', 'default', '--set', 'pipeline.model="alexnet"'], /pipeline\.model: must be one of "vgg16", "resnet50", "resnet152", got "alexnet"/],
+    [['run', 'default', '--set', 'pipeline.extra=1'], /pipeline: has unknown field "extra"/],
+    [['run', 'default', '--set', '__proto__.x=1'], /--set: __proto__\.x: is not a scenario field/],
+    [['run', 'default', '--unknown'], /--unknown: unknown option/],
+    [['profile', 'alexnet'], /profile: model must be one of vgg16, resnet50, resnet152, got "alexnet"/],
+  ])('rejects %j with exit code 2, a message and nothing on stdout', (args, message) => {
+    const { code, stdout, stderr } = cli(args);
+    expect(code).toBe(EXIT_USAGE);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(message);
+  });
+
+  it('names the field of a bad scenario file', () => {
+    const bad = small() as { pipeline: { interference: { events: unknown[] } } };
+    bad.pipeline.interference.events = [{ executionPlace: 9, mode: 'Z', fromQuery: -1, toQuery: null }];
+    const { code, stdout, stderr } = cli(['run', 'bad.json'], { 'bad.json': JSON.stringify(bad) });
+    expect(code).toBe(EXIT_USAGE);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('pipeline.interference.events[0].mode: must be one of');
+    expect(stderr).toContain('pipeline.interference.events[0].fromQuery: must be an integer from 0');
+    const broken = cli(['run', 'b.json'], { 'b.json': '{"version": 1,' });
+    expect(broken.code).toBe(EXIT_USAGE);
+    expect(broken.stderr).toMatch(/b\.json: is not valid JSON/);
+  });
+
+  it('prints the layer-time table', () => {
+    const { code, stdout } = cli(['profile', 'vgg16']);
+    expect(code).toBe(EXIT_OK);
+    const lines = stdout.trim().split('\n');
+    expect(lines).toHaveLength(1 + 16 + 1);
+    expect(lines[0]).toMatch(/^layer\s+A\s+B\s+C.*L$/);
+  });
+
+  it('exits 2 from the real command line', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'run', 'no-such-preset'], { encoding: 'utf8' });
+    expect(result.status).toBe(EXIT_USAGE);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('no-such-preset: no such preset or file');
+  });
+});

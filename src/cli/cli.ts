@@ -1,0 +1,245 @@
+import { averageSummaries, type PipelineSummary } from '../engine/pipeline/metrics';
+import { getDatabase } from '../engine/profiles/databases';
+import { formatProfileTable } from '../engine/profiles/format';
+import { MODEL_IDS, type ModelId } from '../engine/profiles/types';
+import { parseScenario } from '../scenario/parse';
+import { gridCells, runPipelineScenario, type GridCell, type LaneResult } from '../scenario/pipelineRunner';
+import { findPreset, PRESETS } from '../scenario/presets';
+import { formatErrors, LIMITS, type Scenario } from '../scenario/schema';
+import { toCsv } from './format';
+
+/** Everything the CLI touches of the outside world, so tests can run it in-process. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Reads a file as UTF-8, or returns null when there is no such file. */
+  readFile(path: string): string | null;
+  writeFile(path: string, text: string): void;
+  readonly stderrIsTty: boolean;
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+export const USAGE = `Usage: npm run sim -- <command> [options]
+
+Commands:
+  run <scenario.json | preset-id>     run every lane (and grid cell) once
+  sweep <scenario.json | preset-id>   run over several seeds and report means
+  presets                             list the preset ids
+  profile <${MODEL_IDS.join(' | ')}>      print the layer-time database (layers × modes, ms);
+                                      --format json|csv for machine-readable output
+
+Options:
+  --format json|csv    output format (default json)
+  --out FILE           write the output to FILE instead of standard output
+  --seeds N            sweep: number of seeds, from the scenario's seed on (default 10)
+  --set PATH=VALUE     change one scenario field before running, e.g.
+                       --set pipeline.assumptions.trialCost=pipelined (repeatable)
+`;
+
+class UsageError extends Error {}
+
+interface Options {
+  format: 'json' | 'csv';
+  /** --format was given (profile prints a table unless it was). */
+  formatGiven: boolean;
+  out: string | null;
+  seeds: number;
+  sets: string[];
+  positional: string[];
+}
+
+const MAX_SCENARIO_BYTES = 10 * 1024 * 1024;
+const MAX_SEEDS = 1000;
+
+function parseArgs(args: readonly string[]): Options {
+  const options: Options = { format: 'json', formatGiven: false, out: null, seeds: 10, sets: [], positional: [] };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const value = (): string => {
+      const v = args[++i];
+      if (v === undefined) throw new UsageError(`${arg}: needs a value`);
+      return v;
+    };
+    if (arg === '--format') {
+      const v = value();
+      if (v !== 'json' && v !== 'csv') throw new UsageError(`--format: must be json or csv, got "${v}"`);
+      options.format = v;
+      options.formatGiven = true;
+    } else if (arg === '--out') {
+      options.out = value();
+    } else if (arg === '--seeds') {
+      const v = value();
+      const n = Number(v);
+      if (!/^\d+$/.test(v) || n < 1 || n > MAX_SEEDS) throw new UsageError(`--seeds: must be an integer from 1 to ${MAX_SEEDS}, got "${v}"`);
+      options.seeds = n;
+    } else if (arg === '--set') {
+      options.sets.push(value());
+    } else if (arg.startsWith('--')) {
+      throw new UsageError(`${arg}: unknown option`);
+    } else {
+      options.positional.push(arg);
+    }
+  }
+  return options;
+}
+
+const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Applies `path=value` to a plain JSON document (value parsed as JSON when it can be). */
+export function applySet(document: unknown, assignment: string): void {
+  const eq = assignment.indexOf('=');
+  if (eq <= 0) throw new UsageError(`--set: expected PATH=VALUE, got "${assignment}"`);
+  const path = assignment.slice(0, eq);
+  const raw = assignment.slice(eq + 1);
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    value = raw;
+  }
+  const keys = path.split(/\.|\[(\d+)\]/).filter((k) => k !== undefined && k !== '');
+  if (keys.some((k) => FORBIDDEN.has(k))) throw new UsageError(`--set: ${path}: is not a scenario field`);
+  let target = document as Record<string, unknown>;
+  for (const key of keys.slice(0, -1)) {
+    const next = target[key];
+    if (next === null || typeof next !== 'object') throw new UsageError(`--set: ${path}: ${key} is not an object in this scenario`);
+    target = next as Record<string, unknown>;
+  }
+  target[keys.at(-1)!] = value;
+}
+
+function loadScenario(source: string | undefined, sets: readonly string[], io: CliIo): Scenario {
+  if (source === undefined) throw new UsageError('needs a scenario file or a preset id (see: npm run sim -- presets)');
+  let document: unknown;
+  const preset = findPreset(source);
+  if (preset !== undefined) {
+    document = structuredClone(preset.scenario);
+  } else {
+    const text = io.readFile(source);
+    if (text === null) throw new UsageError(`${source}: no such preset or file (see: npm run sim -- presets)`);
+    if (text.length > MAX_SCENARIO_BYTES) throw new UsageError(`${source}: file is larger than ${MAX_SCENARIO_BYTES} bytes`);
+    try {
+      document = JSON.parse(text);
+    } catch (error) {
+      throw new UsageError(`${source}: is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  for (const s of sets) applySet(document, s);
+  const parsed = parseScenario(document);
+  if (!parsed.ok) throw new UsageError(formatErrors(parsed.errors));
+  return parsed.scenario;
+}
+
+/** Per lane, the mean over grid cells (the paper's "on average" over the grid). */
+function gridMeans(results: readonly LaneResult[], scenario: Scenario): { scheduler: string; label: string; summary: PipelineSummary }[] {
+  if (scenario.pipeline.grid === undefined) return [];
+  const byLabel = new Map<string, LaneResult[]>();
+  for (const r of results) byLabel.set(r.label, [...(byLabel.get(r.label) ?? []), r]);
+  return [...byLabel.values()].map((rs) => ({ scheduler: rs[0]!.scheduler, label: rs[0]!.label, summary: averageSummaries(rs.map((r) => r.summary)) }));
+}
+
+function progress(io: CliIo, done: number, total: number): void {
+  if (!io.stderrIsTty) return;
+  const width = 30;
+  const filled = Math.round((width * done) / total);
+  io.stderr(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`);
+}
+
+function emit(io: CliIo, options: Options, json: unknown, rows: readonly Record<string, unknown>[]): void {
+  const text = options.format === 'json' ? `${JSON.stringify(json, null, 2)}\n` : toCsv(rows);
+  if (options.out !== null) io.writeFile(options.out, text);
+  else io.stdout(text);
+}
+
+function resultRows(results: readonly { label: string; scheduler: string; params: unknown; cell?: GridCell; summary: PipelineSummary; seed?: number }[]): Record<string, unknown>[] {
+  return results.map((r) => ({ scheduler: r.scheduler, label: r.label, ...(r.cell ? { cell: r.cell } : {}), params: r.params, summary: r.summary }));
+}
+
+function commandRun(options: Options, io: CliIo): number {
+  const scenario = loadScenario(options.positional[1], options.sets, io);
+  const results = runPipelineScenario(scenario);
+  const means = gridMeans(results, scenario);
+  emit(io, options, { scenario, results, ...(means.length > 0 ? { gridMeans: means } : {}) }, resultRows(results));
+  return EXIT_OK;
+}
+
+function commandSweep(options: Options, io: CliIo): number {
+  const scenario = loadScenario(options.positional[1], options.sets, io);
+  const seeds = Array.from({ length: options.seeds }, (_, i) => scenario.seed + i);
+  if (seeds.at(-1)! > LIMITS.seed.max) throw new UsageError(`--seeds: seeds would pass ${LIMITS.seed.max}`);
+  const total = seeds.length * gridCells(scenario.pipeline).length;
+  let done = 0;
+  const perSeed = seeds.map((seed) => runPipelineScenario(scenario, seed, () => progress(io, ++done, total)));
+  // Same order of (cell, lane) in every seed: average position by position.
+  const results = perSeed[0]!.map((first, j) => ({
+    scheduler: first.scheduler,
+    label: first.label,
+    params: first.params,
+    ...(first.cell ? { cell: first.cell } : {}),
+    seeds: seeds.length,
+    summary: averageSummaries(perSeed.map((rs) => rs[j]!.summary)),
+  }));
+  const means = gridMeans(results as unknown as LaneResult[], scenario);
+  emit(io, options, { scenario, seeds, results, ...(means.length > 0 ? { gridMeans: means } : {}) }, resultRows(results));
+  return EXIT_OK;
+}
+
+function commandPresets(io: CliIo): number {
+  const width = Math.max(...PRESETS.map((p) => p.id.length));
+  for (const p of PRESETS) io.stdout(`${p.id.padEnd(width)}  ${p.figure ? `[${p.figure}] ` : ''}${p.description}\n`);
+  return EXIT_OK;
+}
+
+function commandProfile(options: Options, io: CliIo): number {
+  const model = options.positional[1];
+  if (model === undefined || !(MODEL_IDS as readonly string[]).includes(model)) {
+    throw new UsageError(`profile: model must be one of ${MODEL_IDS.join(', ')}, got ${model === undefined ? 'nothing' : `"${model}"`}`);
+  }
+  const db = getDatabase(model as ModelId);
+  if (options.formatGiven) {
+    const rows = db.layers.map((layer, l) => ({ layer, ...Object.fromEntries(Object.entries(db.modes).map(([mode, times]) => [mode, times[l]])) }));
+    emit(io, options, db, rows);
+  } else if (options.out !== null) {
+    io.writeFile(options.out, formatProfileTable(db));
+  } else {
+    io.stdout(formatProfileTable(db));
+  }
+  return EXIT_OK;
+}
+
+/**
+ * The command line of DESIGN §5. Returns the exit code: 0 on success, 2 on invalid input
+ * (with a message naming the field on stderr and nothing on stdout).
+ */
+export function runCli(args: readonly string[], io: CliIo): number {
+  try {
+    const options = parseArgs(args);
+    const command = options.positional[0];
+    switch (command) {
+      case 'run':
+        return commandRun(options, io);
+      case 'sweep':
+        return commandSweep(options, io);
+      case 'presets':
+        return commandPresets(io);
+      case 'profile':
+        return commandProfile(options, io);
+      case undefined:
+      case 'help':
+        io.stderr(USAGE);
+        return command === 'help' ? EXIT_OK : EXIT_USAGE;
+      default:
+        throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`error: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    io.stderr(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return EXIT_FAILURE;
+  }
+}

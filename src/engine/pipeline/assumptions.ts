@@ -1,0 +1,48 @@
+/**
+ * The modelling choices the ODIN paper leaves open (DESIGN §2). Each is a named scenario
+ * parameter with a documented default, reported with every result, because whether ODIN
+ * beats LLS turns on them.
+ */
+export interface PipelineAssumptions {
+  /**
+   * What a trial configuration costs during rebalancing:
+   * - `serial` (default, ODIN §4.2): the pipeline drains, then each trial is one query
+   *   processed alone through all stages;
+   * - `pipelined`: each trial configuration serves one query in the normal pipelined flow;
+   * - `free`: an oracle's view, trials are evaluated on the database at no cost.
+   */
+  readonly trialCost: 'serial' | 'pipelined' | 'free';
+  /** How LLS's utilization formula is read (ODIN §3.3): see `LlsReading`. */
+  readonly llsReading: 'literal' | 'repaired';
+  /** Queries that may wait between two consecutive stages (blocking after service). */
+  readonly bufferCapacity: number;
+  /** Closed loop (`saturated`: a query is always waiting) or Poisson arrivals at a rate. */
+  readonly admission: { readonly kind: 'saturated' } | { readonly kind: 'poisson'; readonly rateQps: number };
+  /** Relative change that triggers rebalancing (ODIN §3.1), as a fraction of the slowest stage's time. */
+  readonly detectionThreshold: number;
+  /**
+   * What the monitor watches:
+   * - `bottleneck` (default, ODIN §3.1: "scan for changes in the performance of the slowest
+   *   pipeline stage"): the slowest stage's time against its value at the last
+   *   reconfiguration. Interference that leaves a stage which is no longer the bottleneck
+   *   goes unnoticed, so the pipeline keeps a configuration made for interference that is gone;
+   * - `anyStage`: any stage's time against its own value at the last reconfiguration.
+   */
+  readonly detectionSignal: 'bottleneck' | 'anyStage';
+  /** Time to hand activations to the next stage, added to each non-empty stage but the last EP, ms. */
+  readonly hopMs: number;
+}
+
+/** The defaults, used by the paper presets (DESIGN §2). */
+export const DEFAULT_PIPELINE_ASSUMPTIONS: PipelineAssumptions = {
+  trialCost: 'serial',
+  llsReading: 'literal',
+  bufferCapacity: 1,
+  admission: { kind: 'saturated' },
+  detectionThreshold: 0.05,
+  detectionSignal: 'bottleneck',
+  hopMs: 0,
+};
+
+/** A buffer at least this large never blocks. */
+export const UNBOUNDED_BUFFER = 1_000_000;

@@ -1,0 +1,228 @@
+import { throughputQps } from './stageTimes';
+
+/** SLO levels of ODIN Figure 9: 5 % … 100 % of a reference throughput. */
+export const SLO_LEVELS: readonly number[] = Array.from({ length: 20 }, (_, k) => (k + 1) / 20);
+
+/** Key of an SLO level in results: "0.05" … "1.00". */
+export function sloLevelKey(level: number): string {
+  return level.toFixed(2);
+}
+
+/** One lane's results (DESIGN §5). Times in ms, throughputs in queries per second. */
+export interface PipelineSummary {
+  readonly queries: number;
+  /** Measured: arrival to completion, queueing and trials included. */
+  readonly latencyMeanMs: number;
+  readonly latencyP50Ms: number;
+  readonly latencyP99Ms: number;
+  /** Measured: completed queries per simulated second. */
+  readonly throughputMeanQps: number;
+  /** Configuration view: mean over queries of T(C) = 1 / max_i t_i (ODIN §3.3). */
+  readonly configThroughputMeanQps: number;
+  /** Configuration view: mean over queries of Σ_i t_i. */
+  readonly configLatencyMeanMs: number;
+  readonly configLatencyP99Ms: number;
+  /** T of the interference-free optimum. */
+  readonly peakThroughputQps: number;
+  /** Mean over queries of T of the optimum for that query's modes (resource-constrained). */
+  readonly resourceConstrainedThroughputMeanQps: number;
+  /** Mean over queries of T(C) / T(optimum for the query's modes). */
+  readonly optimalRatioMean: number;
+  /** Rebalancing phases started. */
+  readonly rebalancings: number;
+  /** Queries spent on trial configurations. */
+  readonly rebalancingQueries: number;
+  /** Trial configurations evaluated at no cost (trial cost `free`). */
+  readonly freeTrials: number;
+  /** rebalancingQueries / rebalancings (ODIN §4.2: ≈1 for LLS, ≈4 and ≈12 for ODIN α=2, 10). */
+  readonly queriesPerRebalance: number;
+  /** Share of simulated time from detection to the decision, % (ODIN Figure 8). */
+  readonly overheadPct: number;
+  /** Mean queries from the detecting query to the first one on the new configuration. */
+  readonly mitigationMeanQueries: number;
+  /** % of queries whose T(C) is below level × peak, keyed "0.05" … "1.00" (ODIN Figure 9). */
+  readonly sloViolationPct: Readonly<Record<string, number>>;
+  /** % of queries whose T(C) is below level × the resource-constrained optimum. */
+  readonly sloViolationPctOfOptimum: Readonly<Record<string, number>>;
+  /** Simulated time from the first admission to the last completion, ms. */
+  readonly durationMs: number;
+}
+
+/**
+ * Accumulates one lane's metrics query by query, in O(1) per query except the latency
+ * samples kept for exact percentiles.
+ */
+export class PipelineMetrics {
+  private count = 0;
+  private latencies: Float64Array;
+  private configLatencies: Float64Array;
+  private latencySum = 0;
+  private configLatencySum = 0;
+  private configThroughputSum = 0;
+  private optimalThroughputSum = 0;
+  private ratioSum = 0;
+  private firstAdmissionMs = Number.POSITIVE_INFINITY;
+  private lastCompletionMs = 0;
+  private detections = 0;
+  private trialQueries = 0;
+  private freeTrials = 0;
+  private phases = 0;
+  private phaseTimeMs = 0;
+  private mitigationQueries = 0;
+  /** violations[k]: queries whose ratio to peak is below SLO_LEVELS[k]. */
+  private readonly belowPeak = new Float64Array(SLO_LEVELS.length);
+  private readonly belowOptimum = new Float64Array(SLO_LEVELS.length);
+
+  constructor(
+    private readonly peakBottleneckMs: number,
+    expectedQueries: number,
+  ) {
+    const capacity = Math.max(16, Math.min(expectedQueries, 1 << 20));
+    this.latencies = new Float64Array(capacity);
+    this.configLatencies = new Float64Array(capacity);
+  }
+
+  recordQuery(
+    arrivalMs: number,
+    admittedMs: number,
+    completionMs: number,
+    stageTimesMs: Float64Array,
+    bottleneckMs: number,
+    optimalBottleneckMs: number,
+  ): void {
+    if (this.count === this.latencies.length) this.grow();
+    const latency = completionMs - arrivalMs;
+    let configLatency = 0;
+    for (let i = 0; i < stageTimesMs.length; i++) configLatency += stageTimesMs[i]!;
+    this.latencies[this.count] = latency;
+    this.configLatencies[this.count] = configLatency;
+    this.count++;
+    this.latencySum += latency;
+    this.configLatencySum += configLatency;
+    const t = throughputQps(bottleneckMs);
+    const tOpt = throughputQps(optimalBottleneckMs);
+    this.configThroughputSum += t;
+    this.optimalThroughputSum += tOpt;
+    this.ratioSum += optimalBottleneckMs / bottleneckMs;
+    if (admittedMs < this.firstAdmissionMs) this.firstAdmissionMs = admittedMs;
+    if (arrivalMs < this.firstAdmissionMs) this.firstAdmissionMs = arrivalMs;
+    this.lastCompletionMs = completionMs;
+    countBelow(this.belowPeak, this.peakBottleneckMs / bottleneckMs);
+    countBelow(this.belowOptimum, optimalBottleneckMs / bottleneckMs);
+  }
+
+  recordDetection(): void {
+    this.detections++;
+  }
+
+  recordFreeTrial(): void {
+    this.freeTrials++;
+  }
+
+  /** A phase ended: `timeMs` from detection to decision, `queries` until the new configuration. */
+  recordPhaseEnd(timeMs: number, queries: number): void {
+    this.phases++;
+    this.phaseTimeMs += timeMs;
+    this.mitigationQueries += queries;
+  }
+
+  recordTrialQuery(): void {
+    this.trialQueries++;
+  }
+
+  summary(): PipelineSummary {
+    const n = this.count;
+    const durationMs = n > 0 ? this.lastCompletionMs - this.firstAdmissionMs : 0;
+    const latencies = this.latencies.slice(0, n).sort();
+    const configLatencies = this.configLatencies.slice(0, n).sort();
+    const pct = (below: Float64Array): Record<string, number> => {
+      const out: Record<string, number> = {};
+      SLO_LEVELS.forEach((level, k) => {
+        out[sloLevelKey(level)] = n > 0 ? (100 * below[k]!) / n : 0;
+      });
+      return out;
+    };
+    return {
+      queries: n,
+      latencyMeanMs: n > 0 ? this.latencySum / n : 0,
+      latencyP50Ms: quantileSorted(latencies, 0.5),
+      latencyP99Ms: quantileSorted(latencies, 0.99),
+      throughputMeanQps: durationMs > 0 ? (1000 * n) / durationMs : 0,
+      configThroughputMeanQps: n > 0 ? this.configThroughputSum / n : 0,
+      configLatencyMeanMs: n > 0 ? this.configLatencySum / n : 0,
+      configLatencyP99Ms: quantileSorted(configLatencies, 0.99),
+      peakThroughputQps: throughputQps(this.peakBottleneckMs),
+      resourceConstrainedThroughputMeanQps: n > 0 ? this.optimalThroughputSum / n : 0,
+      optimalRatioMean: n > 0 ? this.ratioSum / n : 0,
+      rebalancings: this.detections,
+      rebalancingQueries: this.trialQueries,
+      freeTrials: this.freeTrials,
+      queriesPerRebalance: this.detections > 0 ? this.trialQueries / this.detections : 0,
+      overheadPct: durationMs > 0 ? (100 * this.phaseTimeMs) / durationMs : 0,
+      mitigationMeanQueries: this.phases > 0 ? this.mitigationQueries / this.phases : 0,
+      sloViolationPct: pct(this.belowPeak),
+      sloViolationPctOfOptimum: pct(this.belowOptimum),
+      durationMs,
+    };
+  }
+
+  private grow(): void {
+    const bigger = (a: Float64Array): Float64Array => {
+      const b = new Float64Array(a.length * 2);
+      b.set(a);
+      return b;
+    };
+    this.latencies = bigger(this.latencies);
+    this.configLatencies = bigger(this.configLatencies);
+  }
+}
+
+/**
+ * Counts a query against every SLO level its throughput ratio falls below. The ratio is
+ * T(C) / T_ref = bottleneck_ref / bottleneck; levels are increasing, so stop at the first
+ * level the ratio meets.
+ */
+function countBelow(below: Float64Array, ratio: number): void {
+  for (let k = SLO_LEVELS.length - 1; k >= 0; k--) {
+    if (ratio < SLO_LEVELS[k]!) below[k]!++;
+    else break;
+  }
+}
+
+/**
+ * Quantile of sorted values with linear interpolation between closest ranks (NumPy's
+ * default, type 7): position p·(n−1).
+ */
+export function quantileSorted(sorted: ArrayLike<number>, p: number): number {
+  const n = sorted.length;
+  if (n === 0) return 0;
+  const pos = p * (n - 1);
+  const lo = Math.floor(pos);
+  const hi = Math.min(n - 1, lo + 1);
+  const frac = pos - lo;
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * frac;
+}
+
+/**
+ * The key-by-key mean of several summaries (grid cells, seeds): every number averaged,
+ * SLO curves averaged level by level. `queries` and the counts stay means, not sums.
+ */
+export function averageSummaries(summaries: readonly PipelineSummary[]): PipelineSummary {
+  if (summaries.length === 0) throw new RangeError('cannot average no summaries');
+  const n = summaries.length;
+  const first = summaries[0]!;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(first) as (keyof PipelineSummary)[]) {
+    const value = first[key];
+    if (typeof value === 'number') {
+      out[key] = summaries.reduce((sum, s) => sum + (s[key] as number), 0) / n;
+    } else {
+      const levels: Record<string, number> = {};
+      for (const level of Object.keys(value)) {
+        levels[level] = summaries.reduce((sum, s) => sum + (s[key] as Record<string, number>)[level]!, 0) / n;
+      }
+      out[key] = levels;
+    }
+  }
+  return out as unknown as PipelineSummary;
+}

@@ -1,0 +1,357 @@
+import { createRng, type Rng } from '../rng';
+import type { PipelineAssumptions } from './assumptions';
+import { UNBOUNDED_BUFFER } from './assumptions';
+import { configurationKey, isValidConfiguration, type Configuration } from './configuration';
+import { InterferenceTimeline, type InterferenceEvent, type RandomInterference } from './interference';
+import { PipelineMetrics, type PipelineSummary } from './metrics';
+import { OptimumCache } from './partition';
+import type { PipelineScheduler, Rebalancing } from './scheduler';
+import { computeStageTimes, type CompiledDatabase } from './stageTimes';
+
+/** Everything one lane needs; lanes of a scenario differ only in their scheduler. */
+export interface PipelineRunSpec {
+  readonly database: CompiledDatabase;
+  readonly executionPlaces: number;
+  /** Queries to serve, trial queries included (ODIN §4.2: a window of 4000). */
+  readonly queries: number;
+  readonly seed: number;
+  readonly events: readonly InterferenceEvent[];
+  readonly random: RandomInterference | null;
+  readonly assumptions: PipelineAssumptions;
+  /** Starting configuration; default: the interference-free optimum (ODIN §3.1). */
+  readonly initialConfiguration?: Configuration;
+  /** Optima shared by lanes on the same trace (one is made when absent). */
+  readonly optimumCache?: OptimumCache;
+}
+
+/** RNG stream of the Poisson arrival process. */
+export const ARRIVAL_STREAM = 2;
+
+/** What happened to the query just served, for the live views and the tests. */
+export interface QueryRecord {
+  readonly query: number;
+  /** `normal`, a query already admitted when a rebalancing began (`inflight`), or a `trial`. */
+  readonly kind: 'normal' | 'inflight' | 'trial';
+  readonly arrivalMs: number;
+  readonly completionMs: number;
+  readonly configuration: Configuration;
+  readonly stageTimesMs: Float64Array;
+  readonly bottleneckMs: number;
+  readonly optimalBottleneckMs: number;
+  readonly modes: Uint8Array;
+  /** The monitor fired on this query. */
+  readonly detected: boolean;
+  /** A configuration was installed after this query. */
+  readonly installed: boolean;
+}
+
+const enum Phase {
+  Normal,
+  Draining,
+  Trial,
+}
+
+/**
+ * One lane of the pipeline world (DESIGN §2): queries flow through N stages bound to N EPs
+ * as discrete events with blocking buffers between stages. Because the pipeline is FIFO,
+ * each query's start and departure times at every stage follow from the previous queries'
+ * by the max-plus recurrence of a tandem queue with blocking after service:
+ *   start_i(q) = max(departure_{i−1}(q), departure_i(q−1))
+ *   departure_i(q) = max(start_i(q) + t_i(q), departure_{i+1}(q − b − 1))
+ * (b = buffer capacity: stage i+1 and its buffer hold at most b+1 queries)
+ * so a query costs O(N) with no event heap (`eventSimulation.ts` is the event-queue
+ * version; tests check the two agree to the bit). Empty stages are bypassed.
+ */
+export class PipelineRun {
+  readonly metrics: PipelineMetrics;
+  readonly timeline: InterferenceTimeline;
+  private readonly n: number;
+  private readonly db: CompiledDatabase;
+  private readonly a: PipelineAssumptions;
+  private readonly buffer: number;
+  private readonly arrivals: Rng | null;
+  private readonly meanGapMs: number;
+  /** Departure time of the previous query from each stage. */
+  private readonly free: Float64Array;
+  /** Per stage, ring of the last b+1 departure times (for the blocking rule). */
+  private readonly departures: Float64Array;
+  private readonly ringHead: Int32Array;
+  private readonly ring: number;
+  private readonly blocking: boolean;
+  private readonly times: Float64Array;
+  private readonly optima: OptimumCache;
+  private readonly optimum = (modes: Uint8Array) => this.optima.get(modes);
+  private installed: Configuration;
+  private trialConfiguration: Configuration | null = null;
+  private pendingInstall: Configuration | null = null;
+  private rebalancing: Rebalancing | null = null;
+  private phase = Phase.Normal;
+  private detectTimeMs = 0;
+  private detectQuery = 0;
+  /** Stage times observed for each configuration tried in the current phase. */
+  private phaseObservations = new Map<string, Float64Array>();
+  /** Slowest-stage time at the last reconfiguration (NaN: take the next observation). */
+  private referenceMs = Number.NaN;
+  /** Stage times at the last reconfiguration (for `detectionSignal: 'anyStage'`). */
+  private referenceTimes: Float64Array;
+  private optimalBottleneckMs: number;
+  private lastArrivalMs = 0;
+  private lastCompletionMs = 0;
+  private q = 0;
+
+  constructor(
+    private readonly spec: PipelineRunSpec,
+    private readonly scheduler: PipelineScheduler,
+  ) {
+    const n = spec.executionPlaces;
+    this.n = n;
+    this.db = spec.database;
+    this.a = spec.assumptions;
+    this.buffer = Math.min(spec.assumptions.bufferCapacity, UNBOUNDED_BUFFER);
+    this.timeline = new InterferenceTimeline(n, spec.events, spec.random, spec.seed);
+    const admission = spec.assumptions.admission;
+    this.arrivals = admission.kind === 'poisson' ? createRng(spec.seed, ARRIVAL_STREAM) : null;
+    this.meanGapMs = admission.kind === 'poisson' ? 1000 / admission.rateQps : 0;
+    this.free = new Float64Array(n);
+    this.blocking = this.buffer < UNBOUNDED_BUFFER;
+    this.ring = this.blocking ? this.buffer + 1 : 1;
+    this.departures = new Float64Array(n * this.ring).fill(Number.NEGATIVE_INFINITY);
+    this.ringHead = new Int32Array(n);
+    this.times = new Float64Array(n);
+    this.referenceTimes = new Float64Array(n);
+    this.optima = spec.optimumCache ?? new OptimumCache(this.db, this.a.hopMs);
+    const peak = this.optima.get(new Uint8Array(n));
+    this.installed = spec.initialConfiguration?.slice() ?? peak.counts.slice();
+    if (!isValidConfiguration(this.installed, this.db.unitCount) || this.installed.length !== n) {
+      throw new RangeError(`initial configuration ${configurationKey(this.installed)} is not valid for ${n} EPs`);
+    }
+    this.optimalBottleneckMs = peak.bottleneckMs;
+    this.metrics = new PipelineMetrics(peak.bottleneckMs, spec.queries);
+  }
+
+  /** Queries served so far. */
+  get served(): number {
+    return this.q;
+  }
+
+  get done(): boolean {
+    return this.q >= this.spec.queries;
+  }
+
+  /** The configuration in force. */
+  get configuration(): Configuration {
+    return this.installed;
+  }
+
+  /** Serves up to `count` queries; `onQuery` sees each one (omit it on hot paths). */
+  advance(count: number, onQuery?: (record: QueryRecord) => void): void {
+    const end = Math.min(this.spec.queries, this.q + count);
+    while (this.q < end) this.serveOne(onQuery);
+  }
+
+  /** Runs to the end and returns the summary. */
+  runToEnd(): PipelineSummary {
+    this.advance(this.spec.queries - this.q);
+    return this.summary();
+  }
+
+  summary(): PipelineSummary {
+    return this.metrics.summary();
+  }
+
+  private serveOne(onQuery?: (record: QueryRecord) => void): void {
+    const q = this.q;
+    const n = this.n;
+    const modes = this.timeline.modes;
+    if (this.timeline.advance(q)) {
+      this.optimalBottleneckMs = this.optima.get(modes).bottleneckMs;
+      const oracle = this.scheduler.onModesChange?.({
+        modes,
+        database: this.db,
+        hopMs: this.a.hopMs,
+        configuration: this.installed,
+        optimum: this.optimum,
+      });
+      if (oracle) this.installed = oracle;
+    }
+    const arrival = this.arrivals === null ? Number.NEGATIVE_INFINITY : (this.lastArrivalMs += this.arrivals.exponential(this.meanGapMs));
+
+    // Which configuration serves this query, and may it enter while others are inside?
+    let kind: QueryRecord['kind'] = 'normal';
+    if (this.phase === Phase.Draining) {
+      // A query that the old configuration admitted before the detection instant is already
+      // inside the pipeline: it finishes on the old configuration.
+      const first = firstNonEmpty(this.installed);
+      const admission = Math.max(arrival, this.free[first]!);
+      if (admission < this.detectTimeMs) kind = 'inflight';
+      else if (this.pendingInstall !== null) this.finishPhase(this.pendingInstall, this.detectTimeMs, q);
+      else this.phase = Phase.Trial;
+    }
+    const config = this.phase === Phase.Trial ? this.trialConfiguration! : this.installed;
+    if (this.phase === Phase.Trial) kind = 'trial';
+    const serial = kind === 'trial' && this.a.trialCost === 'serial';
+
+    const times = this.times;
+    const bottleneck = computeStageTimes(this.db, config, modes, this.a.hopMs, times);
+
+    // The tandem-queue recurrence over the non-empty stages.
+    const ready = serial ? Math.max(arrival, this.lastCompletionMs) : arrival;
+    let admitted = Number.NaN;
+    let prev = -1;
+    let prevFinish = 0;
+    for (let i = 0; i < n; i++) {
+      if (config[i] === 0) continue;
+      let start: number;
+      if (prev < 0) {
+        start = Math.max(ready, this.free[i]!);
+        admitted = start;
+      } else {
+        // Blocking after service: the query leaves stage `prev` once stage i and its buffer
+        // hold fewer than b+1 queries, i.e. once the query b+1 places ahead has left stage i.
+        const leave = this.blocking ? Math.max(prevFinish, this.departures[i * this.ring + this.ringHead[i]!]!) : prevFinish;
+        this.depart(prev, leave);
+        start = Math.max(leave, this.free[i]!);
+      }
+      prevFinish = start + times[i]!;
+      prev = i;
+    }
+    this.depart(prev, prevFinish);
+    const completion = prevFinish;
+    this.lastCompletionMs = completion;
+    const arrivalMs = this.arrivals === null ? admitted : arrival;
+
+    this.metrics.recordQuery(arrivalMs, admitted, completion, times, bottleneck, this.optimalBottleneckMs);
+
+    let detected = false;
+    let installed = false;
+    if (kind === 'trial') {
+      this.metrics.recordTrialQuery();
+      this.phaseObservations.set(configurationKey(config), times.slice());
+      const step = this.rebalancing!.next(times.slice());
+      if (step.done) {
+        this.finishPhase(step.value, completion, q + 1);
+        installed = true;
+      } else {
+        this.trialConfiguration = step.value;
+      }
+    } else if (kind === 'normal') {
+      if (Number.isNaN(this.referenceMs)) {
+        this.setReference(times, bottleneck);
+      } else if (this.changed(times, bottleneck)) {
+        detected = this.scheduler.rebalance !== undefined;
+        if (detected) installed = this.beginPhase(config, bottleneck, completion, q);
+        else this.setReference(times, bottleneck);
+      }
+    }
+    this.q = q + 1;
+    onQuery?.({
+      query: q,
+      kind,
+      arrivalMs,
+      completionMs: completion,
+      configuration: config,
+      stageTimesMs: times,
+      bottleneckMs: bottleneck,
+      optimalBottleneckMs: this.optimalBottleneckMs,
+      modes,
+      detected,
+      installed,
+    });
+  }
+
+  /** The monitor (ODIN §3.1): did the observed stage times move past the threshold? */
+  private changed(times: Float64Array, bottleneck: number): boolean {
+    const limit = this.a.detectionThreshold * this.referenceMs;
+    if (Math.abs(bottleneck - this.referenceMs) > limit) return true;
+    if (this.a.detectionSignal === 'anyStage') {
+      for (let i = 0; i < this.n; i++) if (Math.abs(times[i]! - this.referenceTimes[i]!) > limit) return true;
+    }
+    return false;
+  }
+
+  private setReference(times: Float64Array, bottleneck: number): void {
+    this.referenceMs = bottleneck;
+    this.referenceTimes.set(times);
+  }
+
+  /** Records that the current query left stage `i` at `timeMs`. */
+  private depart(i: number, timeMs: number): void {
+    const head = this.ringHead[i]!;
+    this.departures[i * this.ring + head] = timeMs;
+    this.ringHead[i] = head + 1 === this.ring ? 0 : head + 1;
+    this.free[i] = timeMs;
+  }
+
+  /** Starts a rebalancing phase; returns true when a configuration was installed at once. */
+  private beginPhase(config: Configuration, bottleneck: number, completion: number, q: number): boolean {
+    const trigger = bottleneck > this.referenceMs ? 'increase' : 'decrease';
+    const rebalancing = this.scheduler.rebalance!({
+      configuration: config.slice(),
+      stageTimesMs: this.times.slice(),
+      unitCount: this.db.unitCount,
+      trigger,
+    });
+    if (rebalancing === null) {
+      this.setReference(this.times, bottleneck);
+      return false;
+    }
+    this.metrics.recordDetection();
+    this.detectTimeMs = completion;
+    this.detectQuery = q;
+    this.phaseObservations = new Map([[configurationKey(config), this.times.slice()]]);
+    this.rebalancing = rebalancing;
+    if (this.a.trialCost === 'free') {
+      // The oracle's view: every trial is evaluated on the database, with the detecting
+      // query's modes, at no cost.
+      const scratch = new Float64Array(this.n);
+      let step = rebalancing.next(new Float64Array(0));
+      while (!step.done) {
+        computeStageTimes(this.db, step.value, this.timeline.modes, this.a.hopMs, scratch);
+        this.phaseObservations.set(configurationKey(step.value), scratch.slice());
+        this.metrics.recordFreeTrial();
+        step = rebalancing.next(scratch.slice());
+      }
+      this.pendingInstall = step.value;
+      this.phase = Phase.Draining;
+      return false;
+    }
+    const first = rebalancing.next(new Float64Array(0));
+    if (first.done) {
+      this.finishPhase(first.value, completion, q + 1);
+      return true;
+    }
+    this.trialConfiguration = first.value;
+    this.phase = Phase.Draining;
+    return false;
+  }
+
+  private finishPhase(config: Configuration, decisionMs: number, firstQueryAfter: number): void {
+    this.metrics.recordPhaseEnd(decisionMs - this.detectTimeMs, firstQueryAfter - this.detectQuery);
+    this.install(config);
+  }
+
+  private install(config: Configuration): void {
+    if (!isValidConfiguration(config, this.db.unitCount) || config.length !== this.n) {
+      throw new RangeError(`scheduler ${this.scheduler.id} returned invalid configuration ${configurationKey(config)}`);
+    }
+    this.installed = config.slice();
+    const observed = this.phaseObservations.get(configurationKey(config));
+    if (observed === undefined) this.referenceMs = Number.NaN;
+    else this.setReference(observed, maxOf(observed));
+    this.pendingInstall = null;
+    this.trialConfiguration = null;
+    this.rebalancing = null;
+    this.phase = Phase.Normal;
+  }
+}
+
+function maxOf(values: Float64Array): number {
+  let m = 0;
+  for (const v of values) if (v > m) m = v;
+  return m;
+}
+
+function firstNonEmpty(config: Configuration): number {
+  for (let i = 0; i < config.length; i++) if (config[i]! > 0) return i;
+  return 0;
+}

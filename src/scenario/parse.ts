@@ -1,0 +1,70 @@
+import { SCENARIO_VERSION, validateScenario, type ScenarioResult } from './schema';
+
+/**
+ * A migration lifts a scenario document from version `from` to `from + 1`. Old links keep
+ * working because every document passes through the chain before validation (DESIGN §4).
+ */
+export interface Migration {
+  readonly from: number;
+  readonly describe: string;
+  migrate(document: Record<string, unknown>): Record<string, unknown>;
+}
+
+/** The chain, oldest first. Version 1 is the first version: nothing to migrate yet. */
+export const MIGRATIONS: readonly Migration[] = [];
+
+/** Applies the migrations from the document's version up to `target`. */
+export function migrateDocument(
+  document: Record<string, unknown>,
+  migrations: readonly Migration[] = MIGRATIONS,
+  target = SCENARIO_VERSION,
+): { ok: true; document: Record<string, unknown> } | { ok: false; message: string } {
+  let version = document.version;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
+    return { ok: false, message: `version: must be a scenario version from 1 to ${target}, got ${JSON.stringify(version) ?? 'nothing'}` };
+  }
+  if (version > target) {
+    return { ok: false, message: `version: ${version} is newer than this lab understands (${target}); update the lab` };
+  }
+  let current = document;
+  while (version < target) {
+    const step = migrations.find((m) => m.from === version);
+    if (step === undefined) return { ok: false, message: `version: no migration from version ${version}` };
+    current = step.migrate(current);
+    version += 1;
+    current = { ...current, version };
+  }
+  return { ok: true, document: current };
+}
+
+/**
+ * The one door for scenarios from anywhere (CLI file, URL, import, worker message): any
+ * value in, a valid current-version scenario or field-level errors out. Never throws.
+ */
+export function parseScenario(input: unknown, migrations: readonly Migration[] = MIGRATIONS): ScenarioResult {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    return { ok: false, errors: [{ path: '(scenario)', message: 'must be a JSON object' }] };
+  }
+  let migrated;
+  try {
+    migrated = migrateDocument(input as Record<string, unknown>, migrations);
+  } catch (error) {
+    return { ok: false, errors: [{ path: '(scenario)', message: `could not be migrated: ${error instanceof Error ? error.message : String(error)}` }] };
+  }
+  if (!migrated.ok) {
+    const [path, ...rest] = migrated.message.split(': ');
+    return { ok: false, errors: [{ path: path ?? 'version', message: rest.join(': ') }] };
+  }
+  return validateScenario(migrated.document);
+}
+
+/** Parses JSON text and validates it; a syntax error is reported like any other. */
+export function parseScenarioJson(text: string): ScenarioResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, errors: [{ path: '(file)', message: `is not valid JSON: ${error instanceof Error ? error.message : String(error)}` }] };
+  }
+  return parseScenario(value);
+}

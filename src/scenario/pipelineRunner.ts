@@ -1,0 +1,147 @@
+import type { PipelineAssumptions } from '../engine/pipeline/assumptions';
+import type { InterferenceEvent, RandomInterference } from '../engine/pipeline/interference';
+import type { PipelineSummary } from '../engine/pipeline/metrics';
+import { OptimumCache } from '../engine/pipeline/partition';
+import { PipelineRun, type PipelineRunSpec } from '../engine/pipeline/simulation';
+import { compileDatabase, modeIndex, type CompiledDatabase } from '../engine/pipeline/stageTimes';
+import { getDatabase } from '../engine/profiles/databases';
+import { INTERFERENCE_MODE_IDS, type ModeId } from '../engine/profiles/types';
+import { laneLabel, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
+import { scenarioDatabase, type PipelineLane, type PipelineScenario, type Scenario } from './schema';
+
+/** One combination of a scenario's grid; empty when the scenario has no grid. */
+export interface GridCell {
+  readonly periodQueries?: number;
+  readonly durationQueries?: number;
+  readonly executionPlaces?: number;
+}
+
+/** What a lane ran under: its scheduler's parameters and every modelling choice (DESIGN §5). */
+export type LaneParams = Readonly<Record<string, number | string>>;
+
+export interface LaneResult {
+  readonly scheduler: string;
+  readonly label: string;
+  readonly params: LaneParams;
+  readonly cell?: GridCell;
+  readonly seed: number;
+  readonly summary: PipelineSummary;
+}
+
+/** The cartesian product of the grid (one empty cell without a grid). */
+export function gridCells(pipeline: PipelineScenario): GridCell[] {
+  const grid = pipeline.grid;
+  if (grid === undefined) return [{}];
+  let cells: GridCell[] = [{}];
+  const axes: [keyof GridCell, readonly number[] | undefined][] = [
+    ['executionPlaces', grid.executionPlaces],
+    ['periodQueries', grid.periodQueries],
+    ['durationQueries', grid.durationQueries],
+  ];
+  for (const [key, values] of axes) {
+    if (values === undefined) continue;
+    cells = cells.flatMap((cell) => values.map((v) => ({ ...cell, [key]: v })));
+  }
+  return cells;
+}
+
+const compiledCache = new WeakMap<object, CompiledDatabase>();
+
+/** The compiled database of a scenario (cached per database object). */
+export function compiledDatabaseOf(pipeline: PipelineScenario): CompiledDatabase {
+  const db = scenarioDatabase(pipeline, getDatabase);
+  let compiled = compiledCache.get(db);
+  if (compiled === undefined) {
+    compiled = compileDatabase(db);
+    compiledCache.set(db, compiled);
+  }
+  return compiled;
+}
+
+/** The engine's run spec for a scenario, a grid cell and a seed. */
+export function buildRunSpec(scenario: Scenario, cell: GridCell = {}, seed = scenario.seed): PipelineRunSpec {
+  const p = scenario.pipeline;
+  const database = compiledDatabaseOf(p);
+  const random = p.interference.random;
+  const presentModes = new Set(database.presentModes);
+  const randomModes: ModeId[] = random.modes ?? INTERFERENCE_MODE_IDS.filter((m) => presentModes.has(modeIndex(m)));
+  const randomSpec: RandomInterference | null =
+    random.enabled && randomModes.length > 0
+      ? {
+          periodQueries: cell.periodQueries ?? random.periodQueries,
+          durationQueries: cell.durationQueries ?? random.durationQueries,
+          modes: randomModes.map(modeIndex),
+        }
+      : null;
+  const events: InterferenceEvent[] = p.interference.events.map((e) => ({
+    executionPlace: e.executionPlace,
+    mode: modeIndex(e.mode),
+    fromQuery: e.fromQuery,
+    toQuery: e.toQuery,
+  }));
+  return {
+    database,
+    executionPlaces: cell.executionPlaces ?? p.executionPlaces,
+    queries: p.queries,
+    seed,
+    events,
+    random: randomSpec,
+    assumptions: p.assumptions,
+  };
+}
+
+/** Resolved numeric parameters of a lane (defaults filled in). */
+export function laneParameters(lane: PipelineLane): Record<string, number> {
+  const entry = PIPELINE_SCHEDULERS[lane.scheduler];
+  const params: Record<string, number> = {};
+  for (const p of entry.parameters) params[p.name] = lane.params?.[p.name] ?? p.default;
+  return params;
+}
+
+/** The lane's parameters plus every modelling choice, flattened for reports. */
+export function reportedParams(lane: PipelineLane, assumptions: PipelineAssumptions): LaneParams {
+  const admission = assumptions.admission;
+  return {
+    ...laneParameters(lane),
+    trialCost: assumptions.trialCost,
+    ...(lane.scheduler === 'lls' ? { llsReading: assumptions.llsReading } : {}),
+    bufferCapacity: assumptions.bufferCapacity,
+    admission: admission.kind,
+    ...(admission.kind === 'poisson' ? { rateQps: admission.rateQps } : {}),
+    detectionThreshold: assumptions.detectionThreshold,
+    detectionSignal: assumptions.detectionSignal,
+    hopMs: assumptions.hopMs,
+  };
+}
+
+/** One `PipelineRun` per lane, all on the identical trace of the cell and seed. */
+export function createLaneRuns(scenario: Scenario, cell: GridCell = {}, seed = scenario.seed): { lane: PipelineLane; label: string; run: PipelineRun }[] {
+  const base = buildRunSpec(scenario, cell, seed);
+  // The lanes share one trace, so they share its optima too.
+  const spec: PipelineRunSpec = { ...base, optimumCache: new OptimumCache(base.database, base.assumptions.hopMs) };
+  return scenario.pipeline.lanes.map((lane) => {
+    const params = laneParameters(lane);
+    const scheduler = PIPELINE_SCHEDULERS[lane.scheduler].create(params, scenario.pipeline.assumptions);
+    return { lane, label: laneLabel(lane.scheduler, params), run: new PipelineRun(spec, scheduler) };
+  });
+}
+
+/** Runs every cell and lane of a scenario to the end for one seed. */
+export function runPipelineScenario(scenario: Scenario, seed = scenario.seed, onCell?: (done: number, total: number) => void): LaneResult[] {
+  const cells = gridCells(scenario.pipeline);
+  const results: LaneResult[] = [];
+  cells.forEach((cell, i) => {
+    for (const { lane, label, run } of createLaneRuns(scenario, cell, seed)) {
+      results.push({
+        scheduler: lane.scheduler,
+        label,
+        params: reportedParams(lane, scenario.pipeline.assumptions),
+        ...(scenario.pipeline.grid === undefined ? {} : { cell }),
+        seed,
+        summary: run.runToEnd(),
+      });
+    }
+    onCell?.(i + 1, cells.length);
+  });
+  return results;
+}

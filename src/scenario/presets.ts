@@ -1,0 +1,146 @@
+import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../engine/pipeline/assumptions';
+import { SCENARIO_VERSION, type PipelineScenario, type Scenario } from './schema';
+
+/** A named scenario that reproduces a figure of a paper, or the lab's first impression. */
+export interface Preset {
+  readonly id: string;
+  /** The paper figure it reproduces, e.g. "ODIN Fig. 5(b)"; empty for the lab's own. */
+  readonly figure: string;
+  /** One line for the gallery and `npm run sim -- presets`. */
+  readonly description: string;
+  readonly scenario: Scenario;
+}
+
+const ODIN_GRID = [2, 10, 100];
+
+function pipeline(name: string, overrides: Partial<PipelineScenario>, seed = 1): Scenario {
+  return {
+    version: SCENARIO_VERSION,
+    world: 'pipeline',
+    name,
+    seed,
+    pipeline: {
+      model: 'vgg16',
+      executionPlaces: 4,
+      queries: 4000,
+      interference: { random: { enabled: false, periodQueries: 10, durationQueries: 10 }, events: [] },
+      assumptions: DEFAULT_PIPELINE_ASSUMPTIONS,
+      lanes: [{ scheduler: 'odin', params: { alpha: 10 } }, { scheduler: 'lls' }, { scheduler: 'optimal' }, { scheduler: 'static' }],
+      ...overrides,
+    },
+  };
+}
+
+const GRID_LANES: PipelineScenario['lanes'] = [
+  { scheduler: 'odin', params: { alpha: 2 } },
+  { scheduler: 'odin', params: { alpha: 10 } },
+  { scheduler: 'lls' },
+  { scheduler: 'optimal' },
+  { scheduler: 'static' },
+];
+
+function fig5(model: 'vgg16' | 'resnet50'): Scenario {
+  return pipeline(`ODIN Fig. 5–8: ${model === 'vgg16' ? 'VGG16' : 'ResNet-50'}, period × duration grid`, {
+    model,
+    interference: { random: { enabled: true, periodQueries: 10, durationQueries: 10 }, events: [] },
+    lanes: GRID_LANES,
+    grid: { periodQueries: ODIN_GRID, durationQueries: ODIN_GRID },
+  });
+}
+
+/**
+ * Every preset. The paper presets use the default assumptions of DESIGN §2 (serial trials,
+ * literal LLS, buffers of 1, saturated admission, 5 % detection threshold, no hop cost).
+ */
+export const PRESETS: readonly Preset[] = [
+  {
+    id: 'default',
+    figure: '',
+    description:
+      'VGG16 on 4 EPs; a memBW hog lands on EP 2 at query 150 and leaves at 450. ODIN α=10, LLS, optimal, static. The monitor watches every stage, so the pipeline also recovers when the hog leaves.',
+    scenario: pipeline('A memory-bandwidth hog visits EP 2', {
+      queries: 2000,
+      // Not a paper preset: with the paper's bottleneck-only monitor (§3.1) the departure of
+      // a hog from a stage that is no longer the bottleneck goes unseen, and a newcomer would
+      // see no recovery; `anyStage` shows both halves of the story. The assumptions panel says so.
+      assumptions: { ...DEFAULT_PIPELINE_ASSUMPTIONS, detectionSignal: 'anyStage' },
+      interference: {
+        random: { enabled: false, periodQueries: 10, durationQueries: 10 },
+        events: [{ executionPlace: 1, mode: 'E', fromQuery: 150, toQuery: 450 }],
+      },
+    }),
+  },
+  {
+    id: 'odin-fig1-vgg16',
+    figure: 'ODIN Fig. 1',
+    description: 'VGG16, 4 stages; a CPU hog on all cores of EP 4 from query 100: static vs evict (3 EPs) vs the exhaustive optimum vs ODIN and LLS.',
+    scenario: pipeline('ODIN Fig. 1: interference on stage 4', {
+      queries: 1000,
+      interference: {
+        random: { enabled: false, periodQueries: 10, durationQueries: 10 },
+        events: [{ executionPlace: 3, mode: 'I', fromQuery: 100, toQuery: null }],
+      },
+      lanes: [{ scheduler: 'static' }, { scheduler: 'evict' }, { scheduler: 'optimal' }, { scheduler: 'odin', params: { alpha: 10 } }, { scheduler: 'lls' }],
+    }),
+  },
+  {
+    id: 'odin-fig3-timeline',
+    figure: 'ODIN Fig. 3',
+    description: 'VGG16 on 4 EPs; workloads arrive at steps 5, 10, 15 and one leaves at step 20 (one step = 50 queries); ODIN rebalances each time.',
+    scenario: pipeline('ODIN Fig. 3: a timeline of arrivals and a departure', {
+      queries: 1250,
+      interference: {
+        random: { enabled: false, periodQueries: 10, durationQueries: 10 },
+        events: [
+          { executionPlace: 0, mode: 'E', fromQuery: 250, toQuery: 1000 },
+          { executionPlace: 2, mode: 'I', fromQuery: 500, toQuery: null },
+          { executionPlace: 3, mode: 'J', fromQuery: 750, toQuery: null },
+        ],
+      },
+      lanes: [{ scheduler: 'odin', params: { alpha: 10 } }, { scheduler: 'optimal' }, { scheduler: 'lls' }, { scheduler: 'static' }],
+    }),
+  },
+  {
+    id: 'odin-fig5-vgg16',
+    figure: 'ODIN Figs. 5(b), 6(b), 7(b), 8(b)',
+    description: 'VGG16, 4 EPs, 4000 queries, random interference over period × duration ∈ {2, 10, 100}²: ODIN α=2, α=10, LLS, optimal, static.',
+    scenario: fig5('vgg16'),
+  },
+  {
+    id: 'odin-fig5-resnet50',
+    figure: 'ODIN Figs. 5(a), 6(a), 7(a), 8(a)',
+    description: 'ResNet-50, 4 EPs, 4000 queries, random interference over period × duration ∈ {2, 10, 100}²: ODIN α=2, α=10, LLS, optimal, static.',
+    scenario: fig5('resnet50'),
+  },
+  {
+    id: 'odin-fig9-slo',
+    figure: 'ODIN Fig. 9(b)',
+    description: 'SLO violations at 5–100 % of peak and of the resource-constrained optimum, VGG16 over the period × duration grid (set model to resnet50 for 9(a)).',
+    scenario: pipeline('ODIN Fig. 9: SLO violations', {
+      interference: { random: { enabled: true, periodQueries: 10, durationQueries: 10 }, events: [] },
+      lanes: [{ scheduler: 'odin', params: { alpha: 10 } }, { scheduler: 'lls' }, { scheduler: 'optimal' }],
+      grid: { periodQueries: ODIN_GRID, durationQueries: ODIN_GRID },
+    }),
+  },
+  {
+    id: 'odin-fig10-resnet152',
+    figure: 'ODIN Fig. 10',
+    description: 'ResNet-152 (52 units) on 4 to 52 EPs, period = duration = 10: latency and throughput of ODIN α=10 against the optimum and the peak.',
+    scenario: pipeline('ODIN Fig. 10: scalability with ResNet-152', {
+      model: 'resnet152',
+      interference: { random: { enabled: true, periodQueries: 10, durationQueries: 10 }, events: [] },
+      lanes: [{ scheduler: 'odin', params: { alpha: 10 } }, { scheduler: 'optimal' }],
+      grid: { executionPlaces: [4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52] },
+    }),
+  },
+];
+
+/** The preset with this id, or undefined. */
+export function findPreset(id: string): Preset | undefined {
+  return PRESETS.find((p) => p.id === id);
+}
+
+/** The scenario the lab opens on. */
+export function defaultScenario(): Scenario {
+  return structuredClone(findPreset('default')!.scenario);
+}

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { migrateDocument, parseScenario, parseScenarioJson, type Migration } from './parse';
+import { defaultScenario, PRESETS } from './presets';
+import { validateScenario } from './schema';
+
+const errorsOf = (input: unknown) => {
+  const r = parseScenario(input);
+  if (r.ok) throw new Error('expected errors');
+  return r.errors.map((e) => `${e.path}: ${e.message}`);
+};
+
+const withPipeline = (change: (p: Record<string, unknown>) => void): unknown => {
+  const s = defaultScenario() as unknown as { pipeline: Record<string, unknown> };
+  change(s.pipeline);
+  return s;
+};
+
+describe('scenario schema', () => {
+  it('accepts every preset', () => {
+    for (const p of PRESETS) {
+      const r = validateScenario(p.scenario);
+      expect(r.ok, `${p.id}: ${r.ok ? '' : JSON.stringify(r.errors)}`).toBe(true);
+    }
+  });
+
+  it('names the field, the rule and the value', () => {
+    expect(errorsOf(withPipeline((p) => (p.executionPlaces = 1000)))).toEqual(['pipeline.executionPlaces: must be an integer from 1 to 64, got 1000']);
+    expect(errorsOf(withPipeline((p) => (p.queries = 1e9)))).toEqual(['pipeline.queries: must be an integer from 1 to 10000000, got 1000000000']);
+    expect(errorsOf(withPipeline((p) => (p.queries = Number.NaN)))).toEqual(['pipeline.queries: must be a number, got NaN']);
+    expect(errorsOf(withPipeline((p) => (p.queries = '12')))).toEqual(['pipeline.queries: must be a number, got "12"']);
+    expect(errorsOf(withPipeline((p) => delete p.model))).toEqual(['pipeline.model: is required (must be one of "vgg16", "resnet50", "resnet152")']);
+  });
+
+  it('rejects unknown fields and prototype keys', () => {
+    expect(errorsOf(withPipeline((p) => (p.surprise = 1)))).toEqual(['pipeline: has unknown field "surprise"']);
+    const hostile = JSON.parse('{"__proto__": {"polluted": true}, "version": 1}') as unknown;
+    const errors = errorsOf(hostile);
+    expect(errors.some((e) => e.includes('unknown field "__proto__"'))).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('checks events against the pipeline', () => {
+    const errors = errorsOf(
+      withPipeline((p) => {
+        p.interference = { random: { enabled: false, periodQueries: 10, durationQueries: 10 }, events: [{ executionPlace: 5, mode: 'E', fromQuery: 10, toQuery: 5 }] };
+      }),
+    );
+    expect(errors).toEqual([
+      'pipeline.interference.events[0].executionPlace: must be below the number of execution places (4), got 5',
+      'pipeline.interference.events[0].toQuery: must be after fromQuery (or null), got 5',
+    ]);
+    expect(errorsOf(withPipeline((p) => ((p.interference as { events: unknown[] }).events = [{ executionPlace: 0, mode: 'A', fromQuery: 0, toQuery: null }])))).toEqual([
+      'pipeline.interference.events[0].mode: must be an interference mode B–L, got "A"',
+    ]);
+  });
+
+  it('validates an embedded database and its modes', () => {
+    const db = { layers: ['a', 'b'], modes: { A: [1, 2], B: [2, -3] } };
+    expect(errorsOf(withPipeline((p) => (p.database = db)))).toEqual(['pipeline.database.modes.B[1]: must be a positive finite number, got -3']);
+    const ok = withPipeline((p) => {
+      p.database = { layers: ['a', 'b'], modes: { A: [1, 2], B: [2, 3] } };
+      p.interference = { random: { enabled: true, periodQueries: 5, durationQueries: 5 }, events: [{ executionPlace: 0, mode: 'C', fromQuery: 0, toQuery: null }] };
+    });
+    expect(errorsOf(ok)).toEqual(['pipeline.interference.events[0].mode: mode C is not in the embedded database, got "C"']);
+  });
+
+  it('checks lane parameters against the registry', () => {
+    expect(errorsOf(withPipeline((p) => (p.lanes = [{ scheduler: 'odin', params: { alpha: 31 } }])))).toEqual(['pipeline.lanes[0].params.alpha: must be an integer from 1 to 30, got 31']);
+    expect(errorsOf(withPipeline((p) => (p.lanes = [{ scheduler: 'lls', params: { alpha: 3 } }])))).toEqual(['pipeline.lanes[0].params.alpha: is not a parameter of lls, got 3']);
+    expect(errorsOf(withPipeline((p) => (p.lanes = [{ scheduler: 'magic' }]))).at(0)).toMatch(/^pipeline\.lanes\[0\]\.scheduler: must be one of "odin", "lls"/);
+    expect(errorsOf(withPipeline((p) => (p.lanes = [])))).toEqual(['pipeline.lanes: must have at least one lane, got an array of 0']);
+  });
+
+  it('never throws on hostile values', () => {
+    const getter = Object.defineProperty({}, 'version', {
+      get() {
+        throw new Error('boom');
+      },
+      enumerable: true,
+    });
+    for (const input of [null, 42, 'x', [], getter, { version: 1, world: 'pipeline', pipeline: null }]) {
+      expect(() => parseScenario(input)).not.toThrow();
+      expect(parseScenario(input).ok).toBe(false);
+    }
+  });
+});
+
+describe('scenario versions', () => {
+  it('refuses a version from the future and a missing version', () => {
+    expect(errorsOf({ ...defaultScenario(), version: 7 })).toEqual(['version: 7 is newer than this lab understands (1); update the lab']);
+    expect(errorsOf({ ...defaultScenario(), version: undefined })).toEqual(['version: must be a scenario version from 1 to 1, got nothing']);
+  });
+
+  it('runs migrations in order up to the target version', () => {
+    // A test-only chain 1 → 2 → 3 shows the machinery end to end.
+    const chain: Migration[] = [
+      { from: 2, describe: 'add a note', migrate: (d) => ({ ...d, note: `from ${String(d.renamed)}` }) },
+      {
+        from: 1,
+        describe: 'rename name → renamed',
+        migrate: (d) => {
+          const { name, ...rest } = d;
+          return { ...rest, renamed: name };
+        },
+      },
+    ];
+    const result = migrateDocument({ version: 1, name: 'x' }, chain, 3);
+    expect(result).toEqual({ ok: true, document: { version: 3, renamed: 'x', note: 'from x' } });
+    expect(migrateDocument({ version: 1 }, [], 2)).toEqual({ ok: false, message: 'version: no migration from version 1' });
+    expect(parseScenarioJson('{').ok).toBe(false);
+  });
+});

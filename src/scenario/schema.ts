@@ -1,0 +1,243 @@
+import { z } from 'zod';
+import { validateDatabase } from '../engine/profiles/validate';
+import { MODE_IDS, MODEL_IDS, type LayerTimeDatabase, type ModeId } from '../engine/profiles/types';
+import { PIPELINE_SCHEDULER_IDS, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
+
+/** The scenario schema version this build writes. Older versions are migrated on load. */
+export const SCENARIO_VERSION = 1;
+
+/** Bounds that keep a shared scenario from hanging or exhausting the page (DESIGN §7). */
+export const LIMITS = {
+  executionPlaces: { min: 1, max: 64 },
+  queries: { min: 1, max: 10_000_000 },
+  events: 10_000,
+  lanes: 8,
+  gridValues: 64,
+  periodQueries: { min: 1, max: 1_000_000 },
+  durationQueries: { min: 1, max: 1_000_000 },
+  bufferCapacity: { min: 0, max: 1_000_000 },
+  detectionThreshold: { min: 0.0001, max: 10 },
+  hopMs: { min: 0, max: 10_000 },
+  rateQps: { min: 0.001, max: 1_000_000 },
+  seed: { min: 0, max: 0xffffffff },
+  nameLength: 200,
+} as const;
+
+const int = (min: number, max: number) =>
+  z.number({ error: 'must be a number' }).refine((v) => Number.isInteger(v) && v >= min && v <= max, {
+    message: `must be an integer from ${min} to ${max}`,
+  });
+const num = (min: number, max: number) =>
+  z.number({ error: 'must be a number' }).refine((v) => Number.isFinite(v) && v >= min && v <= max, {
+    message: `must be a number from ${min} to ${max}`,
+  });
+const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of ${values.map((v) => `"${v}"`).join(', ')}` });
+
+const modeSchema = oneOf(MODE_IDS);
+const interferenceModeSchema = modeSchema.refine((m) => m !== 'A', { message: 'must be an interference mode B–L' });
+
+const eventSchema = z.strictObject({
+  executionPlace: int(0, LIMITS.executionPlaces.max - 1),
+  mode: interferenceModeSchema,
+  fromQuery: int(0, LIMITS.queries.max),
+  toQuery: int(1, LIMITS.queries.max).nullable(),
+});
+
+const randomSchema = z.strictObject({
+  enabled: z.boolean({ error: 'must be true or false' }),
+  periodQueries: int(LIMITS.periodQueries.min, LIMITS.periodQueries.max),
+  durationQueries: int(LIMITS.durationQueries.min, LIMITS.durationQueries.max),
+  /** Modes drawn from; omitted = every interference mode of the database. */
+  modes: z.array(interferenceModeSchema).min(1, { message: 'must list at least one mode' }).max(11).optional(),
+});
+
+const admissionSchema = z.discriminatedUnion(
+  'kind',
+  [z.strictObject({ kind: z.literal('saturated') }), z.strictObject({ kind: z.literal('poisson'), rateQps: num(LIMITS.rateQps.min, LIMITS.rateQps.max) })],
+  { error: 'must be {"kind": "saturated"} or {"kind": "poisson", "rateQps": …}' },
+);
+
+const assumptionsSchema = z.strictObject({
+  trialCost: oneOf(['serial', 'pipelined', 'free'] as const),
+  llsReading: oneOf(['literal', 'repaired'] as const),
+  bufferCapacity: int(LIMITS.bufferCapacity.min, LIMITS.bufferCapacity.max),
+  admission: admissionSchema,
+  detectionThreshold: num(LIMITS.detectionThreshold.min, LIMITS.detectionThreshold.max),
+  detectionSignal: oneOf(['bottleneck', 'anyStage'] as const),
+  hopMs: num(LIMITS.hopMs.min, LIMITS.hopMs.max),
+});
+
+const laneSchema = z
+  .strictObject({
+    scheduler: oneOf(PIPELINE_SCHEDULER_IDS),
+    params: z.record(z.string(), z.number({ error: 'must be a number' })).optional(),
+  })
+  .superRefine((lane, ctx) => {
+    const entry = PIPELINE_SCHEDULERS[lane.scheduler];
+    for (const [name, value] of Object.entries(lane.params ?? {})) {
+      const p = entry.parameters.find((q) => q.name === name);
+      if (p === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['params', name], message: `is not a parameter of ${lane.scheduler}` });
+      } else if (!Number.isFinite(value) || value < p.min || value > p.max || (p.integer && !Number.isInteger(value))) {
+        ctx.addIssue({ code: 'custom', path: ['params', name], message: `must be ${p.integer ? 'an integer' : 'a number'} from ${p.min} to ${p.max}` });
+      }
+    }
+  });
+
+const gridSchema = z.strictObject({
+  periodQueries: z.array(int(LIMITS.periodQueries.min, LIMITS.periodQueries.max)).min(1).max(LIMITS.gridValues).optional(),
+  durationQueries: z.array(int(LIMITS.durationQueries.min, LIMITS.durationQueries.max)).min(1).max(LIMITS.gridValues).optional(),
+  executionPlaces: z.array(int(LIMITS.executionPlaces.min, LIMITS.executionPlaces.max)).min(1).max(LIMITS.gridValues).optional(),
+});
+
+const pipelineSchema = z.strictObject({
+  model: oneOf(MODEL_IDS),
+  /** A layer-time database embedded in the scenario; replaces `model`'s when present. */
+  database: z.unknown().optional(),
+  executionPlaces: int(LIMITS.executionPlaces.min, LIMITS.executionPlaces.max),
+  queries: int(LIMITS.queries.min, LIMITS.queries.max),
+  interference: z.strictObject({
+    random: randomSchema,
+    events: z.array(eventSchema).max(LIMITS.events, { message: `must have at most ${LIMITS.events} events` }),
+  }),
+  assumptions: assumptionsSchema,
+  lanes: z.array(laneSchema).min(1, { message: 'must have at least one lane' }).max(LIMITS.lanes, { message: `must have at most ${LIMITS.lanes} lanes` }),
+  /** Optional grid: one run per combination (ODIN §4.2's period × duration grid, §4.4's EPs). */
+  grid: gridSchema.optional(),
+});
+
+export const scenarioSchema = z
+  .strictObject({
+    version: z.literal(SCENARIO_VERSION, { error: `must be ${SCENARIO_VERSION}` }),
+    world: z.literal('pipeline', { error: 'must be "pipeline"' }),
+    name: z.string({ error: 'must be a string' }).max(LIMITS.nameLength, { message: `must be at most ${LIMITS.nameLength} characters` }),
+    seed: int(LIMITS.seed.min, LIMITS.seed.max),
+    pipeline: pipelineSchema,
+  })
+  .superRefine((s, ctx) => {
+    const p = s.pipeline;
+    const minEps = Math.min(p.executionPlaces, ...(p.grid?.executionPlaces ?? []));
+    p.interference.events.forEach((e, i) => {
+      if (e.executionPlace >= minEps) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['pipeline', 'interference', 'events', i, 'executionPlace'],
+          message: `must be below the number of execution places (${minEps})`,
+        });
+      }
+      if (e.toQuery !== null && e.toQuery <= e.fromQuery) {
+        ctx.addIssue({ code: 'custom', path: ['pipeline', 'interference', 'events', i, 'toQuery'], message: 'must be after fromQuery (or null)' });
+      }
+    });
+    if (p.database !== undefined) {
+      const checked = validateDatabase(p.database, 'pipeline.database');
+      if (!checked.ok) {
+        for (const e of checked.errors) ctx.addIssue({ code: 'custom', path: [], message: `${e.path}: ${e.message}`, params: { preformatted: true } });
+        return;
+      }
+      const present = new Set(Object.keys(checked.database.modes));
+      const used: [ModeId, (string | number)[]][] = p.interference.events.map((e, i) => [e.mode, ['pipeline', 'interference', 'events', i, 'mode']]);
+      (p.interference.random.modes ?? []).forEach((m, i) => used.push([m, ['pipeline', 'interference', 'random', 'modes', i]]));
+      for (const [mode, path] of used) {
+        if (!present.has(mode)) ctx.addIssue({ code: 'custom', path, message: `mode ${mode} is not in the embedded database` });
+      }
+    }
+  });
+
+export type Scenario = z.infer<typeof scenarioSchema>;
+export type PipelineScenario = Scenario['pipeline'];
+export type PipelineLane = PipelineScenario['lanes'][number];
+export type InterferenceEventSpec = PipelineScenario['interference']['events'][number];
+
+/** One problem with one field of a scenario. */
+export interface FieldError {
+  readonly path: string;
+  readonly message: string;
+}
+
+export type ScenarioResult = { readonly ok: true; readonly scenario: Scenario } | { readonly ok: false; readonly errors: readonly FieldError[] };
+
+/** A JSON-ish path: `pipeline.lanes[0].params.alpha`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out === '' ? '(scenario)' : out;
+}
+
+/** A short rendering of a bad value: `1000`, `"abc"`, `null`, `an object`. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (typeof value === 'number') return Number.isNaN(value) ? 'NaN' : String(value);
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'object') return 'an object';
+  return String(value);
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v: unknown = root;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    if (!Object.prototype.hasOwnProperty.call(v, key)) return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
+/** Whether the object holding the last key of `path` exists and has that key (undefined: no parent). */
+function parentHas(root: unknown, path: readonly PropertyKey[]): boolean | undefined {
+  if (path.length === 0) return undefined;
+  const parent = valueAt(root, path.slice(0, -1));
+  if (parent === null || typeof parent !== 'object') return undefined;
+  return Object.prototype.hasOwnProperty.call(parent, path.at(-1)!);
+}
+
+/**
+ * Validates a current-version scenario object. Never throws: every problem comes back as
+ * `path: message, got value`, e.g. `pipeline.executionPlaces: must be an integer from 1 to
+ * 64, got 1000`.
+ */
+export function validateScenario(input: unknown): ScenarioResult {
+  let parsed;
+  try {
+    parsed = scenarioSchema.safeParse(input);
+  } catch (error) {
+    // A hostile object (a throwing getter, a proxy) must not escape the door.
+    return { ok: false, errors: [{ path: '(scenario)', message: `could not be read: ${error instanceof Error ? error.message : String(error)}` }] };
+  }
+  if (parsed.success) return { ok: true, scenario: parsed.data };
+  const errors: FieldError[] = parsed.error.issues.slice(0, 50).map((issue) => {
+    if (issue.code === 'custom' && (issue as { params?: { preformatted?: boolean } }).params?.preformatted) {
+      const [path, ...rest] = issue.message.split(': ');
+      return { path: path ?? '(scenario)', message: rest.join(': ') };
+    }
+    if (issue.code === 'unrecognized_keys') {
+      return { path: formatPath(issue.path), message: `has unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}` };
+    }
+    const got = valueAt(input, issue.path);
+    const missing = got === undefined && parentHas(input, issue.path) === false;
+    const message = missing ? (issue.code === 'invalid_type' ? 'is required' : `is required (${issue.message})`) : `${issue.message}, got ${describeValue(got)}`;
+    return { path: formatPath(issue.path), message };
+  });
+  return { ok: false, errors };
+}
+
+/** The database a pipeline scenario runs on: its embedded one, or its model's. */
+export function scenarioDatabase(pipeline: PipelineScenario, builtIn: (model: PipelineScenario['model']) => LayerTimeDatabase): LayerTimeDatabase {
+  if (pipeline.database !== undefined) {
+    const checked = validateDatabase(pipeline.database, 'pipeline.database');
+    if (checked.ok) return checked.database;
+    throw new TypeError('scenario database was not validated');
+  }
+  return builtIn(pipeline.model);
+}
+
+/** Lines `path: message` for people. */
+export function formatErrors(errors: readonly FieldError[]): string {
+  return errors.map((e) => `${e.path}: ${e.message}`).join('\n');
+}

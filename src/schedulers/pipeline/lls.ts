@@ -1,0 +1,86 @@
+import { moveUnits, type Configuration } from '../../engine/pipeline/configuration';
+import type { PipelineScheduler, RebalanceContext, Rebalancing } from '../../engine/pipeline/scheduler';
+import { maxValue, sameBottleneck } from './util';
+
+/**
+ * How to read LLS's utilization formula (ODIN §3.3), a scenario parameter (DESIGN §2):
+ * - `literal`: w_0 = 0, w_i = w_{i−1} + t_{i−1} − t_i exactly as printed (w may go negative),
+ *   υ_i = 1 − w_i / (w_i + t_i), ties broken by stage index (lowest first).
+ * - `repaired`: w_i clamped at 0 (a stage cannot wait a negative time), ties broken by stage
+ *   time (most utilized: the slower stage; least utilized: the faster one), then index.
+ */
+export type LlsReading = 'literal' | 'repaired';
+
+/**
+ * Per-stage utilization υ_i. Note that in the literal reading the recurrence telescopes:
+ * w_i + t_i = w_{i−1} + t_{i−1} = … = t_0, so υ_i = t_i / t_0 — the ordering of stages by
+ * utilization is the ordering by stage time. When w_i + t_i = 0 (only an empty first stage
+ * can cause it) the formula is 0/0; we take υ_i = 1 for a non-empty stage and 0 for an
+ * empty one.
+ */
+export function llsUtilization(stageTimesMs: ArrayLike<number>, reading: LlsReading): Float64Array {
+  const n = stageTimesMs.length;
+  const u = new Float64Array(n);
+  let w = 0;
+  for (let i = 0; i < n; i++) {
+    const t = stageTimesMs[i]!;
+    if (i > 0) {
+      w = w + stageTimesMs[i - 1]! - t;
+      if (reading === 'repaired' && w < 0) w = 0;
+    }
+    const denominator = w + t;
+    u[i] = denominator === 0 ? (t > 0 ? 1 : 0) : 1 - w / denominator;
+  }
+  return u;
+}
+
+/** The most and least utilized stages under a reading's tie rule. */
+export function llsSourceAndTarget(
+  stageTimesMs: ArrayLike<number>,
+  reading: LlsReading,
+): { readonly most: number; readonly least: number } {
+  const u = llsUtilization(stageTimesMs, reading);
+  let most = 0;
+  let least = 0;
+  for (let i = 1; i < u.length; i++) {
+    const t = stageTimesMs[i]!;
+    if (u[i]! > u[most]! || (reading === 'repaired' && u[i] === u[most] && t > stageTimesMs[most]!)) most = i;
+    if (u[i]! < u[least]! || (reading === 'repaired' && u[i] === u[least] && t < stageTimesMs[least]!)) least = i;
+  }
+  return { most, least };
+}
+
+/**
+ * The least-loaded scheduler as ODIN §3.3 implements it: move one unit from the most to the
+ * least utilized stage, measure (one query), and repeat while throughput does not fall;
+ * the last configuration before a fall is installed. Equal throughput continues ("until
+ * the throughput starts decreasing"); at most L moves per phase, so equal-throughput moves
+ * cannot cycle for ever.
+ */
+export function* llsRebalance(context: RebalanceContext, reading: LlsReading): Rebalancing {
+  let config: Configuration = context.configuration.slice();
+  let times: Float64Array = context.stageTimesMs.slice();
+  let bottleneck = maxValue(times);
+  for (let moves = 0; moves < context.unitCount; moves++) {
+    const { most, least } = llsSourceAndTarget(times, reading);
+    if (most === least || config[most] === 0) break;
+    const trial = config.slice();
+    moveUnits(trial, most, least, 1);
+    const observed = yield trial;
+    const observedBottleneck = maxValue(observed);
+    if (observedBottleneck > bottleneck && !sameBottleneck(observedBottleneck, bottleneck)) break;
+    config = trial;
+    times = observed.slice();
+    bottleneck = observedBottleneck;
+  }
+  return config;
+}
+
+export interface LlsParams {
+  readonly reading: LlsReading;
+}
+
+/** The `lls` scheduler under one reading of its formula. */
+export function createLls(params: LlsParams): PipelineScheduler {
+  return { id: 'lls', rebalance: (context) => llsRebalance(context, params.reading) };
+}
