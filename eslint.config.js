@@ -1,0 +1,193 @@
+import js from '@eslint/js';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/**
+ * Layer rules (DESIGN §1): imports point one way,
+ * engine ← schedulers ← agents ← worker/cli ← store ← charts/ui.
+ * Each entry lists the layers (folders of src/) a layer may not import at runtime.
+ * Type-only imports stay allowed (STYLE: "type-only imports allowed").
+ * @type {Record<string, readonly string[]>}
+ */
+const FORBIDDEN_LAYERS = {
+  engine: ['schedulers', 'agents', 'scenario', 'worker', 'store', 'charts', 'ui', 'cli'],
+  schedulers: ['agents', 'worker', 'store', 'charts', 'ui', 'cli'],
+  scenario: ['worker', 'store', 'charts', 'ui', 'cli'],
+  agents: ['worker', 'store', 'charts', 'ui', 'cli'],
+  worker: ['store', 'charts', 'ui', 'cli'],
+  cli: ['worker', 'store', 'charts', 'ui'],
+  store: ['charts', 'ui'],
+};
+
+/**
+ * Packages the pure engine may not import: no React, no D3, no tfjs, no worker plumbing,
+ * no store. The engine runs the same in the worker, the CLI and the tests.
+ */
+const ENGINE_FORBIDDEN_PACKAGES = [
+  {
+    regex: '^(react|react-dom|comlink|zustand)(/|$)',
+    allowTypeImports: true,
+    message: 'src/engine is pure: no React, comlink or zustand (DESIGN §1).',
+  },
+  {
+    regex: '^d3(-[a-z-]+)?(/|$)',
+    allowTypeImports: true,
+    message: 'src/engine is pure: no D3; charts live in src/charts (DESIGN §1).',
+  },
+  {
+    regex: '^@tensorflow/',
+    allowTypeImports: true,
+    message: 'src/engine is pure: no tfjs; networks live in src/agents (DESIGN §1).',
+  },
+];
+
+/**
+ * Relative imports are matched by how many `../` it takes to leave the layer's folder,
+ * so `src/engine/pipeline/a.ts` may import `../serving/store` (inside the engine) but not
+ * `../../store/x` (the store layer). `files` globs are per depth; deeper files fall back
+ * to a looser pattern.
+ */
+const MAX_EXACT_DEPTH = 6;
+
+/**
+ * @param {string} layer folder under src/
+ * @param {readonly string[]} forbidden layers it may not import
+ * @param {ReadonlyArray<Record<string, unknown>>} extraPatterns more `no-restricted-imports` patterns
+ * @returns {import('eslint').Linter.Config[]}
+ */
+function layerConfigs(layer, forbidden, extraPatterns) {
+  const names = forbidden.join('|');
+  const message = `Layer rule (DESIGN §1): src/${layer} may not import from ${forbidden
+    .map((name) => `src/${name}`)
+    .join(', ')}. Type-only imports are allowed.`;
+  const aliasPattern = { regex: `(^|/)src/(${names})(/|$)`, allowTypeImports: true, message };
+
+  /** @type {(files: string, upRegex: string) => import('eslint').Linter.Config} */
+  const config = (files, upRegex) => ({
+    name: `interference-lab/layers/${layer}/${files}`,
+    files: [files],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: `^(\\./)?${upRegex}(${names})(/|$)`, allowTypeImports: true, message },
+            aliasPattern,
+            ...extraPatterns,
+          ],
+        },
+      ],
+    },
+  });
+
+  const configs = [];
+  for (let depth = 0; depth <= MAX_EXACT_DEPTH; depth += 1) {
+    configs.push(config(`src/${layer}/${'*/'.repeat(depth)}*.{ts,tsx}`, `(\\.\\./){${depth + 1}}`));
+  }
+  configs.push(
+    config(`src/${layer}/${'*/'.repeat(MAX_EXACT_DEPTH + 1)}**/*.{ts,tsx}`, '(\\.\\./)+'),
+  );
+  return configs;
+}
+
+const layerRules = Object.entries(FORBIDDEN_LAYERS).flatMap(([layer, forbidden]) =>
+  layerConfigs(layer, forbidden, layer === 'engine' ? ENGINE_FORBIDDEN_PACKAGES : []),
+);
+
+/** Wall clocks and timers the engine may not touch: time there is simulated time. */
+const ENGINE_CLOCK_MESSAGE =
+  'src/engine is deterministic: use simulated time and the seeded generator passed in (STYLE, Determinism).';
+const ENGINE_FORBIDDEN_GLOBALS = [
+  'setTimeout',
+  'setInterval',
+  'setImmediate',
+  'requestAnimationFrame',
+  'queueMicrotask',
+  'performance',
+  'Date',
+  'window',
+  'document',
+];
+
+const CONFIG_FILES = ['vite.config.ts', 'playwright.config.ts', 'eslint.config.js'];
+
+const NO_EXPORT_ALL = {
+  selector: 'ExportAllDeclaration',
+  message: 'No `export *`: name what a module re-exports (STYLE, Names and comments).',
+};
+const NO_EXPORT_DEFAULT = {
+  selector: 'ExportDefaultDeclaration',
+  message: 'Use named exports; default exports only where a tool demands one (STYLE).',
+};
+
+export default defineConfig(
+  globalIgnores([
+    'dist/',
+    'coverage/',
+    'node_modules/',
+    'test-results/',
+    'playwright-report/',
+    '.ci/out/',
+  ]),
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    name: 'interference-lab/base',
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    rules: {
+      'no-restricted-syntax': ['error', NO_EXPORT_ALL, NO_EXPORT_DEFAULT],
+    },
+  },
+  {
+    name: 'interference-lab/config-files',
+    files: CONFIG_FILES,
+    rules: {
+      // Vite, Playwright and ESLint read the default export.
+      'no-restricted-syntax': ['error', NO_EXPORT_ALL],
+    },
+  },
+  {
+    name: 'interference-lab/globals/browser',
+    files: ['src/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
+    name: 'interference-lab/globals/worker',
+    files: ['src/worker/**/*.ts'],
+    languageOptions: { globals: globals.worker },
+  },
+  {
+    name: 'interference-lab/globals/node',
+    files: ['src/cli/**/*.ts', 'bench/**', 'scripts/**', 'e2e/**', ...CONFIG_FILES],
+    languageOptions: { globals: globals.node },
+  },
+  layerRules,
+  {
+    name: 'interference-lab/engine/determinism',
+    files: ['src/engine/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'Math', property: 'random', message: ENGINE_CLOCK_MESSAGE },
+        { object: 'Date', property: 'now', message: ENGINE_CLOCK_MESSAGE },
+        { object: 'performance', property: 'now', message: ENGINE_CLOCK_MESSAGE },
+        ...ENGINE_FORBIDDEN_GLOBALS.map((property) => ({
+          object: 'globalThis',
+          property,
+          message: ENGINE_CLOCK_MESSAGE,
+        })),
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...ENGINE_FORBIDDEN_GLOBALS.map((name) => ({ name, message: ENGINE_CLOCK_MESSAGE })),
+      ],
+    },
+  },
+  {
+    name: 'interference-lab/ui/react-hooks',
+    files: ['src/ui/**/*.{ts,tsx}'],
+    extends: [reactHooks.configs.flat.recommended],
+  },
+);

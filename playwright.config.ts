@@ -1,0 +1,52 @@
+import { defineConfig, devices } from '@playwright/test';
+import type { ReporterDescription } from '@playwright/test';
+
+const baseURL = 'http://127.0.0.1:4173';
+
+// `PW_JSON=path/to/report.json` adds a JSON report (used by .ci/run).
+const jsonReportFile = process.env['PW_JSON'];
+const reporter: ReporterDescription[] = [['list']];
+if (jsonReportFile !== undefined && jsonReportFile !== '') {
+  reporter.push(['json', { outputFile: jsonReportFile }]);
+}
+
+// e2e tests run against the production build (`vite build` first), served by `vite preview`.
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results/artifacts',
+  workers: 2,
+  retries: 0,
+  forbidOnly: Boolean(process.env['CI']),
+  reporter,
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          executablePath: '/usr/bin/chromium',
+          args: [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: './node_modules/.bin/vite preview --host 127.0.0.1 --port 4173 --strictPort',
+    url: baseURL,
+    reuseExistingServer: !process.env['CI'],
+    timeout: 60_000,
+  },
+});

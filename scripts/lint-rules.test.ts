@@ -1,0 +1,108 @@
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const eslint = new ESLint({ cwd: repoRoot, overrideConfigFile: 'eslint.config.js' });
+
+/** Lints `code` as if it lived at `filePath` and returns the ids of the rules it breaks. */
+async function ruleIds(code: string, filePath: string): Promise<(string | null)[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  if (result === undefined) {
+    throw new Error(`ESLint returned no result for ${filePath}`);
+  }
+  return result.messages.map((message) => message.ruleId);
+}
+
+describe('layer rules (DESIGN §1)', () => {
+  it('reports a runtime import of the UI from the engine', async () => {
+    const code = "import { x } from '../ui/x';\nexport const y = x;\n";
+    expect(await ruleIds(code, 'src/engine/fake.ts')).toEqual(['no-restricted-imports']);
+  });
+
+  it('counts ../ by depth: a sibling engine folder is fine, the store layer is not', async () => {
+    const inside = "import { a } from '../serving/store';\nexport const b = a;\n";
+    const outside = "import { a } from '../../store/slices';\nexport const b = a;\n";
+    expect(await ruleIds(inside, 'src/engine/pipeline/fake.ts')).toEqual([]);
+    expect(await ruleIds(outside, 'src/engine/pipeline/fake.ts')).toEqual([
+      'no-restricted-imports',
+    ]);
+  });
+
+  it('reports src/... paths and forbidden packages in the engine', async () => {
+    const code = [
+      "import { x } from 'src/schedulers/registry';",
+      "import { useState } from 'react';",
+      "import { scaleLinear } from 'd3';",
+      "import { expose } from 'comlink';",
+      'export const y = [x, useState, scaleLinear, expose];',
+      '',
+    ].join('\n');
+    expect(await ruleIds(code, 'src/engine/fake.ts')).toEqual([
+      'no-restricted-imports',
+      'no-restricted-imports',
+      'no-restricted-imports',
+      'no-restricted-imports',
+    ]);
+  });
+
+  it('allows type-only imports across layers', async () => {
+    const code = "import type { Frame } from '../worker/api';\nexport type F = Frame;\n";
+    expect(await ruleIds(code, 'src/engine/fake.ts')).toEqual([]);
+  });
+
+  it('keeps the schedulers, scenario and store below the layers that use them', async () => {
+    const code = "import { x } from '../ui/x';\nexport const y = x;\n";
+    for (const layer of ['schedulers', 'scenario', 'store']) {
+      expect(await ruleIds(code, `src/${layer}/fake.ts`)).toEqual(['no-restricted-imports']);
+    }
+  });
+
+  it('lets the UI import the engine', async () => {
+    const code = "import { x } from '../engine/x';\nexport const y = x;\n";
+    expect(await ruleIds(code, 'src/ui/fake.ts')).toEqual([]);
+  });
+});
+
+describe('engine determinism', () => {
+  it('reports Math.random, Date.now and performance.now', async () => {
+    const code = 'export const t = [Math.random(), Date.now(), performance.now()];\n';
+    const ids = await ruleIds(code, 'src/engine/fake.ts');
+    expect(ids.filter((id) => id === 'no-restricted-properties')).toHaveLength(3);
+  });
+
+  it('reports timers and wall-clock globals', async () => {
+    const code = [
+      'setTimeout(() => {}, 0);',
+      'queueMicrotask(() => {});',
+      'export const d = new Date();',
+      'export const w = window.innerWidth;',
+      '',
+    ].join('\n');
+    expect(await ruleIds(code, 'src/engine/fake.ts')).toEqual([
+      'no-restricted-globals',
+      'no-restricted-globals',
+      'no-restricted-globals',
+      'no-restricted-globals',
+    ]);
+  });
+
+  it('allows the same calls outside the engine', async () => {
+    const code = 'export const t = [Math.random(), Date.now(), performance.now()];\n';
+    expect(await ruleIds(code, 'src/ui/fake.ts')).toEqual([]);
+  });
+});
+
+describe('exports', () => {
+  it('bans export * and default exports in source files', async () => {
+    const code = "export * from './a';\nexport default 1;\n";
+    expect(await ruleIds(code, 'src/ui/fake.ts')).toEqual([
+      'no-restricted-syntax',
+      'no-restricted-syntax',
+    ]);
+  });
+
+  it('allows a default export in a tool config', async () => {
+    expect(await ruleIds('export default {};\n', 'vite.config.ts')).toEqual([]);
+  });
+});
