@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { averageSummaries, PipelineMetrics, quantileSorted, SLO_LEVELS, sloLevelKey } from './metrics';
+
+describe('pipeline metrics', () => {
+  it('interpolates quantiles like NumPy', () => {
+    expect(quantileSorted([1, 2, 3, 4, 5], 0.5)).toBe(3);
+    expect(quantileSorted([1, 2, 3, 4], 0.5)).toBe(2.5);
+    expect(quantileSorted([10, 20], 0.99)).toBeCloseTo(19.9, 12);
+    expect(quantileSorted([], 0.5)).toBe(0);
+  });
+
+  it('has the 20 SLO levels of Figure 9', () => {
+    expect(SLO_LEVELS.map(sloLevelKey)).toEqual(['0.05', '0.10', '0.15', '0.20', '0.25', '0.30', '0.35', '0.40', '0.45', '0.50', '0.55', '0.60', '0.65', '0.70', '0.75', '0.80', '0.85', '0.90', '0.95', '1.00']);
+  });
+
+  it('computes every figure of a hand-worked run', () => {
+    // Peak bottleneck 10 ms (100 q/s). Four queries:
+    //  q0: alone-quality, bottleneck 10, optimum 10, latency 30, stage times 10+10+10
+    //  q1: bottleneck 20 (T = 50 q/s, 0.5 of peak), optimum 16 (T = 62.5), latency 50
+    //  q2: bottleneck 16, optimum 16, latency 40
+    //  q3: bottleneck 10, optimum 10, latency 30
+    const m = new PipelineMetrics(10, 4);
+    m.recordQuery(0, 0, 30, Float64Array.of(10, 10, 10), 10, 10);
+    m.recordQuery(10, 10, 60, Float64Array.of(20, 20, 10), 20, 16);
+    m.recordQuery(30, 30, 70, Float64Array.of(16, 14, 10), 16, 16);
+    m.recordQuery(50, 50, 80, Float64Array.of(10, 10, 10), 10, 10);
+    m.recordDetection();
+    m.recordTrialQuery();
+    m.recordTrialQuery();
+    m.recordPhaseEnd(8, 3);
+    const s = m.summary();
+    expect(s.queries).toBe(4);
+    expect(s.latencyMeanMs).toBe((30 + 50 + 40 + 30) / 4);
+    expect(s.latencyP50Ms).toBe(35);
+    expect(s.throughputMeanQps).toBe((1000 * 4) / 80);
+    expect(s.configThroughputMeanQps).toBe((100 + 50 + 62.5 + 100) / 4);
+    expect(s.configLatencyMeanMs).toBe((30 + 50 + 40 + 30) / 4);
+    expect(s.peakThroughputQps).toBe(100);
+    expect(s.resourceConstrainedThroughputMeanQps).toBe((100 + 62.5 + 62.5 + 100) / 4);
+    expect(s.optimalRatioMean).toBe((1 + 0.8 + 1 + 1) / 4);
+    expect(s.rebalancings).toBe(1);
+    expect(s.rebalancingQueries).toBe(2);
+    expect(s.queriesPerRebalance).toBe(2);
+    expect(s.overheadPct).toBe((100 * 8) / 80);
+    expect(s.mitigationMeanQueries).toBe(3);
+    // q1 runs at 0.5 of peak: not below 0.50, below 0.55 … 1.00. q2 runs at 0.625.
+    expect(s.sloViolationPct['0.50']).toBe(0);
+    expect(s.sloViolationPct['0.55']).toBe(25);
+    expect(s.sloViolationPct['0.65']).toBe(50);
+    expect(s.sloViolationPct['1.00']).toBe(50);
+    // Against the current optimum only q1 falls short (0.8 of it).
+    expect(s.sloViolationPctOfOptimum['0.80']).toBe(0);
+    expect(s.sloViolationPctOfOptimum['0.85']).toBe(25);
+  });
+
+  it('averages summaries key by key', () => {
+    const one = new PipelineMetrics(10, 1);
+    one.recordQuery(0, 0, 20, Float64Array.of(10, 10), 10, 10);
+    const two = new PipelineMetrics(10, 1);
+    two.recordQuery(0, 0, 40, Float64Array.of(20, 20), 20, 10);
+    const mean = averageSummaries([one.summary(), two.summary()]);
+    expect(mean.latencyMeanMs).toBe(30);
+    expect(mean.configThroughputMeanQps).toBe(75);
+    expect(mean.sloViolationPct['1.00']).toBe(50);
+    expect(() => averageSummaries([])).toThrow(RangeError);
+  });
+});
