@@ -115,10 +115,19 @@ export function reportedParams(lane: PipelineLane, assumptions: PipelineAssumpti
 }
 
 /** One `PipelineRun` per lane, all on the identical trace of the cell and seed. */
-export function createLaneRuns(scenario: Scenario, cell: GridCell = {}, seed = scenario.seed): { lane: PipelineLane; label: string; run: PipelineRun }[] {
+export function createLaneRuns(
+  scenario: Scenario,
+  cell: GridCell = {},
+  seed = scenario.seed,
+  latencySampleCap?: number,
+): { lane: PipelineLane; label: string; run: PipelineRun }[] {
   const base = buildRunSpec(scenario, cell, seed);
   // The lanes share one trace, so they share its optima too.
-  const spec: PipelineRunSpec = { ...base, optimumCache: new OptimumCache(base.database, base.assumptions.hopMs) };
+  const spec: PipelineRunSpec = {
+    ...base,
+    optimumCache: new OptimumCache(base.database, base.assumptions.hopMs),
+    ...(latencySampleCap === undefined ? {} : { latencySampleCap }),
+  };
   return scenario.pipeline.lanes.map((lane) => {
     const params = laneParameters(lane);
     const scheduler = PIPELINE_SCHEDULERS[lane.scheduler].create(params, scenario.pipeline.assumptions);

@@ -64,4 +64,27 @@ describe('InterferenceTimeline', () => {
     }
     expect(rest).toEqual(['00', '50', '00']);
   });
+
+  it('ends a placed event from a later query on, and drops one not yet started', () => {
+    const t = new InterferenceTimeline(
+      2,
+      [
+        { executionPlace: 0, mode: 4, fromQuery: 0, toQuery: null, id: 1 },
+        { executionPlace: 1, mode: 6, fromQuery: 5, toQuery: null, id: 2 },
+      ],
+      null,
+      1,
+    );
+    t.advance(0);
+    t.advance(1);
+    t.endEvent(1, 3);
+    t.endEvent(2, 3);
+    const rest: string[] = [];
+    for (let q = 2; q < 7; q++) {
+      t.advance(q);
+      rest.push(Array.from(t.modes).join(''));
+    }
+    expect(rest).toEqual(['40', '00', '00', '00', '00']);
+    expect(() => t.endEvent(1, 6)).toThrow(RangeError);
+  });
 });

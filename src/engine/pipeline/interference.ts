@@ -16,6 +16,8 @@ export interface InterferenceEvent {
   readonly fromQuery: number;
   /** First query no longer affected; null = until the end. */
   readonly toQuery: number | null;
+  /** Identifies an event placed by a person, so it can be removed later. */
+  readonly id?: number;
 }
 
 export interface RandomInterference {
@@ -108,6 +110,22 @@ export class InterferenceTimeline {
     if (event.fromQuery <= this.query) throw new RangeError(`an event added at query ${this.query} must start later`);
     const at = this.explicit.findIndex((e, i) => i >= this.nextExplicit && e.fromQuery > event.fromQuery);
     this.explicit.splice(at === -1 ? this.explicit.length : at, 0, event);
+  }
+
+  /**
+   * Ends the explicit event `id` before query `atQuery` (the lab's ×): an active event stops
+   * affecting queries from `atQuery` on; one that has not started yet is dropped.
+   */
+  endEvent(id: number, atQuery: number): void {
+    if (atQuery <= this.query) throw new RangeError(`an event ended at query ${this.query} must end later`);
+    this.active = this.active.map((e) => (e.id === id && (e.toQuery === null || e.toQuery > atQuery) ? { ...e, toQuery: atQuery } : e));
+    if (atQuery < this.nextEndAt && this.active.some((e) => e.id === id)) this.nextEndAt = atQuery;
+    for (let i = this.explicit.length - 1; i >= this.nextExplicit; i--) {
+      const e = this.explicit[i]!;
+      if (e.id !== id) continue;
+      if (e.fromQuery >= atQuery) this.explicit.splice(i, 1);
+      else if (e.toQuery === null || e.toQuery > atQuery) this.explicit[i] = { ...e, toQuery: atQuery };
+    }
   }
 
   private start(event: InterferenceEvent): void {

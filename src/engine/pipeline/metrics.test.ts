@@ -64,4 +64,16 @@ describe('pipeline metrics', () => {
     expect(mean.sloViolationPct['1.00']).toBe(50);
     expect(() => averageSummaries([])).toThrow(RangeError);
   });
+
+  it('bounds the latency samples of a long run and keeps a systematic sample', () => {
+    const m = new PipelineMetrics(1, 0, 64);
+    for (let q = 0; q < 10_000; q++) m.recordQuery(q, q, q + 1 + (q % 100), Float64Array.of(1), 1, 1);
+    const s = m.summary();
+    expect(s.queries).toBe(10_000);
+    // Latencies cycle 1…100; the sample keeps every 256th query, so the median is near 50.
+    expect(s.latencyP50Ms).toBeGreaterThan(40);
+    expect(s.latencyP50Ms).toBeLessThan(60);
+    expect(s.latencyMeanMs).toBe(50.5);
+    expect((m as unknown as { latencies: Float64Array }).latencies.length).toBeLessThanOrEqual(64);
+  });
 });

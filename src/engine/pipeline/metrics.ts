@@ -49,11 +49,16 @@ export interface PipelineSummary {
 }
 
 /**
- * Accumulates one lane's metrics query by query, in O(1) per query except the latency
- * samples kept for exact percentiles.
+ * Accumulates one lane's metrics query by query, in O(1) per query. Latency samples are
+ * kept for exact percentiles up to `latencySampleCap`; past it, every other sample is
+ * dropped and only every 2nd, 4th, … query is kept (a systematic sample), so a long live
+ * run has bounded memory and its percentiles become estimates.
  */
 export class PipelineMetrics {
   private count = 0;
+  /** Samples kept and the query stride between them. */
+  private samples = 0;
+  private sampleStride = 1;
   private latencies: Float64Array;
   private configLatencies: Float64Array;
   private latencySum = 0;
@@ -76,8 +81,10 @@ export class PipelineMetrics {
   constructor(
     private readonly peakBottleneckMs: number,
     expectedQueries: number,
+    private readonly latencySampleCap = Number.POSITIVE_INFINITY,
   ) {
-    const capacity = Math.max(16, Math.min(expectedQueries, 1 << 20));
+    if (!(latencySampleCap >= 16)) throw new RangeError(`latency sample cap must be ≥ 16, got ${latencySampleCap}`);
+    const capacity = Math.max(16, Math.min(expectedQueries, 1 << 20, latencySampleCap));
     this.latencies = new Float64Array(capacity);
     this.configLatencies = new Float64Array(capacity);
   }
@@ -90,12 +97,21 @@ export class PipelineMetrics {
     bottleneckMs: number,
     optimalBottleneckMs: number,
   ): void {
-    if (this.count === this.latencies.length) this.grow();
     const latency = completionMs - arrivalMs;
     let configLatency = 0;
     for (let i = 0; i < stageTimesMs.length; i++) configLatency += stageTimesMs[i]!;
-    this.latencies[this.count] = latency;
-    this.configLatencies[this.count] = configLatency;
+    if (this.count % this.sampleStride === 0) {
+      if (this.samples === this.latencies.length) {
+        if (this.samples >= this.latencySampleCap) this.decimate();
+        else this.grow();
+      }
+      // Decimating may have doubled the stride: this query may no longer be a sample.
+      if (this.count % this.sampleStride === 0) {
+        this.latencies[this.samples] = latency;
+        this.configLatencies[this.samples] = configLatency;
+        this.samples++;
+      }
+    }
     this.count++;
     this.latencySum += latency;
     this.configLatencySum += configLatency;
@@ -109,6 +125,16 @@ export class PipelineMetrics {
     this.lastCompletionMs = completionMs;
     countBelow(this.belowPeak, this.peakBottleneckMs / bottleneckMs);
     countBelow(this.belowOptimum, optimalBottleneckMs / bottleneckMs);
+  }
+
+  /** Rebalancing phases started so far (cheap, unlike `summary`). */
+  get rebalancingsSoFar(): number {
+    return this.detections;
+  }
+
+  /** Trial queries served so far. */
+  get trialQueriesSoFar(): number {
+    return this.trialQueries;
   }
 
   recordDetection(): void {
@@ -133,8 +159,8 @@ export class PipelineMetrics {
   summary(): PipelineSummary {
     const n = this.count;
     const durationMs = n > 0 ? this.lastCompletionMs - this.firstAdmissionMs : 0;
-    const latencies = this.latencies.slice(0, n).sort();
-    const configLatencies = this.configLatencies.slice(0, n).sort();
+    const latencies = this.latencies.slice(0, this.samples).sort();
+    const configLatencies = this.configLatencies.slice(0, this.samples).sort();
     const pct = (below: Float64Array): Record<string, number> => {
       const out: Record<string, number> = {};
       SLO_LEVELS.forEach((level, k) => {
@@ -166,9 +192,21 @@ export class PipelineMetrics {
     };
   }
 
+  /** Keeps every other sample and doubles the stride. */
+  private decimate(): void {
+    const half = this.samples >> 1;
+    for (let j = 0; j < half; j++) {
+      this.latencies[j] = this.latencies[2 * j]!;
+      this.configLatencies[j] = this.configLatencies[2 * j]!;
+    }
+    this.samples = half;
+    this.sampleStride *= 2;
+  }
+
   private grow(): void {
+    const size = Math.min(this.latencies.length * 2, this.latencySampleCap);
     const bigger = (a: Float64Array): Float64Array => {
-      const b = new Float64Array(a.length * 2);
+      const b = new Float64Array(size);
       b.set(a);
       return b;
     };

@@ -46,4 +46,6 @@ export interface PipelineScheduler {
   rebalance?(context: RebalanceContext): Rebalancing | null;
   /** Called before a query whose per-EP modes differ from the previous query's. */
   onModesChange?(context: OracleContext): Configuration | null;
+  /** Changes a parameter on the fly (the lab's α slider); applies from the next phase on. */
+  setParameter?(name: string, value: number): void;
 }

@@ -22,6 +22,8 @@ export interface PipelineRunSpec {
   readonly initialConfiguration?: Configuration;
   /** Optima shared by lanes on the same trace (one is made when absent). */
   readonly optimumCache?: OptimumCache;
+  /** Latency samples kept for percentiles before sampling starts (default: all). */
+  readonly latencySampleCap?: number;
 }
 
 /** RNG stream of the Poisson arrival process. */
@@ -67,7 +69,7 @@ export class PipelineRun {
   readonly timeline: InterferenceTimeline;
   private readonly n: number;
   private readonly db: CompiledDatabase;
-  private readonly a: PipelineAssumptions;
+  private a: PipelineAssumptions;
   private readonly buffer: number;
   private readonly arrivals: Rng | null;
   private readonly meanGapMs: number;
@@ -126,7 +128,7 @@ export class PipelineRun {
       throw new RangeError(`initial configuration ${configurationKey(this.installed)} is not valid for ${n} EPs`);
     }
     this.optimalBottleneckMs = peak.bottleneckMs;
-    this.metrics = new PipelineMetrics(peak.bottleneckMs, spec.queries);
+    this.metrics = new PipelineMetrics(peak.bottleneckMs, spec.queries, spec.latencySampleCap);
   }
 
   /** Queries served so far. */
@@ -136,6 +138,16 @@ export class PipelineRun {
 
   get done(): boolean {
     return this.q >= this.spec.queries;
+  }
+
+  /** Names of the units, in forward order. */
+  get layerNames(): readonly string[] {
+    return this.db.source.layers;
+  }
+
+  /** True from a detection until the new configuration is installed. */
+  get isRebalancing(): boolean {
+    return this.phase !== Phase.Normal;
   }
 
   /** The configuration in force. */
@@ -157,6 +169,24 @@ export class PipelineRun {
 
   summary(): PipelineSummary {
     return this.metrics.summary();
+  }
+
+  /** Changes the monitor's threshold on the fly (the lab's slider), from the next query on. */
+  setDetectionThreshold(threshold: number): void {
+    if (!(threshold > 0) || !Number.isFinite(threshold)) throw new RangeError(`detection threshold must be positive, got ${threshold}`);
+    this.a = { ...this.a, detectionThreshold: threshold };
+  }
+
+  /** Changes a scheduler parameter on the fly (e.g. ODIN's α); false when it has none. */
+  setSchedulerParameter(name: string, value: number): boolean {
+    if (this.scheduler.setParameter === undefined) return false;
+    this.scheduler.setParameter(name, value);
+    return true;
+  }
+
+  /** Ends a placed interference event before `atQuery` (see InterferenceTimeline.endEvent). */
+  endEvent(id: number, atQuery: number): void {
+    this.timeline.endEvent(id, atQuery);
   }
 
   private serveOne(onQuery?: (record: QueryRecord) => void): void {

@@ -5,6 +5,9 @@
 export const MODE_IDS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L'] as const;
 export type ModeId = (typeof MODE_IDS)[number];
 
+/** A mode with a co-located workload (every mode but A). */
+export type InterferenceModeId = Exclude<ModeId, 'A'>;
+
 /** The interference modes (every mode but A). */
 export const INTERFERENCE_MODE_IDS: readonly ModeId[] = MODE_IDS.slice(1);
 

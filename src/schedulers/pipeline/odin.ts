@@ -154,8 +154,17 @@ function lightestToward(times: Float64Array, affected: number, direction: Direct
 
 /** The `odin` scheduler with a fixed α. */
 export function createOdin(params: OdinParams, trace?: OdinTrace): PipelineScheduler {
-  if (!Number.isInteger(params.alpha) || params.alpha < 1) {
-    throw new RangeError(`odin.alpha must be an integer ≥ 1, got ${params.alpha}`);
-  }
-  return { id: 'odin', rebalance: (context) => odinRebalance(context, params, trace) };
+  const checkAlpha = (alpha: number): number => {
+    if (!Number.isInteger(alpha) || alpha < 1) throw new RangeError(`odin.alpha must be an integer ≥ 1, got ${alpha}`);
+    return alpha;
+  };
+  let current: OdinParams = { alpha: checkAlpha(params.alpha) };
+  return {
+    id: 'odin',
+    rebalance: (context) => odinRebalance(context, current, trace),
+    setParameter(name, value) {
+      if (name !== 'alpha') throw new RangeError(`odin has no parameter ${name}`);
+      current = { alpha: checkAlpha(value) };
+    },
+  };
 }

@@ -1,0 +1,123 @@
+/**
+ * What the simulation worker and the page say to each other. Plain data only: comlink
+ * carries these with structured clone, and the typed arrays of a frame are transferred.
+ */
+import type { PipelineSummary } from '../engine/pipeline/metrics';
+import type { InterferenceModeId, ModeId } from '../engine/profiles/types';
+import type { FieldError, Scenario } from '../scenario/schema';
+
+/** One lane as the page shows it. */
+export interface LaneInfo {
+  readonly index: number;
+  /** Registry id: 'odin', 'lls', 'optimal', 'static', 'evict'. */
+  readonly scheduler: string;
+  /** e.g. "ODIN α=10". */
+  readonly label: string;
+  readonly params: Readonly<Record<string, number>>;
+}
+
+/**
+ * New points of one lane's downsampled series, as columns. Each point summarises a bucket
+ * of `stride` consecutive queries ending at `query` (0-based index of its last query).
+ */
+export interface SeriesChunk {
+  readonly query: Float64Array;
+  /** Simulated completion time of the bucket's last query, ms. */
+  readonly timeMs: Float64Array;
+  /** Measured: completed queries per simulated second over the bucket (at least 10 queries). */
+  readonly measuredQps: Float64Array;
+  /** Configuration view: mean T(C) = 1000 / max t_i over the bucket. */
+  readonly configQps: Float64Array;
+  /** Mean T of the optimum for each query's modes (the resource-constrained optimum). */
+  readonly optimalQps: Float64Array;
+  /** Mean measured latency (arrival to completion), ms. */
+  readonly latencyMs: Float64Array;
+  /** Mean Σ t_i, ms. */
+  readonly configLatencyMs: Float64Array;
+  /** Units per stage at the bucket's end, `stages` values per point, row-major. */
+  readonly counts: Int32Array;
+}
+
+/** The state of a lane right now. */
+export interface LaneLive {
+  readonly configuration: Int32Array;
+  readonly stageTimesMs: Float64Array;
+  readonly bottleneckMs: number;
+  readonly optimalBottleneckMs: number;
+  /** True while a rebalancing phase (drain or trials) is under way. */
+  readonly rebalancing: boolean;
+  readonly rebalancings: number;
+  readonly trialQueries: number;
+  /** Latency histogram: counts per bin of `LATENCY_BINS` (log-spaced). */
+  readonly latencyHistogram: Float64Array;
+}
+
+/** Log-spaced latency bins from 0.1 ms to 100 s: bin b covers [edge(b), edge(b+1)). */
+export const LATENCY_BINS = { count: 240, minMs: 0.1, maxMs: 100_000 } as const;
+
+/** Lower edge of latency bin `b`, ms. */
+export function latencyBinEdge(b: number): number {
+  const { count, minMs, maxMs } = LATENCY_BINS;
+  return minMs * Math.pow(maxMs / minMs, b / count);
+}
+
+/** A moment worth a mark on the time axis. */
+export interface Marker {
+  readonly query: number;
+  readonly kind: 'interference-on' | 'interference-off' | 'detect' | 'install';
+  /** The lane it belongs to; -1 for interference (the same for every lane). */
+  readonly lane: number;
+  readonly executionPlace?: number;
+  readonly mode?: ModeId;
+}
+
+/** A placed or scripted interference event, as the board and the events list show it. */
+export interface EventView {
+  readonly id: number;
+  readonly executionPlace: number;
+  readonly mode: InterferenceModeId;
+  readonly fromQuery: number;
+  readonly toQuery: number | null;
+}
+
+export type PlaybackStatus = 'paused' | 'playing' | 'done';
+
+/** One batch of progress, at most ~60 per second. */
+export interface Frame {
+  /** Increases on every load or reset: frames of an older generation are stale. */
+  readonly generation: number;
+  /** Queries served by every lane so far. */
+  readonly served: number;
+  readonly totalQueries: number;
+  readonly status: PlaybackStatus;
+  /** Queries per bucket of the series now. */
+  readonly stride: number;
+  /** True when `lanes[i].points` replace the series (after a compaction) instead of extending it. */
+  readonly replace: boolean;
+  readonly stages: number;
+  /** Per-EP modes of the last query (0 = A). */
+  readonly modes: Uint8Array;
+  readonly lanes: readonly { readonly points: SeriesChunk; readonly live: LaneLive }[];
+  readonly markers: readonly Marker[];
+  /** Present when the run has just paused or finished: the full summaries. */
+  readonly summaries?: readonly PipelineSummary[];
+  /** Wall-clock simulation speed over the last second, queries per second. */
+  readonly rateQps: number;
+}
+
+/** What `load` answers. */
+export type LoadResult =
+  | {
+      readonly ok: true;
+      readonly scenario: Scenario;
+      readonly lanes: readonly LaneInfo[];
+      readonly layers: readonly string[];
+      readonly peakQps: number;
+      readonly initialConfiguration: Int32Array;
+      readonly events: readonly EventView[];
+    }
+  | { readonly ok: false; readonly errors: readonly FieldError[] };
+
+/** Speed: simulated queries per wall-clock second, or 'max'. */
+export type Speed = number | 'max';
+export const SPEED_LIMITS = { min: 1, max: 1_000_000 } as const;

@@ -1,0 +1,129 @@
+import type { QueryRecord } from '../engine/pipeline/simulation';
+import { LATENCY_BINS, type SeriesChunk } from './protocol';
+
+/** Points a lane's series may hold before neighbours are merged and the stride doubles. */
+export const MAX_POINTS = 1024;
+/** Measured throughput is taken over at least this many completions. */
+const MEASURE_WINDOW = 10;
+
+interface Point {
+  query: number;
+  timeMs: number;
+  measuredQps: number;
+  configQps: number;
+  optimalQps: number;
+  latencyMs: number;
+  configLatencyMs: number;
+  counts: Int32Array;
+}
+
+/**
+ * Turns one lane's per-query records into a bounded, downsampled series: each point is the
+ * mean over `stride` queries; when MAX_POINTS is reached, neighbouring points are merged
+ * and the stride doubles, so a run of any length costs at most MAX_POINTS points.
+ */
+export class LaneSeriesBuilder {
+  stride = 1;
+  private points: Point[] = [];
+  private sent = 0;
+  private compacted = false;
+  private n = 0;
+  private configQps = 0;
+  private optimalQps = 0;
+  private latencyMs = 0;
+  private configLatencyMs = 0;
+  private readonly completions = new Float64Array(MEASURE_WINDOW + 1);
+  private completionCount = 0;
+  /** Completion time of the last query of the previous bucket. */
+  private bucketStartMs = Number.NaN;
+  readonly latencyHistogram = new Float64Array(LATENCY_BINS.count);
+  private static readonly binScale = LATENCY_BINS.count / Math.log(LATENCY_BINS.maxMs / LATENCY_BINS.minMs);
+
+  add(r: QueryRecord): void {
+    this.n++;
+    this.configQps += 1000 / r.bottleneckMs;
+    this.optimalQps += 1000 / r.optimalBottleneckMs;
+    const latency = r.completionMs - r.arrivalMs;
+    this.latencyMs += latency;
+    let sum = 0;
+    for (const t of r.stageTimesMs) sum += t;
+    this.configLatencyMs += sum;
+    this.completions[this.completionCount % this.completions.length] = r.completionMs;
+    this.completionCount++;
+    const bin = Math.floor(Math.log(Math.max(latency, LATENCY_BINS.minMs) / LATENCY_BINS.minMs) * LaneSeriesBuilder.binScale);
+    this.latencyHistogram[Math.min(LATENCY_BINS.count - 1, Math.max(0, bin))]!++;
+    if (this.n < this.stride) return;
+    this.points.push({
+      query: r.query,
+      timeMs: r.completionMs,
+      measuredQps: this.measuredQps(r.completionMs),
+      configQps: this.configQps / this.n,
+      optimalQps: this.optimalQps / this.n,
+      latencyMs: this.latencyMs / this.n,
+      configLatencyMs: this.configLatencyMs / this.n,
+      counts: r.configuration.slice(),
+    });
+    this.bucketStartMs = r.completionMs;
+    this.n = 0;
+    this.configQps = this.optimalQps = this.latencyMs = this.configLatencyMs = 0;
+    if (this.points.length >= MAX_POINTS) this.compact();
+  }
+
+  /** Points not yet sent (or all of them after a compaction), and whether they replace. */
+  takeChunk(stages: number): { chunk: SeriesChunk; replace: boolean } {
+    const replace = this.compacted;
+    const from = replace ? 0 : this.sent;
+    const pts = this.points.slice(from);
+    this.sent = this.points.length;
+    this.compacted = false;
+    const col = (f: (p: Point) => number) => Float64Array.from(pts, f);
+    const counts = new Int32Array(pts.length * stages);
+    pts.forEach((p, i) => counts.set(p.counts, i * stages));
+    return {
+      replace,
+      chunk: {
+        query: col((p) => p.query),
+        timeMs: col((p) => p.timeMs),
+        measuredQps: col((p) => p.measuredQps),
+        configQps: col((p) => p.configQps),
+        optimalQps: col((p) => p.optimalQps),
+        latencyMs: col((p) => p.latencyMs),
+        configLatencyMs: col((p) => p.configLatencyMs),
+        counts,
+      },
+    };
+  }
+
+  /** Completions per simulated second over the bucket, or the last MEASURE_WINDOW queries if longer. */
+  private measuredQps(nowMs: number): number {
+    if (this.stride >= MEASURE_WINDOW && !Number.isNaN(this.bucketStartMs)) {
+      return nowMs > this.bucketStartMs ? (1000 * this.stride) / (nowMs - this.bucketStartMs) : 0;
+    }
+    const back = Math.min(this.completionCount - 1, MEASURE_WINDOW);
+    if (back <= 0) return 0;
+    const earlier = this.completions[(this.completionCount - 1 - back) % this.completions.length]!;
+    return nowMs > earlier ? (1000 * back) / (nowMs - earlier) : 0;
+  }
+
+  private compact(): void {
+    const merged: Point[] = [];
+    for (let i = 0; i + 1 < this.points.length; i += 2) {
+      const a = this.points[i]!;
+      const b = this.points[i + 1]!;
+      merged.push({
+        query: b.query,
+        timeMs: b.timeMs,
+        measuredQps: (a.measuredQps + b.measuredQps) / 2,
+        configQps: (a.configQps + b.configQps) / 2,
+        optimalQps: (a.optimalQps + b.optimalQps) / 2,
+        latencyMs: (a.latencyMs + b.latencyMs) / 2,
+        configLatencyMs: (a.configLatencyMs + b.configLatencyMs) / 2,
+        counts: b.counts,
+      });
+    }
+    if (this.points.length % 2 === 1) merged.push(this.points.at(-1)!);
+    this.points = merged;
+    this.stride *= 2;
+    this.compacted = true;
+  }
+}
