@@ -15,3 +15,12 @@ export function stageColour(index: number, count: number): string {
   const hue = Math.round((360 * index) / Math.max(1, count));
   return `hsl(${hue} 55% 55%)`;
 }
+
+/**
+ * Fill of layer block `index` of `count` on the board: light enough that dark text on it
+ * keeps a contrast ratio above 4.5 (WCAG AA) whatever the hue.
+ */
+export function layerColour(index: number, count: number): string {
+  const hue = Math.round((360 * index) / Math.max(1, count));
+  return `hsl(${hue} 65% 80%)`;
+}

@@ -121,3 +121,19 @@ export type LoadResult =
 /** Speed: simulated queries per wall-clock second, or 'max'. */
 export type Speed = number | 'max';
 export const SPEED_LIMITS = { min: 1, max: 1_000_000 } as const;
+
+/** The worker's API (synchronous on the worker side; comlink makes every call a promise). */
+export interface SimApi {
+  subscribe(callback: (frame: Frame) => void): void;
+  load(scenario: unknown): LoadResult;
+  play(): void;
+  pause(): void;
+  step(n: number): void;
+  reset(): void;
+  setSpeed(speed: Speed): void;
+  addEvent(executionPlace: number, mode: InterferenceModeId): readonly EventView[];
+  removeEvent(id: number): readonly EventView[];
+  setLaneParameter(lane: number, name: string, value: number): LaneInfo | null;
+  setDetectionThreshold(threshold: number): boolean;
+  currentScenario(): Scenario | null;
+}

@@ -23,6 +23,13 @@ export interface SessionHost {
 const TICK_BUDGET_MS = 12;
 /** Minimum wall-clock time between two frames, ms (≈ 60 frames per second). */
 const FRAME_INTERVAL_MS = 16;
+/** At full speed frames come at most this often (≈ 30 per second): the page has less to do. */
+const MAX_SPEED_FRAME_INTERVAL_MS = 33;
+/**
+ * Markers sent per frame at most (the newest). At full speed thousands of detections and
+ * interference changes happen between two frames, far more than a chart has pixels.
+ */
+const MARKERS_PER_FRAME = 256;
 /** Latency samples kept per lane for the percentiles of a long live run. */
 const LATENCY_SAMPLE_CAP = 1 << 16;
 
@@ -108,6 +115,7 @@ export class PipelineSession {
     if (this.scenario === null || !Number.isInteger(n) || n < 1) return;
     if (this.status === 'playing') this.status = 'paused';
     this.advance(Math.min(n, this.total - this.served));
+    if (this.served >= this.total) this.status = 'done';
     this.summariesDue = true;
     this.report(true);
   }
@@ -278,7 +286,8 @@ export class PipelineSession {
   /** Sends a frame when one is due (or `force`). */
   private report(force: boolean): void {
     const now = this.host.now();
-    if (!force && now - this.lastFrameMs < FRAME_INTERVAL_MS) return;
+    const interval = this.speed === 'max' ? MAX_SPEED_FRAME_INTERVAL_MS : FRAME_INTERVAL_MS;
+    if (!force && now - this.lastFrameMs < interval) return;
     this.lastFrameMs = now;
     this.rateWindow.push({ timeMs: now, served: this.served });
     while (this.rateWindow.length > 2 && now - this.rateWindow[0]!.timeMs > 1000) this.rateWindow.shift();
@@ -320,7 +329,7 @@ export class PipelineSession {
       stages: this.stages,
       modes,
       lanes,
-      markers: this.markers,
+      markers: this.markers.length > MARKERS_PER_FRAME ? this.markers.slice(-MARKERS_PER_FRAME) : this.markers,
       ...(summaries ? { summaries } : {}),
       rateQps,
     };

@@ -4,9 +4,9 @@
  * page through a callback the page registers, with their typed arrays transferred; the
  * session never waits for the page.
  */
-import { expose, proxy, transfer } from 'comlink';
+import { expose, transfer } from 'comlink';
 import type { InterferenceModeId } from '../engine/profiles/types';
-import type { Frame, Speed } from './protocol';
+import type { Frame, SimApi, Speed } from './protocol';
 import { PipelineSession } from './session';
 
 let onFrame: ((frame: Frame) => void) | null = null;
@@ -19,9 +19,9 @@ const session = new PipelineSession({
   },
 });
 
-const api = {
+const api: SimApi = {
   /** Registers the page's frame callback (wrapped with comlink's `proxy` by the page). */
-  subscribe(callback: (frame: Frame) => void): void {
+  subscribe: (callback: (frame: Frame) => void) => {
     onFrame = callback;
   },
   load: (scenario: unknown) => session.load(scenario),

@@ -9,7 +9,7 @@ export type ModeId = (typeof MODE_IDS)[number];
 export type InterferenceModeId = Exclude<ModeId, 'A'>;
 
 /** The interference modes (every mode but A). */
-export const INTERFERENCE_MODE_IDS: readonly ModeId[] = MODE_IDS.slice(1);
+export const INTERFERENCE_MODE_IDS: readonly InterferenceModeId[] = MODE_IDS.slice(1) as InterferenceModeId[];
 
 /**
  * A layer-time database `D[l][k]` (ODIN §3.3): milliseconds for unit `l` of a model under

@@ -1,0 +1,71 @@
+import { expect, test } from '@playwright/test';
+import { LabPage } from './pages/lab';
+
+test.describe('the pipeline lab', () => {
+  test('plays on load and the throughput chart gains points', async ({ page }) => {
+    const lab = new LabPage(page);
+    await lab.goto();
+    await expect(lab.byTestId('app.title')).toHaveText('Interference Lab');
+    await expect.poll(() => lab.served(), { timeout: 10_000 }).toBeGreaterThan(30);
+    const first = await lab.throughputPoints();
+    await expect.poll(() => lab.throughputPoints(), { timeout: 10_000 }).toBeGreaterThan(first);
+    for (const id of ['chart.throughput', 'chart.latency', 'chart.config', 'chart.stages']) await expect(lab.byTestId(id)).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('main-view.png'), fullPage: true });
+    await page.screenshot({ path: 'test-results/main-view.png', fullPage: true });
+    lab.expectCleanLog();
+  });
+
+  for (const input of ['mouse', 'keyboard'] as const) {
+    test(`a memBW hog dragged onto EP 2 with the ${input}: ODIN recovers, static stays down`, async ({ page }) => {
+      const lab = new LabPage(page);
+      await lab.goto();
+      await lab.pause();
+      // Past the default scenario's scripted hog (queries 150–450).
+      await lab.step(520 - (await lab.served()));
+      const before = await lab.lane('lane.odin');
+      if (input === 'mouse') await lab.dragWithMouse('E', 2);
+      else await lab.dragWithKeyboard('E', 2);
+      await expect(lab.byTestId('events.item-2')).toContainText('EP 3');
+      await lab.step(1);
+      expect((await lab.epModes())[2]).toBe('E');
+      const hit = await lab.lane('lane.odin');
+      const staticHit = await lab.lane('lane.static');
+      expect(hit.configQps).toBeLessThan(before.configQps);
+      expect(staticHit.configQps).toBeLessThan(0.9 * staticHit.optimalQps);
+      // A few dozen queries later ODIN is back within 10 % of the optimum; static is not.
+      await lab.step(40);
+      const odin = await lab.lane('lane.odin');
+      const still = await lab.lane('lane.static');
+      expect(odin.configQps).toBeGreaterThanOrEqual(0.9 * odin.optimalQps);
+      expect(still.configQps).toBeLessThan(0.9 * still.optimalQps);
+      lab.expectCleanLog();
+    });
+  }
+
+  test('α changes mid-run without restarting it', async ({ page }) => {
+    const lab = new LabPage(page);
+    await lab.goto();
+    await lab.pause();
+    await lab.step(200);
+    await lab.byTestId('controls.alpha').fill('3');
+    await expect(lab.byTestId('lane.odin')).toContainText('ODIN α=3');
+    await lab.step(10);
+    expect(await lab.served()).toBeGreaterThanOrEqual(210);
+    lab.expectCleanLog();
+  });
+
+  test('reset restores the initial state', async ({ page }) => {
+    const lab = new LabPage(page);
+    await lab.goto();
+    await lab.pause();
+    const initialModes = await lab.epModes();
+    const initialBlocks = await page.locator('.block').evaluateAll((els) => els.map((e) => (e as HTMLElement).style.left));
+    await lab.step(300);
+    await lab.byTestId('controls.reset').click();
+    await expect.poll(() => lab.served()).toBe(0);
+    await expect.poll(() => lab.throughputPoints()).toBe(0);
+    expect(await lab.epModes()).toEqual(initialModes);
+    await expect.poll(() => page.locator('.block').evaluateAll((els) => els.map((e) => (e as HTMLElement).style.left))).toEqual(initialBlocks);
+    lab.expectCleanLog();
+  });
+});

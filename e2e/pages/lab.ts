@@ -1,0 +1,105 @@
+import { expect, type ConsoleMessage, type Locator, type Page, type Request } from '@playwright/test';
+
+/** What the page did while it was open: console errors, uncaught errors, requests. */
+export interface PageLog {
+  readonly consoleErrors: string[];
+  readonly pageErrors: string[];
+  readonly requestUrls: string[];
+}
+
+export interface LaneReading {
+  readonly configQps: number;
+  readonly optimalQps: number;
+  readonly measuredQps: number;
+}
+
+/** Page object for the pipeline lab. */
+export class LabPage {
+  readonly log: PageLog = { consoleErrors: [], pageErrors: [], requestUrls: [] };
+
+  constructor(readonly page: Page) {
+    page.on('console', (message: ConsoleMessage) => {
+      if (message.type() === 'error') this.log.consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error: Error) => this.log.pageErrors.push(error.message));
+    page.on('request', (request: Request) => this.log.requestUrls.push(request.url()));
+  }
+
+  byTestId(id: string): Locator {
+    return this.page.getByTestId(id);
+  }
+
+  /** Opens the lab and waits for the default scenario to be running. */
+  async goto(): Promise<void> {
+    await this.page.goto('./');
+    await expect(this.byTestId('lane.odin')).toBeVisible();
+  }
+
+  async served(): Promise<number> {
+    return Number(await this.byTestId('playback.served').getAttribute('data-served'));
+  }
+
+  async status(): Promise<string> {
+    return (await this.byTestId('playback.served').getAttribute('data-status')) ?? '';
+  }
+
+  /** Pauses and waits until the worker has stopped (a finished run counts as stopped). */
+  async pause(): Promise<void> {
+    // The run may finish between the check and the click: then there is nothing to pause.
+    if (await this.byTestId('controls.pause').isEnabled()) await this.byTestId('controls.pause').click({ timeout: 3_000 }).catch(() => undefined);
+    await expect.poll(() => this.status()).not.toBe('playing');
+  }
+
+  /** Serves exactly `n` more queries on every lane. */
+  async step(n: number): Promise<void> {
+    const before = await this.served();
+    await this.byTestId('controls.step-size').fill(String(n));
+    await this.byTestId('controls.step').click();
+    await expect.poll(() => this.served()).toBe(before + n);
+  }
+
+  async lane(testId: string): Promise<LaneReading> {
+    const lane = this.byTestId(testId);
+    return {
+      configQps: Number(await lane.getAttribute('data-config-qps')),
+      optimalQps: Number(await lane.getAttribute('data-optimal-qps')),
+      measuredQps: Number(await lane.getAttribute('data-measured-qps')),
+    };
+  }
+
+  async throughputPoints(): Promise<number> {
+    const host = this.page.locator('[data-testid="chart.throughput"] [data-points]');
+    return Number((await host.getAttribute('data-points')) ?? '0');
+  }
+
+  async epModes(): Promise<string[]> {
+    return this.page.locator('[data-testid^="board.ep-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-mode') ?? ''));
+  }
+
+  /** Drags a palette token onto an execution place with the mouse. */
+  async dragWithMouse(mode: string, executionPlace: number): Promise<void> {
+    const from = await this.byTestId(`palette.mode-${mode}`).boundingBox();
+    const to = await this.byTestId(`board.ep-${executionPlace}`).boundingBox();
+    if (from === null || to === null) throw new Error('token or EP not on screen');
+    await this.page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await this.page.mouse.down();
+    await this.page.mouse.move(from.x + from.width / 2 + 12, from.y + from.height / 2, { steps: 3 });
+    await this.page.mouse.move(to.x + to.width / 2, to.y + Math.min(120, to.height / 2), { steps: 12 });
+    await this.page.mouse.up();
+  }
+
+  /** The same with the keyboard only: focus, Space to pick up, arrows, Space to drop. */
+  async dragWithKeyboard(mode: string, executionPlace: number): Promise<void> {
+    await this.byTestId(`palette.mode-${mode}`).focus();
+    await this.page.keyboard.press('Space');
+    for (let i = 0; i <= executionPlace; i++) await this.page.keyboard.press('ArrowRight');
+    await this.page.keyboard.press('Space');
+  }
+
+  expectCleanLog(): void {
+    expect(this.log.consoleErrors).toEqual([]);
+    expect(this.log.pageErrors).toEqual([]);
+    const offHost = this.log.requestUrls.filter((url) => !url.startsWith('data:') && !url.startsWith('blob:') && new URL(url).hostname !== '127.0.0.1');
+    expect(offHost).toEqual([]);
+  }
+}

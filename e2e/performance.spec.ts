@@ -1,0 +1,75 @@
+import { expect, test } from '@playwright/test';
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { LabPage } from './pages/lab';
+
+/** Wall-clock length of the run, ms (issue 3 asks for a 60 s run at maximum speed). */
+const RUN_MS = 60_000;
+
+test('a 60 s run at maximum speed with four lanes leaves the main thread responsive', async ({ page }) => {
+  test.setTimeout(RUN_MS + 60_000);
+  const lab = new LabPage(page);
+  await page.addInitScript(() => {
+    const w = window as unknown as { __longTasks: number[] };
+    w.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) w.__longTasks.push(entry.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await lab.goto();
+  await lab.pause();
+  // ResNet-50 (50 layers) on 8 EPs and the largest number of queries, so the run lasts the minute.
+  await lab.byTestId('controls.model').selectOption('resnet50');
+  await lab.byTestId('controls.eps').fill('8');
+  await lab.byTestId('controls.eps').press('Enter');
+  await expect(lab.byTestId('board.ep-7')).toBeVisible();
+  await lab.byTestId('controls.queries').fill('10000000');
+  await lab.byTestId('controls.queries').press('Enter');
+  await expect(lab.byTestId('playback.served')).toContainText('10,000,000');
+  // Random interference as in the paper's grid (period = duration = 10): rebalancing all along.
+  await lab.byTestId('controls.random').click();
+  await expect(lab.byTestId('controls.random')).toBeChecked();
+  await expect(page.locator('[data-testid^="lane."]')).toHaveCount(4);
+  await lab.byTestId('controls.speed').selectOption('max');
+  await page.evaluate(() => {
+    (window as unknown as { __longTasks: number[] }).__longTasks = [];
+  });
+  await lab.byTestId('controls.play').click();
+
+  // While it runs, measure how long the page takes to answer: a click-to-paint round trip.
+  const responses: number[] = [];
+  const started = Date.now();
+  while (Date.now() - started < RUN_MS && (await lab.status()) === 'playing') {
+    await page.waitForTimeout(2_000);
+    responses.push(
+      await page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            const t0 = performance.now();
+            requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - t0)));
+          }),
+      ),
+    );
+  }
+  const elapsedMs = Date.now() - started;
+  const served = await lab.served();
+  const fps = Number((await lab.byTestId('playback.served').textContent())?.match(/(\d+) fps/)?.[1] ?? '0');
+  await lab.pause();
+  const longTasks = await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks);
+  const report = {
+    runMs: elapsedMs,
+    lanes: 4,
+    queriesPerLane: served,
+    simulatedQueriesPerSecondPerLane: Math.round(served / (elapsedMs / 1000)),
+    framesPerSecondAtEnd: fps,
+    longTasks: longTasks.length,
+    longestTaskMs: longTasks.length > 0 ? Math.max(...longTasks) : 0,
+    twoFrameRoundTripMs: { max: Math.max(...responses), median: responses.sort((a, b) => a - b)[Math.floor(responses.length / 2)] },
+  };
+  mkdirSync('test-results', { recursive: true });
+  writeFileSync('test-results/performance.json', `${JSON.stringify(report, null, 2)}\n`);
+  console.log(JSON.stringify(report));
+  expect(served).toBeGreaterThan(100_000);
+  expect(report.longestTaskMs).toBeLessThanOrEqual(50);
+  expect(report.twoFrameRoundTripMs.max).toBeLessThan(250);
+  lab.expectCleanLog();
+});

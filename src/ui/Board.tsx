@@ -1,0 +1,225 @@
+import {
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  TouchSensor,
+  useDraggable,
+  useDroppable,
+  useSensor,
+  useSensors,
+  type Announcements,
+  type DragEndEvent,
+  type KeyboardCoordinateGetter,
+} from '@dnd-kit/core';
+import { CSS } from '@dnd-kit/utilities';
+import { useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { layerColour } from '../charts/palette';
+import { describeMode } from '../engine/profiles/databases';
+import { INTERFERENCE_MODE_IDS, MODE_IDS, type InterferenceModeId } from '../engine/profiles/types';
+import type { EventView } from '../worker/protocol';
+import { useLab, useLabStore } from './labContext';
+
+/** Height of the area where a column stacks its layer blocks, px. */
+const BLOCKS_HEIGHT = 300;
+
+type DragData = { kind: 'mode'; mode: InterferenceModeId } | { kind: 'event'; event: EventView };
+
+/**
+ * Keyboard dragging jumps from drop target to drop target (arrow keys) instead of moving
+ * a few pixels per key press, so an EP is a couple of presses away.
+ */
+const jumpBetweenTargets: KeyboardCoordinateGetter = (event, { context }) => {
+  const { collisionRect, droppableRects, droppableContainers } = context;
+  const horizontal = event.code === 'ArrowRight' || event.code === 'ArrowLeft';
+  const vertical = event.code === 'ArrowDown' || event.code === 'ArrowUp';
+  if (!horizontal && !vertical) return undefined;
+  event.preventDefault();
+  if (!collisionRect) return undefined;
+  const targets = droppableContainers
+    .getEnabled()
+    .map((c) => ({ id: c.id, rect: droppableRects.get(c.id) }))
+    .filter((t): t is { id: typeof t.id; rect: NonNullable<typeof t.rect> } => t.rect !== undefined)
+    .filter((t) => String(t.id).startsWith('ep-'))
+    .sort((a, b) => a.rect.left - b.rect.left);
+  if (targets.length === 0) return undefined;
+  const centreX = collisionRect.left + collisionRect.width / 2;
+  const centreY = collisionRect.top + collisionRect.height / 2;
+  // Only a target the dragged item is really over counts (the palette sits below the EPs).
+  const currentIndex = targets.findIndex(
+    (t) => centreX >= t.rect.left && centreX <= t.rect.left + t.rect.width && centreY >= t.rect.top && centreY <= t.rect.top + t.rect.height,
+  );
+  const forward = event.code === 'ArrowRight' || event.code === 'ArrowDown';
+  let nextIndex: number;
+  if (currentIndex === -1) nextIndex = forward ? 0 : targets.length - 1;
+  else nextIndex = Math.max(0, Math.min(targets.length - 1, currentIndex + (forward ? 1 : -1)));
+  const next = targets[nextIndex]!.rect;
+  return {
+    x: next.left + next.width / 2 - collisionRect.width / 2,
+    y: next.top + Math.min(80, next.height / 2) - collisionRect.height / 2,
+  };
+};
+
+const modeLabel = (mode: string): string => `${mode}: ${describeMode(mode as InterferenceModeId)}`;
+
+const announcements: Announcements = {
+  onDragStart: ({ active }) => `Picked up ${dragName(active.data.current as DragData | undefined)}. Use the arrow keys to choose an execution place, space to drop it there, escape to cancel.`,
+  onDragOver: ({ over }) => (over ? `Over ${String(over.id).replace('ep-', 'execution place ').replace(/(\d+)$/, (d) => String(Number(d) + 1))}.` : 'Not over an execution place.'),
+  onDragEnd: ({ over }) => (over ? 'Dropped.' : 'Dropped outside the board: removed.'),
+  onDragCancel: () => 'Cancelled.',
+};
+
+function dragName(data: DragData | undefined): string {
+  if (data === undefined) return 'an item';
+  return data.kind === 'mode' ? `workload ${modeLabel(data.mode)}` : `workload ${data.event.mode} on EP ${data.event.executionPlace + 1}`;
+}
+
+/** A palette token: one co-located workload of the ODIN paper's Table 1. */
+function ModeToken({ mode }: { readonly mode: InterferenceModeId }) {
+  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: `mode-${mode}`, data: { kind: 'mode', mode } satisfies DragData });
+  return (
+    <button
+      type="button"
+      ref={setNodeRef}
+      className={`token mode-${mode}${isDragging ? ' dragging' : ''}`}
+      data-testid={`palette.mode-${mode}`}
+      style={{ transform: CSS.Translate.toString(transform) }}
+      {...attributes}
+      {...listeners}
+      title="Drag onto an execution place (keyboard: space, arrows, space)"
+    >
+      <span className="token-mode">{mode}</span>
+      <span className="token-label">{describeMode(mode)}</span>
+    </button>
+  );
+}
+
+/** A workload placed on an EP: drag it off the board or press × to remove it. */
+function EventChip({ event }: { readonly event: EventView }) {
+  const store = useLabStore();
+  const { attributes, listeners, setNodeRef, transform } = useDraggable({ id: `event-${event.id}`, data: { kind: 'event', event } satisfies DragData });
+  return (
+    <span className={`chip mode-${event.mode}`} style={{ transform: CSS.Translate.toString(transform) }} data-testid={`board.event-${event.id}`}>
+      <button type="button" ref={setNodeRef} className="chip-handle" {...attributes} {...listeners} aria-label={`Workload ${modeLabel(event.mode)} on EP ${event.executionPlace + 1}; drag off the board to remove`}>
+        {event.mode}
+      </button>
+      <button type="button" className="chip-remove" onClick={() => void store.getState().removeEvent(event.id)} aria-label={`Remove workload ${event.mode} from EP ${event.executionPlace + 1}`}>
+        ×
+      </button>
+    </span>
+  );
+}
+
+/** One execution place: its stage's layer blocks, its stage time and its co-located workloads. */
+function ExecutionPlace({ index, stageTimeMs, bottleneck, active, modeIndex }: { readonly index: number; readonly stageTimeMs: number; readonly bottleneck: boolean; readonly active: readonly EventView[]; readonly modeIndex: number }) {
+  const { setNodeRef, isOver } = useDroppable({ id: `ep-${index}`, data: { ep: index } });
+  const mode = MODE_IDS[modeIndex] ?? 'A';
+  return (
+    <div ref={setNodeRef} className={`ep${isOver ? ' over' : ''}${bottleneck ? ' bottleneck' : ''}${mode !== 'A' ? ' interfered' : ''}`} data-testid={`board.ep-${index}`} data-mode={mode} aria-label={`Execution place ${index + 1}`}>
+      <div className="ep-head">
+        <span className="ep-name">EP {index + 1}</span>
+        <span className="ep-time" title="stage time of the selected lane">
+          {stageTimeMs.toFixed(1)} ms
+        </span>
+        <span className="ep-chips">
+          {active.map((e) => (
+            <EventChip key={e.id} event={e} />
+          ))}
+        </span>
+      </div>
+    </div>
+  );
+}
+
+/** The palette doubles as the place to drop a workload to remove it. */
+function Palette() {
+  const { setNodeRef, isOver } = useDroppable({ id: 'palette' });
+  return (
+    <div ref={setNodeRef} className={`palette${isOver ? ' over' : ''}`} role="group" aria-label="Co-located workloads (ODIN Table 1)">
+      {INTERFERENCE_MODE_IDS.map((mode) => (
+        <ModeToken key={mode} mode={mode} />
+      ))}
+    </div>
+  );
+}
+
+/**
+ * The board: the execution places as columns with the selected lane's layers as blocks
+ * (animated as they move between stages), and the palette of co-located workloads.
+ */
+export function Board() {
+  const store = useLabStore();
+  const served = useLab((s) => s.served);
+  const events = useLab((s) => s.events);
+  const layers = useLab((s) => s.layers);
+  const selected = useLab((s) => s.selectedLane);
+  const laneLabel = useLab((s) => s.lanes[s.selectedLane]?.label ?? '');
+  const initial = useLab((s) => s.initialConfiguration);
+  const configuration = useLab(useShallow((s) => Array.from(s.live[selected]?.configuration ?? initial)));
+  const stageTimes = useLab(useShallow((s) => Array.from(s.live[selected]?.stageTimesMs ?? [], (t) => Math.round(t * 10) / 10)));
+  const modes = useLab(useShallow((s) => Array.from(s.modes)));
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
+    useSensor(TouchSensor, { activationConstraint: { delay: 120, tolerance: 6 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: jumpBetweenTargets }),
+  );
+  const n = configuration.length;
+  const bottleneck = stageTimes.length > 0 ? stageTimes.indexOf(Math.max(...stageTimes)) : -1;
+  const maxCount = Math.max(1, ...configuration);
+  const rowHeight = Math.min(22, BLOCKS_HEIGHT / maxCount);
+  const blocks = useMemo(() => {
+    const out: { layer: number; stage: number; row: number }[] = [];
+    let layer = 0;
+    configuration.forEach((count, stage) => {
+      for (let row = 0; row < count; row++) out.push({ layer: layer++, stage, row });
+    });
+    return out;
+  }, [configuration]);
+  const activeOn = (ep: number) => events.filter((e) => e.executionPlace === ep && e.fromQuery <= served && (e.toQuery === null || e.toQuery > served));
+
+  const onDragEnd = ({ active, over }: DragEndEvent) => {
+    const data = active.data.current as DragData | undefined;
+    if (data === undefined) return;
+    const ep = (over?.data.current as { ep?: number } | undefined)?.ep;
+    const act = store.getState();
+    if (data.kind === 'mode' && ep !== undefined) void act.addEvent(ep, data.mode);
+    if (data.kind === 'event' && ep !== data.event.executionPlace) {
+      void act.removeEvent(data.event.id).then(() => (ep !== undefined ? act.addEvent(ep, data.event.mode) : undefined));
+    }
+  };
+
+  return (
+    <DndContext sensors={sensors} onDragEnd={onDragEnd} accessibility={{ announcements }}>
+      <h2 id="board-heading">
+        Execution places <span className="subtle">— layers of {laneLabel || 'the selected lane'}</span>
+      </h2>
+      <div className="board" style={{ ['--eps' as string]: n, ['--blocks-height' as string]: `${BLOCKS_HEIGHT}px` }} data-testid="board">
+        <div className="ep-row">
+          {configuration.map((_, i) => (
+            <ExecutionPlace key={i} index={i} stageTimeMs={stageTimes[i] ?? 0} bottleneck={i === bottleneck} active={activeOn(i)} modeIndex={modes[i] ?? 0} />
+          ))}
+        </div>
+        <div className="blocks" aria-hidden="true">
+          {blocks.map((b) => (
+            <div
+              key={b.layer}
+              className="block"
+              title={layers[b.layer] ?? `unit ${b.layer + 1}`}
+              style={{
+                left: `calc(${b.stage} * 100% / ${n})`,
+                width: `calc(100% / ${n} - 4px)`,
+                top: `${b.row * rowHeight}px`,
+                height: `${Math.max(2, rowHeight - 2)}px`,
+                background: layerColour(b.layer, layers.length || blocks.length),
+              }}
+            >
+              {rowHeight >= 14 && n <= 16 ? layers[b.layer] : null}
+            </div>
+          ))}
+        </div>
+      </div>
+      <h3 className="palette-heading">Co-located workloads — drag one onto an execution place</h3>
+      <Palette />
+    </DndContext>
+  );
+}

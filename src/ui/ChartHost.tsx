@@ -1,0 +1,44 @@
+import { useEffect, useId, useRef } from 'react';
+import type { LabStore } from '../store/labStore';
+import { useLabStore } from './labContext';
+import './charts.css';
+
+/** A chart module's entry point: builds its SVG in `host`, returns the cleanup. */
+export type CreateChart = (host: HTMLElement, store: LabStore) => () => void;
+
+export interface ChartHostProps {
+  /** Shown as the figure's caption (a level-3 heading). */
+  readonly title: string;
+  /** Dotted test id of the figure, e.g. "chart.throughput". */
+  readonly testId: string;
+  /** The chart module, e.g. `createThroughputChart`. Keep it stable (a module function). */
+  readonly create: CreateChart;
+}
+
+/**
+ * A figure that hosts one imperative D3 chart: React renders the frame once, the chart owns
+ * everything inside the host div and follows the store by itself (STYLE: charts subscribe,
+ * React does not re-render per frame).
+ */
+export function ChartHost({ title, testId, create }: ChartHostProps) {
+  const store = useLabStore();
+  const hostRef = useRef<HTMLDivElement>(null);
+  const headingId = useId();
+
+  useEffect(() => {
+    const host = hostRef.current;
+    if (host === null) return undefined;
+    return create(host, store);
+  }, [create, store]);
+
+  return (
+    <figure className="chart-figure" data-testid={testId} aria-labelledby={headingId}>
+      <figcaption>
+        <h3 id={headingId} className="chart-title">
+          {title}
+        </h3>
+      </figcaption>
+      <div ref={hostRef} className="chart-host" />
+    </figure>
+  );
+}

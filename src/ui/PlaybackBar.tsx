@@ -1,0 +1,75 @@
+import { useState } from 'react';
+import type { Speed } from '../worker/protocol';
+import { useLab, useLabStore } from './labContext';
+
+const SPEEDS: readonly Speed[] = [1, 5, 10, 30, 60, 120, 300, 1000, 10_000, 100_000, 'max'];
+
+const SPEED_OPTIONS = SPEEDS.map((speed) => ({
+  value: String(speed),
+  label: speed === 'max' ? 'as fast as possible' : `${speed.toLocaleString('en-US')} queries/s`,
+}));
+
+const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** Play, pause, step, reset and speed, with where the run is. */
+export function PlaybackBar() {
+  const store = useLabStore();
+  const status = useLab((s) => s.status);
+  const served = useLab((s) => s.served);
+  const total = useLab((s) => s.totalQueries);
+  const speed = useLab((s) => s.speed);
+  const rate = useLab((s) => s.rateQps);
+  const fps = useLab((s) => s.framesPerSecond);
+  const [stepSize, setStepSize] = useState(1);
+  const act = store.getState();
+  return (
+    <div className="playback" role="group" aria-label="Playback">
+      <button type="button" data-testid="controls.play" onClick={() => void act.play()} disabled={status !== 'paused'}>
+        ▶ Play
+      </button>
+      <button type="button" data-testid="controls.pause" onClick={() => void act.pause()} disabled={status !== 'playing'}>
+        ❚❚ Pause
+      </button>
+      <span className="step">
+        <button type="button" data-testid="controls.step" onClick={() => void act.step(stepSize)} disabled={status === 'done'}>
+          Step
+        </button>
+        <label>
+          <span className="visually-hidden">Queries per step</span>
+          <input
+            type="number"
+            min={1}
+            max={100000}
+            value={stepSize}
+            data-testid="controls.step-size"
+            onChange={(e) => setStepSize(Math.max(1, Math.min(100_000, Math.round(Number(e.target.value)) || 1)))}
+          />
+        </label>
+      </span>
+      <button type="button" data-testid="controls.reset" onClick={() => void act.reset()}>
+        ⟲ Reset
+      </button>
+      <label className="speed">
+        Speed
+        <select
+          data-testid="controls.speed"
+          value={String(speed)}
+          onChange={(e) => void act.setSpeed(e.target.value === 'max' ? 'max' : Number(e.target.value))}
+        >
+          {SPEED_OPTIONS.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <output className="progress" data-testid="playback.served" data-served={served} data-status={status} aria-live="off">
+        query {integer.format(served)} / {integer.format(total)} · {status}
+        <span className="rate">
+          {' '}
+          · {integer.format(rate)} q/s · {fps} fps
+        </span>
+      </output>
+    </div>
+  );
+}

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { runPipelineScenario } from '../scenario/pipelineRunner';
+import { defaultScenario } from '../scenario/presets';
+import type { Frame } from './protocol';
+import { MAX_POINTS } from './seriesBuilder';
+import { PipelineSession } from './session';
+
+/** A host with a manual clock and task queue. */
+function manualHost() {
+  let time = 0;
+  const tasks: { at: number; fn: () => void }[] = [];
+  const frames: Frame[] = [];
+  return {
+    frames,
+    advanceTime(ms: number) {
+      time += ms;
+      for (;;) {
+        tasks.sort((a, b) => a.at - b.at);
+        const next = tasks[0];
+        if (next === undefined || next.at > time) break;
+        tasks.shift();
+        next.fn();
+      }
+    },
+    host: {
+      now: () => time,
+      schedule: (fn: () => void, delayMs: number) => void tasks.push({ at: time + delayMs, fn }),
+      emit: (frame: Frame) => void frames.push(frame),
+    },
+  };
+}
+
+const small = () => {
+  const s = defaultScenario();
+  return { ...s, pipeline: { ...s.pipeline, queries: 600 } };
+};
+
+describe('PipelineSession', () => {
+  it('loads, steps and reports lanes in lock step', () => {
+    const { host, frames } = manualHost();
+    const session = new PipelineSession(host);
+    const loaded = session.load(small());
+    expect(loaded.ok).toBe(true);
+    session.step(200);
+    const last = frames.at(-1)!;
+    expect(last.served).toBe(200);
+    expect(last.lanes).toHaveLength(4);
+    expect(last.summaries).toHaveLength(4);
+    for (const lane of last.lanes) expect(lane.live.configuration.reduce((a, b) => a + b, 0)).toBe(16);
+    // The scripted hog arrives at query 150: an interference marker, and ODIN detects it.
+    const markers = frames.flatMap((f) => f.markers);
+    expect(markers).toContainEqual({ query: 150, kind: 'interference-on', lane: -1, executionPlace: 1, mode: 'E' });
+    expect(markers.some((m) => m.kind === 'detect' && m.lane === 0 && m.query === 150)).toBe(true);
+  });
+
+  it('gives the same numbers as the command line for the same scenario', () => {
+    const { host, frames } = manualHost();
+    const session = new PipelineSession(host);
+    session.load(small());
+    session.step(600);
+    const cli = runPipelineScenario(small());
+    expect(frames.at(-1)!.summaries!.map((s) => s.throughputMeanQps)).toEqual(cli.map((r) => r.summary.throughputMeanQps));
+    expect(frames.at(-1)!.summaries!.map((s) => s.latencyP99Ms)).toEqual(cli.map((r) => r.summary.latencyP99Ms));
+    expect(frames.at(-1)!.status).toBe('done');
+  });
+
+  it('rejects a bad scenario with field errors and keeps the last good one', () => {
+    const { host } = manualHost();
+    const session = new PipelineSession(host);
+    session.load(small());
+    const bad = session.load({ ...small(), seed: -4 });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.errors[0]!.path).toBe('seed');
+    expect(session.currentScenario()!.seed).toBe(1);
+  });
+
+  it('plays at a speed, paced by the clock, and finishes', () => {
+    const { host, frames, advanceTime } = manualHost();
+    const session = new PipelineSession(host);
+    session.load(small());
+    session.setSpeed(100);
+    session.play();
+    advanceTime(1000);
+    const served = frames.at(-1)!.served;
+    expect(served).toBeGreaterThanOrEqual(95);
+    expect(served).toBeLessThanOrEqual(100);
+    session.setSpeed('max');
+    advanceTime(1000);
+    expect(frames.at(-1)!.status).toBe('done');
+    expect(frames.at(-1)!.served).toBe(600);
+  });
+
+  it('places and removes interference from the current query on, on every lane', () => {
+    const { host, frames } = manualHost();
+    const session = new PipelineSession(host);
+    session.load(small());
+    session.step(500); // past the scripted hog (150–450)
+    const events = session.addEvent(2, 'E');
+    expect(events.at(-1)).toMatchObject({ executionPlace: 2, mode: 'E', fromQuery: 500, toQuery: null });
+    session.step(30);
+    expect(Array.from(frames.at(-1)!.modes)).toEqual([0, 0, 4, 0]);
+    const id = events.at(-1)!.id;
+    const after = session.removeEvent(id);
+    expect(after.find((e) => e.id === id)!.toQuery).toBe(530);
+    session.step(5);
+    expect(Array.from(frames.at(-1)!.modes)).toEqual([0, 0, 0, 0]);
+    expect(session.currentScenario()!.pipeline.interference.events.at(-1)).toEqual({ executionPlace: 2, mode: 'E', fromQuery: 500, toQuery: 530 });
+  });
+
+  it('changes α on the fly and resets to query 0', () => {
+    const { host, frames } = manualHost();
+    const session = new PipelineSession(host);
+    session.load(small());
+    session.step(100);
+    expect(session.setLaneParameter(0, 'alpha', 3)).toMatchObject({ label: 'ODIN α=3', params: { alpha: 3 } });
+    expect(session.setLaneParameter(0, 'alpha', 0)).toBeNull();
+    expect(session.currentScenario()!.pipeline.lanes[0]).toEqual({ scheduler: 'odin', params: { alpha: 3 } });
+    const generation = frames.at(-1)!.generation;
+    session.reset();
+    expect(frames.at(-1)!.served).toBe(0);
+    expect(frames.at(-1)!.generation).toBe(generation + 1);
+  });
+
+  it('keeps each lane series bounded on a long run', () => {
+    const { host, frames } = manualHost();
+    const session = new PipelineSession(host);
+    const s = small();
+    session.load({ ...s, pipeline: { ...s.pipeline, queries: 50_000 } });
+    session.step(50_000);
+    // Rebuild the page-side series from the frames as the store does.
+    let points = 0;
+    for (const f of frames) points = f.replace ? f.lanes[0]!.points.query.length : points + f.lanes[0]!.points.query.length;
+    expect(points).toBeLessThanOrEqual(MAX_POINTS);
+    expect(frames.at(-1)!.stride).toBeGreaterThan(32);
+  });
+});
