@@ -14,7 +14,8 @@ if (jsonReportFile !== undefined && jsonReportFile !== '') {
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results/artifacts',
-  workers: 2,
+  // One at a time: the performance test measures long tasks and needs both cores to itself.
+  workers: 1,
   retries: 0,
   forbidOnly: Boolean(process.env['CI']),
   reporter,
