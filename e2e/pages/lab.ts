@@ -90,9 +90,15 @@ export class LabPage {
 
   /** The same with the keyboard only: focus, Space to pick up, arrows, Space to drop. */
   async dragWithKeyboard(mode: string, executionPlace: number): Promise<void> {
-    await this.byTestId(`palette.mode-${mode}`).focus();
+    const token = this.byTestId(`palette.mode-${mode}`);
+    await token.focus();
     await this.page.keyboard.press('Space');
-    for (let i = 0; i <= executionPlace; i++) await this.page.keyboard.press('ArrowRight');
+    await expect(token).toHaveClass(/dragging/);
+    // Each arrow moves to the next execution place; wait until it is over each one in turn.
+    for (let i = 0; i <= executionPlace; i++) {
+      await this.page.keyboard.press('ArrowRight');
+      await expect(this.byTestId(`board.ep-${i}`)).toHaveClass(/\bover\b/);
+    }
     await this.page.keyboard.press('Space');
   }
 
