@@ -37,6 +37,7 @@ test('a 60 s run at maximum speed with four lanes leaves the main thread respons
     (window as unknown as { __longTasks: number[] }).__longTasks = [];
   });
   await lab.byTestId('controls.play').click();
+  await expect.poll(() => lab.status()).toBe('playing');
 
   // While it runs, measure how long the page takes to answer: a click-to-paint round trip.
   const responses: number[] = [];
