@@ -40,10 +40,21 @@ test('a 60 s run at maximum speed with four lanes leaves the main thread respons
   await expect.poll(() => lab.status()).toBe('playing');
 
   // While it runs, measure how long the page takes to answer: a click-to-paint round trip.
+  // A run that reaches the last query before the minute is over starts again from query 0.
   const responses: number[] = [];
   const started = Date.now();
-  while (Date.now() - started < RUN_MS && (await lab.status()) === 'playing') {
+  let runs = 1;
+  let servedBefore = 0;
+  while (Date.now() - started < RUN_MS) {
     await page.waitForTimeout(2_000);
+    if ((await lab.status()) === 'done') {
+      servedBefore += await lab.served();
+      runs++;
+      await lab.byTestId('controls.reset').click();
+      await expect.poll(() => lab.served()).toBe(0);
+      await lab.byTestId('controls.play').click();
+      await expect.poll(() => lab.status()).toBe('playing');
+    }
     responses.push(
       await page.evaluate(
         () =>
@@ -55,13 +66,14 @@ test('a 60 s run at maximum speed with four lanes leaves the main thread respons
     );
   }
   const elapsedMs = Date.now() - started;
-  const served = await lab.served();
+  const served = servedBefore + (await lab.served());
   const fps = Number((await lab.byTestId('playback.served').textContent())?.match(/(\d+) fps/)?.[1] ?? '0');
   await lab.pause();
   const longTasks = await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks);
   const report = {
     runMs: elapsedMs,
     lanes: 4,
+    runs,
     queriesPerLane: served,
     simulatedQueriesPerSecondPerLane: Math.round(served / (elapsedMs / 1000)),
     framesPerSecondAtEnd: fps,
