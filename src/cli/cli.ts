@@ -6,7 +6,7 @@ import { parseScenario } from '../scenario/parse';
 import { gridCells, runPipelineScenario, type GridCell, type LaneResult } from '../scenario/pipelineRunner';
 import { findPreset, PRESETS } from '../scenario/presets';
 import { formatErrors, LIMITS, type Scenario } from '../scenario/schema';
-import { toCsv } from './format';
+import { toCsv } from '../scenario/csv';
 
 /** Everything the CLI touches of the outside world, so tests can run it in-process. */
 export interface CliIo {

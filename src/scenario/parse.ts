@@ -10,8 +10,17 @@ export interface Migration {
   migrate(document: Record<string, unknown>): Record<string, unknown>;
 }
 
-/** The chain, oldest first. Version 1 is the first version: nothing to migrate yet. */
-export const MIGRATIONS: readonly Migration[] = [];
+/** The chain, oldest first. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    from: 1,
+    describe: 'rename name → title (version 2 also adds the optional view)',
+    migrate: (document) => {
+      const { name, ...rest } = document;
+      return name === undefined ? rest : { ...rest, title: name };
+    },
+  },
+];
 
 /** Applies the migrations from the document's version up to `target`. */
 export function migrateDocument(

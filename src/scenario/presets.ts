@@ -13,11 +13,11 @@ export interface Preset {
 
 const ODIN_GRID = [2, 10, 100];
 
-function pipeline(name: string, overrides: Partial<PipelineScenario>, seed = 1): Scenario {
+function pipeline(title: string, overrides: Partial<PipelineScenario>, seed = 1): Scenario {
   return {
     version: SCENARIO_VERSION,
     world: 'pipeline',
-    name,
+    title,
     seed,
     pipeline: {
       model: 'vgg16',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { migrateDocument, parseScenario, parseScenarioJson, type Migration } from './parse';
 import { defaultScenario, PRESETS } from './presets';
+import v1Fixture from './fixtures/v1-default.json';
 import { validateScenario } from './schema';
 
 const errorsOf = (input: unknown) => {
@@ -87,8 +88,8 @@ describe('scenario schema', () => {
 
 describe('scenario versions', () => {
   it('refuses a version from the future and a missing version', () => {
-    expect(errorsOf({ ...defaultScenario(), version: 7 })).toEqual(['version: 7 is newer than this lab understands (1); update the lab']);
-    expect(errorsOf({ ...defaultScenario(), version: undefined })).toEqual(['version: must be a scenario version from 1 to 1, got nothing']);
+    expect(errorsOf({ ...defaultScenario(), version: 7 })).toEqual(['version: 7 is newer than this lab understands (2); update the lab']);
+    expect(errorsOf({ ...defaultScenario(), version: undefined })).toEqual(['version: must be a scenario version from 1 to 2, got nothing']);
   });
 
   it('runs migrations in order up to the target version', () => {
@@ -108,5 +109,21 @@ describe('scenario versions', () => {
     expect(result).toEqual({ ok: true, document: { version: 3, renamed: 'x', note: 'from x' } });
     expect(migrateDocument({ version: 1 }, [], 2)).toEqual({ ok: false, message: 'version: no migration from version 1' });
     expect(parseScenarioJson('{').ok).toBe(false);
+  });
+});
+
+describe('the v1 → v2 migration', () => {
+  it('opens a version-1 document saved before the schema moved on', () => {
+    const v1 = structuredClone(v1Fixture) as Record<string, unknown>;
+    expect(v1.version).toBe(1);
+    expect(v1.name).toBe('A memory-bandwidth hog visits EP 2');
+    const result = parseScenario(v1);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.scenario.version).toBe(2);
+    expect(result.scenario.title).toBe('A memory-bandwidth hog visits EP 2');
+    expect(result.scenario).not.toHaveProperty('name');
+    // Everything else is carried over unchanged: it is the default scenario.
+    expect(result.scenario).toEqual(defaultScenario());
   });
 });

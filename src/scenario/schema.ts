@@ -3,8 +3,11 @@ import { validateDatabase } from '../engine/profiles/validate';
 import { MODE_IDS, MODEL_IDS, type LayerTimeDatabase, type ModeId } from '../engine/profiles/types';
 import { PIPELINE_SCHEDULER_IDS, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
 
-/** The scenario schema version this build writes. Older versions are migrated on load. */
-export const SCENARIO_VERSION = 1;
+/**
+ * The scenario schema version this build writes. Older versions are migrated on load
+ * (parse.ts): version 2 renamed `name` to `title` and added the optional `view`.
+ */
+export const SCENARIO_VERSION = 2;
 
 /** Bounds that keep a shared scenario from hanging or exhausting the page (DESIGN §7). */
 export const LIMITS = {
@@ -21,7 +24,15 @@ export const LIMITS = {
   rateQps: { min: 0.001, max: 1_000_000 },
   seed: { min: 0, max: 0xffffffff },
   nameLength: 200,
+  hiddenControls: 32,
 } as const;
+
+/** Parts of the page a classroom link can hide (issue: classroom links). */
+export const HIDEABLE_CONTROLS = ['playback', 'palette', 'lanes', 'scenario', 'assumptions', 'events', 'charts', 'links'] as const;
+export type HideableControl = (typeof HIDEABLE_CONTROLS)[number];
+
+/** How the page presents a scenario: normal, large-type high-contrast, or chrome-less for an iframe. */
+export const VIEW_MODES = ['normal', 'presentation', 'embed'] as const;
 
 const int = (min: number, max: number) =>
   z.number({ error: 'must be a number' }).refine((v) => Number.isInteger(v) && v >= min && v <= max, {
@@ -111,9 +122,16 @@ export const scenarioSchema = z
   .strictObject({
     version: z.literal(SCENARIO_VERSION, { error: `must be ${SCENARIO_VERSION}` }),
     world: z.literal('pipeline', { error: 'must be "pipeline"' }),
-    name: z.string({ error: 'must be a string' }).max(LIMITS.nameLength, { message: `must be at most ${LIMITS.nameLength} characters` }),
+    title: z.string({ error: 'must be a string' }).max(LIMITS.nameLength, { message: `must be at most ${LIMITS.nameLength} characters` }),
     seed: int(LIMITS.seed.min, LIMITS.seed.max),
     pipeline: pipelineSchema,
+    /** How the page shows the scenario (ignored by the CLI). */
+    view: z
+      .strictObject({
+        mode: oneOf(VIEW_MODES),
+        hide: z.array(oneOf(HIDEABLE_CONTROLS)).max(LIMITS.hiddenControls),
+      })
+      .optional(),
   })
   .superRefine((s, ctx) => {
     const p = s.pipeline;
