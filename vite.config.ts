@@ -1,5 +1,34 @@
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * The Content-Security-Policy of the built page (DESIGN §7): everything from the page's own
+ * origin only — scripts, the simulation worker, fetches — plus what the lab itself needs:
+ * `wasm-unsafe-eval` for the TensorFlow.js wasm backend, `data:`/`blob:` images for the
+ * favicon and chart exports. No other host can be reached. Only the build gets it: the dev
+ * server injects inline scripts for hot reloading.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data: blob:",
+  "style-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'none'",
+].join('; ');
+
+function contentSecurityPolicy(): Plugin {
+  return {
+    name: 'interference-lab:csp',
+    apply: 'build',
+    transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' }],
+  };
+}
 
 const host = '127.0.0.1';
 const port = 4173;
@@ -8,7 +37,7 @@ const port = 4173;
 export default defineConfig({
   // Relative asset URLs, so a build works from any folder or sub-path.
   base: './',
-  plugins: [react()],
+  plugins: [react(), contentSecurityPolicy()],
   build: {
     target: 'es2022',
   },

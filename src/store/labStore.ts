@@ -30,9 +30,29 @@ export interface ScenarioSlice {
   peakQps: number;
   initialConfiguration: Int32Array;
   events: readonly EventView[];
-  /** Errors of the last rejected load; the last good scenario keeps running. */
-  errors: readonly FieldError[] | null;
+  /** Why the last load was rejected (and from where); the last good scenario keeps running. */
+  errors: LoadErrors | null;
+  /** Scenarios before the current one (most recent last), for undo. */
+  past: readonly Scenario[];
+  /** Scenarios undone, for redo (most recent last). */
+  future: readonly Scenario[];
+  /** How the page presents the scenario (carried by the link). */
+  view: ScenarioView;
 }
+
+/** Where a scenario came from: the rejected ones are reported by source. */
+export type ScenarioSource = 'link' | 'file' | 'preset' | 'edit' | 'history';
+
+export interface LoadErrors {
+  readonly source: ScenarioSource;
+  readonly errors: readonly FieldError[];
+}
+
+export type ScenarioView = NonNullable<Scenario['view']>;
+export const DEFAULT_VIEW: ScenarioView = { mode: 'normal', hide: [] };
+
+/** At most this many scenarios are kept for undo. */
+export const HISTORY_LIMIT = 100;
 
 export interface PlaybackSlice {
   status: PlaybackStatus;
@@ -64,7 +84,13 @@ export interface UiSlice {
 }
 
 export interface Actions {
-  load(scenario: unknown): Promise<boolean>;
+  /** Loads a scenario from `source` (validated in the worker); a rejection keeps the current one. */
+  load(scenario: unknown, source?: ScenarioSource): Promise<boolean>;
+  /** Reports errors found before a scenario could even be read (a broken link or file). */
+  reject(source: ScenarioSource, errors: readonly FieldError[]): void;
+  undo(): Promise<void>;
+  redo(): Promise<void>;
+  setView(view: ScenarioView): void;
   /** Applies an edit to the current scenario and reloads it (a fresh run). */
   edit(change: (scenario: Scenario) => Scenario): Promise<boolean>;
   play(): Promise<void>;
@@ -100,6 +126,9 @@ const scenarioSlice = (): ScenarioSlice => ({
   initialConfiguration: new Int32Array(0),
   events: [],
   errors: null,
+  past: [],
+  future: [],
+  view: DEFAULT_VIEW,
 });
 
 const playbackSlice = (): PlaybackSlice => ({ status: 'paused', served: 0, totalQueries: 0, speed: 60, rateQps: 0, framesPerSecond: 0 });
@@ -119,9 +148,14 @@ const resultsSlice = (): ResultsSlice => ({
 const uiSlice = (): UiSlice => ({ selectedLane: 0, throughputView: 'config' });
 
 function actions(set: Set, get: Get, client: SimClient): Actions {
-  const applyLoad = (result: LoadResult): boolean => {
+  /** Remembers the scenario before a change, for undo (a new change clears redo). */
+  const remember = (before: Scenario | null): void => {
+    if (before === null) return;
+    set({ past: [...get().past, before].slice(-HISTORY_LIMIT), future: [] });
+  };
+  const applyLoad = (result: LoadResult, source: ScenarioSource): boolean => {
     if (!result.ok) {
-      set({ errors: result.errors });
+      set({ errors: { source, errors: result.errors } });
       return false;
     }
     set({
@@ -133,22 +167,61 @@ function actions(set: Set, get: Get, client: SimClient): Actions {
       events: result.events,
       errors: null,
       summaries: null,
+      view: result.scenario.view ?? DEFAULT_VIEW,
       selectedLane: Math.min(get().selectedLane, result.lanes.length - 1),
     });
     return true;
   };
-  const refreshScenario = async (): Promise<void> => {
+  /** Loads and keeps playing if the run was playing. */
+  const replace = async (scenario: unknown, source: ScenarioSource): Promise<boolean> => {
+    const wasPlaying = get().status === 'playing';
+    const ok = applyLoad(await client.load(scenario), source);
+    if (ok && wasPlaying) await client.play();
+    return ok;
+  };
+  /** The worker changed the scenario in place (placed events, α, threshold): keep it, with history. */
+  const refreshScenario = async (before: Scenario | null): Promise<void> => {
     const scenario = await client.currentScenario();
-    if (scenario !== null) set({ scenario });
+    if (scenario === null) return;
+    const view = get().view;
+    const merged = view.mode === 'normal' && view.hide.length === 0 ? scenario : { ...scenario, view };
+    if (before !== null && JSON.stringify(before) !== JSON.stringify(merged)) remember(before);
+    set({ scenario: merged });
   };
   return {
-    load: async (scenario) => applyLoad(await client.load(scenario)),
+    load: async (scenario, source = 'edit') => {
+      const before = get().scenario;
+      const ok = await replace(scenario, source);
+      if (ok) remember(before);
+      return ok;
+    },
+    reject: (source, errors) => set({ errors: { source, errors } }),
     edit: async (change) => {
       const current = get().scenario;
       if (current === null) return false;
-      const ok = applyLoad(await client.load(change(structuredClone(current))));
-      if (ok && get().status !== 'paused') await client.play();
+      const ok = await replace(change(structuredClone(current)), 'edit');
+      if (ok) remember(current);
       return ok;
+    },
+    undo: async () => {
+      const { past, scenario } = get();
+      const previous = past.at(-1);
+      if (previous === undefined || scenario === null) return;
+      if (await replace(previous, 'history')) set({ past: past.slice(0, -1), future: [...get().future, scenario] });
+    },
+    redo: async () => {
+      const { future, scenario } = get();
+      const next = future.at(-1);
+      if (next === undefined || scenario === null) return;
+      if (await replace(next, 'history')) set({ future: future.slice(0, -1), past: [...get().past, scenario].slice(-HISTORY_LIMIT) });
+    },
+    setView: (view) => {
+      const scenario = get().scenario;
+      const isDefault = view.mode === 'normal' && view.hide.length === 0;
+      if (scenario === null) return;
+      const { view: _old, ...rest } = scenario;
+      void _old;
+      set({ view, scenario: isDefault ? rest : { ...rest, view } });
     },
     play: () => client.play(),
     pause: () => client.pause(),
@@ -159,21 +232,25 @@ function actions(set: Set, get: Get, client: SimClient): Actions {
       await client.setSpeed(speed);
     },
     addEvent: async (executionPlace, mode) => {
+      const before = get().scenario;
       set({ events: await client.addEvent(executionPlace, mode) });
-      await refreshScenario();
+      await refreshScenario(before);
     },
     removeEvent: async (id) => {
+      const before = get().scenario;
       set({ events: await client.removeEvent(id) });
-      await refreshScenario();
+      await refreshScenario(before);
     },
     setLaneParameter: async (lane, name, value) => {
+      const before = get().scenario;
       const info = await client.setLaneParameter(lane, name, value);
       if (info !== null) set({ lanes: get().lanes.map((l) => (l.index === lane ? info : l)) });
-      await refreshScenario();
+      await refreshScenario(before);
     },
     setDetectionThreshold: async (threshold) => {
+      const before = get().scenario;
       await client.setDetectionThreshold(threshold);
-      await refreshScenario();
+      await refreshScenario(before);
     },
     selectLane: (lane) => set({ selectedLane: lane }),
     setThroughputView: (view) => set({ throughputView: view }),

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { defaultScenario } from '../scenario/presets';
+import type { HideableControl } from '../scenario/schema';
 import { createLabStore, type LabStore } from '../store/labStore';
 import { createWorkerClient } from '../store/simClient';
 import { AssumptionsPanel } from './AssumptionsPanel';
@@ -7,53 +8,100 @@ import { Board } from './Board';
 import { ChartsPanel } from './ChartsPanel';
 import { ErrorBanner } from './ErrorBanner';
 import { EventsList } from './EventsList';
-import { LabStoreContext } from './labContext';
+import { LabStoreContext, useLab } from './labContext';
 import { LanesPanel } from './LanesPanel';
+import { openLink, startLinkSync } from './linkSync';
 import { PlaybackBar } from './PlaybackBar';
 import { ScenarioPanel } from './ScenarioPanel';
+import { ShareBar } from './ShareBar';
+
+/** Opens the link in the address bar, or the default scenario (DESIGN §4), and plays it. */
+async function openFirstScenario(store: LabStore): Promise<void> {
+  const hash = window.location.hash.replace(/^#/, '');
+  let ok = hash !== '' && (await openLink(store, hash));
+  if (!ok) {
+    // A broken link keeps its banner over the default scenario.
+    const errors = store.getState().errors;
+    ok = await store.getState().load(defaultScenario(), 'preset');
+    if (errors !== null) store.getState().reject(errors.source, errors.errors);
+  }
+  if (ok) await store.getState().play();
+}
+
+/** Ctrl+Z / Ctrl+Shift+Z (and Ctrl+Y) undo and redo scenario edits, except while typing. */
+function useHistoryKeys(store: LabStore): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
+      if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
+      const key = e.key.toLowerCase();
+      if (key === 'z' && !e.shiftKey) {
+        e.preventDefault();
+        void store.getState().undo();
+      } else if ((key === 'z' && e.shiftKey) || key === 'y') {
+        e.preventDefault();
+        void store.getState().redo();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store]);
+}
+
+function Lab() {
+  const mode = useLab((s) => s.view.mode);
+  const hide = useLab((s) => s.view.hide);
+  const hidden = (c: HideableControl) => hide.includes(c);
+  return (
+    <div className="lab" data-view={mode} data-testid="lab">
+      <header className="lab-header">
+        <div className="lab-title">
+          <h1 data-testid="app.title">Interference Lab</h1>
+          <p className="tagline">
+            Drop co-located workloads onto execution places and watch online schedulers rebalance a CNN inference pipeline — every
+            lane on the same interference trace.
+          </p>
+        </div>
+        {hidden('playback') ? null : <PlaybackBar />}
+      </header>
+      {hidden('links') || mode === 'embed' ? null : <ShareBar />}
+      <ErrorBanner />
+      <main className="lab-main">
+        <section className="lab-board" aria-labelledby="board-heading">
+          <Board showPalette={!hidden('palette')} />
+          {hidden('events') ? null : <EventsList />}
+        </section>
+        <aside className="lab-side" aria-label="Scenario and lanes">
+          {hidden('lanes') ? null : <LanesPanel />}
+          {hidden('scenario') ? null : <ScenarioPanel />}
+          {hidden('assumptions') ? null : <AssumptionsPanel />}
+        </aside>
+        {hidden('charts') ? null : (
+          <section className="lab-charts" aria-label="Charts">
+            <ChartsPanel />
+          </section>
+        )}
+      </main>
+    </div>
+  );
+}
 
 /**
  * The pipeline lab: the board of execution places with its palette of co-located
- * workloads, the lanes and their controls, and the charts, all fed by one store.
+ * workloads, the lanes and their controls, and the charts, all fed by one store; the
+ * scenario lives in the address bar so that a link reopens it exactly.
  */
 export function App({ store: given }: { readonly store?: LabStore } = {}) {
   const [store] = useState<LabStore>(() => given ?? createLabStore(createWorkerClient()));
   useEffect(() => {
-    // The first impression (DESIGN §4): the default scenario, playing on load.
-    void store
-      .getState()
-      .load(defaultScenario())
-      .then((ok) => (ok ? store.getState().play() : undefined));
+    void openFirstScenario(store);
+    return startLinkSync(store, window);
   }, [store]);
+  useHistoryKeys(store);
   return (
     <LabStoreContext.Provider value={store}>
-      <div className="lab">
-        <header className="lab-header">
-          <div className="lab-title">
-            <h1 data-testid="app.title">Interference Lab</h1>
-            <p className="tagline">
-              Drop co-located workloads onto execution places and watch online schedulers rebalance a CNN inference pipeline
-              — every lane on the same interference trace.
-            </p>
-          </div>
-          <PlaybackBar />
-        </header>
-        <ErrorBanner />
-        <main className="lab-main">
-          <section className="lab-board" aria-labelledby="board-heading">
-            <Board />
-            <EventsList />
-          </section>
-          <aside className="lab-side" aria-label="Scenario and lanes">
-            <LanesPanel />
-            <ScenarioPanel />
-            <AssumptionsPanel />
-          </aside>
-          <section className="lab-charts" aria-label="Charts">
-            <ChartsPanel />
-          </section>
-        </main>
-      </div>
+      <Lab />
     </LabStoreContext.Provider>
   );
 }

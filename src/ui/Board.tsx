@@ -147,7 +147,7 @@ function Palette() {
  * The board: the execution places as columns with the selected lane's layers as blocks
  * (animated as they move between stages), and the palette of co-located workloads.
  */
-export function Board() {
+export function Board({ showPalette = true }: { readonly showPalette?: boolean } = {}) {
   const store = useLabStore();
   const served = useLab((s) => s.served);
   const events = useLab((s) => s.events);
@@ -218,8 +218,12 @@ export function Board() {
           ))}
         </div>
       </div>
-      <h3 className="palette-heading">Co-located workloads — drag one onto an execution place</h3>
-      <Palette />
+      {showPalette ? (
+        <>
+          <h3 className="palette-heading">Co-located workloads — drag one onto an execution place</h3>
+          <Palette />
+        </>
+      ) : null}
     </DndContext>
   );
 }

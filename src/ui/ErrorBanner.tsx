@@ -1,21 +1,32 @@
+import type { ScenarioSource } from '../store/labStore';
 import { useLab, useLabStore } from './labContext';
+
+const WHAT: Record<ScenarioSource, string> = {
+  link: 'That link could not be opened',
+  file: 'That file could not be opened',
+  preset: 'That preset could not be loaded',
+  edit: 'That change was not applied',
+  history: 'That step of the history could not be restored',
+};
 
 /** Field-level errors of a rejected scenario; the last good scenario keeps running. */
 export function ErrorBanner() {
   const errors = useLab((s) => s.errors);
   const store = useLabStore();
-  if (errors === null || errors.length === 0) return null;
+  if (errors === null || errors.errors.length === 0) return null;
+  const shown = errors.errors.slice(0, 8);
   return (
-    <div className="banner" role="alert" data-testid="banner.errors">
-      <strong>That scenario was not loaded; the last good one keeps running.</strong>
+    <div className="banner" role="alert" data-testid="banner.errors" data-source={errors.source}>
+      <strong>{WHAT[errors.source]}; the last good scenario is still loaded.</strong>
       <ul>
-        {errors.slice(0, 8).map((e) => (
+        {shown.map((e) => (
           <li key={`${e.path}:${e.message}`}>
             <code>{e.path}</code>: {e.message}
           </li>
         ))}
+        {errors.errors.length > shown.length ? <li>… and {errors.errors.length - shown.length} more</li> : null}
       </ul>
-      <button type="button" onClick={() => store.getState().dismissErrors()}>
+      <button type="button" data-testid="banner.dismiss" onClick={() => store.getState().dismissErrors()}>
         Dismiss
       </button>
     </div>

@@ -1,0 +1,154 @@
+import fc from 'fast-check';
+import { INTERFERENCE_MODE_IDS, MODEL_IDS } from '../engine/profiles/types';
+import { PIPELINE_SCHEDULER_IDS, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
+import { PRESETS } from './presets';
+import { HIDEABLE_CONTROLS, LIMITS, VIEW_MODES, type InterferenceEventSpec, type PipelineLane, type PipelineScenario, type Scenario } from './schema';
+
+/** An integer within one of the schema's `{ min, max }` bounds. */
+const within = (bounds: { readonly min: number; readonly max: number }) => fc.integer(bounds);
+
+/**
+ * A finite double within bounds. `+ 0` turns -0 into 0: JSON writes -0 as 0, and a round
+ * trip is compared with Object.is semantics.
+ */
+const real = (bounds: { readonly min: number; readonly max: number }) =>
+  fc.double({ ...bounds, noNaN: true, noDefaultInfinity: true }).map((v) => v + 0);
+
+/** Either the preset's value or a fresh one, half and half, so presets stay recognizable. */
+const keepOr = <T>(kept: T, fresh: fc.Arbitrary<T>): fc.Arbitrary<T> => fc.oneof(fc.constant(kept), fresh);
+
+/** Titles with any code point, lone surrogates included (JSON escapes them, so they survive). */
+const titleArbitrary = fc.string({
+  unit: fc.oneof(
+    { weight: 8, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
+    { weight: 1, arbitrary: fc.integer({ min: 0xd800, max: 0xdfff }).map((u) => String.fromCharCode(u)) },
+  ),
+  maxLength: 60,
+});
+
+/** Records with an ordinary prototype, like the objects JSON.parse and zod give back. */
+const plainRecord = { noNullPrototype: true } as const;
+
+const laneArbitrary: fc.Arbitrary<PipelineLane> = fc.constantFrom(...PIPELINE_SCHEDULER_IDS).chain((scheduler) => {
+  const parameters = PIPELINE_SCHEDULERS[scheduler].parameters;
+  const params = fc.record(
+    Object.fromEntries(parameters.map((p) => [p.name, p.integer ? fc.integer({ min: p.min, max: p.max }) : real({ min: p.min, max: p.max })])),
+    { ...plainRecord, requiredKeys: [] },
+  ) as fc.Arbitrary<Record<string, number>>;
+  // Lanes without `params`, with `{}` and with some or all parameters set are all valid.
+  return fc.oneof(fc.constant<PipelineLane>({ scheduler }), params.map((p): PipelineLane => ({ scheduler, params: p })));
+});
+
+const assumptionsArbitrary: fc.Arbitrary<PipelineScenario['assumptions']> = fc.record(
+  {
+    trialCost: fc.constantFrom('serial', 'pipelined', 'free'),
+    llsReading: fc.constantFrom('literal', 'repaired'),
+    bufferCapacity: within(LIMITS.bufferCapacity),
+    admission: fc.oneof(
+      fc.constant({ kind: 'saturated' as const }),
+      real(LIMITS.rateQps).map((rateQps) => ({ kind: 'poisson' as const, rateQps })),
+    ),
+    detectionThreshold: real(LIMITS.detectionThreshold),
+    detectionSignal: fc.constantFrom('bottleneck', 'anyStage'),
+    hopMs: real(LIMITS.hopMs),
+  },
+  plainRecord,
+);
+
+const randomArbitrary: fc.Arbitrary<PipelineScenario['interference']['random']> = fc
+  .record(
+    {
+      enabled: fc.boolean(),
+      periodQueries: within(LIMITS.periodQueries),
+      durationQueries: within(LIMITS.durationQueries),
+      modes: fc.option(fc.array(fc.constantFrom(...INTERFERENCE_MODE_IDS), { minLength: 1, maxLength: 11 }), { nil: undefined }),
+    },
+    plainRecord,
+  )
+  // Leave `modes` out rather than set it to undefined: JSON cannot carry an undefined key.
+  .map(({ modes, ...rest }) => (modes === undefined ? rest : { ...rest, modes }));
+
+const gridValues = (bounds: { readonly min: number; readonly max: number }) =>
+  fc.option(fc.array(within(bounds), { minLength: 1, maxLength: 6 }), { nil: undefined });
+
+const gridArbitrary: fc.Arbitrary<NonNullable<PipelineScenario['grid']>> = fc
+  .record({
+    periodQueries: gridValues(LIMITS.periodQueries),
+    durationQueries: gridValues(LIMITS.durationQueries),
+    executionPlaces: gridValues(LIMITS.executionPlaces),
+  })
+  .map(({ periodQueries, durationQueries, executionPlaces }) => ({
+    ...(periodQueries === undefined ? {} : { periodQueries }),
+    ...(durationQueries === undefined ? {} : { durationQueries }),
+    ...(executionPlaces === undefined ? {} : { executionPlaces }),
+  }));
+
+/** Events that fit `executionPlaces` EPs: each on an existing EP, ending after it starts or never. */
+function eventsArbitrary(executionPlaces: number): fc.Arbitrary<InterferenceEventSpec[]> {
+  const event = fc
+    .record(
+      {
+        executionPlace: fc.integer({ min: 0, max: executionPlaces - 1 }),
+        mode: fc.constantFrom(...INTERFERENCE_MODE_IDS),
+        fromQuery: fc.integer({ min: 0, max: LIMITS.queries.max - 1 }),
+        lengthQueries: fc.option(fc.integer({ min: 1, max: LIMITS.queries.max }), { nil: null }),
+      },
+      plainRecord,
+    )
+    .map(({ lengthQueries, ...e }) => ({ ...e, toQuery: lengthQueries === null ? null : Math.min(e.fromQuery + lengthQueries, LIMITS.queries.max) }));
+  // size 'max': the default size would rarely draw more than ten events.
+  return fc.array(event, { maxLength: 60, size: 'max' });
+}
+
+const viewArbitrary: fc.Arbitrary<NonNullable<Scenario['view']>> = fc.record(
+  { mode: fc.constantFrom(...VIEW_MODES), hide: fc.array(fc.constantFrom(...HIDEABLE_CONTROLS), { maxLength: 12 }) },
+  plainRecord,
+);
+
+/**
+ * Valid current-version scenarios: a random preset with any of its fields varied within the
+ * schema's limits. Events are drawn after the EP counts (scenario and grid) so that each
+ * lands on an EP every grid run has. Optional fields are left out, never set to undefined,
+ * so a JSON round trip gives a strictly equal object. Each scenario is a fresh copy: a test
+ * may change it without touching PRESETS.
+ */
+export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc.constantFrom(...PRESETS).chain(({ scenario: preset }) => {
+  const p = preset.pipeline;
+  return fc
+    .record({
+      title: keepOr(preset.title, titleArbitrary),
+      seed: keepOr(preset.seed, within(LIMITS.seed)),
+      model: keepOr(p.model, fc.constantFrom(...MODEL_IDS)),
+      executionPlaces: keepOr(p.executionPlaces, within(LIMITS.executionPlaces)),
+      queries: keepOr(p.queries, within(LIMITS.queries)),
+      random: keepOr(p.interference.random, randomArbitrary),
+      assumptions: keepOr(p.assumptions, assumptionsArbitrary),
+      lanes: keepOr(p.lanes, fc.array(laneArbitrary, { minLength: 1, maxLength: LIMITS.lanes })),
+      grid: keepOr(p.grid, fc.option(gridArbitrary, { nil: undefined })),
+      view: fc.option(viewArbitrary, { nil: undefined }),
+    })
+    .chain((v) => {
+      const minEps = Math.min(v.executionPlaces, ...(v.grid?.executionPlaces ?? []));
+      const fits = p.interference.events.every((e) => e.executionPlace < minEps);
+      const events = fits ? keepOr(p.interference.events, eventsArbitrary(minEps)) : eventsArbitrary(minEps);
+      return events.map((eventList): Scenario => {
+        const pipeline: PipelineScenario = {
+          model: v.model,
+          executionPlaces: v.executionPlaces,
+          queries: v.queries,
+          interference: { random: v.random, events: eventList },
+          assumptions: v.assumptions,
+          lanes: v.lanes,
+          ...(v.grid === undefined ? {} : { grid: v.grid }),
+        };
+        return structuredClone({
+          version: preset.version,
+          world: preset.world,
+          title: v.title,
+          seed: v.seed,
+          pipeline,
+          ...(v.view === undefined ? {} : { view: v.view }),
+        });
+      });
+    });
+});

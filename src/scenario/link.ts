@@ -1,0 +1,203 @@
+import { Inflate, zlibSync } from 'fflate';
+import { parseScenario } from './parse';
+import { formatErrors, formatPath, validateScenario, type Scenario, type ScenarioResult } from './schema';
+
+/**
+ * Bounds on what a link may cost to open (DESIGN §7): a hostile link is refused before it
+ * can hang the page or exhaust its memory.
+ */
+export const LINK_LIMITS = {
+  /** Characters in the hash fragment, without the '#'. */
+  maxHashChars: 65_536,
+  /** Bytes of JSON a link may unpack to. */
+  maxJsonBytes: 1 << 20,
+} as const;
+
+/**
+ * The codec's own version. The scenario JSON inside carries its schema `version` and is
+ * migrated on decode; this prefix only changes if the packing (zlib + base64url) does.
+ */
+const CODEC = 'z1';
+
+/** Keys that mean something to JavaScript objects; a scenario never needs them (DESIGN §7). */
+const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Compressed bytes fed to the inflater per step. Deflate expands at most about 1032:1, so a
+ * step adds at most ~260 KB before the size check runs: a decompression bomb is stopped a
+ * few steps past the limit instead of being unpacked whole.
+ */
+const INFLATE_STEP_BYTES = 256;
+
+/**
+ * The hash fragment (without '#') that shares `scenario`: `z1=` + base64url (RFC 4648 §5, no
+ * padding) of zlib (RFC 1950: DEFLATE level 9 with a two-byte header and an Adler-32 of the
+ * JSON) of its UTF-8 JSON. The checksum costs eight characters and catches a damaged link
+ * that would otherwise inflate to a different, valid scenario (about 1 % of single-byte
+ * flips did, with raw DEFLATE).
+ *
+ * Deterministic: the scenario is validated first and the validated copy serialized, and zod
+ * writes keys in schema order, so equal scenarios give equal links whatever their key order.
+ * A scenario large enough to exceed `LINK_LIMITS.maxHashChars` still encodes, but will not
+ * decode; check the length and offer a file instead.
+ *
+ * @throws RangeError if `scenario` does not validate: scenarios reach the lab through
+ * validating doors, so an invalid one here is a bug, not a person's mistake.
+ */
+export function encodeScenarioLink(scenario: Scenario): string {
+  const checked = validateScenario(scenario);
+  if (!checked.ok) throw new RangeError(`cannot link an invalid scenario:\n${formatErrors(checked.errors)}`);
+  return encodeLinkJson(JSON.stringify(checked.scenario));
+}
+
+/**
+ * Packs JSON text with the link codec as is, unvalidated. For old documents (a version 1
+ * scenario) and for tests that need a link to hostile JSON.
+ */
+export function encodeLinkJson(json: string): string {
+  return `${CODEC}=${toBase64Url(zlibSync(new TextEncoder().encode(json), { level: 9 }))}`;
+}
+
+/**
+ * Opens a link: the hash fragment with or without its '#'. Never throws. Checks, in order,
+ * length, codec prefix, base64url, decompression (bounded while inflating), UTF-8 and JSON,
+ * forbidden keys, then migrations and field validation (`parseScenario`); the first failing
+ * step answers, with path `link` or the scenario field's path.
+ */
+export function decodeScenarioLink(hash: string): ScenarioResult {
+  if (typeof hash !== 'string') return linkError('is not a scenario link');
+  const fragment = hash.startsWith('#') ? hash.slice(1) : hash;
+  if (fragment.length > LINK_LIMITS.maxHashChars) {
+    return linkError(`is too long (${fragment.length} characters; at most ${LINK_LIMITS.maxHashChars})`);
+  }
+
+  const prefix = /^(z\d{1,6})=/.exec(fragment)?.[1];
+  if (prefix === undefined) return linkError('is not a scenario link');
+  if (prefix !== CODEC) return linkError(`uses an unknown format "${prefix}" (this lab reads ${CODEC})`);
+
+  const packed = fromBase64Url(fragment.slice(CODEC.length + 1));
+  if (packed === undefined) return linkError('is not valid base64url');
+
+  const unpacked = inflateBounded(packed, LINK_LIMITS.maxJsonBytes);
+  if (unpacked === 'corrupt') return linkError('the compressed data is corrupt');
+  if (unpacked === 'too large') return linkError(`unpacks to more than ${LINK_LIMITS.maxJsonBytes} bytes`);
+
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(unpacked));
+  } catch {
+    return linkError('does not hold valid JSON');
+  }
+
+  // JSON.parse makes `__proto__` an own property, so nothing is polluted here; the keys are
+  // refused anyway so that no later spread or assignment can give them their special meaning.
+  const forbidden = findForbiddenKey(value);
+  if (forbidden !== undefined) {
+    return { ok: false, errors: [{ path: formatPath(forbidden.path), message: `has a forbidden field ${JSON.stringify(forbidden.key)}` }] };
+  }
+  return parseScenario(value);
+}
+
+function linkError(message: string): ScenarioResult {
+  return { ok: false, errors: [{ path: 'link', message }] };
+}
+
+function toBase64Url(bytes: Uint8Array): string {
+  let binary = '';
+  // Chunked: spreading a whole large array into one call can exceed the argument limit.
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** Unpadded base64url to bytes; undefined for a character outside the alphabet or a length no encoder makes. */
+function fromBase64Url(text: string): Uint8Array | undefined {
+  // Checked here because atob would also accept '+', '/', '=' and whitespace.
+  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+/** Adler-32 (RFC 1950 §8.2) of `bytes`. */
+export function adler32(bytes: Uint8Array): number {
+  let a = 1;
+  let b = 0;
+  // 5552 is the largest run before b can overflow 2^32 between reductions (zlib's NMAX).
+  for (let at = 0; at < bytes.length; at += 5552) {
+    const end = Math.min(at + 5552, bytes.length);
+    for (let i = at; i < end; i++) {
+      a += bytes[i]!;
+      b += a;
+    }
+    a %= 65521;
+    b %= 65521;
+  }
+  return ((b << 16) | a) >>> 0;
+}
+
+/**
+ * zlib to bytes: checks the two-byte header, inflates the DEFLATE body giving up as soon as
+ * the output passes `maxBytes`, and verifies the Adler-32 trailer (fflate strips it unread).
+ */
+function inflateBounded(packed: Uint8Array, maxBytes: number): Uint8Array | 'corrupt' | 'too large' {
+  // Header (CM = 8, no preset dictionary, FCHECK) + at least one body byte + 4-byte checksum.
+  if (packed.length < 7) return 'corrupt';
+  const cmf = packed[0]!;
+  const flg = packed[1]!;
+  if ((cmf & 0x0f) !== 8 || (cmf >> 4) > 7 || (flg & 0x20) !== 0 || ((cmf << 8) | flg) % 31 !== 0) return 'corrupt';
+  const body = packed.subarray(2, packed.length - 4);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const inflater = new Inflate((chunk) => {
+    size += chunk.length;
+    if (size <= maxBytes) chunks.push(chunk);
+  });
+  try {
+    for (let at = 0; at < body.length; at += INFLATE_STEP_BYTES) {
+      const end = Math.min(at + INFLATE_STEP_BYTES, body.length);
+      // The last step is pushed as final, so a stream cut short throws "unexpected EOF".
+      inflater.push(body.subarray(at, end), end === body.length);
+      if (size > maxBytes) return 'too large';
+    }
+  } catch {
+    return 'corrupt';
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  const t = packed.subarray(packed.length - 4);
+  const expected = ((t[0]! << 24) | (t[1]! << 16) | (t[2]! << 8) | t[3]!) >>> 0;
+  return adler32(out) === expected ? out : 'corrupt';
+}
+
+/** One step of a path, linked to its parent so that deep documents cost no path copies. */
+interface Trail {
+  readonly key: string | number;
+  readonly up: Trail | null;
+}
+
+/**
+ * The first forbidden key anywhere in a parsed JSON value, and the path of the object holding
+ * it. Iterative: JSON.parse accepts nesting deep enough to overflow a recursive walk.
+ */
+function findForbiddenKey(root: unknown): { path: (string | number)[]; key: string } | undefined {
+  const pending: { value: unknown; trail: Trail | null }[] = [{ value: root, trail: null }];
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    const { value, trail } = item;
+    if (value === null || typeof value !== 'object') continue;
+    const isArray = Array.isArray(value);
+    for (const [key, child] of Object.entries(value)) {
+      if (FORBIDDEN_KEYS.has(key)) return { path: pathOf(trail), key };
+      pending.push({ value: child, trail: { key: isArray ? Number(key) : key, up: trail } });
+    }
+  }
+  return undefined;
+}
+
+function pathOf(trail: Trail | null): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (let t = trail; t !== null; t = t.up) path.unshift(t.key);
+  return path;
+}

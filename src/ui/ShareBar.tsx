@@ -1,0 +1,182 @@
+import { useRef, useState } from 'react';
+import { parseScenarioJson } from '../scenario/parse';
+import { PRESETS } from '../scenario/presets';
+import { HIDEABLE_CONTROLS, VIEW_MODES, type HideableControl } from '../scenario/schema';
+import { downloadText } from './download';
+import { useLab, useLabStore } from './labContext';
+import { currentLink } from './linkSync';
+import { resultsCsv, resultsJson } from './results';
+
+/** Files larger than this are refused before they are read (a scenario is a few KiB). */
+const MAX_FILE_BYTES = 2 * 1024 * 1024;
+
+const HIDE_LABELS: Record<HideableControl, string> = {
+  playback: 'playback',
+  palette: 'workload palette',
+  lanes: 'lanes',
+  scenario: 'scenario settings',
+  assumptions: 'assumptions',
+  events: 'workload list',
+  charts: 'charts',
+  links: 'this share bar',
+};
+
+function slug(text: string): string {
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60) || 'scenario'
+  );
+}
+
+/** Sharing and files: copy link, presets, import/export, undo/redo, classroom view. */
+export function ShareBar() {
+  const store = useLabStore();
+  const canUndo = useLab((s) => s.past.length > 0);
+  const canRedo = useLab((s) => s.future.length > 0);
+  const view = useLab((s) => s.view);
+  const title = useLab((s) => s.scenario?.title ?? 'scenario');
+  const [link, setLink] = useState<string | null>(null);
+  const [copied, setCopied] = useState<'copied' | 'select' | 'too-large' | null>(null);
+  const [panel, setPanel] = useState<'presets' | 'classroom' | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const act = store.getState();
+
+  const copyLink = async () => {
+    const url = currentLink(store, window);
+    if (url === null) {
+      setLink(null);
+      setCopied('too-large');
+      return;
+    }
+    setLink(url);
+    try {
+      await navigator.clipboard.writeText(url);
+      setCopied('copied');
+    } catch {
+      // No clipboard permission (or an insecure context): the link is shown, selected, to copy by hand.
+      setCopied('select');
+    }
+  };
+
+  const importFile = async (file: File | undefined) => {
+    if (file === undefined) return;
+    if (file.size > MAX_FILE_BYTES) {
+      act.reject('file', [{ path: '(file)', message: `is ${file.size} bytes; a scenario file may have at most ${MAX_FILE_BYTES}` }]);
+      return;
+    }
+    const parsed = parseScenarioJson(await file.text());
+    if (!parsed.ok) act.reject('file', parsed.errors);
+    else await act.load(parsed.scenario, 'file');
+  };
+
+  const toggleHidden = (control: HideableControl, hidden: boolean) => {
+    const hide = hidden ? [...view.hide, control] : view.hide.filter((c) => c !== control);
+    act.setView({ ...view, hide });
+  };
+
+  return (
+    <section className="share" aria-label="Share, files and history" data-hideable="links">
+      <div className="share-row">
+        <button type="button" data-testid="links.copy" onClick={() => void copyLink()}>
+          Copy link
+        </button>
+        <button type="button" data-testid="links.presets" aria-expanded={panel === 'presets'} onClick={() => setPanel(panel === 'presets' ? null : 'presets')}>
+          Presets
+        </button>
+        <button type="button" data-testid="files.import" onClick={() => fileInput.current?.click()}>
+          Import scenario…
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          accept="application/json,.json"
+          hidden
+          data-testid="files.import-input"
+          onChange={(e) => {
+            void importFile(e.target.files?.[0]);
+            e.target.value = '';
+          }}
+        />
+        <button type="button" data-testid="files.export-scenario" onClick={() => downloadText(`${slug(title)}.json`, `${JSON.stringify(store.getState().scenario, null, 2)}\n`, 'application/json')}>
+          Export scenario
+        </button>
+        <button type="button" data-testid="files.export-json" onClick={() => downloadText(`${slug(title)}-results.json`, resultsJson(store.getState()), 'application/json')}>
+          Results JSON
+        </button>
+        <button type="button" data-testid="files.export-csv" onClick={() => downloadText(`${slug(title)}-results.csv`, resultsCsv(store.getState()), 'text/csv')}>
+          Results CSV
+        </button>
+        <button type="button" data-testid="controls.undo" disabled={!canUndo} onClick={() => void act.undo()} aria-keyshortcuts="Control+Z" title="Undo (Ctrl+Z)">
+          ↶ Undo
+        </button>
+        <button type="button" data-testid="controls.redo" disabled={!canRedo} onClick={() => void act.redo()} aria-keyshortcuts="Control+Shift+Z" title="Redo (Ctrl+Shift+Z)">
+          ↷ Redo
+        </button>
+        <button type="button" data-testid="view.classroom" aria-expanded={panel === 'classroom'} onClick={() => setPanel(panel === 'classroom' ? null : 'classroom')}>
+          Classroom…
+        </button>
+      </div>
+      {copied === 'too-large' ? (
+        <p className="share-link" role="status">
+          This scenario is too large for a link (over 64 KiB once packed): use Export scenario to share it as a file.
+        </p>
+      ) : null}
+      {link !== null ? (
+        <p className="share-link">
+          <label>
+            {copied === 'copied' ? 'Copied to the clipboard:' : 'Copy this link:'}{' '}
+            <input readOnly value={link} data-testid="links.url" onFocus={(e) => e.target.select()} autoFocus={copied === 'select'} />
+          </label>
+          <span className="subtle"> ({link.length.toLocaleString('en-US')} characters)</span>
+        </p>
+      ) : null}
+      {panel === 'presets' ? (
+        <ul className="presets" aria-label="Presets">
+          {PRESETS.map((p) => (
+            <li key={p.id}>
+              <button
+                type="button"
+                data-testid={`presets.${p.id}`}
+                onClick={() => {
+                  setPanel(null);
+                  void act.load(structuredClone(p.scenario), 'preset');
+                }}
+              >
+                {p.scenario.title}
+              </button>
+              <span className="preset-figure">{p.figure || 'the lab'}</span>
+              <span className="preset-description">
+                {p.description}
+                {p.scenario.pipeline.grid ? ' The lab plays one cell; `npm run sim -- run ' + p.id + '` runs the whole grid.' : ''}
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {panel === 'classroom' ? (
+        <fieldset className="classroom">
+          <legend>Classroom link: how the page opens</legend>
+          <label>
+            View{' '}
+            <select data-testid="view.mode" value={view.mode} onChange={(e) => act.setView({ ...view, mode: e.target.value as (typeof VIEW_MODES)[number] })}>
+              <option value="normal">normal</option>
+              <option value="presentation">presentation (large type, high contrast)</option>
+              <option value="embed">embed (no chrome, for an iframe in slides)</option>
+            </select>
+          </label>
+          <div className="hide-list" role="group" aria-label="Hide these parts">
+            {HIDEABLE_CONTROLS.map((c) => (
+              <label key={c} className="check">
+                <input type="checkbox" data-testid={`view.hide-${c}`} checked={view.hide.includes(c)} onChange={(e) => toggleHidden(c, e.target.checked)} /> hide {HIDE_LABELS[c]}
+              </label>
+            ))}
+          </div>
+          <p className="hint">The choices travel with the link. Open the page without a link (or remove the part after #) to get everything back.</p>
+        </fieldset>
+      ) : null}
+    </section>
+  );
+}

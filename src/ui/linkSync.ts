@@ -1,0 +1,72 @@
+import type { Scenario } from '../scenario/schema';
+import { decodeScenarioLink, encodeScenarioLink, LINK_LIMITS } from '../scenario/link';
+import type { LabStore } from '../store/labStore';
+
+/** How long the address waits after the last edit before it follows the scenario, ms. */
+const DEBOUNCE_MS = 250;
+
+/**
+ * The hash for a scenario, or null when it cannot travel in a link: too large to open
+ * again (tens of thousands of events), or — a bug — not valid.
+ */
+export function linkFor(scenario: Scenario): string | null {
+  try {
+    const hash = encodeScenarioLink(scenario);
+    return hash.length <= LINK_LIMITS.maxHashChars ? hash : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Opens a link's scenario; a broken link leaves a banner and the current scenario. */
+export async function openLink(store: LabStore, hash: string): Promise<boolean> {
+  const decoded = decodeScenarioLink(hash);
+  if (!decoded.ok) {
+    store.getState().reject('link', decoded.errors);
+    return false;
+  }
+  return store.getState().load(decoded.scenario, 'link');
+}
+
+/**
+ * Keeps the address bar's hash and the scenario in step: edits rewrite the hash (debounced,
+ * without adding history entries), and a hash the person pastes or navigates to is opened.
+ */
+export function startLinkSync(store: LabStore, win: Window): () => void {
+  let written = win.location.hash.replace(/^#/, '');
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const unsubscribe = store.subscribe(
+    (s) => s.scenario,
+    (scenario) => {
+      if (scenario === null) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const hash = linkFor(scenario);
+        if (hash === null || hash === written) return;
+        written = hash;
+        win.history.replaceState(win.history.state, '', `#${hash}`);
+      }, DEBOUNCE_MS);
+    },
+  );
+  const onHashChange = () => {
+    const hash = win.location.hash.replace(/^#/, '');
+    if (hash === '' || hash === written) return;
+    written = hash;
+    void openLink(store, hash);
+  };
+  win.addEventListener('hashchange', onHashChange);
+  return () => {
+    clearTimeout(timer);
+    unsubscribe();
+    win.removeEventListener('hashchange', onHashChange);
+  };
+}
+
+/** The address of the current scenario (what "Copy link" copies); null when it is too large for a link. */
+export function currentLink(store: LabStore, win: Window): string | null {
+  const scenario = store.getState().scenario;
+  const base = `${win.location.origin}${win.location.pathname}${win.location.search}`;
+  if (scenario === null) return base;
+  const hash = linkFor(scenario);
+  return hash === null ? null : `${base}#${hash}`;
+}
