@@ -191,3 +191,27 @@ test('exports a chart as PNG and SVG', async ({ page }) => {
   expect(pngBytes.subarray(1, 4).toString('latin1')).toBe('PNG');
   lab.expectCleanLog();
 });
+
+test('a crashed simulation worker is restarted and the scenario survives', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.goto();
+  await lab.byTestId('controls.eps').fill('5');
+  await lab.byTestId('controls.eps').press('Enter');
+  await expect(lab.byTestId('board.ep-4')).toBeVisible();
+  await lab.pause();
+  await lab.step(20);
+  const worker = page.workers()[0];
+  expect(worker).toBeDefined();
+  // An uncaught error inside the worker, as a bug would throw.
+  await worker!.evaluate(() => {
+    setTimeout(() => {
+      throw new Error('simulated crash');
+    }, 0);
+  });
+  await expect(lab.byTestId('banner.errors')).toHaveAttribute('data-source', 'worker');
+  await expect.poll(() => lab.served()).toBe(0);
+  await expect(lab.byTestId('board.ep-4')).toBeVisible();
+  await lab.step(10);
+  expect(await lab.served()).toBe(10);
+  expect(lab.log.pageErrors).toEqual([]);
+});

@@ -9,6 +9,8 @@ import { MarkerBuffer, SeriesBuffer } from './series';
 /** The worker's API as the page sees it: every call is asynchronous. */
 export interface SimClient {
   subscribe(onFrame: (frame: Frame) => void): Promise<void>;
+  /** Calls `listener` when the simulation had to be restarted (its state is gone). */
+  onCrash?(listener: () => void): void;
   load(scenario: unknown): Promise<LoadResult>;
   play(): Promise<void>;
   pause(): Promise<void>;
@@ -41,7 +43,7 @@ export interface ScenarioSlice {
 }
 
 /** Where a scenario came from: the rejected ones are reported by source. */
-export type ScenarioSource = 'link' | 'file' | 'preset' | 'edit' | 'history';
+export type ScenarioSource = 'link' | 'file' | 'preset' | 'edit' | 'history' | 'worker';
 
 export interface LoadErrors {
   readonly source: ScenarioSource;
@@ -302,5 +304,20 @@ export function createLabStore(client: SimClient, now: () => number = () => perf
     })),
   );
   void client.subscribe((frame) => applyFrame(store.setState, store.getState, frame, now(), frameTimes));
+  client.onCrash?.(() => {
+    // A fresh worker knows nothing: give it the scenario back and say what happened.
+    const { scenario } = store.getState();
+    // The new worker counts generations from scratch: make its first frame count as fresh.
+    store.setState({ generation: -1 });
+    const crashed = { source: 'worker' as const, errors: [{ path: '(simulation)', message: 'stopped unexpectedly and was restarted; the run starts again from query 0' }] };
+    if (scenario === null) {
+      store.setState({ errors: crashed });
+      return;
+    }
+    void client.load(scenario).then((result) => {
+      if (result.ok) store.setState({ lanes: result.lanes, events: result.events, initialConfiguration: result.initialConfiguration, summaries: null });
+      store.setState({ errors: crashed });
+    });
+  });
   return store as LabStore;
 }

@@ -1,16 +1,35 @@
-import { proxy, wrap } from 'comlink';
-import type { SimApi } from '../worker/protocol';
+import { proxy, wrap, type Remote } from 'comlink';
+import type { Frame, SimApi } from '../worker/protocol';
 import type { SimClient } from './labStore';
 
 /**
- * The page's one handle on the simulation worker: starts it and wraps it with comlink.
- * Frames come back through a proxied callback.
+ * The page's one handle on the simulation worker: starts it, wraps it with comlink, and
+ * starts a fresh one if it dies (an uncaught error in the worker), telling the store so it
+ * can reload the scenario (DESIGN §7: the scenario survives a crashed worker).
  */
 export function createWorkerClient(): SimClient {
-  const worker = new Worker(new URL('../worker/simWorker.ts', import.meta.url), { type: 'module', name: 'simulation' });
-  const remote = wrap<SimApi>(worker);
+  let onFrame: ((frame: Frame) => void) | null = null;
+  const crashListeners: (() => void)[] = [];
+  let worker: Worker;
+  let remote: Remote<SimApi>;
+  const start = (): void => {
+    worker = new Worker(new URL('../worker/simWorker.ts', import.meta.url), { type: 'module', name: 'simulation' });
+    remote = wrap<SimApi>(worker);
+    worker.addEventListener('error', (event) => {
+      event.preventDefault();
+      worker.terminate();
+      start();
+      for (const listener of crashListeners) listener();
+    });
+    if (onFrame !== null) void remote.subscribe(proxy(onFrame));
+  };
+  start();
   return {
-    subscribe: (onFrame) => remote.subscribe(proxy(onFrame)),
+    subscribe: (callback) => {
+      onFrame = callback;
+      return remote.subscribe(proxy(callback));
+    },
+    onCrash: (listener) => void crashListeners.push(listener),
     load: (scenario) => remote.load(scenario),
     play: () => remote.play(),
     pause: () => remote.pause(),

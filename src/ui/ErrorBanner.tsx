@@ -7,6 +7,7 @@ const WHAT: Record<ScenarioSource, string> = {
   preset: 'That preset could not be loaded',
   edit: 'That change was not applied',
   history: 'That step of the history could not be restored',
+  worker: 'The simulation crashed',
 };
 
 /** Field-level errors of a rejected scenario; the last good scenario keeps running. */
@@ -17,7 +18,9 @@ export function ErrorBanner() {
   const shown = errors.errors.slice(0, 8);
   return (
     <div className="banner" role="alert" data-testid="banner.errors" data-source={errors.source}>
-      <strong>{WHAT[errors.source]}; the last good scenario is still loaded.</strong>
+      <strong>
+        {WHAT[errors.source]}; {errors.source === 'worker' ? 'the scenario was kept.' : 'the last good scenario is still loaded.'}
+      </strong>
       <ul>
         {shown.map((e) => (
           <li key={`${e.path}:${e.message}`}>
