@@ -20,8 +20,17 @@ import { INTERFERENCE_MODE_IDS, MODE_IDS, type InterferenceModeId } from '../eng
 import type { EventView } from '../worker/protocol';
 import { useLab, useLabStore } from './labContext';
 
-/** Height of the area where a column stacks its layer blocks, px. */
-const BLOCKS_HEIGHT = 300;
+/** Height of a layer block row, px, when the column has room for it. */
+const ROW_PX = 22;
+
+/**
+ * Height of the area where a column stacks its layer blocks, px: room for twice a balanced
+ * stage (a scheduler may pile layers onto one EP), within 120–300 px. It depends only on the
+ * scenario, so the page does not jump while layers move.
+ */
+export function blocksHeight(units: number, executionPlaces: number): number {
+  return Math.max(120, Math.min(300, ROW_PX * (Math.ceil((2 * units) / Math.max(1, executionPlaces)) + 1)));
+}
 
 type DragData = { kind: 'mode'; mode: InterferenceModeId } | { kind: 'event'; event: EventView };
 
@@ -166,7 +175,8 @@ export function Board({ showPalette = true }: { readonly showPalette?: boolean }
   const n = configuration.length;
   const bottleneck = stageTimes.length > 0 ? stageTimes.indexOf(Math.max(...stageTimes)) : -1;
   const maxCount = Math.max(1, ...configuration);
-  const rowHeight = Math.min(22, BLOCKS_HEIGHT / maxCount);
+  const height = blocksHeight(layers.length || configuration.reduce((a, b) => a + b, 0), n);
+  const rowHeight = Math.min(ROW_PX, height / maxCount);
   const blocks = useMemo(() => {
     const out: { layer: number; stage: number; row: number }[] = [];
     let layer = 0;
@@ -193,7 +203,7 @@ export function Board({ showPalette = true }: { readonly showPalette?: boolean }
       <h2 id="board-heading">
         Execution places <span className="subtle">— layers of {laneLabel || 'the selected lane'}</span>
       </h2>
-      <div className="board" style={{ ['--eps' as string]: n, ['--blocks-height' as string]: `${BLOCKS_HEIGHT}px` }} data-testid="board">
+      <div className="board" style={{ ['--eps' as string]: n, ['--blocks-height' as string]: `${height}px` }} data-testid="board">
         <div className="ep-row">
           {configuration.map((_, i) => (
             <ExecutionPlace key={i} index={i} stageTimeMs={stageTimes[i] ?? 0} bottleneck={i === bottleneck} active={activeOn(i)} modeIndex={modes[i] ?? 0} />
