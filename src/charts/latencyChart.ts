@@ -1,9 +1,9 @@
-import { line, scaleLinear } from 'd3';
+import { scaleLinear } from 'd3';
 import type { LabState, LabStore } from '../store/labStore';
 import { laneColour } from './palette';
 import { MAX_LANES, MAX_POINTS, THEME, createScaffold, formatNumber, mountChart, renderLegend, type ChartOptions, type LegendItem } from './runtime';
 import { headroomMax, pointIndices } from './sampling';
-import { createTimeFrame, drawInterferenceTicks, layoutTimeFrame, plotSize, queryDomain, setMessage } from './timeFrame';
+import { createTimeFrame, drawInterferenceTicks, drawLaneLines, layoutTimeFrame, plotSize, queryDomain, setMessage } from './timeFrame';
 
 /**
  * Measured latency (arrival to completion, queueing and trials included) over the query
@@ -29,32 +29,8 @@ export function createLatencyChart(host: HTMLElement, store: LabStore, options: 
     const subtitle = 'Arrival to completion, queueing and trials included';
     layoutTimeFrame(frame, width, height, x, y, { x: 'query', y: 'latency (ms)', subtitle });
 
-    let points = 0;
-    frame.lines
-      .selectAll<SVGPathElement, number>('path')
-      .data(series.map((_, l) => l))
-      .join('path')
-      .attr('fill', 'none')
-      .attr('stroke', (l) => laneColour(l))
-      .attr('stroke-width', (l) => (l === state.selectedLane ? 2.5 : 1.75))
-      .attr('stroke-linejoin', 'round')
-      .attr('d', (l) => {
-        const s = series[l]!;
-        const q = s.columns.query;
-        const v = s.columns.latencyMs;
-        points += drawn[l]!.length;
-        return (
-          line<number>()
-            .defined((i) => Number.isFinite(v[i]!))
-            .x((i) => x(q[i]!))
-            .y((i) => y(v[i]!))(drawn[l]!) ?? ''
-        );
-      });
+    const points = drawLaneLines(frame, series, drawn, 'latencyMs', x, y, state.selectedLane);
     scaffold.svg.attr('data-points', points);
-    frame.lines
-      .selectAll<SVGPathElement, number>('path')
-      .filter((l) => l === state.selectedLane)
-      .raise();
     const interference = drawInterferenceTicks(frame, state.markers.all, x, innerWidth, innerHeight);
     setMessage(frame, width, height, points === 0 ? 'No queries yet: press play or step' : null);
 

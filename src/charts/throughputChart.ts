@@ -3,7 +3,7 @@ import type { LabState, LabStore } from '../store/labStore';
 import { laneColour } from './palette';
 import { MAX_LANES, MAX_POINTS, THEME, createScaffold, formatNumber, haloText, mountChart, renderLegend, type ChartOptions, type LegendItem } from './runtime';
 import { headroomMax, pointIndices } from './sampling';
-import { createTimeFrame, drawInterferenceTicks, drawLaneTicks, layoutTimeFrame, plotSize, queryDomain, setMessage } from './timeFrame';
+import { createTimeFrame, drawInterferenceTicks, drawLaneLines, drawLaneTicks, layoutTimeFrame, plotSize, queryDomain, setMessage } from './timeFrame';
 
 /** What the two throughput views show (DESIGN §2), as the chart's subtitle. */
 export const THROUGHPUT_VIEW_SUBTITLE = {
@@ -51,33 +51,8 @@ export function createThroughputChart(host: HTMLElement, store: LabStore, option
     y.domain([0, headroomMax(values())]).range([innerHeight, 0]);
     layoutTimeFrame(frame, width, height, x, y, { x: 'query', y: 'throughput (queries/s)', subtitle: THROUGHPUT_VIEW_SUBTITLE[view] });
 
-    let points = 0;
-    frame.lines
-      .selectAll<SVGPathElement, number>('path')
-      .data(series.map((_, l) => l))
-      .join('path')
-      .attr('fill', 'none')
-      .attr('stroke', (l) => laneColour(l))
-      .attr('stroke-width', (l) => (l === state.selectedLane ? 2.5 : 1.75))
-      .attr('stroke-linejoin', 'round')
-      .attr('d', (l) => {
-        const s = series[l]!;
-        const q = s.columns.query;
-        const v = s.columns[column];
-        points += drawn[l]!.length;
-        return (
-          line<number>()
-            .defined((i) => Number.isFinite(v[i]!))
-            .x((i) => x(q[i]!))
-            .y((i) => y(v[i]!))(drawn[l]!) ?? ''
-        );
-      });
+    const points = drawLaneLines(frame, series, drawn, column, x, y, state.selectedLane);
     scaffold.svg.attr('data-points', points);
-    // The selected lane on top of the others.
-    frame.lines
-      .selectAll<SVGPathElement, number>('path')
-      .filter((l) => l === state.selectedLane)
-      .raise();
 
     const peakVisible = state.peakQps > 0;
     peakLine.attr('display', peakVisible ? null : 'none').attr('x1', 0).attr('x2', innerWidth).attr('y1', y(state.peakQps)).attr('y2', y(state.peakQps));

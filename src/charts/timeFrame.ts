@@ -1,5 +1,6 @@
-import { axisBottom, axisLeft, type ScaleLinear, type Selection } from 'd3';
-import type { SeriesBuffer } from '../store/series';
+import { axisBottom, axisLeft, line, type ScaleLinear, type Selection } from 'd3';
+import type { SeriesBuffer, SeriesColumn } from '../store/series';
+import { laneColour } from './palette';
 import type { Marker } from '../worker/protocol';
 import { markerDescription, placeTicks } from './markerTicks';
 import { CHAR_PX, FONT_PX, THEME, callAxis, compactTickFormat, haloText, textMeasurer, uniqueId, type G, type Svg } from './runtime';
@@ -228,4 +229,44 @@ export function drawLaneTicks(frame: TimeFrame, markers: readonly Marker[], lane
   }
   frame.laneTicks.detect.attr('d', detect || null).attr('stroke', colour).attr('stroke-width', sparse ? 2 : 1);
   frame.laneTicks.install.attr('d', install || null).attr('stroke', colour).attr('fill', colour).attr('stroke-width', sparse ? 2 : 1);
+}
+
+/**
+ * Draws one line per lane of `column` over the query axis, the selected lane thicker and on
+ * top, and returns how many points were drawn (the charts' `data-points`).
+ */
+export function drawLaneLines(
+  frame: TimeFrame,
+  series: readonly SeriesBuffer[],
+  drawn: readonly (readonly number[])[],
+  column: SeriesColumn,
+  x: ScaleLinear<number, number>,
+  y: ScaleLinear<number, number>,
+  selectedLane: number,
+): number {
+  let points = 0;
+  frame.lines
+    .selectAll<SVGPathElement, number>('path')
+    .data(series.map((_, l) => l))
+    .join('path')
+    .attr('fill', 'none')
+    .attr('stroke', (l) => laneColour(l))
+    .attr('stroke-width', (l) => (l === selectedLane ? 2.5 : 1.75))
+    .attr('stroke-linejoin', 'round')
+    .attr('d', (l) => {
+      const q = series[l]!.columns.query;
+      const v = series[l]!.columns[column];
+      points += drawn[l]!.length;
+      return (
+        line<number>()
+          .defined((i) => Number.isFinite(v[i]!))
+          .x((i) => x(q[i]!))
+          .y((i) => y(v[i]!))(drawn[l]!) ?? ''
+      );
+    });
+  frame.lines
+    .selectAll<SVGPathElement, number>('path')
+    .filter((l) => l === selectedLane)
+    .raise();
+  return points;
 }

@@ -1,0 +1,273 @@
+import { PLATFORMS, relativeBandwidth, relativeCompute, REFERENCE_PLATFORM, type Platform } from './platforms';
+
+/**
+ * The six DNN models of BCEdge Table IV and the performance model the serving world runs
+ * them on.
+ *
+ * From the paper: names, input shapes and SLOs (Table IV), 224×224 RGB images for the
+ * vision models and a 1×14 input for TinyBERT (§V-A), TensorRT on Xavier NX (Table III).
+ * From public knowledge of the models: parameters and FLOPs (at 224×224; FLOPs = 2 × MACs),
+ * hence FP16 weight sizes. Assumed (the paper gives no latencies, no memory figures): the
+ * batch-1 latency on Xavier NX, its CPU share, the GPU occupancy at batch 1, the per-sample
+ * activation memory and the memory intensity. They were chosen so that
+ * - each model meets its SLO alone at batch 1 with room for batching (SLO ≈ 3–5 × t1);
+ * - the six models at the paper's 30 rps load Xavier NX enough that the choice of batch
+ *   and concurrency matters (§V-E, Fig. 15: violations grow from 10 to 40 rps);
+ * - YOLO-v5 reproduces the shape of Figure 1 (figure1.test.ts checks it).
+ *
+ * Performance model of one batch of b requests of model m, alone on platform p:
+ *
+ *   t_iso(b) = cpu1 · b + gpu1 · (1 + u1 · (b − 1))
+ *
+ * - cpu1: per-sample CPU time (decoding, resize and normalization, NMS for YOLO, feature
+ *   extraction for TinyBERT, Triton's request handling): linear in b, it does not batch.
+ * - gpu1: the GPU phase at batch 1; u1: the share of the GPU a batch-1 inference occupies.
+ *   A batch of b occupies u(b) = b·u1 / (1 + (b−1)·u1) of the GPU (→ 1 as b grows), and
+ *   its GPU work is constant per sample (gpu1 · u1 ms of the whole GPU), so the GPU phase
+ *   grows as 1 + u1·(b−1): flat while the GPU has idle SMs, linear once it saturates — the
+ *   sub-linear-then-linear growth measured for batched TensorRT inference.
+ * - Per-sample time t_iso(b)/b falls from t1 to cpu1 + gpu1·u1, so batching alone gains at
+ *   most t1 / (cpu1 + gpu1·u1); overlapping the CPU phase of one instance with the GPU phase
+ *   of another is what concurrent instances add (BCEdge §IV-D, Fig. 4).
+ *
+ * Across platforms (Table V): the GPU phase scales as a roofline mix,
+ *   gpu1(p) = gpu1(NX) · ((1 − μ) / compute(p) + μ / bandwidth(p)),
+ * with μ the model's memory intensity (the share of its GPU time bound by DRAM bandwidth);
+ * the CPU phase scales with the CPU's single-core speed; u1 scales with the CUDA cores
+ * (a batch-1 inference fills more of a smaller GPU), capped at 1.
+ */
+
+export const MODEL_IDS = ['yolo', 'mob', 'res', 'eff', 'inc', 'bert'] as const;
+export type ModelId = (typeof MODEL_IDS)[number];
+
+export interface ModelProfile {
+  readonly id: ModelId;
+  readonly label: string;
+  readonly task: 'object detection' | 'image classification' | 'speech recognition';
+  /** Table IV "Input Shape". */
+  readonly inputShape: readonly number[];
+  /** The request's input type d_t (BCEdge §III-A1). */
+  readonly inputType: 'image' | 'audio';
+  /** Table IV "SLO (ms)". */
+  readonly sloMs: number;
+  /** Parameters, millions (public). */
+  readonly paramsM: number;
+  /** FLOPs per sample at the paper's input size, G (public; 2 × MACs). */
+  readonly gflops: number;
+  /** FP16 weights of the TensorRT engine, MB (= 2 bytes × parameters). */
+  readonly weightsMb: number;
+  /** Memory one sample of a running batch holds, MB (assumed; see the table's notes). */
+  readonly activationMbPerSample: number;
+  /** Bytes sent per request (uint8 tensor of the input shape; float32 for TinyBERT's 14 values). */
+  readonly inputBytes: number;
+  /** Bytes returned per request (class scores or detections). */
+  readonly outputBytes: number;
+  /** Batch-1 latency alone on Xavier NX, ms (assumed; CPU + GPU phases). */
+  readonly latencyB1NxMs: number;
+  /** Share of the batch-1 latency spent on the CPU (assumed). */
+  readonly cpuShare: number;
+  /** u1: GPU share a batch-1 inference occupies on Xavier NX (assumed). */
+  readonly gpuOccupancyB1: number;
+  /** μ: share of the GPU time bound by memory bandwidth (assumed from the layer mix). */
+  readonly memoryIntensity: number;
+  /** Why the assumed numbers are what they are. */
+  readonly notes: string;
+}
+
+/** Memory an instance holds besides its weights: TensorRT execution context, workspace, Triton buffers, MB (assumed). */
+export const INSTANCE_OVERHEAD_MB = 64;
+
+const IMAGE_BYTES = 3 * 224 * 224;
+
+/**
+ * The parameter table. Public numbers: YOLO-v5s (the variant the paper's Jetson setting
+ * suggests; 7.2 M params, 16.5 GFLOPs at 640² → × (224/640)² = 2.0 at 224²), MobileNet-v3
+ * Large (5.4 M, 0.22 GMACs), ResNet-18 (11.7 M, 1.82 GMACs), EfficientNet-B0 (5.3 M,
+ * 0.39 GMACs), Inception-v3 (23.8 M, 5.7 GMACs at 299² → 3.2 at 224²), TinyBERT-4 (14.5 M,
+ * of which ≈ 4.6 M in the 4 transformer layers: ≈ 2 × 4.6 M × 14 tokens ≈ 0.13 GFLOPs).
+ */
+export const MODELS: Readonly<Record<ModelId, ModelProfile>> = {
+  yolo: {
+    id: 'yolo',
+    label: 'YOLO-v5',
+    task: 'object detection',
+    inputShape: [3, 224, 224],
+    inputType: 'image',
+    sloMs: 138,
+    paramsM: 7.2,
+    gflops: 2.0,
+    weightsMb: 14.4,
+    activationMbPerSample: 10,
+    inputBytes: IMAGE_BYTES,
+    outputBytes: 2048,
+    latencyB1NxMs: 40,
+    cpuShare: 0.25,
+    gpuOccupancyB1: 0.3,
+    memoryIntensity: 0.4,
+    notes:
+      'Largest detector of the set: most FLOPs but for inc, plus NMS on the CPU (cpuShare 0.25). ' +
+      'Activations: live FP16 maps at 224² (32×112² and 64×56² tensors, ≈ 4 MB) + float32 input staging (0.6 MB) + ' +
+      'detection/NMS buffers ≈ 7 MB per sample; with 8 instances × 128 samples that exceeds the NX’s 8 GB (Fig. 1).',
+  },
+  mob: {
+    id: 'mob',
+    label: 'MobileNet-v3',
+    task: 'image classification',
+    inputShape: [3, 224, 224],
+    inputType: 'image',
+    sloMs: 86,
+    paramsM: 5.4,
+    gflops: 0.44,
+    weightsMb: 10.8,
+    activationMbPerSample: 3,
+    inputBytes: IMAGE_BYTES,
+    outputBytes: 4000,
+    latencyB1NxMs: 16,
+    cpuShare: 0.25,
+    gpuOccupancyB1: 0.15,
+    memoryIntensity: 0.6,
+    notes:
+      'Few FLOPs but many small depthwise kernels: launch- and bandwidth-bound (μ 0.6), low occupancy at batch 1 (0.15), ' +
+      'so it batches well.',
+  },
+  res: {
+    id: 'res',
+    label: 'ResNet-18',
+    task: 'image classification',
+    inputShape: [3, 224, 224],
+    inputType: 'image',
+    sloMs: 58,
+    paramsM: 11.7,
+    gflops: 3.6,
+    weightsMb: 23.4,
+    activationMbPerSample: 2.5,
+    inputBytes: IMAGE_BYTES,
+    outputBytes: 4000,
+    latencyB1NxMs: 12,
+    cpuShare: 0.2,
+    gpuOccupancyB1: 0.3,
+    memoryIntensity: 0.25,
+    notes: 'Dense 3×3 convolutions that TensorRT maps well onto tensor cores: compute-bound (μ 0.25), fast for its FLOPs.',
+  },
+  eff: {
+    id: 'eff',
+    label: 'EfficientNet-B0',
+    task: 'image classification',
+    inputShape: [3, 224, 224],
+    inputType: 'image',
+    sloMs: 93,
+    paramsM: 5.3,
+    gflops: 0.78,
+    weightsMb: 10.6,
+    activationMbPerSample: 5,
+    inputBytes: IMAGE_BYTES,
+    outputBytes: 4000,
+    latencyB1NxMs: 22,
+    cpuShare: 0.2,
+    gpuOccupancyB1: 0.2,
+    memoryIntensity: 0.65,
+    notes:
+      'Depthwise convolutions and squeeze-excite on wide expanded maps (96×112²): the most memory-bound (μ 0.65), ' +
+      'large activations for its size (5 MB), slow on GPUs for its FLOPs.',
+  },
+  inc: {
+    id: 'inc',
+    label: 'Inception-v3',
+    task: 'image classification',
+    inputShape: [3, 224, 224],
+    inputType: 'image',
+    sloMs: 66,
+    paramsM: 23.8,
+    gflops: 6.4,
+    weightsMb: 47.6,
+    activationMbPerSample: 4,
+    inputBytes: IMAGE_BYTES,
+    outputBytes: 4000,
+    latencyB1NxMs: 24,
+    cpuShare: 0.15,
+    gpuOccupancyB1: 0.4,
+    memoryIntensity: 0.3,
+    notes: 'Most FLOPs and weights of the set; parallel branches fill the GPU better at batch 1 (0.4); tight SLO (66 ms).',
+  },
+  bert: {
+    id: 'bert',
+    label: 'TinyBERT',
+    task: 'speech recognition',
+    inputShape: [1, 14],
+    inputType: 'audio',
+    sloMs: 114,
+    paramsM: 14.5,
+    gflops: 0.13,
+    weightsMb: 29,
+    activationMbPerSample: 0.3,
+    inputBytes: 14 * 4,
+    outputBytes: 48,
+    latencyB1NxMs: 18,
+    cpuShare: 0.45,
+    gpuOccupancyB1: 0.1,
+    memoryIntensity: 0.5,
+    notes:
+      'Tiny GEMMs on 14 tokens: the GPU is nearly idle at batch 1 (0.1) and most time is audio feature extraction and ' +
+      'request handling on the CPU (cpuShare 0.45).',
+  },
+};
+
+/** A model's performance model compiled for one platform (see the module comment). */
+export interface CompiledModel {
+  readonly profile: ModelProfile;
+  /** Per-sample CPU time, ms. */
+  readonly cpuMsPerSample: number;
+  /** GPU phase at batch 1, ms. */
+  readonly gpuMsB1: number;
+  /** u1 on this platform. */
+  readonly occupancyB1: number;
+  /** Weights + per-instance overhead, MB. */
+  readonly instanceMemoryMb: number;
+  readonly activationMbPerSample: number;
+  readonly memoryIntensity: number;
+}
+
+/** Compiles a model's performance model for a platform (Table V scaling, see the module comment). */
+export function compileModel(profile: ModelProfile, platform: Platform): CompiledModel {
+  const reference = PLATFORMS[REFERENCE_PLATFORM];
+  const mu = profile.memoryIntensity;
+  const gpuScale = (1 - mu) / relativeCompute(platform) + mu / relativeBandwidth(platform);
+  return {
+    profile,
+    cpuMsPerSample: (profile.latencyB1NxMs * profile.cpuShare) / platform.relativeCpu,
+    gpuMsB1: profile.latencyB1NxMs * (1 - profile.cpuShare) * gpuScale,
+    occupancyB1: Math.min(1, (profile.gpuOccupancyB1 * reference.cudaCores) / platform.cudaCores),
+    instanceMemoryMb: profile.weightsMb + INSTANCE_OVERHEAD_MB,
+    activationMbPerSample: profile.activationMbPerSample,
+    memoryIntensity: mu,
+  };
+}
+
+/** t_iso(b): time of a batch of `batch` requests alone on the platform, ms. */
+export function isolatedBatchMs(model: CompiledModel, batch: number): number {
+  return model.cpuMsPerSample * batch + model.gpuMsB1 * (1 + model.occupancyB1 * (batch - 1));
+}
+
+/** GPU phase of a batch alone, ms. */
+export function isolatedGpuMs(model: CompiledModel, batch: number): number {
+  return model.gpuMsB1 * (1 + model.occupancyB1 * (batch - 1));
+}
+
+/**
+ * The batch's GPU demand: the share of the whole GPU it keeps busy, averaged over its
+ * isolated batch time (GPU work gpu1·u1·b divided by t_iso(b)). Demands of concurrent
+ * batches add up; above 1 the GPU is oversubscribed (contention.ts).
+ */
+export function gpuDemand(model: CompiledModel, batch: number): number {
+  return (model.gpuMsB1 * model.occupancyB1 * batch) / isolatedBatchMs(model, batch);
+}
+
+/** Memory a running batch adds to its instance's, MB. */
+export function batchActivationMb(model: CompiledModel, batch: number): number {
+  return model.activationMbPerSample * batch;
+}
+
+/** Batch-1 latency alone on a platform, ms (the derived column of the parameter table). */
+export function batchOneLatencyMs(id: ModelId, platform: Platform): number {
+  return isolatedBatchMs(compileModel(MODELS[id], platform), 1);
+}
