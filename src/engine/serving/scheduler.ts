@@ -1,0 +1,134 @@
+import type { ModelId, ModelProfile } from './models';
+
+/**
+ * The serving world's scheduler interface: BCEdge §IV-B1's MDP, one step per scheduling
+ * slot. At each slot boundary the engine hands the scheduler the state s_t and the reward
+ * of its previous action (the slot's utility, Eq. 3 and Eq. 6: r_t = U); the scheduler
+ * returns the action a_t = (b, m_c) for every model. Learning schedulers (next issue) keep
+ * (s_t, a_t, r_t, s_t+1) from consecutive calls.
+ *
+ * Two hooks serve DeepRT, which does not run BCEdge's per-model instances:
+ * - `dispatch: 'edf'`: one batch at a time on the whole device, the model with the
+ *   earliest queued deadline first (earliest-deadline-first over all requests); the
+ *   action's `instances` is then ignored (reported as 1).
+ * - `admit`: admission control, asked once per request when it reaches the edge; false
+ *   drops it (it counts as an SLO violation, never served).
+ */
+
+/** The largest batch size and concurrency the engine accepts (the grid of Fig. 1). */
+export const MAX_BATCH_SIZE = 128;
+export const MAX_INSTANCES = 8;
+
+/** The discrete action grid of Fig. 1 and §IV-B1 (M batch sizes × N instance counts). */
+export const BATCH_SIZES: readonly number[] = [1, 2, 4, 8, 16, 32, 64, 128];
+export const INSTANCE_COUNTS: readonly number[] = [1, 2, 3, 4, 5, 6, 7, 8];
+
+/** (b, m_c) for one model. */
+export interface ModelAction {
+  readonly batchSize: number;
+  readonly instances: number;
+}
+
+/** One action per model, in the order of the run's models. */
+export type ServingAction = readonly ModelAction[];
+
+/** What happened to one model during the last slot. */
+export interface ModelSlotStats {
+  /** Requests that reached the edge. */
+  readonly arrivals: number;
+  /** Requests served (late ones included). */
+  readonly completed: number;
+  /** Late completions + failed (OOM) + dropped (admission). */
+  readonly violations: number;
+  readonly throughputRps: number;
+  /** Mean end-to-end latency of the completed requests, ms (0 when none). */
+  readonly latencyMeanMs: number;
+  /** Eq. 3; null when the model had nothing to do. */
+  readonly utility: number | null;
+  readonly oomBatches: number;
+}
+
+/** The state s_t for one model (BCEdge §IV-B1: model type, input type and shape, SLO, queue). */
+export interface ModelObservation {
+  readonly model: ModelId;
+  readonly profile: ModelProfile;
+  readonly sloMs: number;
+  readonly queueLength: number;
+  /** Deadline − now of the most urgent queued request, ms; the SLO when the queue is empty. */
+  readonly oldestSlackMs: number;
+  /** The action in force. */
+  readonly batchSize: number;
+  readonly instances: number;
+  readonly busyInstances: number;
+  /** Null before the first slot has ended. */
+  readonly lastSlot: ModelSlotStats | null;
+}
+
+/** The state s_t of the whole device at a slot boundary. */
+export interface ServingObservation {
+  /** Index of the slot about to start (0 for the initial decision). */
+  readonly slot: number;
+  readonly nowMs: number;
+  readonly slotMs: number;
+  readonly models: readonly ModelObservation[];
+  /** Memory not in use now (BCEdge §IV-B1 (IV), §IV-F), MB. */
+  readonly availableMemoryMb: number;
+  readonly memoryMb: number;
+  /** 1 − GPU demand of what runs now (background included), clamped at 0. */
+  readonly availableCompute: number;
+  /** Batches running now. */
+  readonly runningBatches: number;
+  /** r_t for the previous action: mean utility over the models with one; null at slot 0 or when none. */
+  readonly reward: number | null;
+}
+
+/** A request reaching the edge, as admission control sees it. */
+export interface AdmissionRequest {
+  /** Index of the model in the run. */
+  readonly model: number;
+  /** When the device sent it, ms. */
+  readonly sentMs: number;
+  readonly sloMs: number;
+  /** sentMs + sloMs. */
+  readonly deadlineMs: number;
+}
+
+/** What admission control may consult (the profiler's view, BCEdge §IV-E). */
+export interface AdmissionView {
+  readonly nowMs: number;
+  readonly modelCount: number;
+  /** The profiled batch time alone on this platform, ms (no contention: a profile). */
+  isolatedBatchMs(model: number, batch: number): number;
+  /** The batch size in force for a model. */
+  batchSize(model: number): number;
+  /** Queued requests of a model whose deadline is at most `deadlineMs`. */
+  queuedWithDeadlineAtMost(model: number, deadlineMs: number): number;
+  /** Profile-predicted time until the running batches finish (max over them, ≥ 0), ms. */
+  readonly runningRemainingMs: number;
+  /** Time to return a result of the model to the device (t_o of Eq. 2), ms. */
+  returnMs(model: number): number;
+}
+
+export type DispatchPolicy = 'instances' | 'edf';
+
+/** One serving-world scheduler. */
+export interface ServingScheduler {
+  /** Registry id, e.g. 'fixed'. */
+  readonly id: string;
+  /** How batches reach the GPU; default 'instances'. */
+  readonly dispatch?: DispatchPolicy;
+  /** Called at time 0 and at every slot boundary; returns one action per model. */
+  decide(observation: ServingObservation): ServingAction;
+  /** Admission control; absent = admit everything. */
+  admit?(request: AdmissionRequest, view: AdmissionView): boolean;
+}
+
+/** Whether an action is valid for `modelCount` models (integers in 1..MAX). */
+export function isValidAction(action: ServingAction, modelCount: number): boolean {
+  if (action.length !== modelCount) return false;
+  for (const a of action) {
+    if (!Number.isInteger(a.batchSize) || a.batchSize < 1 || a.batchSize > MAX_BATCH_SIZE) return false;
+    if (!Number.isInteger(a.instances) || a.instances < 1 || a.instances > MAX_INSTANCES) return false;
+  }
+  return true;
+}
