@@ -71,3 +71,27 @@ test.describe('the pipeline lab', () => {
     lab.expectCleanLog();
   });
 });
+
+test('a workload dragged with touch lands on the execution place', async ({ browser }) => {
+  const context = await browser.newContext({ hasTouch: true, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const lab = new LabPage(page);
+  await lab.goto();
+  await lab.pause();
+  const from = (await lab.byTestId('palette.mode-F').boundingBox())!;
+  const to = (await lab.byTestId('board.ep-1').boundingBox())!;
+  const cdp = await context.newCDPSession(page);
+  const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', x: number, y: number) =>
+    cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+  const start = { x: from.x + from.width / 2, y: from.y + from.height / 2 };
+  const end = { x: to.x + to.width / 2, y: to.y + Math.min(120, to.height / 2) };
+  await touch('touchStart', start.x, start.y);
+  await page.waitForTimeout(250); // the touch sensor's press delay
+  for (let k = 1; k <= 12; k++) await touch('touchMove', start.x + ((end.x - start.x) * k) / 12, start.y + ((end.y - start.y) * k) / 12);
+  await touch('touchEnd', end.x, end.y);
+  await expect(lab.byTestId('events.item-2')).toContainText('EP 2');
+  await lab.step(1);
+  expect((await lab.epModes())[1]).toBe('F');
+  lab.expectCleanLog();
+  await context.close();
+});

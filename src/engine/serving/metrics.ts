@@ -1,0 +1,171 @@
+import { quantileSorted } from '../pipeline/metrics';
+
+/**
+ * BCEdge Eq. 3, our reading:
+ *
+ *   U = ln( T · (Σ_{j=1}^{b} SLO_j / m_c) / L )
+ *
+ * per model and per scheduling slot, to be maximized (Eq. 6 makes it the reward; the "min."
+ * of Eq. 4 is a typo, DESIGN §3), where
+ * - T: the model's throughput in the slot, requests completed in the slot per second (rps);
+ * - Σ_{j=1}^{b} SLO_j: the sum of the SLOs of the requests of one batch, ms — averaged over
+ *   the model's batches completed in the slot, so it counts the requests a batch really
+ *   held, not the configured b (with dynamic batching a batch may hold fewer);
+ * - m_c: the model's number of concurrent instances in force during the slot;
+ * - Σ SLO_j / m_c is Eq. 1's scheduling slot t_i, ms: the latency budget;
+ * - L: the mean end-to-end latency (Eq. 2) of the requests completed in the slot, ms.
+ * L / t_i is dimensionless ("∈ (0, 1]" when the budget holds), so U is ln of a rate in
+ * rps: its value depends on that unit, its differences do not. ln is the natural log (the
+ * paper writes log; only the scale changes).
+ *
+ * A slot in which the model completes nothing has no T or L: if it had nothing to do
+ * (no arrival, nothing queued or running) it has no utility (null, left out of means); if
+ * requests were waiting, running or lost, it gets `STALLED_UTILITY` — a choice, so that a
+ * scheduler that stalls a model is punished rather than ignored.
+ */
+export function utility(throughputRps: number, batchSloSumMs: number, instances: number, latencyMs: number): number {
+  return Math.log((throughputRps * (batchSloSumMs / instances)) / latencyMs);
+}
+
+/** Utility of a slot in which a model with work completed nothing (a choice, see `utility`). */
+export const STALLED_UTILITY = -10;
+
+/**
+ * Latency samples for percentiles with bounded memory: exact up to `cap`, then every other
+ * sample is dropped and only every 2nd, 4th, … value is kept (a systematic sample).
+ */
+export class LatencySamples {
+  private values: Float64Array;
+  private size = 0;
+  private stride = 1;
+  private seen = 0;
+
+  constructor(private readonly cap: number) {
+    if (!(cap >= 16)) throw new RangeError(`latency sample cap must be ≥ 16, got ${cap}`);
+    this.values = new Float64Array(Math.min(cap, 1024));
+  }
+
+  add(value: number): void {
+    if (this.seen++ % this.stride !== 0) return;
+    if (this.size === this.values.length) {
+      if (this.size >= this.cap) {
+        const half = this.size >> 1;
+        for (let j = 0; j < half; j++) this.values[j] = this.values[2 * j]!;
+        this.size = half;
+        this.stride *= 2;
+        // The stride doubled: this value is kept only if it falls on the new grid.
+        if ((this.seen - 1) % this.stride !== 0) return;
+      } else {
+        const bigger = new Float64Array(Math.min(this.cap, this.values.length * 2));
+        bigger.set(this.values);
+        this.values = bigger;
+      }
+    }
+    this.values[this.size++] = value;
+  }
+
+  /** Quantile p ∈ [0, 1] (type 7), 0 when empty. */
+  quantile(p: number): number {
+    return quantileSorted(this.values.slice(0, this.size).sort(), p);
+  }
+}
+
+/** One model's results (DESIGN §5 `perModel`). Times in ms, rates in requests per second. */
+export interface ServingModelSummary {
+  /** Requests sent by the devices during the run. */
+  readonly requests: number;
+  readonly completed: number;
+  /** Requests of batches that ran out of memory. */
+  readonly failed: number;
+  /** Requests refused by admission control. */
+  readonly dropped: number;
+  /** Mean over the slots with a utility. */
+  readonly utilityMean: number;
+  readonly throughputRps: number;
+  readonly latencyMeanMs: number;
+  readonly latencyP99Ms: number;
+  /** % of judged requests that missed their SLO (late, failed, dropped, or past deadline at the end). */
+  readonly sloViolationPct: number;
+  readonly oomBatches: number;
+  readonly batches: number;
+  readonly batchSizeMean: number;
+  /** Mean of Eq. 2's terms over completed requests, ms. */
+  readonly transmissionMeanMs: number;
+  readonly serializationMeanMs: number;
+  readonly queueingMeanMs: number;
+  readonly inferenceMeanMs: number;
+  readonly returnMeanMs: number;
+}
+
+/** One lane's results (DESIGN §5, serving world). */
+export interface ServingSummary {
+  readonly requests: number;
+  readonly utilityMean: number;
+  readonly throughputRps: number;
+  readonly latencyMeanMs: number;
+  readonly latencyP99Ms: number;
+  readonly sloViolationPct: number;
+  readonly oomBatches: number;
+  /** Wall-clock decision time; the engine has no clock, the worker measures it (0 here). */
+  readonly decisionMeanUs: number;
+  readonly completed: number;
+  readonly failed: number;
+  readonly dropped: number;
+  readonly perModel: Readonly<Record<string, ServingModelSummary>>;
+}
+
+/** One point of the per-slot time series. */
+export interface SlotRecord {
+  readonly slot: number;
+  /** End of the slot, ms. */
+  readonly endMs: number;
+  /** Mean utility over the models with one (null when none). */
+  readonly utility: number | null;
+  readonly throughputRps: number;
+  readonly latencyMeanMs: number;
+  readonly perModel: readonly SlotModelRecord[];
+}
+
+export interface SlotModelRecord {
+  readonly utility: number | null;
+  readonly throughputRps: number;
+  readonly latencyMeanMs: number;
+  readonly batchSize: number;
+  readonly instances: number;
+  readonly queueLength: number;
+  readonly violations: number;
+}
+
+/**
+ * The per-slot series with bounded memory: up to `cap` records, then every other record is
+ * dropped and only every 2nd, 4th, … slot is kept (thinning, not averaging: each kept
+ * point is a real slot).
+ */
+export class SlotSeries {
+  private records: SlotRecord[] = [];
+  private stride = 1;
+
+  constructor(private readonly cap: number) {
+    if (!(cap >= 2)) throw new RangeError(`series cap must be ≥ 2, got ${cap}`);
+  }
+
+  add(record: SlotRecord): void {
+    if (record.slot % this.stride !== 0) return;
+    if (this.records.length >= this.cap) {
+      this.stride *= 2;
+      this.records = this.records.filter((r) => r.slot % this.stride === 0);
+      if (record.slot % this.stride !== 0) return;
+    }
+    this.records.push(record);
+  }
+
+  /** The kept records, oldest first. */
+  get values(): readonly SlotRecord[] {
+    return this.records;
+  }
+
+  /** Slots between two kept records. */
+  get slotStride(): number {
+    return this.stride;
+  }
+}
