@@ -45,8 +45,8 @@ export interface ContentionParams {
 export const DEFAULT_CONTENTION: ContentionParams = {
   coRunnerPenalty: 0.5,
   oversubscriptionPenalty: 0.25,
-  memoryPressureThreshold: 0.6,
-  memoryPressurePenalty: 4,
+  memoryPressureThreshold: 0.5,
+  memoryPressurePenalty: 8,
 };
 
 /** What runs on the device now (aggregates, so a batch start costs O(1)). */

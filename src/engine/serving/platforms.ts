@@ -8,11 +8,11 @@
  * FP16 peaks (cores × clock × 2 FLOP per FMA × 2 for FP16: 128 × 0.921 GHz × 4 = 0.47,
  * 256 × 1.3 GHz × 4 = 1.33). Xavier NX's 21 TOPS counts its two DLAs and INT8 tensor-core
  * rates, which Triton's TensorRT backend on the GPU does not reach at small batches. On the
- * same basis as the other two, its 384 CUDA cores at 1.1 GHz give 1.69 TFLOPS FP16; its 48
- * tensor cores add more for the convolutions TensorRT maps onto them. We assume an
- * effective 2.4 TFLOPS FP16 (1.4 × the CUDA-core peak, well under the 6 TFLOPS tensor-core
- * peak): a choice, not a number from the paper. It makes Xavier NX 1.8 × TX2 and 5.1 × Nano
- * in compute, in line with public TensorRT benchmarks of the three boards at batch 1.
+ * same basis as the other two, its 384 CUDA cores at 1.1 GHz give 1.69 TFLOPS FP16. We use
+ * that CUDA-core figure for all three (one basis, two of three numbers straight from the
+ * table): Xavier NX is then 1.27 × TX2 and 3.6 × Nano in compute. It leaves out the NX's
+ * 48 tensor cores, which TensorRT uses only for some layers at small batches; a scenario
+ * that wants them counted can raise `effectiveTflops` (an assumption, shown as such).
  */
 
 export const PLATFORM_IDS = ['xavier-nx', 'tx2', 'nano'] as const;
@@ -53,7 +53,7 @@ export const PLATFORMS: Readonly<Record<PlatformId, Platform>> = {
     cudaCores: 384,
     memoryMb: 8192,
     reservedMemoryMb: 1536,
-    effectiveTflops: 2.4,
+    effectiveTflops: 1.69,
     memoryBandwidthGBps: 51.2,
     cpuCores: 6,
     relativeCpu: 1,

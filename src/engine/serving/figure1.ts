@@ -1,0 +1,87 @@
+import type { ModelId } from './models';
+import type { PlatformId } from './platforms';
+import { BATCH_SIZES, INSTANCE_COUNTS, type ServingScheduler } from './scheduler';
+import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingAssumptions } from './simulation';
+
+/** Options of the Figure 1 sweep; every field has a default. */
+export interface Figure1Options {
+  readonly model?: ModelId;
+  readonly platform?: PlatformId;
+  readonly batchSizes?: readonly number[];
+  readonly instanceCounts?: readonly number[];
+  /**
+   * Poisson rate offered to every cell, rps. The default, 200 rps, is about twice the best
+   * cell's capacity for yolo on Xavier NX (≈ 95 rps), so every instance stays busy and
+   * batches fill up (Fig. 1 is measured at load) and the throughput matrix shows each
+   * configuration's capacity. Latencies are then dominated by the growing queue (seconds
+   * over a 20 s window); their ordering, not their size, is the figure's point.
+   */
+  readonly rateRps?: number;
+  /** Simulated time per cell, ms (default 20 s: long enough for batches of 128 to form). */
+  readonly durationMs?: number;
+  readonly seed?: number;
+  readonly assumptions?: ServingAssumptions;
+}
+
+/** The two matrices of BCEdge Figure 1, indexed [batch size][instances]. */
+export interface Figure1Result {
+  readonly model: ModelId;
+  readonly platform: PlatformId;
+  readonly batchSizes: readonly number[];
+  readonly instanceCounts: readonly number[];
+  /** Completed requests per second. */
+  readonly throughputRps: readonly (readonly number[])[];
+  /**
+   * Mean end-to-end latency, ms, over the requests served and those still waiting at the
+   * end (counted with their age then, a lower bound). Counting only the served ones would
+   * flatter a configuration that stalls: under overload its late requests never finish and
+   * drop out of the mean. Requests lost to out-of-memory are not in it: `oomBatches` marks
+   * those cells (the paper's "memory overflow").
+   */
+  readonly latencyMeanMs: readonly (readonly number[])[];
+  /** Batches that ran out of memory. */
+  readonly oomBatches: readonly (readonly number[])[];
+}
+
+/**
+ * BCEdge Figure 1 on the engine: one model alone on a platform, for every batch size b and
+ * number of concurrent instances m_c, a fixed configuration serves a Poisson load that keeps
+ * the instances busy; the cell records throughput and mean latency. Same seed, same arrival
+ * trace for every cell. Pure and deterministic.
+ */
+export function runFigure1Sweep(options: Figure1Options = {}): Figure1Result {
+  const model = options.model ?? 'yolo';
+  const platform = options.platform ?? 'xavier-nx';
+  const batchSizes = options.batchSizes ?? BATCH_SIZES;
+  const instanceCounts = options.instanceCounts ?? INSTANCE_COUNTS;
+  const rateRps = options.rateRps ?? 200;
+  const durationMs = options.durationMs ?? 20_000;
+  const seed = options.seed ?? 1;
+  const assumptions = options.assumptions ?? DEFAULT_SERVING_ASSUMPTIONS;
+  const throughputRps: number[][] = [];
+  const latencyMeanMs: number[][] = [];
+  const oomBatches: number[][] = [];
+  for (const batchSize of batchSizes) {
+    const tRow: number[] = [];
+    const lRow: number[] = [];
+    const oRow: number[] = [];
+    for (const instances of instanceCounts) {
+      const fixed: ServingScheduler = { id: 'figure1', decide: () => [{ batchSize, instances }] };
+      const run = new ServingRun(
+        { platform, models: [{ model, weight: 1 }], rateRps, durationMs, seed, background: [], assumptions },
+        fixed,
+      );
+      const summary = run.runToEnd();
+      const backlog = run.backlog();
+      tRow.push(summary.throughputRps);
+      const servedMs = summary.latencyMeanMs * summary.completed;
+      const counted = summary.completed + backlog.requests;
+      lRow.push(counted > 0 ? (servedMs + backlog.ageSumMs) / counted : 0);
+      oRow.push(summary.oomBatches);
+    }
+    throughputRps.push(tRow);
+    latencyMeanMs.push(lRow);
+    oomBatches.push(oRow);
+  }
+  return { model, platform, batchSizes, instanceCounts, throughputRps, latencyMeanMs, oomBatches };
+}

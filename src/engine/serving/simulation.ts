@@ -1,0 +1,1092 @@
+import { EventQueue } from '../eventQueue';
+import { createRng, type Rng } from '../rng';
+import {
+  contendedBatchMs,
+  DEFAULT_CONTENTION,
+  emptyDeviceLoad,
+  fitsInMemory,
+  usedMemoryMb,
+  type ContentionParams,
+  type DeviceLoad,
+} from './contention';
+import {
+  LatencySamples,
+  SlotSeries,
+  STALLED_UTILITY,
+  utility,
+  type ServingModelSummary,
+  type ServingSummary,
+  type SlotModelRecord,
+  type SlotRecord,
+} from './metrics';
+import { batchActivationMb, compileModel, gpuDemand, isolatedBatchMs, MODELS, type CompiledModel, type ModelId } from './models';
+import { PLATFORMS, type Platform, type PlatformId } from './platforms';
+import {
+  isValidAction,
+  MAX_BATCH_SIZE,
+  type AdmissionView,
+  type ModelAction,
+  type ModelObservation,
+  type ModelSlotStats,
+  type ServingAction,
+  type ServingObservation,
+  type ServingScheduler,
+} from './scheduler';
+
+/** A model served in a run and its share of the requests. */
+export interface ServingModelSpec {
+  readonly model: ModelId;
+  /** Relative share of the total request rate (weights are normalized). */
+  readonly weight: number;
+  /** Overrides Table IV's SLO, ms. */
+  readonly sloMs?: number;
+}
+
+/**
+ * A co-located workload on the GPU from `fromMs` to `toMs` (null: to the end): it takes
+ * `intensity` of the GPU (1 = all of it) and holds `memoryMb` of memory.
+ */
+export interface BackgroundInterference {
+  readonly fromMs: number;
+  readonly toMs: number | null;
+  readonly intensity: number;
+  readonly memoryMb?: number;
+}
+
+/**
+ * The serving world's modelling choices (DESIGN §2 "modelling choices are scenario
+ * parameters"); each is a named parameter with a documented default.
+ */
+export interface ServingAssumptions {
+  /**
+   * Scheduling slot, ms. Eq. 1 defines the slot per model as Σ_batch SLO / m_c, which
+   * changes with every decision and differs between models; a simulation with one
+   * scheduler deciding for all models needs one clock. We decide every `slotMs` (default
+   * 1 s: the paper's profiler records interference "with one second period", §V-E) and
+   * keep Eq. 1's t_i as the latency budget inside the utility (metrics.ts).
+   */
+  readonly slotMs: number;
+  /** Bandwidth of the link from the IoT devices, Mbit/s (t_t of Eq. 2; assumed 200: 5 GHz Wi-Fi). */
+  readonly linkBandwidthMbps: number;
+  /** One-way propagation on the link, ms (added to t_t and t_o). */
+  readonly linkLatencyMs: number;
+  /**
+   * Per-request SLO jitter: each request's SLO is drawn uniformly in SLO·[1 − j, 1 + j]
+   * (§III-A1: "each request may have different SLOs"); 0 = every request has its model's.
+   */
+  readonly sloJitter: number;
+  /** Copy rate that assembles a batch's inputs into one tensor, MB/s (t_s of Eq. 2). */
+  readonly serializationMBps: number;
+  /**
+   * After an out-of-memory failure the instance is unavailable for this long, ms (the CUDA
+   * error is caught, buffers freed, the error returned). A choice: the paper only says
+   * memory can overflow (§I).
+   */
+  readonly oomRecoveryMs: number;
+  readonly contention: ContentionParams;
+}
+
+export const DEFAULT_SERVING_ASSUMPTIONS: ServingAssumptions = {
+  slotMs: 1000,
+  linkBandwidthMbps: 200,
+  linkLatencyMs: 1,
+  sloJitter: 0,
+  serializationMBps: 2000,
+  oomRecoveryMs: 50,
+  contention: DEFAULT_CONTENTION,
+};
+
+/** One request of an explicit trace (tests, replays): sent at `sentMs` for model index `model`. */
+export interface TracedRequest {
+  readonly sentMs: number;
+  readonly model: number;
+  /** Overrides the model's SLO for this request, ms. */
+  readonly sloMs?: number;
+}
+
+/** What became of one request, for the live views and the tests. */
+export interface RequestRecord {
+  /** Send order, from 0. */
+  readonly id: number;
+  readonly model: number;
+  readonly sentMs: number;
+  readonly sloMs: number;
+  readonly deadlineMs: number;
+  /** When it left the queue (its batch started, failed, or it was dropped at the edge). */
+  readonly dispatchMs: number;
+  /** When its result reached the device (served), or when it was lost. */
+  readonly completionMs: number;
+  /** Requests in its batch (0 when dropped). */
+  readonly batchSize: number;
+  readonly outcome: 'served' | 'failed' | 'dropped';
+}
+
+/** Everything one lane needs; lanes of a scenario differ only in their scheduler. */
+export interface ServingRunSpec {
+  readonly platform: PlatformId;
+  readonly models: readonly ServingModelSpec[];
+  /** Total Poisson arrival rate over all models (BCEdge §V-A: 30 rps). */
+  readonly rateRps: number;
+  /** Requests are sent during [0, durationMs); the run ends at durationMs. */
+  readonly durationMs: number;
+  readonly seed: number;
+  readonly background: readonly BackgroundInterference[];
+  readonly assumptions: ServingAssumptions;
+  /** Replaces the Poisson arrivals by these requests (sorted by `sentMs`); `rateRps` is then unused. */
+  readonly trace?: readonly TracedRequest[];
+  /** Latency samples kept per model for percentiles (default 65 536). */
+  readonly latencySampleCap?: number;
+  /** Slot records kept in the series (default 4096). */
+  readonly seriesCap?: number;
+}
+
+/** RNG stream of the arrival process (send times, models, SLO jitter). */
+export const SERVING_ARRIVAL_STREAM = 1;
+/** RNG stream handed to a scheduler that needs randomness (GA). */
+export const SERVING_SCHEDULER_STREAM = 2;
+
+// Event kinds (low 3 bits of the payload) and their priorities among equal times:
+// completions free instances and memory first, then recoveries, background changes,
+// arrivals, and the slot boundary last, so that everything at a boundary counts in the
+// slot it closes.
+const DONE = 0;
+const RECOVERED = 1;
+const BACKGROUND = 2;
+const ARRIVAL = 3;
+const SLOT = 4;
+
+/** Per-model counters for the run. */
+interface ModelTotals {
+  requests: number;
+  completed: number;
+  late: number;
+  failed: number;
+  dropped: number;
+  oomBatches: number;
+  batches: number;
+  batchedRequests: number;
+  latencySum: number;
+  transmissionSum: number;
+  serializationSum: number;
+  queueingSum: number;
+  inferenceSum: number;
+  returnSum: number;
+  utilitySum: number;
+  utilityCount: number;
+}
+
+/** Per-model counters for the current slot. */
+interface SlotCounters {
+  arrivals: number;
+  completed: number;
+  latencySum: number;
+  violations: number;
+  batchSloSum: number;
+  batches: number;
+  oomBatches: number;
+  /** Work was queued or running when the slot began. */
+  busyAtStart: boolean;
+}
+
+const zeroTotals = (): ModelTotals => ({
+  requests: 0,
+  completed: 0,
+  late: 0,
+  failed: 0,
+  dropped: 0,
+  oomBatches: 0,
+  batches: 0,
+  batchedRequests: 0,
+  latencySum: 0,
+  transmissionSum: 0,
+  serializationSum: 0,
+  queueingSum: 0,
+  inferenceSum: 0,
+  returnSum: 0,
+  utilitySum: 0,
+  utilityCount: 0,
+});
+
+const zeroSlot = (): SlotCounters => ({
+  arrivals: 0,
+  completed: 0,
+  latencySum: 0,
+  violations: 0,
+  batchSloSum: 0,
+  batches: 0,
+  oomBatches: 0,
+  busyAtStart: false,
+});
+
+/**
+ * One lane of the serving world (DESIGN §3) as a discrete-event simulation on EventQueue.
+ *
+ * Requests: the devices send a Poisson stream at `rateRps`, each request's model drawn by
+ * the weights and its SLO jittered, all from one RNG stream drawn in send order (three
+ * numbers per request), so every lane sees the identical trace whatever its scheduler does.
+ * A request reaches the edge after t_t (Eq. 2), joins its model's queue ordered by
+ * deadline = sent + SLO (§IV-C: shorter SLO first, arrival order on ties), and waits (t_w).
+ *
+ * Execution (§III-A1, §IV-C, §IV-D): model m runs m_c instances; an idle instance takes up
+ * to b requests from the head of its model's queue at once (dynamic batching without a
+ * batching delay: Triton's max_queue_delay 0), copies their inputs into one tensor (t_s),
+ * and runs the batch (t_m, contention.ts). The result returns to the device (t_o). When
+ * the scheduler lowers m_c, busy instances finish their batch before they unload; raising
+ * it loads instances at once (no load time — a simplification). Weights of loaded
+ * instances and activations of running batches occupy memory; a batch that would exceed
+ * the platform's memory fails at once (its requests are SLO violations) and its instance
+ * recovers for `oomRecoveryMs`.
+ */
+export class ServingRun {
+  readonly platform: Platform;
+  readonly compiled: readonly CompiledModel[];
+  readonly modelIds: readonly ModelId[];
+  private readonly spec: ServingRunSpec;
+  private readonly a: ServingAssumptions;
+  private readonly m: number;
+  private readonly sloMs: Float64Array;
+  private readonly transmitMs: Float64Array;
+  private readonly returnMsOf: Float64Array;
+  private readonly serializationMsPerRequest: Float64Array;
+  private readonly cumulativeWeight: Float64Array;
+  private readonly arrivals: Rng;
+  private readonly meanGapMs: number;
+  private readonly events = new EventQueue<number>();
+  private readonly load: DeviceLoad = emptyDeviceLoad();
+  private readonly edf: boolean;
+  private nowMs = 0;
+  private nextSendMs: number;
+  private sequence = 0;
+
+  // Requests (struct of arrays with a free list).
+  private reqSent = new Float64Array(1024);
+  private reqDeadline = new Float64Array(1024);
+  private reqSlo = new Float64Array(1024);
+  private reqEdge = new Float64Array(1024);
+  private reqSeq = new Float64Array(1024);
+  private reqModel = new Int32Array(1024);
+  /** 0 free, 1 in transit, 2 queued, 3 running. */
+  private reqState = new Uint8Array(1024);
+  private freeReq = new Int32Array(1024);
+  private freeReqTop = 0;
+  private reqCapacity = 0;
+
+  // Per-model deadline heaps of request indices.
+  private readonly heaps: Int32Array[];
+  private readonly heapSize: Int32Array;
+
+  // Running batches (slots with a free list; members in a flat array).
+  private batchModel = new Int32Array(64);
+  private batchSize = new Int32Array(64);
+  private batchStart = new Float64Array(64);
+  private batchSerialization = new Float64Array(64);
+  private batchInference = new Float64Array(64);
+  private batchDemand = new Float64Array(64);
+  private batchActivation = new Float64Array(64);
+  private batchSloSum = new Float64Array(64);
+  private batchActive = new Uint8Array(64);
+  private batchMembers = new Int32Array(64 * MAX_BATCH_SIZE);
+  private freeBatch: number[] = [];
+  private batchCapacity = 0;
+
+  // Instances and the action in force.
+  private readonly action: ModelAction[];
+  private readonly busy: Int32Array;
+  private readonly recovering: Int32Array;
+
+  // Metrics.
+  private readonly totals: ModelTotals[];
+  private readonly slotCounters: SlotCounters[];
+  private readonly samples: LatencySamples[];
+  private readonly allSamples: LatencySamples;
+  readonly series: SlotSeries;
+  private slotIndex = 0;
+  private slotStartMs = 0;
+  private lastSlotStats: ModelSlotStats[] | null = null;
+  private lastReward: number | null = null;
+  private finished = false;
+  private traceIndex = 0;
+
+  /** Called for every request when it is served or lost (omit on hot paths). */
+  onRequest: ((record: RequestRecord) => void) | null = null;
+
+  constructor(
+    spec: ServingRunSpec,
+    private readonly scheduler: ServingScheduler,
+  ) {
+    validateSpec(spec);
+    this.spec = spec;
+    this.a = spec.assumptions;
+    this.platform = PLATFORMS[spec.platform];
+    this.m = spec.models.length;
+    this.modelIds = spec.models.map((s) => s.model);
+    this.compiled = spec.models.map((s) => compileModel(MODELS[s.model], this.platform));
+    this.sloMs = Float64Array.from(spec.models, (s) => s.sloMs ?? MODELS[s.model].sloMs);
+    const bitsPerMs = this.a.linkBandwidthMbps * 1000;
+    this.transmitMs = Float64Array.from(spec.models, (s) => this.a.linkLatencyMs + (MODELS[s.model].inputBytes * 8) / bitsPerMs);
+    this.returnMsOf = Float64Array.from(spec.models, (s) => this.a.linkLatencyMs + (MODELS[s.model].outputBytes * 8) / bitsPerMs);
+    this.serializationMsPerRequest = Float64Array.from(spec.models, (s) => MODELS[s.model].inputBytes / (this.a.serializationMBps * 1000));
+    const totalWeight = spec.models.reduce((sum, s) => sum + s.weight, 0);
+    let acc = 0;
+    this.cumulativeWeight = Float64Array.from(spec.models, (s) => (acc += s.weight / totalWeight));
+    this.cumulativeWeight[this.m - 1] = 1;
+    this.arrivals = createRng(spec.seed, SERVING_ARRIVAL_STREAM);
+    this.meanGapMs = 1000 / spec.rateRps;
+    this.nextSendMs = spec.trace === undefined ? this.arrivals.exponential(this.meanGapMs) : (spec.trace[0]?.sentMs ?? Number.POSITIVE_INFINITY);
+    this.edf = scheduler.dispatch === 'edf';
+    this.heaps = spec.models.map(() => new Int32Array(256));
+    this.heapSize = new Int32Array(this.m);
+    this.busy = new Int32Array(this.m);
+    this.recovering = new Int32Array(this.m);
+    this.totals = spec.models.map(zeroTotals);
+    this.slotCounters = spec.models.map(zeroSlot);
+    const cap = spec.latencySampleCap ?? 65_536;
+    this.samples = spec.models.map(() => new LatencySamples(cap));
+    this.allSamples = new LatencySamples(cap);
+    this.series = new SlotSeries(spec.seriesCap ?? 4096);
+    this.growRequests(1024);
+    this.growBatches(64);
+
+    for (const bg of spec.background) this.scheduleBackground(bg);
+    this.action = spec.models.map(() => ({ batchSize: 1, instances: 1 }));
+    this.applyAction(this.scheduler.decide(this.observe()));
+    this.events.push(this.slotEndMs(0), SLOT, SLOT);
+  }
+
+  /** Simulated time reached, ms. */
+  get timeMs(): number {
+    return this.nowMs;
+  }
+
+  get done(): boolean {
+    return this.finished;
+  }
+
+  /** The action in force, per model. */
+  get currentAction(): ServingAction {
+    return this.action.map((a) => ({ ...a }));
+  }
+
+  /** Runs until `targetMs` (or the end of the run). */
+  advanceTo(targetMs: number): void {
+    if (this.finished) return;
+    const end = Math.min(targetMs, this.spec.durationMs);
+    const duration = this.spec.durationMs;
+    const events = this.events;
+    for (;;) {
+      const top = events.peek();
+      const send = this.nextSendMs;
+      if (send < duration && send <= end && (top === undefined || send < top.timeMs)) {
+        this.send(send);
+        continue;
+      }
+      if (top === undefined || top.timeMs > end) break;
+      events.pop();
+      this.nowMs = top.timeMs;
+      this.handle(top.payload);
+      if (this.finished) return;
+    }
+    if (end > this.nowMs) this.nowMs = end;
+  }
+
+  /** Runs to the end and returns the summary. */
+  runToEnd(): ServingSummary {
+    this.advanceTo(this.spec.durationMs);
+    return this.summary();
+  }
+
+  private handle(payload: number): void {
+    const kind = payload & 7;
+    const index = payload >> 3;
+    switch (kind) {
+      case DONE:
+        this.finishBatch(index);
+        break;
+      case RECOVERED: {
+        if (this.edf) this.recovering[0]!--;
+        else this.recovering[index]!--;
+        this.updateInstanceMemory();
+        this.dispatch(index);
+        break;
+      }
+      case BACKGROUND:
+        this.applyBackground(index);
+        break;
+      case ARRIVAL:
+        this.arrive(index);
+        break;
+      case SLOT:
+        this.endSlot();
+        break;
+      default:
+        throw new RangeError(`unknown event kind ${kind}`);
+    }
+  }
+
+  // ---- Requests -------------------------------------------------------------------------
+
+  /** A device sends a request at `timeMs`; draws the next send time. */
+  private send(timeMs: number): void {
+    this.nowMs = timeMs;
+    let model = 0;
+    let slo: number;
+    const trace = this.spec.trace;
+    if (trace === undefined) {
+      const rng = this.arrivals;
+      const uModel = rng.nextFloat();
+      const uSlo = rng.nextFloat();
+      this.nextSendMs = timeMs + rng.exponential(this.meanGapMs);
+      while (uModel >= this.cumulativeWeight[model]!) model++;
+      slo = this.sloMs[model]! * (1 + this.a.sloJitter * (2 * uSlo - 1));
+    } else {
+      const request = trace[this.traceIndex++]!;
+      model = request.model;
+      slo = request.sloMs ?? this.sloMs[model]!;
+      this.nextSendMs = trace[this.traceIndex]?.sentMs ?? Number.POSITIVE_INFINITY;
+    }
+    const r = this.allocRequest();
+    this.reqSent[r] = timeMs;
+    this.reqSlo[r] = slo;
+    this.reqDeadline[r] = timeMs + slo;
+    this.reqModel[r] = model;
+    this.reqSeq[r] = this.sequence++;
+    this.reqState[r] = 1;
+    this.totals[model]!.requests++;
+    const edge = timeMs + this.transmitMs[model]!;
+    this.reqEdge[r] = edge;
+    this.events.push(edge, r * 8 + ARRIVAL, ARRIVAL);
+  }
+
+  /** A request reaches the edge: admission, then its model's queue. */
+  private arrive(r: number): void {
+    const model = this.reqModel[r]!;
+    const slot = this.slotCounters[model]!;
+    slot.arrivals++;
+    if (this.scheduler.admit !== undefined) {
+      const admitted = this.scheduler.admit(
+        { model, sentMs: this.reqSent[r]!, sloMs: this.reqSlo[r]!, deadlineMs: this.reqDeadline[r]! },
+        this.admissionView,
+      );
+      if (!admitted) {
+        this.totals[model]!.dropped++;
+        slot.violations++;
+        if (this.onRequest !== null) this.record(r, this.nowMs, this.nowMs, 0, 'dropped');
+        this.freeRequest(r);
+        return;
+      }
+    }
+    this.reqState[r] = 2;
+    this.heapPush(model, r);
+    this.dispatch(model);
+  }
+
+  // ---- Dispatch -------------------------------------------------------------------------
+
+  /** Starts batches while a model has queued requests and an idle instance (or the EDF executor is idle). */
+  private dispatch(model: number): void {
+    if (this.edf) {
+      while (this.busy[0]! + this.recovering[0]! === 0) {
+        const next = this.earliestDeadlineModel();
+        if (next < 0) return;
+        this.startBatch(next);
+      }
+      return;
+    }
+    const instances = this.action[model]!.instances;
+    while (this.heapSize[model]! > 0 && this.busy[model]! + this.recovering[model]! < instances) this.startBatch(model);
+  }
+
+  /** EDF over all requests: the model whose queue head has the earliest deadline (then arrival order, then model index). */
+  private earliestDeadlineModel(): number {
+    let best = -1;
+    let bestDeadline = Number.POSITIVE_INFINITY;
+    let bestSeq = Number.POSITIVE_INFINITY;
+    for (let m = 0; m < this.m; m++) {
+      if (this.heapSize[m] === 0) continue;
+      const r = this.heaps[m]![0]!;
+      const d = this.reqDeadline[r]!;
+      const s = this.reqSeq[r]!;
+      if (d < bestDeadline || (d === bestDeadline && s < bestSeq)) {
+        best = m;
+        bestDeadline = d;
+        bestSeq = s;
+      }
+    }
+    return best;
+  }
+
+  private startBatch(model: number): void {
+    const now = this.nowMs;
+    const compiled = this.compiled[model]!;
+    const size = Math.min(this.action[model]!.batchSize, this.heapSize[model]!);
+    const executor = this.edf ? 0 : model;
+    const activation = batchActivationMb(compiled, size);
+    if (!fitsInMemory(this.platform, this.load, activation)) {
+      // Out of memory: the batch fails at once; its requests are violations.
+      const totals = this.totals[model]!;
+      const slot = this.slotCounters[model]!;
+      for (let k = 0; k < size; k++) {
+        const r = this.heapPop(model);
+        if (this.onRequest !== null) this.record(r, now, now, size, 'failed');
+        this.freeRequest(r);
+      }
+      totals.failed += size;
+      totals.oomBatches++;
+      slot.violations += size;
+      slot.oomBatches++;
+      this.recovering[executor]!++;
+      this.events.push(now + this.a.oomRecoveryMs, model * 8 + RECOVERED, RECOVERED);
+      return;
+    }
+    const b = this.allocBatch();
+    const base = b * MAX_BATCH_SIZE;
+    let sloSum = 0;
+    for (let k = 0; k < size; k++) {
+      const r = this.heapPop(model);
+      this.reqState[r] = 3;
+      this.batchMembers[base + k] = r;
+      sloSum += this.reqSlo[r]!;
+    }
+    const serialization = size * this.serializationMsPerRequest[model]!;
+    const inference = contendedBatchMs(compiled, size, this.platform, this.load, this.a.contention);
+    const demand = gpuDemand(compiled, size);
+    this.batchModel[b] = model;
+    this.batchSize[b] = size;
+    this.batchStart[b] = now;
+    this.batchSerialization[b] = serialization;
+    this.batchInference[b] = inference;
+    this.batchDemand[b] = demand;
+    this.batchActivation[b] = activation;
+    this.batchSloSum[b] = sloSum;
+    this.batchActive[b] = 1;
+    this.load.gpuDemand += demand;
+    this.load.activationMb += activation;
+    this.load.runningBatches++;
+    this.busy[executor]!++;
+    this.updateInstanceMemory();
+    this.events.push(now + serialization + inference, b * 8 + DONE, DONE);
+  }
+
+  private finishBatch(b: number): void {
+    const now = this.nowMs;
+    const model = this.batchModel[b]!;
+    const size = this.batchSize[b]!;
+    const start = this.batchStart[b]!;
+    const serialization = this.batchSerialization[b]!;
+    const inference = this.batchInference[b]!;
+    const back = this.returnMsOf[model]!;
+    const transmit = this.transmitMs[model]!;
+    const totals = this.totals[model]!;
+    const slot = this.slotCounters[model]!;
+    const samples = this.samples[model]!;
+    const base = b * MAX_BATCH_SIZE;
+    for (let k = 0; k < size; k++) {
+      const r = this.batchMembers[base + k]!;
+      const completion = now + back;
+      const latency = completion - this.reqSent[r]!;
+      if (completion > this.reqDeadline[r]!) {
+        totals.late++;
+        slot.violations++;
+      }
+      totals.latencySum += latency;
+      totals.queueingSum += start - this.reqEdge[r]!;
+      samples.add(latency);
+      this.allSamples.add(latency);
+      slot.latencySum += latency;
+      if (this.onRequest !== null) this.record(r, start, completion, size, 'served');
+      this.freeRequest(r);
+    }
+    totals.completed += size;
+    totals.batches++;
+    totals.batchedRequests += size;
+    totals.transmissionSum += transmit * size;
+    totals.serializationSum += serialization * size;
+    totals.inferenceSum += inference * size;
+    totals.returnSum += back * size;
+    slot.completed += size;
+    slot.batches++;
+    slot.batchSloSum += this.batchSloSum[b]!;
+
+    this.batchActive[b] = 0;
+    this.freeBatch.push(b);
+    const load = this.load;
+    load.runningBatches--;
+    if (load.runningBatches === 0) {
+      // Reset the sums so that rounding never accumulates over a long run.
+      load.gpuDemand = 0;
+      load.activationMb = 0;
+    } else {
+      load.gpuDemand -= this.batchDemand[b]!;
+      load.activationMb -= this.batchActivation[b]!;
+    }
+    this.busy[this.edf ? 0 : model]!--;
+    this.updateInstanceMemory();
+    this.dispatch(model);
+  }
+
+  private record(r: number, dispatchMs: number, completionMs: number, batchSize: number, outcome: RequestRecord['outcome']): void {
+    this.onRequest!({
+      id: this.reqSeq[r]!,
+      model: this.reqModel[r]!,
+      sentMs: this.reqSent[r]!,
+      sloMs: this.reqSlo[r]!,
+      deadlineMs: this.reqDeadline[r]!,
+      dispatchMs,
+      completionMs,
+      batchSize,
+      outcome,
+    });
+  }
+
+  /** Memory of loaded instances: an instance stays loaded while busy or recovering, even after m_c was lowered. */
+  private updateInstanceMemory(): void {
+    let mb = 0;
+    for (let m = 0; m < this.m; m++) {
+      const loaded = this.edf ? 1 : Math.max(this.action[m]!.instances, this.busy[m]! + this.recovering[m]!);
+      mb += loaded * this.compiled[m]!.instanceMemoryMb;
+    }
+    this.load.instanceMb = mb;
+  }
+
+  // ---- Background interference ------------------------------------------------------------
+
+  /**
+   * Drops background interference onto the device during a run (the lab's drag and drop).
+   * A start already in the past applies now; an end in the past is an error.
+   */
+  addBackground(bg: BackgroundInterference): void {
+    if (!(bg.intensity >= 0) || (bg.toMs !== null && !(bg.toMs >= Math.max(bg.fromMs, this.nowMs)))) {
+      throw new RangeError(`invalid background interference ${JSON.stringify(bg)} at ${this.nowMs} ms`);
+    }
+    this.scheduleBackground({ ...bg, fromMs: Math.max(bg.fromMs, this.nowMs) });
+  }
+
+  private readonly backgroundChanges: { intensity: number; memoryMb: number }[] = [];
+
+  private scheduleBackground(bg: BackgroundInterference): void {
+    const memoryMb = bg.memoryMb ?? 0;
+    const start = this.backgroundChanges.length;
+    this.backgroundChanges.push({ intensity: bg.intensity, memoryMb });
+    this.events.push(bg.fromMs, start * 8 + BACKGROUND, BACKGROUND);
+    if (bg.toMs !== null) {
+      const stop = this.backgroundChanges.length;
+      this.backgroundChanges.push({ intensity: -bg.intensity, memoryMb: -memoryMb });
+      this.events.push(bg.toMs, stop * 8 + BACKGROUND, BACKGROUND);
+    }
+  }
+
+  private applyBackground(index: number): void {
+    const change = this.backgroundChanges[index]!;
+    this.load.backgroundDemand = Math.max(0, this.load.backgroundDemand + change.intensity);
+    this.load.backgroundMemoryMb = Math.max(0, this.load.backgroundMemoryMb + change.memoryMb);
+  }
+
+  // ---- Slots ---------------------------------------------------------------------------
+
+  private slotEndMs(slot: number): number {
+    return Math.min((slot + 1) * this.a.slotMs, this.spec.durationMs);
+  }
+
+  private endSlot(): void {
+    const now = this.nowMs;
+    const seconds = (now - this.slotStartMs) / 1000;
+    const stats: ModelSlotStats[] = [];
+    const records: SlotModelRecord[] = [];
+    let utilitySum = 0;
+    let utilityCount = 0;
+    let completed = 0;
+    let latencySum = 0;
+    for (let m = 0; m < this.m; m++) {
+      const c = this.slotCounters[m]!;
+      const instances = this.edf ? 1 : this.action[m]!.instances;
+      const throughputRps = seconds > 0 ? c.completed / seconds : 0;
+      const latencyMeanMs = c.completed > 0 ? c.latencySum / c.completed : 0;
+      let u: number | null = null;
+      if (c.completed > 0) {
+        u = utility(throughputRps, c.batchSloSum / c.batches, instances, latencyMeanMs);
+      } else if (c.busyAtStart || c.arrivals > 0 || c.violations > 0) {
+        u = STALLED_UTILITY;
+      }
+      if (u !== null) {
+        utilitySum += u;
+        utilityCount++;
+        this.totals[m]!.utilitySum += u;
+        this.totals[m]!.utilityCount++;
+      }
+      completed += c.completed;
+      latencySum += c.latencySum;
+      stats.push({
+        arrivals: c.arrivals,
+        completed: c.completed,
+        violations: c.violations,
+        throughputRps,
+        latencyMeanMs,
+        utility: u,
+        oomBatches: c.oomBatches,
+      });
+      records.push({
+        utility: u,
+        throughputRps,
+        latencyMeanMs,
+        batchSize: this.action[m]!.batchSize,
+        instances,
+        queueLength: this.heapSize[m]!,
+        violations: c.violations,
+      });
+    }
+    const record: SlotRecord = {
+      slot: this.slotIndex,
+      endMs: now,
+      utility: utilityCount > 0 ? utilitySum / utilityCount : null,
+      throughputRps: seconds > 0 ? completed / seconds : 0,
+      latencyMeanMs: completed > 0 ? latencySum / completed : 0,
+      perModel: records,
+    };
+    this.series.add(record);
+    this.lastSlotStats = stats;
+    this.lastReward = record.utility;
+    this.slotIndex++;
+    this.slotStartMs = now;
+    for (let m = 0; m < this.m; m++) {
+      const c = this.slotCounters[m]!;
+      c.arrivals = 0;
+      c.completed = 0;
+      c.latencySum = 0;
+      c.violations = 0;
+      c.batchSloSum = 0;
+      c.batches = 0;
+      c.oomBatches = 0;
+      c.busyAtStart = this.heapSize[m]! > 0 || this.busy[this.edf ? 0 : m]! > 0;
+    }
+    if (now >= this.spec.durationMs) {
+      this.finished = true;
+      return;
+    }
+    this.applyAction(this.scheduler.decide(this.observe()));
+    this.events.push(this.slotEndMs(this.slotIndex), SLOT, SLOT);
+  }
+
+  private applyAction(action: ServingAction): void {
+    if (!isValidAction(action, this.m)) {
+      throw new RangeError(`scheduler ${this.scheduler.id} returned an invalid action ${JSON.stringify(action)}`);
+    }
+    for (let m = 0; m < this.m; m++) {
+      const a = action[m]!;
+      this.action[m] = { batchSize: a.batchSize, instances: this.edf ? 1 : a.instances };
+    }
+    this.updateInstanceMemory();
+    if (this.edf) this.dispatch(0);
+    else for (let m = 0; m < this.m; m++) this.dispatch(m);
+  }
+
+  /** The state s_t the scheduler sees now. */
+  observe(): ServingObservation {
+    const now = this.nowMs;
+    const models: ModelObservation[] = [];
+    for (let m = 0; m < this.m; m++) {
+      const head = this.heapSize[m]! > 0 ? this.heaps[m]![0]! : -1;
+      models.push({
+        model: this.modelIds[m]!,
+        profile: this.compiled[m]!.profile,
+        sloMs: this.sloMs[m]!,
+        queueLength: this.heapSize[m]!,
+        oldestSlackMs: head >= 0 ? this.reqDeadline[head]! - now : this.sloMs[m]!,
+        batchSize: this.action[m]!.batchSize,
+        instances: this.action[m]!.instances,
+        busyInstances: this.edf ? (this.busy[0]! > 0 && this.runningModel() === m ? 1 : 0) : this.busy[m]!,
+        lastSlot: this.lastSlotStats?.[m] ?? null,
+      });
+    }
+    const demand = this.load.gpuDemand + this.load.backgroundDemand;
+    return {
+      slot: this.slotIndex,
+      nowMs: now,
+      slotMs: this.a.slotMs,
+      models,
+      availableMemoryMb: this.platform.memoryMb - usedMemoryMb(this.platform, this.load),
+      memoryMb: this.platform.memoryMb,
+      availableCompute: Math.max(0, 1 - demand),
+      runningBatches: this.load.runningBatches,
+      reward: this.lastReward,
+    };
+  }
+
+  private runningModel(): number {
+    for (let b = 0; b < this.batchCapacity; b++) if (this.batchActive[b] === 1) return this.batchModel[b]!;
+    return -1;
+  }
+
+  /** Admission control's view (built once; its getters read the live state). */
+  private readonly admissionView: AdmissionView = ((run: ServingRun): AdmissionView => ({
+    get nowMs() {
+      return run.nowMs;
+    },
+    get modelCount() {
+      return run.m;
+    },
+    isolatedBatchMs: (model, batch) => isolatedBatchMs(run.compiled[model]!, batch) + batch * run.serializationMsPerRequest[model]!,
+    batchSize: (model) => run.action[model]!.batchSize,
+    queuedWithDeadlineAtMost: (model, deadlineMs) => {
+      const heap = run.heaps[model]!;
+      let count = 0;
+      for (let i = 0; i < run.heapSize[model]!; i++) if (run.reqDeadline[heap[i]!]! <= deadlineMs) count++;
+      return count;
+    },
+    get runningRemainingMs() {
+      let remaining = 0;
+      for (let b = 0; b < run.batchCapacity; b++) {
+        if (run.batchActive[b] !== 1) continue;
+        const model = run.batchModel[b]!;
+        const predicted = isolatedBatchMs(run.compiled[model]!, run.batchSize[b]!) + run.batchSerialization[b]!;
+        remaining = Math.max(remaining, run.batchStart[b]! + predicted - run.nowMs);
+      }
+      return remaining;
+    },
+    returnMs: (model) => run.returnMsOf[model]!,
+  }))(this);
+
+  // ---- Summary ---------------------------------------------------------------------------
+
+  /** Requests sent but neither served nor lost yet (in transit, queued or running), and the sum of their ages now, ms. */
+  backlog(): { readonly requests: number; readonly ageSumMs: number } {
+    let requests = 0;
+    let ageSumMs = 0;
+    for (let r = 0; r < this.reqCapacity; r++) {
+      if (this.reqState[r] === 0) continue;
+      requests++;
+      ageSumMs += this.nowMs - this.reqSent[r]!;
+    }
+    return { requests, ageSumMs };
+  }
+
+  /** The lane's results so far (DESIGN §5). */
+  summary(): ServingSummary {
+    const now = this.nowMs;
+    const durationS = now / 1000;
+    // Requests not finished by now: past their deadline they are violations; the others
+    // are censored (neither met nor missed yet).
+    const unfinishedLate = new Float64Array(this.m);
+    for (let r = 0; r < this.reqCapacity; r++) {
+      if (this.reqState[r] !== 0 && this.reqDeadline[r]! < now) unfinishedLate[this.reqModel[r]!]!++;
+    }
+    const perModel: Record<string, ServingModelSummary> = {};
+    let requests = 0;
+    let completed = 0;
+    let failed = 0;
+    let dropped = 0;
+    let oomBatches = 0;
+    let latencySum = 0;
+    let violations = 0;
+    let judged = 0;
+    let utilitySum = 0;
+    let utilityCount = 0;
+    for (let m = 0; m < this.m; m++) {
+      const t = this.totals[m]!;
+      const late = unfinishedLate[m]!;
+      const v = t.late + t.failed + t.dropped + late;
+      const j = t.completed + t.failed + t.dropped + late;
+      const per = (sum: number): number => (t.completed > 0 ? sum / t.completed : 0);
+      perModel[this.modelIds[m]!] = {
+        requests: t.requests,
+        completed: t.completed,
+        failed: t.failed,
+        dropped: t.dropped,
+        utilityMean: t.utilityCount > 0 ? t.utilitySum / t.utilityCount : 0,
+        throughputRps: durationS > 0 ? t.completed / durationS : 0,
+        latencyMeanMs: per(t.latencySum),
+        latencyP99Ms: this.samples[m]!.quantile(0.99),
+        sloViolationPct: j > 0 ? (100 * v) / j : 0,
+        oomBatches: t.oomBatches,
+        batches: t.batches,
+        batchSizeMean: t.batches > 0 ? t.batchedRequests / t.batches : 0,
+        transmissionMeanMs: per(t.transmissionSum),
+        serializationMeanMs: per(t.serializationSum),
+        queueingMeanMs: per(t.queueingSum),
+        inferenceMeanMs: per(t.inferenceSum),
+        returnMeanMs: per(t.returnSum),
+      };
+      requests += t.requests;
+      completed += t.completed;
+      failed += t.failed;
+      dropped += t.dropped;
+      oomBatches += t.oomBatches;
+      latencySum += t.latencySum;
+      violations += v;
+      judged += j;
+      utilitySum += t.utilitySum;
+      utilityCount += t.utilityCount;
+    }
+    return {
+      requests,
+      utilityMean: utilityCount > 0 ? utilitySum / utilityCount : 0,
+      throughputRps: durationS > 0 ? completed / durationS : 0,
+      latencyMeanMs: completed > 0 ? latencySum / completed : 0,
+      latencyP99Ms: this.allSamples.quantile(0.99),
+      sloViolationPct: judged > 0 ? (100 * violations) / judged : 0,
+      oomBatches,
+      decisionMeanUs: 0,
+      completed,
+      failed,
+      dropped,
+      perModel,
+    };
+  }
+
+  // ---- Storage ---------------------------------------------------------------------------
+
+  private allocRequest(): number {
+    if (this.freeReqTop === 0) this.growRequests(this.reqCapacity * 2);
+    return this.freeReq[--this.freeReqTop]!;
+  }
+
+  private freeRequest(r: number): void {
+    this.reqState[r] = 0;
+    this.freeReq[this.freeReqTop++] = r;
+  }
+
+  private growRequests(capacity: number): void {
+    const old = this.reqCapacity;
+    const grow64 = (a: Float64Array): Float64Array<ArrayBuffer> => {
+      const b = new Float64Array(capacity);
+      b.set(a.subarray(0, old));
+      return b;
+    };
+    const grow32 = (a: Int32Array): Int32Array<ArrayBuffer> => {
+      const b = new Int32Array(capacity);
+      b.set(a.subarray(0, old));
+      return b;
+    };
+    this.reqSent = grow64(this.reqSent);
+    this.reqDeadline = grow64(this.reqDeadline);
+    this.reqSlo = grow64(this.reqSlo);
+    this.reqEdge = grow64(this.reqEdge);
+    this.reqSeq = grow64(this.reqSeq);
+    this.reqModel = grow32(this.reqModel);
+    const state = new Uint8Array(capacity);
+    state.set(this.reqState.subarray(0, old));
+    this.reqState = state;
+    const free = new Int32Array(capacity);
+    free.set(this.freeReq.subarray(0, this.freeReqTop));
+    // New slots are handed out lowest index first.
+    for (let r = capacity - 1; r >= old; r--) free[this.freeReqTop++] = r;
+    this.freeReq = free;
+    this.reqCapacity = capacity;
+  }
+
+  private allocBatch(): number {
+    if (this.freeBatch.length === 0) this.growBatches(this.batchCapacity * 2);
+    return this.freeBatch.pop()!;
+  }
+
+  private growBatches(capacity: number): void {
+    const old = this.batchCapacity;
+    const g64 = (a: Float64Array): Float64Array<ArrayBuffer> => {
+      const b = new Float64Array(capacity);
+      b.set(a.subarray(0, old));
+      return b;
+    };
+    const g32 = (a: Int32Array, scale = 1): Int32Array<ArrayBuffer> => {
+      const b = new Int32Array(capacity * scale);
+      b.set(a.subarray(0, old * scale));
+      return b;
+    };
+    this.batchModel = g32(this.batchModel);
+    this.batchSize = g32(this.batchSize);
+    this.batchStart = g64(this.batchStart);
+    this.batchSerialization = g64(this.batchSerialization);
+    this.batchInference = g64(this.batchInference);
+    this.batchDemand = g64(this.batchDemand);
+    this.batchActivation = g64(this.batchActivation);
+    this.batchSloSum = g64(this.batchSloSum);
+    const active = new Uint8Array(capacity);
+    active.set(this.batchActive.subarray(0, old));
+    this.batchActive = active;
+    this.batchMembers = g32(this.batchMembers, MAX_BATCH_SIZE);
+    for (let b = capacity - 1; b >= old; b--) this.freeBatch.push(b);
+    this.batchCapacity = capacity;
+  }
+
+  // ---- Deadline heaps: (deadline, sequence) ascending -------------------------------------
+
+  private before(r: number, s: number): boolean {
+    const dr = this.reqDeadline[r]!;
+    const ds = this.reqDeadline[s]!;
+    return dr < ds || (dr === ds && this.reqSeq[r]! < this.reqSeq[s]!);
+  }
+
+  private heapPush(model: number, r: number): void {
+    let heap = this.heaps[model]!;
+    let i = this.heapSize[model]!;
+    if (i === heap.length) {
+      const bigger = new Int32Array(heap.length * 2);
+      bigger.set(heap);
+      heap = bigger;
+      this.heaps[model] = heap;
+    }
+    this.heapSize[model] = i + 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      const p = heap[parent]!;
+      if (!this.before(r, p)) break;
+      heap[i] = p;
+      i = parent;
+    }
+    heap[i] = r;
+  }
+
+  private heapPop(model: number): number {
+    const heap = this.heaps[model]!;
+    const top = heap[0]!;
+    const n = this.heapSize[model]! - 1;
+    this.heapSize[model] = n;
+    if (n === 0) return top;
+    const last = heap[n]!;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= n) break;
+      const right = left + 1;
+      const child = right < n && this.before(heap[right]!, heap[left]!) ? right : left;
+      if (!this.before(heap[child]!, last)) break;
+      heap[i] = heap[child]!;
+      i = child;
+    }
+    heap[i] = last;
+    return top;
+  }
+}
+
+function validateSpec(spec: ServingRunSpec): void {
+  if (spec.models.length === 0) throw new RangeError('a serving run needs at least one model');
+  if (spec.models.length > 1 << 20) throw new RangeError('too many models');
+  if (!(spec.rateRps > 0) || !Number.isFinite(spec.rateRps)) throw new RangeError(`rate must be positive, got ${spec.rateRps}`);
+  if (!(spec.durationMs > 0) || !Number.isFinite(spec.durationMs)) throw new RangeError(`duration must be positive, got ${spec.durationMs}`);
+  for (const s of spec.models) {
+    if (!(s.model in MODELS)) throw new RangeError(`unknown model ${s.model}`);
+    if (!(s.weight >= 0) || !Number.isFinite(s.weight)) throw new RangeError(`model weight must be ≥ 0, got ${s.weight}`);
+    if (s.sloMs !== undefined && !(s.sloMs > 0)) throw new RangeError(`SLO must be positive, got ${s.sloMs}`);
+  }
+  if (spec.trace !== undefined) {
+    let last = Number.NEGATIVE_INFINITY;
+    for (const t of spec.trace) {
+      if (!(t.sentMs >= last) || !Number.isInteger(t.model) || t.model < 0 || t.model >= spec.models.length) {
+        throw new RangeError(`invalid or unsorted traced request ${JSON.stringify(t)}`);
+      }
+      if (t.sloMs !== undefined && !(t.sloMs > 0)) throw new RangeError(`traced SLO must be positive, got ${t.sloMs}`);
+      last = t.sentMs;
+    }
+  }
+  if (!spec.models.some((s) => s.weight > 0)) throw new RangeError('at least one model weight must be positive');
+  const a = spec.assumptions;
+  if (!(a.slotMs > 0)) throw new RangeError(`slot must be positive, got ${a.slotMs}`);
+  if (!(a.linkBandwidthMbps > 0)) throw new RangeError(`link bandwidth must be positive, got ${a.linkBandwidthMbps}`);
+  if (!(a.linkLatencyMs >= 0)) throw new RangeError(`link latency must be ≥ 0, got ${a.linkLatencyMs}`);
+  if (!(a.sloJitter >= 0 && a.sloJitter < 1)) throw new RangeError(`SLO jitter must be in [0, 1), got ${a.sloJitter}`);
+  if (!(a.serializationMBps > 0)) throw new RangeError(`serialization rate must be positive, got ${a.serializationMBps}`);
+  if (!(a.oomRecoveryMs > 0)) throw new RangeError(`OOM recovery must be positive, got ${a.oomRecoveryMs}`);
+  for (const bg of spec.background) {
+    if (!(bg.intensity >= 0) || !(bg.fromMs >= 0) || (bg.toMs !== null && !(bg.toMs >= bg.fromMs))) {
+      throw new RangeError(`invalid background interference ${JSON.stringify(bg)}`);
+    }
+  }
+}
