@@ -8,7 +8,7 @@
  */
 import { averageSummaries, type PipelineSummary } from '../src/engine/pipeline/metrics';
 import { runPipelineScenario } from '../src/scenario/pipelineRunner';
-import { findPreset } from '../src/scenario/presets';
+import { pipelinePresets } from '../src/scenario/presets';
 import type { Scenario } from '../src/scenario/schema';
 
 const seedsArg = process.argv.indexOf('--seeds');
@@ -38,7 +38,7 @@ console.log(
 for (const model of ['vgg16', 'resnet50'] as const) {
   for (const trialCost of ['serial', 'pipelined', 'free'] as const) {
     for (const llsReading of ['literal', 'repaired'] as const) {
-      const base = structuredClone(findPreset(`odin-fig5-${model}`)!.scenario);
+      const base = structuredClone(pipelinePresets().find((p) => p.id === `odin-fig5-${model}`)!.scenario);
       base.pipeline.assumptions = { ...base.pipeline.assumptions, trialCost, llsReading };
       base.pipeline.lanes = base.pipeline.lanes.filter((l) => l.scheduler === 'odin' || l.scheduler === 'lls');
       const means = gridMeans(base);

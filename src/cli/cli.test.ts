@@ -144,4 +144,44 @@ describe('npm run sim', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('no-such-preset: no such preset or file');
   });
+
+  it('runs a serving scenario with the serving summary keys, per model', () => {
+    const { code, stdout, stderr } = cli(['run', 'serving-default', '--set', 'serving.durationS=60']);
+    expect(stderr).toBe('');
+    expect(code).toBe(EXIT_OK);
+    const out = JSON.parse(stdout) as { results: { scheduler: string; summary: Record<string, unknown> }[] };
+    expect(out.results.map((r) => r.scheduler)).toEqual(['fixed', 'deeprt', 'ga']);
+    for (const r of out.results) {
+      for (const key of ['requests', 'utilityMean', 'throughputRps', 'latencyMeanMs', 'latencyP99Ms', 'sloViolationPct', 'oomBatches', 'decisionMeanUs', 'perModel']) {
+        expect(r.summary).toHaveProperty(key);
+      }
+      expect(Object.keys(r.summary.perModel as object)).toEqual(['yolo', 'mob', 'res', 'eff', 'inc', 'bert']);
+    }
+  });
+
+  it('gives the same serving numbers for the same seed (decision time aside)', () => {
+    const strip = (text: string) =>
+      (JSON.parse(text) as { results: { summary: Record<string, unknown> }[] }).results.map(({ summary }) => ({ ...summary, decisionMeanUs: 'wall clock' }));
+    const a = cli(['run', 'serving-default', '--set', 'serving.durationS=30']);
+    const b = cli(['run', 'serving-default', '--set', 'serving.durationS=30']);
+    expect(strip(a.stdout)).toEqual(strip(b.stdout));
+    const other = cli(['run', 'serving-default', '--set', 'serving.durationS=30', '--set', 'seed=2']);
+    expect(strip(other.stdout)).not.toEqual(strip(a.stdout));
+  });
+
+  it('runs the Figure 1 grid of batch × instances in one call', () => {
+    const { code, stdout } = cli(['run', 'bcedge-fig1-yolo', '--set', 'serving.durationS=5']);
+    expect(code).toBe(EXIT_OK);
+    const out = JSON.parse(stdout) as { results: { cell: Record<string, number>; params: Record<string, number> }[] };
+    expect(out.results).toHaveLength(64);
+    expect(out.results[9]!.cell).toEqual({ batchSize: 2, instances: 2 });
+    expect(out.results[9]!.params).toEqual({ batchSize: 2, instances: 2 });
+  });
+
+  it('names a bad serving field with exit code 2', () => {
+    const { code, stdout, stderr } = cli(['run', 'serving-default', '--set', 'serving.platform="orin"']);
+    expect(code).toBe(EXIT_USAGE);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('serving.platform: must be one of "xavier-nx", "tx2", "nano", got "orin"');
+  });
 });

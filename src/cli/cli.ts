@@ -1,11 +1,12 @@
-import { averageSummaries, type PipelineSummary } from '../engine/pipeline/metrics';
 import { getDatabase } from '../engine/profiles/databases';
 import { formatProfileTable } from '../engine/profiles/format';
 import { MODEL_IDS, type ModelId } from '../engine/profiles/types';
-import { parseScenario } from '../scenario/parse';
-import { gridCells, runPipelineScenario, type GridCell, type LaneResult } from '../scenario/pipelineRunner';
+import { averageDeep } from '../scenario/average';
+import { parseAnyScenario } from '../scenario/parse';
+import { gridCells, runPipelineScenario } from '../scenario/pipelineRunner';
+import { runServingScenario, servingCells } from '../scenario/servingRunner';
 import { findPreset, PRESETS } from '../scenario/presets';
-import { formatErrors, LIMITS, type Scenario } from '../scenario/schema';
+import { formatErrors, LIMITS, type AnyScenario } from '../scenario/schema';
 import { toCsv } from '../scenario/csv';
 
 /** Everything the CLI touches of the outside world, so tests can run it in-process. */
@@ -111,7 +112,7 @@ export function applySet(document: unknown, assignment: string): void {
   target[keys.at(-1)!] = value;
 }
 
-function loadScenario(source: string | undefined, sets: readonly string[], io: CliIo): Scenario {
+function loadScenario(source: string | undefined, sets: readonly string[], io: CliIo): AnyScenario {
   if (source === undefined) throw new UsageError('needs a scenario file or a preset id (see: npm run sim -- presets)');
   let document: unknown;
   const preset = findPreset(source);
@@ -128,17 +129,40 @@ function loadScenario(source: string | undefined, sets: readonly string[], io: C
     }
   }
   for (const s of sets) applySet(document, s);
-  const parsed = parseScenario(document);
+  const parsed = parseAnyScenario(document);
   if (!parsed.ok) throw new UsageError(formatErrors(parsed.errors));
   return parsed.scenario;
 }
 
+/** What `run` and `sweep` need from a world: its grid size and a run of every cell and lane for a seed. */
+interface WorldRunner {
+  readonly hasGrid: boolean;
+  readonly cells: number;
+  run(seed: number, onCell?: () => void): readonly ResultRow[];
+}
+
+interface ResultRow {
+  readonly scheduler: string;
+  readonly label: string;
+  readonly params: unknown;
+  readonly cell?: object;
+  readonly summary: object;
+}
+
+function runnerFor(scenario: AnyScenario): WorldRunner {
+  if (scenario.world === 'serving') {
+    // Decision time is wall-clock (BCEdge Fig. 16): the one number that differs run to run.
+    return { hasGrid: scenario.serving.grid !== undefined, cells: servingCells(scenario).length, run: (seed, onCell) => runServingScenario(scenario, seed, () => performance.now(), onCell) };
+  }
+  return { hasGrid: scenario.pipeline.grid !== undefined, cells: gridCells(scenario.pipeline).length, run: (seed, onCell) => runPipelineScenario(scenario, seed, onCell) };
+}
+
 /** Per lane, the mean over grid cells (the paper's "on average" over the grid). */
-function gridMeans(results: readonly LaneResult[], scenario: Scenario): { scheduler: string; label: string; summary: PipelineSummary }[] {
-  if (scenario.pipeline.grid === undefined) return [];
-  const byLabel = new Map<string, LaneResult[]>();
+function gridMeans(results: readonly ResultRow[], runner: WorldRunner): { scheduler: string; label: string; summary: object }[] {
+  if (!runner.hasGrid) return [];
+  const byLabel = new Map<string, ResultRow[]>();
   for (const r of results) byLabel.set(r.label, [...(byLabel.get(r.label) ?? []), r]);
-  return [...byLabel.values()].map((rs) => ({ scheduler: rs[0]!.scheduler, label: rs[0]!.label, summary: averageSummaries(rs.map((r) => r.summary)) }));
+  return [...byLabel.values()].map((rs) => ({ scheduler: rs[0]!.scheduler, label: rs[0]!.label, summary: averageDeep(rs.map((r) => r.summary)) }));
 }
 
 function progress(io: CliIo, done: number, total: number): void {
@@ -154,25 +178,27 @@ function emit(io: CliIo, options: Options, json: unknown, rows: readonly Record<
   else io.stdout(text);
 }
 
-function resultRows(results: readonly { label: string; scheduler: string; params: unknown; cell?: GridCell; summary: PipelineSummary; seed?: number }[]): Record<string, unknown>[] {
+function resultRows(results: readonly ResultRow[]): Record<string, unknown>[] {
   return results.map((r) => ({ scheduler: r.scheduler, label: r.label, ...(r.cell ? { cell: r.cell } : {}), params: r.params, summary: r.summary }));
 }
 
 function commandRun(options: Options, io: CliIo): number {
   const scenario = loadScenario(options.positional[1], options.sets, io);
-  const results = runPipelineScenario(scenario);
-  const means = gridMeans(results, scenario);
+  const runner = runnerFor(scenario);
+  const results = runner.run(scenario.seed);
+  const means = gridMeans(results, runner);
   emit(io, options, { scenario, results, ...(means.length > 0 ? { gridMeans: means } : {}) }, resultRows(results));
   return EXIT_OK;
 }
 
 function commandSweep(options: Options, io: CliIo): number {
   const scenario = loadScenario(options.positional[1], options.sets, io);
+  const runner = runnerFor(scenario);
   const seeds = Array.from({ length: options.seeds }, (_, i) => scenario.seed + i);
   if (seeds.at(-1)! > LIMITS.seed.max) throw new UsageError(`--seeds: seeds would pass ${LIMITS.seed.max}`);
-  const total = seeds.length * gridCells(scenario.pipeline).length;
+  const total = seeds.length * runner.cells;
   let done = 0;
-  const perSeed = seeds.map((seed) => runPipelineScenario(scenario, seed, () => progress(io, ++done, total)));
+  const perSeed = seeds.map((seed) => runner.run(seed, () => progress(io, ++done, total)));
   // Same order of (cell, lane) in every seed: average position by position.
   const results = perSeed[0]!.map((first, j) => ({
     scheduler: first.scheduler,
@@ -180,9 +206,9 @@ function commandSweep(options: Options, io: CliIo): number {
     params: first.params,
     ...(first.cell ? { cell: first.cell } : {}),
     seeds: seeds.length,
-    summary: averageSummaries(perSeed.map((rs) => rs[j]!.summary)),
+    summary: averageDeep(perSeed.map((rs) => rs[j]!.summary)),
   }));
-  const means = gridMeans(results as unknown as LaneResult[], scenario);
+  const means = gridMeans(results, runner);
   emit(io, options, { scenario, seeds, results, ...(means.length > 0 ? { gridMeans: means } : {}) }, resultRows(results));
   return EXIT_OK;
 }

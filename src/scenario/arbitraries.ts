@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { INTERFERENCE_MODE_IDS, MODEL_IDS } from '../engine/profiles/types';
 import { PIPELINE_SCHEDULER_IDS, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
-import { PRESETS } from './presets';
+import { pipelinePresets } from './presets';
 import { HIDEABLE_CONTROLS, LIMITS, VIEW_MODES, type InterferenceEventSpec, type PipelineLane, type PipelineScenario, type Scenario } from './schema';
 
 /** An integer within one of the schema's `{ min, max }` bounds. */
@@ -112,7 +112,7 @@ const viewArbitrary: fc.Arbitrary<NonNullable<Scenario['view']>> = fc.record(
  * so a JSON round trip gives a strictly equal object. Each scenario is a fresh copy: a test
  * may change it without touching PRESETS.
  */
-export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc.constantFrom(...PRESETS).chain(({ scenario: preset }) => {
+export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc.constantFrom(...pipelinePresets()).chain(({ scenario: preset }) => {
   const p = preset.pipeline;
   return fc
     .record({

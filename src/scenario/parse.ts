@@ -1,4 +1,4 @@
-import { SCENARIO_VERSION, validateScenario, type ScenarioResult } from './schema';
+import { SCENARIO_VERSION, validateAnyScenario, validateScenario, type AnyScenarioResult, type FieldError, type ScenarioResult } from './schema';
 
 /**
  * A migration lifts a scenario document from version `from` to `from + 1`. Old links keep
@@ -46,11 +46,8 @@ export function migrateDocument(
   return { ok: true, document: current };
 }
 
-/**
- * The one door for scenarios from anywhere (CLI file, URL, import, worker message): any
- * value in, a valid current-version scenario or field-level errors out. Never throws.
- */
-export function parseScenario(input: unknown, migrations: readonly Migration[] = MIGRATIONS): ScenarioResult {
+/** Checks the document's shape and runs the migrations; field errors for what cannot be. */
+function migrateInput(input: unknown, migrations: readonly Migration[]): { ok: true; document: Record<string, unknown> } | { ok: false; errors: FieldError[] } {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     return { ok: false, errors: [{ path: '(scenario)', message: 'must be a JSON object' }] };
   }
@@ -64,7 +61,17 @@ export function parseScenario(input: unknown, migrations: readonly Migration[] =
     const [path, ...rest] = migrated.message.split(': ');
     return { ok: false, errors: [{ path: path ?? 'version', message: rest.join(': ') }] };
   }
-  return validateScenario(migrated.document);
+  return migrated;
+}
+
+/**
+ * The one door for the live lab's scenarios from anywhere (URL, import, worker message):
+ * any value in, a valid current-version pipeline scenario or field-level errors out.
+ * Never throws.
+ */
+export function parseScenario(input: unknown, migrations: readonly Migration[] = MIGRATIONS): ScenarioResult {
+  const migrated = migrateInput(input, migrations);
+  return migrated.ok ? validateScenario(migrated.document) : migrated;
 }
 
 /** Parses JSON text and validates it; a syntax error is reported like any other. */
@@ -76,4 +83,10 @@ export function parseScenarioJson(text: string): ScenarioResult {
     return { ok: false, errors: [{ path: '(file)', message: `is not valid JSON: ${error instanceof Error ? error.message : String(error)}` }] };
   }
   return parseScenario(value);
+}
+
+/** The same door for a scenario of either world (the command line runs both). Never throws. */
+export function parseAnyScenario(input: unknown, migrations: readonly Migration[] = MIGRATIONS): AnyScenarioResult {
+  const migrated = migrateInput(input, migrations);
+  return migrated.ok ? validateAnyScenario(migrated.document) : migrated;
 }

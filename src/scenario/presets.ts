@@ -1,5 +1,6 @@
 import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../engine/pipeline/assumptions';
-import { SCENARIO_VERSION, type PipelineScenario, type Scenario } from './schema';
+import { DEFAULT_SERVING_ASSUMPTIONS } from '../engine/serving/simulation';
+import { SCENARIO_VERSION, type AnyScenario, type PipelineScenario, type Scenario, type ServingScenario } from './schema';
 
 /** A named scenario that reproduces a figure of a paper, or the lab's first impression. */
 export interface Preset {
@@ -8,7 +9,7 @@ export interface Preset {
   readonly figure: string;
   /** One line for the gallery and `npm run sim -- presets`. */
   readonly description: string;
-  readonly scenario: Scenario;
+  readonly scenario: AnyScenario;
 }
 
 const ODIN_GRID = [2, 10, 100];
@@ -52,7 +53,7 @@ function fig5(model: 'vgg16' | 'resnet50'): Scenario {
  * Every preset. The paper presets use the default assumptions of DESIGN §2 (serial trials,
  * literal LLS, buffers of 1, saturated admission, 5 % detection threshold, no hop cost).
  */
-export const PRESETS: readonly Preset[] = [
+const PIPELINE_PRESETS: readonly Preset[] = [
   {
     id: 'default',
     figure: '',
@@ -138,12 +139,88 @@ export const PRESETS: readonly Preset[] = [
   },
 ];
 
+const SIX_MODELS: ServingScenario['serving']['models'] = (['yolo', 'mob', 'res', 'eff', 'inc', 'bert'] as const).map((model) => ({ model, weight: 1 }));
+
+/** The serving world's modelling choices as a scenario holds them (the engine's defaults). */
+const { contention: _contention, ...SERVING_ASSUMPTIONS } = DEFAULT_SERVING_ASSUMPTIONS;
+void _contention;
+
+function serving(title: string, overrides: Partial<ServingScenario['serving']>, seed = 1): ServingScenario {
+  return {
+    version: SCENARIO_VERSION,
+    world: 'serving',
+    title,
+    seed,
+    serving: {
+      platform: 'xavier-nx',
+      rateRps: 30,
+      durationS: 600,
+      models: SIX_MODELS,
+      background: [],
+      assumptions: SERVING_ASSUMPTIONS,
+      lanes: [{ scheduler: 'fixed' }, { scheduler: 'deeprt' }, { scheduler: 'ga' }],
+      ...overrides,
+    },
+  };
+}
+
+/**
+ * The serving world's presets (BCEdge). They run from the command line; the serving page
+ * is the next step of the lab.
+ */
+export const SERVING_PRESETS: readonly Preset[] = [
+  {
+    id: 'serving-default',
+    figure: '',
+    description: 'The six models of BCEdge Table IV on Xavier NX at 30 requests/s for 10 minutes: Triton (fixed), DeepRT and GA.',
+    scenario: serving('Six models on Xavier NX at 30 rps', {}),
+  },
+  {
+    id: 'bcedge-fig1-yolo',
+    figure: 'BCEdge Fig. 1',
+    description: 'YOLO alone on Xavier NX, overloaded at 200 rps for 20 s: throughput and latency of every batch size 1…128 × 1…8 instances (Triton fixed).',
+    scenario: serving('BCEdge Fig. 1: batch × instances for YOLO', {
+      models: [{ model: 'yolo', weight: 1 }],
+      rateRps: 200,
+      durationS: 20,
+      lanes: [{ scheduler: 'fixed' }],
+      grid: { batchSize: [1, 2, 4, 8, 16, 32, 64, 128], instances: [1, 2, 3, 4, 5, 6, 7, 8] },
+    }),
+  },
+  {
+    id: 'bcedge-fig7-utility',
+    figure: 'BCEdge Fig. 7',
+    description: 'Utility per model, six models on Xavier NX at 30 rps for the paper’s 3000 s: Triton (fixed), DeepRT and GA.',
+    scenario: serving('BCEdge Fig. 7: utility per model', { durationS: 3000 }),
+  },
+  {
+    id: 'bcedge-fig15-rps',
+    figure: 'BCEdge Fig. 15',
+    description: 'SLO violations against the request rate, 10 to 50 rps, six models on Xavier NX: Triton (fixed), DeepRT and GA.',
+    scenario: serving('BCEdge Fig. 15: SLO violations against rps', { grid: { rateRps: [10, 20, 30, 40, 50] } }),
+  },
+  {
+    id: 'bcedge-platforms',
+    figure: 'BCEdge Table V',
+    description: 'The six models at 30 rps on each platform of Table V: Xavier NX, TX2 and Nano.',
+    scenario: serving('BCEdge Table V: three edge platforms', { grid: { platform: ['xavier-nx', 'tx2', 'nano'] } }),
+  },
+];
+
+/** Every preset, pipeline world first: the CLI's `presets` and the gallery list these. */
+export const PRESETS: readonly Preset[] = [...PIPELINE_PRESETS, ...SERVING_PRESETS];
+
 /** The preset with this id, or undefined. */
 export function findPreset(id: string): Preset | undefined {
   return PRESETS.find((p) => p.id === id);
 }
 
+/** The presets the live (pipeline) lab can open. */
+export function pipelinePresets(): readonly (Preset & { readonly scenario: Scenario })[] {
+  return PRESETS.filter((p): p is Preset & { readonly scenario: Scenario } => p.scenario.world === 'pipeline');
+}
+
 /** The scenario the lab opens on. */
 export function defaultScenario(): Scenario {
-  return structuredClone(findPreset('default')!.scenario);
+  return structuredClone(PIPELINE_PRESETS.find((p) => p.id === 'default')!.scenario) as Scenario;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { migrateDocument, parseScenario, parseScenarioJson, type Migration } from './parse';
 import { defaultScenario, PRESETS } from './presets';
 import v1Fixture from './fixtures/v1-default.json';
-import { validateScenario } from './schema';
+import { validateAnyScenario, validateScenario, validateServingScenario } from './schema';
 
 const errorsOf = (input: unknown) => {
   const r = parseScenario(input);
@@ -19,7 +19,7 @@ const withPipeline = (change: (p: Record<string, unknown>) => void): unknown => 
 describe('scenario schema', () => {
   it('accepts every preset', () => {
     for (const p of PRESETS) {
-      const r = validateScenario(p.scenario);
+      const r = validateAnyScenario(p.scenario);
       expect(r.ok, `${p.id}: ${r.ok ? '' : JSON.stringify(r.errors)}`).toBe(true);
     }
   });
@@ -125,5 +125,31 @@ describe('the v1 → v2 migration', () => {
     expect(result.scenario).not.toHaveProperty('name');
     // Everything else is carried over unchanged: it is the default scenario.
     expect(result.scenario).toEqual(defaultScenario());
+  });
+});
+
+describe('the serving scenario schema', () => {
+  const servingPreset = () => structuredClone(PRESETS.find((p) => p.id === 'serving-default')!.scenario) as unknown as Record<string, unknown> & { serving: Record<string, unknown> };
+  const errors = (change: (s: ReturnType<typeof servingPreset>) => void) => {
+    const s = servingPreset();
+    change(s);
+    const r = validateServingScenario(s);
+    return r.ok ? [] : r.errors.map((e) => `${e.path}: ${e.message}`);
+  };
+
+  it('accepts the serving presets and names bad fields', () => {
+    expect(errors(() => undefined)).toEqual([]);
+    expect(errors((s) => (s.serving.platform = 'jetson-orin'))).toEqual(['serving.platform: must be one of "xavier-nx", "tx2", "nano", got "jetson-orin"']);
+    expect(errors((s) => (s.serving.rateRps = 0))).toEqual(['serving.rateRps: must be a number from 0.1 to 10000, got 0']);
+    expect(errors((s) => (s.serving.models = [{ model: 'yolo', weight: 1 }, { model: 'yolo', weight: 2 }]))).toEqual(['serving.models[1].model: is listed twice (yolo), got "yolo"']);
+    expect(errors((s) => (s.serving.lanes = [{ scheduler: 'fixed', params: { batchSize: 500 } }]))).toEqual(['serving.lanes[0].params.batchSize: must be an integer from 1 to 128, got 500']);
+    expect(errors((s) => ((s.serving.durationS = 100_000), (s.serving.rateRps = 1000)))).toEqual(['serving.durationS: sends 100000000 requests at 1000 rps; at most 10000000, got 100000']);
+  });
+
+  it('keeps serving scenarios out of the pipeline page with a clear message', () => {
+    const r = validateScenario(servingPreset());
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.errors[0]!.path).toBe('world');
+    expect(validateAnyScenario(servingPreset()).ok).toBe(true);
   });
 });

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { validateDatabase } from '../engine/profiles/validate';
 import { MODE_IDS, MODEL_IDS, type LayerTimeDatabase, type ModeId } from '../engine/profiles/types';
 import { PIPELINE_SCHEDULER_IDS, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
+import { MODEL_IDS as SERVING_MODEL_IDS } from '../engine/serving/models';
+import { PLATFORM_IDS } from '../engine/serving/platforms';
+import { SERVING_SCHEDULER_IDS, SERVING_SCHEDULERS } from '../schedulers/serving/registry';
 
 /**
  * The scenario schema version this build writes. Older versions are migrated on load
@@ -164,6 +167,104 @@ export const scenarioSchema = z
   });
 
 export type Scenario = z.infer<typeof scenarioSchema>;
+/** Bounds of the serving world's fields. */
+export const SERVING_LIMITS = {
+  rateRps: { min: 0.1, max: 10_000 },
+  durationS: { min: 1, max: 100_000 },
+  /** rate × duration: requests a run may send. */
+  requests: 10_000_000,
+  background: 1_000,
+  sloMs: { min: 1, max: 100_000 },
+} as const;
+
+const servingModelSchema = z.strictObject({
+  model: oneOf(SERVING_MODEL_IDS),
+  weight: num(0, 1000),
+  sloMs: num(SERVING_LIMITS.sloMs.min, SERVING_LIMITS.sloMs.max).optional(),
+});
+
+const servingLaneSchema = z
+  .strictObject({
+    scheduler: oneOf(SERVING_SCHEDULER_IDS),
+    params: z.record(z.string(), z.number({ error: 'must be a number' })).optional(),
+  })
+  .superRefine((lane, ctx) => {
+    const entry = SERVING_SCHEDULERS[lane.scheduler];
+    for (const [name, value] of Object.entries(lane.params ?? {})) {
+      const p = entry.parameters.find((q) => q.name === name);
+      if (p === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['params', name], message: `is not a parameter of ${lane.scheduler}` });
+      } else if (!Number.isFinite(value) || value < p.min || value > p.max || (p.integer && !Number.isInteger(value))) {
+        ctx.addIssue({ code: 'custom', path: ['params', name], message: `must be ${p.integer ? 'an integer' : 'a number'} from ${p.min} to ${p.max}` });
+      }
+    }
+  });
+
+/**
+ * A serving-world scenario (DESIGN §3): the models on an edge platform under Poisson
+ * requests, lanes of schedulers on the identical arrival trace, and an optional grid (rate,
+ * platform, or the fixed lane's batch × instances of BCEdge Figure 1).
+ */
+export const servingScenarioSchema = z
+  .strictObject({
+    version: z.literal(SCENARIO_VERSION, { error: `must be ${SCENARIO_VERSION}` }),
+    world: z.literal('serving', { error: 'must be "serving"' }),
+    title: z.string({ error: 'must be a string' }).max(LIMITS.nameLength, { message: `must be at most ${LIMITS.nameLength} characters` }),
+    seed: int(LIMITS.seed.min, LIMITS.seed.max),
+    serving: z.strictObject({
+      platform: oneOf(PLATFORM_IDS),
+      rateRps: num(SERVING_LIMITS.rateRps.min, SERVING_LIMITS.rateRps.max),
+      durationS: num(SERVING_LIMITS.durationS.min, SERVING_LIMITS.durationS.max),
+      models: z.array(servingModelSchema).min(1, { message: 'must list at least one model' }).max(SERVING_MODEL_IDS.length),
+      background: z
+        .array(
+          z.strictObject({
+            fromS: num(0, SERVING_LIMITS.durationS.max),
+            toS: num(0, SERVING_LIMITS.durationS.max).nullable(),
+            intensity: num(0, 1),
+            memoryMb: num(0, 100_000).optional(),
+          }),
+        )
+        .max(SERVING_LIMITS.background),
+      assumptions: z.strictObject({
+        slotMs: num(10, 60_000),
+        linkBandwidthMbps: num(0.001, 1_000_000),
+        linkLatencyMs: num(0, 10_000),
+        sloJitter: num(0, 0.99),
+        serializationMBps: num(1, 1_000_000),
+        oomRecoveryMs: num(0, 60_000),
+      }),
+      lanes: z.array(servingLaneSchema).min(1, { message: 'must have at least one lane' }).max(LIMITS.lanes, { message: `must have at most ${LIMITS.lanes} lanes` }),
+      grid: z
+        .strictObject({
+          rateRps: z.array(num(SERVING_LIMITS.rateRps.min, SERVING_LIMITS.rateRps.max)).min(1).max(LIMITS.gridValues).optional(),
+          platform: z.array(oneOf(PLATFORM_IDS)).min(1).max(PLATFORM_IDS.length).optional(),
+          batchSize: z.array(int(1, 128)).min(1).max(LIMITS.gridValues).optional(),
+          instances: z.array(int(1, 8)).min(1).max(LIMITS.gridValues).optional(),
+        })
+        .optional(),
+    }),
+    view: z.strictObject({ mode: oneOf(VIEW_MODES), hide: z.array(oneOf(HIDEABLE_CONTROLS)).max(LIMITS.hiddenControls) }).optional(),
+  })
+  .superRefine((s, ctx) => {
+    const v = s.serving;
+    const seen = new Set<string>();
+    v.models.forEach((m, i) => {
+      if (seen.has(m.model)) ctx.addIssue({ code: 'custom', path: ['serving', 'models', i, 'model'], message: `is listed twice (${m.model})` });
+      seen.add(m.model);
+    });
+    if (v.models.every((m) => m.weight === 0)) ctx.addIssue({ code: 'custom', path: ['serving', 'models'], message: 'must give at least one model a weight above 0' });
+    const maxRate = Math.max(v.rateRps, ...(v.grid?.rateRps ?? []));
+    if (maxRate * v.durationS > SERVING_LIMITS.requests) {
+      ctx.addIssue({ code: 'custom', path: ['serving', 'durationS'], message: `sends ${Math.round(maxRate * v.durationS)} requests at ${maxRate} rps; at most ${SERVING_LIMITS.requests}` });
+    }
+    v.background.forEach((b, i) => {
+      if (b.toS !== null && b.toS <= b.fromS) ctx.addIssue({ code: 'custom', path: ['serving', 'background', i, 'toS'], message: 'must be after fromS (or null)' });
+    });
+  });
+
+export type ServingScenario = z.infer<typeof servingScenarioSchema>;
+
 export type PipelineScenario = Scenario['pipeline'];
 export type PipelineLane = PipelineScenario['lanes'][number];
 export type InterferenceEventSpec = PipelineScenario['interference']['events'][number];
@@ -215,20 +316,16 @@ function parentHas(root: unknown, path: readonly PropertyKey[]): boolean | undef
   return Object.prototype.hasOwnProperty.call(parent, path.at(-1)!);
 }
 
-/**
- * Validates a current-version scenario object. Never throws: every problem comes back as
- * `path: message, got value`, e.g. `pipeline.executionPlaces: must be an integer from 1 to
- * 64, got 1000`.
- */
-export function validateScenario(input: unknown): ScenarioResult {
+/** Runs a schema at a door: never throws, and turns zod's issues into field errors. */
+function checkWith<T>(schema: z.ZodType<T>, input: unknown): { ok: true; value: T } | { ok: false; errors: FieldError[] } {
   let parsed;
   try {
-    parsed = scenarioSchema.safeParse(input);
+    parsed = schema.safeParse(input);
   } catch (error) {
     // A hostile object (a throwing getter, a proxy) must not escape the door.
     return { ok: false, errors: [{ path: '(scenario)', message: `could not be read: ${error instanceof Error ? error.message : String(error)}` }] };
   }
-  if (parsed.success) return { ok: true, scenario: parsed.data };
+  if (parsed.success) return { ok: true, value: parsed.data };
   const errors: FieldError[] = parsed.error.issues.slice(0, 50).map((issue) => {
     if (issue.code === 'custom' && (issue as { params?: { preformatted?: boolean } }).params?.preformatted) {
       const [path, ...rest] = issue.message.split(': ');
@@ -243,6 +340,35 @@ export function validateScenario(input: unknown): ScenarioResult {
     return { path: formatPath(issue.path), message };
   });
   return { ok: false, errors };
+}
+
+/**
+ * Validates a current-version pipeline scenario (the live lab's). Never throws: every
+ * problem comes back as `path: message, got value`, e.g. `pipeline.executionPlaces: must be
+ * an integer from 1 to 64, got 1000`.
+ */
+export function validateScenario(input: unknown): ScenarioResult {
+  if (input !== null && typeof input === 'object' && (input as { world?: unknown }).world === 'serving') {
+    return { ok: false, errors: [{ path: 'world', message: 'serving scenarios run from the command line for now (npm run sim); the page shows pipeline scenarios' }] };
+  }
+  const checked = checkWith(scenarioSchema, input);
+  return checked.ok ? { ok: true, scenario: checked.value } : checked;
+}
+
+/** Validates a serving-world scenario (BCEdge). Never throws. */
+export function validateServingScenario(input: unknown): { ok: true; scenario: ServingScenario } | { ok: false; errors: readonly FieldError[] } {
+  const checked = checkWith(servingScenarioSchema, input);
+  return checked.ok ? { ok: true, scenario: checked.value } : checked;
+}
+
+/** A scenario of either world. */
+export type AnyScenario = Scenario | ServingScenario;
+export type AnyScenarioResult = { readonly ok: true; readonly scenario: AnyScenario } | { readonly ok: false; readonly errors: readonly FieldError[] };
+
+/** Validates a scenario of either world, by its `world`. Never throws. */
+export function validateAnyScenario(input: unknown): AnyScenarioResult {
+  if (input !== null && typeof input === 'object' && (input as { world?: unknown }).world === 'serving') return validateServingScenario(input);
+  return validateScenario(input);
 }
 
 /** The database a pipeline scenario runs on: its embedded one, or its model's. */

@@ -135,25 +135,41 @@ export function ShareBar() {
       ) : null}
       {panel === 'presets' ? (
         <ul className="presets" aria-label="Presets">
-          {PRESETS.map((p) => (
-            <li key={p.id}>
-              <button
-                type="button"
-                data-testid={`presets.${p.id}`}
-                onClick={() => {
-                  setPanel(null);
-                  void act.load(structuredClone(p.scenario), 'preset');
-                }}
-              >
-                {p.scenario.title}
-              </button>
-              <span className="preset-figure">{p.figure || 'the lab'}</span>
-              <span className="preset-description">
-                {p.description}
-                {p.scenario.pipeline.grid ? ' The lab plays one cell; `npm run sim -- run ' + p.id + '` runs the whole grid.' : ''}
-              </span>
-            </li>
-          ))}
+          {PRESETS.map((p) => {
+            const scenario = p.scenario;
+            if (scenario.world === 'serving') {
+              return (
+                <li key={p.id}>
+                  <button type="button" data-testid={`presets.${p.id}`} disabled title="The serving page comes next; run it from the command line.">
+                    {scenario.title}
+                  </button>
+                  <span className="preset-figure">{p.figure || 'serving world'}</span>
+                  <span className="preset-description">
+                    {p.description} Command line for now: `npm run sim -- run {p.id}`.
+                  </span>
+                </li>
+              );
+            }
+            return (
+              <li key={p.id}>
+                <button
+                  type="button"
+                  data-testid={`presets.${p.id}`}
+                  onClick={() => {
+                    setPanel(null);
+                    void act.load(structuredClone(scenario), 'preset');
+                  }}
+                >
+                  {scenario.title}
+                </button>
+                <span className="preset-figure">{p.figure || 'the lab'}</span>
+                <span className="preset-description">
+                  {p.description}
+                  {scenario.pipeline.grid ? ' The lab plays one cell; `npm run sim -- run ' + p.id + '` runs the whole grid.' : ''}
+                </span>
+              </li>
+            );
+          })}
         </ul>
       ) : null}
       {panel === 'classroom' ? (

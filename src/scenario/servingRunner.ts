@@ -1,0 +1,122 @@
+import type { ServingSummary } from '../engine/serving/metrics';
+import type { PlatformId } from '../engine/serving/platforms';
+import type { ServingScheduler } from '../engine/serving/scheduler';
+import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingRunSpec } from '../engine/serving/simulation';
+import { SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext } from '../schedulers/serving/registry';
+import type { ServingScenario } from './schema';
+
+/** One combination of a serving scenario's grid; empty without a grid. */
+export interface ServingCell {
+  readonly platform?: PlatformId;
+  readonly rateRps?: number;
+  readonly batchSize?: number;
+  readonly instances?: number;
+}
+
+export interface ServingLaneResult {
+  readonly scheduler: string;
+  readonly label: string;
+  readonly params: Readonly<Record<string, number>>;
+  readonly cell?: ServingCell;
+  readonly seed: number;
+  readonly summary: ServingSummary;
+}
+
+type Lane = ServingScenario['serving']['lanes'][number];
+
+/** The cartesian product of the grid (one empty cell without one). */
+export function servingCells(scenario: ServingScenario): ServingCell[] {
+  const grid = scenario.serving.grid;
+  if (grid === undefined) return [{}];
+  let cells: ServingCell[] = [{}];
+  const axes: [keyof ServingCell, readonly (number | string)[] | undefined][] = [
+    ['platform', grid.platform],
+    ['rateRps', grid.rateRps],
+    ['batchSize', grid.batchSize],
+    ['instances', grid.instances],
+  ];
+  for (const [key, values] of axes) {
+    if (values === undefined) continue;
+    cells = cells.flatMap((cell) => values.map((v) => ({ ...cell, [key]: v })));
+  }
+  return cells;
+}
+
+/** The engine's spec for a scenario, a grid cell and a seed. */
+export function buildServingSpec(scenario: ServingScenario, cell: ServingCell = {}, seed = scenario.seed): ServingRunSpec {
+  const v = scenario.serving;
+  return {
+    platform: cell.platform ?? v.platform,
+    models: v.models.map((m) => ({ model: m.model, weight: m.weight, ...(m.sloMs === undefined ? {} : { sloMs: m.sloMs }) })),
+    rateRps: cell.rateRps ?? v.rateRps,
+    durationMs: v.durationS * 1000,
+    seed,
+    background: v.background.map((b) => ({
+      fromMs: b.fromS * 1000,
+      toMs: b.toS === null ? null : b.toS * 1000,
+      intensity: b.intensity,
+      ...(b.memoryMb === undefined ? {} : { memoryMb: b.memoryMb }),
+    })),
+    assumptions: { ...DEFAULT_SERVING_ASSUMPTIONS, ...v.assumptions },
+  };
+}
+
+/** A lane's parameters with defaults filled in and the grid's batch × instances applied where the lane has them. */
+export function servingLaneParameters(lane: Lane, cell: ServingCell = {}): Record<string, number> {
+  const params: Record<string, number> = {};
+  for (const p of SERVING_SCHEDULERS[lane.scheduler].parameters) {
+    const fromCell = p.name === 'batchSize' ? cell.batchSize : p.name === 'instances' ? cell.instances : undefined;
+    params[p.name] = fromCell ?? lane.params?.[p.name] ?? p.default;
+  }
+  return params;
+}
+
+/**
+ * Times every decision of a scheduler with `clock` (wall-clock µs for BCEdge Fig. 16); the
+ * engine has no clock, so this wrapper lives here. Tests pass a constant clock so that runs
+ * stay bit-for-bit comparable.
+ */
+function timed(scheduler: ServingScheduler, clock: () => number): { scheduler: ServingScheduler; meanUs: () => number } {
+  let totalMs = 0;
+  let decisions = 0;
+  const decide = scheduler.decide.bind(scheduler);
+  const wrapped: ServingScheduler = Object.assign(Object.create(scheduler) as ServingScheduler, {
+    decide: (observation: Parameters<ServingScheduler['decide']>[0]) => {
+      const t0 = clock();
+      const action = decide(observation);
+      totalMs += clock() - t0;
+      decisions++;
+      return action;
+    },
+  });
+  return { scheduler: wrapped, meanUs: () => (decisions > 0 ? (1000 * totalMs) / decisions : 0) };
+}
+
+/** Runs every cell and lane of a serving scenario for one seed (lanes share the arrival trace). */
+export function runServingScenario(
+  scenario: ServingScenario,
+  seed = scenario.seed,
+  clock: () => number = () => 0,
+  onCell?: (done: number, total: number) => void,
+): ServingLaneResult[] {
+  const cells = servingCells(scenario);
+  const results: ServingLaneResult[] = [];
+  cells.forEach((cell, i) => {
+    const spec = buildServingSpec(scenario, cell, seed);
+    for (const lane of scenario.serving.lanes) {
+      const params = servingLaneParameters(lane, cell);
+      const { scheduler, meanUs } = timed(SERVING_SCHEDULERS[lane.scheduler].create(params, servingSchedulerContext(seed)), clock);
+      const summary = new ServingRun(spec, scheduler).runToEnd();
+      results.push({
+        scheduler: lane.scheduler,
+        label: servingLaneLabel(lane.scheduler, params),
+        params,
+        ...(scenario.serving.grid === undefined ? {} : { cell }),
+        seed,
+        summary: { ...summary, decisionMeanUs: meanUs() },
+      });
+    }
+    onCell?.(i + 1, cells.length);
+  });
+  return results;
+}
