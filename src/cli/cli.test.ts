@@ -184,4 +184,26 @@ describe('npm run sim', () => {
     expect(stdout).toBe('');
     expect(stderr).toContain('serving.platform: must be one of "xavier-nx", "tx2", "nano", got "orin"');
   });
+
+  it('gives Triton a batch size and instances per model', () => {
+    const { code, stdout, stderr } = cli([
+      'run',
+      'serving-default',
+      '--set',
+      'serving.durationS=20',
+      // Loaded enough that queues hold several requests: batches can fill.
+      '--set',
+      'serving.rateRps=200',
+      '--set',
+      'serving.lanes=[{"scheduler":"fixed","params":{"batchSize":8,"instances":2,"batchSize.yolo":1,"instances.bert":1}}]',
+    ]);
+    expect(stderr).toBe('');
+    expect(code).toBe(EXIT_OK);
+    const perModel = (JSON.parse(stdout) as { results: { summary: { perModel: Record<string, { batchSizeMean: number }> } }[] }).results[0]!.summary.perModel;
+    expect(perModel.yolo!.batchSizeMean).toBe(1);
+    expect(perModel.mob!.batchSizeMean).toBeGreaterThan(1);
+    const bad = cli(['run', 'serving-default', '--set', 'serving.lanes=[{"scheduler":"fixed","params":{"batchSize.yolo":300}}]']);
+    expect(bad.code).toBe(EXIT_USAGE);
+    expect(bad.stderr).toContain('serving.lanes[0].params.batchSize.yolo: must be an integer from 1 to 128');
+  });
 });

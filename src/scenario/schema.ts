@@ -4,7 +4,7 @@ import { MODE_IDS, MODEL_IDS, type LayerTimeDatabase, type ModeId } from '../eng
 import { PIPELINE_SCHEDULER_IDS, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
 import { MODEL_IDS as SERVING_MODEL_IDS } from '../engine/serving/models';
 import { PLATFORM_IDS } from '../engine/serving/platforms';
-import { SERVING_SCHEDULER_IDS, SERVING_SCHEDULERS } from '../schedulers/serving/registry';
+import { perModelParameter, SERVING_SCHEDULER_IDS, SERVING_SCHEDULERS } from '../schedulers/serving/registry';
 
 /**
  * The scenario schema version this build writes. Older versions are migrated on load
@@ -191,7 +191,9 @@ const servingLaneSchema = z
   .superRefine((lane, ctx) => {
     const entry = SERVING_SCHEDULERS[lane.scheduler];
     for (const [name, value] of Object.entries(lane.params ?? {})) {
-      const p = entry.parameters.find((q) => q.name === name);
+      // `batchSize.yolo` is the per-model form of `batchSize` (same range).
+      const base = perModelParameter(name)?.base ?? name;
+      const p = entry.parameters.find((q) => q.name === base);
       if (p === undefined) {
         ctx.addIssue({ code: 'custom', path: ['params', name], message: `is not a parameter of ${lane.scheduler}` });
       } else if (!Number.isFinite(value) || value < p.min || value > p.max || (p.integer && !Number.isInteger(value))) {

@@ -2,7 +2,7 @@ import type { ServingSummary } from '../engine/serving/metrics';
 import type { PlatformId } from '../engine/serving/platforms';
 import type { ServingScheduler } from '../engine/serving/scheduler';
 import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingRunSpec } from '../engine/serving/simulation';
-import { SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext } from '../schedulers/serving/registry';
+import { perModelParameter, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext } from '../schedulers/serving/registry';
 import type { ServingScenario } from './schema';
 
 /** One combination of a serving scenario's grid; empty without a grid. */
@@ -68,6 +68,11 @@ export function servingLaneParameters(lane: Lane, cell: ServingCell = {}): Recor
     const fromCell = p.name === 'batchSize' ? cell.batchSize : p.name === 'instances' ? cell.instances : undefined;
     params[p.name] = fromCell ?? lane.params?.[p.name] ?? p.default;
   }
+  // Per-model values (`batchSize.yolo`) pass through, unless a grid cell sets every model.
+  for (const [name, v] of Object.entries(lane.params ?? {})) {
+    const per = perModelParameter(name);
+    if (per !== null && !(per.base === 'batchSize' && cell.batchSize !== undefined) && !(per.base === 'instances' && cell.instances !== undefined)) params[name] = v;
+  }
   return params;
 }
 
@@ -105,7 +110,7 @@ export function runServingScenario(
     const spec = buildServingSpec(scenario, cell, seed);
     for (const lane of scenario.serving.lanes) {
       const params = servingLaneParameters(lane, cell);
-      const { scheduler, meanUs } = timed(SERVING_SCHEDULERS[lane.scheduler].create(params, servingSchedulerContext(seed)), clock);
+      const { scheduler, meanUs } = timed(SERVING_SCHEDULERS[lane.scheduler].create(params, servingSchedulerContext(seed, spec.models.map((m) => m.model))), clock);
       const summary = new ServingRun(spec, scheduler).runToEnd();
       results.push({
         scheduler: lane.scheduler,

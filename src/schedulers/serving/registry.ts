@@ -1,4 +1,5 @@
 import { createRng, type Rng } from '../../engine/rng';
+import { MODEL_IDS, type ModelId } from '../../engine/serving/models';
 import type { ServingScheduler } from '../../engine/serving/scheduler';
 import { SERVING_SCHEDULER_STREAM } from '../../engine/serving/simulation';
 import type { NumericParameter } from '../pipeline/registry';
@@ -10,6 +11,19 @@ import { createGa } from './ga';
 export interface ServingSchedulerContext {
   /** The engine stream for schedulers (`SERVING_SCHEDULER_STREAM` of the scenario's seed). */
   readonly rng: Rng;
+  /** The run's models, in order (per-model parameters are given by model id). */
+  readonly models: readonly ModelId[];
+}
+
+/**
+ * A per-model parameter name: `batchSize.yolo` sets b for YOLO only (the page's per-model
+ * sliders), overriding `batchSize` for that model. Null when `name` is not one.
+ */
+export function perModelParameter(name: string): { readonly base: string; readonly model: ModelId } | null {
+  const dot = name.indexOf('.');
+  if (dot <= 0) return null;
+  const model = name.slice(dot + 1);
+  return (MODEL_IDS as readonly string[]).includes(model) ? { base: name.slice(0, dot), model: model as ModelId } : null;
 }
 
 /** One entry of the serving-world registry. */
@@ -45,7 +59,15 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
     label: 'Triton (fixed)',
     description: 'Triton’s manual configuration: the same batch size and number of instances for every model, for ever.',
     parameters: [BATCH, INSTANCES],
-    create: (params) => createFixed({ batchSize: value(params, BATCH), instances: value(params, INSTANCES) }),
+    create: (params, context) =>
+      createFixed({
+        batchSize: value(params, BATCH),
+        instances: value(params, INSTANCES),
+        perModel: context.models.map((model) => ({
+          batchSize: params[`${BATCH.name}.${model}`] ?? value(params, BATCH),
+          instances: params[`${INSTANCES.name}.${model}`] ?? value(params, INSTANCES),
+        })),
+      }),
   },
   deeprt: {
     id: 'deeprt',
@@ -74,8 +96,8 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
 };
 
 /** The context a lane's scheduler gets from the scenario's seed. */
-export function servingSchedulerContext(seed: number): ServingSchedulerContext {
-  return { rng: createRng(seed, SERVING_SCHEDULER_STREAM) };
+export function servingSchedulerContext(seed: number, models: readonly ModelId[] = MODEL_IDS): ServingSchedulerContext {
+  return { rng: createRng(seed, SERVING_SCHEDULER_STREAM), models };
 }
 
 /** A lane's display name, e.g. "Triton (fixed) b=8 m_c=2". */
