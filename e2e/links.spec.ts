@@ -215,3 +215,16 @@ test('a crashed simulation worker is restarted and the scenario survives', async
   expect(await lab.served()).toBe(10);
   expect(lab.log.pageErrors).toEqual([]);
 });
+
+test('the presets gallery opens a paper preset and shows the serving ones for the command line', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.goto();
+  await lab.byTestId('links.presets').click();
+  await expect(lab.byTestId('presets.bcedge-fig7-utility')).toBeDisabled();
+  await expect(page.getByText('npm run sim -- run bcedge-fig7-utility')).toBeVisible();
+  await lab.byTestId('presets.odin-fig1-vgg16').click();
+  await expect(lab.byTestId('lane.evict')).toBeVisible();
+  await expect(page.locator('[data-testid^="lane."]')).toHaveCount(5);
+  await expect(lab.byTestId('events.item-1')).toContainText('EP 4');
+  lab.expectCleanLog();
+});
