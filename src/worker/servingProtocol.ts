@@ -1,0 +1,161 @@
+/**
+ * What the serving-world worker (BCEdge, DESIGN §3) and the serving page say to each other.
+ * Plain data only: comlink carries these with structured clone, and the typed arrays of a
+ * frame are transferred. The pipeline world's counterpart is `protocol.ts`.
+ */
+import type { ServingSummary } from '../engine/serving/metrics';
+import type { ModelId } from '../engine/serving/models';
+import type { PlatformId } from '../engine/serving/platforms';
+import type { FieldError, ServingScenario } from '../scenario/schema';
+import type { PlaybackStatus } from './protocol';
+
+/** Slot points a lane's series may hold before neighbours are merged and the stride doubles. */
+export const SERVING_MAX_POINTS = 1024;
+
+/** One lane as the page shows it. */
+export interface ServingLaneInfo {
+  readonly index: number;
+  /** Registry id: 'fixed', 'deeprt', 'ga'. */
+  readonly scheduler: string;
+  /** e.g. "Triton (fixed) b=8 m_c=2". */
+  readonly label: string;
+  /** Parameters with defaults filled in; per-model overrides as `batchSize.yolo`. */
+  readonly params: Readonly<Record<string, number>>;
+  /** True when the page may set its per-model batch size and instances (`setModelConfig`). */
+  readonly configurable: boolean;
+}
+
+/** A model of the run, in the run's order (every per-model column follows it). */
+export interface ServingModelInfo {
+  readonly model: ModelId;
+  /** Nominal SLO, ms (requests are jittered around it). */
+  readonly sloMs: number;
+  readonly weight: number;
+}
+
+/**
+ * New points of one lane's downsampled per-slot series, as columns. Each point summarises
+ * `stride` consecutive scheduling slots ending at `endMs`. Per-model columns hold
+ * `models` values per point, row-major (point i, model m at i * models + m).
+ */
+export interface ServingSeriesChunk {
+  /** Simulated end of the point's last slot, ms. */
+  readonly endMs: Float64Array;
+  /** Slots merged into the point. */
+  readonly slots: Float64Array;
+  /** Requests completed per simulated second over the point. */
+  readonly throughputRps: Float64Array;
+  /** Mean end-to-end latency of the requests completed in the point, ms (0 when none). */
+  readonly latencyMeanMs: Float64Array;
+  /** Mean utility (Eq. 3) over the point's slots that had one; NaN when none. */
+  readonly utility: Float64Array;
+  /** Requests that reached the edge during the point. */
+  readonly arrivals: Float64Array;
+  /** SLO violations (late + failed + dropped) counted during the point. */
+  readonly violations: Float64Array;
+  /** Batch size in force during the point's last slot. */
+  readonly batchSize: Int32Array;
+  /** Instances in force during the point's last slot (1 under DeepRT's EDF). */
+  readonly instances: Int32Array;
+}
+
+/** Queued requests of one model by slack to their deadline, as a fraction of the model's SLO. */
+export interface SlackBuckets {
+  /** Already past the deadline. */
+  readonly late: number;
+  /** Less than 25 % of the SLO left. */
+  readonly under25: number;
+  /** 25 % to 50 % left. */
+  readonly under50: number;
+  /** 50 % or more left. */
+  readonly rest: number;
+}
+
+/** One model on the device board right now. */
+export interface ServingModelLive {
+  /** Instances the action asks for (m_c; 1 under EDF). */
+  readonly instances: number;
+  /** Instances running a batch now. */
+  readonly busyInstances: number;
+  readonly batchSize: number;
+  readonly queueLength: number;
+  /** Slack of the most urgent queued request, ms (the SLO when the queue is empty). */
+  readonly oldestSlackMs: number;
+  readonly slack: SlackBuckets;
+}
+
+/** The device of one lane right now. */
+export interface ServingLaneLive {
+  readonly memoryUsedMb: number;
+  readonly memoryTotalMb: number;
+  /** 1 − GPU demand of what runs now (background included), clamped at 0. */
+  readonly availableCompute: number;
+  readonly runningBatches: number;
+  readonly models: readonly ServingModelLive[];
+}
+
+/** Background interference dropped on the device (or scripted by the scenario). */
+export interface BackgroundView {
+  readonly id: number;
+  readonly intensity: number;
+  readonly memoryMb: number;
+  readonly fromMs: number;
+  readonly toMs: number | null;
+}
+
+/** One batch of progress, at most ~60 per second (30 at full speed). */
+export interface ServingFrame {
+  /** Increases on every load, reset, rate change or replay: frames of an older generation are stale. */
+  readonly generation: number;
+  /** Simulated time every lane has reached, ms. */
+  readonly timeMs: number;
+  readonly durationMs: number;
+  readonly status: PlaybackStatus;
+  /** Slots per point of the series now. */
+  readonly stride: number;
+  /** True when `lanes[i].points` replace the series (after a compaction or a replay) instead of extending it. */
+  readonly replace: boolean;
+  /** Models per point in the per-model columns. */
+  readonly models: number;
+  readonly lanes: readonly { readonly points: ServingSeriesChunk; readonly live: ServingLaneLive }[];
+  readonly backgrounds: readonly BackgroundView[];
+  /** Present when the run has just paused, stepped or finished: the cumulative summaries. */
+  readonly summaries?: readonly ServingSummary[];
+  /** Wall-clock speed over the last second, simulated seconds per wall second. */
+  readonly rate: number;
+}
+
+/** What `load` answers. */
+export type ServingLoadResult =
+  | {
+      readonly ok: true;
+      readonly scenario: ServingScenario;
+      readonly lanes: readonly ServingLaneInfo[];
+      readonly models: readonly ServingModelInfo[];
+      readonly platform: PlatformId;
+      readonly memoryMb: number;
+      readonly slotMs: number;
+      readonly durationMs: number;
+      readonly backgrounds: readonly BackgroundView[];
+    }
+  | { readonly ok: false; readonly errors: readonly FieldError[] };
+
+/** Speed: simulated seconds per wall-clock second, or 'max'. */
+export type ServingSpeed = number | 'max';
+export const SERVING_SPEED_LIMITS = { min: 0.1, max: 100_000 } as const;
+
+/** The serving worker's API (synchronous on the worker side; comlink makes every call a promise). */
+export interface ServingApi {
+  subscribe(callback: (frame: ServingFrame) => void): void;
+  load(scenario: unknown): ServingLoadResult;
+  play(): void;
+  pause(): void;
+  step(simulatedMs: number): void;
+  reset(): void;
+  setSpeed(speed: ServingSpeed): void;
+  setRate(rateRps: number): boolean;
+  setModelConfig(lane: number, model: number, batchSize: number, instances: number): ServingLaneInfo | null;
+  addBackground(intensity: number, memoryMb: number): readonly BackgroundView[];
+  removeBackground(id: number): readonly BackgroundView[];
+  currentScenario(): ServingScenario | null;
+}

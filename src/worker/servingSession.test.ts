@@ -1,0 +1,192 @@
+import { describe, expect, it } from 'vitest';
+import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
+import type { ServingScenario } from '../scenario/schema';
+import { runServingScenario } from '../scenario/servingRunner';
+import type { ServingFrame } from './servingProtocol';
+import { SERVING_MAX_POINTS } from './servingProtocol';
+import { ServingSession } from './servingSession';
+
+/** A host with a manual clock and task queue (as session.test.ts). */
+function manualHost() {
+  let time = 0;
+  const tasks: { at: number; fn: () => void }[] = [];
+  const frames: ServingFrame[] = [];
+  return {
+    frames,
+    advanceTime(ms: number) {
+      time += ms;
+      for (;;) {
+        tasks.sort((a, b) => a.at - b.at);
+        const next = tasks[0];
+        if (next === undefined || next.at > time) break;
+        tasks.shift();
+        next.fn();
+      }
+    },
+    host: {
+      now: () => time,
+      schedule: (fn: () => void, delayMs: number) => void tasks.push({ at: time + delayMs, fn }),
+      emit: (frame: ServingFrame) => void frames.push(frame),
+    },
+  };
+}
+
+const small = (durationS = 60): ServingScenario => {
+  const s = structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
+  return { ...s, serving: { ...s.serving, durationS } };
+};
+
+/** The page-side series of a lane rebuilt from the frames (as a store would). */
+function collect(frames: readonly ServingFrame[], lane: number) {
+  let endMs: number[] = [];
+  let arrivals: number[] = [];
+  let batch: number[] = [];
+  for (const f of frames) {
+    const p = f.lanes[lane]!.points;
+    if (f.replace) endMs = arrivals = batch = [];
+    endMs = [...endMs, ...p.endMs];
+    arrivals = [...arrivals, ...p.arrivals];
+    batch = [...batch, ...p.batchSize];
+  }
+  return { endMs, arrivals, batch };
+}
+
+const withoutDecision = <T extends { decisionMeanUs: number }>({ decisionMeanUs: _d, ...rest }: T) => {
+  void _d;
+  return rest;
+};
+
+describe('ServingSession', () => {
+  it('loads, steps in lock step and reports points and live state per lane', () => {
+    const { host, frames } = manualHost();
+    const session = new ServingSession(host);
+    const loaded = session.load(small());
+    expect(loaded.ok).toBe(true);
+    if (!loaded.ok) return;
+    expect(loaded.lanes.map((l) => l.scheduler)).toEqual(['fixed', 'deeprt', 'ga']);
+    expect(loaded.models).toHaveLength(6);
+    session.step(10_000);
+    const last = frames.at(-1)!;
+    expect(last.timeMs).toBe(10_000);
+    expect(last.status).toBe('paused');
+    expect(last.summaries).toHaveLength(3);
+    for (const lane of last.lanes) {
+      expect(lane.live.models).toHaveLength(6);
+      expect(lane.live.memoryUsedMb).toBeGreaterThan(0);
+      expect(lane.live.memoryUsedMb).toBeLessThanOrEqual(lane.live.memoryTotalMb);
+      for (const m of lane.live.models) {
+        const { late, under25, under50, rest } = m.slack;
+        expect(late + under25 + under50 + rest).toBe(m.queueLength);
+      }
+    }
+    const slots = 10_000 / loaded.slotMs;
+    const series = [0, 1, 2].map((lane) => collect(frames, lane));
+    for (const s of series) expect(s.endMs).toHaveLength(slots);
+    // The identical arrival trace: every lane sees the same requests reach the edge per slot and model.
+    expect(series[1]!.arrivals).toEqual(series[0]!.arrivals);
+    expect(series[2]!.arrivals).toEqual(series[0]!.arrivals);
+    expect(series[0]!.arrivals.reduce((a, b) => a + b, 0)).toBeGreaterThan(100);
+  });
+
+  it('ends with the same summaries as the command line', () => {
+    const { host, frames } = manualHost();
+    const session = new ServingSession(host);
+    session.load(small());
+    session.step(25_000);
+    session.step(100_000);
+    const last = frames.at(-1)!;
+    expect(last.status).toBe('done');
+    expect(last.timeMs).toBe(60_000);
+    const cli = runServingScenario(small());
+    expect(last.summaries!.map(withoutDecision)).toEqual(cli.map((r) => withoutDecision(r.summary)));
+  });
+
+  it('rejects a pipeline scenario with a field error and keeps the last good one', () => {
+    const { host } = manualHost();
+    const session = new ServingSession(host);
+    session.load(small());
+    const bad = session.load(defaultScenario());
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.errors[0]!.path).toBe('world');
+    const invalid = session.load({ ...small(), seed: -4 });
+    expect(invalid.ok).toBe(false);
+    expect(session.currentScenario()!.world).toBe('serving');
+  });
+
+  it('applies a per-model setting of a fixed lane from the next slot on', () => {
+    const { host, frames } = manualHost();
+    const session = new ServingSession(host);
+    session.load(small());
+    session.step(5_000);
+    expect(session.setModelConfig(1, 0, 32, 3)).toBeNull(); // DeepRT is not configurable
+    const info = session.setModelConfig(0, 0, 32, 3);
+    expect(info).toMatchObject({ params: { 'batchSize.yolo': 32, 'instances.yolo': 3 } });
+    session.step(5_000);
+    const s = collect(frames, 0);
+    const models = frames.at(-1)!.models;
+    const batchOfYolo = (point: number) => s.batch[point * models]!;
+    expect(batchOfYolo(4)).toBe(8);
+    expect(batchOfYolo(5)).toBe(8); // the slot under way when the setting changed (decided at 5 s)
+    expect(batchOfYolo(6)).toBe(32);
+    expect(batchOfYolo(9)).toBe(32);
+    expect(frames.at(-1)!.lanes[0]!.live.models[0]).toMatchObject({ batchSize: 32, instances: 3 });
+    expect(session.currentScenario()!.serving.lanes[0]!.params).toMatchObject({ 'batchSize.yolo': 32, 'instances.yolo': 3 });
+  });
+
+  it('adds background on every lane and removes it by an exact replay', () => {
+    const { host, frames } = manualHost();
+    const session = new ServingSession(host);
+    session.load(small());
+    session.step(5_000);
+    const added = session.addBackground(0.5, 1000);
+    expect(added).toEqual([{ id: 1, intensity: 0.5, memoryMb: 1000, fromMs: 5_000, toMs: null }]);
+    session.step(5_000);
+    const before = frames.at(-1)!;
+    expect(before.lanes[0]!.live.availableCompute).toBeLessThanOrEqual(0.5);
+    const summariesBefore = before.summaries!;
+    const removed = session.removeBackground(1);
+    expect(removed).toEqual([{ id: 1, intensity: 0.5, memoryMb: 1000, fromMs: 5_000, toMs: 10_000 }]);
+    const replayed = frames.at(-1)!;
+    expect(replayed.replace).toBe(true);
+    expect(replayed.generation).toBe(before.generation + 1);
+    expect(replayed.timeMs).toBe(10_000);
+    expect(replayed.lanes[0]!.points.endMs).toHaveLength(10);
+    // Up to the removal the replay is the same run.
+    expect(replayed.summaries).toEqual(summariesBefore);
+    expect(session.currentScenario()!.serving.background).toEqual([{ fromS: 5, toS: 10, intensity: 0.5, memoryMb: 1000 }]);
+  });
+
+  it('restarts at a new rate and plays paced by the clock', () => {
+    const { host, frames, advanceTime } = manualHost();
+    const session = new ServingSession(host);
+    session.load(small());
+    session.step(3_000);
+    expect(session.setRate(0)).toBe(false);
+    expect(session.setRate(10)).toBe(true);
+    expect(frames.at(-1)!.timeMs).toBe(0);
+    expect(session.currentScenario()!.serving.rateRps).toBe(10);
+    session.setSpeed(5);
+    session.play();
+    advanceTime(1000);
+    const t = frames.at(-1)!.timeMs;
+    expect(t).toBeGreaterThanOrEqual(4_500);
+    expect(t).toBeLessThanOrEqual(5_000);
+    session.setSpeed('max');
+    advanceTime(5_000);
+    expect(frames.at(-1)!.status).toBe('done');
+  });
+
+  it('keeps each lane series bounded on a long run', () => {
+    const { host, frames } = manualHost();
+    const session = new ServingSession(host);
+    const s = small(3000);
+    session.load({ ...s, serving: { ...s.serving, rateRps: 2, assumptions: { ...s.serving.assumptions, slotMs: 100 } } });
+    session.step(3_000_000);
+    let points = 0;
+    for (const f of frames) points = f.replace ? f.lanes[0]!.points.endMs.length : points + f.lanes[0]!.points.endMs.length;
+    expect(points).toBeLessThanOrEqual(SERVING_MAX_POINTS);
+    expect(frames.at(-1)!.stride).toBeGreaterThanOrEqual(16);
+    const slots = collect(frames, 0);
+    expect(slots.endMs.at(-1)).toBe(3_000_000);
+  });
+});

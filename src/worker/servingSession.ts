@@ -1,0 +1,643 @@
+import type { ServingSummary } from '../engine/serving/metrics';
+import type { AdmissionView, ModelAction, ServingScheduler } from '../engine/serving/scheduler';
+import { MAX_BATCH_SIZE, MAX_INSTANCES } from '../engine/serving/scheduler';
+import { ServingRun } from '../engine/serving/simulation';
+import { parseAnyScenario } from '../scenario/parse';
+import { SERVING_LIMITS, type ServingScenario } from '../scenario/schema';
+import { buildServingSpec, servingLaneParameters } from '../scenario/servingRunner';
+import { SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext } from '../schedulers/serving/registry';
+import type { PlaybackStatus } from './protocol';
+import type {
+  BackgroundView,
+  ServingFrame,
+  ServingLaneInfo,
+  ServingLaneLive,
+  ServingLoadResult,
+  ServingModelLive,
+  ServingSeriesChunk,
+  ServingSpeed,
+} from './servingProtocol';
+import { SERVING_MAX_POINTS, SERVING_SPEED_LIMITS } from './servingProtocol';
+
+/** What the session needs from where it runs (the worker, or a test); as `SessionHost` of session.ts. */
+export interface ServingSessionHost {
+  /** Wall-clock milliseconds. */
+  now(): number;
+  /** Runs `fn` after about `delayMs`. */
+  schedule(fn: () => void, delayMs: number): void;
+  /** Hands a frame to the page; `transfer` lists the buffers it may move. */
+  emit(frame: ServingFrame, transfer: ArrayBuffer[]): void;
+}
+
+/** Wall-clock time one tick may compute before it yields and reports, ms. */
+const TICK_BUDGET_MS = 12;
+/** Minimum wall-clock time between two frames, ms (≈ 60 frames per second). */
+const FRAME_INTERVAL_MS = 16;
+/** At full speed frames come at most this often (≈ 30 per second). */
+const MAX_SPEED_FRAME_INTERVAL_MS = 33;
+
+/** One point of a lane's series (sums, so that merging neighbours is exact). */
+interface Point {
+  startMs: number;
+  endMs: number;
+  slots: number;
+  completed: Float64Array;
+  latencySum: Float64Array;
+  utilitySum: Float64Array;
+  utilityCount: Float64Array;
+  arrivals: Float64Array;
+  violations: Float64Array;
+  batchSize: Int32Array;
+  instances: Int32Array;
+}
+
+function emptyPoint(models: number, startMs: number): Point {
+  return {
+    startMs,
+    endMs: startMs,
+    slots: 0,
+    completed: new Float64Array(models),
+    latencySum: new Float64Array(models),
+    utilitySum: new Float64Array(models),
+    utilityCount: new Float64Array(models),
+    arrivals: new Float64Array(models),
+    violations: new Float64Array(models),
+    batchSize: new Int32Array(models),
+    instances: new Int32Array(models),
+  };
+}
+
+/** Adds `b` (later) into `a`. */
+function mergeInto(a: Point, b: Point): void {
+  a.endMs = b.endMs;
+  a.slots += b.slots;
+  for (let m = 0; m < a.completed.length; m++) {
+    a.completed[m]! += b.completed[m]!;
+    a.latencySum[m]! += b.latencySum[m]!;
+    a.utilitySum[m]! += b.utilitySum[m]!;
+    a.utilityCount[m]! += b.utilityCount[m]!;
+    a.arrivals[m]! += b.arrivals[m]!;
+    a.violations[m]! += b.violations[m]!;
+  }
+  a.batchSize.set(b.batchSize);
+  a.instances.set(b.instances);
+}
+
+/** One slot of one model, as the lane collects it. */
+interface SlotSample {
+  readonly arrivals: number;
+  readonly completed: number;
+  readonly latencyMeanMs: number;
+  readonly utility: number | null;
+  readonly violations: number;
+  readonly batchSize: number;
+  readonly instances: number;
+}
+
+/**
+ * A lane's per-slot series, bounded: each point sums `stride` slots; when
+ * SERVING_MAX_POINTS is reached, neighbours merge and the stride doubles (as seriesBuilder).
+ */
+class ServingSeries {
+  stride = 1;
+  private points: Point[] = [];
+  private pending: Point | null = null;
+  private sent = 0;
+  private compacted = false;
+
+  constructor(private readonly models: number) {}
+
+  /** Adds one slot [startMs, endMs]. */
+  add(startMs: number, endMs: number, samples: readonly SlotSample[]): void {
+    const p = (this.pending ??= emptyPoint(this.models, startMs));
+    p.endMs = endMs;
+    p.slots++;
+    samples.forEach((s, m) => {
+      p.completed[m]! += s.completed;
+      p.latencySum[m]! += s.latencyMeanMs * s.completed;
+      if (s.utility !== null) {
+        p.utilitySum[m]! += s.utility;
+        p.utilityCount[m]!++;
+      }
+      p.arrivals[m]! += s.arrivals;
+      p.violations[m]! += s.violations;
+      p.batchSize[m] = s.batchSize;
+      p.instances[m] = s.instances;
+    });
+    if (p.slots < this.stride) return;
+    this.points.push(p);
+    this.pending = null;
+    if (this.points.length >= SERVING_MAX_POINTS) this.compact();
+  }
+
+  /** Closes a partial last point (at the end of the run: it holds fewer than `stride` slots). */
+  flush(): void {
+    if (this.pending === null) return;
+    this.points.push(this.pending);
+    this.pending = null;
+  }
+
+  /** Points not yet sent (or all of them after a compaction), and whether they replace. */
+  takeChunk(): { chunk: ServingSeriesChunk; replace: boolean } {
+    const replace = this.compacted;
+    const pts = this.points.slice(replace ? 0 : this.sent);
+    this.sent = this.points.length;
+    this.compacted = false;
+    const M = this.models;
+    const n = pts.length;
+    const perModel = (f: (p: Point, m: number) => number) => {
+      const out = new Float64Array(n * M);
+      pts.forEach((p, i) => {
+        for (let m = 0; m < M; m++) out[i * M + m] = f(p, m);
+      });
+      return out;
+    };
+    const ints = (a: (p: Point) => Int32Array) => {
+      const out = new Int32Array(n * M);
+      pts.forEach((p, i) => out.set(a(p), i * M));
+      return out;
+    };
+    return {
+      replace,
+      chunk: {
+        endMs: Float64Array.from(pts, (p) => p.endMs),
+        slots: Float64Array.from(pts, (p) => p.slots),
+        throughputRps: perModel((p, m) => (p.endMs > p.startMs ? (1000 * p.completed[m]!) / (p.endMs - p.startMs) : 0)),
+        latencyMeanMs: perModel((p, m) => (p.completed[m]! > 0 ? p.latencySum[m]! / p.completed[m]! : 0)),
+        utility: perModel((p, m) => (p.utilityCount[m]! > 0 ? p.utilitySum[m]! / p.utilityCount[m]! : Number.NaN)),
+        arrivals: perModel((p, m) => p.arrivals[m]!),
+        violations: perModel((p, m) => p.violations[m]!),
+        batchSize: ints((p) => p.batchSize),
+        instances: ints((p) => p.instances),
+      },
+    };
+  }
+
+  private compact(): void {
+    const merged: Point[] = [];
+    for (let i = 0; i + 1 < this.points.length; i += 2) {
+      const a = this.points[i]!;
+      mergeInto(a, this.points[i + 1]!);
+      merged.push(a);
+    }
+    if (this.points.length % 2 === 1) merged.push(this.points.at(-1)!);
+    this.points = merged;
+    this.stride *= 2;
+    this.compacted = true;
+  }
+}
+
+/** What a lane's scheduler wrapper shares with the session. */
+interface LaneHooks {
+  /** Per-model actions set by the page (fixed lanes only); null = the scheduler's own. */
+  readonly overrides: (ModelAction | null)[] | null;
+  /** The engine's admission view, captured at the first request (its getters read live state). */
+  view: AdmissionView | null;
+}
+
+interface Lane {
+  info: ServingLaneInfo;
+  readonly run: ServingRun;
+  readonly series: ServingSeries;
+  readonly hooks: LaneHooks;
+  /** The action in force during the slot under way. */
+  action: readonly ModelAction[];
+}
+
+/** A live change, kept so that a replay reproduces it at the same simulated time. */
+type LiveChange =
+  | { readonly kind: 'config'; readonly atMs: number; readonly lane: number; readonly model: number; readonly action: ModelAction }
+  | { kind: 'background'; readonly atMs: number; readonly id: number; readonly intensity: number; readonly memoryMb: number; toMs: number | null };
+
+/**
+ * Wraps a lane's scheduler: per-model overrides on top of its decisions (the page's sliders
+ * for a fixed lane, applied at the next slot boundary, where the engine asks for a
+ * decision), and an `admit` that captures the engine's admission view for the live slack
+ * buckets. Without an own `admit`, the wrapper admits everything, as the engine does.
+ */
+function wrapScheduler(inner: ServingScheduler, hooks: LaneHooks): ServingScheduler {
+  const decide = inner.decide.bind(inner);
+  const admit = inner.admit?.bind(inner);
+  return {
+    id: inner.id,
+    ...(inner.dispatch === undefined ? {} : { dispatch: inner.dispatch }),
+    decide: (observation) => {
+      const action = decide(observation);
+      const overrides = hooks.overrides;
+      return overrides === null ? action : action.map((a, m) => overrides[m] ?? a);
+    },
+    admit: (request, view) => {
+      hooks.view = view;
+      return admit === undefined ? true : admit(request, view);
+    },
+  };
+}
+
+/**
+ * The live serving lab (BCEdge) behind the serving page: every lane of a serving scenario
+ * on one arrival trace (same seed), advanced in lock step slot by slot, paced to a speed in
+ * simulated seconds per wall second and reported in frames. Host-agnostic like
+ * `PipelineSession`.
+ *
+ * Live changes and how they are made:
+ * - `setModelConfig`: the fixed lane's scheduler is wrapped with per-model overrides; the
+ *   engine asks for a decision at every slot boundary, so the change applies from the next
+ *   slot on, without a rebuild.
+ * - `addBackground`: `ServingRun.addBackground` at the current simulated time on every lane.
+ * - `removeBackground`: the engine cannot end a background it was given (no end hook, and
+ *   negative intensities are refused), so the lanes are rebuilt and replayed to the current
+ *   time with every live change at its time and the removed background ending now (exact,
+ *   deterministic; it costs the simulated time so far, synchronously).
+ * - `setRate`: the Poisson trace is drawn from the rate, so a new rate restarts the run
+ *   from time 0 (with the live changes folded into the scenario, as `reset`).
+ */
+export class ServingSession {
+  /** The scenario the lanes were built from (at load, reset, rate change). */
+  private base: ServingScenario | null = null;
+  private changes: LiveChange[] = [];
+  /** Backgrounds scripted by `base`, with ids. */
+  private scripted: BackgroundView[] = [];
+  private lanes: Lane[] = [];
+  private status: PlaybackStatus = 'paused';
+  private speed: ServingSpeed = 10;
+  private generation = 0;
+  private timeMs = 0;
+  private durationMs = 0;
+  private slotMs = 1000;
+  private slot = 0;
+  private nextBackgroundId = 1;
+  private playStartMs = 0;
+  private playStartSimMs = 0;
+  private lastFrameMs = Number.NEGATIVE_INFINITY;
+  private ticking = false;
+  private rateWindow: { timeMs: number; simMs: number }[] = [];
+  private summariesDue = false;
+  private replaceDue = false;
+
+  constructor(private readonly host: ServingSessionHost) {}
+
+  /** Loads a serving scenario from any value (validated here: the worker is a door too). */
+  load(input: unknown): ServingLoadResult {
+    const parsed = parseAnyScenario(input);
+    if (!parsed.ok) return parsed;
+    if (parsed.scenario.world !== 'serving') {
+      return { ok: false, errors: [{ path: 'world', message: 'must be "serving": the serving page runs serving scenarios' }] };
+    }
+    this.base = parsed.scenario;
+    this.status = 'paused';
+    this.restart();
+    const scenario = this.base;
+    const first = this.lanes[0]!.run.observe();
+    return {
+      ok: true,
+      scenario,
+      lanes: this.lanes.map((l) => l.info),
+      models: scenario.serving.models.map((m, i) => ({ model: m.model, weight: m.weight, sloMs: first.models[i]!.sloMs })),
+      platform: scenario.serving.platform,
+      memoryMb: first.memoryMb,
+      slotMs: this.slotMs,
+      durationMs: this.durationMs,
+      backgrounds: this.backgrounds(),
+    };
+  }
+
+  play(): void {
+    if (this.base === null || this.status === 'done') return;
+    this.status = 'playing';
+    this.playStartMs = this.host.now();
+    this.playStartSimMs = this.timeMs;
+    this.kick();
+  }
+
+  pause(): void {
+    if (this.status !== 'playing') return;
+    this.status = 'paused';
+    this.summariesDue = true;
+    this.report(true);
+  }
+
+  /** Advances every lane by `simulatedMs`, then reports. */
+  step(simulatedMs: number): void {
+    if (this.base === null || !(simulatedMs > 0) || !Number.isFinite(simulatedMs)) return;
+    if (this.status === 'playing') this.status = 'paused';
+    this.advanceTo(Math.min(this.durationMs, this.timeMs + simulatedMs));
+    if (this.timeMs >= this.durationMs) this.status = 'done';
+    this.summariesDue = true;
+    this.report(true);
+  }
+
+  /** Back to time 0 of the scenario as it stands now (live changes folded in). */
+  reset(): void {
+    if (this.base === null) return;
+    this.base = this.currentScenario();
+    this.status = 'paused';
+    this.restart();
+  }
+
+  setSpeed(speed: ServingSpeed): void {
+    if (speed !== 'max' && !(Number.isFinite(speed) && speed >= SERVING_SPEED_LIMITS.min && speed <= SERVING_SPEED_LIMITS.max)) return;
+    this.speed = speed;
+    this.playStartMs = this.host.now();
+    this.playStartSimMs = this.timeMs;
+  }
+
+  /**
+   * Sets the request rate. The arrival trace is drawn from the rate, so the run restarts
+   * from time 0 with it (live changes folded into the scenario); playing goes on playing.
+   */
+  setRate(rateRps: number): boolean {
+    if (this.base === null || !(rateRps >= SERVING_LIMITS.rateRps.min && rateRps <= SERVING_LIMITS.rateRps.max)) return false;
+    const current = this.currentScenario()!;
+    if (rateRps * current.serving.durationS > SERVING_LIMITS.requests) return false;
+    this.base = { ...current, serving: { ...current.serving, rateRps } };
+    const playing = this.status === 'playing';
+    this.status = 'paused';
+    this.restart();
+    if (playing) this.play();
+    return true;
+  }
+
+  /** Sets (b, m_c) of one model on a fixed lane from the next slot on. */
+  setModelConfig(laneIndex: number, model: number, batchSize: number, instances: number): ServingLaneInfo | null {
+    const lane = this.lanes[laneIndex];
+    if (lane === undefined || lane.hooks.overrides === null || this.status === 'done' || this.timeMs >= this.durationMs) return null;
+    if (!Number.isInteger(model) || model < 0 || model >= lane.hooks.overrides.length) return null;
+    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_SIZE) return null;
+    if (!Number.isInteger(instances) || instances < 1 || instances > MAX_INSTANCES) return null;
+    const change: LiveChange = { kind: 'config', atMs: this.timeMs, lane: laneIndex, model, action: { batchSize, instances } };
+    this.changes.push(change);
+    this.apply(change);
+    this.report(true);
+    return lane.info;
+  }
+
+  /** Drops background interference onto the device of every lane from now on. */
+  addBackground(intensity: number, memoryMb: number): readonly BackgroundView[] {
+    if (this.base === null || this.timeMs >= this.durationMs) return this.backgrounds();
+    if (!(intensity >= 0 && intensity <= 1) || !(memoryMb >= 0 && memoryMb <= 100_000)) return this.backgrounds();
+    if (this.scripted.length + this.changes.filter((c) => c.kind === 'background').length >= SERVING_LIMITS.background) return this.backgrounds();
+    const change: LiveChange = { kind: 'background', atMs: this.timeMs, id: this.nextBackgroundId++, intensity, memoryMb, toMs: null };
+    this.changes.push(change);
+    this.apply(change);
+    this.report(true);
+    return this.backgrounds();
+  }
+
+  /**
+   * Ends a background now (or drops it if it has not started). The engine has no hook to
+   * end one, so the lanes are replayed to the current time (see the class comment).
+   */
+  removeBackground(id: number): readonly BackgroundView[] {
+    if (this.base === null) return this.backgrounds();
+    const now = this.timeMs;
+    const live = this.changes.find((c): c is Extract<LiveChange, { kind: 'background' }> => c.kind === 'background' && c.id === id);
+    if (live !== undefined) {
+      if (live.toMs !== null && live.toMs <= now) return this.backgrounds();
+      if (live.atMs >= now) this.changes = this.changes.filter((c) => c !== live);
+      else live.toMs = now;
+    } else {
+      const i = this.scripted.findIndex((b) => b.id === id);
+      const b = this.scripted[i];
+      if (b === undefined || (b.toMs !== null && b.toMs <= now)) return this.backgrounds();
+      const list = [...this.base.serving.background];
+      if (b.fromMs >= now) list.splice(i, 1);
+      else list[i] = { ...list[i]!, toS: now / 1000 };
+      this.base = { ...this.base, serving: { ...this.base.serving, background: list } };
+      this.scripted = b.fromMs >= now ? this.scripted.filter((x) => x.id !== id) : this.scripted.map((x) => (x.id === id ? { ...x, toMs: now } : x));
+    }
+    this.replay(now);
+    return this.backgrounds();
+  }
+
+  /** The scenario as it stands (live backgrounds and per-model settings included). */
+  currentScenario(): ServingScenario | null {
+    const base = this.base;
+    if (base === null) return null;
+    const background = [...base.serving.background];
+    const lanes = base.serving.lanes.map((l) => ({ ...l, params: { ...l.params } }));
+    const models = base.serving.models;
+    for (const c of this.changes) {
+      if (c.kind === 'background') {
+        background.push({ fromS: c.atMs / 1000, toS: c.toMs === null ? null : c.toMs / 1000, intensity: c.intensity, memoryMb: c.memoryMb });
+      } else {
+        const params = lanes[c.lane]!.params;
+        const id = models[c.model]!.model;
+        params[`batchSize.${id}`] = c.action.batchSize;
+        params[`instances.${id}`] = c.action.instances;
+      }
+    }
+    return { ...base, serving: { ...base.serving, background, lanes } };
+  }
+
+  // ---- Building and replaying --------------------------------------------------------------
+
+  /** Rebuilds the lanes from `base` at time 0 with no live changes, and reports. */
+  private restart(): void {
+    this.changes = [];
+    this.build();
+    this.scripted = this.base!.serving.background.map((b, i) => ({
+      id: i + 1,
+      intensity: b.intensity,
+      memoryMb: b.memoryMb ?? 0,
+      fromMs: b.fromS * 1000,
+      toMs: b.toS === null ? null : b.toS * 1000,
+    }));
+    this.nextBackgroundId = this.scripted.length + 1;
+    this.report(true);
+  }
+
+  /** Fresh lanes at time 0 from `base` (no report). */
+  private build(): void {
+    const scenario = this.base!;
+    this.generation++;
+    const spec = { ...buildServingSpec(scenario), seriesCap: 2 };
+    const models = spec.models.map((m) => m.model);
+    this.timeMs = 0;
+    this.slot = 0;
+    this.durationMs = spec.durationMs;
+    this.slotMs = spec.assumptions.slotMs;
+    this.lanes = scenario.serving.lanes.map((l, index) => {
+      const params = servingLaneParameters(l);
+      const inner = SERVING_SCHEDULERS[l.scheduler].create(params, servingSchedulerContext(scenario.seed, models));
+      const hooks: LaneHooks = { overrides: l.scheduler === 'fixed' ? models.map(() => null) : null, view: null };
+      const run = new ServingRun(spec, wrapScheduler(inner, hooks));
+      return {
+        info: { index, scheduler: l.scheduler, label: servingLaneLabel(l.scheduler, params), params, configurable: l.scheduler === 'fixed' },
+        run,
+        series: new ServingSeries(models.length),
+        hooks,
+        action: run.currentAction,
+      };
+    });
+    this.rateWindow = [];
+    this.summariesDue = false;
+    this.replaceDue = true;
+  }
+
+  /** Rebuilds the lanes and replays every live change at its time up to `untilMs`. */
+  private replay(untilMs: number): void {
+    this.build();
+    for (const c of this.changes) {
+      this.advanceTo(c.atMs);
+      this.apply(c);
+    }
+    this.advanceTo(untilMs);
+    this.summariesDue = this.status !== 'playing';
+    this.report(true);
+  }
+
+  private apply(c: LiveChange): void {
+    if (c.kind === 'config') {
+      const lane = this.lanes[c.lane]!;
+      lane.hooks.overrides![c.model] = { ...c.action };
+      const id = this.base!.serving.models[c.model]!.model;
+      const params = { ...lane.info.params, [`batchSize.${id}`]: c.action.batchSize, [`instances.${id}`]: c.action.instances };
+      lane.info = { ...lane.info, params };
+    } else {
+      for (const lane of this.lanes) lane.run.addBackground({ fromMs: c.atMs, toMs: c.toMs, intensity: c.intensity, memoryMb: c.memoryMb });
+    }
+  }
+
+  private backgrounds(): BackgroundView[] {
+    const live = this.changes.flatMap((c) =>
+      c.kind === 'background' ? [{ id: c.id, intensity: c.intensity, memoryMb: c.memoryMb, fromMs: c.atMs, toMs: c.toMs }] : [],
+    );
+    return [...this.scripted, ...live];
+  }
+
+  // ---- Advancing --------------------------------------------------------------------------
+
+  private slotEnd(slot: number): number {
+    return Math.min((slot + 1) * this.slotMs, this.durationMs);
+  }
+
+  /** Advances every lane to `targetMs` in lock step, slot boundary by slot boundary. */
+  private advanceTo(targetMs: number): void {
+    const target = Math.min(targetMs, this.durationMs);
+    while (this.timeMs < target) this.advanceOnce(target);
+  }
+
+  /** One stretch: to the next slot boundary or `target`, whichever comes first. */
+  private advanceOnce(target: number): void {
+    const end = this.slotEnd(this.slot);
+    const next = Math.min(end, target);
+    for (const lane of this.lanes) lane.run.advanceTo(next);
+    this.timeMs = next;
+    if (next < end) return;
+    const slotStart = this.slot * this.slotMs;
+    for (const lane of this.lanes) {
+      const observation = lane.run.observe();
+      const samples = observation.models.map((m, i) => {
+        const s = m.lastSlot;
+        const a = lane.action[i]!;
+        return {
+          arrivals: s?.arrivals ?? 0,
+          completed: s?.completed ?? 0,
+          latencyMeanMs: s?.latencyMeanMs ?? 0,
+          utility: s?.utility ?? null,
+          violations: s?.violations ?? 0,
+          batchSize: a.batchSize,
+          instances: a.instances,
+        };
+      });
+      lane.series.add(slotStart, end, samples);
+      if (end >= this.durationMs) lane.series.flush();
+      lane.action = lane.run.currentAction;
+    }
+    this.slot++;
+  }
+
+  // ---- Playing and reporting --------------------------------------------------------------
+
+  private kick(): void {
+    if (this.ticking) return;
+    this.ticking = true;
+    this.host.schedule(() => this.tick(), 0);
+  }
+
+  private tick(): void {
+    this.ticking = false;
+    if (this.status !== 'playing') return;
+    const start = this.host.now();
+    const target = this.speed === 'max' ? this.durationMs : Math.min(this.durationMs, this.playStartSimMs + (start - this.playStartMs) * this.speed);
+    while (this.timeMs < target && this.host.now() - start < TICK_BUDGET_MS) this.advanceOnce(target);
+    if (this.timeMs >= this.durationMs) {
+      this.status = 'done';
+      this.summariesDue = true;
+    }
+    this.report(this.status === 'done');
+    if (this.status === 'playing') {
+      this.ticking = true;
+      this.host.schedule(() => this.tick(), this.speed === 'max' ? 0 : FRAME_INTERVAL_MS);
+    }
+  }
+
+  private live(lane: Lane): ServingLaneLive {
+    const o = lane.run.observe();
+    const view = lane.hooks.view;
+    const now = o.nowMs;
+    const models: ServingModelLive[] = o.models.map((m, i) => {
+      const atMost = (fraction: number) => (view === null ? 0 : view.queuedWithDeadlineAtMost(i, now + fraction * m.sloMs));
+      const late = atMost(0);
+      const under25 = atMost(0.25);
+      const under50 = atMost(0.5);
+      return {
+        instances: m.instances,
+        busyInstances: m.busyInstances,
+        batchSize: m.batchSize,
+        queueLength: m.queueLength,
+        oldestSlackMs: m.oldestSlackMs,
+        slack: { late, under25: under25 - late, under50: under50 - under25, rest: m.queueLength - under50 },
+      };
+    });
+    return {
+      memoryUsedMb: o.memoryMb - o.availableMemoryMb,
+      memoryTotalMb: o.memoryMb,
+      availableCompute: o.availableCompute,
+      runningBatches: o.runningBatches,
+      models,
+    };
+  }
+
+  /** Sends a frame when one is due (or `force`). */
+  private report(force: boolean): void {
+    const now = this.host.now();
+    const interval = this.speed === 'max' ? MAX_SPEED_FRAME_INTERVAL_MS : FRAME_INTERVAL_MS;
+    if (!force && now - this.lastFrameMs < interval) return;
+    this.lastFrameMs = now;
+    this.rateWindow.push({ timeMs: now, simMs: this.timeMs });
+    while (this.rateWindow.length > 2 && now - this.rateWindow[0]!.timeMs > 1000) this.rateWindow.shift();
+    const oldest = this.rateWindow[0]!;
+    const rate = now > oldest.timeMs ? (this.timeMs - oldest.simMs) / (now - oldest.timeMs) : 0;
+    const transfer: ArrayBuffer[] = [];
+    let replace = this.replaceDue;
+    this.replaceDue = false;
+    const lanes = this.lanes.map((lane) => {
+      const { chunk, replace: r } = lane.series.takeChunk();
+      replace ||= r;
+      for (const a of Object.values(chunk)) transfer.push((a as Float64Array).buffer as ArrayBuffer);
+      return { points: chunk, live: this.live(lane) };
+    });
+    // Every lane's series holds the same slots, so all lanes compact together: a replace
+    // frame carries every point of every lane (after a rebuild every series is new).
+    let summaries: ServingSummary[] | undefined;
+    if (this.summariesDue) {
+      summaries = this.lanes.map((l) => l.run.summary());
+      this.summariesDue = false;
+    }
+    const frame: ServingFrame = {
+      generation: this.generation,
+      timeMs: this.timeMs,
+      durationMs: this.durationMs,
+      status: this.status,
+      stride: this.lanes[0]?.series.stride ?? 1,
+      replace,
+      models: this.base?.serving.models.length ?? 0,
+      lanes,
+      backgrounds: this.backgrounds(),
+      ...(summaries ? { summaries } : {}),
+      rate,
+    };
+    this.host.emit(frame, transfer);
+  }
+}
