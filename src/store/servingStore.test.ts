@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
+import type { ServingScenario } from '../scenario/schema';
+import type { ServingFrame } from '../worker/servingProtocol';
+import { SERVING_MAX_POINTS } from '../worker/servingProtocol';
+import { ServingSession } from '../worker/servingSession';
+import { createServingStore, ServingSeriesBuffer, type ServingClient } from './servingStore';
+
+/** The store wired to a serving session in the same thread, with a manual clock (as labStore.test.ts). */
+function inProcessStore() {
+  let listener: ((frame: ServingFrame) => void) | null = null;
+  const session = new ServingSession({
+    now: () => 0,
+    schedule: () => undefined,
+    emit: (frame) => listener?.(frame),
+  });
+  const client: ServingClient = {
+    subscribe: async (onFrame) => {
+      listener = onFrame;
+    },
+    load: async (s) => session.load(s),
+    play: async () => session.play(),
+    pause: async () => session.pause(),
+    step: async (ms) => session.step(ms),
+    reset: async () => session.reset(),
+    setSpeed: async (speed) => session.setSpeed(speed),
+    setRate: async (rate) => session.setRate(rate),
+    setModelConfig: async (lane, model, b, mc) => session.setModelConfig(lane, model, b, mc),
+    addBackground: async (intensity, memoryMb) => session.addBackground(intensity, memoryMb),
+    removeBackground: async (id) => session.removeBackground(id),
+    currentScenario: async () => session.currentScenario(),
+  };
+  return createServingStore(client, () => 0);
+}
+
+const small = (durationS = 30): ServingScenario => {
+  const s = structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
+  return { ...s, serving: { ...s.serving, durationS } };
+};
+
+describe('the serving store', () => {
+  it('applies frames: time, series and live state per lane', async () => {
+    const store = inProcessStore();
+    expect(await store.getState().load(small(), 'preset')).toBe(true);
+    const loaded = store.getState();
+    expect(loaded.lanes.map((l) => l.scheduler)).toEqual(['fixed', 'deeprt', 'ga']);
+    expect(loaded.models).toHaveLength(6);
+    expect(loaded.durationMs).toBe(30_000);
+    const version = loaded.version;
+    await store.getState().step(10_000);
+    const s = store.getState();
+    expect(s.version).toBeGreaterThan(version);
+    expect(s.timeMs).toBe(10_000);
+    expect(s.status).toBe('paused');
+    expect(s.modelCount).toBe(6);
+    expect(s.series).toHaveLength(3);
+    for (const buffer of s.series) {
+      expect(buffer.length).toBe(10_000 / s.slotMs);
+      expect(buffer.columns.endMs[buffer.length - 1]).toBe(10_000);
+    }
+    // The identical arrival trace: every lane sees the same arrivals per point and model.
+    const arrivals = (lane: number) => Array.from(s.series[lane]!.modelColumns.arrivals.subarray(0, s.series[lane]!.length * 6));
+    expect(arrivals(1)).toEqual(arrivals(0));
+    expect(arrivals(0).reduce((a, b) => a + b, 0)).toBeGreaterThan(100);
+    expect(s.live).toHaveLength(3);
+    expect(s.live[0]!.models).toHaveLength(6);
+    expect(s.summaries).toHaveLength(3);
+    await store.getState().step(100_000);
+    expect(store.getState().status).toBe('done');
+    expect(store.getState().timeMs).toBe(30_000);
+  });
+
+  it('keeps the last good scenario and reports where a bad one came from', async () => {
+    const store = inProcessStore();
+    await store.getState().load(small(), 'preset');
+    expect(await store.getState().load({ ...small(), seed: -1 }, 'file')).toBe(false);
+    expect(store.getState().errors).toEqual({ source: 'file', errors: [{ path: 'seed', message: 'must be an integer from 0 to 4294967295, got -1' }] });
+    expect(await store.getState().load(defaultScenario(), 'link')).toBe(false);
+    expect(store.getState().errors?.source).toBe('link');
+    expect(store.getState().errors?.errors[0]!.path).toBe('world');
+    expect(store.getState().scenario!.serving.durationS).toBe(30);
+    expect(store.getState().past).toHaveLength(0);
+    store.getState().dismissErrors();
+    expect(store.getState().errors).toBeNull();
+  });
+
+  it('undoes and redoes edits, per-model settings included', async () => {
+    const store = inProcessStore();
+    await store.getState().load(small(), 'preset');
+    await store.getState().edit((s) => ({ ...s, serving: { ...s.serving, platform: 'tx2' } }));
+    expect(store.getState().platform).toBe('tx2');
+    await store.getState().step(5_000);
+    expect(await store.getState().setModelConfig(1, 0, 32, 3)).toBe(false); // DeepRT is not configurable
+    expect(await store.getState().setModelConfig(0, 0, 32, 3)).toBe(true);
+    expect(store.getState().lanes[0]!.params).toMatchObject({ 'batchSize.yolo': 32, 'instances.yolo': 3 });
+    expect(store.getState().scenario!.serving.lanes[0]!.params).toMatchObject({ 'batchSize.yolo': 32, 'instances.yolo': 3 });
+    // Applied from the next slot on.
+    await store.getState().step(2_000);
+    expect(store.getState().live[0]!.models[0]).toMatchObject({ batchSize: 32, instances: 3 });
+    expect(store.getState().past).toHaveLength(2);
+    await store.getState().undo();
+    expect(store.getState().scenario!.serving.lanes[0]!.params?.['batchSize.yolo']).toBeUndefined();
+    expect(store.getState().scenario!.serving.platform).toBe('tx2');
+    expect(store.getState().timeMs).toBe(0);
+    await store.getState().undo();
+    expect(store.getState().scenario!.serving.platform).toBe('xavier-nx');
+    await store.getState().redo();
+    expect(store.getState().scenario!.serving.platform).toBe('tx2');
+    expect(store.getState().future).toHaveLength(1);
+    // A new edit forgets what was undone.
+    await store.getState().edit((s) => ({ ...s, seed: 9 }));
+    expect(store.getState().future).toHaveLength(0);
+  });
+
+  it('keeps rate and backgrounds in the scenario', async () => {
+    const store = inProcessStore();
+    await store.getState().load(small(), 'preset');
+    expect(await store.getState().setRate(0)).toBe(false);
+    expect(await store.getState().setRate(10)).toBe(true);
+    expect(store.getState().rateRps).toBe(10);
+    expect(store.getState().scenario!.serving.rateRps).toBe(10);
+    await store.getState().step(5_000);
+    await store.getState().addBackground(0.5, 1000);
+    expect(store.getState().backgrounds).toEqual([{ id: 1, intensity: 0.5, memoryMb: 1000, fromMs: 5_000, toMs: null }]);
+    await store.getState().step(5_000);
+    const generation = store.getState().generation;
+    await store.getState().removeBackground(1);
+    const s = store.getState();
+    expect(s.backgrounds).toEqual([{ id: 1, intensity: 0.5, memoryMb: 1000, fromMs: 5_000, toMs: 10_000 }]);
+    // The removal replays the run: a new generation, the series rebuilt up to now.
+    expect(s.generation).toBe(generation + 1);
+    expect(s.series[0]!.length).toBe(10_000 / s.slotMs);
+    expect(s.scenario!.serving.background).toEqual([{ fromS: 5, toS: 10, intensity: 0.5, memoryMb: 1000 }]);
+    expect(s.past).toHaveLength(3);
+  });
+
+  it('keeps each lane series bounded on a long run', async () => {
+    const store = inProcessStore();
+    const s = small(3000);
+    await store.getState().load({ ...s, serving: { ...s.serving, rateRps: 2, assumptions: { ...s.serving.assumptions, slotMs: 100 } } });
+    for (let i = 0; i < 10; i++) await store.getState().step(300_000);
+    const state = store.getState();
+    expect(state.status).toBe('done');
+    expect(state.stride).toBeGreaterThanOrEqual(16);
+    for (const buffer of state.series) {
+      expect(buffer.length).toBeLessThanOrEqual(SERVING_MAX_POINTS);
+      expect(buffer.columns.endMs[buffer.length - 1]).toBe(3_000_000);
+      // Points follow each other in time, and their slots add up to the run.
+      let slots = 0;
+      for (let i = 0; i < buffer.length; i++) {
+        slots += buffer.columns.slots[i]!;
+        if (i > 0) expect(buffer.columns.endMs[i]!).toBeGreaterThan(buffer.columns.endMs[i - 1]!);
+      }
+      expect(slots).toBe(30_000);
+    }
+  });
+});
+
+describe('ServingSeriesBuffer', () => {
+  const chunk = (from: number, n: number, models: number) => ({
+    endMs: Float64Array.from({ length: n }, (_, i) => (from + i + 1) * 1000),
+    slots: new Float64Array(n).fill(1),
+    throughputRps: Float64Array.from({ length: n * models }, (_, k) => from * models + k),
+    latencyMeanMs: new Float64Array(n * models),
+    utility: new Float64Array(n * models),
+    arrivals: new Float64Array(n * models),
+    violations: new Float64Array(n * models),
+    batchSize: Int32Array.from({ length: n * models }, (_, k) => from * models + k),
+    instances: new Int32Array(n * models).fill(1),
+  });
+
+  it('appends, grows past its capacity and replaces', () => {
+    const buffer = new ServingSeriesBuffer(4);
+    buffer.add(chunk(0, 3, 2), false, 2);
+    buffer.add(chunk(3, 5, 2), false, 2);
+    expect(buffer.length).toBe(8);
+    expect(Array.from(buffer.columns.endMs.subarray(0, 8))).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((x) => x * 1000));
+    expect(buffer.at('throughputRps', 7, 1)).toBe(15);
+    expect(buffer.at('batchSize', 4, 0)).toBe(8);
+    buffer.add(chunk(0, 2, 3), true, 3);
+    expect(buffer.length).toBe(2);
+    expect(buffer.models).toBe(3);
+    expect(buffer.at('batchSize', 1, 2)).toBe(5);
+  });
+});

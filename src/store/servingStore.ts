@@ -1,0 +1,394 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { subscribeWithSelector } from 'zustand/middleware';
+import type { ServingSummary } from '../engine/serving/metrics';
+import type { PlatformId } from '../engine/serving/platforms';
+import type { FieldError, ServingScenario } from '../scenario/schema';
+import type { PlaybackStatus } from '../worker/protocol';
+import type {
+  BackgroundView,
+  ServingFrame,
+  ServingLaneInfo,
+  ServingLaneLive,
+  ServingLoadResult,
+  ServingModelInfo,
+  ServingSeriesChunk,
+  ServingSpeed,
+} from '../worker/servingProtocol';
+import { HISTORY_LIMIT, type LoadErrors, type ScenarioSource } from './labStore';
+
+/** The serving worker's API as the page sees it: every call is asynchronous. */
+export interface ServingClient {
+  subscribe(onFrame: (frame: ServingFrame) => void): Promise<void>;
+  /** Calls `listener` when the simulation had to be restarted (its state is gone). */
+  onCrash?(listener: () => void): void;
+  load(scenario: unknown): Promise<ServingLoadResult>;
+  play(): Promise<void>;
+  pause(): Promise<void>;
+  step(simulatedMs: number): Promise<void>;
+  reset(): Promise<void>;
+  setSpeed(speed: ServingSpeed): Promise<void>;
+  setRate(rateRps: number): Promise<boolean>;
+  setModelConfig(lane: number, model: number, batchSize: number, instances: number): Promise<ServingLaneInfo | null>;
+  addBackground(intensity: number, memoryMb: number): Promise<readonly BackgroundView[]>;
+  removeBackground(id: number): Promise<readonly BackgroundView[]>;
+  currentScenario(): Promise<ServingScenario | null>;
+}
+
+/** Scalar columns: one value per point. */
+const POINT_COLUMNS = ['endMs', 'slots'] as const;
+export type ServingPointColumn = (typeof POINT_COLUMNS)[number];
+/** Per-model columns: `models` values per point, row-major (point i, model m at i * models + m). */
+const MODEL_COLUMNS = ['throughputRps', 'latencyMeanMs', 'utility', 'arrivals', 'violations'] as const;
+export type ServingModelColumn = (typeof MODEL_COLUMNS)[number];
+/** Per-model integer columns, row-major as MODEL_COLUMNS. */
+const MODEL_INT_COLUMNS = ['batchSize', 'instances'] as const;
+export type ServingModelIntColumn = (typeof MODEL_INT_COLUMNS)[number];
+
+/**
+ * A lane's downsampled per-slot series on the page: columns with a length, appended to by
+ * frames and replaced when the worker compacts or replays. Bounded by the worker's point
+ * budget (SERVING_MAX_POINTS); charts read it directly (it never enters React state).
+ */
+export class ServingSeriesBuffer {
+  length = 0;
+  /** Models per point of the per-model columns. */
+  models = 0;
+  readonly columns: Record<ServingPointColumn, Float64Array>;
+  readonly modelColumns: Record<ServingModelColumn, Float64Array>;
+  readonly intColumns: Record<ServingModelIntColumn, Int32Array>;
+
+  constructor(private capacity = 1024) {
+    this.columns = Object.fromEntries(POINT_COLUMNS.map((c) => [c, new Float64Array(capacity)])) as Record<ServingPointColumn, Float64Array>;
+    this.modelColumns = Object.fromEntries(MODEL_COLUMNS.map((c) => [c, new Float64Array(0)])) as Record<ServingModelColumn, Float64Array>;
+    this.intColumns = Object.fromEntries(MODEL_INT_COLUMNS.map((c) => [c, new Int32Array(0)])) as Record<ServingModelIntColumn, Int32Array>;
+  }
+
+  clear(models: number): void {
+    this.length = 0;
+    this.models = models;
+    for (const c of MODEL_COLUMNS) this.modelColumns[c] = new Float64Array(this.capacity * models);
+    for (const c of MODEL_INT_COLUMNS) this.intColumns[c] = new Int32Array(this.capacity * models);
+  }
+
+  /** Appends a chunk (or replaces everything with it). */
+  add(chunk: ServingSeriesChunk, replace: boolean, models: number): void {
+    if (replace || models !== this.models) this.clear(models);
+    const n = chunk.endMs.length;
+    if (this.length + n > this.capacity) this.ensure(this.length + n);
+    for (const c of POINT_COLUMNS) this.columns[c].set(chunk[c], this.length);
+    for (const c of MODEL_COLUMNS) this.modelColumns[c].set(chunk[c], this.length * models);
+    for (const c of MODEL_INT_COLUMNS) this.intColumns[c].set(chunk[c], this.length * models);
+    this.length += n;
+  }
+
+  /** Value of a per-model column at point `i` for model `m`. */
+  at(column: ServingModelColumn | ServingModelIntColumn, i: number, m: number): number {
+    const values = column === 'batchSize' || column === 'instances' ? this.intColumns[column] : this.modelColumns[column];
+    return values[i * this.models + m]!;
+  }
+
+  private ensure(size: number): void {
+    let capacity = this.capacity;
+    while (capacity < size) capacity *= 2;
+    for (const c of POINT_COLUMNS) {
+      const bigger = new Float64Array(capacity);
+      bigger.set(this.columns[c].subarray(0, this.length));
+      this.columns[c] = bigger;
+    }
+    const used = this.length * this.models;
+    for (const c of MODEL_COLUMNS) {
+      const bigger = new Float64Array(capacity * this.models);
+      bigger.set(this.modelColumns[c].subarray(0, used));
+      this.modelColumns[c] = bigger;
+    }
+    for (const c of MODEL_INT_COLUMNS) {
+      const bigger = new Int32Array(capacity * this.models);
+      bigger.set(this.intColumns[c].subarray(0, used));
+      this.intColumns[c] = bigger;
+    }
+    this.capacity = capacity;
+  }
+}
+
+export interface ServingScenarioSlice {
+  /** The scenario running now (null before the first load). */
+  scenario: ServingScenario | null;
+  lanes: readonly ServingLaneInfo[];
+  models: readonly ServingModelInfo[];
+  platform: PlatformId | null;
+  memoryMb: number;
+  slotMs: number;
+  backgrounds: readonly BackgroundView[];
+  /** Why the last load was rejected (and from where); the last good scenario keeps running. */
+  errors: LoadErrors | null;
+  /** Scenarios before the current one (most recent last), for undo. */
+  past: readonly ServingScenario[];
+  /** Scenarios undone, for redo (most recent last). */
+  future: readonly ServingScenario[];
+}
+
+export interface ServingPlaybackSlice {
+  status: PlaybackStatus;
+  /** Simulated time every lane has reached, ms. */
+  timeMs: number;
+  durationMs: number;
+  speed: ServingSpeed;
+  /** Requests per second of the scenario (the arrival rate). */
+  rateRps: number;
+  /** Wall-clock speed measured by the worker: simulated seconds per wall second. */
+  rate: number;
+  /** Frames received per wall-clock second. */
+  framesPerSecond: number;
+}
+
+export interface ServingResultsSlice {
+  /** Increases with every frame: charts subscribe to it and read the buffers below. */
+  version: number;
+  generation: number;
+  /** Slots per point of the series now. */
+  stride: number;
+  /** Models per point of the per-model columns. */
+  modelCount: number;
+  series: ServingSeriesBuffer[];
+  live: readonly ServingLaneLive[];
+  summaries: readonly ServingSummary[] | null;
+}
+
+export interface ServingUiSlice {
+  selectedLane: number;
+  selectedModel: number;
+}
+
+export interface ServingActions {
+  /** Loads a scenario from `source` (validated in the worker); a rejection keeps the current one. */
+  load(scenario: unknown, source?: ScenarioSource): Promise<boolean>;
+  /** Reports errors found before a scenario could even be read (a broken link or file). */
+  reject(source: ScenarioSource, errors: readonly FieldError[]): void;
+  /** Applies an edit to the current scenario and reloads it (a fresh run). */
+  edit(change: (scenario: ServingScenario) => ServingScenario): Promise<boolean>;
+  undo(): Promise<void>;
+  redo(): Promise<void>;
+  play(): Promise<void>;
+  pause(): Promise<void>;
+  /** Advances every lane by `simulatedMs`. */
+  step(simulatedMs: number): Promise<void>;
+  reset(): Promise<void>;
+  setSpeed(speed: ServingSpeed): Promise<void>;
+  /** Sets the request rate (the run restarts from time 0); false when out of bounds. */
+  setRate(rateRps: number): Promise<boolean>;
+  /** Sets (b, m_c) of one model on a fixed lane from the next slot on; false when refused. */
+  setModelConfig(lane: number, model: number, batchSize: number, instances: number): Promise<boolean>;
+  addBackground(intensity: number, memoryMb: number): Promise<void>;
+  removeBackground(id: number): Promise<void>;
+  selectLane(lane: number): void;
+  selectModel(model: number): void;
+  dismissErrors(): void;
+}
+
+export type ServingState = ServingScenarioSlice & ServingPlaybackSlice & ServingResultsSlice & ServingUiSlice & ServingActions;
+export type ServingStore = StoreApi<ServingState> & {
+  subscribe: {
+    (listener: (state: ServingState, previous: ServingState) => void): () => void;
+    <U>(
+      selector: (state: ServingState) => U,
+      listener: (selected: U, previous: U) => void,
+      options?: { equalityFn?: (a: U, b: U) => boolean; fireImmediately?: boolean },
+    ): () => void;
+  };
+};
+
+type Set = StoreApi<ServingState>['setState'];
+type Get = StoreApi<ServingState>['getState'];
+
+const scenarioSlice = (): ServingScenarioSlice => ({
+  scenario: null,
+  lanes: [],
+  models: [],
+  platform: null,
+  memoryMb: 0,
+  slotMs: 0,
+  backgrounds: [],
+  errors: null,
+  past: [],
+  future: [],
+});
+
+const playbackSlice = (): ServingPlaybackSlice => ({ status: 'paused', timeMs: 0, durationMs: 0, speed: 10, rateRps: 0, rate: 0, framesPerSecond: 0 });
+
+const resultsSlice = (): ServingResultsSlice => ({ version: 0, generation: 0, stride: 1, modelCount: 0, series: [], live: [], summaries: null });
+
+const uiSlice = (): ServingUiSlice => ({ selectedLane: 0, selectedModel: 0 });
+
+/** What a successful load sets. */
+function loadedState(result: Extract<ServingLoadResult, { ok: true }>, get: Get): Partial<ServingState> {
+  return {
+    scenario: result.scenario,
+    lanes: result.lanes,
+    models: result.models,
+    platform: result.platform,
+    memoryMb: result.memoryMb,
+    slotMs: result.slotMs,
+    durationMs: result.durationMs,
+    rateRps: result.scenario.serving.rateRps,
+    backgrounds: result.backgrounds,
+    summaries: null,
+    selectedLane: Math.max(0, Math.min(get().selectedLane, result.lanes.length - 1)),
+    selectedModel: Math.max(0, Math.min(get().selectedModel, result.models.length - 1)),
+  };
+}
+
+function actions(set: Set, get: Get, client: ServingClient): ServingActions {
+  /** Remembers the scenario before a change, for undo (a new change clears redo). */
+  const remember = (before: ServingScenario | null): void => {
+    if (before === null) return;
+    set({ past: [...get().past, before].slice(-HISTORY_LIMIT), future: [] });
+  };
+  const applyLoad = (result: ServingLoadResult, source: ScenarioSource): boolean => {
+    if (!result.ok) {
+      set({ errors: { source, errors: result.errors } });
+      return false;
+    }
+    set({ ...loadedState(result, get), errors: null });
+    return true;
+  };
+  /** Loads and keeps playing if the run was playing. */
+  const replace = async (scenario: unknown, source: ScenarioSource): Promise<boolean> => {
+    const wasPlaying = get().status === 'playing';
+    const ok = applyLoad(await client.load(scenario), source);
+    if (ok && wasPlaying) await client.play();
+    return ok;
+  };
+  /** The worker changed the scenario in place (rate, per-model settings, backgrounds): keep it, with history. */
+  const refreshScenario = async (before: ServingScenario | null): Promise<void> => {
+    const scenario = await client.currentScenario();
+    if (scenario === null) return;
+    if (before !== null && JSON.stringify(before) !== JSON.stringify(scenario)) remember(before);
+    set({ scenario, rateRps: scenario.serving.rateRps });
+  };
+  return {
+    load: async (scenario, source = 'edit') => {
+      const before = get().scenario;
+      const ok = await replace(scenario, source);
+      if (ok) remember(before);
+      return ok;
+    },
+    reject: (source, errors) => set({ errors: { source, errors } }),
+    edit: async (change) => {
+      const current = get().scenario;
+      if (current === null) return false;
+      const ok = await replace(change(structuredClone(current)), 'edit');
+      if (ok) remember(current);
+      return ok;
+    },
+    undo: async () => {
+      const { past, scenario } = get();
+      const previous = past.at(-1);
+      if (previous === undefined || scenario === null) return;
+      if (await replace(previous, 'history')) set({ past: past.slice(0, -1), future: [...get().future, scenario] });
+    },
+    redo: async () => {
+      const { future, scenario } = get();
+      const next = future.at(-1);
+      if (next === undefined || scenario === null) return;
+      if (await replace(next, 'history')) set({ future: future.slice(0, -1), past: [...get().past, scenario].slice(-HISTORY_LIMIT) });
+    },
+    play: () => client.play(),
+    pause: () => client.pause(),
+    step: (simulatedMs) => client.step(simulatedMs),
+    reset: () => client.reset(),
+    setSpeed: async (speed) => {
+      set({ speed });
+      await client.setSpeed(speed);
+    },
+    setRate: async (rateRps) => {
+      const before = get().scenario;
+      const ok = await client.setRate(rateRps);
+      if (ok) await refreshScenario(before);
+      return ok;
+    },
+    setModelConfig: async (lane, model, batchSize, instances) => {
+      const before = get().scenario;
+      const info = await client.setModelConfig(lane, model, batchSize, instances);
+      if (info === null) return false;
+      set({ lanes: get().lanes.map((l) => (l.index === lane ? info : l)) });
+      await refreshScenario(before);
+      return true;
+    },
+    addBackground: async (intensity, memoryMb) => {
+      const before = get().scenario;
+      set({ backgrounds: await client.addBackground(intensity, memoryMb) });
+      await refreshScenario(before);
+    },
+    removeBackground: async (id) => {
+      const before = get().scenario;
+      set({ backgrounds: await client.removeBackground(id) });
+      await refreshScenario(before);
+    },
+    selectLane: (lane) => set({ selectedLane: lane }),
+    selectModel: (model) => set({ selectedModel: model }),
+    dismissErrors: () => set({ errors: null }),
+  };
+}
+
+/** Applies one frame from the worker: series in place, the rest as state. */
+export function applyServingFrame(set: Set, get: Get, frame: ServingFrame, nowMs: number, frameTimes: number[]): void {
+  const state = get();
+  const fresh = frame.generation !== state.generation;
+  const series = fresh || state.series.length !== frame.lanes.length ? frame.lanes.map(() => new ServingSeriesBuffer()) : state.series;
+  frame.lanes.forEach((lane, i) => series[i]!.add(lane.points, frame.replace || fresh, frame.models));
+  frameTimes.push(nowMs);
+  while (frameTimes.length > 0 && nowMs - frameTimes[0]! > 1000) frameTimes.shift();
+  set({
+    version: state.version + 1,
+    generation: frame.generation,
+    stride: frame.stride,
+    modelCount: frame.models,
+    series,
+    live: frame.lanes.map((l) => l.live),
+    backgrounds: frame.backgrounds,
+    status: frame.status,
+    timeMs: frame.timeMs,
+    durationMs: frame.durationMs,
+    rate: frame.rate,
+    framesPerSecond: frameTimes.length,
+    ...(frame.summaries ? { summaries: frame.summaries } : fresh ? { summaries: null } : {}),
+  });
+}
+
+/**
+ * The serving page's one store (zustand, slices: scenario, playback, results, ui), wired
+ * to a serving client, as `createLabStore` is for the pipeline world. Charts subscribe to
+ * `version` and read the series buffers; React components select single values.
+ */
+export function createServingStore(client: ServingClient, now: () => number = () => performance.now()): ServingStore {
+  const frameTimes: number[] = [];
+  const store = createStore<ServingState>()(
+    subscribeWithSelector((set, get) => ({
+      ...scenarioSlice(),
+      ...playbackSlice(),
+      ...resultsSlice(),
+      ...uiSlice(),
+      ...actions(set, get, client),
+    })),
+  );
+  void client.subscribe((frame) => applyServingFrame(store.setState, store.getState, frame, now(), frameTimes));
+  client.onCrash?.(() => {
+    // A fresh worker knows nothing: give it the scenario back and say what happened.
+    const { scenario, speed } = store.getState();
+    // The new worker counts generations from scratch: make its first frame count as fresh.
+    store.setState({ generation: -1 });
+    const crashed = { source: 'worker' as const, errors: [{ path: '(simulation)', message: 'stopped unexpectedly and was restarted; the run starts again from time 0' }] };
+    if (scenario === null) {
+      store.setState({ errors: crashed });
+      return;
+    }
+    void client
+      .setSpeed(speed)
+      .then(() => client.load(scenario))
+      .then((result) => {
+        if (result.ok) store.setState(loadedState(result, store.getState));
+        store.setState({ errors: crashed });
+      });
+  });
+  return store as ServingStore;
+}

@@ -1,0 +1,40 @@
+/// <reference lib="webworker" />
+/**
+ * The serving-world worker (BCEdge): a thin comlink adapter over `ServingSession`, as
+ * `simWorker.ts` is for the pipeline world. Frames go to the page through a callback the
+ * page registers, with their typed arrays transferred; the session never waits for the page.
+ */
+import { expose, transfer } from 'comlink';
+import type { ServingApi, ServingFrame, ServingSpeed } from './servingProtocol';
+import { ServingSession } from './servingSession';
+
+let onFrame: ((frame: ServingFrame) => void) | null = null;
+
+const session = new ServingSession({
+  now: () => performance.now(),
+  schedule: (fn, delayMs) => void setTimeout(fn, delayMs),
+  emit: (frame, buffers) => {
+    if (onFrame !== null) void onFrame(transfer(frame, buffers));
+  },
+});
+
+const api: ServingApi = {
+  /** Registers the page's frame callback (wrapped with comlink's `proxy` by the page). */
+  subscribe: (callback: (frame: ServingFrame) => void) => {
+    onFrame = callback;
+  },
+  load: (scenario: unknown) => session.load(scenario),
+  play: () => session.play(),
+  pause: () => session.pause(),
+  step: (simulatedMs: number) => session.step(simulatedMs),
+  reset: () => session.reset(),
+  setSpeed: (speed: ServingSpeed) => session.setSpeed(speed),
+  setRate: (rateRps: number) => session.setRate(rateRps),
+  setModelConfig: (lane: number, model: number, batchSize: number, instances: number) => session.setModelConfig(lane, model, batchSize, instances),
+  addBackground: (intensity: number, memoryMb: number) => session.addBackground(intensity, memoryMb),
+  removeBackground: (id: number) => session.removeBackground(id),
+  currentScenario: () => session.currentScenario(),
+};
+
+export type ServingWorkerApi = typeof api;
+expose(api);
