@@ -216,12 +216,12 @@ test('a crashed simulation worker is restarted and the scenario survives', async
   expect(lab.log.pageErrors).toEqual([]);
 });
 
-test('the presets gallery opens a paper preset and shows the serving ones for the command line', async ({ page }) => {
+test('the presets gallery opens a paper preset and points serving sweeps to the command line', async ({ page }) => {
   const lab = new LabPage(page);
   await lab.goto();
   await lab.byTestId('links.presets').click();
-  await expect(lab.byTestId('presets.bcedge-fig7-utility')).toBeDisabled();
-  await expect(page.getByText('npm run sim -- run bcedge-fig7-utility')).toBeVisible();
+  await expect(lab.byTestId('presets.bcedge-fig15-rps')).toBeDisabled();
+  await expect(page.getByText('npm run sim -- run bcedge-fig15-rps')).toBeVisible();
   await lab.byTestId('presets.odin-fig1-vgg16').click();
   await expect(lab.byTestId('lane.evict')).toBeVisible();
   await expect(page.locator('[data-testid^="lane."]')).toHaveCount(5);

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { defaultScenario } from '../scenario/presets';
-import type { HideableControl } from '../scenario/schema';
+import type { HideableControl, ServingScenario } from '../scenario/schema';
+import { createServingWorkerClient } from '../store/servingClient';
+import { createServingStore, type ServingStore } from '../store/servingStore';
 import { createLabStore, type LabStore } from '../store/labStore';
 import { createWorkerClient } from '../store/simClient';
 import { AssumptionsPanel } from './AssumptionsPanel';
@@ -13,6 +15,7 @@ import { LanesPanel } from './LanesPanel';
 import { openLink, startLinkSync } from './linkSync';
 import { PlaybackBar } from './PlaybackBar';
 import { ScenarioPanel } from './ScenarioPanel';
+import { ServingLab } from './serving/ServingLab';
 import { ShareBar } from './ShareBar';
 
 /** Opens the link in the address bar, or the default scenario (DESIGN §4), and plays it. */
@@ -49,7 +52,7 @@ function useHistoryKeys(store: LabStore): void {
   }, [store]);
 }
 
-function Lab() {
+function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScenario) => void }) {
   const mode = useLab((s) => s.view.mode);
   const hide = useLab((s) => s.view.hide);
   const hidden = (c: HideableControl) => hide.includes(c);
@@ -65,7 +68,7 @@ function Lab() {
         </div>
         {hidden('playback') ? null : <PlaybackBar />}
       </header>
-      {hidden('links') || mode === 'embed' ? null : <ShareBar />}
+      {hidden('links') || mode === 'embed' ? null : <ShareBar onOpenServing={onOpenServing} />}
       <ErrorBanner />
       <main className="lab-main">
         <section className="lab-board" aria-labelledby="board-heading">
@@ -94,14 +97,42 @@ function Lab() {
  */
 export function App({ store: given }: { readonly store?: LabStore } = {}) {
   const [store] = useState<LabStore>(() => given ?? createLabStore(createWorkerClient()));
+  const [serving, setServing] = useState<ServingStore | null>(null);
+  const [showServing, setShowServing] = useState(false);
   useEffect(() => {
     void openFirstScenario(store);
     return startLinkSync(store, window);
   }, [store]);
   useHistoryKeys(store);
+  const openServing = (scenario: ServingScenario) => {
+    void store.getState().pause();
+    // The serving world runs in a worker of its own, started the first time it is opened.
+    const target = serving ?? createServingStore(createServingWorkerClient());
+    setServing(target);
+    void target
+      .getState()
+      .load(scenario, 'preset')
+      .then((ok) => (ok ? target.getState().play() : undefined));
+  };
+  if (serving !== null && showServing) {
+    return (
+      <ServingLab
+        store={serving}
+        onExit={() => {
+          void serving.getState().pause();
+          setShowServing(false);
+        }}
+      />
+    );
+  }
   return (
     <LabStoreContext.Provider value={store}>
-      <Lab />
+      <Lab
+        onOpenServing={(scenario) => {
+          openServing(scenario);
+          setShowServing(true);
+        }}
+      />
     </LabStoreContext.Provider>
   );
 }

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { parseScenarioJson } from '../scenario/parse';
 import { PRESETS } from '../scenario/presets';
-import { HIDEABLE_CONTROLS, VIEW_MODES, type HideableControl } from '../scenario/schema';
+import { HIDEABLE_CONTROLS, VIEW_MODES, type HideableControl, type ServingScenario } from '../scenario/schema';
 import { downloadText } from './download';
 import { useLab, useLabStore } from './labContext';
 import { currentLink } from './linkSync';
@@ -32,7 +32,7 @@ function slug(text: string): string {
 }
 
 /** Sharing and files: copy link, presets, import/export, undo/redo, classroom view. */
-export function ShareBar() {
+export function ShareBar({ onOpenServing }: { readonly onOpenServing?: (scenario: ServingScenario) => void } = {}) {
   const store = useLabStore();
   const canUndo = useLab((s) => s.past.length > 0);
   const canRedo = useLab((s) => s.future.length > 0);
@@ -140,12 +140,20 @@ export function ShareBar() {
             if (scenario.world === 'serving') {
               return (
                 <li key={p.id}>
-                  <button type="button" data-testid={`presets.${p.id}`} disabled title="The serving page comes next; run it from the command line.">
+                  <button
+                    type="button"
+                    data-testid={`presets.${p.id}`}
+                    disabled={onOpenServing === undefined || scenario.serving.grid !== undefined}
+                    onClick={() => {
+                      setPanel(null);
+                      onOpenServing?.(structuredClone(scenario));
+                    }}
+                  >
                     {scenario.title}
                   </button>
                   <span className="preset-figure">{p.figure || 'serving world'}</span>
                   <span className="preset-description">
-                    {p.description} Command line for now: `npm run sim -- run {p.id}`.
+                    {p.description} {scenario.serving.grid !== undefined ? `A sweep: \`npm run sim -- run ${p.id}\`.` : 'Opens the serving lab.'}
                   </span>
                 </li>
               );

@@ -1,0 +1,28 @@
+import { expect, test } from '@playwright/test';
+import { LabPage } from './pages/lab';
+
+test('the serving lab: six models on the device, Triton sliders move the Fig. 1 marker and change the run', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.goto();
+  await lab.byTestId('links.presets').click();
+  await lab.byTestId('presets.serving-default').click();
+  await expect(lab.byTestId('serving')).toBeVisible();
+  await expect(lab.byTestId('device.model-yolo')).toBeVisible();
+  await expect(page.locator('[data-testid^="device.model-"]')).toHaveCount(6);
+  await expect.poll(async () => Number(await lab.byTestId('serving.time').getAttribute('data-time-ms')), { timeout: 10_000 }).toBeGreaterThan(2000);
+  // The heatmap of the selected model fills in cell by cell.
+  await expect.poll(async () => Number((await page.locator('[data-testid="chart.heatmap-throughput"] svg').getAttribute('data-points')) ?? '0'), { timeout: 15_000 }).toBe(64);
+  await lab.byTestId('serving.pause').click();
+  const before = await lab.byTestId('chart.heatmap-throughput').innerHTML();
+  await lab.byTestId('controls.batch-yolo').fill('5'); // b = 32
+  await expect(lab.byTestId('device.model-yolo')).toContainText('b = 32');
+  await expect.poll(async () => lab.byTestId('chart.heatmap-throughput').innerHTML()).not.toBe(before);
+  const points = async () => Number((await page.locator('[data-testid="chart.throughput"] svg').getAttribute('data-points')) ?? '0');
+  const pointsBefore = await points();
+  await lab.byTestId('serving.step').click();
+  await expect.poll(points).toBeGreaterThan(pointsBefore);
+  await page.screenshot({ path: 'test-results/serving-view.png', fullPage: true });
+  await lab.byTestId('serving.exit').click();
+  await expect(lab.byTestId('lane.odin')).toBeVisible();
+  lab.expectCleanLog();
+});

@@ -1,0 +1,294 @@
+import { useEffect, useRef, useState } from 'react';
+import { useStore } from 'zustand';
+import { createHeatmapChart, type HeatmapData } from '../../charts/serving/heatmapChart';
+import { createPerModelLinesChart, type PerModelLinesData } from '../../charts/serving/perModelLinesChart';
+import { createPerModelStackChart, type PerModelStackData } from '../../charts/serving/perModelStackChart';
+import { createUtilityBarsChart, type UtilityBarsData } from '../../charts/serving/utilityBarsChart';
+import type { DataChart } from '../../charts/serving/common';
+import { laneColour } from '../../charts/palette';
+import { runFigure1Sweep } from '../../engine/serving/figure1';
+import { BATCH_SIZES, INSTANCE_COUNTS } from '../../engine/serving/scheduler';
+import type { ServingScenario } from '../../scenario/schema';
+import type { ServingState, ServingStore } from '../../store/servingStore';
+
+function useServing<T>(store: ServingStore, selector: (s: ServingState) => T): T {
+  return useStore(store, selector);
+}
+
+/** Mounts a data-driven chart and feeds it `data` whenever it changes. */
+function DataChartHost<D>({ title, testId, create, data }: { readonly title: string; readonly testId: string; readonly create: (host: HTMLElement) => DataChart<D>; readonly data: D | null }) {
+  const host = useRef<HTMLDivElement>(null);
+  const chart = useRef<DataChart<D> | null>(null);
+  useEffect(() => {
+    if (host.current === null) return;
+    chart.current = create(host.current);
+    return () => {
+      chart.current?.destroy();
+      chart.current = null;
+    };
+  }, [create]);
+  useEffect(() => {
+    if (data !== null) chart.current?.update(data);
+  }, [data]);
+  return (
+    <figure className="chart-figure" data-testid={testId}>
+      <figcaption>
+        <h3>{title}</h3>
+      </figcaption>
+      <div ref={host} className="chart-host" />
+    </figure>
+  );
+}
+
+/**
+ * Fig. 1 of BCEdge for one model, computed cell by cell (about 2 ms each) on successive
+ * animation frames, so the sweep never blocks the page (10 s of simulated load per cell).
+ */
+function useFigure1(model: ServingScenario['serving']['models'][number]['model'] | null, platform: ServingScenario['serving']['platform'] | null) {
+  const [cells, setCells] = useState<{ key: string; throughput: (number | null)[][]; latency: (number | null)[][] } | null>(null);
+  useEffect(() => {
+    if (model === null || platform === null) return;
+    const key = `${model}@${platform}`;
+    const throughput = BATCH_SIZES.map(() => INSTANCE_COUNTS.map(() => null as number | null));
+    const latency = BATCH_SIZES.map(() => INSTANCE_COUNTS.map(() => null as number | null));
+    let i = 0;
+    let frame = requestAnimationFrame(function next() {
+      const b = Math.floor(i / INSTANCE_COUNTS.length);
+      const m = i % INSTANCE_COUNTS.length;
+      const r = runFigure1Sweep({ model, platform, batchSizes: [BATCH_SIZES[b]!], instanceCounts: [INSTANCE_COUNTS[m]!], durationMs: 10_000 });
+      const oom = (r.oomBatches[0]?.[0] ?? 0) > 0;
+      throughput[b]![m] = oom ? null : r.throughputRps[0]![0]!;
+      latency[b]![m] = oom ? null : r.latencyMeanMs[0]![0]!;
+      i++;
+      // Shown once complete: the chart draws a missing cell as out of memory.
+      if (i === BATCH_SIZES.length * INSTANCE_COUNTS.length) setCells({ key, throughput, latency });
+      else frame = requestAnimationFrame(next);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [model, platform]);
+  return cells;
+}
+
+const SLACK_COLOURS = { late: '#b3261e', under25: '#e07a1f', under50: '#d9b300', rest: '#2e8b57' } as const;
+
+/**
+ * The serving world (BCEdge): an edge GPU running six DNN models, with Triton's fixed batch
+ * size and instances per model set by sliders, DeepRT and GA on the same arrival trace.
+ */
+export function ServingLab({ store, onExit }: { readonly store: ServingStore; readonly onExit: () => void }) {
+  const title = useServing(store, (s) => s.scenario?.title ?? '');
+  const status = useServing(store, (s) => s.status);
+  const timeMs = useServing(store, (s) => s.timeMs);
+  const durationMs = useServing(store, (s) => s.durationMs);
+  const rateRps = useServing(store, (s) => s.rateRps);
+  const lanes = useServing(store, (s) => s.lanes);
+  const models = useServing(store, (s) => s.models);
+  const platform = useServing(store, (s) => s.platform);
+  const backgrounds = useServing(store, (s) => s.backgrounds);
+  const selectedLane = useServing(store, (s) => s.selectedLane);
+  const selectedModel = useServing(store, (s) => s.selectedModel);
+  const version = useServing(store, (s) => s.version);
+  const errors = useServing(store, (s) => s.errors);
+  const act = store.getState();
+  const state = store.getState();
+  void version; // live numbers below are read on every frame
+  const live = state.live[selectedLane];
+  const configurable = lanes.findIndex((l) => l.configurable);
+  const focusModel = models[selectedModel]?.model ?? null;
+  const figure1 = useFigure1(focusModel, platform);
+  const scenario = useServing(store, (s) => s.scenario);
+  /** What the person set for model k on the Triton lane (it applies from the next slot). */
+  const configured = (k: number): { batchSize: number; instances: number } | null => {
+    const lane = configurable >= 0 ? scenario?.serving.lanes[configurable] : undefined;
+    const model = models[k]?.model;
+    if (lane === undefined || model === undefined) return null;
+    const p = lane.params ?? {};
+    return { batchSize: p[`batchSize.${model}`] ?? p.batchSize ?? 8, instances: p[`instances.${model}`] ?? p.instances ?? 2 };
+  };
+  const marker = configured(selectedModel);
+  const heat = (metric: 'throughput' | 'latency'): HeatmapData | null =>
+    figure1 === null ? null : { metric, batchSizes: BATCH_SIZES, instanceCounts: INSTANCE_COUNTS, values: metric === 'throughput' ? figure1.throughput : figure1.latency, marker };
+  const series = state.series[selectedLane];
+  const timeS = series ? Array.from(series.columns.endMs.subarray(0, series.length), (t) => t / 1000) : [];
+  const stack: PerModelStackData = { timeS, series: models.map((m, k) => ({ model: m.model, rps: timeS.map((_, i) => series!.at('throughputRps', i, k)) })) };
+  const lines: PerModelLinesData = { timeS, series: models.map((m, k) => ({ model: m.model, sloMs: m.sloMs, latencyMs: timeS.map((_, i) => series!.at('latencyMeanMs', i, k)) })) };
+  const utility: UtilityBarsData | null =
+    state.summaries === null
+      ? null
+      : { models: models.map((m) => m.model), lanes: lanes.map((l) => ({ label: l.label, index: l.index })), utility: models.map((m) => state.summaries!.map((s) => s.perModel[m.model]?.utilityMean ?? null)) };
+
+  return (
+    <div className="lab serving-lab" data-testid="serving">
+      <header className="lab-header">
+        <div className="lab-title">
+          <h1 data-testid="app.title">Interference Lab — serving</h1>
+          <p className="tagline">{title}: six DNN models on an edge GPU; tune batch size and concurrent instances per model and compare with DeepRT and GA on the same requests.</p>
+        </div>
+        <div className="playback" role="group" aria-label="Playback">
+          <button type="button" data-testid="serving.play" disabled={status !== 'paused'} onClick={() => void act.play()}>
+            ▶ Play
+          </button>
+          <button type="button" data-testid="serving.pause" disabled={status !== 'playing'} onClick={() => void act.pause()}>
+            ❚❚ Pause
+          </button>
+          <button type="button" data-testid="serving.step" disabled={status === 'done'} onClick={() => void act.step(1000)}>
+            Step 1 s
+          </button>
+          <button type="button" data-testid="serving.reset" onClick={() => void act.reset()}>
+            ⟲ Reset
+          </button>
+          <label className="speed">
+            Requests/s <output>{rateRps}</output>
+            <input type="range" min={5} max={60} step={5} value={rateRps} data-testid="controls.rps" aria-label="Request rate (rps)" onChange={(e) => void act.setRate(Number(e.target.value))} />
+          </label>
+          <output className="progress" data-testid="serving.time" data-time-ms={timeMs}>
+            {(timeMs / 1000).toFixed(0)} s / {(durationMs / 1000).toFixed(0)} s · {status}
+          </output>
+          <button type="button" onClick={onExit} data-testid="serving.exit">
+            Back to the pipeline lab
+          </button>
+        </div>
+      </header>
+      {errors !== null ? (
+        <div className="banner" role="alert" data-testid="banner.errors" data-source={errors.source}>
+          <ul>
+            {errors.errors.map((e) => (
+              <li key={e.path + e.message}>
+                <code>{e.path}</code>: {e.message}
+              </li>
+            ))}
+          </ul>
+          <button type="button" onClick={() => act.dismissErrors()}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+      <main className="serving-main">
+        <section className="panel" aria-labelledby="device-heading" data-testid="device.board">
+          <h2 id="device-heading">
+            Device: {platform ?? ''} <span className="subtle">— {lanes[selectedLane]?.label ?? ''}</span>
+          </h2>
+          {live ? (
+            <div className="memory" data-testid="device.memory" aria-label={`memory ${Math.round(live.memoryUsedMb)} of ${Math.round(live.memoryTotalMb)} MB`}>
+              <div className="memory-used" style={{ width: `${Math.min(100, (100 * live.memoryUsedMb) / Math.max(1, live.memoryTotalMb))}%` }} />
+              <span>
+                memory {Math.round(live.memoryUsedMb)} / {Math.round(live.memoryTotalMb)} MB · GPU free {(100 * live.availableCompute).toFixed(0)} %
+              </span>
+            </div>
+          ) : null}
+          <table className="device-models">
+            <thead>
+              <tr>
+                <th>model</th>
+                <th>instances (busy)</th>
+                <th>queue (by slack)</th>
+                <th>batch × instances (Triton)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {models.map((m, k) => {
+                const ml = live?.models[k];
+                const fixed = configured(k);
+                const batchIndex = Math.max(0, BATCH_SIZES.indexOf(fixed?.batchSize ?? 8));
+                return (
+                  <tr key={m.model} data-testid={`device.model-${m.model}`} className={k === selectedModel ? 'selected' : ''} onClick={() => act.selectModel(k)}>
+                    <th scope="row">
+                      {m.model} <span className="subtle">(SLO {m.sloMs} ms)</span>
+                    </th>
+                    <td>
+                      {Array.from({ length: ml?.instances ?? 0 }, (_, j) => (
+                        <span key={j} className={`instance${j < (ml?.busyInstances ?? 0) ? ' busy' : ''}`} />
+                      ))}
+                    </td>
+                    <td data-testid={`device.queue-${m.model}`} data-queue={ml?.queueLength ?? 0}>
+                      {ml
+                        ? (['late', 'under25', 'under50', 'rest'] as const).map((bucket) =>
+                            ml.slack[bucket] > 0 ? <span key={bucket} className="queue-part" style={{ width: `${Math.min(160, 4 * ml.slack[bucket])}px`, background: SLACK_COLOURS[bucket] }} title={`${ml.slack[bucket]} ${bucket}`} /> : null,
+                          )
+                        : null}
+                      <span className="subtle"> {ml?.queueLength ?? 0}</span>
+                    </td>
+                    <td>
+                      {configurable >= 0 && fixed ? (
+                        <span className="sliders">
+                          <label>
+                            b = {BATCH_SIZES[batchIndex]}
+                            <input
+                              type="range"
+                              min={0}
+                              max={BATCH_SIZES.length - 1}
+                              value={batchIndex}
+                              data-testid={`controls.batch-${m.model}`}
+                              aria-label={`batch size of ${m.model}`}
+                              onChange={(e) => void act.setModelConfig(configurable, k, BATCH_SIZES[Number(e.target.value)]!, fixed.instances)}
+                            />
+                          </label>
+                          <label>
+                            m_c = {fixed.instances}
+                            <input
+                              type="range"
+                              min={1}
+                              max={INSTANCE_COUNTS.length}
+                              value={fixed.instances}
+                              data-testid={`controls.instances-${m.model}`}
+                              aria-label={`instances of ${m.model}`}
+                              onChange={(e) => void act.setModelConfig(configurable, k, fixed.batchSize, Number(e.target.value))}
+                            />
+                          </label>
+                        </span>
+                      ) : null}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          <div className="backgrounds">
+            <button type="button" data-testid="palette.background" onClick={() => void act.addBackground(0.3, 1024)}>
+              + co-locate another tenant (30 % GPU, 1 GB)
+            </button>
+            {backgrounds
+              .filter((b) => b.toMs === null || b.toMs > timeMs)
+              .map((b) => (
+                <span key={b.id} className="chip" data-testid={`device.background-${b.id}`}>
+                  tenant {Math.round(100 * b.intensity)} % GPU
+                  <button type="button" aria-label="Remove this tenant" onClick={() => void act.removeBackground(b.id)}>
+                    ×
+                  </button>
+                </span>
+              ))}
+          </div>
+        </section>
+        <section className="panel" aria-labelledby="serving-lanes-heading">
+          <h2 id="serving-lanes-heading">Lanes</h2>
+          <ul className="lanes">
+            {lanes.map((l, i) => {
+              const summary = state.summaries?.[i];
+              return (
+                <li key={l.index} className={`lane${i === selectedLane ? ' selected' : ''}`} data-testid={`lane.${l.scheduler}`} style={{ ['--lane' as string]: laneColour(i) }}>
+                  <label className="lane-select">
+                    <input type="radio" name="serving-lane" checked={i === selectedLane} onChange={() => act.selectLane(i)} />
+                    <span className="swatch" aria-hidden="true" />
+                    <span className="lane-label">{l.label}</span>
+                  </label>
+                  {summary ? (
+                    <span className="lane-numbers">
+                      utility {summary.utilityMean.toFixed(2)} · {summary.throughputRps.toFixed(1)} rps · SLO violations {summary.sloViolationPct.toFixed(1)} %
+                    </span>
+                  ) : null}
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+        <section className="serving-charts" aria-label="Charts">
+          <DataChartHost title={`Fig. 1: throughput of ${focusModel ?? ''} (batch × instances)`} testId="chart.heatmap-throughput" create={createHeatmapChart} data={heat('throughput')} />
+          <DataChartHost title={`Fig. 1: latency of ${focusModel ?? ''} (batch × instances)`} testId="chart.heatmap-latency" create={createHeatmapChart} data={heat('latency')} />
+          <DataChartHost title="Fig. 7: utility per model (normalized)" testId="chart.utility" create={createUtilityBarsChart} data={utility} />
+          <DataChartHost title="Fig. 8: throughput per model" testId="chart.throughput" create={createPerModelStackChart} data={stack} />
+          <DataChartHost title="Fig. 9: latency per model" testId="chart.latency" create={createPerModelLinesChart} data={lines} />
+        </section>
+      </main>
+    </div>
+  );
+}
