@@ -26,3 +26,42 @@ test('the serving lab: six models on the device, Triton sliders move the Fig. 1 
   await expect(lab.byTestId('lane.odin')).toBeVisible();
   lab.expectCleanLog();
 });
+
+test('a serving link reopens the scenario exactly, per-model settings included', async ({ page, browser }) => {
+  const lab = new LabPage(page);
+  await lab.goto();
+  await lab.byTestId('links.presets').click();
+  await lab.byTestId('presets.serving-default').click();
+  await expect(lab.byTestId('serving')).toBeVisible();
+  await lab.byTestId('serving.pause').click();
+  await lab.byTestId('controls.batch-yolo').fill('5'); // b = 32
+  await lab.byTestId('controls.instances-bert').fill('3');
+  await expect(lab.byTestId('device.model-bert')).toContainText('m_c = 3');
+  await lab.byTestId('links.copy').click();
+  const link = await lab.byTestId('links.url').inputValue();
+  expect(new URL(link).hash.startsWith('#z1=')).toBe(true);
+
+  const readLanes = async (p: LabPage) => {
+    await p.byTestId('serving.reset').click();
+    await expect.poll(async () => Number(await p.byTestId('serving.time').getAttribute('data-time-ms'))).toBe(0);
+    for (let s = 1; s <= 5; s++) {
+      await p.byTestId('serving.step').click();
+      await expect.poll(async () => Number(await p.byTestId('serving.time').getAttribute('data-time-ms'))).toBe(1000 * s);
+    }
+    await expect(p.byTestId('lane.fixed')).toContainText('utility');
+    return p.page.locator('[data-testid^="lane."]').allTextContents();
+  };
+  const here = await readLanes(lab);
+
+  const fresh = await browser.newContext();
+  const other = new LabPage(await fresh.newPage());
+  await other.page.goto(link);
+  await expect(other.byTestId('serving')).toBeVisible();
+  await expect(other.byTestId('device.model-yolo')).toContainText('b = 32');
+  await expect(other.byTestId('device.model-bert')).toContainText('m_c = 3');
+  await other.byTestId('serving.pause').click();
+  expect(await readLanes(other)).toEqual(here);
+  lab.expectCleanLog();
+  other.expectCleanLog();
+  await fresh.close();
+});

@@ -1,6 +1,6 @@
 import { Inflate, zlibSync } from 'fflate';
-import { parseScenario } from './parse';
-import { formatErrors, formatPath, validateScenario, type Scenario, type ScenarioResult } from './schema';
+import { parseAnyScenario, parseScenario } from './parse';
+import { formatErrors, formatPath, validateAnyScenario, validateScenario, type AnyScenario, type AnyScenarioResult, type FieldError, type Scenario, type ScenarioResult } from './schema';
 
 /**
  * Bounds on what a link may cost to open (DESIGN §7): a hostile link is refused before it
@@ -65,6 +65,25 @@ export function encodeLinkJson(json: string): string {
  * step answers, with path `link` or the scenario field's path.
  */
 export function decodeScenarioLink(hash: string): ScenarioResult {
+  const value = unpackLink(hash);
+  return 'errors' in value ? value : parseScenario(value.json);
+}
+
+/** The same for a scenario of either world (the serving lab's links). Never throws. */
+export function decodeAnyScenarioLink(hash: string): AnyScenarioResult {
+  const value = unpackLink(hash);
+  return 'errors' in value ? value : parseAnyScenario(value.json);
+}
+
+/** The hash of a scenario of either world; throws like `encodeScenarioLink` on an invalid one. */
+export function encodeAnyScenarioLink(scenario: AnyScenario): string {
+  const checked = validateAnyScenario(scenario);
+  if (!checked.ok) throw new RangeError(`cannot link an invalid scenario:\n${formatErrors(checked.errors)}`);
+  return encodeLinkJson(JSON.stringify(checked.scenario));
+}
+
+/** Every check up to the JSON value (length, codec, base64url, bounded inflate, UTF-8, JSON, forbidden keys). */
+function unpackLink(hash: string): { readonly json: unknown } | { readonly ok: false; readonly errors: readonly FieldError[] } {
   if (typeof hash !== 'string') return linkError('is not a scenario link');
   const fragment = hash.startsWith('#') ? hash.slice(1) : hash;
   if (fragment.length > LINK_LIMITS.maxHashChars) {
@@ -95,10 +114,10 @@ export function decodeScenarioLink(hash: string): ScenarioResult {
   if (forbidden !== undefined) {
     return { ok: false, errors: [{ path: formatPath(forbidden.path), message: `has a forbidden field ${JSON.stringify(forbidden.key)}` }] };
   }
-  return parseScenario(value);
+  return { json: value };
 }
 
-function linkError(message: string): ScenarioResult {
+function linkError(message: string): { readonly ok: false; readonly errors: readonly FieldError[] } {
   return { ok: false, errors: [{ path: 'link', message }] };
 }
 

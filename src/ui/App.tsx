@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { defaultScenario } from '../scenario/presets';
 import type { HideableControl, ServingScenario } from '../scenario/schema';
 import { createServingWorkerClient } from '../store/servingClient';
@@ -12,15 +12,25 @@ import { ErrorBanner } from './ErrorBanner';
 import { EventsList } from './EventsList';
 import { LabStoreContext, useLab } from './labContext';
 import { LanesPanel } from './LanesPanel';
-import { openLink, startLinkSync } from './linkSync';
+import { decodeAnyScenarioLink, encodeAnyScenarioLink } from '../scenario/link';
+import { linkFor, openLink, startLinkSync } from './linkSync';
 import { PlaybackBar } from './PlaybackBar';
 import { ScenarioPanel } from './ScenarioPanel';
 import { ServingLab } from './serving/ServingLab';
 import { ShareBar } from './ShareBar';
 
 /** Opens the link in the address bar, or the default scenario (DESIGN §4), and plays it. */
-async function openFirstScenario(store: LabStore): Promise<void> {
+async function openFirstScenario(store: LabStore, openServing: (scenario: ServingScenario) => void): Promise<void> {
   const hash = window.location.hash.replace(/^#/, '');
+  if (hash !== '') {
+    const decoded = decodeAnyScenarioLink(hash);
+    if (decoded.ok && decoded.scenario.world === 'serving') {
+      // A serving link opens the serving lab; the pipeline lab waits behind it, on its default.
+      await store.getState().load(defaultScenario(), 'preset');
+      openServing(decoded.scenario);
+      return;
+    }
+  }
   let ok = hash !== '' && (await openLink(store, hash));
   if (!ok) {
     // A broken link keeps its banner over the default scenario.
@@ -99,11 +109,8 @@ export function App({ store: given }: { readonly store?: LabStore } = {}) {
   const [store] = useState<LabStore>(() => given ?? createLabStore(createWorkerClient()));
   const [serving, setServing] = useState<ServingStore | null>(null);
   const [showServing, setShowServing] = useState(false);
-  useEffect(() => {
-    void openFirstScenario(store);
-    return startLinkSync(store, window);
-  }, [store]);
-  useHistoryKeys(store);
+  const openServingRef = useRef<(scenario: ServingScenario) => void>(() => undefined);
+  const servingShownRef = useRef(false);
   const openServing = (scenario: ServingScenario) => {
     void store.getState().pause();
     // The serving world runs in a worker of its own, started the first time it is opened.
@@ -114,6 +121,36 @@ export function App({ store: given }: { readonly store?: LabStore } = {}) {
       .load(scenario, 'preset')
       .then((ok) => (ok ? target.getState().play() : undefined));
   };
+  useEffect(() => {
+    openServingRef.current = openServing;
+    servingShownRef.current = serving !== null && showServing;
+  });
+  useEffect(() => {
+    void openFirstScenario(store, (scenario) => {
+      openServingRef.current(scenario);
+      setShowServing(true);
+    });
+    return startLinkSync(store, window, () => !servingShownRef.current);
+  }, [store]);
+  useHistoryKeys(store);
+  // While the serving lab is shown, the address bar holds its scenario; back in the pipeline lab, the pipeline's.
+  useEffect(() => {
+    if (serving === null || !showServing) {
+      const hash = store.getState().scenario === null ? null : linkFor(store.getState().scenario!);
+      if (hash !== null) window.history.replaceState(window.history.state, '', `#${hash}`);
+      return;
+    }
+    const write = (scenario: ServingScenario | null) => {
+      if (scenario === null) return;
+      try {
+        window.history.replaceState(window.history.state, '', `#${encodeAnyScenarioLink(scenario)}`);
+      } catch {
+        // An invalid scenario cannot be linked; the address keeps the last good one.
+      }
+    };
+    write(serving.getState().scenario);
+    return serving.subscribe((s) => s.scenario, write);
+  }, [serving, showServing, store]);
   if (serving !== null && showServing) {
     return (
       <ServingLab

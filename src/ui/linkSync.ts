@@ -32,7 +32,7 @@ export async function openLink(store: LabStore, hash: string): Promise<boolean> 
  * Keeps the address bar's hash and the scenario in step: edits rewrite the hash (debounced,
  * without adding history entries), and a hash the person pastes or navigates to is opened.
  */
-export function startLinkSync(store: LabStore, win: Window): () => void {
+export function startLinkSync(store: LabStore, win: Window, active: () => boolean = () => true): () => void {
   let written = win.location.hash.replace(/^#/, '');
   let timer: ReturnType<typeof setTimeout> | undefined;
   const unsubscribe = store.subscribe(
@@ -41,6 +41,8 @@ export function startLinkSync(store: LabStore, win: Window): () => void {
       if (scenario === null) return;
       clearTimeout(timer);
       timer = setTimeout(() => {
+        // Another lab (the serving world) may own the address bar for now.
+        if (!active()) return;
         const hash = linkFor(scenario);
         if (hash === null || hash === written) return;
         written = hash;

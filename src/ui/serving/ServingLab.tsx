@@ -8,6 +8,7 @@ import type { DataChart } from '../../charts/serving/common';
 import { laneColour } from '../../charts/palette';
 import { runFigure1Sweep } from '../../engine/serving/figure1';
 import { BATCH_SIZES, INSTANCE_COUNTS } from '../../engine/serving/scheduler';
+import { encodeAnyScenarioLink } from '../../scenario/link';
 import type { ServingScenario } from '../../scenario/schema';
 import type { ServingState, ServingStore } from '../../store/servingStore';
 
@@ -91,6 +92,18 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
   const errors = useServing(store, (s) => s.errors);
   const act = store.getState();
   const state = store.getState();
+  const [link, setLink] = useState<string | null>(null);
+  const copyLink = async () => {
+    const scenario = store.getState().scenario;
+    if (scenario === null) return;
+    const url = `${window.location.origin}${window.location.pathname}#${encodeAnyScenarioLink(scenario)}`;
+    setLink(url);
+    try {
+      await navigator.clipboard.writeText(url);
+    } catch {
+      // No clipboard here: the link is shown to copy by hand.
+    }
+  };
   void version; // live numbers below are read on every frame
   const live = state.live[selectedLane];
   const configurable = lanes.findIndex((l) => l.configurable);
@@ -144,11 +157,21 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
           <output className="progress" data-testid="serving.time" data-time-ms={timeMs}>
             {(timeMs / 1000).toFixed(0)} s / {(durationMs / 1000).toFixed(0)} s · {status}
           </output>
+          <button type="button" data-testid="links.copy" onClick={() => void copyLink()}>
+            Copy link
+          </button>
           <button type="button" onClick={onExit} data-testid="serving.exit">
             Back to the pipeline lab
           </button>
         </div>
       </header>
+      {link !== null ? (
+        <p className="share-link">
+          <label>
+            Link to this scenario: <input readOnly value={link} data-testid="links.url" onFocus={(e) => e.target.select()} />
+          </label>
+        </p>
+      ) : null}
       {errors !== null ? (
         <div className="banner" role="alert" data-testid="banner.errors" data-source={errors.source}>
           <ul>
