@@ -21,6 +21,17 @@ test('the serving lab: six models on the device, Triton sliders move the Fig. 1 
   const pointsBefore = await points();
   await lab.byTestId('serving.step').click();
   await expect.poll(points).toBeGreaterThan(pointsBefore);
+  // Fig. 15: the sweep over request rates fills in (five rates per lane).
+  await expect.poll(async () => Number((await page.locator('[data-testid="chart.rps"] svg').getAttribute('data-points')) ?? '0'), { timeout: 20_000 }).toBe(15);
+  // Drag another tenant onto the device: it runs from now on, on every lane.
+  const token = (await lab.byTestId('palette.background').boundingBox())!;
+  const device = (await lab.byTestId('device.board').boundingBox())!;
+  await page.mouse.move(token.x + token.width / 2, token.y + token.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(token.x + token.width / 2 + 10, token.y + token.height / 2, { steps: 3 });
+  await page.mouse.move(device.x + device.width / 2, device.y + 40, { steps: 10 });
+  await page.mouse.up();
+  await expect(page.locator('[data-testid^="device.background-"]')).toHaveCount(1);
   await page.screenshot({ path: 'test-results/serving-view.png', fullPage: true });
   await lab.byTestId('serving.exit').click();
   await expect(lab.byTestId('lane.odin')).toBeVisible();
@@ -64,4 +75,16 @@ test('a serving link reopens the scenario exactly, per-model settings included',
   lab.expectCleanLog();
   other.expectCleanLog();
   await fresh.close();
+});
+
+test('a serving sweep preset opens in the serving lab on its first cell', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.goto();
+  await lab.byTestId('links.presets').click();
+  await lab.byTestId('presets.bcedge-fig1-yolo').click();
+  await expect(lab.byTestId('serving')).toBeVisible();
+  await expect(page.locator('[data-testid^="device.model-"]')).toHaveCount(1);
+  await expect(lab.byTestId('lane.fixed')).toBeVisible();
+  await expect.poll(async () => Number(await lab.byTestId('serving.time').getAttribute('data-time-ms')), { timeout: 10_000 }).toBeGreaterThan(1000);
+  lab.expectCleanLog();
 });

@@ -143,7 +143,7 @@ export function ShareBar({ onOpenServing }: { readonly onOpenServing?: (scenario
                   <button
                     type="button"
                     data-testid={`presets.${p.id}`}
-                    disabled={onOpenServing === undefined || scenario.serving.grid !== undefined}
+                    disabled={onOpenServing === undefined}
                     onClick={() => {
                       setPanel(null);
                       onOpenServing?.(structuredClone(scenario));
@@ -153,7 +153,7 @@ export function ShareBar({ onOpenServing }: { readonly onOpenServing?: (scenario
                   </button>
                   <span className="preset-figure">{p.figure || 'serving world'}</span>
                   <span className="preset-description">
-                    {p.description} {scenario.serving.grid !== undefined ? `A sweep: \`npm run sim -- run ${p.id}\`.` : 'Opens the serving lab.'}
+                    {p.description} {scenario.serving.grid !== undefined ? `The lab plays one cell; \`npm run sim -- run ${p.id}\` runs the whole sweep.` : 'Opens the serving lab.'}
                   </span>
                 </li>
               );

@@ -1,14 +1,18 @@
-import { useEffect, useRef, useState } from 'react';
+import { DndContext, KeyboardSensor, PointerSensor, TouchSensor, useDraggable, useDroppable, useSensor, useSensors } from '@dnd-kit/core';
+import { CSS } from '@dnd-kit/utilities';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { createHeatmapChart, type HeatmapData } from '../../charts/serving/heatmapChart';
 import { createPerModelLinesChart, type PerModelLinesData } from '../../charts/serving/perModelLinesChart';
 import { createPerModelStackChart, type PerModelStackData } from '../../charts/serving/perModelStackChart';
+import { createRpsSweepChart, type RpsSweepData } from '../../charts/serving/rpsSweepChart';
 import { createUtilityBarsChart, type UtilityBarsData } from '../../charts/serving/utilityBarsChart';
 import type { DataChart } from '../../charts/serving/common';
 import { laneColour } from '../../charts/palette';
 import { runFigure1Sweep } from '../../engine/serving/figure1';
 import { BATCH_SIZES, INSTANCE_COUNTS } from '../../engine/serving/scheduler';
 import { encodeAnyScenarioLink } from '../../scenario/link';
+import { runServingScenario } from '../../scenario/servingRunner';
 import type { ServingScenario } from '../../scenario/schema';
 import type { ServingState, ServingStore } from '../../store/servingStore';
 
@@ -70,6 +74,78 @@ function useFigure1(model: ServingScenario['serving']['models'][number]['model']
   return cells;
 }
 
+/** The request rates of BCEdge Fig. 15. */
+const SWEEP_RATES = [10, 20, 30, 40, 50] as const;
+/** Simulated time per rate of the in-page sweep, s (the CLI's `bcedge-fig15-rps` runs longer). */
+const SWEEP_SECONDS = 120;
+
+/**
+ * Fig. 15: SLO violations against the request rate for every lane of the scenario, one rate
+ * per animation frame, recomputed (debounced) when the scenario changes.
+ */
+function useRpsSweep(scenario: ServingScenario | null): RpsSweepData | null {
+  const [data, setData] = useState<RpsSweepData | null>(null);
+  const key = scenario === null ? '' : JSON.stringify({ ...scenario.serving, rateRps: 0, background: [] });
+  useEffect(() => {
+    if (scenario === null) return;
+    const points: { rps: number; violationPct: number }[][] = scenario.serving.lanes.map(() => []);
+    let labels: string[] = [];
+    let k = 0;
+    let frame = 0;
+    const step = () => {
+      const rate = SWEEP_RATES[k]!;
+      const { grid: _grid, ...serving } = scenario.serving;
+      void _grid;
+      const results = runServingScenario({ ...scenario, serving: { ...serving, rateRps: rate, durationS: Math.min(serving.durationS, SWEEP_SECONDS), background: [] } });
+      labels = results.map((r) => r.label);
+      results.forEach((r, l) => points[l]!.push({ rps: rate, violationPct: r.summary.sloViolationPct }));
+      k++;
+      if (k < SWEEP_RATES.length) frame = requestAnimationFrame(step);
+      else setData({ lanes: labels.map((label, l) => ({ label, index: l, points: points[l]! })) });
+    };
+    const timer = setTimeout(() => (frame = requestAnimationFrame(step)), 400);
+    return () => {
+      clearTimeout(timer);
+      cancelAnimationFrame(frame);
+    };
+    // The key stands for the scenario: rate and tenants do not change the sweep.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+  return data;
+}
+
+/** The co-located tenant a person can drop on the device (another workload on the GPU). */
+const TENANT = { intensity: 0.3, memoryMb: 1024 } as const;
+
+function TenantToken({ onClick }: { readonly onClick: () => void }) {
+  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: 'tenant' });
+  return (
+    <button
+      type="button"
+      ref={setNodeRef}
+      className={`token${isDragging ? ' dragging' : ''}`}
+      data-testid="palette.background"
+      style={{ transform: CSS.Translate.toString(transform) }}
+      {...attributes}
+      {...listeners}
+      onClick={onClick}
+      title="Drag onto the device (or click) to co-locate another tenant"
+    >
+      another tenant (30 % GPU, 1 GB) — drag onto the device
+    </button>
+  );
+}
+
+/** The device board accepts a dropped tenant. */
+function DeviceDrop({ children }: { readonly children: ReactNode }) {
+  const { setNodeRef, isOver } = useDroppable({ id: 'device' });
+  return (
+    <section ref={setNodeRef} className={`panel device${isOver ? ' over' : ''}`} aria-labelledby="device-heading" data-testid="device.board">
+      {children}
+    </section>
+  );
+}
+
 const SLACK_COLOURS = { late: '#b3261e', under25: '#e07a1f', under50: '#d9b300', rest: '#2e8b57' } as const;
 
 /**
@@ -92,6 +168,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
   const errors = useServing(store, (s) => s.errors);
   const act = store.getState();
   const state = store.getState();
+  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }), useSensor(TouchSensor, { activationConstraint: { delay: 120, tolerance: 6 } }), useSensor(KeyboardSensor));
   const [link, setLink] = useState<string | null>(null);
   const copyLink = async () => {
     const scenario = store.getState().scenario;
@@ -119,12 +196,17 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
     return { batchSize: p[`batchSize.${model}`] ?? p.batchSize ?? 8, instances: p[`instances.${model}`] ?? p.instances ?? 2 };
   };
   const marker = configured(selectedModel);
+  const sweep = useRpsSweep(scenario);
   const heat = (metric: 'throughput' | 'latency'): HeatmapData | null =>
     figure1 === null ? null : { metric, batchSizes: BATCH_SIZES, instanceCounts: INSTANCE_COUNTS, values: metric === 'throughput' ? figure1.throughput : figure1.latency, marker };
   const series = state.series[selectedLane];
   const timeS = series ? Array.from(series.columns.endMs.subarray(0, series.length), (t) => t / 1000) : [];
   const stack: PerModelStackData = { timeS, series: models.map((m, k) => ({ model: m.model, rps: timeS.map((_, i) => series!.at('throughputRps', i, k)) })) };
-  const lines: PerModelLinesData = { timeS, series: models.map((m, k) => ({ model: m.model, sloMs: m.sloMs, latencyMs: timeS.map((_, i) => series!.at('latencyMeanMs', i, k)) })) };
+  // A point where a model completed nothing has no latency (a gap), not a latency of 0.
+  const lines: PerModelLinesData = {
+    timeS,
+    series: models.map((m, k) => ({ model: m.model, sloMs: m.sloMs, latencyMs: timeS.map((_, i) => (series!.at('throughputRps', i, k) > 0 ? series!.at('latencyMeanMs', i, k) : Number.NaN)) })),
+  };
   const utility: UtilityBarsData | null =
     state.summaries === null
       ? null
@@ -187,7 +269,8 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
         </div>
       ) : null}
       <main className="serving-main">
-        <section className="panel" aria-labelledby="device-heading" data-testid="device.board">
+        <DndContext sensors={sensors} onDragEnd={({ over }) => (over?.id === 'device' ? void act.addBackground(TENANT.intensity, TENANT.memoryMb) : undefined)}>
+        <DeviceDrop>
           <h2 id="device-heading">
             Device: {platform ?? ''} <span className="subtle">— {lanes[selectedLane]?.label ?? ''}</span>
           </h2>
@@ -267,9 +350,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
             </tbody>
           </table>
           <div className="backgrounds">
-            <button type="button" data-testid="palette.background" onClick={() => void act.addBackground(0.3, 1024)}>
-              + co-locate another tenant (30 % GPU, 1 GB)
-            </button>
+            <TenantToken onClick={() => void act.addBackground(TENANT.intensity, TENANT.memoryMb)} />
             {backgrounds
               .filter((b) => b.toMs === null || b.toMs > timeMs)
               .map((b) => (
@@ -281,7 +362,8 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
                 </span>
               ))}
           </div>
-        </section>
+        </DeviceDrop>
+        </DndContext>
         <section className="panel" aria-labelledby="serving-lanes-heading">
           <h2 id="serving-lanes-heading">Lanes</h2>
           <ul className="lanes">
@@ -310,6 +392,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
           <DataChartHost title="Fig. 7: utility per model (normalized)" testId="chart.utility" create={createUtilityBarsChart} data={utility} />
           <DataChartHost title="Fig. 8: throughput per model" testId="chart.throughput" create={createPerModelStackChart} data={stack} />
           <DataChartHost title="Fig. 9: latency per model" testId="chart.latency" create={createPerModelLinesChart} data={lines} />
+          <DataChartHost title={`Fig. 15: SLO violations against the request rate (${SWEEP_SECONDS} s per rate)`} testId="chart.rps" create={createRpsSweepChart} data={sweep} />
         </section>
       </main>
     </div>
