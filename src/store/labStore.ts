@@ -4,6 +4,7 @@ import type { PipelineSummary } from '../engine/pipeline/metrics';
 import type { InterferenceModeId } from '../engine/profiles/types';
 import type { FieldError, Scenario } from '../scenario/schema';
 import type { EventView, Frame, LaneInfo, LaneLive, LoadResult, PlaybackStatus, Speed } from '../worker/protocol';
+import { historyActions, type LoadErrors, type ScenarioSource } from './history';
 import { MarkerBuffer, SeriesBuffer } from './series';
 
 /** The worker's API as the page sees it: every call is asynchronous. */
@@ -42,19 +43,11 @@ export interface ScenarioSlice {
   view: ScenarioView;
 }
 
-/** Where a scenario came from: the rejected ones are reported by source. */
-export type ScenarioSource = 'link' | 'file' | 'preset' | 'edit' | 'history' | 'worker';
-
-export interface LoadErrors {
-  readonly source: ScenarioSource;
-  readonly errors: readonly FieldError[];
-}
+export { HISTORY_LIMIT, type LoadErrors, type ScenarioSource } from './history';
 
 export type ScenarioView = NonNullable<Scenario['view']>;
 export const DEFAULT_VIEW: ScenarioView = { mode: 'normal', hide: [] };
 
-/** At most this many scenarios are kept for undo. */
-export const HISTORY_LIMIT = 100;
 
 export interface PlaybackSlice {
   status: PlaybackStatus;
@@ -151,10 +144,6 @@ const uiSlice = (): UiSlice => ({ selectedLane: 0, throughputView: 'config' });
 
 function actions(set: Set, get: Get, client: SimClient): Actions {
   /** Remembers the scenario before a change, for undo (a new change clears redo). */
-  const remember = (before: Scenario | null): void => {
-    if (before === null) return;
-    set({ past: [...get().past, before].slice(-HISTORY_LIMIT), future: [] });
-  };
   const applyLoad = (result: LoadResult, source: ScenarioSource): boolean => {
     if (!result.ok) {
       set({ errors: { source, errors: result.errors } });
@@ -181,6 +170,8 @@ function actions(set: Set, get: Get, client: SimClient): Actions {
     if (ok && wasPlaying) await client.play();
     return ok;
   };
+  const history = historyActions<Scenario>(get, set, replace);
+  const remember = history.remember;
   /** The worker changed the scenario in place (placed events, α, threshold): keep it, with history. */
   const refreshScenario = async (before: Scenario | null): Promise<void> => {
     const scenario = await client.currentScenario();
@@ -191,32 +182,11 @@ function actions(set: Set, get: Get, client: SimClient): Actions {
     set({ scenario: merged });
   };
   return {
-    load: async (scenario, source = 'edit') => {
-      const before = get().scenario;
-      const ok = await replace(scenario, source);
-      if (ok) remember(before);
-      return ok;
-    },
-    reject: (source, errors) => set({ errors: { source, errors } }),
-    edit: async (change) => {
-      const current = get().scenario;
-      if (current === null) return false;
-      const ok = await replace(change(structuredClone(current)), 'edit');
-      if (ok) remember(current);
-      return ok;
-    },
-    undo: async () => {
-      const { past, scenario } = get();
-      const previous = past.at(-1);
-      if (previous === undefined || scenario === null) return;
-      if (await replace(previous, 'history')) set({ past: past.slice(0, -1), future: [...get().future, scenario] });
-    },
-    redo: async () => {
-      const { future, scenario } = get();
-      const next = future.at(-1);
-      if (next === undefined || scenario === null) return;
-      if (await replace(next, 'history')) set({ future: future.slice(0, -1), past: [...get().past, scenario].slice(-HISTORY_LIMIT) });
-    },
+    load: history.load,
+    reject: history.reject,
+    edit: history.edit,
+    undo: history.undo,
+    redo: history.redo,
     setView: (view) => {
       const scenario = get().scenario;
       const isDefault = view.mode === 'normal' && view.hide.length === 0;

@@ -14,7 +14,7 @@ import type {
   ServingSeriesChunk,
   ServingSpeed,
 } from '../worker/servingProtocol';
-import { HISTORY_LIMIT, type LoadErrors, type ScenarioSource } from './labStore';
+import { historyActions, type LoadErrors, type ScenarioSource } from './history';
 
 /** The serving worker's API as the page sees it: every call is asynchronous. */
 export interface ServingClient {
@@ -239,10 +239,6 @@ function loadedState(result: Extract<ServingLoadResult, { ok: true }>, get: Get)
 
 function actions(set: Set, get: Get, client: ServingClient): ServingActions {
   /** Remembers the scenario before a change, for undo (a new change clears redo). */
-  const remember = (before: ServingScenario | null): void => {
-    if (before === null) return;
-    set({ past: [...get().past, before].slice(-HISTORY_LIMIT), future: [] });
-  };
   const applyLoad = (result: ServingLoadResult, source: ScenarioSource): boolean => {
     if (!result.ok) {
       set({ errors: { source, errors: result.errors } });
@@ -258,6 +254,8 @@ function actions(set: Set, get: Get, client: ServingClient): ServingActions {
     if (ok && wasPlaying) await client.play();
     return ok;
   };
+  const history = historyActions<ServingScenario>(get, set, replace);
+  const remember = history.remember;
   /** The worker changed the scenario in place (rate, per-model settings, backgrounds): keep it, with history. */
   const refreshScenario = async (before: ServingScenario | null): Promise<void> => {
     const scenario = await client.currentScenario();
@@ -266,32 +264,11 @@ function actions(set: Set, get: Get, client: ServingClient): ServingActions {
     set({ scenario, rateRps: scenario.serving.rateRps });
   };
   return {
-    load: async (scenario, source = 'edit') => {
-      const before = get().scenario;
-      const ok = await replace(scenario, source);
-      if (ok) remember(before);
-      return ok;
-    },
-    reject: (source, errors) => set({ errors: { source, errors } }),
-    edit: async (change) => {
-      const current = get().scenario;
-      if (current === null) return false;
-      const ok = await replace(change(structuredClone(current)), 'edit');
-      if (ok) remember(current);
-      return ok;
-    },
-    undo: async () => {
-      const { past, scenario } = get();
-      const previous = past.at(-1);
-      if (previous === undefined || scenario === null) return;
-      if (await replace(previous, 'history')) set({ past: past.slice(0, -1), future: [...get().future, scenario] });
-    },
-    redo: async () => {
-      const { future, scenario } = get();
-      const next = future.at(-1);
-      if (next === undefined || scenario === null) return;
-      if (await replace(next, 'history')) set({ future: future.slice(0, -1), past: [...get().past, scenario].slice(-HISTORY_LIMIT) });
-    },
+    load: history.load,
+    reject: history.reject,
+    edit: history.edit,
+    undo: history.undo,
+    redo: history.redo,
     play: () => client.play(),
     pause: () => client.pause(),
     step: (simulatedMs) => client.step(simulatedMs),
