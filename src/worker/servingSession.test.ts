@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { manualHost as createManualHost } from './testing/manualHost';
 import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
 import type { ServingScenario } from '../scenario/schema';
 import { runServingScenario } from '../scenario/servingRunner';
@@ -6,30 +7,7 @@ import type { ServingFrame } from './servingProtocol';
 import { SERVING_MAX_POINTS } from './servingProtocol';
 import { ServingSession } from './servingSession';
 
-/** A host with a manual clock and task queue (as session.test.ts). */
-function manualHost() {
-  let time = 0;
-  const tasks: { at: number; fn: () => void }[] = [];
-  const frames: ServingFrame[] = [];
-  return {
-    frames,
-    advanceTime(ms: number) {
-      time += ms;
-      for (;;) {
-        tasks.sort((a, b) => a.at - b.at);
-        const next = tasks[0];
-        if (next === undefined || next.at > time) break;
-        tasks.shift();
-        next.fn();
-      }
-    },
-    host: {
-      now: () => time,
-      schedule: (fn: () => void, delayMs: number) => void tasks.push({ at: time + delayMs, fn }),
-      emit: (frame: ServingFrame) => void frames.push(frame),
-    },
-  };
-}
+const manualHost = () => createManualHost<ServingFrame>();
 
 const small = (durationS = 60): ServingScenario => {
   const s = structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;

@@ -1,34 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { manualHost as createManualHost } from './testing/manualHost';
 import { runPipelineScenario } from '../scenario/pipelineRunner';
 import { defaultScenario } from '../scenario/presets';
 import type { Frame } from './protocol';
 import { MAX_POINTS } from './seriesBuilder';
 import { PipelineSession } from './session';
 
-/** A host with a manual clock and task queue. */
-function manualHost() {
-  let time = 0;
-  const tasks: { at: number; fn: () => void }[] = [];
-  const frames: Frame[] = [];
-  return {
-    frames,
-    advanceTime(ms: number) {
-      time += ms;
-      for (;;) {
-        tasks.sort((a, b) => a.at - b.at);
-        const next = tasks[0];
-        if (next === undefined || next.at > time) break;
-        tasks.shift();
-        next.fn();
-      }
-    },
-    host: {
-      now: () => time,
-      schedule: (fn: () => void, delayMs: number) => void tasks.push({ at: time + delayMs, fn }),
-      emit: (frame: Frame) => void frames.push(frame),
-    },
-  };
-}
+const manualHost = () => createManualHost<Frame>();
 
 const small = () => {
   const s = defaultScenario();
