@@ -1,7 +1,9 @@
 import { defineConfig, devices } from '@playwright/test';
 import type { ReporterDescription } from '@playwright/test';
 
-const baseURL = 'http://127.0.0.1:4173';
+// `E2E_PORT` lets a second checkout (a git worktree) run its e2e tests beside this one.
+const port = Number(process.env['E2E_PORT'] ?? '4173');
+const baseURL = `http://127.0.0.1:${port}`;
 
 // `PW_JSON=path/to/report.json` adds a JSON report (used by .ci/run).
 const jsonReportFile = process.env['PW_JSON'];
@@ -45,7 +47,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: './node_modules/.bin/vite preview --host 127.0.0.1 --port 4173 --strictPort',
+    command: `./node_modules/.bin/vite preview --host 127.0.0.1 --port ${port} --strictPort`,
     url: baseURL,
     reuseExistingServer: !process.env['CI'],
     timeout: 60_000,
