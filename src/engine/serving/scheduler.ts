@@ -62,6 +62,8 @@ export interface ModelObservation {
   readonly busyInstances: number;
   /** Null before the first slot has ended. */
   readonly lastSlot: ModelSlotStats | null;
+  /** The profile's batch time alone on this platform for each size of BATCH_SIZES, ms (the profiler's table, §IV-E). */
+  readonly isolatedMsByBatch: readonly number[];
 }
 
 /** The state s_t of the whole device at a slot boundary. */
@@ -74,6 +76,8 @@ export interface ServingObservation {
   /** Memory not in use now (BCEdge §IV-B1 (IV), §IV-F), MB. */
   readonly availableMemoryMb: number;
   readonly memoryMb: number;
+  /** Memory that no action moves: reserved by the system + held by background workloads, MB. */
+  readonly staticMemoryMb: number;
   /** 1 − GPU demand of what runs now (background included), clamped at 0. */
   readonly availableCompute: number;
   /** Batches running now. */
@@ -111,6 +115,29 @@ export interface AdmissionView {
 
 export type DispatchPolicy = 'instances' | 'edf';
 
+/**
+ * What the profiler (BCEdge §IV-E) records of one batch: the device as the batch found it
+ * when it started, and how long its inference took. The interference predictor (§IV-F)
+ * learns from these.
+ */
+export interface BatchObservation {
+  /** Index of the model in the run. */
+  readonly model: number;
+  readonly batchSize: number;
+  /** Free memory share when it started (before its own activations). */
+  readonly availableMemory: number;
+  /** Free GPU share when it started (1 − demand of what ran, background included; may be < 0 when oversubscribed). */
+  readonly availableCompute: number;
+  /** Batches running when it started (itself excluded). */
+  readonly runningBatches: number;
+  /** Model instances loaded on the device when it started (all models). */
+  readonly concurrentInstances: number;
+  /** Its time alone on the platform (the profile), ms. */
+  readonly isolatedMs: number;
+  /** Its measured inference time, ms (interference included). */
+  readonly inferenceMs: number;
+}
+
 /** One serving-world scheduler. */
 export interface ServingScheduler {
   /** Registry id, e.g. 'fixed'. */
@@ -119,6 +146,13 @@ export interface ServingScheduler {
   readonly dispatch?: DispatchPolicy;
   /** Called at time 0 and at every slot boundary; returns one action per model. */
   decide(observation: ServingObservation): ServingAction;
+  /**
+   * Called right after each `decide`: learning schedulers train here, so that a decision's
+   * wall-clock time (BCEdge Fig. 16) is the inference alone.
+   */
+  learn?(): void;
+  /** When present, the engine reports every finished batch (the profiler's records). */
+  observeBatch?(batch: BatchObservation): void;
   /** Admission control; absent = admit everything. */
   admit?(request: AdmissionRequest, view: AdmissionView): boolean;
 }

@@ -22,6 +22,7 @@ import {
 import { batchActivationMb, compileModel, gpuDemand, isolatedBatchMs, MODELS, type CompiledModel, type ModelId } from './models';
 import { PLATFORMS, type Platform, type PlatformId } from './platforms';
 import {
+  BATCH_SIZES,
   isValidAction,
   MAX_BATCH_SIZE,
   type AdmissionView,
@@ -241,6 +242,7 @@ export class ServingRun {
   readonly platform: Platform;
   readonly compiled: readonly CompiledModel[];
   readonly modelIds: readonly ModelId[];
+  private readonly isolatedMsByBatch: readonly (readonly number[])[];
   private readonly spec: ServingRunSpec;
   private readonly a: ServingAssumptions;
   private readonly m: number;
@@ -254,6 +256,8 @@ export class ServingRun {
   private readonly events = new EventQueue<number>();
   private readonly load: DeviceLoad = emptyDeviceLoad();
   private readonly edf: boolean;
+  /** Whether the scheduler wants the profiler's batch records. */
+  private readonly observesBatches: boolean;
   private nowMs = 0;
   private nextSendMs: number;
   private sequence = 0;
@@ -284,6 +288,11 @@ export class ServingRun {
   private batchDemand = new Float64Array(64);
   private batchActivation = new Float64Array(64);
   private batchSloSum = new Float64Array(64);
+  /** The profiler's view when each batch started (filled only when the scheduler observes batches). */
+  private batchFreeMemory = new Float64Array(64);
+  private batchFreeCompute = new Float64Array(64);
+  private batchRunning = new Int32Array(64);
+  private batchInstances = new Int32Array(64);
   private batchActive = new Uint8Array(64);
   private batchMembers = new Int32Array(64 * MAX_BATCH_SIZE);
   private freeBatch: number[] = [];
@@ -321,6 +330,7 @@ export class ServingRun {
     this.m = spec.models.length;
     this.modelIds = spec.models.map((s) => s.model);
     this.compiled = spec.models.map((s) => compileModel(MODELS[s.model], this.platform));
+    this.isolatedMsByBatch = this.compiled.map((c) => BATCH_SIZES.map((b) => isolatedBatchMs(c, b)));
     this.sloMs = Float64Array.from(spec.models, (s) => s.sloMs ?? MODELS[s.model].sloMs);
     const bitsPerMs = this.a.linkBandwidthMbps * 1000;
     this.transmitMs = Float64Array.from(spec.models, (s) => this.a.linkLatencyMs + (MODELS[s.model].inputBytes * 8) / bitsPerMs);
@@ -334,6 +344,7 @@ export class ServingRun {
     this.meanGapMs = 1000 / spec.rateRps;
     this.nextSendMs = spec.trace === undefined ? this.arrivals.exponential(this.meanGapMs) : (spec.trace[0]?.sentMs ?? Number.POSITIVE_INFINITY);
     this.edf = scheduler.dispatch === 'edf';
+    this.observesBatches = scheduler.observeBatch !== undefined;
     this.heaps = spec.models.map(() => new Int32Array(256));
     this.heapSize = new Int32Array(this.m);
     this.busy = new Int32Array(this.m);
@@ -350,6 +361,7 @@ export class ServingRun {
     for (const bg of spec.background) this.scheduleBackground(bg);
     this.action = spec.models.map(() => ({ batchSize: 1, instances: 1 }));
     this.applyAction(this.scheduler.decide(this.observe()));
+    this.scheduler.learn?.();
     this.events.push(this.slotEndMs(0), SLOT, SLOT);
   }
 
@@ -549,6 +561,14 @@ export class ServingRun {
     }
     const serialization = size * this.serializationMsPerRequest[model]!;
     const inference = contendedBatchMs(compiled, size, this.platform, this.load, this.a.contention);
+    if (this.observesBatches) {
+      this.batchFreeMemory[b] = 1 - usedMemoryMb(this.platform, this.load) / this.platform.memoryMb;
+      this.batchFreeCompute[b] = 1 - this.load.gpuDemand - this.load.backgroundDemand;
+      this.batchRunning[b] = this.load.runningBatches;
+      let loaded = 0;
+      for (let m = 0; m < this.m; m++) loaded += this.edf ? 1 : Math.max(this.action[m]!.instances, this.busy[m]! + this.recovering[m]!);
+      this.batchInstances[b] = loaded;
+    }
     const demand = gpuDemand(compiled, size);
     this.batchModel[b] = model;
     this.batchSize[b] = size;
@@ -599,6 +619,18 @@ export class ServingRun {
     totals.completed += size;
     totals.batches++;
     totals.batchedRequests += size;
+    if (this.observesBatches) {
+      this.scheduler.observeBatch!({
+        model,
+        batchSize: size,
+        availableMemory: this.batchFreeMemory[b]!,
+        availableCompute: this.batchFreeCompute[b]!,
+        runningBatches: this.batchRunning[b]!,
+        concurrentInstances: this.batchInstances[b]!,
+        isolatedMs: isolatedBatchMs(this.compiled[model]!, size),
+        inferenceMs: inference,
+      });
+    }
     totals.transmissionSum += transmit * size;
     totals.serializationSum += serialization * size;
     totals.inferenceSum += inference * size;
@@ -763,6 +795,7 @@ export class ServingRun {
       return;
     }
     this.applyAction(this.scheduler.decide(this.observe()));
+    this.scheduler.learn?.();
     this.events.push(this.slotEndMs(this.slotIndex), SLOT, SLOT);
   }
 
@@ -795,6 +828,7 @@ export class ServingRun {
         instances: this.action[m]!.instances,
         busyInstances: this.edf ? (this.busy[0]! > 0 && this.runningModel() === m ? 1 : 0) : this.busy[m]!,
         lastSlot: this.lastSlotStats?.[m] ?? null,
+        isolatedMsByBatch: this.isolatedMsByBatch[m]!,
       });
     }
     const demand = this.load.gpuDemand + this.load.backgroundDemand;
@@ -805,6 +839,7 @@ export class ServingRun {
       models,
       availableMemoryMb: this.platform.memoryMb - usedMemoryMb(this.platform, this.load),
       memoryMb: this.platform.memoryMb,
+      staticMemoryMb: this.platform.reservedMemoryMb + this.load.backgroundMemoryMb,
       availableCompute: Math.max(0, 1 - demand),
       runningBatches: this.load.runningBatches,
       reward: this.lastReward,
@@ -998,6 +1033,10 @@ export class ServingRun {
     this.batchDemand = g64(this.batchDemand);
     this.batchActivation = g64(this.batchActivation);
     this.batchSloSum = g64(this.batchSloSum);
+    this.batchFreeMemory = g64(this.batchFreeMemory);
+    this.batchFreeCompute = g64(this.batchFreeCompute);
+    this.batchRunning = g32(this.batchRunning);
+    this.batchInstances = g32(this.batchInstances);
     const active = new Uint8Array(capacity);
     active.set(this.batchActive.subarray(0, old));
     this.batchActive = active;

@@ -24,6 +24,7 @@ function observation(count: number, utilities: readonly (number | null)[] | null
     slotMs: 1000,
     availableMemoryMb: 4000,
     memoryMb: 8192,
+    staticMemoryMb: 1536,
     availableCompute: 1,
     runningBatches: 0,
     reward: null,
@@ -36,6 +37,7 @@ function observation(count: number, utilities: readonly (number | null)[] | null
       batchSize: 1,
       instances: 1,
       busyInstances: 0,
+      isolatedMsByBatch: [10, 12, 15, 20, 30, 50, 90, 170],
       lastSlot:
         utilities === null
           ? null

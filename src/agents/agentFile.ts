@@ -1,0 +1,28 @@
+import type { AgentFile, LearnerKind } from './learner';
+import type { Mlp, MlpWeights } from './nn';
+
+/**
+ * Checks a saved agent's header against the learner that loads it; throws a RangeError
+ * naming the field (a file from the page, IndexedDB or public/agents is untrusted input).
+ */
+export function checkAgentFile(file: AgentFile, kind: LearnerKind, stateSize: number, actionCount: number): void {
+  if (typeof file !== 'object' || file === null) throw new RangeError('agent: expected an object');
+  if (file.format !== 'interference-lab-agent') throw new RangeError(`agent.format: expected "interference-lab-agent", got ${JSON.stringify(file.format)}`);
+  if (file.version !== 1) throw new RangeError(`agent.version: expected 1, got ${JSON.stringify(file.version)}`);
+  if (file.kind !== kind) throw new RangeError(`agent.kind: this scheduler is ${kind}, the file holds ${JSON.stringify(file.kind)}`);
+  if (file.stateSize !== stateSize) throw new RangeError(`agent.stateSize: expected ${stateSize}, got ${JSON.stringify(file.stateSize)}`);
+  if (file.actionCount !== actionCount) throw new RangeError(`agent.actionCount: expected ${actionCount}, got ${JSON.stringify(file.actionCount)}`);
+  if (typeof file.networks !== 'object' || file.networks === null) throw new RangeError('agent.networks: expected an object');
+  if (typeof file.scalars !== 'object' || file.scalars === null) throw new RangeError('agent.scalars: expected an object');
+}
+
+/** Loads every named network; a missing one is an error naming it. */
+export function loadNetworks(file: AgentFile, nets: Readonly<Record<string, Mlp>>): void {
+  for (const [name, net] of Object.entries(nets)) {
+    const weights: MlpWeights | undefined = file.networks[name];
+    if (weights === undefined || typeof weights !== 'object' || !Array.isArray(weights.sizes) || !Array.isArray(weights.layers)) {
+      throw new RangeError(`agent.networks.${name}: missing or not a network`);
+    }
+    net.setWeights(weights, `agent.networks.${name}`);
+  }
+}

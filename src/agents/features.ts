@@ -1,0 +1,97 @@
+import { MODEL_IDS } from '../engine/serving/models';
+import { BATCH_SIZES, INSTANCE_COUNTS, type ModelAction, type ModelObservation, type ServingObservation } from '../engine/serving/scheduler';
+import { INSTANCE_OVERHEAD_MB } from '../engine/serving/models';
+
+/**
+ * The learners' view of the serving world: BCEdge §IV-B1's state, action and reward as
+ * numbers. One decision per model per slot, by one network shared by all models (the
+ * model type is part of the state, (I)).
+ *
+ * State s_t of model m (STATE_SIZE numbers, each scaled to about [0, 1]):
+ * - (I) model type: one-hot over Table IV's six models;
+ * - (II) input type (image / audio) one-hot, input shape as log10 of the input bytes / 6;
+ * - (III) the SLO / 150 ms;
+ * - (IV) available resources: free memory share, free GPU share, running batches / 16;
+ * - (V) request queue: log(1 + queue length) / 5, slack of the most urgent request / SLO
+ *   (clamped to [−1, 1]), last slot's arrivals log(1 + n) / 4 and violation share, and
+ *   the arrivals of all models log(1 + n) / 6 (the load the others put on the device);
+ * - the action in force (batch-size index / 7, instance index / 7) and last slot's
+ *   utility / 5 — the profiler's feedback (§IV-E) that lets the policy correct itself.
+ *
+ * Action: one categorical over the joint grid (§IV-B1: |A| = M × N), index
+ * a = i_b · N + i_mc with b = BATCH_SIZES[i_b], m_c = INSTANCE_COUNTS[i_mc].
+ */
+export const STATE_SIZE = 21;
+export const ACTION_COUNT = BATCH_SIZES.length * INSTANCE_COUNTS.length;
+
+export function actionOf(index: number): ModelAction {
+  return { batchSize: BATCH_SIZES[Math.floor(index / INSTANCE_COUNTS.length)]!, instances: INSTANCE_COUNTS[index % INSTANCE_COUNTS.length]! };
+}
+
+export function indexOf(action: ModelAction): number {
+  const bi = BATCH_SIZES.indexOf(action.batchSize);
+  const ni = INSTANCE_COUNTS.indexOf(action.instances);
+  if (bi < 0 || ni < 0) throw new RangeError(`(b=${action.batchSize}, m_c=${action.instances}) is not on the action grid`);
+  return bi * INSTANCE_COUNTS.length + ni;
+}
+
+/** Nearest grid index of a value (batch sizes that are not powers of two). */
+function nearestIndex(grid: readonly number[], value: number): number {
+  let best = 0;
+  for (let i = 1; i < grid.length; i++) if (Math.abs(grid[i]! - value) < Math.abs(grid[best]! - value)) best = i;
+  return best;
+}
+
+/** Writes model `m`'s state into `out` at `offset`. */
+export function encodeState(observation: ServingObservation, m: number, out: Float32Array, offset: number): void {
+  const o: ModelObservation = observation.models[m]!;
+  out.fill(0, offset, offset + STATE_SIZE);
+  let k = offset;
+  const type = MODEL_IDS.indexOf(o.model);
+  out[k + type] = 1;
+  k += MODEL_IDS.length;
+  out[k + (o.profile.inputType === 'image' ? 0 : 1)] = 1;
+  k += 2;
+  const inputBytes = o.profile.inputShape.reduce((p, d) => p * d, 1);
+  out[k++] = Math.log10(Math.max(1, inputBytes)) / 6;
+  out[k++] = o.sloMs / 150;
+  out[k++] = Math.max(0, observation.availableMemoryMb) / observation.memoryMb;
+  out[k++] = observation.availableCompute;
+  out[k++] = observation.runningBatches / 16;
+  out[k++] = Math.log1p(o.queueLength) / 5;
+  out[k++] = Math.max(-1, Math.min(1, o.oldestSlackMs / o.sloMs));
+  const last = o.lastSlot;
+  out[k++] = last === null ? 0 : Math.log1p(last.arrivals) / 4;
+  out[k++] = last === null || last.arrivals + last.completed === 0 ? 0 : Math.min(1, last.violations / Math.max(1, last.arrivals));
+  let all = 0;
+  for (const other of observation.models) all += other.lastSlot?.arrivals ?? 0;
+  out[k++] = Math.log1p(all) / 6;
+  out[k++] = nearestIndex(BATCH_SIZES, o.batchSize) / (BATCH_SIZES.length - 1);
+  out[k++] = nearestIndex(INSTANCE_COUNTS, o.instances) / (INSTANCE_COUNTS.length - 1);
+  out[k] = last?.utility === null || last === null ? 0 : last.utility / 5;
+}
+
+/** Memory one instance of the model holds, MB (weights + per-instance overhead, models.ts). */
+export function instanceMemoryMb(o: ModelObservation): number {
+  return o.profile.weightsMb + INSTANCE_OVERHEAD_MB;
+}
+
+/**
+ * The memory mask (§IV-B1 with §I's overflow): action (b, m_c) of model m is allowed when
+ * the memory that does not move (reserved + background) plus the other models' instances
+ * (as decided so far in this slot) plus m_c instances of m each running a batch of b fits
+ * in the platform's memory. (1, 1) is always allowed, so the mask is never empty.
+ */
+export function memoryMask(observation: ServingObservation, m: number, decided: readonly ModelAction[], out: Uint8Array, offset: number): void {
+  let others = observation.staticMemoryMb;
+  observation.models.forEach((o, j) => {
+    if (j !== m) others += (decided[j]?.instances ?? o.instances) * instanceMemoryMb(o);
+  });
+  const self = observation.models[m]!;
+  const perInstance = instanceMemoryMb(self);
+  for (let a = 0; a < ACTION_COUNT; a++) {
+    const { batchSize, instances } = actionOf(a);
+    const need = others + instances * (perInstance + batchSize * self.profile.activationMbPerSample);
+    out[offset + a] = need <= observation.memoryMb || a === 0 ? 1 : 0;
+  }
+}

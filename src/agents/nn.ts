@@ -1,0 +1,187 @@
+import type { Tensor, Tensor1D, Tensor2D, Variable } from '@tensorflow/tfjs';
+import type { Rng } from '../engine/rng';
+import type { Tf } from './tf';
+
+/**
+ * Small multilayer perceptrons for the learners (BCEdge §V-A: "two-layer ReLU neural
+ * network with 128 and 64 hidden units"), on raw tfjs variables rather than tfjs-layers:
+ * the learners need a few forward passes and one gradient pass per update, nothing else.
+ *
+ * Speed on the wasm backend, where every kernel call costs a few µs whatever its size:
+ * - all parameters of a network live in ONE flat variable, so Adam and the target update
+ *   touch one tensor per network instead of two per layer (19 → 4 variables for SAC);
+ * - the whole network is one `customGrad`: the forward pass runs one fused kernel per layer
+ *   (matMul + bias + ReLU); the backward pass is written out, with explicit transposes and
+ *   plain matMuls (autodiff emits transposeA/transposeB matMuls, ~9× slower on wasm), no
+ *   gradient for the input (it is data), and the parameter gradient assembled flat.
+ */
+
+/** Saved weights of a network: per layer, W (row-major, in × out) and b. */
+export interface MlpWeights {
+  readonly sizes: readonly number[];
+  readonly layers: readonly { readonly W: readonly number[]; readonly b: readonly number[] }[];
+}
+
+type MlpFn = (x: Tensor2D, params: Tensor1D) => Tensor2D;
+
+/** Where each layer's W and b sit in the flat parameter vector. */
+interface Layout {
+  readonly wOffset: number;
+  readonly bOffset: number;
+  readonly fanIn: number;
+  readonly fanOut: number;
+}
+
+function layoutOf(sizes: readonly number[]): { readonly layers: readonly Layout[]; readonly total: number } {
+  const layers: Layout[] = [];
+  let offset = 0;
+  for (let i = 0; i + 1 < sizes.length; i++) {
+    const fanIn = sizes[i]!;
+    const fanOut = sizes[i + 1]!;
+    layers.push({ wOffset: offset, bOffset: offset + fanIn * fanOut, fanIn, fanOut });
+    offset += fanIn * fanOut + fanOut;
+  }
+  return { layers, total: offset };
+}
+
+/** The network as one differentiable op of (input, flat parameters). */
+function mlpOp(tf: Tf, layout: readonly Layout[]): MlpFn {
+  const last = layout.length - 1;
+  const custom = tf.customGrad((...args: unknown[]) => {
+    const [x, params, save] = args as [Tensor2D, Tensor1D, (tensors: Tensor[]) => void];
+    const Ws: Tensor2D[] = [];
+    const hs: Tensor2D[] = [x];
+    let h = x;
+    layout.forEach((l, i) => {
+      const W = tf.reshape(tf.slice(params, l.wOffset, l.fanIn * l.fanOut), [l.fanIn, l.fanOut]) as Tensor2D;
+      const b = tf.slice(params, l.bOffset, l.fanOut);
+      h = tf.fused.matMul({ a: h, b: W, bias: b, activation: i < last ? 'relu' : 'linear' }) as Tensor2D;
+      Ws.push(W);
+      hs.push(h);
+    });
+    save([...hs, ...Ws]);
+    return {
+      value: h,
+      gradFunc: (dy: Tensor | Tensor[], saved: Tensor[]) => {
+        const acts = saved.slice(0, layout.length + 1) as Tensor2D[];
+        const weights = saved.slice(layout.length + 1) as Tensor2D[];
+        const parts: Tensor1D[] = new Array<Tensor1D>(layout.length * 2);
+        let g = dy as Tensor2D;
+        for (let i = last; i >= 0; i--) {
+          const input = acts[i]!;
+          parts[2 * i] = tf.reshape(tf.matMul(tf.transpose(input), g), [-1]) as Tensor1D;
+          parts[2 * i + 1] = tf.sum(g, 0) as Tensor1D;
+          // Back through layer i into the ReLU of layer i − 1 (1 where its output was positive).
+          if (i > 0) g = tf.mul(tf.matMul(g, tf.transpose(weights[i]!)), tf.step(input));
+        }
+        return [tf.zerosLike(acts[0]!), tf.concat(parts)];
+      },
+    };
+  });
+  return (x, params) => custom(x, params) as Tensor2D;
+}
+
+/**
+ * A ReLU MLP: `sizes` = [inputs, hidden…, outputs]; the output layer is linear.
+ * Initialization is PyTorch's default for nn.Linear (uniform in ±1/√fan_in for W and b),
+ * drawn from the scheduler's seeded stream, so a seed gives the same network everywhere.
+ */
+export class Mlp {
+  readonly sizes: readonly number[];
+  /** Every parameter, layer by layer: W (row-major) then b. */
+  readonly params: Variable;
+  private readonly layout: readonly Layout[];
+  private readonly total: number;
+  private readonly op: MlpFn;
+
+  constructor(
+    private readonly tf: Tf,
+    sizes: readonly number[],
+    rng: Rng,
+    trainable = true,
+  ) {
+    if (sizes.length < 2) throw new RangeError('an MLP needs at least an input and an output size');
+    this.sizes = [...sizes];
+    const { layers, total } = layoutOf(sizes);
+    this.layout = layers;
+    this.total = total;
+    const init = new Float32Array(total);
+    for (const l of layers) {
+      const bound = 1 / Math.sqrt(l.fanIn);
+      for (let k = l.wOffset; k < l.bOffset + l.fanOut; k++) init[k] = (rng.nextFloat() * 2 - 1) * bound;
+    }
+    this.params = tf.tidy(() => tf.variable(tf.tensor1d(init), trainable));
+    this.op = mlpOp(tf, layers);
+  }
+
+  /** Forward pass; call inside `tf.tidy`. */
+  apply(x: Tensor2D): Tensor2D {
+    return this.op(x, this.params as unknown as Tensor1D);
+  }
+
+  variables(): Variable[] {
+    return [this.params];
+  }
+
+  /** Copies another network's weights (hard target update). */
+  copyFrom(other: Mlp): void {
+    this.params.assign(other.params);
+  }
+
+  /** θ' ← τ·θ + (1 − τ)·θ' (soft target update). */
+  softUpdateFrom(other: Mlp, tau: number): void {
+    const tf = this.tf;
+    tf.tidy(() => this.params.assign(tf.add(tf.mul(other.params, tau), tf.mul(this.params, 1 - tau))));
+  }
+
+  /** The weights as plain numbers, layer by layer (for files and IndexedDB). */
+  getWeights(): MlpWeights {
+    const flat = this.params.dataSync();
+    return {
+      sizes: [...this.sizes],
+      layers: this.layout.map((l) => ({
+        W: Array.from(flat.subarray(l.wOffset, l.bOffset)),
+        b: Array.from(flat.subarray(l.bOffset, l.bOffset + l.fanOut)),
+      })),
+    };
+  }
+
+  /** Loads saved weights; throws a RangeError naming what does not fit. */
+  setWeights(weights: MlpWeights, name = 'network'): void {
+    if (weights.sizes.length !== this.sizes.length || weights.sizes.some((s, i) => s !== this.sizes[i])) {
+      throw new RangeError(`${name}.sizes: expected [${this.sizes.join(', ')}], got [${weights.sizes.join(', ')}]`);
+    }
+    const flat = new Float32Array(this.total);
+    this.layout.forEach((l, i) => {
+      const saved = weights.layers[i];
+      if (saved === undefined || !Array.isArray(saved.W) || !Array.isArray(saved.b) || saved.W.length !== l.fanIn * l.fanOut || saved.b.length !== l.fanOut) {
+        throw new RangeError(`${name}.layers[${i}]: expected W of ${l.fanIn * l.fanOut} and b of ${l.fanOut} numbers`);
+      }
+      if (!saved.W.every(Number.isFinite) || !saved.b.every(Number.isFinite)) throw new RangeError(`${name}.layers[${i}]: weights must be finite numbers`);
+      flat.set(saved.W, l.wOffset);
+      flat.set(saved.b, l.bOffset);
+    });
+    const tf = this.tf;
+    tf.tidy(() => this.params.assign(tf.tensor1d(flat)));
+  }
+
+  dispose(): void {
+    this.params.dispose();
+  }
+}
+
+/** The identity whose gradient is zero (PyTorch's `detach`; tfjs has no stopGradient). */
+export function stopGradient(tf: Tf): (x: Tensor) => Tensor {
+  let fn = stopCache.get(tf);
+  if (fn === undefined) {
+    const custom = tf.customGrad((...args: unknown[]) => {
+      const x = args[0] as Tensor;
+      return { value: tf.clone(x), gradFunc: (dy: Tensor | Tensor[]) => tf.zerosLike(dy as Tensor) };
+    });
+    fn = (x) => custom(x) as Tensor;
+    stopCache.set(tf, fn);
+  }
+  return fn;
+}
+
+const stopCache = new WeakMap<Tf, (x: Tensor) => Tensor>();
