@@ -1,0 +1,299 @@
+import type { Scalar, Tensor, Tensor1D, Variable } from '@tensorflow/tfjs';
+import type { Rng } from '../engine/rng';
+import type { AgentFile, Learner, LearnerStats, Transition } from './learner';
+import { Mlp } from './nn';
+import { createReplayBatch, ReplayBuffer, type ReplayBatch } from './replay';
+import { argmaxRow } from './sampling';
+import type { Tf } from './tf';
+import { checkAgentFile, loadNetworks } from './agentFile';
+import { DEFAULT_SAC_CONFIG } from './sac';
+
+/**
+ * The DDQN baseline of BCEdge §V-B2 [van Hasselt 2016, the paper's ref. 45]: off-policy
+ * Q-learning on the same state, masked 64-way joint action and utility reward as the SAC
+ * scheduler (sac.ts), with a replay buffer and a target network. Double DQN decouples the
+ * choice of the next action (online network) from its evaluation (target network):
+ *
+ *   y = r + γ · Q̄(s', argmax_{a' allowed in s'} Q(s', a'))
+ *
+ * (continuing task: no terminal states). The argmax sees the mask of s': a masked action
+ * is never the bootstrap action.
+ *
+ * Choices:
+ * - loss: Huber (δ = `huberDelta`, 1) on Q(s, a) − y, as the Nature DQN (its clipped error
+ *   term) and Double DQN papers; the utility reward has heavy tails (a burst of SLO
+ *   violations), and an outlier then moves the network with a bounded gradient;
+ * - target: hard copy every `targetUpdateEvery` updates (250, close to the 1/τ = 200-update
+ *   time constant of SAC's soft update, and the serving registry's default), as in the
+ *   Double DQN paper; it also costs one assignment per 250 updates instead of one per update;
+ * - ε-greedy: ε falls linearly from `epsilonStart` to `epsilonEnd` over `epsilonDecaySteps`
+ *   exploring `act` calls (one per scheduling slot, whatever the number of rows), so the
+ *   schedule is in slots of experience like the rest of the lab and does not depend on
+ *   the warm-up or on `updatesPerStep`; greedy calls (explore = false) do not advance it.
+ *   A random action is uniform over the actions allowed in s.
+ *
+ * Speed, as sac.ts: one `tidy` and one `variableGrads` pass per update, the target computed
+ * outside the tape, no read-back in the update (the loss stays a kept tensor for `stats()`).
+ */
+export interface DdqnConfig {
+  readonly hidden: readonly number[];
+  readonly learningRate: number;
+  readonly gamma: number;
+  readonly batchSize: number;
+  readonly bufferCapacity: number;
+  /** Transitions collected before the first update. */
+  readonly warmup: number;
+  /** Gradient updates per `train` call (one call per scheduling slot). */
+  readonly updatesPerStep: number;
+  /** Hard target update period, in updates. */
+  readonly targetUpdateEvery: number;
+  readonly epsilonStart: number;
+  readonly epsilonEnd: number;
+  /** Exploring `act` calls over which ε falls from start to end. */
+  readonly epsilonDecaySteps: number;
+  readonly huberDelta: number;
+}
+
+export const DEFAULT_DDQN_CONFIG: DdqnConfig = {
+  hidden: [128, 64],
+  learningRate: 1e-3,
+  // The baselines share the discount, so that they differ in the algorithm alone.
+  gamma: DEFAULT_SAC_CONFIG.gamma,
+  batchSize: 64,
+  bufferCapacity: DEFAULT_SAC_CONFIG.bufferCapacity,
+  warmup: DEFAULT_SAC_CONFIG.warmup,
+  updatesPerStep: DEFAULT_SAC_CONFIG.updatesPerStep,
+  targetUpdateEvery: 250,
+  epsilonStart: 1,
+  epsilonEnd: 0.05,
+  // The serving registry's default (one exploring act per slot: 3000 slots).
+  epsilonDecaySteps: 3000,
+  huberDelta: 1,
+};
+
+export class Ddqn implements Learner {
+  readonly kind = 'ddqn' as const;
+  readonly q: Mlp;
+  readonly qTarget: Mlp;
+  readonly replay: ReplayBuffer;
+  private readonly optimizer;
+  private readonly batch: ReplayBatch;
+  private readonly oneHot: Float32Array;
+  private eps: number;
+  private updates = 0;
+  /** The Huber loss of the last update. */
+  private lastLoss: Tensor | null = null;
+
+  constructor(
+    private readonly tf: Tf,
+    readonly stateSize: number,
+    readonly actionCount: number,
+    readonly config: DdqnConfig,
+    private readonly rng: Rng,
+  ) {
+    for (const key of ['batchSize', 'updatesPerStep', 'targetUpdateEvery'] as const) {
+      if (!Number.isInteger(config[key]) || config[key] < 1) throw new RangeError(`DDQN ${key} must be a positive integer, got ${config[key]}`);
+    }
+    if (!(config.epsilonEnd >= 0 && config.epsilonEnd <= config.epsilonStart && config.epsilonStart <= 1)) {
+      throw new RangeError(`DDQN needs 0 ≤ epsilonEnd ≤ epsilonStart ≤ 1, got ${config.epsilonEnd} and ${config.epsilonStart}`);
+    }
+    if (!(config.epsilonDecaySteps >= 0)) throw new RangeError(`DDQN epsilonDecaySteps must be ≥ 0, got ${config.epsilonDecaySteps}`);
+    const sizes = [stateSize, ...config.hidden, actionCount];
+    this.q = new Mlp(tf, sizes, rng);
+    this.qTarget = new Mlp(tf, sizes, rng, false);
+    this.qTarget.copyFrom(this.q);
+    this.optimizer = tf.train.adam(config.learningRate);
+    this.replay = new ReplayBuffer(config.bufferCapacity, stateSize, actionCount);
+    this.batch = createReplayBatch(config.batchSize, stateSize, actionCount);
+    this.oneHot = new Float32Array(config.batchSize * actionCount);
+    this.eps = config.epsilonDecaySteps > 0 ? config.epsilonStart : config.epsilonEnd;
+  }
+
+  /** ε now. */
+  get epsilon(): number {
+    return this.eps;
+  }
+
+  /** Q(s, ·) per row (rows × actions), masks not applied. */
+  qValues(states: Float32Array, rows: number): Float32Array {
+    const tf = this.tf;
+    return tf.tidy(() => this.q.apply(tf.tensor2d(states, [rows, this.stateSize])).dataSync() as Float32Array);
+  }
+
+  /** The ε-greedy distribution: 1 − ε on the greedy allowed action, ε spread evenly over the allowed ones. */
+  policy(states: Float32Array, maskBias: Float32Array, rows: number): Float32Array {
+    const A = this.actionCount;
+    const q = this.qValues(states, rows);
+    const out = new Float32Array(rows * A);
+    for (let r = 0; r < rows; r++) {
+      const allowed = allowedCount(maskBias, r, A);
+      if (allowed === 0) continue;
+      for (let a = 0; a < A; a++) if (maskBias[r * A + a] === 0) out[r * A + a] = this.eps / allowed;
+      const best = argmaxRow(q, maskBias, r, A);
+      out[r * A + best] = out[r * A + best]! + (1 - this.eps);
+    }
+    return out;
+  }
+
+  act(states: Float32Array, maskBias: Float32Array, rows: number, explore: boolean): Int32Array {
+    const A = this.actionCount;
+    const out = new Int32Array(rows);
+    // Which rows explore, drawn first: while ε is near 1 most slots need no forward pass.
+    const random = new Uint8Array(rows);
+    let greedyRows = 0;
+    if (explore) {
+      for (let r = 0; r < rows; r++) {
+        random[r] = this.rng.nextFloat() < this.eps ? 1 : 0;
+        if (random[r] === 0) greedyRows++;
+      }
+    } else {
+      greedyRows = rows;
+    }
+    const q = greedyRows > 0 ? this.qValues(states, rows) : null;
+    for (let r = 0; r < rows; r++) {
+      if (random[r] === 1) {
+        // Uniform over the allowed actions: the k-th allowed one.
+        let k = this.rng.nextInt(Math.max(1, allowedCount(maskBias, r, A)));
+        let chosen = 0;
+        for (let a = 0; a < A; a++) {
+          if (maskBias[r * A + a] !== 0) continue;
+          if (k-- === 0) {
+            chosen = a;
+            break;
+          }
+        }
+        out[r] = chosen;
+      } else {
+        out[r] = argmaxRow(q!, maskBias, r, A);
+      }
+    }
+    if (explore) this.decayEpsilon();
+    return out;
+  }
+
+  private decayEpsilon(): void {
+    const c = this.config;
+    if (c.epsilonDecaySteps <= 0) return;
+    this.eps = Math.max(c.epsilonEnd, this.eps - (c.epsilonStart - c.epsilonEnd) / c.epsilonDecaySteps);
+  }
+
+  record(t: Transition): void {
+    this.replay.add(t.state, t.mask, t.action, t.reward, t.nextState, t.nextMask);
+  }
+
+  train(): number {
+    if (this.replay.size < Math.max(this.config.warmup, 1)) return 0;
+    for (let k = 0; k < this.config.updatesPerStep; k++) this.update();
+    return this.config.updatesPerStep;
+  }
+
+  /** One gradient step on a replayed minibatch, and the target copy when due. */
+  update(): void {
+    const tf = this.tf;
+    const c = this.config;
+    const n = c.batchSize;
+    const S = this.stateSize;
+    const A = this.actionCount;
+    this.replay.sample(n, this.rng, this.batch);
+    const b = this.batch;
+    this.oneHot.fill(0);
+    for (let k = 0; k < n; k++) this.oneHot[k * A + b.actions[k]!] = 1;
+    const previous = this.lastLoss;
+    this.lastLoss = tf.tidy(() => {
+      const s = tf.tensor2d(b.states, [n, S]);
+      const s2 = tf.tensor2d(b.nextStates, [n, S]);
+      const action = tf.tensor2d(this.oneHot, [n, A]);
+      const reward = tf.tensor1d(b.rewards);
+
+      // The Double DQN target, outside the tape: the online network picks a' among the
+      // actions allowed in s', the target network values it.
+      const nextBest = tf.argMax(tf.add(this.q.apply(s2), tf.tensor2d(b.nextMaskBias, [n, A])), 1) as Tensor1D;
+      const qNext = tf.sum(tf.mul(this.qTarget.apply(s2), tf.oneHot(nextBest, A)), 1);
+      const y = tf.add(reward, tf.mul(qNext, c.gamma));
+
+      const { value, grads } = tf.variableGrads(() => {
+        const error = tf.sub(tf.sum(tf.mul(this.q.apply(s), action), 1), y);
+        // Huber: ½e² inside ±δ, δ·(|e| − ½δ) outside.
+        const abs = tf.abs(error);
+        const quadratic = tf.minimum(abs, c.huberDelta);
+        const linear = tf.sub(abs, quadratic);
+        return tf.mean(tf.add(tf.mul(tf.square(quadratic), 0.5), tf.mul(linear, c.huberDelta))) as Scalar;
+      }, this.q.variables());
+      this.optimizer.applyGradients(grads as unknown as Record<string, Variable>);
+      // variableGrads hands back the loss; returned from the tidy, it is kept for `stats()`.
+      return value;
+    });
+    previous?.dispose();
+    this.updates++;
+    if (this.updates % c.targetUpdateEvery === 0) this.qTarget.copyFrom(this.q);
+  }
+
+  stats(): LearnerStats {
+    const l = this.lastLoss?.dataSync();
+    return {
+      updates: this.updates,
+      temperature: null,
+      entropy: null,
+      losses: l === undefined ? {} : { q: l[0]! },
+      epsilon: this.eps,
+    };
+  }
+
+  save(trainedOn?: string): AgentFile {
+    return {
+      format: 'interference-lab-agent',
+      version: 1,
+      kind: this.kind,
+      stateSize: this.stateSize,
+      actionCount: this.actionCount,
+      hyper: ddqnHyper(this.config),
+      networks: { q: this.q.getWeights(), qTarget: this.qTarget.getWeights() },
+      scalars: { epsilon: this.eps, updates: this.updates },
+      ...(trainedOn === undefined ? {} : { trainedOn }),
+    };
+  }
+
+  load(file: AgentFile): void {
+    checkAgentFile(file, this.kind, this.stateSize, this.actionCount);
+    const epsilon = file.scalars['epsilon'];
+    if (epsilon !== undefined && !(epsilon >= 0 && epsilon <= 1)) throw new RangeError(`agent.scalars.epsilon: expected a number in [0, 1], got ${JSON.stringify(epsilon)}`);
+    const updates = file.scalars['updates'];
+    if (updates !== undefined && !(Number.isFinite(updates) && updates >= 0)) throw new RangeError(`agent.scalars.updates: expected a number ≥ 0, got ${JSON.stringify(updates)}`);
+    loadNetworks(file, { q: this.q, qTarget: this.qTarget });
+    // The schedule goes on from the saved ε (it falls by the same step per exploring act).
+    if (epsilon !== undefined) this.eps = epsilon;
+    this.updates = Math.floor(updates ?? 0);
+  }
+
+  dispose(): void {
+    this.q.dispose();
+    this.qTarget.dispose();
+    this.optimizer.dispose();
+    this.lastLoss?.dispose();
+    this.lastLoss = null;
+  }
+}
+
+function allowedCount(maskBias: ArrayLike<number>, row: number, n: number): number {
+  let k = 0;
+  for (let a = 0; a < n; a++) if (maskBias[row * n + a] === 0) k++;
+  return k;
+}
+
+/** The numeric hyperparameters, for the saved file. */
+export function ddqnHyper(c: DdqnConfig): Record<string, number> {
+  return {
+    learningRate: c.learningRate,
+    gamma: c.gamma,
+    batchSize: c.batchSize,
+    bufferCapacity: c.bufferCapacity,
+    warmup: c.warmup,
+    updatesPerStep: c.updatesPerStep,
+    targetUpdateEvery: c.targetUpdateEvery,
+    epsilonStart: c.epsilonStart,
+    epsilonEnd: c.epsilonEnd,
+    epsilonDecaySteps: c.epsilonDecaySteps,
+    huberDelta: c.huberDelta,
+    ...Object.fromEntries(c.hidden.map((h, i) => [`hidden${i}`, h])),
+  };
+}

@@ -1,0 +1,254 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createRng, type Rng } from '../engine/rng';
+import type { AgentFile, Learner } from './learner';
+import { DEFAULT_PPO_CONFIG, gaeByStream, Ppo, type GaeItem, type PpoConfig } from './ppo';
+import { MASKED_LOGIT } from './replay';
+import type { Tf } from './tf';
+import { loadTfNode } from './tfNode';
+
+let tf: Tf;
+beforeAll(async () => {
+  tf = await loadTfNode();
+});
+
+/** The training tests take 1–3 s alone; the machine may be shared, so they get room. */
+const SLOW = 30_000;
+
+const S = 8;
+const A = 8;
+/** Small rollouts so that the tests see many updates in little time. */
+const SMALL: PpoConfig = { ...DEFAULT_PPO_CONFIG, rolloutSize: 48, minibatchSize: 16 };
+
+/**
+ * A contextual bandit with `rows` independent streams: each step every stream sees one of
+ * three contexts (one-hot, padded to S), and arm `best[c]` pays 1, every other arm 0, plus
+ * noise in ±0.05. `maskOf` (optional) gives each row's mask (1 = allowed).
+ */
+function runBandit(learner: Learner, env: Rng, steps: number, rows: number, best: readonly number[], maskOf?: (row: number) => Uint8Array): void {
+  const states = new Float32Array(rows * S);
+  const ctx = new Int32Array(rows);
+  const next = () => {
+    states.fill(0);
+    for (let r = 0; r < rows; r++) {
+      ctx[r] = env.nextInt(best.length);
+      states[r * S + ctx[r]!] = 1;
+    }
+  };
+  const allowAll = new Uint8Array(A).fill(1);
+  let masks = Array.from({ length: rows }, (_, r) => maskOf?.(r) ?? allowAll);
+  next();
+  for (let t = 0; t < steps; t++) {
+    const bias = new Float32Array(rows * A);
+    masks.forEach((m, r) => m.forEach((ok, a) => (bias[r * A + a] = ok === 1 ? 0 : MASKED_LOGIT)));
+    const actions = learner.act(states, bias, rows, true);
+    const prev = states.slice();
+    const prevCtx = ctx.slice();
+    const prevMasks = masks;
+    next();
+    masks = Array.from({ length: rows }, (_, r) => maskOf?.(r) ?? allowAll);
+    for (let r = 0; r < rows; r++) {
+      const reward = (actions[r] === best[prevCtx[r]!] ? 1 : 0) + 0.1 * (env.nextFloat() - 0.5);
+      learner.record({ row: r, state: prev.subarray(r * S, r * S + S), mask: prevMasks[r]!, action: actions[r]!, reward, nextState: states.subarray(r * S, r * S + S), nextMask: masks[r]! });
+    }
+    learner.train();
+  }
+}
+
+/** One row per context. */
+function contextStates(n: number): Float32Array {
+  const s = new Float32Array(n * S);
+  for (let c = 0; c < n; c++) s[c * S + c] = 1;
+  return s;
+}
+
+function randomMaskBias(rng: Rng, rows: number): Float32Array {
+  const bias = new Float32Array(rows * A);
+  for (let r = 0; r < rows; r++) {
+    const keep = rng.nextInt(A);
+    for (let a = 0; a < A; a++) bias[r * A + a] = a === keep || rng.nextFloat() < 0.5 ? 0 : MASKED_LOGIT;
+  }
+  return bias;
+}
+
+describe('gaeByStream', () => {
+  const item = (row: number, state: number, nextState: number, reward: number, value: number): GaeItem => ({ row, state: [state], nextState: [nextState], reward, value });
+
+  it('runs backwards along each stream, interleaved, and bootstraps the last transition with V(s′)', () => {
+    // Stream 0: states 1 → 2 → 3; stream 1: 10 → 11. Interleaved as the adapter records them.
+    const items = [item(0, 1, 2, 1, 0.5), item(1, 10, 11, 2, 1), item(0, 2, 3, 0, 0.25), item(1, 11, 12, -1, 0.75), item(0, 3, 4, 3, 1)];
+    const nextValues = [0.25, 0.75, 1, 4, 2];
+    const g = 0.9;
+    const l = 0.5;
+    const { advantages, returns } = gaeByStream(items, nextValues, g, l);
+    const d = items.map((it, i) => it.reward + g * nextValues[i]! - it.value);
+    const a4 = d[4]!;
+    const a2 = d[2]! + g * l * a4;
+    const a0 = d[0]! + g * l * a2;
+    const a3 = d[3]!;
+    const a1 = d[1]! + g * l * a3;
+    const expected = [a0, a1, a2, a3, a4];
+    expected.forEach((a, i) => {
+      expect(advantages[i]).toBeCloseTo(a, 12);
+      expect(returns[i]).toBeCloseTo(a + items[i]!.value, 12);
+    });
+  });
+
+  it('cuts the λ-trace where a stream skips (s′ is not the next transition’s s)', () => {
+    const items = [item(0, 1, 2, 1, 0), item(0, 5, 6, 1, 0)];
+    const { advantages } = gaeByStream(items, [3, 7], 0.9, 0.95);
+    expect(advantages[0]).toBeCloseTo(1 + 0.9 * 3, 12);
+    expect(advantages[1]).toBeCloseTo(1 + 0.9 * 7, 12);
+  });
+});
+
+describe('Ppo', { timeout: SLOW }, () => {
+  it('learns the best arm of every context of a bandit (seeded)', () => {
+    const best = [2, 5, 7];
+    const ppo = new Ppo(tf, S, A, SMALL, createRng(11, 1));
+    runBandit(ppo, createRng(11, 2), 300, 3, best);
+    const states = contextStates(3);
+    const none = new Float32Array(3 * A);
+    expect(Array.from(ppo.act(states, none, 3, false))).toEqual(best);
+    const p = ppo.policy(states, none, 3);
+    best.forEach((b, c) => expect(p[c * A + b]).toBeGreaterThan(0.8));
+    const stats = ppo.stats();
+    expect(stats.updates).toBe(Math.floor(300 * 3 / SMALL.rolloutSize) * SMALL.epochs * (SMALL.rolloutSize / SMALL.minibatchSize));
+    expect(stats.temperature).toBeNull();
+    expect(stats.epsilon).toBeNull();
+    expect(stats.entropy).toBeGreaterThan(0);
+    expect(stats.entropy).toBeLessThan(Math.log(A));
+    expect(Object.keys(stats.losses).sort()).toEqual(['policy', 'value']);
+    ppo.dispose();
+  });
+
+  it('trains only on a full rollout, then clears it, and counts its gradient steps', () => {
+    const ppo = new Ppo(tf, S, A, { ...SMALL, rolloutSize: 12, minibatchSize: 4, epochs: 3 }, createRng(2, 1));
+    const s = new Float32Array(S);
+    const mask = new Uint8Array(A).fill(1);
+    for (let k = 0; k < 11; k++) {
+      ppo.record({ row: k % 2, state: s, mask, action: 1, reward: 1, nextState: s, nextMask: mask });
+      expect(ppo.train()).toBe(0);
+    }
+    expect(ppo.stats().updates).toBe(0);
+    ppo.record({ row: 1, state: s, mask, action: 1, reward: 1, nextState: s, nextMask: mask });
+    expect(ppo.train()).toBe(9);
+    expect(ppo.rolloutLength).toBe(0);
+    expect(ppo.stats().updates).toBe(9);
+    expect(ppo.train()).toBe(0);
+    ppo.dispose();
+  });
+
+  it('record keeps, per row, the log-probability and value that act computed for the action', () => {
+    const ppo = new Ppo(tf, S, A, SMALL, createRng(9, 1));
+    const rng = createRng(9, 2);
+    const rows = 3;
+    const states = Float32Array.from({ length: rows * S }, () => rng.nextFloat());
+    const bias = randomMaskBias(rng, rows);
+    const actions = ppo.act(states, bias, rows, true);
+    const p = ppo.policy(states, bias, rows);
+    const values = tf.tidy(() => ppo.valueNet.apply(tf.tensor2d(states, [rows, S])).dataSync());
+    const mask = (r: number) => Uint8Array.from({ length: A }, (_, a) => (bias[r * A + a] === 0 ? 1 : 0));
+    const view = ppo as unknown as { rollout: { row: number; action: number; logp: number; value: number }[] };
+    // Out of order, as an adapter may report the models; a row recorded twice has no act behind the second.
+    for (const r of [2, 0, 1, 1]) {
+      ppo.record({ row: r, state: states.subarray(r * S, r * S + S), mask: mask(r), action: actions[r]!, reward: 0, nextState: states.subarray(r * S, r * S + S), nextMask: mask(r) });
+    }
+    view.rollout.slice(0, 3).forEach((it) => {
+      expect(it.action).toBe(actions[it.row]);
+      expect(it.logp).toBeCloseTo(Math.log(p[it.row * A + it.action]!), 5);
+      expect(it.value).toBeCloseTo(values[it.row]!, 6);
+    });
+    expect(view.rollout[3]!.logp).toBeNaN();
+    ppo.dispose();
+  });
+
+  it('never takes a masked action, even the one it learned to prefer', () => {
+    // Arm 3 pays in every context but is masked in about half of the rows.
+    const ppo = new Ppo(tf, S, A, SMALL, createRng(5, 1));
+    const maskRng = createRng(5, 3);
+    const maskOf = () => Uint8Array.from({ length: A }, (_, a) => (a === 3 ? (maskRng.nextFloat() < 0.5 ? 1 : 0) : maskRng.nextFloat() < 0.7 ? 1 : 0));
+    runBandit(ppo, createRng(5, 2), 160, 3, [3, 3, 3], maskOf);
+
+    const rng = createRng(5, 4);
+    const rows = 6;
+    let preferred = 0;
+    let allowedRows = 0;
+    for (let k = 0; k < 300; k++) {
+      const states = new Float32Array(rows * S);
+      for (let r = 0; r < rows; r++) states[r * S + rng.nextInt(3)] = 1;
+      const bias = randomMaskBias(rng, rows);
+      const sampled = ppo.act(states, bias, rows, true);
+      const greedy = ppo.act(states, bias, rows, false);
+      const p = ppo.policy(states, bias, rows);
+      for (let r = 0; r < rows; r++) {
+        expect(bias[r * A + sampled[r]!]).toBe(0);
+        expect(bias[r * A + greedy[r]!]).toBe(0);
+        for (let a = 0; a < A; a++) if (bias[r * A + a] !== 0) expect(p[r * A + a]).toBe(0);
+        if (bias[r * A + 3] === 0) {
+          allowedRows++;
+          if (sampled[r] === 3) preferred++;
+        }
+      }
+    }
+    // It did learn to want arm 3: it takes it in most rows that allow it.
+    expect(preferred / allowedRows).toBeGreaterThan(0.6);
+    ppo.dispose();
+  });
+
+  it('leaks no tensor over 200 updates, and dispose frees all it made', () => {
+    const before = tf.memory().numTensors;
+    const config = { ...SMALL, rolloutSize: 32, minibatchSize: 8, epochs: 2 };
+    const ppo = new Ppo(tf, S, A, config, createRng(3, 1));
+    runBandit(ppo, createRng(3, 2), 16, 2, [1, 2, 3]); // one rollout: Adam's moments exist now
+    expect(ppo.stats().updates).toBe(8);
+    const warm = tf.memory().numTensors;
+    runBandit(ppo, createRng(3, 3), 16 * 25, 2, [1, 2, 3]);
+    ppo.policy(contextStates(3), new Float32Array(3 * A), 3);
+    ppo.stats();
+    expect(ppo.stats().updates).toBe(208);
+    expect(tf.memory().numTensors).toBe(warm);
+    ppo.dispose();
+    expect(tf.memory().numTensors).toBe(before);
+  });
+
+  it('save → load into a learner with another seed gives the same actions and policy', () => {
+    const ppo = new Ppo(tf, S, A, SMALL, createRng(7, 1));
+    runBandit(ppo, createRng(7, 2), 40, 3, [0, 4, 6]);
+    const file = JSON.parse(JSON.stringify(ppo.save('test bandit'))) as AgentFile;
+    expect(file.kind).toBe('ppo');
+    expect(Object.keys(file.networks).sort()).toEqual(['policy', 'value']);
+    expect(file.hyper['rolloutSize']).toBe(48);
+    expect(file.trainedOn).toBe('test bandit');
+
+    const copy = new Ppo(tf, S, A, SMALL, createRng(8, 1));
+    const rng = createRng(7, 9);
+    const rows = 16;
+    const states = Float32Array.from({ length: rows * S }, () => rng.nextFloat());
+    const bias = randomMaskBias(rng, rows);
+    expect(Array.from(copy.policy(states, bias, rows))).not.toEqual(Array.from(ppo.policy(states, bias, rows)));
+    copy.load(file);
+    expect(Array.from(copy.act(states, bias, rows, false))).toEqual(Array.from(ppo.act(states, bias, rows, false)));
+    expect(Array.from(copy.policy(states, bias, rows))).toEqual(Array.from(ppo.policy(states, bias, rows)));
+    expect(copy.valueNet.getWeights()).toEqual(ppo.valueNet.getWeights());
+    expect(copy.stats().updates).toBe(ppo.stats().updates);
+    ppo.dispose();
+    copy.dispose();
+  });
+
+  it('load rejects a wrong kind or wrong network sizes with a RangeError naming the field', () => {
+    const ppo = new Ppo(tf, S, A, SMALL, createRng(1, 1));
+    const file = ppo.save();
+    expect(() => ppo.load({ ...file, kind: 'ddqn' })).toThrow(RangeError);
+    expect(() => ppo.load({ ...file, kind: 'ddqn' })).toThrow(/agent\.kind/);
+    expect(() => ppo.load({ ...file, stateSize: S + 1 })).toThrow(/agent\.stateSize/);
+
+    const small = new Ppo(tf, S, A, { ...SMALL, hidden: [16, 8] }, createRng(1, 1));
+    const smallFile = small.save();
+    expect(() => ppo.load(smallFile)).toThrow(RangeError);
+    expect(() => ppo.load(smallFile)).toThrow(/agent\.networks\.policy\.sizes/);
+    expect(() => ppo.load({ ...file, networks: { ...file.networks, value: smallFile.networks['value']! } })).toThrow(/agent\.networks\.value\.sizes/);
+    expect(() => ppo.load({ ...file, networks: { policy: file.networks['policy']! } })).toThrow(/agent\.networks\.value/);
+    small.dispose();
+    ppo.dispose();
+  });
+});
