@@ -4,6 +4,8 @@ import type { ReporterDescription } from '@playwright/test';
 // `E2E_PORT` lets a second checkout (a git worktree) run its e2e tests beside this one.
 const port = Number(process.env['E2E_PORT'] ?? '4173');
 const baseURL = `http://127.0.0.1:${port}`;
+// `E2E_DIST` serves another build folder (`vite build --outDir …`), so two people can build at once.
+const dist = process.env['E2E_DIST'] ?? 'dist';
 
 // `PW_JSON=path/to/report.json` adds a JSON report (used by .ci/run).
 const jsonReportFile = process.env['PW_JSON'];
@@ -47,7 +49,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `./node_modules/.bin/vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+    command: `./node_modules/.bin/vite preview --host 127.0.0.1 --port ${port} --strictPort --outDir ${dist}`,
     url: baseURL,
     reuseExistingServer: !process.env['CI'],
     timeout: 60_000,

@@ -20,7 +20,7 @@ export function checkAgentFile(file: AgentFile, kind: LearnerKind, stateSize: nu
 export function loadNetworks(file: AgentFile, nets: Readonly<Record<string, Mlp>>): void {
   for (const [name, net] of Object.entries(nets)) {
     const weights: MlpWeights | undefined = file.networks[name];
-    if (weights === undefined || typeof weights !== 'object' || !Array.isArray(weights.sizes) || !Array.isArray(weights.layers)) {
+    if (weights === undefined || typeof weights !== 'object' || !Array.isArray(weights.sizes)) {
       throw new RangeError(`agent.networks.${name}: missing or not a network`);
     }
     net.setWeights(weights, `agent.networks.${name}`);

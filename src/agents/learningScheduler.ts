@@ -1,6 +1,7 @@
 import type { BatchObservation, ModelAction, ServingAction, ServingObservation, ServingScheduler } from '../engine/serving/scheduler';
 import { ACTION_COUNT, actionOf, encodeState, instanceMemoryMb, memoryMask, STATE_SIZE } from './features';
 import type { Learner, LearnerKind } from './learner';
+import { quantile } from './quantile';
 import { MASKED_LOGIT } from './replay';
 
 /**
@@ -15,6 +16,9 @@ export interface LatencyPredictor {
   readonly ready: boolean;
   /** Predicted inference ms of each candidate (one per action) for model `m` in this observation. */
   predictActions(observation: ServingObservation, m: number, actions: readonly ModelAction[]): Float32Array;
+  /** Its online error figures (for the lane's report). */
+  report?(): unknown;
+  dispose?(): void;
 }
 
 export interface LearningSchedulerOptions {
@@ -36,6 +40,9 @@ export interface LearningSchedulerOptions {
   /** Predictor updates after each decision. */
   readonly predictorSteps: number;
 }
+
+/** Slots whose violation share is kept for the report (a 3000 s run has 3000). */
+const MAX_SLOT_RECORDS = 100_000;
 
 /** The live view of one learning lane (the page's training panel, the CLI's curves). */
 export interface LearningTelemetry {
@@ -74,6 +81,8 @@ export class LearningScheduler implements ServingScheduler {
   private transitions = 0;
   private lastReward: number | null = null;
   private predictorMasked = 0;
+  /** Per-slot SLO violation share, % (for Fig. 14). */
+  private readonly slotViolations: number[] = [];
 
   constructor(private readonly options: LearningSchedulerOptions) {
     this.id = options.id;
@@ -94,6 +103,14 @@ export class LearningScheduler implements ServingScheduler {
       memoryMask(observation, m, [], masks, m * ACTION_COUNT);
     }
     this.predictorMasked = this.applyPredictor(observation, masks);
+
+    let arrivals = 0;
+    let violations = 0;
+    for (const o of observation.models) {
+      arrivals += o.lastSlot?.arrivals ?? 0;
+      violations += o.lastSlot?.violations ?? 0;
+    }
+    if (arrivals > 0 && this.slotViolations.length < MAX_SLOT_RECORDS) this.slotViolations.push((100 * Math.min(violations, arrivals)) / arrivals);
 
     if (this.options.train && this.hasPrevious && this.states.length === states.length) {
       let sum = 0;
@@ -129,6 +146,11 @@ export class LearningScheduler implements ServingScheduler {
     return Array.from(actions, (a) => actionOf(a));
   }
 
+  dispose(): void {
+    this.options.learner.dispose();
+    this.options.predictor?.dispose?.();
+  }
+
   learn(): void {
     if (!this.options.train) return;
     this.updates += this.options.learner.train();
@@ -156,6 +178,25 @@ export class LearningScheduler implements ServingScheduler {
       if (kept === 0) masks[m * ACTION_COUNT] = 1;
     });
     return removed;
+  }
+
+  /** The lane's learning statistics for its summary (the CLI's `learning` object). */
+  report(): Readonly<Record<string, unknown>> {
+    const sorted = [...this.slotViolations].sort((a, b) => a - b);
+    const at = (q: number) => (sorted.length === 0 ? 0 : quantile(sorted, q));
+    return {
+      ...this.telemetry(),
+      ...this.options.learner.stats(),
+      // Fig. 14: the distribution of the per-slot SLO violation share (%), with its 101 percentiles.
+      slotViolationPct: {
+        p50: at(0.5),
+        p90: at(0.9),
+        p99: at(0.99),
+        max: sorted.at(-1) ?? 0,
+        quantiles: sorted.length === 0 ? [] : Array.from({ length: 101 }, (_, i) => at(i / 100)),
+      },
+      ...(this.options.predictor?.report === undefined ? {} : { predictor: this.options.predictor.report() }),
+    };
   }
 
   /** π(·|s) of the last decision for every model (rows × ACTION_COUNT), for the policy heatmap. */

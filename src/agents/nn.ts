@@ -16,10 +16,45 @@ import type { Tf } from './tf';
  *   gradient for the input (it is data), and the parameter gradient assembled flat.
  */
 
-/** Saved weights of a network: per layer, W (row-major, in × out) and b. */
+/**
+ * Saved weights of a network: the flat parameter vector (layer by layer, W row-major in ×
+ * out, then b) as little-endian float32 in base64 — exact, and a quarter of the size of
+ * the same numbers printed in JSON.
+ */
 export interface MlpWeights {
   readonly sizes: readonly number[];
-  readonly layers: readonly { readonly W: readonly number[]; readonly b: readonly number[] }[];
+  readonly float32: string;
+}
+
+/** Float32 values → base64 of their little-endian bytes. */
+export function encodeFloat32(values: Float32Array): string {
+  const bytes = new Uint8Array(values.length * 4);
+  const view = new DataView(bytes.buffer);
+  values.forEach((v, i) => view.setFloat32(i * 4, v, true));
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+/** The inverse of `encodeFloat32`; throws a RangeError naming `field` on bad input. */
+export function decodeFloat32(text: unknown, expected: number, field: string): Float32Array {
+  if (typeof text !== 'string') throw new RangeError(`${field}: expected a base64 string`);
+  let binary: string;
+  try {
+    binary = atob(text);
+  } catch {
+    throw new RangeError(`${field}: is not valid base64`);
+  }
+  if (binary.length !== expected * 4) throw new RangeError(`${field}: expected ${expected} float32 values, got ${binary.length / 4}`);
+  const view = new DataView(new ArrayBuffer(binary.length));
+  for (let i = 0; i < binary.length; i++) view.setUint8(i, binary.charCodeAt(i));
+  const out = new Float32Array(expected);
+  for (let i = 0; i < expected; i++) {
+    const v = view.getFloat32(i * 4, true);
+    if (!Number.isFinite(v)) throw new RangeError(`${field}: weights must be finite numbers`);
+    out[i] = v;
+  }
+  return out;
 }
 
 type MlpFn = (x: Tensor2D, params: Tensor1D) => Tensor2D;
@@ -134,33 +169,18 @@ export class Mlp {
     tf.tidy(() => this.params.assign(tf.add(tf.mul(other.params, tau), tf.mul(this.params, 1 - tau))));
   }
 
-  /** The weights as plain numbers, layer by layer (for files and IndexedDB). */
+  /** The weights, for files and IndexedDB. */
   getWeights(): MlpWeights {
-    const flat = this.params.dataSync();
-    return {
-      sizes: [...this.sizes],
-      layers: this.layout.map((l) => ({
-        W: Array.from(flat.subarray(l.wOffset, l.bOffset)),
-        b: Array.from(flat.subarray(l.bOffset, l.bOffset + l.fanOut)),
-      })),
-    };
+    return { sizes: [...this.sizes], float32: encodeFloat32(this.params.dataSync() as Float32Array) };
   }
 
   /** Loads saved weights; throws a RangeError naming what does not fit. */
   setWeights(weights: MlpWeights, name = 'network'): void {
+    if (typeof weights !== 'object' || weights === null || !Array.isArray(weights.sizes)) throw new RangeError(`${name}: expected { sizes, float32 }`);
     if (weights.sizes.length !== this.sizes.length || weights.sizes.some((s, i) => s !== this.sizes[i])) {
       throw new RangeError(`${name}.sizes: expected [${this.sizes.join(', ')}], got [${weights.sizes.join(', ')}]`);
     }
-    const flat = new Float32Array(this.total);
-    this.layout.forEach((l, i) => {
-      const saved = weights.layers[i];
-      if (saved === undefined || !Array.isArray(saved.W) || !Array.isArray(saved.b) || saved.W.length !== l.fanIn * l.fanOut || saved.b.length !== l.fanOut) {
-        throw new RangeError(`${name}.layers[${i}]: expected W of ${l.fanIn * l.fanOut} and b of ${l.fanOut} numbers`);
-      }
-      if (!saved.W.every(Number.isFinite) || !saved.b.every(Number.isFinite)) throw new RangeError(`${name}.layers[${i}]: weights must be finite numbers`);
-      flat.set(saved.W, l.wOffset);
-      flat.set(saved.b, l.bOffset);
-    });
+    const flat = decodeFloat32(weights.float32, this.total, `${name}.float32`);
     const tf = this.tf;
     tf.tidy(() => this.params.assign(tf.tensor1d(flat)));
   }

@@ -143,6 +143,8 @@ describe('DiscreteSac (BCEdge §IV-B2)', () => {
     expect(() => sac.load({ ...file, stateSize: 3 })).toThrow(/agent\.stateSize/);
     const actor = file.networks['actor']!;
     expect(() => sac.load({ ...file, networks: { ...file.networks, actor: { ...actor, sizes: [S, 16, A] } } })).toThrow(/agent\.networks\.actor\.sizes/);
+    expect(() => sac.load({ ...file, networks: { ...file.networks, actor: { ...actor, float32: actor.float32.slice(8) } } })).toThrow(/agent\.networks\.actor\.float32/);
+    expect(() => sac.load({ ...file, networks: { ...file.networks, actor: { ...actor, float32: '%%%' } } })).toThrow(/agent\.networks\.actor\.float32: is not valid base64/);
     const rest = Object.fromEntries(Object.entries(file.networks).filter(([name]) => name !== 'q2'));
     expect(() => sac.load({ ...file, networks: rest })).toThrow(/agent\.networks\.q2/);
     sac.dispose();
@@ -154,11 +156,16 @@ describe('Mlp (one flat parameter vector, hand-written gradient)', () => {
     const sizes = [5, 7, 4, 3];
     const net = new Mlp(tf, sizes, createRng(11, 1));
     const x = tf.tensor2d(Float32Array.from({ length: 6 * 5 }, (_, i) => Math.sin(i)), [6, 5]);
-    const weights = net.getWeights();
-    const plainVars = weights.layers.map((l, i) => ({
-      W: tf.variable(tf.tensor2d(Float32Array.from(l.W), [sizes[i]!, sizes[i + 1]!])),
-      b: tf.variable(tf.tensor1d(Float32Array.from(l.b))),
-    }));
+    const flatWeights = net.params.dataSync();
+    let offset = 0;
+    const plainVars = sizes.slice(1).map((fanOut, i) => {
+      const fanIn = sizes[i]!;
+      const W = tf.variable(tf.tensor2d(flatWeights.slice(offset, offset + fanIn * fanOut), [fanIn, fanOut]));
+      offset += fanIn * fanOut;
+      const b = tf.variable(tf.tensor1d(flatWeights.slice(offset, offset + fanOut)));
+      offset += fanOut;
+      return { W, b };
+    });
     const loss = (y: ReturnType<typeof tf.matMul>) => tf.sum(tf.mul(y, tf.tensor2d(Float32Array.from({ length: 18 }, (_, i) => Math.cos(i)), [6, 3]))) as ReturnType<typeof tf.scalar>;
     const ours = tf.variableGrads(() => loss(net.apply(x)), net.variables());
     const reference = tf.variableGrads(() => {

@@ -239,7 +239,7 @@ export class DiscreteSac implements Learner {
     loadNetworks(file, { actor: this.actor, q1: this.q1, q2: this.q2, q1Target: this.q1Target, q2Target: this.q2Target });
     const logAlpha = file.scalars['logAlpha'];
     if (logAlpha !== undefined) {
-      if (!Number.isFinite(logAlpha)) throw new RangeError('scalars.logAlpha: must be a finite number');
+      if (!Number.isFinite(logAlpha)) throw new RangeError('agent.scalars.logAlpha: must be a finite number');
       this.logAlpha.assign(this.tf.scalar(logAlpha));
     }
     this.updates = Math.max(0, Math.floor(file.scalars['updates'] ?? 0));

@@ -1,9 +1,25 @@
 import { spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AgentFile } from '../agents/learner';
+import type { AgentLibrary } from '../agents/registry';
+import { loadTfNode } from '../agents/tfNode';
+import { LEARNING_SCHEDULER_IDS } from '../schedulers/serving/registry';
 import { findPreset, PRESETS } from '../scenario/presets';
-import { EXIT_OK, EXIT_USAGE, runCli, type CliIo } from './cli';
+import { EXIT_OK, EXIT_USAGE, needsLearning, runCli, type CliIo } from './cli';
 
-function cli(args: string[], files: Record<string, string> = {}) {
+/** tfjs and the shipped agents, as main.ts gives them to `runCli` for learning lanes. */
+let learning: CliIo['learning'];
+beforeAll(async () => {
+  const agents: AgentLibrary = {};
+  for (const id of LEARNING_SCHEDULER_IDS) {
+    const path = `public/agents/${id}.json`;
+    if (existsSync(path)) agents[id] = JSON.parse(readFileSync(path, 'utf8')) as AgentFile;
+  }
+  learning = { tf: await loadTfNode(), agents };
+});
+
+function cli(args: string[], files: Record<string, string> = {}, withLearning = true) {
   let stdout = '';
   let stderr = '';
   const written: Record<string, string> = {};
@@ -12,7 +28,9 @@ function cli(args: string[], files: Record<string, string> = {}) {
     stderr: (t) => (stderr += t),
     readFile: (p) => files[p] ?? null,
     writeFile: (p, t) => (written[p] = t),
+    isDirectory: (p) => p.endsWith('/'),
     stderrIsTty: false,
+    ...(withLearning && learning !== undefined ? { learning } : {}),
   };
   const code = runCli(args, io);
   return { code, stdout, stderr, written };
@@ -150,7 +168,7 @@ describe('npm run sim', () => {
     expect(stderr).toBe('');
     expect(code).toBe(EXIT_OK);
     const out = JSON.parse(stdout) as { results: { scheduler: string; summary: Record<string, unknown> }[] };
-    expect(out.results.map((r) => r.scheduler)).toEqual(['fixed', 'deeprt', 'ga']);
+    expect(out.results.map((r) => r.scheduler)).toEqual(['fixed', 'deeprt', 'ga', 'bcedge']);
     for (const r of out.results) {
       for (const key of ['requests', 'utilityMean', 'throughputRps', 'latencyMeanMs', 'latencyP99Ms', 'sloViolationPct', 'oomBatches', 'decisionMeanUs', 'perModel']) {
         expect(r.summary).toHaveProperty(key);
@@ -205,5 +223,40 @@ describe('npm run sim', () => {
     const bad = cli(['run', 'serving-default', '--set', 'serving.lanes=[{"scheduler":"fixed","params":{"batchSize.yolo":300}}]']);
     expect(bad.code).toBe(EXIT_USAGE);
     expect(bad.stderr).toContain('serving.lanes[0].params.batchSize.yolo: must be an integer from 1 to 128');
+  });
+
+  it('loads tfjs only for learning lanes and `train`', () => {
+    const io: CliIo = { stdout: () => undefined, stderr: () => undefined, readFile: () => null, writeFile: () => undefined, stderrIsTty: false };
+    expect(needsLearning(['presets'], io)).toBe(false);
+    expect(needsLearning(['run', 'default'], io)).toBe(false);
+    expect(needsLearning(['run', 'serving-default'], io)).toBe(true);
+    expect(needsLearning(['run', 'serving-default', '--set', 'serving.lanes=[{"scheduler":"fixed"}]'], io)).toBe(false);
+    expect(needsLearning(['train', 'bcedge-fig10-convergence'], io)).toBe(true);
+  });
+
+  it('trains a learning lane, saves an agent that loads, and reports its curve', () => {
+    const { code, stdout, stderr, written } = cli(['train', 'bcedge-fig10-convergence', '--lane', 'tac', '--slots', '40', '--out', 'agents/']);
+    expect(stderr).toBe('');
+    expect(code).toBe(EXIT_OK);
+    const out = JSON.parse(stdout) as { trained: { scheduler: string; out: string; slots: number; transitions: number; curve: { slot: number; reward: number }[] }[] };
+    expect(out.trained).toHaveLength(1);
+    expect(out.trained[0]!.scheduler).toBe('tac');
+    expect(out.trained[0]!.slots).toBe(40);
+    expect(out.trained[0]!.transitions).toBeGreaterThan(100);
+    expect(out.trained[0]!.curve.length).toBeGreaterThan(10);
+    const agent = JSON.parse(written['agents/tac.json']!) as AgentFile;
+    expect(agent.kind).toBe('tac');
+    expect(agent.trainedOn).toContain('bcedge-fig10-convergence seed 1, 40 slots');
+  });
+
+  it('refuses train without a learning lane or an --out, and a learning run without tfjs', () => {
+    expect(cli(['train', 'serving-default', '--lane', 'ga', '--out', 'a/']).stderr).toContain('no learning lane "ga"');
+    expect(cli(['train', 'bcedge-fig10-convergence', '--lane', 'tac']).stderr).toContain('--out');
+    expect(cli(['train', 'bcedge-fig10-convergence', '--out', 'x.json']).stderr).toContain('several lanes need --out DIR/');
+    expect(cli(['train', 'default', '--out', 'a/']).stderr).toContain('needs a serving scenario');
+    expect(cli(['train', 'bcedge-fig10-convergence', '--slots', '0', '--out', 'a/']).code).toBe(EXIT_USAGE);
+    const noTf = cli(['run', 'serving-default', '--set', 'serving.durationS=5'], {}, false);
+    expect(noTf.code).not.toBe(EXIT_OK);
+    expect(noTf.stderr).toContain('TensorFlow.js');
   });
 });

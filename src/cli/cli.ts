@@ -4,10 +4,22 @@ import { MODEL_IDS, type ModelId } from '../engine/profiles/types';
 import { averageDeep } from '../scenario/average';
 import { parseAnyScenario } from '../scenario/parse';
 import { gridCells, runPipelineScenario } from '../scenario/pipelineRunner';
-import { runServingScenario, servingCells } from '../scenario/servingRunner';
+import { buildServingSpec, runServingScenario, servingCells, servingLaneParameters } from '../scenario/servingRunner';
 import { findPreset, PRESETS } from '../scenario/presets';
-import { formatErrors, LIMITS, type AnyScenario } from '../scenario/schema';
+import { formatErrors, LIMITS, type AnyScenario, type ServingScenario } from '../scenario/schema';
 import { toCsv } from '../scenario/csv';
+import type { LearningScheduler } from '../agents/learningScheduler';
+import { createLatencyPredictor } from '../agents/predictorAdapter';
+import { createLearningFactory, type AgentLibrary, type LearningFactoryOptions } from '../agents/registry';
+import type { Tf } from '../agents/tf';
+import { ServingRun } from '../engine/serving/simulation';
+import {
+  isLearningScheduler,
+  SERVING_SCHEDULERS,
+  servingSchedulerContext,
+  type LearningFactory,
+  type LearningSchedulerId,
+} from '../schedulers/serving/registry';
 
 /** Everything the CLI touches of the outside world, so tests can run it in-process. */
 export interface CliIo {
@@ -17,6 +29,13 @@ export interface CliIo {
   readFile(path: string): string | null;
   writeFile(path: string, text: string): void;
   readonly stderrIsTty: boolean;
+  /** Whether a path is an existing directory (train's --out). */
+  isDirectory?(path: string): boolean;
+  /**
+   * TensorFlow.js and the saved agents, present when the command needs the learning
+   * schedulers (main.ts loads them when `needsLearning` says so: tfjs is not cheap to load).
+   */
+  readonly learning?: { readonly tf: Tf; readonly agents: AgentLibrary };
 }
 
 export const EXIT_OK = 0;
@@ -28,6 +47,11 @@ export const USAGE = `Usage: npm run sim -- <command> [options]
 Commands:
   run <scenario.json | preset-id>     run every lane (and grid cell) once
   sweep <scenario.json | preset-id>   run over several seeds and report means
+  train <scenario.json | preset-id>   train the scenario's learning lanes (bcedge, tac, ppo,
+                                      ddqn) from scratch with fixed seeds and save the agents:
+                                      --out DIR/ (one <scheduler>.json each) or --out FILE.json
+                                      (one lane); --lane ID trains one; --slots N overrides
+                                      the scenario's duration (one slot = 1 s by default)
   presets                             list the preset ids
   profile <${MODEL_IDS.join(' | ')}>      print the layer-time database (layers × modes, ms);
                                       --format json|csv for machine-readable output
@@ -50,13 +74,16 @@ interface Options {
   seeds: number;
   sets: string[];
   positional: string[];
+  lane: string | null;
+  slots: number | null;
 }
 
 const MAX_SCENARIO_BYTES = 10 * 1024 * 1024;
 const MAX_SEEDS = 1000;
+const MAX_TRAIN_SLOTS = 1_000_000;
 
 function parseArgs(args: readonly string[]): Options {
-  const options: Options = { format: 'json', formatGiven: false, out: null, seeds: 10, sets: [], positional: [] };
+  const options: Options = { format: 'json', formatGiven: false, out: null, seeds: 10, sets: [], positional: [], lane: null, slots: null };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const value = (): string => {
@@ -78,6 +105,13 @@ function parseArgs(args: readonly string[]): Options {
       options.seeds = n;
     } else if (arg === '--set') {
       options.sets.push(value());
+    } else if (arg === '--lane') {
+      options.lane = value();
+    } else if (arg === '--slots') {
+      const v = value();
+      const n = Number(v);
+      if (!/^\d+$/.test(v) || n < 1 || n > MAX_TRAIN_SLOTS) throw new UsageError(`--slots: must be an integer from 1 to ${MAX_TRAIN_SLOTS}, got "${v}"`);
+      options.slots = n;
     } else if (arg.startsWith('--')) {
       throw new UsageError(`${arg}: unknown option`);
     } else {
@@ -149,10 +183,15 @@ interface ResultRow {
   readonly summary: object;
 }
 
-function runnerFor(scenario: AnyScenario): WorldRunner {
+function runnerFor(scenario: AnyScenario, io: CliIo): WorldRunner {
   if (scenario.world === 'serving') {
+    const learning = learningFactory(scenario, io);
     // Decision time is wall-clock (BCEdge Fig. 16): the one number that differs run to run.
-    return { hasGrid: scenario.serving.grid !== undefined, cells: servingCells(scenario).length, run: (seed, onCell) => runServingScenario(scenario, seed, () => performance.now(), onCell) };
+    return {
+      hasGrid: scenario.serving.grid !== undefined,
+      cells: servingCells(scenario).length,
+      run: (seed, onCell) => runServingScenario(scenario, seed, () => performance.now(), onCell, learning),
+    };
   }
   return { hasGrid: scenario.pipeline.grid !== undefined, cells: gridCells(scenario.pipeline).length, run: (seed, onCell) => runPipelineScenario(scenario, seed, onCell) };
 }
@@ -184,7 +223,7 @@ function resultRows(results: readonly ResultRow[]): Record<string, unknown>[] {
 
 function commandRun(options: Options, io: CliIo): number {
   const scenario = loadScenario(options.positional[1], options.sets, io);
-  const runner = runnerFor(scenario);
+  const runner = runnerFor(scenario, io);
   const results = runner.run(scenario.seed);
   const means = gridMeans(results, runner);
   emit(io, options, { scenario, results, ...(means.length > 0 ? { gridMeans: means } : {}) }, resultRows(results));
@@ -193,7 +232,7 @@ function commandRun(options: Options, io: CliIo): number {
 
 function commandSweep(options: Options, io: CliIo): number {
   const scenario = loadScenario(options.positional[1], options.sets, io);
-  const runner = runnerFor(scenario);
+  const runner = runnerFor(scenario, io);
   const seeds = Array.from({ length: options.seeds }, (_, i) => scenario.seed + i);
   if (seeds.at(-1)! > LIMITS.seed.max) throw new UsageError(`--seeds: seeds would pass ${LIMITS.seed.max}`);
   const total = seeds.length * runner.cells;
@@ -210,6 +249,88 @@ function commandSweep(options: Options, io: CliIo): number {
   }));
   const means = gridMeans(results, runner);
   emit(io, options, { scenario, seeds, results, ...(means.length > 0 ? { gridMeans: means } : {}) }, resultRows(results));
+  return EXIT_OK;
+}
+
+/** The learning factory for a serving scenario with learning lanes (undefined when it has none). */
+function learningFactory(scenario: ServingScenario, io: CliIo, options: LearningFactoryOptions = {}): LearningFactory | undefined {
+  if (!scenario.serving.lanes.some((l) => isLearningScheduler(l.scheduler))) return undefined;
+  if (io.learning === undefined) throw new Error('this scenario has learning lanes but TensorFlow.js was not loaded (needsLearning)');
+  const { tf, agents } = io.learning;
+  return createLearningFactory(tf, { agents, predictor: (context) => createLatencyPredictor(tf, context), ...options });
+}
+
+/** Whether the command line needs TensorFlow.js: `train`, or `run`/`sweep` of a serving scenario with a learning lane. */
+export function needsLearning(args: readonly string[], io: CliIo): boolean {
+  try {
+    const options = parseArgs(args);
+    const command = options.positional[0];
+    if (command === 'train') return true;
+    if (command !== 'run' && command !== 'sweep') return false;
+    const scenario = loadScenario(options.positional[1], options.sets, io);
+    return scenario.world === 'serving' && scenario.serving.lanes.some((l) => isLearningScheduler(l.scheduler));
+  } catch {
+    return false; // runCli reports the error
+  }
+}
+
+/**
+ * `train`: each learning lane of a serving scenario learns from scratch (explore and train
+ * on, no shipped agent) on the scenario's trace, slot by slot; the agent is saved as JSON
+ * and the training curve (mean reward per window of slots) printed.
+ */
+function commandTrain(options: Options, io: CliIo): number {
+  const scenario = loadScenario(options.positional[1], options.sets, io);
+  if (scenario.world !== 'serving') throw new UsageError('train: needs a serving scenario (the learning schedulers live in the serving world)');
+  let lanes = scenario.serving.lanes.map((lane, index) => ({ lane, index })).filter(({ lane }) => isLearningScheduler(lane.scheduler));
+  if (options.lane !== null) lanes = lanes.filter(({ lane }) => lane.scheduler === options.lane);
+  if (lanes.length === 0) throw new UsageError(`train: the scenario has no learning lane${options.lane === null ? '' : ` "${options.lane}"`} (bcedge, tac, ppo or ddqn)`);
+  if (options.out === null) throw new UsageError('train: --out DIR/ or --out FILE.json is required');
+  const toDirectory = options.out.endsWith('/') || io.isDirectory?.(options.out) === true;
+  if (!toDirectory && lanes.length > 1) throw new UsageError('train: several lanes need --out DIR/ (or pick one with --lane)');
+  const slotMs = scenario.serving.assumptions.slotMs;
+  const durationS = options.slots === null ? scenario.serving.durationS : (options.slots * slotMs) / 1000;
+  const trainScenario: ServingScenario = { ...scenario, serving: { ...scenario.serving, durationS } };
+  const spec = buildServingSpec(trainScenario);
+  const slots = Math.ceil(spec.durationMs / slotMs);
+  const window = Math.max(1, Math.round(slots / 100));
+  const report: object[] = [];
+  for (const { lane } of lanes) {
+    const id = lane.scheduler as LearningSchedulerId;
+    let built: LearningScheduler | null = null;
+    const factory = learningFactory(trainScenario, io, { onCreate: (scheduler) => (built = scheduler) })!;
+    const params = { ...servingLaneParameters(lane), train: 1, explore: 1, pretrained: 0 };
+    const scheduler = SERVING_SCHEDULERS[id].create(params, servingSchedulerContext(scenario.seed, spec.models.map((m) => m.model), factory));
+    const learner = built as LearningScheduler | null;
+    if (learner === null) throw new Error(`train: ${id} did not build a learning scheduler`);
+    const run = new ServingRun(spec, scheduler);
+    const curve: { slot: number; reward: number }[] = [];
+    const started = performance.now();
+    let sum = 0;
+    let count = 0;
+    for (let slot = 1; slot <= slots; slot++) {
+      run.advanceTo(Math.min(spec.durationMs, slot * slotMs));
+      const r = learner.telemetry().lastReward;
+      if (r !== null) {
+        sum += r;
+        count++;
+      }
+      if (slot % window === 0 || slot === slots) {
+        if (count > 0) curve.push({ slot, reward: sum / count });
+        sum = 0;
+        count = 0;
+        progress(io, slot, slots);
+      }
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const agent = learner.learner.save(`${findPreset(options.positional[1]!) ? options.positional[1] : 'scenario'} seed ${scenario.seed}, ${slots} slots of ${slotMs} ms`);
+    const path = toDirectory ? `${options.out.replace(/\/?$/, '/')}${id}.json` : options.out;
+    io.writeFile(path, `${JSON.stringify(agent)}\n`);
+    const telemetry = learner.telemetry();
+    report.push({ scheduler: id, out: path, slots, updates: telemetry.updates, transitions: telemetry.transitions, seconds, stats: learner.learner.stats(), curve });
+    scheduler.dispose?.();
+  }
+  io.stdout(`${JSON.stringify({ scenario: trainScenario, trained: report }, null, 2)}\n`);
   return EXIT_OK;
 }
 
@@ -251,6 +372,8 @@ export function runCli(args: readonly string[], io: CliIo): number {
         return commandSweep(options, io);
       case 'presets':
         return commandPresets(io);
+      case 'train':
+        return commandTrain(options, io);
       case 'profile':
         return commandProfile(options, io);
       case undefined:

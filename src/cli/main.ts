@@ -1,11 +1,36 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { runCli } from './cli';
+import { fileURLToPath } from 'node:url';
+import type { AgentFile } from '../agents/learner';
+import type { AgentLibrary } from '../agents/registry';
+import { loadTfNode } from '../agents/tfNode';
+import { LEARNING_SCHEDULER_IDS } from '../schedulers/serving/registry';
+import { needsLearning, runCli, type CliIo } from './cli';
 
-const code = runCli(process.argv.slice(2), {
+/** The agents the page ships (public/agents/<scheduler>.json), for lanes with `pretrained = 1`. */
+function readShippedAgents(): AgentLibrary {
+  const dir = fileURLToPath(new URL('../../public/agents/', import.meta.url));
+  const agents: AgentLibrary = {};
+  for (const id of LEARNING_SCHEDULER_IDS) {
+    const path = `${dir}${id}.json`;
+    if (!existsSync(path)) continue;
+    try {
+      agents[id] = JSON.parse(readFileSync(path, 'utf8')) as AgentFile;
+    } catch (error) {
+      process.stderr.write(`warning: ${path}: not valid JSON (${error instanceof Error ? error.message : String(error)}); ignored\n`);
+    }
+  }
+  return agents;
+}
+
+const args = process.argv.slice(2);
+const io: CliIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   readFile: (path) => (existsSync(path) && statSync(path).isFile() ? readFileSync(path, 'utf8') : null),
   writeFile: (path, text) => writeFileSync(path, text),
+  isDirectory: (path) => existsSync(path) && statSync(path).isDirectory(),
   stderrIsTty: process.stderr.isTTY === true,
-});
-process.exitCode = code;
+};
+// tfjs only when a learning scheduler runs: `presets` or a pipeline run stay quick.
+const learning = needsLearning(args, io) ? { tf: await loadTfNode(), agents: readShippedAgents() } : undefined;
+process.exitCode = runCli(args, learning === undefined ? io : { ...io, learning });

@@ -172,8 +172,43 @@ export const SERVING_PRESETS: readonly Preset[] = [
   {
     id: 'serving-default',
     figure: '',
-    description: 'The six models of BCEdge Table IV on Xavier NX at 30 requests/s for 10 minutes: Triton (fixed), DeepRT and GA.',
-    scenario: serving('Six models on Xavier NX at 30 rps', {}),
+    description:
+      'The six models of BCEdge Table IV on Xavier NX at 30 requests/s for 10 minutes: Triton (fixed), DeepRT, GA and BCEdge starting from the shipped agent.',
+    scenario: serving('Six models on Xavier NX at 30 rps', {
+      lanes: [{ scheduler: 'fixed' }, { scheduler: 'deeprt' }, { scheduler: 'ga' }, { scheduler: 'bcedge', params: { pretrained: 1, explore: 0 } }],
+    }),
+  },
+  {
+    id: 'bcedge-fig10-convergence',
+    figure: 'BCEdge Fig. 10',
+    description:
+      'Training curves from scratch, six models on Xavier NX at 30 rps for 3000 s: BCEdge (SAC) against TAC, PPO, DDQN and GA on one trace (`train` saves the agents).',
+    scenario: serving('BCEdge Fig. 10: convergence of the learners', {
+      durationS: 3000,
+      lanes: [{ scheduler: 'bcedge' }, { scheduler: 'tac' }, { scheduler: 'ppo' }, { scheduler: 'ddqn' }, { scheduler: 'ga' }],
+    }),
+  },
+  {
+    id: 'bcedge-fig13-predictor',
+    figure: 'BCEdge Fig. 13',
+    description:
+      'The interference predictor: BCEdge with it for 3000 s; its last 2000 profiler records split 1600 / 400, the two-layer MLP against linear regression on the held-out 400.',
+    scenario: serving('BCEdge Fig. 13: interference predictor against linear regression', {
+      durationS: 3000,
+      lanes: [{ scheduler: 'bcedge', params: { pretrained: 1, predictor: 1 } }],
+    }),
+  },
+  {
+    id: 'bcedge-fig14-slo',
+    figure: 'BCEdge Fig. 14',
+    description: 'SLO violations of BCEdge with and without the interference predictor, six models on Xavier NX at 30 rps for 3000 s.',
+    scenario: serving('BCEdge Fig. 14: SLO violations with and without the predictor', {
+      durationS: 3000,
+      lanes: [
+        { scheduler: 'bcedge', params: { pretrained: 1, predictor: 1 } },
+        { scheduler: 'bcedge', params: { pretrained: 1, predictor: 0 } },
+      ],
+    }),
   },
   {
     id: 'bcedge-fig1-yolo',
@@ -190,8 +225,20 @@ export const SERVING_PRESETS: readonly Preset[] = [
   {
     id: 'bcedge-fig7-utility',
     figure: 'BCEdge Fig. 7',
-    description: 'Utility per model, six models on Xavier NX at 30 rps for the paper’s 3000 s: Triton (fixed), DeepRT and GA.',
-    scenario: serving('BCEdge Fig. 7: utility per model', { durationS: 3000 }),
+    description:
+      'Utility per model, six models on Xavier NX at 30 rps for the paper’s 3000 s: BCEdge, TAC, PPO and DDQN from the shipped agents against Triton (fixed), DeepRT and GA.',
+    scenario: serving('BCEdge Fig. 7: utility per model', {
+      durationS: 3000,
+      lanes: [
+        { scheduler: 'bcedge', params: { pretrained: 1 } },
+        { scheduler: 'tac', params: { pretrained: 1 } },
+        { scheduler: 'deeprt' },
+        { scheduler: 'fixed' },
+        { scheduler: 'ga' },
+        { scheduler: 'ppo', params: { pretrained: 1 } },
+        { scheduler: 'ddqn', params: { pretrained: 1 } },
+      ],
+    }),
   },
   {
     id: 'bcedge-fig15-rps',

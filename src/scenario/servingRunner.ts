@@ -1,8 +1,8 @@
 import type { ServingSummary } from '../engine/serving/metrics';
 import type { PlatformId } from '../engine/serving/platforms';
-import type { ServingScheduler } from '../engine/serving/scheduler';
+import { wrapDecide, type ServingScheduler } from '../engine/serving/scheduler';
 import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingRunSpec } from '../engine/serving/simulation';
-import { perModelParameter, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext } from '../schedulers/serving/registry';
+import { perModelParameter, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext, type LearningFactory } from '../schedulers/serving/registry';
 import type { ServingScenario } from './schema';
 
 /** One combination of a serving scenario's grid; empty without a grid. */
@@ -84,15 +84,12 @@ export function servingLaneParameters(lane: Lane, cell: ServingCell = {}): Recor
 function timed(scheduler: ServingScheduler, clock: () => number): { scheduler: ServingScheduler; meanUs: () => number } {
   let totalMs = 0;
   let decisions = 0;
-  const decide = scheduler.decide.bind(scheduler);
-  const wrapped: ServingScheduler = Object.assign(Object.create(scheduler) as ServingScheduler, {
-    decide: (observation: Parameters<ServingScheduler['decide']>[0]) => {
-      const t0 = clock();
-      const action = decide(observation);
-      totalMs += clock() - t0;
-      decisions++;
-      return action;
-    },
+  const wrapped = wrapDecide(scheduler, (observation, decide) => {
+    const t0 = clock();
+    const action = decide(observation);
+    totalMs += clock() - t0;
+    decisions++;
+    return action;
   });
   return { scheduler: wrapped, meanUs: () => (decisions > 0 ? (1000 * totalMs) / decisions : 0) };
 }
@@ -103,6 +100,7 @@ export function runServingScenario(
   seed = scenario.seed,
   clock: () => number = () => 0,
   onCell?: (done: number, total: number) => void,
+  learning?: LearningFactory,
 ): ServingLaneResult[] {
   const cells = servingCells(scenario);
   const results: ServingLaneResult[] = [];
@@ -110,15 +108,23 @@ export function runServingScenario(
     const spec = buildServingSpec(scenario, cell, seed);
     for (const lane of scenario.serving.lanes) {
       const params = servingLaneParameters(lane, cell);
-      const { scheduler, meanUs } = timed(SERVING_SCHEDULERS[lane.scheduler].create(params, servingSchedulerContext(seed, spec.models.map((m) => m.model))), clock);
-      const summary = new ServingRun(spec, scheduler).runToEnd();
+      const inner = SERVING_SCHEDULERS[lane.scheduler].create(params, servingSchedulerContext(seed, spec.models.map((m) => m.model), learning));
+      const { scheduler, meanUs } = timed(inner, clock);
+      let summary: ServingSummary;
+      let report: Readonly<Record<string, unknown>> | undefined;
+      try {
+        summary = new ServingRun(spec, scheduler).runToEnd();
+        report = inner.report?.();
+      } finally {
+        inner.dispose?.();
+      }
       results.push({
         scheduler: lane.scheduler,
         label: servingLaneLabel(lane.scheduler, params),
         params,
         ...(scenario.serving.grid === undefined ? {} : { cell }),
         seed,
-        summary: { ...summary, decisionMeanUs: meanUs() },
+        summary: { ...summary, decisionMeanUs: meanUs(), ...(report === undefined ? {} : { learning: report }) },
       });
     }
     onCell?.(i + 1, cells.length);

@@ -12,7 +12,11 @@ export function createServingWorkerClient(): ServingClient {
   return {
     subscribe: worker.subscribe,
     onCrash: worker.onCrash,
-    load: (scenario) => remote().load(scenario),
+    // The worker fetches the shipped agents from the page's own `agents/` folder.
+    load: async (scenario) => {
+      await remote().configure({ agentsBaseUrl: new URL('agents/', document.baseURI).href });
+      return remote().load(scenario);
+    },
     play: () => remote().play(),
     pause: () => remote().pause(),
     step: (simulatedMs) => remote().step(simulatedMs),
@@ -23,5 +27,7 @@ export function createServingWorkerClient(): ServingClient {
     addBackground: (intensity, memoryMb) => remote().addBackground(intensity, memoryMb),
     removeBackground: (id) => remote().removeBackground(id),
     currentScenario: () => remote().currentScenario(),
+    exportAgent: (lane) => remote().exportAgent(lane),
+    importAgent: (lane, file) => remote().importAgent(lane, file),
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
 import type { ServingScenario } from '../scenario/schema';
+import { isLearningScheduler } from '../schedulers/serving/registry';
 import type { ServingFrame } from '../worker/servingProtocol';
 import { SERVING_MAX_POINTS } from '../worker/servingProtocol';
 import { ServingSession } from '../worker/servingSession';
@@ -29,13 +30,16 @@ function inProcessStore() {
     addBackground: async (intensity, memoryMb) => session.addBackground(intensity, memoryMb),
     removeBackground: async (id) => session.removeBackground(id),
     currentScenario: async () => session.currentScenario(),
+    exportAgent: async (lane) => session.exportAgent(lane),
+    importAgent: async (lane, file) => session.importAgent(lane, file),
   };
   return createServingStore(client, () => 0);
 }
 
 const small = (durationS = 30): ServingScenario => {
   const s = structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
-  return { ...s, serving: { ...s.serving, durationS } };
+  // The classic lanes only (the learning lanes need tfjs: learningSession.test.ts covers them).
+  return { ...s, serving: { ...s.serving, durationS, lanes: s.serving.lanes.filter((l) => !isLearningScheduler(l.scheduler)) } };
 };
 
 describe('the serving store', () => {

@@ -1,11 +1,13 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { subscribeWithSelector } from 'zustand/middleware';
+import type { AgentFile } from '../agents/learner';
 import type { ServingSummary } from '../engine/serving/metrics';
 import type { PlatformId } from '../engine/serving/platforms';
 import type { FieldError, ServingScenario } from '../scenario/schema';
 import type { PlaybackStatus } from '../worker/protocol';
 import type {
   BackgroundView,
+  LearningLive,
   ServingFrame,
   ServingLaneInfo,
   ServingLaneLive,
@@ -32,6 +34,8 @@ export interface ServingClient {
   addBackground(intensity: number, memoryMb: number): Promise<readonly BackgroundView[]>;
   removeBackground(id: number): Promise<readonly BackgroundView[]>;
   currentScenario(): Promise<ServingScenario | null>;
+  exportAgent(lane: number): Promise<AgentFile | null>;
+  importAgent(lane: number, file: unknown): Promise<{ readonly ok: true } | { readonly ok: false; readonly error: string }>;
 }
 
 /** Scalar columns: one value per point. */
@@ -151,6 +155,12 @@ export interface ServingResultsSlice {
   modelCount: number;
   series: ServingSeriesBuffer[];
   live: readonly ServingLaneLive[];
+  /** Per lane: its learning state (null for lanes that do not learn). */
+  learning: readonly (LearningLive | null)[];
+  /** Per lane: the last policy and masks the worker sent (they come at most 4 times a second). */
+  policies: readonly ({ readonly policy: Float32Array; readonly masks: Uint8Array } | null)[];
+  /** Per lane: mean wall-clock decision time, µs (Fig. 16). */
+  decisionUs: readonly number[];
   summaries: readonly ServingSummary[] | null;
 }
 
@@ -183,6 +193,12 @@ export interface ServingActions {
   selectLane(lane: number): void;
   selectModel(model: number): void;
   dismissErrors(): void;
+  /** A learning lane's agent as a file (null when the lane does not learn). */
+  exportAgent(lane: number): Promise<AgentFile | null>;
+  /** Loads an agent into a learning lane; a bad file is reported (source 'file') and changes nothing. */
+  importAgent(lane: number, file: unknown): Promise<boolean>;
+  /** Restarts the run with the lane learning from scratch (no shipped agent, exploring, training). */
+  trainFromScratch(lane: number): Promise<boolean>;
 }
 
 export type ServingState = ServingScenarioSlice & ServingPlaybackSlice & ServingResultsSlice & ServingUiSlice & ServingActions;
@@ -215,7 +231,18 @@ const scenarioSlice = (): ServingScenarioSlice => ({
 
 const playbackSlice = (): ServingPlaybackSlice => ({ status: 'paused', timeMs: 0, durationMs: 0, speed: 10, rateRps: 0, rate: 0, framesPerSecond: 0 });
 
-const resultsSlice = (): ServingResultsSlice => ({ version: 0, generation: 0, stride: 1, modelCount: 0, series: [], live: [], summaries: null });
+const resultsSlice = (): ServingResultsSlice => ({
+  version: 0,
+  generation: 0,
+  stride: 1,
+  modelCount: 0,
+  series: [],
+  live: [],
+  learning: [],
+  policies: [],
+  decisionUs: [],
+  summaries: null,
+});
 
 const uiSlice = (): ServingUiSlice => ({ selectedLane: 0, selectedModel: 0 });
 
@@ -304,6 +331,23 @@ function actions(set: Set, get: Get, client: ServingClient): ServingActions {
     selectLane: (lane) => set({ selectedLane: lane }),
     selectModel: (model) => set({ selectedModel: model }),
     dismissErrors: () => set({ errors: null }),
+    exportAgent: (lane) => client.exportAgent(lane),
+    importAgent: async (lane, file) => {
+      const result = await client.importAgent(lane, file);
+      if (!result.ok) {
+        set({ errors: { source: 'file', errors: [{ path: 'agent', message: result.error.replace(/^agent\.?/, '') || result.error }] } });
+        return false;
+      }
+      return true;
+    },
+    trainFromScratch: (lane) =>
+      history.edit((scenario) => ({
+        ...scenario,
+        serving: {
+          ...scenario.serving,
+          lanes: scenario.serving.lanes.map((l, i) => (i === lane ? { ...l, params: { ...l.params, pretrained: 0, train: 1, explore: 1 } } : l)),
+        },
+      })),
   };
 }
 
@@ -322,6 +366,11 @@ export function applyServingFrame(set: Set, get: Get, frame: ServingFrame, nowMs
     modelCount: frame.models,
     series,
     live: frame.lanes.map((l) => l.live),
+    learning: frame.lanes.map((l) => l.learning ?? null),
+    policies: frame.lanes.map((l, i) =>
+      l.learning?.policy != null && l.learning.masks != null ? { policy: l.learning.policy, masks: l.learning.masks } : fresh ? null : (state.policies[i] ?? null),
+    ),
+    decisionUs: frame.lanes.map((l) => l.decisionUs),
     backgrounds: frame.backgrounds,
     status: frame.status,
     timeMs: frame.timeMs,

@@ -3,6 +3,7 @@
  * Plain data only: comlink carries these with structured clone, and the typed arrays of a
  * frame are transferred. The pipeline world's counterpart is `protocol.ts`.
  */
+import type { AgentFile } from '../agents/learner';
 import type { ServingSummary } from '../engine/serving/metrics';
 import type { ModelId } from '../engine/serving/models';
 import type { PlatformId } from '../engine/serving/platforms';
@@ -15,8 +16,10 @@ export const SERVING_MAX_POINTS = 1024;
 /** One lane as the page shows it. */
 export interface ServingLaneInfo {
   readonly index: number;
-  /** Registry id: 'fixed', 'deeprt', 'ga'. */
+  /** Registry id: 'fixed', 'deeprt', 'ga', 'bcedge', 'tac', 'ppo', 'ddqn'. */
   readonly scheduler: string;
+  /** True for the learning schedulers (their agent can be saved, loaded and retrained). */
+  readonly learning: boolean;
   /** e.g. "Triton (fixed) b=8 m_c=2". */
   readonly label: string;
   /** Parameters with defaults filled in; per-model overrides as `batchSize.yolo`. */
@@ -103,6 +106,32 @@ export interface BackgroundView {
   readonly toMs: number | null;
 }
 
+/** A learning lane's live state (BCEdge, TAC, PPO, DDQN): training progress and the policy. */
+export interface LearningLive {
+  readonly kind: string;
+  readonly slots: number;
+  readonly updates: number;
+  readonly transitions: number;
+  /** Mean reward (utility) of the last slot's transitions. */
+  readonly lastReward: number | null;
+  /** SAC's α (null for the others). */
+  readonly temperature: number | null;
+  readonly entropy: number | null;
+  /** DDQN's ε (null for the others). */
+  readonly epsilon: number | null;
+  readonly losses: Readonly<Record<string, number>>;
+  /** Actions the interference predictor removed at the last decision. */
+  readonly predictorMasked: number;
+  /** Mean wall-clock time of a decision in the worker, µs (BCEdge Fig. 16). */
+  readonly decisionUs: number;
+  /** The learning curve, downsampled: slot index, mean reward (NaN: none), temperature (NaN: none). */
+  readonly curve: { readonly slot: Float64Array; readonly reward: Float64Array; readonly temperature: Float64Array };
+  /** π(a|s) per model (models × 64, a = i_b · 8 + i_mc), at most 4 times a second; null in between. */
+  readonly policy: Float32Array | null;
+  /** The masks of the same decision (1 = allowed). */
+  readonly masks: Uint8Array | null;
+}
+
 /** One batch of progress, at most ~60 per second (30 at full speed). */
 export interface ServingFrame {
   /** Increases on every load, reset, rate change or replay: frames of an older generation are stale. */
@@ -117,7 +146,14 @@ export interface ServingFrame {
   readonly replace: boolean;
   /** Models per point in the per-model columns. */
   readonly models: number;
-  readonly lanes: readonly { readonly points: ServingSeriesChunk; readonly live: ServingLaneLive }[];
+  readonly lanes: readonly {
+    readonly points: ServingSeriesChunk;
+    readonly live: ServingLaneLive;
+    /** Mean wall-clock time of the lane's decisions so far, µs (BCEdge Fig. 16). */
+    readonly decisionUs: number;
+    /** Present for learning lanes. */
+    readonly learning?: LearningLive;
+  }[];
   readonly backgrounds: readonly BackgroundView[];
   /** Present when the run has just paused, stepped or finished: the cumulative summaries. */
   readonly summaries?: readonly ServingSummary[];
@@ -147,7 +183,10 @@ export const SERVING_SPEED_LIMITS = { min: 0.1, max: 100_000 } as const;
 /** The serving worker's API (synchronous on the worker side; comlink makes every call a promise). */
 export interface ServingApi {
   subscribe(callback: (frame: ServingFrame) => void): void;
-  load(scenario: unknown): ServingLoadResult;
+  /** Where the shipped agents are served (the page's `agents/` folder). */
+  configure(options: { readonly agentsBaseUrl: string }): void;
+  /** Validates and loads a scenario; learning lanes load TensorFlow.js (and shipped agents) first. */
+  load(scenario: unknown): ServingLoadResult | Promise<ServingLoadResult>;
   play(): void;
   pause(): void;
   step(simulatedMs: number): void;
@@ -158,4 +197,9 @@ export interface ServingApi {
   addBackground(intensity: number, memoryMb: number): readonly BackgroundView[];
   removeBackground(id: number): readonly BackgroundView[];
   currentScenario(): ServingScenario | null;
+  /** A learning lane's agent as a file (null when the lane does not learn). */
+  exportAgent(lane: number): AgentFile | null;
+  /** Loads an agent into a learning lane (from a file or the browser's storage). */
+  importAgent(lane: number, file: unknown): { readonly ok: true } | { readonly ok: false; readonly error: string };
 }
+

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { manualHost as createManualHost } from './testing/manualHost';
 import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
 import type { ServingScenario } from '../scenario/schema';
+import { isLearningScheduler } from '../schedulers/serving/registry';
 import { runServingScenario } from '../scenario/servingRunner';
 import type { ServingFrame } from './servingProtocol';
 import { SERVING_MAX_POINTS } from './servingProtocol';
@@ -11,7 +12,8 @@ const manualHost = () => createManualHost<ServingFrame>();
 
 const small = (durationS = 60): ServingScenario => {
   const s = structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
-  return { ...s, serving: { ...s.serving, durationS } };
+  // The classic lanes only (the learning lanes need tfjs: learningSession.test.ts covers them).
+  return { ...s, serving: { ...s.serving, durationS, lanes: s.serving.lanes.filter((l) => !isLearningScheduler(l.scheduler)) } };
 };
 
 /** The page-side series of a lane rebuilt from the frames (as a store would). */

@@ -1,11 +1,14 @@
 import type { ServingSummary } from '../engine/serving/metrics';
 import type { AdmissionView, ModelAction, ServingScheduler } from '../engine/serving/scheduler';
-import { MAX_BATCH_SIZE, MAX_INSTANCES } from '../engine/serving/scheduler';
+import { MAX_BATCH_SIZE, MAX_INSTANCES, wrapDecide } from '../engine/serving/scheduler';
 import { ServingRun } from '../engine/serving/simulation';
 import { parseAnyScenario } from '../scenario/parse';
 import { SERVING_LIMITS, type ServingScenario } from '../scenario/schema';
 import { buildServingSpec, servingLaneParameters } from '../scenario/servingRunner';
-import { SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext } from '../schedulers/serving/registry';
+import { LearningScheduler } from '../agents/learningScheduler';
+import type { AgentFile } from '../agents/learner';
+import { isLearningScheduler, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext, type LearningFactory } from '../schedulers/serving/registry';
+import { LearningLane } from './learningLane';
 import type { PlaybackStatus } from './protocol';
 import type {
   BackgroundView,
@@ -197,6 +200,13 @@ interface LaneHooks {
 
 interface Lane {
   info: ServingLaneInfo;
+  /** The scheduler as built (before the session's wrapper), disposed with the lane. */
+  readonly inner: ServingScheduler;
+  /** Present for learning lanes. */
+  readonly learning: LearningLane | null;
+  /** Wall-clock time of the lane's decisions, ms, and their number (Fig. 16). */
+  decisionMs: number;
+  decisions: number;
   readonly run: ServingRun;
   readonly series: ServingSeries;
   readonly hooks: LaneHooks;
@@ -215,22 +225,21 @@ type LiveChange =
  * decision), and an `admit` that captures the engine's admission view for the live slack
  * buckets. Without an own `admit`, the wrapper admits everything, as the engine does.
  */
-function wrapScheduler(inner: ServingScheduler, hooks: LaneHooks): ServingScheduler {
-  const decide = inner.decide.bind(inner);
-  const admit = inner.admit?.bind(inner);
-  return {
-    id: inner.id,
-    ...(inner.dispatch === undefined ? {} : { dispatch: inner.dispatch }),
-    decide: (observation) => {
+function wrapScheduler(inner: ServingScheduler, hooks: LaneHooks, timing: { now(): number; add(ms: number): void }): ServingScheduler {
+  return wrapDecide(
+    inner,
+    (observation, decide) => {
+      const t0 = timing.now();
       const action = decide(observation);
+      timing.add(timing.now() - t0);
       const overrides = hooks.overrides;
       return overrides === null ? action : action.map((a, m) => overrides[m] ?? a);
     },
-    admit: (request, view) => {
+    (request, view, admit) => {
       hooks.view = view;
       return admit === undefined ? true : admit(request, view);
     },
-  };
+  );
 }
 
 /**
@@ -274,7 +283,36 @@ export class ServingSession {
   private summariesDue = false;
   private replaceDue = false;
 
+  /** Builds the learning lanes; set by the worker once TensorFlow.js is loaded. */
+  private learningFactory: LearningFactory | null = null;
+
   constructor(private readonly host: ServingSessionHost) {}
+
+  setLearning(factory: LearningFactory | null): void {
+    this.learningFactory = factory;
+  }
+
+  /** Frees the lanes' learners (tensors are not garbage-collected). */
+  private disposeLanes(): void {
+    for (const lane of this.lanes) lane.inner.dispose?.();
+    this.lanes = [];
+  }
+
+  /** A learning lane's agent as a file; null for other lanes. */
+  exportAgent(lane: number): AgentFile | null {
+    const l = this.lanes[lane];
+    if (l === undefined || l.learning === null) return null;
+    const title = this.base?.title ?? 'scenario';
+    return l.learning.exportAgent(`${title}, seed ${this.base?.seed ?? 0}, ${Math.round(this.timeMs / 1000)} s simulated in the page`);
+  }
+
+  /** Loads an agent into a learning lane now (it acts with it from the next slot). */
+  importAgent(lane: number, file: unknown): { readonly ok: true } | { readonly ok: false; readonly error: string } {
+    if (!Number.isInteger(lane) || lane < 0 || lane >= this.lanes.length) return { ok: false, error: `lane: expected an index from 0 to ${this.lanes.length - 1}, got ${String(lane)}` };
+    const l = this.lanes[lane]!;
+    if (l.learning === null) return { ok: false, error: `lane: ${l.info.label} does not learn (no agent to load)` };
+    return l.learning.importAgent(file);
+  }
 
   /** Loads a serving scenario from any value (validated here: the worker is a door too). */
   load(input: unknown): ServingLoadResult {
@@ -283,9 +321,21 @@ export class ServingSession {
     if (parsed.scenario.world !== 'serving') {
       return { ok: false, errors: [{ path: 'world', message: 'must be "serving": the serving page runs serving scenarios' }] };
     }
+    const learningLane = parsed.scenario.serving.lanes.findIndex((l) => isLearningScheduler(l.scheduler));
+    if (learningLane >= 0 && this.learningFactory === null) {
+      return { ok: false, errors: [{ path: `serving.lanes[${learningLane}].scheduler`, message: 'is a learning scheduler and TensorFlow.js could not be loaded' }] };
+    }
+    const previous = this.base;
     this.base = parsed.scenario;
     this.status = 'paused';
-    this.restart();
+    try {
+      this.restart();
+    } catch (error) {
+      // A learning lane that cannot be built (e.g. no shipped agent): keep the last good scenario.
+      this.base = previous;
+      if (previous !== null) this.restart();
+      return { ok: false, errors: [{ path: 'serving.lanes', message: error instanceof Error ? error.message : String(error) }] };
+    }
     const scenario = this.base;
     const first = this.lanes[0]!.run.observe();
     return {
@@ -449,6 +499,7 @@ export class ServingSession {
   /** Fresh lanes at time 0 from `base` (no report). */
   private build(): void {
     const scenario = this.base!;
+    this.disposeLanes();
     this.generation++;
     const spec = { ...buildServingSpec(scenario), seriesCap: 2 };
     const models = spec.models.map((m) => m.model);
@@ -458,16 +509,33 @@ export class ServingSession {
     this.slotMs = spec.assumptions.slotMs;
     this.lanes = scenario.serving.lanes.map((l, index) => {
       const params = servingLaneParameters(l);
-      const inner = SERVING_SCHEDULERS[l.scheduler].create(params, servingSchedulerContext(scenario.seed, models));
+      const inner = SERVING_SCHEDULERS[l.scheduler].create(params, servingSchedulerContext(scenario.seed, models, this.learningFactory ?? undefined));
       const hooks: LaneHooks = { overrides: l.scheduler === 'fixed' ? models.map(() => null) : null, view: null };
-      const run = new ServingRun(spec, wrapScheduler(inner, hooks));
-      return {
-        info: { index, scheduler: l.scheduler, label: servingLaneLabel(l.scheduler, params), params, configurable: l.scheduler === 'fixed' },
+      const lane: Pick<Lane, 'decisionMs' | 'decisions'> = { decisionMs: 0, decisions: 0 };
+      const timing = {
+        now: () => this.host.now(),
+        add: (ms: number) => {
+          lane.decisionMs += ms;
+          lane.decisions++;
+        },
+      };
+      const run = new ServingRun(spec, wrapScheduler(inner, hooks, timing));
+      return Object.assign(lane, {
+        info: {
+          index,
+          scheduler: l.scheduler,
+          label: servingLaneLabel(l.scheduler, params),
+          params,
+          configurable: l.scheduler === 'fixed',
+          learning: isLearningScheduler(l.scheduler),
+        },
+        inner,
+        learning: inner instanceof LearningScheduler ? new LearningLane(inner) : null,
         run,
         series: new ServingSeries(models.length),
         hooks,
         action: run.currentAction,
-      };
+      });
     });
     this.rateWindow = [];
     this.summariesDue = false;
@@ -542,6 +610,7 @@ export class ServingSession {
       });
       lane.series.add(slotStart, end, samples);
       if (end >= this.durationMs) lane.series.flush();
+      lane.learning?.recordSlot(this.slot);
       lane.action = lane.run.currentAction;
     }
     this.slot++;
@@ -616,13 +685,21 @@ export class ServingSession {
       const { chunk, replace: r } = lane.series.takeChunk();
       replace ||= r;
       for (const a of Object.values(chunk)) transfer.push((a as Float64Array).buffer as ArrayBuffer);
-      return { points: chunk, live: this.live(lane) };
+      const decisionUs = lane.decisions > 0 ? (1000 * lane.decisionMs) / lane.decisions : 0;
+      if (lane.learning === null) return { points: chunk, live: this.live(lane), decisionUs };
+      const learning = lane.learning.live(now, decisionUs);
+      transfer.push(...learning.transfer);
+      return { points: chunk, live: this.live(lane), decisionUs, learning: learning.live };
     });
     // Every lane's series holds the same slots, so all lanes compact together: a replace
     // frame carries every point of every lane (after a rebuild every series is new).
     let summaries: ServingSummary[] | undefined;
     if (this.summariesDue) {
-      summaries = this.lanes.map((l) => l.run.summary());
+      summaries = this.lanes.map((l) => {
+        const report = l.inner.report?.();
+        const decisionMeanUs = l.decisions > 0 ? (1000 * l.decisionMs) / l.decisions : 0;
+        return { ...l.run.summary(), decisionMeanUs, ...(report === undefined ? {} : { learning: report }) };
+      });
       this.summariesDue = false;
     }
     const frame: ServingFrame = {

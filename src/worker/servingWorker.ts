@@ -6,7 +6,13 @@
  */
 import { expose, transfer } from 'comlink';
 import type { ServingApi, ServingFrame, ServingSpeed } from './servingProtocol';
+import { parseAnyScenario } from '../scenario/parse';
+import { isLearningScheduler } from '../schedulers/serving/registry';
+import { learningFactoryFor } from './learningLoader';
 import { ServingSession } from './servingSession';
+
+/** Where the shipped agents are (the page tells: it knows its own base URL). */
+let agentsBaseUrl = new URL('/agents/', self.location.origin).href;
 
 let onFrame: ((frame: ServingFrame) => void) | null = null;
 
@@ -23,7 +29,24 @@ const api: ServingApi = {
   subscribe: (callback: (frame: ServingFrame) => void) => {
     onFrame = callback;
   },
-  load: (scenario: unknown) => session.load(scenario),
+  configure: (options: { agentsBaseUrl: string }) => {
+    agentsBaseUrl = options.agentsBaseUrl;
+  },
+  load: async (scenario: unknown) => {
+    // Learning lanes need tfjs (and maybe a shipped agent) before the session can build them.
+    const parsed = parseAnyScenario(scenario);
+    if (parsed.ok && parsed.scenario.world === 'serving') {
+      try {
+        session.setLearning(await learningFactoryFor(parsed.scenario, agentsBaseUrl));
+      } catch (error) {
+        const lane = parsed.scenario.serving.lanes.findIndex((l) => isLearningScheduler(l.scheduler));
+        return { ok: false as const, errors: [{ path: `serving.lanes[${lane}]`, message: `could not start its learner: ${error instanceof Error ? error.message : String(error)}` }] };
+      }
+    }
+    return session.load(scenario);
+  },
+  exportAgent: (lane: number) => session.exportAgent(lane),
+  importAgent: (lane: number, file: unknown) => session.importAgent(lane, file),
   play: () => session.play(),
   pause: () => session.pause(),
   step: (simulatedMs: number) => session.step(simulatedMs),

@@ -108,6 +108,8 @@ export interface ServingSummary {
   readonly oomBatches: number;
   /** Wall-clock decision time; the engine has no clock, the worker measures it (0 here). */
   readonly decisionMeanUs: number;
+  /** A learning lane's statistics (added by the runner and the worker from the scheduler's `report`). */
+  readonly learning?: Readonly<Record<string, unknown>>;
   readonly completed: number;
   readonly failed: number;
   readonly dropped: number;

@@ -153,6 +153,10 @@ export interface ServingScheduler {
   learn?(): void;
   /** When present, the engine reports every finished batch (the profiler's records). */
   observeBatch?(batch: BatchObservation): void;
+  /** What the scheduler adds to its lane's summary (the learners' statistics), as plain JSON. */
+  report?(): Readonly<Record<string, unknown>>;
+  /** Frees what the scheduler holds outside the JS heap (a learner's tensors); the engine never calls it, its owner does. */
+  dispose?(): void;
   /** Admission control; absent = admit everything. */
   admit?(request: AdmissionRequest, view: AdmissionView): boolean;
 }
@@ -165,4 +169,29 @@ export function isValidAction(action: ServingAction, modelCount: number): boolea
     if (!Number.isInteger(a.instances) || a.instances < 1 || a.instances > MAX_INSTANCES) return false;
   }
   return true;
+}
+
+/**
+ * A scheduler whose decisions pass through `decide(observation, innerDecide)` (timing,
+ * overrides) and whose other hooks are the inner scheduler's, bound to it.
+ */
+export function wrapDecide(
+  inner: ServingScheduler,
+  decide: (observation: ServingObservation, innerDecide: (o: ServingObservation) => ServingAction) => ServingAction,
+  admit?: (request: AdmissionRequest, view: AdmissionView, innerAdmit: ((r: AdmissionRequest, v: AdmissionView) => boolean) | undefined) => boolean,
+): ServingScheduler {
+  const innerDecide = inner.decide.bind(inner);
+  const innerAdmit = inner.admit?.bind(inner);
+  const wrapped: { -readonly [K in keyof ServingScheduler]: ServingScheduler[K] } = {
+    id: inner.id,
+    decide: (observation) => decide(observation, innerDecide),
+  };
+  if (inner.dispatch !== undefined) wrapped.dispatch = inner.dispatch;
+  if (admit !== undefined) wrapped.admit = (request, view) => admit(request, view, innerAdmit);
+  else if (innerAdmit !== undefined) wrapped.admit = innerAdmit;
+  if (inner.learn !== undefined) wrapped.learn = inner.learn.bind(inner);
+  if (inner.observeBatch !== undefined) wrapped.observeBatch = inner.observeBatch.bind(inner);
+  if (inner.dispose !== undefined) wrapped.dispose = inner.dispose.bind(inner);
+  if (inner.report !== undefined) wrapped.report = inner.report.bind(inner);
+  return wrapped;
 }

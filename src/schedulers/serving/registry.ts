@@ -13,6 +13,26 @@ export interface ServingSchedulerContext {
   readonly rng: Rng;
   /** The run's models, in order (per-model parameters are given by model id). */
   readonly models: readonly ModelId[];
+  /**
+   * Builds the learning schedulers (BCEdge, TAC, PPO, DDQN). They need TensorFlow.js,
+   * which lives above this layer (src/agents) and is loaded lazily by the worker or the
+   * CLI; without it, creating a learning lane is an error that says so.
+   */
+  readonly learning?: LearningFactory;
+}
+
+/** The learning schedulers' ids (tfjs, src/agents). */
+export const LEARNING_SCHEDULER_IDS = ['bcedge', 'tac', 'ppo', 'ddqn'] as const;
+export type LearningSchedulerId = (typeof LEARNING_SCHEDULER_IDS)[number];
+
+/** Implemented in src/agents (registry.ts) over a loaded tfjs. */
+export interface LearningFactory {
+  create(id: LearningSchedulerId, params: Readonly<Record<string, number>>, context: ServingSchedulerContext): ServingScheduler;
+}
+
+/** Whether a lane's scheduler needs TensorFlow.js. */
+export function isLearningScheduler(id: string): id is LearningSchedulerId {
+  return (LEARNING_SCHEDULER_IDS as readonly string[]).includes(id);
 }
 
 /**
@@ -33,11 +53,13 @@ export interface ServingSchedulerEntry {
   /** One sentence for menus and the presets gallery. */
   readonly description: string;
   readonly parameters: readonly NumericParameter[];
+  /** True for the learning schedulers (they need `context.learning`, i.e. tfjs). */
+  readonly learning?: boolean;
   /** Builds the scheduler with validated parameters. */
   create(params: Readonly<Record<string, number>>, context: ServingSchedulerContext): ServingScheduler;
 }
 
-export const SERVING_SCHEDULER_IDS = ['fixed', 'deeprt', 'ga'] as const;
+export const SERVING_SCHEDULER_IDS = ['fixed', 'deeprt', 'ga', ...LEARNING_SCHEDULER_IDS] as const;
 export type ServingSchedulerId = (typeof SERVING_SCHEDULER_IDS)[number];
 
 const BATCH: NumericParameter = { name: 'batchSize', label: 'batch size b', min: 1, max: 128, integer: true, default: 8 };
@@ -49,6 +71,43 @@ const EVALUATION: NumericParameter = { name: 'evaluationSlots', label: 'slots pe
 const WARMUP: NumericParameter = { name: 'warmupSlots', label: 'warm-up slots', min: 0, max: 10, integer: true, default: 1 };
 const MUTATION: NumericParameter = { name: 'mutationRate', label: 'mutation rate', min: 0, max: 1, integer: false, default: 0.2 };
 const ELITE: NumericParameter = { name: 'elite', label: 'elite', min: 0, max: 8, integer: true, default: 1 };
+
+// Learning schedulers (src/agents). `minibatch`, not `batchSize`: that name is the serving action's b.
+const TRAIN: NumericParameter = { name: 'train', label: 'learn online (0/1)', min: 0, max: 1, integer: true, default: 1 };
+const EXPLORE: NumericParameter = { name: 'explore', label: 'sample actions (0/1; 0 = greedy)', min: 0, max: 1, integer: true, default: 1 };
+const PRETRAINED: NumericParameter = { name: 'pretrained', label: 'start from the shipped agent (0/1)', min: 0, max: 1, integer: true, default: 0 };
+const GAMMA: NumericParameter = { name: 'gamma', label: 'discount γ', min: 0, max: 0.999, integer: false, default: 0.9 };
+const UPDATES: NumericParameter = { name: 'updatesPerSlot', label: 'updates per slot', min: 1, max: 16, integer: true, default: 2 };
+const MINIBATCH: NumericParameter = { name: 'minibatch', label: 'minibatch', min: 8, max: 512, integer: true, default: 64 };
+const WARMUP_TRANSITIONS: NumericParameter = { name: 'warmup', label: 'transitions before learning', min: 1, max: 100_000, integer: true, default: 256 };
+const ENTROPY_RATIO: NumericParameter = { name: 'targetEntropyRatio', label: 'target entropy / ln|A|', min: 0.01, max: 1.2, integer: false, default: 0.3 };
+const TEMPERATURE: NumericParameter = { name: 'initialTemperature', label: 'initial temperature α', min: 0.0001, max: 10, integer: false, default: 0.1 };
+const PREDICTOR: NumericParameter = { name: 'predictor', label: 'interference predictor (0/1)', min: 0, max: 1, integer: true, default: 1 };
+const PREDICTOR_BUDGET: NumericParameter = { name: 'predictorBudget', label: 'predicted inference ≤ share of SLO', min: 0.05, max: 1, integer: false, default: 0.8 };
+const ROLLOUT: NumericParameter = { name: 'rolloutSize', label: 'rollout (transitions)', min: 32, max: 8192, integer: true, default: 256 };
+const EPOCHS: NumericParameter = { name: 'epochs', label: 'epochs per rollout', min: 1, max: 32, integer: true, default: 4 };
+const CLIP: NumericParameter = { name: 'clip', label: 'clip ε', min: 0.01, max: 1, integer: false, default: 0.2 };
+const EPSILON_DECAY: NumericParameter = { name: 'epsilonDecaySteps', label: 'ε decay (decisions)', min: 1, max: 1_000_000, integer: true, default: 3000 };
+const TARGET_EVERY: NumericParameter = { name: 'targetUpdateEvery', label: 'target copy every (updates)', min: 1, max: 100_000, integer: true, default: 250 };
+
+/** A learning lane: built by the factory the worker or the CLI passes in the context. */
+function learningEntry(id: LearningSchedulerId, label: string, description: string, parameters: readonly NumericParameter[]): ServingSchedulerEntry {
+  return {
+    id,
+    label,
+    description,
+    parameters,
+    learning: true,
+    create: (params, context) => {
+      if (context.learning === undefined) {
+        throw new Error(`${id} is a learning scheduler: it needs TensorFlow.js, which the page's worker and the CLI load (not available here)`);
+      }
+      const filled: Record<string, number> = {};
+      for (const p of parameters) filled[p.name] = params[p.name] ?? p.default;
+      return context.learning.create(id, filled, context);
+    },
+  };
+}
 
 const value = (params: Readonly<Record<string, number>>, p: NumericParameter): number => params[p.name] ?? p.default;
 
@@ -93,16 +152,57 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
         context.rng,
       ),
   },
+  bcedge: learningEntry(
+    'bcedge',
+    'BCEdge (SAC)',
+    'BCEdge: discrete soft actor-critic over (b, m_c) per model, with automatic temperature and the interference predictor.',
+    [TRAIN, EXPLORE, PRETRAINED, GAMMA, UPDATES, MINIBATCH, WARMUP_TRANSITIONS, ENTROPY_RATIO, TEMPERATURE, PREDICTOR, PREDICTOR_BUDGET],
+  ),
+  tac: learningEntry('tac', 'TAC', 'Triton with actor-critic: the same learner as BCEdge without entropy (α = 0) and without the predictor.', [
+    TRAIN,
+    EXPLORE,
+    PRETRAINED,
+    GAMMA,
+    UPDATES,
+    MINIBATCH,
+    WARMUP_TRANSITIONS,
+  ]),
+  ppo: learningEntry('ppo', 'PPO', 'Proximal policy optimization (clipped objective) over the same state, actions and reward.', [
+    TRAIN,
+    EXPLORE,
+    PRETRAINED,
+    GAMMA,
+    MINIBATCH,
+    ROLLOUT,
+    EPOCHS,
+    CLIP,
+  ]),
+  ddqn: learningEntry('ddqn', 'DDQN', 'Double DQN with a target network and ε-greedy exploration over the same state, actions and reward.', [
+    TRAIN,
+    EXPLORE,
+    PRETRAINED,
+    GAMMA,
+    UPDATES,
+    MINIBATCH,
+    WARMUP_TRANSITIONS,
+    EPSILON_DECAY,
+    TARGET_EVERY,
+  ]),
 };
 
 /** The context a lane's scheduler gets from the scenario's seed. */
-export function servingSchedulerContext(seed: number, models: readonly ModelId[] = MODEL_IDS): ServingSchedulerContext {
-  return { rng: createRng(seed, SERVING_SCHEDULER_STREAM), models };
+export function servingSchedulerContext(seed: number, models: readonly ModelId[] = MODEL_IDS, learning?: LearningFactory): ServingSchedulerContext {
+  return { rng: createRng(seed, SERVING_SCHEDULER_STREAM), models, ...(learning === undefined ? {} : { learning }) };
 }
 
 /** A lane's display name, e.g. "Triton (fixed) b=8 m_c=2". */
 export function servingLaneLabel(id: ServingSchedulerId, params: Readonly<Record<string, number>>): string {
   const entry = SERVING_SCHEDULERS[id];
+  if (entry.learning === true) {
+    const notes = [params['predictor'] === 0 && id === 'bcedge' ? 'no predictor' : '', params['train'] === 0 ? 'frozen' : '', params['pretrained'] === 1 ? 'pretrained' : ''];
+    const shown = notes.filter((n) => n !== '');
+    return shown.length === 0 ? entry.label : `${entry.label} (${shown.join(', ')})`;
+  }
   const shown = entry.parameters.map((p) => `${p.name === 'batchSize' ? 'b' : p.name === 'instances' ? 'm_c' : p.name}=${value(params, p)}`);
   return [entry.label, ...shown].join(' ');
 }

@@ -14,7 +14,7 @@ import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingRunSpec } from '..
 import { admitByEdf, createDeepRt } from './deeprt';
 import { createFixed } from './fixed';
 import { createGa } from './ga';
-import { SERVING_SCHEDULER_IDS, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext } from './registry';
+import { isLearningScheduler, LEARNING_SCHEDULER_IDS, SERVING_SCHEDULER_IDS, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext } from './registry';
 
 /** A minimal observation for `count` models whose last slot had the given utilities. */
 function observation(count: number, utilities: readonly (number | null)[] | null = null): ServingObservation {
@@ -172,8 +172,27 @@ describe('the serving registry in the engine', () => {
     expect(servingLaneLabel('fixed', {})).toBe('Triton (fixed) b=8 m_c=2');
   });
 
+  it('says that a learning scheduler needs tfjs when no factory is given', () => {
+    for (const id of LEARNING_SCHEDULER_IDS) {
+      expect(isLearningScheduler(id)).toBe(true);
+      expect(() => SERVING_SCHEDULERS[id].create({}, servingSchedulerContext(3))).toThrow(/TensorFlow\.js/);
+    }
+    expect(isLearningScheduler('fixed')).toBe(false);
+  });
+
+  it('hands a learning lane its parameters with defaults filled in to the factory', () => {
+    const calls: [string, Readonly<Record<string, number>>][] = [];
+    const fixed = SERVING_SCHEDULERS.fixed.create({}, servingSchedulerContext(3));
+    const context = servingSchedulerContext(3, undefined, { create: (id, params) => (calls.push([id, params]), fixed) });
+    expect(SERVING_SCHEDULERS.bcedge.create({ gamma: 0.5 }, context)).toBe(fixed);
+    expect(calls[0]![0]).toBe('bcedge');
+    expect(calls[0]![1]['gamma']).toBe(0.5);
+    expect(calls[0]![1]['targetEntropyRatio']).toBe(0.3);
+    expect(servingLaneLabel('bcedge', { predictor: 0 })).toBe('BCEdge (SAC) (no predictor)');
+  });
+
   it('runs every scheduler on the default scenario with valid actions, deterministically', () => {
-    for (const id of SERVING_SCHEDULER_IDS) {
+    for (const id of SERVING_SCHEDULER_IDS.filter((s) => !isLearningScheduler(s))) {
       const lane = () => {
         const inner = SERVING_SCHEDULERS[id].create({}, servingSchedulerContext(3));
         const actions: ServingAction[] = [];

@@ -1,0 +1,157 @@
+import type { BatchObservation, ModelAction, ServingObservation } from '../engine/serving/scheduler';
+import { createRng } from '../engine/rng';
+import { BATCH_SIZES } from '../engine/serving/scheduler';
+import type { ServingSchedulerContext } from '../schedulers/serving/registry';
+import { instanceMemoryMb } from './features';
+import type { LatencyPredictor } from './learningScheduler';
+import { fitLinear, predictLinear, type LinearModel } from './linearRegression';
+import { InterferencePredictor, predictorFeatures } from './predictor';
+import { quantile } from './quantile';
+import type { Tf } from './tf';
+
+/** The predictor's rng stream (the scheduler's is SERVING_SCHEDULER_STREAM). */
+const PREDICTOR_STREAM = 11;
+
+/** Records before the predictor trains, and gradient steps before its masks are trusted. */
+export const PREDICTOR_MIN_SAMPLES = 256;
+export const PREDICTOR_MIN_UPDATES = 200;
+
+/**
+ * The interference predictor as BCEdge's scheduler uses it (§IV-F): it learns online from
+ * the profiler's batch records and, at each decision, predicts the inference time of a
+ * batch of each candidate (b, m_c). A candidate's inputs are the device as it is now,
+ * changed by the action: free memory less the instances it would add, the model's other
+ * busy instances replaced by m_c − 1 concurrent ones, the loaded instances of the other
+ * models plus m_c, and the profile's isolated time of b.
+ */
+export function createLatencyPredictor(tf: Tf, context: ServingSchedulerContext): LatencyPredictor {
+  const modelCount = context.models.length;
+  // Its own stream (seeded from the scheduler's), so its minibatch draws leave the learner's untouched.
+  const predictor = new InterferencePredictor(tf, createRng(context.rng.nextInt(0x7fffffff), PREDICTOR_STREAM), { modelCount });
+  const errors = new PrequentialErrors(modelCount);
+  return {
+    add: (batch: BatchObservation) => {
+      if (predictor.updateCount >= PREDICTOR_MIN_UPDATES) errors.record(batch, predictor);
+      errors.learn(batch);
+      predictor.add(batch);
+    },
+    report: () => errors.report(predictor.size, predictor.updateCount),
+    train: (steps: number) => {
+      if (predictor.size >= PREDICTOR_MIN_SAMPLES) predictor.train(steps);
+    },
+    get ready() {
+      return predictor.updateCount >= PREDICTOR_MIN_UPDATES;
+    },
+    predictActions: (observation: ServingObservation, m: number, actions: readonly ModelAction[]) => {
+      const o = observation.models[m]!;
+      let otherInstances = 0;
+      observation.models.forEach((other, j) => {
+        if (j !== m) otherInstances += other.instances;
+      });
+      const rows = actions.map((a) => {
+        const bi = BATCH_SIZES.indexOf(a.batchSize);
+        const record: BatchObservation = {
+          model: m,
+          batchSize: a.batchSize,
+          availableMemory: (observation.availableMemoryMb - (a.instances - o.instances) * instanceMemoryMb(o)) / observation.memoryMb,
+          availableCompute: observation.availableCompute,
+          runningBatches: Math.max(0, observation.runningBatches - o.busyInstances + a.instances - 1),
+          concurrentInstances: otherInstances + a.instances,
+          isolatedMs: o.isolatedMsByBatch[bi < 0 ? 0 : bi]!,
+          inferenceMs: 1,
+        };
+        return record;
+      });
+      // One forward pass for all candidates.
+      return predictor.predictMs(rows.map((r) => predictorFeatures(r, context.models.length)));
+    },
+    dispose: () => predictor.dispose(),
+  };
+}
+
+/** Records kept for the error distributions (§V-E's 2000). */
+const ERROR_WINDOW = 2000;
+/** Linear regression is refit on its last ERROR_WINDOW records every this many records. */
+const LINEAR_REFIT_EVERY = 200;
+/** One record in this many is scored (a forward pass each: kept off the hot path). */
+const SCORE_EVERY = 4;
+
+/** Relative-error percentiles of a window of errors. */
+export interface ErrorPercentiles {
+  readonly samples: number;
+  readonly p50: number;
+  readonly p90: number;
+  readonly p95: number;
+  /** The 101 percentiles 0, 1, …, 100 (the CDF of Fig. 13); empty without samples. */
+  readonly quantiles: readonly number[];
+}
+
+function percentiles(errors: readonly number[]): ErrorPercentiles {
+  const sorted = [...errors].sort((a, b) => a - b);
+  return {
+    samples: sorted.length,
+    p50: quantile(sorted, 0.5),
+    p90: quantile(sorted, 0.9),
+    p95: quantile(sorted, 0.95),
+    quantiles: sorted.length === 0 ? [] : Array.from({ length: 101 }, (_, i) => quantile(sorted, i / 100)),
+  };
+}
+
+/**
+ * Online ("prequential") evaluation of the predictor during a run: each scored record is
+ * predicted BEFORE the predictor learns from it, so every error is on an unseen record —
+ * the online counterpart of §V-E's held-out 400. Linear regression (the paper's baseline,
+ * latency in ms from the same inputs) is scored the same way, refit on its last 2000
+ * records every 200. The offline protocol itself (2000 records, 1600 / 400) is
+ * `runPredictorExperiment` (the CLI's `predictor` command and the bench).
+ */
+class PrequentialErrors {
+  private readonly mlp: number[] = [];
+  private readonly linear: number[] = [];
+  private readonly X: Float32Array[] = [];
+  private readonly y: number[] = [];
+  private model: LinearModel | null = null;
+  private seen = 0;
+
+  constructor(private readonly modelCount: number) {}
+
+  record(batch: BatchObservation, predictor: InterferencePredictor): void {
+    if (this.seen % SCORE_EVERY !== 0) return;
+    const predicted = predictor.predictBatchMs(batch);
+    push(this.mlp, Math.abs(predicted - batch.inferenceMs) / batch.inferenceMs);
+    if (this.model !== null) {
+      const linear = predictLinear(this.model, predictorFeatures(batch, this.modelCount));
+      push(this.linear, Math.abs(linear - batch.inferenceMs) / batch.inferenceMs);
+    }
+  }
+
+  learn(batch: BatchObservation): void {
+    this.seen++;
+    this.X.push(predictorFeatures(batch, this.modelCount));
+    this.y.push(batch.inferenceMs);
+    if (this.X.length > ERROR_WINDOW) {
+      this.X.shift();
+      this.y.shift();
+    }
+    if (this.seen % LINEAR_REFIT_EVERY === 0 && this.X.length >= PREDICTOR_MIN_SAMPLES) this.model = fitLinear(this.X, this.y);
+  }
+
+  report(samples: number, updates: number): PredictorReport {
+    return { records: this.seen, samples, updates, mlp: percentiles(this.mlp), linear: percentiles(this.linear) };
+  }
+}
+
+function push(window: number[], value: number): void {
+  window.push(value);
+  if (window.length > ERROR_WINDOW) window.shift();
+}
+
+/** The predictor's part of a learning lane's report (Fig. 13 online). */
+export interface PredictorReport {
+  readonly records: number;
+  readonly samples: number;
+  readonly updates: number;
+  /** Relative errors of the MLP on records it had not learned from. */
+  readonly mlp: ErrorPercentiles;
+  readonly linear: ErrorPercentiles;
+}

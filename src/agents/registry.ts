@@ -1,0 +1,110 @@
+import type { ServingScheduler } from '../engine/serving/scheduler';
+import type { LearningFactory, LearningSchedulerId, ServingSchedulerContext } from '../schedulers/serving/registry';
+import { ACTION_COUNT, STATE_SIZE } from './features';
+import type { AgentFile, Learner } from './learner';
+import { LearningScheduler, type LatencyPredictor } from './learningScheduler';
+import { DEFAULT_DDQN_CONFIG, Ddqn } from './ddqn';
+import { DEFAULT_PPO_CONFIG, Ppo } from './ppo';
+import { DEFAULT_SAC_CONFIG, DiscreteSac } from './sac';
+import type { Tf } from './tf';
+
+/** Shipped or saved agents, by scheduler id (a lane with `pretrained = 1` starts from one). */
+export type AgentLibrary = Partial<Record<LearningSchedulerId, AgentFile>>;
+
+/** Optional parts the factory can be given (the predictor arrives with its own module). */
+export interface LearningFactoryOptions {
+  readonly agents?: AgentLibrary;
+  /** Builds an interference predictor for a BCEdge lane with `predictor = 1`. */
+  readonly predictor?: (context: ServingSchedulerContext) => LatencyPredictor;
+  /** Called with every learning scheduler built (the worker's telemetry keeps them). */
+  readonly onCreate?: (scheduler: LearningScheduler, id: LearningSchedulerId) => void;
+}
+
+/** Builds a learner of a kind with a lane's parameters. */
+export function createLearner(tf: Tf, id: LearningSchedulerId, params: Readonly<Record<string, number>>, context: ServingSchedulerContext): Learner {
+  const p = (name: string, fallback: number) => params[name] ?? fallback;
+  switch (id) {
+    case 'bcedge':
+    case 'tac':
+      return new DiscreteSac(
+        tf,
+        STATE_SIZE,
+        ACTION_COUNT,
+        {
+          ...DEFAULT_SAC_CONFIG,
+          gamma: p('gamma', DEFAULT_SAC_CONFIG.gamma),
+          updatesPerStep: p('updatesPerSlot', DEFAULT_SAC_CONFIG.updatesPerStep),
+          batchSize: p('minibatch', DEFAULT_SAC_CONFIG.batchSize),
+          warmup: p('warmup', DEFAULT_SAC_CONFIG.warmup),
+          targetEntropyRatio: p('targetEntropyRatio', DEFAULT_SAC_CONFIG.targetEntropyRatio),
+          initialTemperature: p('initialTemperature', DEFAULT_SAC_CONFIG.initialTemperature),
+          entropy: id === 'bcedge',
+        },
+        context.rng,
+      );
+    case 'ppo':
+      return new Ppo(
+        tf,
+        STATE_SIZE,
+        ACTION_COUNT,
+        {
+          ...DEFAULT_PPO_CONFIG,
+          gamma: p('gamma', DEFAULT_PPO_CONFIG.gamma),
+          minibatchSize: p('minibatch', DEFAULT_PPO_CONFIG.minibatchSize),
+          rolloutSize: p('rolloutSize', DEFAULT_PPO_CONFIG.rolloutSize),
+          epochs: p('epochs', DEFAULT_PPO_CONFIG.epochs),
+          clip: p('clip', DEFAULT_PPO_CONFIG.clip),
+        },
+        context.rng,
+      );
+    case 'ddqn':
+      return new Ddqn(
+        tf,
+        STATE_SIZE,
+        ACTION_COUNT,
+        {
+          ...DEFAULT_DDQN_CONFIG,
+          gamma: p('gamma', DEFAULT_DDQN_CONFIG.gamma),
+          updatesPerStep: p('updatesPerSlot', DEFAULT_DDQN_CONFIG.updatesPerStep),
+          batchSize: p('minibatch', DEFAULT_DDQN_CONFIG.batchSize),
+          warmup: p('warmup', DEFAULT_DDQN_CONFIG.warmup),
+          epsilonDecaySteps: p('epsilonDecaySteps', DEFAULT_DDQN_CONFIG.epsilonDecaySteps),
+          targetUpdateEvery: p('targetUpdateEvery', DEFAULT_DDQN_CONFIG.targetUpdateEvery),
+        },
+        context.rng,
+      );
+  }
+}
+
+/**
+ * The factory the worker and the CLI put into the scheduler context once tfjs is loaded:
+ * it builds the learner, loads the shipped agent when asked (`pretrained = 1`), adds the
+ * interference predictor to BCEdge when asked, and wraps it all as a serving scheduler.
+ */
+export function createLearningFactory(tf: Tf, options: LearningFactoryOptions = {}): LearningFactory {
+  return {
+    create(id, params, context): ServingScheduler {
+      const learner = createLearner(tf, id, params, context);
+      if (params['pretrained'] === 1) {
+        const agent = options.agents?.[id];
+        if (agent === undefined) {
+          learner.dispose();
+          throw new Error(`${id}: pretrained = 1 but no saved agent is loaded for it`);
+        }
+        learner.load(agent);
+      }
+      const usePredictor = id === 'bcedge' && params['predictor'] === 1 && options.predictor !== undefined;
+      const scheduler = new LearningScheduler({
+        id,
+        learner,
+        train: params['train'] !== 0,
+        explore: params['explore'] !== 0,
+        predictor: usePredictor ? options.predictor!(context) : null,
+        predictorBudget: params['predictorBudget'] ?? 0.8,
+        predictorSteps: 1,
+      });
+      options.onCreate?.(scheduler, id);
+      return scheduler;
+    },
+  };
+}
