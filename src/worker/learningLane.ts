@@ -59,8 +59,8 @@ export class LearningLane {
     this.stride *= 2;
   }
 
-  /** The lane's live state for a frame; the policy only when `nowMs` says it is due. */
-  live(nowMs: number, decisionUs: number): { live: LearningLive; transfer: ArrayBuffer[] } {
+  /** The lane's live state for a frame; the policy when `force` (a step, a pause) or when it is due. */
+  live(nowMs: number, decisionUs: number, force = false): { live: LearningLive; transfer: ArrayBuffer[] } {
     const t = this.scheduler.telemetry();
     const stats = this.scheduler.learner.stats();
     const n = this.length;
@@ -69,7 +69,7 @@ export class LearningLane {
     const temperature = this.temperature.slice(0, n);
     let policy: Float32Array | null = null;
     let masks: Uint8Array | null = null;
-    if (nowMs - this.lastPolicyMs >= POLICY_INTERVAL_MS) {
+    if (force || nowMs - this.lastPolicyMs >= POLICY_INTERVAL_MS) {
       this.lastPolicyMs = nowMs;
       policy = this.scheduler.policy();
       masks = this.scheduler.lastMasks().slice();

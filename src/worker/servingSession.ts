@@ -687,7 +687,7 @@ export class ServingSession {
       for (const a of Object.values(chunk)) transfer.push((a as Float64Array).buffer as ArrayBuffer);
       const decisionUs = lane.decisions > 0 ? (1000 * lane.decisionMs) / lane.decisions : 0;
       if (lane.learning === null) return { points: chunk, live: this.live(lane), decisionUs };
-      const learning = lane.learning.live(now, decisionUs);
+      const learning = lane.learning.live(now, decisionUs, force);
       transfer.push(...learning.transfer);
       return { points: chunk, live: this.live(lane), decisionUs, learning: learning.live };
     });

@@ -1,0 +1,103 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AgentFile } from '../agents/learner';
+import { createLatencyPredictor } from '../agents/predictorAdapter';
+import { createLearningFactory, type AgentLibrary } from '../agents/registry';
+import type { Tf } from '../agents/tf';
+import { loadTfNode } from '../agents/tfNode';
+import { SERVING_PRESETS } from '../scenario/presets';
+import type { ServingScenario } from '../scenario/schema';
+import type { ServingFrame } from './servingProtocol';
+import { ServingSession } from './servingSession';
+import { manualHost } from './testing/manualHost';
+
+let tf: Tf;
+const agents: AgentLibrary = {};
+beforeAll(async () => {
+  tf = await loadTfNode();
+  if (existsSync('public/agents/bcedge.json')) agents.bcedge = JSON.parse(readFileSync('public/agents/bcedge.json', 'utf8')) as AgentFile;
+});
+
+function session() {
+  const h = manualHost<ServingFrame>();
+  const s = new ServingSession(h.host);
+  s.setLearning(createLearningFactory(tf, { agents, predictor: (context) => createLatencyPredictor(tf, context) }));
+  return { session: s, frames: h.frames };
+}
+
+const scenario = (lanes: ServingScenario['serving']['lanes'], durationS = 60): ServingScenario => {
+  const s = structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
+  return { ...s, serving: { ...s.serving, durationS, lanes } };
+};
+
+describe('learning lanes in the serving session (the worker, with tfjs)', () => {
+  it('reports training progress, the learning curve and the policy of a learning lane', () => {
+    const { session: s, frames } = session();
+    const loaded = s.load(scenario([{ scheduler: 'fixed' }, { scheduler: 'bcedge', params: { warmup: 32 } }]));
+    expect(loaded.ok).toBe(true);
+    if (!loaded.ok) return;
+    expect(loaded.lanes.map((l) => l.learning)).toEqual([false, true]);
+    s.step(40_000);
+    const last = frames.at(-1)!;
+    expect(last.lanes[0]!.learning).toBeUndefined();
+    const learning = last.lanes[1]!.learning!;
+    expect(learning.kind).toBe('bcedge');
+    expect(learning.slots).toBeGreaterThanOrEqual(40);
+    expect(learning.updates).toBeGreaterThan(0);
+    expect(learning.temperature).toBeGreaterThan(0);
+    expect(learning.curve.slot.length).toBeGreaterThan(30);
+    expect(learning.policy).not.toBeNull();
+    const policy = learning.policy!;
+    expect(policy.length).toBe(6 * 64);
+    for (let m = 0; m < 6; m++) {
+      const row = policy.subarray(m * 64, (m + 1) * 64);
+      expect(row.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 4);
+      row.forEach((p, a) => {
+        if (learning.masks![m * 64 + a] === 0) expect(p).toBe(0);
+      });
+    }
+    expect(last.lanes[1]!.decisionUs).toBeGreaterThanOrEqual(0);
+    const summary = last.summaries![1]!;
+    expect(summary.learning).toBeDefined();
+    expect(summary.learning!['predictor']).toBeDefined();
+  }, 60_000);
+
+  it('exports an agent and imports it into a lane; a bad file names the field and changes nothing', () => {
+    const { session: s } = session();
+    s.load(scenario([{ scheduler: 'tac', params: { warmup: 32 } }, { scheduler: 'tac', params: { train: 0 } }]));
+    s.step(20_000);
+    const agent = s.exportAgent(0)!;
+    expect(agent.kind).toBe('tac');
+    expect(s.importAgent(1, JSON.parse(JSON.stringify(agent)))).toEqual({ ok: true });
+    const again = s.exportAgent(1)!;
+    expect(again.networks['actor']).toEqual(agent.networks['actor']);
+    expect(s.importAgent(1, { ...agent, kind: 'ppo' })).toEqual({ ok: false, error: expect.stringContaining('agent.kind') as unknown as string });
+    expect(s.importAgent(1, { ...agent, networks: {} })).toEqual({ ok: false, error: expect.stringContaining('agent.networks.actor') as unknown as string });
+    expect(s.importAgent(5, agent)).toEqual({ ok: false, error: expect.stringContaining('lane') as unknown as string });
+    expect(s.exportAgent(1)!.networks['actor']).toEqual(agent.networks['actor']);
+  }, 60_000);
+
+  it('frees the learners’ tensors when the lanes are rebuilt', () => {
+    const { session: s } = session();
+    s.load(scenario([{ scheduler: 'ddqn', params: { warmup: 32 } }, { scheduler: 'ppo', params: { rolloutSize: 64 } }], 30));
+    s.step(10_000);
+    s.reset();
+    s.step(10_000);
+    const before = tf.memory().numTensors;
+    for (let i = 0; i < 3; i++) {
+      s.reset();
+      s.step(10_000);
+    }
+    expect(tf.memory().numTensors).toBe(before);
+  }, 60_000);
+
+  it('refuses a learning lane without tfjs and keeps the last good scenario', () => {
+    const h = manualHost<ServingFrame>();
+    const s = new ServingSession(h.host);
+    expect(s.load(scenario([{ scheduler: 'fixed' }])).ok).toBe(true);
+    const refused = s.load(scenario([{ scheduler: 'bcedge' }]));
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.errors[0]!.path).toBe('serving.lanes[0].scheduler');
+    expect(s.currentScenario()!.serving.lanes.map((l) => l.scheduler)).toEqual(['fixed']);
+  });
+});
