@@ -19,6 +19,8 @@ import { createOdin } from '../src/schedulers/pipeline/odin';
 import { createStatic } from '../src/schedulers/pipeline/static';
 import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingRunSpec } from '../src/engine/serving/simulation';
 import { createFixed } from '../src/schedulers/serving/fixed';
+import { loadTfNode } from '../src/agents/tfNode';
+import { benchLearning } from './learning';
 
 interface Row {
   readonly name: string;
@@ -157,7 +159,10 @@ for (const [model, eps] of cases) {
   rows.push({ name: 'serving: the paper’s 3000 s at 30 rps (≈ 90,000 requests)', value: paperMs, unit: 'ms', target: '< 500', met: paperMs < 500 });
 }
 
-const fmt = (v: number): string => (v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toPrecision(3));
+// 5. The learning schedulers (issue 6): tfjs with the wasm backend, as the worker runs it.
+const learningDetails = await benchLearning(await loadTfNode(), rows);
+
+const fmt = (v: number): string => (Number.isNaN(v) ? 'n/a' : v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toPrecision(3));
 const table = [
   ['measure', 'value', 'unit', 'target', 'met', 'baseline', 'ratio'],
   ...rows.map((r) => [r.name, fmt(r.value), r.unit, r.target ?? '', r.met === undefined ? '' : r.met ? 'yes' : 'NO', r.baseline === undefined ? '' : fmt(r.baseline), r.ratio === undefined ? '' : `${fmt(r.ratio)}×`]),
@@ -169,6 +174,6 @@ for (const r of rows) if (r.note) console.log(`note: ${r.name}: ${r.note}`);
 mkdirSync('bench', { recursive: true });
 writeFileSync(
   'bench/results.json',
-  `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, rows }, null, 2)}\n`,
+  `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, rows, learning: learningDetails }, null, 2)}\n`,
 );
 console.log('wrote bench/results.json');

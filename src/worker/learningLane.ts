@@ -4,6 +4,8 @@ import type { LearningLive } from './servingProtocol';
 
 /** Points a learning curve keeps before neighbours merge (the stride doubles). */
 const CURVE_POINTS = 512;
+/** Slots of the running mean reward (the convergence criterion of the bench's Fig. 10). */
+export const RECENT_SLOTS = 100;
 /** The policy is sent at most this often, wall-clock ms (a softmax over 6 × 64 actions). */
 const POLICY_INTERVAL_MS = 250;
 
@@ -21,6 +23,11 @@ export class LearningLane {
   private stride = 1;
   private pending = { slots: 0, reward: 0, rewardCount: 0, temperature: 0, lastSlot: 0 };
   private lastPolicyMs = Number.NEGATIVE_INFINITY;
+  /** The rewards of the last RECENT_SLOTS slots (a ring) and their sum. */
+  private readonly recent = new Float64Array(RECENT_SLOTS);
+  private recentCount = 0;
+  private recentNext = 0;
+  private recentSum = 0;
 
   constructor(readonly scheduler: LearningScheduler) {}
 
@@ -33,6 +40,11 @@ export class LearningLane {
     if (t.lastReward !== null) {
       p.reward += t.lastReward;
       p.rewardCount++;
+      if (this.recentCount === RECENT_SLOTS) this.recentSum -= this.recent[this.recentNext]!;
+      else this.recentCount++;
+      this.recent[this.recentNext] = t.lastReward;
+      this.recentSum += t.lastReward;
+      this.recentNext = (this.recentNext + 1) % RECENT_SLOTS;
     }
     p.temperature += this.scheduler.learner.stats().temperature ?? Number.NaN;
     if (p.slots < this.stride) return;
@@ -82,6 +94,8 @@ export class LearningLane {
         updates: t.updates,
         transitions: t.transitions,
         lastReward: t.lastReward,
+        recentReward: this.recentCount === 0 ? null : this.recentSum / this.recentCount,
+        recentSlots: this.recentCount,
         temperature: stats.temperature,
         entropy: stats.entropy,
         epsilon: stats.epsilon,

@@ -114,6 +114,9 @@ export interface LearningLive {
   readonly transitions: number;
   /** Mean reward (utility) of the last slot's transitions. */
   readonly lastReward: number | null;
+  /** Mean reward over the last 100 slots with one (`recentSlots` of them so far). */
+  readonly recentReward: number | null;
+  readonly recentSlots: number;
   /** SAC's α (null for the others). */
   readonly temperature: number | null;
   readonly entropy: number | null;

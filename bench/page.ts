@@ -1,0 +1,71 @@
+/**
+ * In-page training (issue 6): the serving page in headless Chromium trains BCEdge from
+ * scratch on the default serving scenario at full speed, and we time how long its
+ * 100-slot mean reward takes to reach 95 % of the best fixed configuration's utility
+ * (computed here, in Node, by the same engine on the same trace). Part of `npm run bench`.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { chromium } from '@playwright/test';
+import { encodeAnyScenarioLink } from '../src/scenario/link';
+import type { ServingScenario } from '../src/scenario/schema';
+
+const PORT = 4179;
+const OUT_DIR = 'dist-bench';
+
+export interface PageTrainingResult {
+  readonly reachedS: number | null;
+  readonly reachedSlot: number | null;
+  readonly lastRecentReward: number | null;
+  readonly slotsAt60s: number;
+  readonly samples: readonly { readonly wallS: number; readonly slots: number; readonly recentReward: number | null }[];
+}
+
+export async function benchPageTraining(scenario: ServingScenario, lane: number, threshold: number, limitS = 90): Promise<PageTrainingResult> {
+  const build = spawnSync('./node_modules/.bin/vite', ['build', '--outDir', OUT_DIR, '--logLevel', 'error'], { encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`vite build failed: ${build.stderr}`);
+  const server = spawn('./node_modules/.bin/vite', ['preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort', '--outDir', OUT_DIR], { stdio: 'ignore' });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = await browser.newPage();
+    const url = `http://127.0.0.1:${PORT}/#${encodeAnyScenarioLink(scenario)}`;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await page.goto(url);
+        break;
+      } catch (error) {
+        if (attempt > 50) throw error;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    await page.getByTestId('serving.speed').selectOption('max');
+    const reward = page.getByTestId(`learning.recent-reward.${lane}`);
+    await reward.waitFor({ timeout: 30_000 });
+    await page.getByTestId('serving.play').click({ timeout: 5000 }).catch(() => undefined);
+    const started = Date.now();
+    const samples: { wallS: number; slots: number; recentReward: number | null }[] = [];
+    let reachedS: number | null = null;
+    let reachedSlot: number | null = null;
+    let slotsAt60s = 0;
+    while ((Date.now() - started) / 1000 < limitS) {
+      await new Promise((r) => setTimeout(r, 250));
+      const wallS = (Date.now() - started) / 1000;
+      const value = await reward.getAttribute('data-value');
+      const slots = Number((await reward.getAttribute('data-slots')) ?? '0');
+      const recent = value === null || value === '' ? null : Number(value);
+      samples.push({ wallS, slots, recentReward: recent });
+      if (wallS <= 60) slotsAt60s = slots;
+      if (reachedS === null && recent !== null && slots >= 100 && recent >= threshold) {
+        reachedS = wallS;
+        reachedSlot = slots;
+        break;
+      }
+    }
+    return { reachedS, reachedSlot, lastRecentReward: samples.at(-1)?.recentReward ?? null, slotsAt60s, samples };
+  } finally {
+    await browser.close();
+    server.kill();
+  }
+}
