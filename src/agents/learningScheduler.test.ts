@@ -1,0 +1,98 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createRng } from '../engine/rng';
+import { MODEL_IDS } from '../engine/serving/models';
+import type { ServingObservation } from '../engine/serving/scheduler';
+import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingRunSpec } from '../engine/serving/simulation';
+import { ACTION_COUNT, actionOf, indexOf, memoryMask } from './features';
+import type { Learner, Transition } from './learner';
+import { LearningScheduler } from './learningScheduler';
+import { DEFAULT_SAC_CONFIG, DiscreteSac } from './sac';
+import { STATE_SIZE } from './features';
+import type { Tf } from './tf';
+import { loadTfNode } from './tfNode';
+
+let tf: Tf;
+beforeAll(async () => {
+  tf = await loadTfNode();
+});
+
+/** Six models on the 4 GB Jetson Nano, loaded: large (b, m_c) overflow its memory. */
+const nano = (durationMs = 60_000): ServingRunSpec => ({
+  platform: 'nano',
+  models: MODEL_IDS.map((model) => ({ model, weight: 1 })),
+  rateRps: 40,
+  durationMs,
+  seed: 3,
+  background: [{ fromMs: 0, toMs: null, intensity: 0.2, memoryMb: 512 }],
+  assumptions: DEFAULT_SERVING_ASSUMPTIONS,
+});
+
+describe('the learning scheduler (BCEdge Algorithm 1 in the serving world)', () => {
+  it('never takes an action the memory mask forbids, while it explores and learns', () => {
+    const learner = new DiscreteSac(tf, STATE_SIZE, ACTION_COUNT, { ...DEFAULT_SAC_CONFIG, warmup: 32 }, createRng(1, 2));
+    const scheduler = new LearningScheduler({ id: 'bcedge', learner, train: true, explore: true, predictor: null, predictorBudget: 0.8, predictorSteps: 1 });
+    let masked = 0;
+    let decisions = 0;
+    const checked = {
+      id: scheduler.id,
+      decide: (o: ServingObservation) => {
+        const action = scheduler.decide(o);
+        action.forEach((a, m) => {
+          const mask = new Uint8Array(ACTION_COUNT);
+          memoryMask(o, m, [], mask, 0);
+          masked += ACTION_COUNT - mask.reduce((s, v) => s + v, 0);
+          expect(mask[indexOf(a)]).toBe(1);
+        });
+        decisions++;
+        return action;
+      },
+      learn: () => scheduler.learn(),
+    };
+    new ServingRun(nano(), checked).runToEnd();
+    expect(decisions).toBe(60); // at time 0 and at the end of each slot but the last
+    expect(masked).toBeGreaterThan(0); // the mask did forbid something on the Nano
+    expect(scheduler.telemetry().updates).toBeGreaterThan(0);
+    learner.dispose();
+  }, 60_000);
+
+  it('stores (s, a, r, s′) per model with the model’s utility of the slot as r', () => {
+    const recorded: Transition[] = [];
+    const fake: Learner = {
+      kind: 'bcedge',
+      act: (_s, bias, rows) => Int32Array.from({ length: rows }, (_, r) => (bias[r * ACTION_COUNT + 9] === 0 ? 9 : 0)),
+      policy: (_s, _b, rows) => new Float32Array(rows * ACTION_COUNT),
+      record: (t) => void recorded.push({ ...t, state: t.state.slice(), nextState: t.nextState.slice() }),
+      train: () => 0,
+      stats: () => ({ updates: 0, temperature: null, entropy: null, losses: {}, epsilon: null }),
+      save: () => {
+        throw new Error('not needed');
+      },
+      load: () => undefined,
+      dispose: () => undefined,
+    };
+    const scheduler = new LearningScheduler({ id: 'bcedge', learner: fake, train: true, explore: true, predictor: null, predictorBudget: 0.8, predictorSteps: 1 });
+    const spec: ServingRunSpec = { ...nano(5000), platform: 'xavier-nx', background: [] };
+    const observations: ServingObservation[] = [];
+    const run = new ServingRun(spec, { id: 'probe', decide: (o) => (observations.push(o), scheduler.decide(o)) });
+    run.runToEnd();
+    expect(actionOf(9)).toEqual({ batchSize: 2, instances: 2 });
+    // Every transition's reward is its model's utility in the slot that followed the action.
+    for (const t of recorded) {
+      const next = observations.find((o, i) => i > 0 && o.models[t.row]!.lastSlot?.utility === t.reward);
+      expect(next).toBeDefined();
+      expect(t.action).toBe(9);
+    }
+    const expected = observations.slice(1).reduce((n, o) => n + o.models.filter((m) => m.lastSlot?.utility !== null && m.lastSlot !== null).length, 0);
+    expect(recorded).toHaveLength(expected);
+  });
+
+  it('always allows (1, 1), and forbids what cannot fit', () => {
+    const observation = { memoryMb: 4096, staticMemoryMb: 4000, models: [] } as unknown as ServingObservation;
+    const models = MODEL_IDS.map((model, i) => ({ model, profile: { weightsMb: 50, activationMbPerSample: 10 }, instances: 1, index: i }));
+    const o = { ...observation, models } as unknown as ServingObservation;
+    const mask = new Uint8Array(ACTION_COUNT);
+    memoryMask(o, 0, [], mask, 0);
+    expect(mask[0]).toBe(1);
+    expect(mask.reduce((s, v) => s + v, 0)).toBe(1);
+  });
+});
