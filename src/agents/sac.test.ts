@@ -183,3 +183,24 @@ describe('Mlp (one flat parameter vector, hand-written gradient)', () => {
     expected.forEach((g, i) => expect(flat[i]).toBeCloseTo(g, 4));
   });
 });
+
+describe('DiscreteSac.explainUpdate (the teaching walkthrough)', () => {
+  it('reports the numbers of an update that is then applied, consistent with Eq. 7–12', () => {
+    const sac = new DiscreteSac(tf, S, A, small({ gamma: 0.5 }), createRng(12, 1));
+    playBandit(sac, 120, 12);
+    const before = sac.stats().updates;
+    const explained = sac.explainUpdate(3)!;
+    expect(sac.stats().updates).toBe(before + 1);
+    expect(explained.samples).toHaveLength(3);
+    for (const x of explained.samples) {
+      expect(x.target).toBeCloseTo(x.reward + 0.5 * x.nextValue, 4); // Eq. 7
+      expect(x.entropy).toBeGreaterThanOrEqual(0);
+      expect(x.entropy).toBeLessThanOrEqual(Math.log(x.allowed) + 1e-5);
+    }
+    expect(explained.criticLoss).toBeGreaterThanOrEqual(0);
+    // Eq. 12: entropy above target → α falls; below → α rises.
+    if (explained.entropy > explained.targetEntropy) expect(explained.alphaAfter).toBeLessThan(explained.alphaBefore);
+    else expect(explained.alphaAfter).toBeGreaterThan(explained.alphaBefore);
+    sac.dispose();
+  }, 60_000);
+});

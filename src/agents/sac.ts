@@ -141,12 +141,17 @@ export class DiscreteSac implements Learner {
 
   /** One gradient step of critic, policy and temperature (Algorithm 1 lines 16–19) and the soft target update. */
   update(): void {
+    this.replay.sample(this.config.batchSize, this.rng, this.batch);
+    this.applyUpdate();
+  }
+
+  /** The update on the minibatch in `this.batch`. */
+  private applyUpdate(): void {
     const tf = this.tf;
     const c = this.config;
     const n = c.batchSize;
     const S = this.stateSize;
     const A = this.actionCount;
-    this.replay.sample(n, this.rng, this.batch);
     const b = this.batch;
     // One-hot actions and H̄(s) are made here, in plain arrays: cheaper than tensor ops.
     this.oneHot.fill(0);
@@ -201,6 +206,83 @@ export class DiscreteSac implements Learner {
     });
     previous?.dispose();
     this.updates++;
+  }
+
+  /**
+   * One update, explained (the teaching panel's SAC walkthrough): draws the minibatch, reads
+   * back the numbers of each step for the first `show` transitions — the soft value of s′
+   * (Eq. 8), the target y (Eq. 7), both Q(s, a) and their errors (Eq. 9), the policy's
+   * entropy and loss (Eq. 11), α and the temperature loss (Eq. 12) — then applies exactly
+   * that update (same minibatch) and reports α after it. Slow (read-backs): not for training.
+   */
+  explainUpdate(show = 4): SacUpdateExplained | null {
+    if (this.replay.size === 0) return null;
+    const tf = this.tf;
+    const c = this.config;
+    const n = c.batchSize;
+    const S = this.stateSize;
+    const A = this.actionCount;
+    this.replay.sample(n, this.rng, this.batch);
+    const b = this.batch;
+    const alphaBefore = this.temperature;
+    const numbers = tf.tidy(() => {
+      const s = tf.tensor2d(b.states, [n, S]);
+      const s2 = tf.tensor2d(b.nextStates, [n, S]);
+      const alpha = c.entropy ? tf.exp(this.logAlpha) : tf.scalar(0);
+      const logp2 = tf.logSoftmax(tf.add(this.actor.apply(s2), tf.tensor2d(b.nextMaskBias, [n, A])));
+      const qNext = tf.minimum(this.q1Target.apply(s2), this.q2Target.apply(s2));
+      const v2 = tf.sum(tf.mul(tf.exp(logp2), tf.sub(qNext, tf.mul(alpha, logp2))), 1);
+      const y = tf.add(tf.tensor1d(b.rewards), tf.mul(v2, c.gamma));
+      const q1 = this.q1.apply(s);
+      const q2 = this.q2.apply(s);
+      const onehot = tf.oneHot(tf.tensor1d(b.actions, 'int32'), A).toFloat();
+      const q1a = tf.sum(tf.mul(q1, onehot), 1);
+      const q2a = tf.sum(tf.mul(q2, onehot), 1);
+      const logp = tf.logSoftmax(tf.add(this.actor.apply(s), tf.tensor2d(b.maskBias, [n, A])));
+      const p = tf.exp(logp);
+      const entropy = tf.neg(tf.sum(tf.mul(p, logp), 1));
+      const perSamplePolicy = tf.sum(tf.mul(p, tf.sub(tf.mul(alpha, logp), tf.minimum(q1, q2))), 1);
+      return {
+        v2: v2.dataSync(),
+        y: y.dataSync(),
+        q1a: q1a.dataSync(),
+        q2a: q2a.dataSync(),
+        entropy: entropy.dataSync(),
+        policy: perSamplePolicy.dataSync(),
+        best: tf.argMax(p, 1).dataSync(),
+      };
+    });
+    const mean = (a: ArrayLike<number>) => Array.from(a).reduce((x, v) => x + v, 0) / a.length;
+    const targetEntropy = Array.from(b.allowed, (k) => c.targetEntropyRatio * Math.log(k));
+    const critic = 0.5 * (mean(Array.from(numbers.q1a, (q, i) => (q - numbers.y[i]!) ** 2)) + mean(Array.from(numbers.q2a, (q, i) => (q - numbers.y[i]!) ** 2)));
+    const meanEntropy = mean(numbers.entropy);
+    const meanTarget = mean(targetEntropy);
+    // Apply the update on this very minibatch.
+    this.applyUpdate();
+    return {
+      batchSize: n,
+      gamma: c.gamma,
+      entropyOn: c.entropy,
+      samples: Array.from({ length: Math.min(show, n) }, (_, i) => ({
+        action: b.actions[i]!,
+        reward: b.rewards[i]!,
+        nextValue: numbers.v2[i]!,
+        target: numbers.y[i]!,
+        q1: numbers.q1a[i]!,
+        q2: numbers.q2a[i]!,
+        entropy: numbers.entropy[i]!,
+        policyLoss: numbers.policy[i]!,
+        bestAction: numbers.best[i]!,
+        allowed: b.allowed[i]!,
+      })),
+      criticLoss: critic,
+      policyLoss: mean(numbers.policy),
+      entropy: meanEntropy,
+      targetEntropy: meanTarget,
+      temperatureLoss: c.entropy ? -Math.log(Math.max(1e-30, alphaBefore)) * (-meanEntropy + meanTarget) : 0,
+      alphaBefore,
+      alphaAfter: this.temperature,
+    };
   }
 
   stats(): LearnerStats {
@@ -269,4 +351,33 @@ export function sacHyper(c: SacConfig): Record<string, number> {
     entropy: c.entropy ? 1 : 0,
     ...Object.fromEntries(c.hidden.map((h, i) => [`hidden${i}`, h])),
   };
+}
+
+/** The numbers of one SAC update, for the walkthrough (`explainUpdate`). */
+export interface SacUpdateExplained {
+  readonly batchSize: number;
+  readonly gamma: number;
+  /** False for TAC (α = 0, no temperature step). */
+  readonly entropyOn: boolean;
+  /** The first transitions of the minibatch: a, r, V(s′), y = r + γV(s′), Q₁(s,a), Q₂(s,a), H(π(·|s)), the policy loss term, argmax π, |A_allowed|. */
+  readonly samples: readonly {
+    readonly action: number;
+    readonly reward: number;
+    readonly nextValue: number;
+    readonly target: number;
+    readonly q1: number;
+    readonly q2: number;
+    readonly entropy: number;
+    readonly policyLoss: number;
+    readonly bestAction: number;
+    readonly allowed: number;
+  }[];
+  readonly criticLoss: number;
+  readonly policyLoss: number;
+  /** Mean entropy of π over the minibatch, nats, and the mean target H̄. */
+  readonly entropy: number;
+  readonly targetEntropy: number;
+  readonly temperatureLoss: number;
+  readonly alphaBefore: number;
+  readonly alphaAfter: number;
 }

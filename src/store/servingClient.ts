@@ -28,6 +28,7 @@ export function createServingWorkerClient(): ServingClient {
     removeBackground: (id) => remote().removeBackground(id),
     currentScenario: () => remote().currentScenario(),
     exportAgent: (lane) => remote().exportAgent(lane),
+    explainUpdate: (lane) => remote().explainUpdate(lane),
     importAgent: (lane, file) => remote().importAgent(lane, file),
   };
 }

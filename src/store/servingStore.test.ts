@@ -32,6 +32,7 @@ function inProcessStore() {
     currentScenario: async () => session.currentScenario(),
     exportAgent: async (lane) => session.exportAgent(lane),
     importAgent: async (lane, file) => session.importAgent(lane, file),
+    explainUpdate: async (lane) => session.explainUpdate(lane),
   };
   return createServingStore(client, () => 0);
 }

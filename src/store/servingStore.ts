@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { subscribeWithSelector } from 'zustand/middleware';
 import type { AgentFile } from '../agents/learner';
+import type { SacUpdateExplained } from '../agents/sac';
 import type { ServingSummary } from '../engine/serving/metrics';
 import type { PlatformId } from '../engine/serving/platforms';
 import type { FieldError, ServingScenario } from '../scenario/schema';
@@ -36,6 +37,7 @@ export interface ServingClient {
   currentScenario(): Promise<ServingScenario | null>;
   exportAgent(lane: number): Promise<AgentFile | null>;
   importAgent(lane: number, file: unknown): Promise<{ readonly ok: true } | { readonly ok: false; readonly error: string }>;
+  explainUpdate(lane: number): Promise<SacUpdateExplained | null>;
 }
 
 /** Scalar columns: one value per point. */
@@ -197,6 +199,8 @@ export interface ServingActions {
   exportAgent(lane: number): Promise<AgentFile | null>;
   /** Loads an agent into a learning lane; a bad file is reported (source 'file') and changes nothing. */
   importAgent(lane: number, file: unknown): Promise<boolean>;
+  /** Runs and explains the next SAC update of a lane (the walkthrough panel); null when it has none. */
+  explainUpdate(lane: number): Promise<SacUpdateExplained | null>;
   /** Restarts the run with the lane learning from scratch (no shipped agent, exploring, training). */
   trainFromScratch(lane: number): Promise<boolean>;
 }
@@ -332,6 +336,7 @@ function actions(set: Set, get: Get, client: ServingClient): ServingActions {
     selectModel: (model) => set({ selectedModel: model }),
     dismissErrors: () => set({ errors: null }),
     exportAgent: (lane) => client.exportAgent(lane),
+    explainUpdate: (lane) => client.explainUpdate(lane),
     importAgent: async (lane, file) => {
       const result = await client.importAgent(lane, file);
       if (!result.ok) {

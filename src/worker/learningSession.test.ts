@@ -100,4 +100,16 @@ describe('learning lanes in the serving session (the worker, with tfjs)', () => 
     if (!refused.ok) expect(refused.errors[0]!.path).toBe('serving.lanes[0].scheduler');
     expect(s.currentScenario()!.serving.lanes.map((l) => l.scheduler)).toEqual(['fixed']);
   });
+
+  it('explains the next SAC update of a BCEdge lane, and none for other lanes', () => {
+    const { session: s } = session();
+    s.load(scenario([{ scheduler: 'bcedge', params: { warmup: 32, predictor: 0 } }, { scheduler: 'fixed' }]));
+    expect(s.explainUpdate(0)).toBeNull(); // no transition yet
+    s.step(10_000);
+    const explained = s.explainUpdate(0)!;
+    expect(explained.batchSize).toBe(64);
+    expect(explained.samples.length).toBeGreaterThan(0);
+    expect(explained.alphaAfter).not.toBe(explained.alphaBefore);
+    expect(s.explainUpdate(1)).toBeNull();
+  }, 60_000);
 });

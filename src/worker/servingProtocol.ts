@@ -4,6 +4,7 @@
  * frame are transferred. The pipeline world's counterpart is `protocol.ts`.
  */
 import type { AgentFile } from '../agents/learner';
+import type { SacUpdateExplained } from '../agents/sac';
 import type { ServingSummary } from '../engine/serving/metrics';
 import type { ModelId } from '../engine/serving/models';
 import type { PlatformId } from '../engine/serving/platforms';
@@ -202,6 +203,8 @@ export interface ServingApi {
   currentScenario(): ServingScenario | null;
   /** A learning lane's agent as a file (null when the lane does not learn). */
   exportAgent(lane: number): AgentFile | null;
+  /** The next SAC update of a BCEdge or TAC lane, applied and explained (null for other lanes or before any transition). */
+  explainUpdate(lane: number): SacUpdateExplained | null;
   /** Loads an agent into a learning lane (from a file or the browser's storage). */
   importAgent(lane: number, file: unknown): { readonly ok: true } | { readonly ok: false; readonly error: string };
 }

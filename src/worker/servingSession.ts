@@ -7,6 +7,7 @@ import { SERVING_LIMITS, type ServingScenario } from '../scenario/schema';
 import { buildServingSpec, servingLaneParameters } from '../scenario/servingRunner';
 import { LearningScheduler } from '../agents/learningScheduler';
 import type { AgentFile } from '../agents/learner';
+import { DiscreteSac, type SacUpdateExplained } from '../agents/sac';
 import { isLearningScheduler, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext, type LearningFactory } from '../schedulers/serving/registry';
 import { LearningLane } from './learningLane';
 import type { PlaybackStatus } from './protocol';
@@ -304,6 +305,12 @@ export class ServingSession {
     if (l === undefined || l.learning === null) return null;
     const title = this.base?.title ?? 'scenario';
     return l.learning.exportAgent(`${title}, seed ${this.base?.seed ?? 0}, ${Math.round(this.timeMs / 1000)} s simulated in the page`);
+  }
+
+  /** Runs the next SAC update of a BCEdge/TAC lane step by step and returns its numbers (issue 7's walkthrough). */
+  explainUpdate(lane: number): SacUpdateExplained | null {
+    const learner = this.lanes[lane]?.learning?.scheduler.learner;
+    return learner instanceof DiscreteSac ? learner.explainUpdate() : null;
   }
 
   /** Loads an agent into a learning lane now (it acts with it from the next slot). */

@@ -46,6 +46,7 @@ const api: ServingApi = {
     return session.load(scenario);
   },
   exportAgent: (lane: number) => session.exportAgent(lane),
+  explainUpdate: (lane: number) => session.explainUpdate(lane),
   importAgent: (lane: number, file: unknown) => session.importAgent(lane, file),
   play: () => session.play(),
   pause: () => session.pause(),
