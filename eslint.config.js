@@ -125,6 +125,7 @@ const NO_EXPORT_DEFAULT = {
 export default defineConfig(
   globalIgnores([
     'dist/',
+    'dist-*/',
     'coverage/',
     'node_modules/',
     'test-results/',

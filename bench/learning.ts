@@ -226,7 +226,8 @@ async function pageTraining(rows: BenchRow[]): Promise<unknown> {
 
 export async function benchLearning(tf: Tf, rows: BenchRow[]): Promise<Record<string, unknown>> {
   const details: Record<string, unknown> = {};
-  details['page'] = await pageTraining(rows);
+  // BENCH_SKIP_PAGE=1 leaves out the browser part (while developing; the bench's figures include it).
+  if (process.env['BENCH_SKIP_PAGE'] !== '1') details['page'] = await pageTraining(rows);
   updateTimes(tf, rows);
   details['convergence'] = convergence(tf, rows);
 

@@ -1,9 +1,12 @@
 import { axisBottom, axisLeft, axisRight, interpolateViridis, lab, scaleBand, scaleLinear, scaleLog, scaleSequential, scaleSequentialLog } from 'd3';
-import { FONT_PX, THEME, formatNumber, haloText, renderLegend, styleAxis, uniqueId, type LegendItem } from '../runtime';
+import { CHAR_PX, FONT_PX, THEME, formatNumber, haloText, renderLegend, styleAxis, uniqueId, type LegendItem } from '../runtime';
 import { createAxesFrame, finiteExtent, innerSize, mountDataChart, setPlotMessage, type DataChart, type ServingChartOptions } from './common';
 
-/** The metric a heatmap shows: throughput is better high, latency better low. */
-export type HeatmapMetric = 'throughput' | 'latency';
+/**
+ * The metric a heatmap shows: throughput is better high, latency better low (Fig. 1); a
+ * learning lane's policy π(a|s) in % (the live policy heatmap), masked actions missing.
+ */
+export type HeatmapMetric = 'throughput' | 'latency' | 'probability';
 
 /** A configuration cell: batch size b and number of concurrent instances m_c. */
 export interface HeatmapCell {
@@ -12,10 +15,12 @@ export interface HeatmapCell {
 }
 
 /**
- * What the BCEdge Figure 1 heatmap draws (one metric; two charts show throughput and latency side by side).
+ * What the BCEdge Figure 1 heatmap draws (one metric; two charts show throughput and latency side by side),
+ * or a learning lane's policy over the same grid.
  * `values[b][mc]` is the metric for `batchSizes[b]` and `instanceCounts[mc]`: rps for throughput,
- * ms for latency, `null` for a cell that ran out of memory (drawn hatched, labelled "OOM").
- * Give every cell: a missing row or column entry is drawn as OOM too.
+ * ms for latency, % for probability; `null` for a cell that ran out of memory (drawn hatched,
+ * labelled "OOM") or, for probability, an action the lane's masks did not allow ("masked").
+ * Give every cell: a missing row or column entry is drawn as missing too.
  */
 export interface HeatmapData {
   readonly metric: HeatmapMetric;
@@ -28,10 +33,15 @@ export interface HeatmapData {
   readonly marker?: HeatmapCell | null;
 }
 
-/** Unit and wording of each metric. */
+/**
+ * Unit and wording of each metric: `missing` labels a null cell (if not empty), `missingText` says what it
+ * means, `best` names the outlined cell; `zeroBased` colour scales start at 0 (probabilities).
+ */
 export const HEATMAP_METRIC = {
-  throughput: { unit: 'rps', label: 'throughput', better: 'higher' },
-  latency: { unit: 'ms', label: 'latency', better: 'lower' },
+  throughput: { unit: 'rps', label: 'throughput', better: 'higher', missing: 'OOM', missingText: 'out of memory', best: 'best cell (higher throughput)', zeroBased: false },
+  latency: { unit: 'ms', label: 'latency', better: 'lower', missing: 'OOM', missingText: 'out of memory', best: 'best cell (lower latency)', zeroBased: false },
+  // Masked actions get no word in their cell: a predictor can mask most of the grid.
+  probability: { unit: '%', label: 'probability π(a|s)', better: 'higher', missing: '', missingText: 'masked (not allowed)', best: 'most probable action (argmax)', zeroBased: true },
 } as const;
 
 /** A cell of the matrix by index, with its value. */
@@ -71,13 +81,29 @@ export const LOG_SPAN = 30;
 
 /**
  * Colour domain of a matrix: its finite, non-null extent; a flat or empty matrix gets a
- * domain one unit wide (or [0, 1]) so that the scale stays defined.
+ * domain one unit wide (or [0, 1]) so that the scale stays defined. `zeroBased`: linear from
+ * 0 to the largest value (1 when nothing is above 0), for shares such as probabilities.
  */
-export function colourDomain(values: readonly (readonly (number | null)[])[]): ColourDomain {
+export function colourDomain(values: readonly (readonly (number | null)[])[], zeroBased = false): ColourDomain {
   const [lo, hi] = finiteExtent(values.flat());
+  if (zeroBased) return { min: 0, max: Number.isFinite(hi) && hi > 0 ? hi : 1, log: false };
   if (!Number.isFinite(lo)) return { min: 0, max: 1, log: false };
   if (hi === lo) return lo > 0 ? { min: lo / 2, max: lo * 1.5, log: false } : { min: lo - 1, max: hi + 1, log: false };
   return { min: lo, max: hi, log: lo > 0 && hi / lo > LOG_SPAN };
+}
+
+/** Probabilities below this, %, get no text in their cell (the colour and the title tell). */
+export const PROBABILITY_TEXT_MIN = 0.5;
+
+/**
+ * A cell's text: the value with three significant digits; probabilities (%) as whole
+ * percents, one decimal under 10 %, nothing under PROBABILITY_TEXT_MIN (a policy puts
+ * almost all its mass on a few actions: the rest would be a wall of "0.0").
+ */
+export function cellText(value: number, metric: HeatmapMetric): string {
+  if (metric !== 'probability') return formatNumber(value);
+  if (!(value >= PROBABILITY_TEXT_MIN)) return '';
+  return value < 10 ? value.toFixed(1) : value.toFixed(0);
 }
 
 /** Readable text colour (black or white) on a fill. */
@@ -99,7 +125,9 @@ interface Cell {
  * BCEdge Figure 1: batch size (rows) × number of concurrent instances (columns) coloured by
  * one metric (viridis; log when it spans a wide range), OOM cells hatched, the best cell
  * outlined, the current configuration ringed, and a colour bar with the unit on the right.
- * The SVG's `data-points` is the number of cells drawn (OOM cells included).
+ * With the 'probability' metric it is a learning lane's policy: masked actions hatched, the
+ * most probable action outlined. The SVG's `data-points` is the number of cells drawn
+ * (missing cells included); each cell's `data-value` is its value (empty when missing).
  */
 export function createHeatmapChart(host: HTMLElement, options: ServingChartOptions = {}): DataChart<HeatmapData> {
   const height = options.height ?? 320;
@@ -140,7 +168,7 @@ export function createHeatmapChart(host: HTMLElement, options: ServingChartOptio
     frame.xLabel.attr('x', innerWidth).attr('y', innerHeight + 36).text('concurrent instances (m_c)');
     frame.yLabel.attr('x', -innerHeight / 2).attr('y', -MARGIN.left + 14).text('batch size (b)');
 
-    const domain = colourDomain(data.values);
+    const domain = colourDomain(data.values, meta.zeroBased);
     const colour = domain.log
       ? scaleSequentialLog(interpolateViridis).domain([domain.min, domain.max])
       : scaleSequential(interpolateViridis).domain([domain.min, domain.max]);
@@ -151,7 +179,7 @@ export function createHeatmapChart(host: HTMLElement, options: ServingChartOptio
     const bh = y.bandwidth();
     const showText = bw >= 30 && bh >= FONT_PX + 2;
     const describe = (c: Cell) =>
-      `batch ${data.batchSizes[c.row]}, ${data.instanceCounts[c.col]} instances: ${c.value === null ? 'out of memory' : `${formatNumber(c.value)} ${meta.unit}`}`;
+      `batch ${data.batchSizes[c.row]}, ${data.instanceCounts[c.col]} instances: ${c.value === null ? meta.missingText : `${formatNumber(c.value)} ${meta.unit}`}`;
     plot
       .selectAll<SVGGElement, Cell>('g.chart-cell')
       .data(cells, (c) => `${c.row}:${c.col}`)
@@ -163,6 +191,7 @@ export function createHeatmapChart(host: HTMLElement, options: ServingChartOptio
         return g;
       })
       .attr('transform', (c) => `translate(${x(c.col)},${y(c.row)})`)
+      .attr('data-value', (c) => (c.value === null ? '' : String(c.value)))
       .call((g) =>
         g
           .select('rect')
@@ -178,7 +207,8 @@ export function createHeatmapChart(host: HTMLElement, options: ServingChartOptio
           .attr('display', (c) => (showText || c.value === null ? null : 'none'))
           .style('fill', (c) => (c.value === null ? '#000000' : textOn(colour(c.value))))
           .style('font-weight', (c) => (c.value === null ? '600' : null))
-          .text((c) => (c.value === null ? 'OOM' : formatNumber(c.value))),
+          // A missing cell's word only where it fits (the hatching, the title and the legend say it anyway).
+          .text((c) => (c.value === null ? (meta.missing.length * (CHAR_PX + 1) <= bw - 4 ? meta.missing : '') : cellText(c.value, data.metric))),
       )
       .call((g) => g.select('title').text(describe));
     svg.attr('data-points', cells.length);
@@ -217,24 +247,24 @@ export function createHeatmapChart(host: HTMLElement, options: ServingChartOptio
     styleAxis(barAxis);
     barLabel.attr('x', innerHeight / 2).attr('y', -(BAR_WIDTH + 58)).text(`${meta.label} (${meta.unit})`);
 
-    const oom = cells.filter((c) => c.value === null).length;
+    const missing = cells.filter((c) => c.value === null).length;
     setPlotMessage(frame, width, height, cells.length === 0 ? 'No configurations measured yet' : null);
     frame.message.attr('x', innerWidth / 2);
 
     const items: LegendItem[] = [
       { key: 'scale', label: `colour: ${meta.label} (${meta.unit}), ${meta.better} is better${domain.log ? ', log scale' : ''}`, colour: THEME.text, swatch: 'text' },
-      { key: 'best', label: `best cell (${meta.better} ${meta.label})`, colour: THEME.optimum, swatch: 'tick' },
+      { key: 'best', label: meta.best, colour: THEME.optimum, swatch: 'tick' },
       { key: 'current', label: 'current configuration', colour: MARKER_COLOUR, swatch: 'circle' },
-      { key: 'oom', label: 'OOM: out of memory', colour: '#8a8a8a', swatch: 'area', title: 'hatched cells ran out of memory' },
+      { key: 'missing', label: `${meta.missing === '' ? 'hatched' : meta.missing}: ${meta.missingText}`, colour: '#8a8a8a', swatch: 'area', title: `hatched cells: ${meta.missingText}` },
     ];
     renderLegend(frame.scaffold.legend, items);
 
     const bestText = best ? `best ${formatNumber(best.value)} ${meta.unit} at batch ${data.batchSizes[best.row]} with ${data.instanceCounts[best.col]} instances` : 'no best cell';
     const markerValue = markerShown ? (data.values[mRow]?.[mCol] ?? null) : null;
-    const markerText = markerShown ? `; current configuration batch ${marker!.batchSize} with ${marker!.instances} instances: ${markerValue === null ? 'out of memory' : `${formatNumber(markerValue)} ${meta.unit}`}` : '';
+    const markerText = markerShown ? `; current configuration batch ${marker!.batchSize} with ${marker!.instances} instances: ${markerValue === null ? meta.missingText : `${formatNumber(markerValue)} ${meta.unit}`}` : '';
     svg.attr(
       'aria-label',
-      `Heatmap of ${meta.label} in ${meta.unit} over ${rows} batch sizes (${data.batchSizes[0] ?? '–'} to ${data.batchSizes[rows - 1] ?? '–'}) and ${cols} instance counts: ${bestText}; ${oom} out-of-memory cells${markerText}.`,
+      `Heatmap of ${meta.label} in ${meta.unit} over ${rows} batch sizes (${data.batchSizes[0] ?? '–'} to ${data.batchSizes[rows - 1] ?? '–'}) and ${cols} instance counts: ${bestText}; ${missing} cells ${meta.missingText}${markerText}.`,
     );
   };
 

@@ -1,48 +1,28 @@
 import { DndContext, KeyboardSensor, PointerSensor, TouchSensor, useDraggable, useDroppable, useSensor, useSensors } from '@dnd-kit/core';
 import { CSS } from '@dnd-kit/utilities';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { createHeatmapChart, type HeatmapData } from '../../charts/serving/heatmapChart';
 import { createPerModelLinesChart, type PerModelLinesData } from '../../charts/serving/perModelLinesChart';
 import { createPerModelStackChart, type PerModelStackData } from '../../charts/serving/perModelStackChart';
 import { createRpsSweepChart, type RpsSweepData } from '../../charts/serving/rpsSweepChart';
 import { createUtilityBarsChart, type UtilityBarsData } from '../../charts/serving/utilityBarsChart';
-import type { DataChart } from '../../charts/serving/common';
+import { createDecisionTimeChart, type DecisionTimeData } from '../../charts/serving/decisionTimeChart';
 import { laneColour } from '../../charts/palette';
 import { runFigure1Sweep } from '../../engine/serving/figure1';
 import { BATCH_SIZES, INSTANCE_COUNTS } from '../../engine/serving/scheduler';
 import { encodeAnyScenarioLink } from '../../scenario/link';
 import { runServingScenario } from '../../scenario/servingRunner';
 import type { ServingScenario } from '../../scenario/schema';
+import { isLearningScheduler } from '../../schedulers/serving/registry';
 import type { ServingState, ServingStore } from '../../store/servingStore';
+import type { ServingSpeed } from '../../worker/servingProtocol';
+import { DataChartHost } from './DataChartHost';
+import { LearningCharts } from './LearningCharts';
+import { LearningPanel } from './LearningPanel';
 
 function useServing<T>(store: ServingStore, selector: (s: ServingState) => T): T {
   return useStore(store, selector);
-}
-
-/** Mounts a data-driven chart and feeds it `data` whenever it changes. */
-function DataChartHost<D>({ title, testId, create, data }: { readonly title: string; readonly testId: string; readonly create: (host: HTMLElement) => DataChart<D>; readonly data: D | null }) {
-  const host = useRef<HTMLDivElement>(null);
-  const chart = useRef<DataChart<D> | null>(null);
-  useEffect(() => {
-    if (host.current === null) return;
-    chart.current = create(host.current);
-    return () => {
-      chart.current?.destroy();
-      chart.current = null;
-    };
-  }, [create]);
-  useEffect(() => {
-    if (data !== null) chart.current?.update(data);
-  }, [data]);
-  return (
-    <figure className="chart-figure" data-testid={testId}>
-      <figcaption>
-        <h3>{title}</h3>
-      </figcaption>
-      <div ref={host} className="chart-host" />
-    </figure>
-  );
 }
 
 /**
@@ -80,28 +60,39 @@ const SWEEP_RATES = [10, 20, 30, 40, 50] as const;
 const SWEEP_SECONDS = 120;
 
 /**
- * Fig. 15: SLO violations against the request rate for every lane of the scenario, one rate
- * per animation frame, recomputed (debounced) when the scenario changes.
+ * Fig. 15: SLO violations against the request rate for every lane of the scenario that does
+ * not learn, one rate per animation frame, recomputed (debounced) when the scenario changes.
+ * It runs on the page's thread, where TensorFlow.js is not loaded (only the serving worker
+ * has it): the learning lanes (BCEdge, TAC, PPO, DDQN) are left out of the sweep.
  */
 function useRpsSweep(scenario: ServingScenario | null): RpsSweepData | null {
   const [data, setData] = useState<RpsSweepData | null>(null);
   const key = scenario === null ? '' : JSON.stringify({ ...scenario.serving, rateRps: 0, background: [] });
   useEffect(() => {
     if (scenario === null) return;
-    const points: { rps: number; violationPct: number }[][] = scenario.serving.lanes.map(() => []);
+    // Lane indices are kept so that each line has its lane's colour.
+    const swept = scenario.serving.lanes.map((lane, index) => ({ lane, index })).filter(({ lane }) => !isLearningScheduler(lane.scheduler));
+    const points: { rps: number; violationPct: number }[][] = swept.map(() => []);
     let labels: string[] = [];
     let k = 0;
     let frame = 0;
     const step = () => {
+      if (swept.length === 0) {
+        setData({ lanes: [] });
+        return;
+      }
       const rate = SWEEP_RATES[k]!;
       const { grid: _grid, ...serving } = scenario.serving;
       void _grid;
-      const results = runServingScenario({ ...scenario, serving: { ...serving, rateRps: rate, durationS: Math.min(serving.durationS, SWEEP_SECONDS), background: [] } });
+      const results = runServingScenario({
+        ...scenario,
+        serving: { ...serving, lanes: swept.map(({ lane }) => lane), rateRps: rate, durationS: Math.min(serving.durationS, SWEEP_SECONDS), background: [] },
+      });
       labels = results.map((r) => r.label);
       results.forEach((r, l) => points[l]!.push({ rps: rate, violationPct: r.summary.sloViolationPct }));
       k++;
       if (k < SWEEP_RATES.length) frame = requestAnimationFrame(step);
-      else setData({ lanes: labels.map((label, l) => ({ label, index: l, points: points[l]! })) });
+      else setData({ lanes: labels.map((label, l) => ({ label, index: swept[l]!.index, points: points[l]! })) });
     };
     const timer = setTimeout(() => (frame = requestAnimationFrame(step)), 400);
     return () => {
@@ -113,6 +104,10 @@ function useRpsSweep(scenario: ServingScenario | null): RpsSweepData | null {
   }, [key]);
   return data;
 }
+
+/** Playback speeds: simulated seconds per wall-clock second, or as fast as the worker goes. */
+const SPEEDS: readonly ServingSpeed[] = [1, 2, 5, 10, 30, 100, 300, 1000, 'max'];
+const SPEED_OPTIONS = SPEEDS.map((speed) => ({ value: String(speed), label: speed === 'max' ? 'as fast as possible' : `${speed.toLocaleString('en-US')} × real time` }));
 
 /** The co-located tenant a person can drop on the device (another workload on the GPU). */
 const TENANT = { intensity: 0.3, memoryMb: 1024 } as const;
@@ -155,6 +150,7 @@ const SLACK_COLOURS = { late: '#b3261e', under25: '#e07a1f', under50: '#d9b300',
 export function ServingLab({ store, onExit }: { readonly store: ServingStore; readonly onExit: () => void }) {
   const title = useServing(store, (s) => s.scenario?.title ?? '');
   const status = useServing(store, (s) => s.status);
+  const speed = useServing(store, (s) => s.speed);
   const timeMs = useServing(store, (s) => s.timeMs);
   const durationMs = useServing(store, (s) => s.durationMs);
   const rateRps = useServing(store, (s) => s.rateRps);
@@ -207,6 +203,8 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
     timeS,
     series: models.map((m, k) => ({ model: m.model, sloMs: m.sloMs, latencyMs: timeS.map((_, i) => (series!.at('throughputRps', i, k) > 0 ? series!.at('latencyMeanMs', i, k) : Number.NaN)) })),
   };
+  const learningLabels = lanes.filter((l) => l.learning).map((l) => l.label);
+  const decisions: DecisionTimeData = { lanes: lanes.map((l, i) => ({ label: l.label, index: l.index, decisionUs: state.decisionUs[i] ?? null })) };
   const utility: UtilityBarsData | null =
     state.summaries === null
       ? null
@@ -232,6 +230,20 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
           <button type="button" data-testid="serving.reset" onClick={() => void act.reset()}>
             ⟲ Reset
           </button>
+          <label className="speed">
+            Speed
+            <select
+              data-testid="serving.speed"
+              value={String(speed)}
+              onChange={(e) => void act.setSpeed(e.target.value === 'max' ? 'max' : Number(e.target.value))}
+            >
+              {SPEED_OPTIONS.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          </label>
           <label className="speed">
             Requests/s <output>{rateRps}</output>
             <input type="range" min={5} max={60} step={5} value={rateRps} data-testid="controls.rps" aria-label="Request rate (rps)" onChange={(e) => void act.setRate(Number(e.target.value))} />
@@ -386,13 +398,36 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
             })}
           </ul>
         </section>
+        <LearningPanel store={store} />
+        <LearningCharts store={store} />
         <section className="serving-charts" aria-label="Charts">
           <DataChartHost title={`Fig. 1: throughput of ${focusModel ?? ''} (batch × instances)`} testId="chart.heatmap-throughput" create={createHeatmapChart} data={heat('throughput')} />
           <DataChartHost title={`Fig. 1: latency of ${focusModel ?? ''} (batch × instances)`} testId="chart.heatmap-latency" create={createHeatmapChart} data={heat('latency')} />
           <DataChartHost title="Fig. 7: utility per model (normalized)" testId="chart.utility" create={createUtilityBarsChart} data={utility} />
           <DataChartHost title="Fig. 8: throughput per model" testId="chart.throughput" create={createPerModelStackChart} data={stack} />
           <DataChartHost title="Fig. 9: latency per model" testId="chart.latency" create={createPerModelLinesChart} data={lines} />
-          <DataChartHost title={`Fig. 15: SLO violations against the request rate (${SWEEP_SECONDS} s per rate)`} testId="chart.rps" create={createRpsSweepChart} data={sweep} />
+          {/* Only lanes that do not learn can be swept in the page: without one, there is no Fig. 15 here. */}
+          {learningLabels.length > 0 && learningLabels.length === lanes.length ? null : (
+            <DataChartHost
+              title={`Fig. 15: SLO violations against the request rate (${SWEEP_SECONDS} s per rate)`}
+              testId="chart.rps"
+              create={createRpsSweepChart}
+              data={sweep}
+              caption={
+                learningLabels.length === 0
+                  ? undefined
+                  : `Computed in this page, where TensorFlow.js does not run: the learning lane${learningLabels.length === 1 ? '' : 's'} (${learningLabels.join(', ')}) ${learningLabels.length === 1 ? 'is' : 'are'} not swept, only the others.`
+              }
+            />
+          )}
+          <DataChartHost
+            title="Fig. 16: time per scheduling decision"
+            testId="chart.decision"
+            create={createDecisionTimeChart}
+            data={decisions}
+            minIntervalMs={500}
+            caption="Mean wall-clock time each lane’s scheduler takes to decide a slot, measured in the simulation worker on this computer."
+          />
         </section>
       </main>
     </div>
