@@ -16,13 +16,18 @@ export function checkAgentFile(file: AgentFile, kind: LearnerKind, stateSize: nu
   if (typeof file.scalars !== 'object' || file.scalars === null) throw new RangeError('agent.scalars: expected an object');
 }
 
-/** Loads every named network; a missing one is an error naming it. */
+/**
+ * Loads every named network, all or nothing: each is checked and decoded first, and only
+ * when all fit are they installed (a bad file leaves the learner as it was). A missing or
+ * misfit network is an error naming it.
+ */
 export function loadNetworks(file: AgentFile, nets: Readonly<Record<string, Mlp>>): void {
-  for (const [name, net] of Object.entries(nets)) {
+  const decoded = Object.entries(nets).map(([name, net]) => {
     const weights: MlpWeights | undefined = file.networks[name];
     if (weights === undefined || typeof weights !== 'object' || !Array.isArray(weights.sizes)) {
       throw new RangeError(`agent.networks.${name}: missing or not a network`);
     }
-    net.setWeights(weights, `agent.networks.${name}`);
-  }
+    return [net, net.decodeWeights(weights, `agent.networks.${name}`)] as const;
+  });
+  for (const [net, flat] of decoded) net.setFlat(flat);
 }

@@ -174,15 +174,24 @@ export class Mlp {
     return { sizes: [...this.sizes], float32: encodeFloat32(this.params.dataSync() as Float32Array) };
   }
 
-  /** Loads saved weights; throws a RangeError naming what does not fit. */
-  setWeights(weights: MlpWeights, name = 'network'): void {
+  /** Checks saved weights against this network and decodes them; throws a RangeError naming what does not fit. */
+  decodeWeights(weights: MlpWeights, name = 'network'): Float32Array {
     if (typeof weights !== 'object' || weights === null || !Array.isArray(weights.sizes)) throw new RangeError(`${name}: expected { sizes, float32 }`);
     if (weights.sizes.length !== this.sizes.length || weights.sizes.some((s, i) => s !== this.sizes[i])) {
       throw new RangeError(`${name}.sizes: expected [${this.sizes.join(', ')}], got [${weights.sizes.join(', ')}]`);
     }
-    const flat = decodeFloat32(weights.float32, this.total, `${name}.float32`);
+    return decodeFloat32(weights.float32, this.total, `${name}.float32`);
+  }
+
+  /** Installs decoded weights (from `decodeWeights`). */
+  setFlat(flat: Float32Array): void {
     const tf = this.tf;
     tf.tidy(() => this.params.assign(tf.tensor1d(flat)));
+  }
+
+  /** Loads saved weights; throws a RangeError naming what does not fit (and then changes nothing). */
+  setWeights(weights: MlpWeights, name = 'network'): void {
+    this.setFlat(this.decodeWeights(weights, name));
   }
 
   dispose(): void {

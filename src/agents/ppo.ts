@@ -367,9 +367,9 @@ export class Ppo implements Learner {
   /** Loads the networks; the rollout in progress was collected by the old policy, so it is dropped. */
   load(file: AgentFile): void {
     checkAgentFile(file, this.kind, this.stateSize, this.actionCount);
-    loadNetworks(file, { policy: this.policyNet, value: this.valueNet });
     const updates = file.scalars['updates'];
     if (updates !== undefined && !(Number.isFinite(updates) && updates >= 0)) throw new RangeError('agent.scalars.updates: must be a number ≥ 0');
+    loadNetworks(file, { policy: this.policyNet, value: this.valueNet });
     this.updates = Math.floor(updates ?? 0);
     this.rollout = [];
     this.pendingValid.fill(0);

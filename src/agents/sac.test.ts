@@ -145,6 +145,13 @@ describe('DiscreteSac (BCEdge §IV-B2)', () => {
     expect(() => sac.load({ ...file, networks: { ...file.networks, actor: { ...actor, sizes: [S, 16, A] } } })).toThrow(/agent\.networks\.actor\.sizes/);
     expect(() => sac.load({ ...file, networks: { ...file.networks, actor: { ...actor, float32: actor.float32.slice(8) } } })).toThrow(/agent\.networks\.actor\.float32/);
     expect(() => sac.load({ ...file, networks: { ...file.networks, actor: { ...actor, float32: '%%%' } } })).toThrow(/agent\.networks\.actor\.float32: is not valid base64/);
+    // All or nothing: a file whose last network is broken changes none of the others.
+    const trained = new DiscreteSac(tf, S, A, small(), createRng(13, 1));
+    const before = sac.save();
+    expect(() => sac.load({ ...trained.save(), networks: { ...trained.save().networks, q2Target: { ...actor, float32: 'AAAA' } } })).toThrow(/agent\.networks\.q2Target/);
+    expect(() => sac.load({ ...trained.save(), scalars: { logAlpha: Number.NaN } })).toThrow(/agent\.scalars\.logAlpha/);
+    expect(sac.save()).toEqual(before);
+    trained.dispose();
     const rest = Object.fromEntries(Object.entries(file.networks).filter(([name]) => name !== 'q2'));
     expect(() => sac.load({ ...file, networks: rest })).toThrow(/agent\.networks\.q2/);
     sac.dispose();

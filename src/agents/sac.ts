@@ -318,13 +318,14 @@ export class DiscreteSac implements Learner {
 
   load(file: AgentFile): void {
     checkAgentFile(file, this.kind, this.stateSize, this.actionCount);
-    loadNetworks(file, { actor: this.actor, q1: this.q1, q2: this.q2, q1Target: this.q1Target, q2Target: this.q2Target });
+    // Everything is checked before anything changes: a bad file leaves the learner as it was.
     const logAlpha = file.scalars['logAlpha'];
-    if (logAlpha !== undefined) {
-      if (!Number.isFinite(logAlpha)) throw new RangeError('agent.scalars.logAlpha: must be a finite number');
-      this.logAlpha.assign(this.tf.scalar(logAlpha));
-    }
-    this.updates = Math.max(0, Math.floor(file.scalars['updates'] ?? 0));
+    if (logAlpha !== undefined && !Number.isFinite(logAlpha)) throw new RangeError('agent.scalars.logAlpha: must be a finite number');
+    const updates = file.scalars['updates'];
+    if (updates !== undefined && !(Number.isFinite(updates) && updates >= 0)) throw new RangeError('agent.scalars.updates: must be a number ≥ 0');
+    loadNetworks(file, { actor: this.actor, q1: this.q1, q2: this.q2, q1Target: this.q1Target, q2Target: this.q2Target });
+    if (logAlpha !== undefined) this.tf.tidy(() => this.logAlpha.assign(this.tf.scalar(logAlpha)));
+    this.updates = Math.floor(updates ?? 0);
   }
 
   dispose(): void {
