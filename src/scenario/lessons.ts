@@ -132,8 +132,8 @@ export const LESSONS: readonly Lesson[] = [
       {
         query: 21,
         lane: 0,
-        algorithmStep: 13,
-        text: 'S_left = 6 ms is lighter than S_right = 12 ms, so direction = left and the lightest stage on the left (stage 1) gets one more layer: the trial is C = [5, 0, 4, 3]. The board shows it.',
+        algorithmStep: 15,
+        text: 'Lines 12–21: S_left = 6 ms is lighter than S_right = 12 ms, so direction = left and the lightest stage on the left (stage 1) gets one more layer: the trial is C = [5, 0, 4, 3]. The board shows it.',
       },
       {
         query: 40,
