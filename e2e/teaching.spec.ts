@@ -164,6 +164,8 @@ test('presentation mode: large type, chosen panels hidden, carried by the link; 
   await expect.poll(() => lab.currentLine()).toBe(4);
   const size = await lab.byTestId('algorithm.narration').evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
   expect(size).toBeGreaterThanOrEqual(24);
+  await page.setViewportSize({ width: 1280, height: 1400 });
+  await page.locator('#board-heading').evaluate((e) => e.scrollIntoView({ block: 'start' }));
   await page.screenshot({ path: 'test-results/teaching-step.png', fullPage: false });
   await page.screenshot({ path: test.info().outputPath('teaching-step.png'), fullPage: true });
   const results = await new AxeBuilder({ page }).analyze();

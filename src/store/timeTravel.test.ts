@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findLesson } from '../scenario/lessons';
+import { findLesson, LESSONS } from '../scenario/lessons';
 import { defaultScenario } from '../scenario/presets';
 import type { Frame } from '../worker/protocol';
 import { PipelineSession } from '../worker/session';
@@ -140,5 +140,24 @@ describe('time travel', () => {
     expect(session.seek(2.5)).toMatchObject({ ok: false, errors: [{ path: 'query' }] });
     expect(session.seek(10, -3)).toEqual({ ok: false, errors: [{ path: 'step', message: 'must be an integer ≥ 0 (an algorithm step of the query), got -3' }] });
     expect(session.seek(10, 3)).toEqual({ ok: true });
+  });
+
+  it('every lesson step that points at an algorithm step finds it there', async () => {
+    for (const lesson of LESSONS) {
+      const { store } = inProcess();
+      expect(await store.getState().startLesson(lesson.id)).toBe(true);
+      for (let i = 0; i < lesson.steps.length; i++) {
+        await store.getState().lessonStep(i);
+        const step = lesson.steps[i]!;
+        const s = store.getState();
+        expect(s.served).toBe(step.query);
+        if (step.lane !== undefined) expect(s.selectedLane).toBe(step.lane);
+        if (step.algorithmStep !== undefined) {
+          expect(s.teaching!.lane).toBe(step.lane ?? 0);
+          expect(s.teaching!.algorithm).not.toBeNull();
+          expect(s.teaching!.cursor).toBe(step.algorithmStep);
+        }
+      }
+    }
   });
 });

@@ -1,11 +1,42 @@
-import { useId, useMemo } from 'react';
+import { memo, useId, useMemo } from 'react';
 import { markerDescription, markerLabel } from '../charts/markerTicks';
 import { laneMarkers, markerTarget } from '../store/labStore';
 import type { Marker } from '../worker/protocol';
 import { useLab, useLabStore } from './labContext';
 
 /** Marker buttons drawn at most per kind and per this fraction of the track (the rest is reached with Shift+←/→). */
-const BUCKETS = 400;
+const BUCKETS = 200;
+
+/**
+ * The marker buttons, drawn again only when the markers change (not on every frame). They
+ * are not tab stops (a long run has hundreds): Shift+←/→ reaches them from the keyboard.
+ */
+const MarkerButtons = memo(function MarkerButtons({ markers, total }: { readonly markers: readonly Marker[]; readonly total: number }) {
+  const store = useLabStore();
+  const pct = (q: number) => `${(100 * q) / Math.max(1, total)}%`;
+  return (
+    <div className="timeline-markers">
+      {markers.map((m) => (
+        <button
+          key={`${m.kind}-${m.query}-${m.lane}-${m.executionPlace ?? ''}`}
+          type="button"
+          tabIndex={-1}
+          className={`timeline-marker kind-${m.kind}`}
+          style={{ left: pct(m.query + 1) }}
+          data-testid={`timeline.marker-${m.kind}-${m.query}`}
+          title={markerDescription(m)}
+          aria-label={`${visibleLabel(m)}${visibleLabel(m) === '' ? '' : ': '}go to ${markerDescription(m)}`}
+          onClick={() => {
+            const { query, step } = markerTarget(m);
+            void store.getState().seek(query, step);
+          }}
+        >
+          {visibleLabel(m)}
+        </button>
+      ))}
+    </div>
+  );
+});
 
 /** Interference markers carry their short label on the track (the lane's own are plain marks). */
 function visibleLabel(m: Marker): string {
@@ -64,26 +95,7 @@ export function Timeline() {
       </div>
       <div className="timeline-track">
         <div className="timeline-explored" style={{ width: pct(furthest) }} aria-hidden="true" />
-        <div className="timeline-markers">
-          {markers.map((m) => (
-            <button
-              key={`${m.kind}-${m.query}-${m.lane}-${m.executionPlace ?? ''}`}
-              type="button"
-              tabIndex={-1}
-              className={`timeline-marker kind-${m.kind}`}
-              style={{ left: pct(m.query + 1) }}
-              data-testid={`timeline.marker-${m.kind}-${m.query}`}
-              title={markerDescription(m)}
-              aria-label={`${visibleLabel(m)}${visibleLabel(m) === '' ? '' : ': '}go to ${markerDescription(m)}`}
-              onClick={() => {
-                const { query, step } = markerTarget(m);
-                void act.seek(query, step);
-              }}
-            >
-              {visibleLabel(m)}
-            </button>
-          ))}
-        </div>
+        <MarkerButtons markers={markers} total={total} />
         <label className="timeline-scrubber">
           <span className="visually-hidden">Queries served</span>
           <input

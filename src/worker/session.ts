@@ -44,6 +44,8 @@ const MAX_CHECKPOINTS = 64;
 /** Markers the time line keeps (the newest) and sends to the charts after a seek. */
 const TIMELINE_MARKERS = 20_000;
 const MARKERS_AFTER_SEEK = 2_000;
+/** Minimum wall-clock time between two time-line updates while playing, ms. */
+const TIMELINE_INTERVAL_MS = 500;
 
 interface Lane {
   info: LaneInfo;
@@ -124,6 +126,7 @@ export class PipelineSession {
   private cursor = -1;
   private teachingDirty = true;
   private markerCap = MARKERS_PER_FRAME;
+  private lastTimelineMs = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly host: SessionHost) {}
 
@@ -620,7 +623,9 @@ export class PipelineSession {
       this.teachingDirty = false;
     }
     let timeline: TimelineFrame | undefined;
-    if (this.timelineReset || this.markerLogSent < this.markerLog.length || force) {
+    // While playing, the time line is sent twice a second at most: a fast run makes many markers.
+    if (this.timelineReset || force || (this.markerLogSent < this.markerLog.length && now - this.lastTimelineMs >= TIMELINE_INTERVAL_MS)) {
+      this.lastTimelineMs = now;
       const from = this.timelineReset ? 0 : this.markerLogSent;
       timeline = { furthest: this.furthest, markers: this.markerLog.slice(from), reset: this.timelineReset };
       this.markerLogSent = this.markerLog.length;
