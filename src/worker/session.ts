@@ -236,6 +236,7 @@ export class PipelineSession {
       const cursor = this.cursor;
       this.goTo(this.served);
       this.cursor = Math.min(cursor < 0 ? this.steps.length - 1 : cursor, this.steps.length - 1);
+      this.summariesDue = true;
     } else {
       this.steps = [];
       this.cursor = -1;
@@ -473,11 +474,13 @@ export class PipelineSession {
     }
   }
 
-  /** Markers of queries before `served`, the newest MARKERS_AFTER_SEEK of them. */
+  /** The charts' markers (no trials) of queries before `served`, the newest MARKERS_AFTER_SEEK of them. */
   private markersBefore(served: number): Marker[] {
     let end = this.markerLog.length;
     while (end > 0 && this.markerLog[end - 1]!.query >= served) end--;
-    return this.markerLog.slice(Math.max(0, end - MARKERS_AFTER_SEEK), end);
+    const out: Marker[] = [];
+    for (let i = end - 1; i >= 0 && out.length < MARKERS_AFTER_SEEK; i--) if (this.markerLog[i]!.kind !== 'trial') out.push(this.markerLog[i]!);
+    return out.reverse();
   }
 
   private syncScenarioEvents(): void {
@@ -552,9 +555,13 @@ export class PipelineSession {
     }
   }
 
-  /** A marker for the charts, and for the time line when the run has not been this far before. */
+  /**
+   * A marker for the charts (trials go to the time line only: there can be one per query, and
+   * they would crowd detections out of the charts' bounded buffer), and for the time line
+   * when the run has not been this far before.
+   */
   private mark(marker: Marker): void {
-    this.markers.push(marker);
+    if (marker.kind !== 'trial') this.markers.push(marker);
     if (marker.query >= this.furthest) {
       this.markerLog.push(marker);
       if (this.markerLog.length > TIMELINE_MARKERS + TIMELINE_MARKERS / 4) {
