@@ -102,6 +102,51 @@ export class LabPage {
     await this.page.keyboard.press('Space');
   }
 
+  /** The line of the algorithm panel highlighted now (null when none). */
+  async currentLine(): Promise<number | null> {
+    const line = await this.byTestId('algorithm').getAttribute('data-current-line');
+    return line === null || line === '' ? null : Number(line);
+  }
+
+  /** A value of the algorithm panel's watch list (`gamma`, `affected`, `direction`, …). */
+  async watch(key: string): Promise<string> {
+    return (await this.byTestId(`algorithm.watch.${key}`).textContent()) ?? '';
+  }
+
+  /** Opens a preset from the gallery and waits until it is loaded (paused at query 0 when `reset`). */
+  async openPreset(id: string): Promise<void> {
+    await this.byTestId('links.presets').click();
+    await this.byTestId(`presets.${id}`).click();
+    await this.pause();
+    await this.byTestId('controls.reset').click();
+    await expect.poll(() => this.served()).toBe(0);
+  }
+
+  /** Everything the board shows: configuration, blocks, stage times, modes and workloads. */
+  async boardState(): Promise<unknown> {
+    return this.page.evaluate(() => {
+      const board = document.querySelector('[data-testid="board"]')!;
+      return {
+        configuration: board.getAttribute('data-configuration'),
+        blocks: Array.from(board.querySelectorAll<HTMLElement>('.block'), (b) => [b.style.left, b.style.top, b.style.height, b.textContent]),
+        eps: Array.from(board.querySelectorAll<HTMLElement>('[data-testid^="board.ep-"]'), (e) => [e.getAttribute('data-mode'), e.className, e.querySelector('.ep-time')?.textContent, e.querySelector('.ep-chips')?.textContent]),
+        step: document.querySelector('[data-testid="board.step"]')?.textContent ?? null,
+      };
+    });
+  }
+
+  /** What the charts drew: every SVG path and the point counts, chart by chart. */
+  async chartsState(): Promise<unknown> {
+    return this.page.evaluate(() =>
+      Array.from(document.querySelectorAll('[data-testid^="chart."]'), (chart) => ({
+        id: chart.getAttribute('data-testid'),
+        points: Array.from(chart.querySelectorAll('[data-points]'), (e) => e.getAttribute('data-points')),
+        paths: Array.from(chart.querySelectorAll('path'), (p) => p.getAttribute('d')),
+        texts: Array.from(chart.querySelectorAll('svg text'), (t) => t.textContent),
+      })),
+    );
+  }
+
   expectCleanLog(): void {
     expect(this.log.consoleErrors).toEqual([]);
     expect(this.log.pageErrors).toEqual([]);

@@ -11,6 +11,8 @@ export function markerLabel(marker: Marker): string {
       return `${mode}←EP${ep}`;
     case 'detect':
       return 'detect';
+    case 'trial':
+      return 'trial';
     case 'install':
       return 'install';
   }
@@ -27,6 +29,8 @@ export function markerDescription(marker: Marker): string {
       return `query ${marker.query}: interference ${mode} leaves ${ep}`;
     case 'detect':
       return `query ${marker.query}: the scheduler detects a change`;
+    case 'trial':
+      return `query ${marker.query}: a trial configuration is measured`;
     case 'install':
       return `query ${marker.query}: the scheduler installs a new configuration`;
   }

@@ -7,6 +7,7 @@ import { compileDatabase, modeIndex, type CompiledDatabase } from '../engine/pip
 import { getDatabase } from '../engine/profiles/databases';
 import { INTERFERENCE_MODE_IDS, type ModeId } from '../engine/profiles/types';
 import { laneLabel, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
+import type { AlgorithmTrace } from '../schedulers/pipeline/trace';
 import { scenarioDatabase, type PipelineLane, type PipelineScenario, type Scenario } from './schema';
 
 /** One combination of a scenario's grid; empty when the scenario has no grid. */
@@ -114,12 +115,16 @@ export function reportedParams(lane: PipelineLane, assumptions: PipelineAssumpti
   };
 }
 
-/** One `PipelineRun` per lane, all on the identical trace of the cell and seed. */
+/**
+ * One `PipelineRun` per lane, all on the identical trace of the cell and seed; `traceFor`
+ * gives a lane's algorithm a sink for its line-by-line steps (the teaching view).
+ */
 export function createLaneRuns(
   scenario: Scenario,
   cell: GridCell = {},
   seed = scenario.seed,
   latencySampleCap?: number,
+  traceFor?: (laneIndex: number) => AlgorithmTrace | undefined,
 ): { lane: PipelineLane; label: string; run: PipelineRun }[] {
   const base = buildRunSpec(scenario, cell, seed);
   // The lanes share one trace, so they share its optima too.
@@ -128,9 +133,9 @@ export function createLaneRuns(
     optimumCache: new OptimumCache(base.database, base.assumptions.hopMs),
     ...(latencySampleCap === undefined ? {} : { latencySampleCap }),
   };
-  return scenario.pipeline.lanes.map((lane) => {
+  return scenario.pipeline.lanes.map((lane, index) => {
     const params = laneParameters(lane);
-    const scheduler = PIPELINE_SCHEDULERS[lane.scheduler].create(params, scenario.pipeline.assumptions);
+    const scheduler = PIPELINE_SCHEDULERS[lane.scheduler].create(params, scenario.pipeline.assumptions, traceFor?.(index));
     return { lane, label: laneLabel(lane.scheduler, params), run: new PipelineRun(spec, scheduler) };
   });
 }

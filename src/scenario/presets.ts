@@ -1,5 +1,6 @@
 import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../engine/pipeline/assumptions';
 import { DEFAULT_SERVING_ASSUMPTIONS } from '../engine/serving/simulation';
+import { LESSONS } from './lessons';
 import { SCENARIO_VERSION, type AnyScenario, type PipelineScenario, type Scenario, type ServingScenario } from './schema';
 
 /** A named scenario that reproduces a figure of a paper, or the lab's first impression. */
@@ -255,7 +256,10 @@ export const SERVING_PRESETS: readonly Preset[] = [
 ];
 
 /** Every preset, pipeline world first: the CLI's `presets` and the gallery list these. */
-export const PRESETS: readonly Preset[] = [...PIPELINE_PRESETS, ...SERVING_PRESETS];
+/** The guided lessons' scenarios (teaching mode), runnable from the command line too. */
+const LESSON_PRESETS: readonly Preset[] = LESSONS.map((l) => ({ id: l.id, figure: 'lesson', description: `${l.title}: ${l.summary}`, scenario: l.scenario }));
+
+export const PRESETS: readonly Preset[] = [...PIPELINE_PRESETS, ...LESSON_PRESETS, ...SERVING_PRESETS];
 
 /** The preset with this id, or undefined. */
 export function findPreset(id: string): Preset | undefined {

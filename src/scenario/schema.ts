@@ -31,7 +31,7 @@ export const LIMITS = {
 } as const;
 
 /** Parts of the page a classroom link can hide (issue: classroom links). */
-export const HIDEABLE_CONTROLS = ['playback', 'palette', 'lanes', 'scenario', 'assumptions', 'events', 'charts', 'links'] as const;
+export const HIDEABLE_CONTROLS = ['playback', 'palette', 'lanes', 'scenario', 'assumptions', 'events', 'charts', 'links', 'algorithm', 'timeline', 'lessons'] as const;
 export type HideableControl = (typeof HIDEABLE_CONTROLS)[number];
 
 /** How the page presents a scenario: normal, large-type high-contrast, or chrome-less for an iframe. */

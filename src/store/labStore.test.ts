@@ -27,6 +27,9 @@ function inProcessStore() {
     setLaneParameter: async (lane, name, value) => session.setLaneParameter(lane, name, value),
     setDetectionThreshold: async (t) => session.setDetectionThreshold(t),
     currentScenario: async () => session.currentScenario(),
+    seek: async (query, step) => session.seek(query, step),
+    stepAlgorithm: async (direction) => session.stepAlgorithm(direction),
+    setTraceLane: async (lane) => session.setTraceLane(lane),
   };
   return createLabStore(client, () => 0);
 }

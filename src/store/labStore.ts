@@ -3,7 +3,8 @@ import { subscribeWithSelector } from 'zustand/middleware';
 import type { PipelineSummary } from '../engine/pipeline/metrics';
 import type { InterferenceModeId } from '../engine/profiles/types';
 import type { FieldError, Scenario } from '../scenario/schema';
-import type { EventView, Frame, LaneInfo, LaneLive, LoadResult, PlaybackStatus, Speed } from '../worker/protocol';
+import type { EventView, Frame, LaneInfo, LaneLive, LoadResult, Marker, PlaybackStatus, SeekResult, Speed, TeachingFrame } from '../worker/protocol';
+import { findLesson } from '../scenario/lessons';
 import { historyActions, type LoadErrors, type ScenarioSource } from './history';
 import { MarkerBuffer, SeriesBuffer } from './series';
 
@@ -23,6 +24,9 @@ export interface SimClient {
   setLaneParameter(lane: number, name: string, value: number): Promise<LaneInfo | null>;
   setDetectionThreshold(threshold: number): Promise<boolean>;
   currentScenario(): Promise<Scenario | null>;
+  seek(query: unknown, step?: unknown): Promise<SeekResult>;
+  stepAlgorithm(direction: 1 | -1): Promise<void>;
+  setTraceLane(lane: number): Promise<void>;
 }
 
 export interface ScenarioSlice {
@@ -76,6 +80,34 @@ export interface ResultsSlice {
 export interface UiSlice {
   selectedLane: number;
   throughputView: 'measured' | 'config';
+  /** The keyboard-shortcut overlay is open. */
+  helpOpen: boolean;
+}
+
+/** Teaching mode: the algorithm trace, the time line and the lesson under way. */
+export interface TeachingSlice {
+  /** The followed lane's algorithm steps of the last query, and the one shown. */
+  teaching: TeachingFrame | null;
+  /** How far the run has been (the time line's extent). */
+  furthest: number;
+  /** Markers up to `furthest` (interference, and per lane detections, trials, installations). */
+  timelineMarkers: readonly Marker[];
+  /** The lesson being followed and its step. */
+  lesson: { readonly id: string; readonly step: number } | null;
+}
+
+/** Speeds the playback offers, slowest first (queries per second; 1× = 1 query per second). */
+export const SPEEDS: readonly Speed[] = [0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 1000, 10_000, 100_000, 'max'];
+
+/** Markers of the time line a person can jump to for the selected lane. */
+export function laneMarkers(markers: readonly Marker[], lane: number): Marker[] {
+  return markers.filter((m) => m.lane === -1 || m.lane === lane);
+}
+
+/** The queries served right after a marker's query, and the algorithm step to show there. */
+export function markerTarget(marker: Marker): { query: number; step?: number } {
+  if (marker.kind === 'detect' || marker.kind === 'trial') return { query: marker.query + 1, step: 0 };
+  return { query: marker.query + 1 };
 }
 
 export interface Actions {
@@ -100,9 +132,23 @@ export interface Actions {
   selectLane(lane: number): void;
   setThroughputView(view: UiSlice['throughputView']): void;
   dismissErrors(): void;
+  /** Time travel: goes to `query` served (and an algorithm step); false when refused. */
+  seek(query: number, step?: number): Promise<boolean>;
+  /** One algorithm step (or query) forward or back. */
+  stepAlgorithm(direction: 1 | -1): Promise<void>;
+  /** Jumps to the next or previous marker of the selected lane on the time line. */
+  stepMarker(direction: 1 | -1): Promise<void>;
+  /** One notch faster or slower on `SPEEDS`. */
+  changeSpeed(direction: 1 | -1): Promise<void>;
+  setHelpOpen(open: boolean): void;
+  /** Opens a lesson (its preset) at its first step. */
+  startLesson(id: string): Promise<boolean>;
+  /** Moves to another step of the lesson under way (and goes where it says). */
+  lessonStep(step: number): Promise<void>;
+  endLesson(): void;
 }
 
-export type LabState = ScenarioSlice & PlaybackSlice & ResultsSlice & UiSlice & Actions;
+export type LabState = ScenarioSlice & PlaybackSlice & ResultsSlice & UiSlice & TeachingSlice & Actions;
 export type LabStore = StoreApi<LabState> & {
   subscribe: {
     (listener: (state: LabState, previous: LabState) => void): () => void;
@@ -140,7 +186,9 @@ const resultsSlice = (): ResultsSlice => ({
   summaries: null,
 });
 
-const uiSlice = (): UiSlice => ({ selectedLane: 0, throughputView: 'config' });
+const uiSlice = (): UiSlice => ({ selectedLane: 0, throughputView: 'config', helpOpen: false });
+
+const teachingSlice = (): TeachingSlice => ({ teaching: null, furthest: 0, timelineMarkers: [], lesson: null });
 
 function actions(set: Set, get: Get, client: SimClient): Actions {
   /** Remembers the scenario before a change, for undo (a new change clears redo). */
@@ -224,9 +272,63 @@ function actions(set: Set, get: Get, client: SimClient): Actions {
       await client.setDetectionThreshold(threshold);
       await refreshScenario(before);
     },
-    selectLane: (lane) => set({ selectedLane: lane }),
+    selectLane: (lane) => {
+      set({ selectedLane: lane });
+      void client.setTraceLane(lane);
+    },
     setThroughputView: (view) => set({ throughputView: view }),
     dismissErrors: () => set({ errors: null }),
+    seek: async (query, step) => {
+      const result = await client.seek(query, step);
+      if (!result.ok) set({ errors: { source: 'worker', errors: result.errors } });
+      return result.ok;
+    },
+    stepAlgorithm: (direction) => client.stepAlgorithm(direction),
+    stepMarker: async (direction) => {
+      const { timelineMarkers, selectedLane, served } = get();
+      const candidates = laneMarkers(timelineMarkers, selectedLane);
+      const target =
+        direction === 1 ? candidates.find((m) => markerTarget(m).query > served) : candidates.findLast((m) => markerTarget(m).query < served);
+      if (target === undefined) return;
+      const { query, step } = markerTarget(target);
+      await get().seek(query, step);
+    },
+    changeSpeed: async (direction) => {
+      const speed = get().speed;
+      const at = SPEEDS.indexOf(speed);
+      const index = at === -1 ? SPEEDS.findIndex((s) => s === 'max' || (speed !== 'max' && s >= speed)) : at;
+      const next = SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, index + direction))]!;
+      if (next !== speed) await get().setSpeed(next);
+    },
+    setHelpOpen: (open) => set({ helpOpen: open }),
+    startLesson: async (id) => {
+      const lesson = findLesson(id);
+      if (lesson === undefined) return false;
+      await client.pause();
+      set({ status: 'paused' });
+      // A classroom view (presentation, hidden parts) stays on for the lesson.
+      const view = get().view;
+      const keepView = view.mode !== 'normal' || view.hide.length > 0;
+      const ok = await history.load(structuredClone(keepView ? { ...lesson.scenario, view } : lesson.scenario), 'preset');
+      if (!ok) return false;
+      set({ lesson: { id, step: 0 } });
+      await get().lessonStep(0);
+      return true;
+    },
+    lessonStep: async (step) => {
+      const current = get().lesson;
+      const lesson = current === null ? undefined : findLesson(current.id);
+      if (current === null || lesson === undefined) return;
+      const index = Math.max(0, Math.min(lesson.steps.length - 1, step));
+      const target = lesson.steps[index]!;
+      set({ lesson: { id: current.id, step: index } });
+      if (target.lane !== undefined && target.lane !== get().selectedLane) {
+        set({ selectedLane: target.lane });
+        await client.setTraceLane(target.lane);
+      }
+      await get().seek(target.query, target.algorithmStep);
+    },
+    endLesson: () => set({ lesson: null }),
   };
 }
 
@@ -254,6 +356,13 @@ export function applyFrame(set: Set, get: Get, frame: Frame, nowMs: number, fram
     rateQps: frame.rateQps,
     framesPerSecond: frameTimes.length,
     ...(frame.summaries ? { summaries: frame.summaries } : fresh ? { summaries: null } : {}),
+    ...(frame.teaching ? { teaching: frame.teaching } : {}),
+    ...(frame.timeline
+      ? {
+          furthest: frame.timeline.furthest,
+          timelineMarkers: frame.timeline.reset ? frame.timeline.markers : frame.timeline.markers.length > 0 ? state.timelineMarkers.concat(frame.timeline.markers) : state.timelineMarkers,
+        }
+      : {}),
   });
 }
 
@@ -270,6 +379,7 @@ export function createLabStore(client: SimClient, now: () => number = () => perf
       ...playbackSlice(),
       ...resultsSlice(),
       ...uiSlice(),
+      ...teachingSlice(),
       ...actions(set, get, client),
     })),
   );

@@ -23,5 +23,8 @@ export function createWorkerClient(): SimClient {
     setLaneParameter: (lane, name, value) => remote().setLaneParameter(lane, name, value),
     setDetectionThreshold: (threshold) => remote().setDetectionThreshold(threshold),
     currentScenario: () => remote().currentScenario(),
+    seek: (query, step) => remote().seek(query, step),
+    stepAlgorithm: (direction) => remote().stepAlgorithm(direction),
+    setTraceLane: (lane) => remote().setTraceLane(lane),
   };
 }

@@ -5,11 +5,14 @@ import { createServingWorkerClient } from '../store/servingClient';
 import { createServingStore, type ServingStore } from '../store/servingStore';
 import { createLabStore, type LabStore } from '../store/labStore';
 import { createWorkerClient } from '../store/simClient';
+import { AlgorithmPanel } from './AlgorithmPanel';
 import { AssumptionsPanel } from './AssumptionsPanel';
 import { Board } from './Board';
 import { ChartsPanel } from './ChartsPanel';
 import { ErrorBanner } from './ErrorBanner';
 import { EventsList } from './EventsList';
+import { HelpOverlay } from './HelpOverlay';
+import { LessonBar } from './LessonBar';
 import { LabStoreContext, useLab } from './labContext';
 import { LanesPanel } from './LanesPanel';
 import { decodeAnyScenarioLink, encodeAnyScenarioLink } from '../scenario/link';
@@ -18,6 +21,7 @@ import { PlaybackBar } from './PlaybackBar';
 import { ScenarioPanel } from './ScenarioPanel';
 import { ServingLab } from './serving/ServingLab';
 import { ShareBar } from './ShareBar';
+import { Timeline } from './Timeline';
 
 /** Opens the link in the address bar, or the default scenario (DESIGN §4), and plays it. */
 async function openFirstScenario(store: LabStore, openServing: (scenario: ServingScenario) => void): Promise<void> {
@@ -62,6 +66,67 @@ function useHistoryKeys(store: LabStore): void {
   }, [store]);
 }
 
+/** Fields where keys are typed, not shortcuts. */
+const TYPING = 'input, textarea, select, [contenteditable="true"]';
+
+/**
+ * Teaching-mode shortcuts (issue 7): Space play/pause, ←/→ one step, Shift+←/→ previous or
+ * next marker, +/− speed, ? help, Escape closes the help. Not while typing in a field, not
+ * while a workload is dragged with the keyboard (its arrows move it), and Space on a button
+ * presses the button.
+ */
+export function useTeachingKeys(store: LabStore): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+      const target = e.target as HTMLElement | null;
+      if (target?.closest(TYPING)) return;
+      const act = store.getState();
+      if (e.key === 'Escape' && act.helpOpen) {
+        e.preventDefault();
+        act.setHelpOpen(false);
+        return;
+      }
+      if (e.key === '?') {
+        e.preventDefault();
+        act.setHelpOpen(!act.helpOpen);
+        return;
+      }
+      if (act.helpOpen || act.scenario === null) return;
+      const onControl = target?.closest('button, a, [role="button"], [aria-roledescription]') != null;
+      const dragging = target?.closest('[aria-roledescription="draggable"]') != null;
+      switch (e.key) {
+        case ' ':
+          if (onControl) return;
+          e.preventDefault();
+          void (act.status === 'playing' ? act.pause() : act.play());
+          return;
+        case 'ArrowLeft':
+        case 'ArrowRight': {
+          if (dragging) return;
+          e.preventDefault();
+          const direction = e.key === 'ArrowRight' ? 1 : -1;
+          void (e.shiftKey ? act.stepMarker(direction) : act.stepAlgorithm(direction));
+          return;
+        }
+        case '+':
+        case '=':
+          e.preventDefault();
+          void act.changeSpeed(1);
+          return;
+        case '-':
+        case '_':
+        case '−':
+          e.preventDefault();
+          void act.changeSpeed(-1);
+          return;
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store]);
+}
+
 function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScenario) => void }) {
   const mode = useLab((s) => s.view.mode);
   const hide = useLab((s) => s.view.hide);
@@ -80,10 +145,12 @@ function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScen
       </header>
       {hidden('links') || mode === 'embed' ? null : <ShareBar onOpenServing={onOpenServing} />}
       <ErrorBanner />
+      {hidden('lessons') ? null : <LessonBar />}
       <main className="lab-main">
         <section className="lab-board" aria-labelledby="board-heading">
           <Board showPalette={!hidden('palette')} />
           {hidden('events') ? null : <EventsList />}
+          {hidden('algorithm') ? null : <AlgorithmPanel />}
         </section>
         <aside className="lab-side" aria-label="Scenario and lanes">
           {hidden('lanes') ? null : <LanesPanel />}
@@ -95,7 +162,13 @@ function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScen
             <ChartsPanel />
           </section>
         )}
+        {hidden('timeline') ? null : (
+          <div className="lab-timeline">
+            <Timeline />
+          </div>
+        )}
       </main>
+      <HelpOverlay />
     </div>
   );
 }
@@ -133,6 +206,7 @@ export function App({ store: given }: { readonly store?: LabStore } = {}) {
     return startLinkSync(store, window, () => !servingShownRef.current);
   }, [store]);
   useHistoryKeys(store);
+  useTeachingKeys(store);
   // While the serving lab is shown, the address bar holds its scenario; back in the pipeline lab, the pipeline's.
   useEffect(() => {
     if (serving === null || !showServing) {

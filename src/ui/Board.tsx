@@ -17,6 +17,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { layerColour } from '../charts/palette';
 import { describeMode } from '../engine/profiles/databases';
 import { INTERFERENCE_MODE_IDS, MODE_IDS, type InterferenceModeId } from '../engine/profiles/types';
+import { stepConfiguration } from '../schedulers/pipeline/teaching';
 import type { EventView } from '../worker/protocol';
 import { useLab, useLabStore } from './labContext';
 
@@ -164,8 +165,14 @@ export function Board({ showPalette = true }: { readonly showPalette?: boolean }
   const selected = useLab((s) => s.selectedLane);
   const laneLabel = useLab((s) => s.lanes[s.selectedLane]?.label ?? '');
   const initial = useLab((s) => s.initialConfiguration);
-  const configuration = useLab(useShallow((s) => Array.from(s.live[selected]?.configuration ?? initial)));
-  const stageTimes = useLab(useShallow((s) => Array.from(s.live[selected]?.stageTimesMs ?? [], (t) => Math.round(t * 10) / 10)));
+  // While an algorithm is stepped through, the board shows the configuration of the step (a trial
+  // being built or measured) with the stage times the algorithm is looking at.
+  const step = useLab((s) => (s.teaching !== null && s.teaching.lane === selected && s.teaching.cursor >= 0 ? (s.teaching.steps[s.teaching.cursor] ?? null) : null));
+  const liveConfiguration = useLab(useShallow((s) => Array.from(s.live[selected]?.configuration ?? initial)));
+  const liveStageTimes = useLab(useShallow((s) => Array.from(s.live[selected]?.stageTimesMs ?? [], (t) => Math.round(t * 10) / 10)));
+  const stepConfig = useMemo(() => (step === null ? null : [...stepConfiguration(step)]), [step]);
+  const configuration = stepConfig ?? liveConfiguration;
+  const stageTimes = useMemo(() => (step === null ? liveStageTimes : step.stageTimesMs.map((t) => Math.round(t * 10) / 10)), [step, liveStageTimes]);
   const modes = useLab(useShallow((s) => Array.from(s.modes)));
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
@@ -203,7 +210,12 @@ export function Board({ showPalette = true }: { readonly showPalette?: boolean }
       <h2 id="board-heading">
         Execution places <span className="subtle">— layers of {laneLabel || 'the selected lane'}</span>
       </h2>
-      <div className="board" style={{ ['--eps' as string]: n, ['--blocks-height' as string]: `${height}px` }} data-testid="board">
+      {step === null ? null : (
+        <p className="board-step" data-testid="board.step">
+          {step.algorithm === 'odin' ? 'ODIN' : 'LLS'} at line {step.line}: the board shows C = [{configuration.join(', ')}]; stage times are t(C) as the algorithm sees them (the last measured configuration).
+        </p>
+      )}
+      <div className="board" style={{ ['--eps' as string]: n, ['--blocks-height' as string]: `${height}px` }} data-testid="board" data-configuration={configuration.join(',')}>
         <div className="ep-row">
           {configuration.map((_, i) => (
             <ExecutionPlace key={i} index={i} stageTimeMs={stageTimes[i] ?? 0} bottleneck={i === bottleneck} active={activeOn(i)} modeIndex={modes[i] ?? 0} />

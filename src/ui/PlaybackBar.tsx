@@ -1,12 +1,11 @@
 import { useState } from 'react';
-import type { Speed } from '../worker/protocol';
+import { SPEEDS } from '../store/labStore';
 import { useLab, useLabStore } from './labContext';
 
-const SPEEDS: readonly Speed[] = [1, 5, 10, 30, 60, 120, 300, 1000, 10_000, 100_000, 'max'];
-
+/** 1× is one query per second: a pace a class can follow. */
 const SPEED_OPTIONS = SPEEDS.map((speed) => ({
   value: String(speed),
-  label: speed === 'max' ? 'as fast as possible' : `${speed.toLocaleString('en-US')} queries/s`,
+  label: speed === 'max' ? 'as fast as possible' : `${speed.toLocaleString('en-US')}× (${speed.toLocaleString('en-US')} ${speed === 1 ? 'query' : 'queries'}/s)`,
 }));
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
@@ -63,6 +62,9 @@ export function PlaybackBar() {
           ))}
         </select>
       </label>
+      <button type="button" data-testid="controls.help" onClick={() => act.setHelpOpen(true)} aria-keyshortcuts="Shift+?" title="Keyboard shortcuts (?)">
+        ? Keys
+      </button>
       <output className="progress" data-testid="playback.served" data-served={served} data-status={status} aria-live="off">
         query {integer.format(served)} / {integer.format(total)} · {status}
         <span className="rate">

@@ -19,6 +19,9 @@ const HIDE_LABELS: Record<HideableControl, string> = {
   events: 'workload list',
   charts: 'charts',
   links: 'this share bar',
+  algorithm: 'algorithm panel',
+  timeline: 'time line',
+  lessons: 'lessons',
 };
 
 function slug(text: string): string {

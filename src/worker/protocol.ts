@@ -5,6 +5,7 @@
 import type { PipelineSummary } from '../engine/pipeline/metrics';
 import type { InterferenceModeId, ModeId } from '../engine/profiles/types';
 import type { FieldError, Scenario } from '../scenario/schema';
+import type { AlgorithmStep } from '../schedulers/pipeline/trace';
 
 /** One lane as the page shows it. */
 export interface LaneInfo {
@@ -64,7 +65,7 @@ export function latencyBinEdge(b: number): number {
 /** A moment worth a mark on the time axis. */
 export interface Marker {
   readonly query: number;
-  readonly kind: 'interference-on' | 'interference-off' | 'detect' | 'install';
+  readonly kind: 'interference-on' | 'interference-off' | 'detect' | 'trial' | 'install';
   /** The lane it belongs to; -1 for interference (the same for every lane). */
   readonly lane: number;
   readonly executionPlace?: number;
@@ -103,6 +104,38 @@ export interface Frame {
   readonly summaries?: readonly PipelineSummary[];
   /** Wall-clock simulation speed over the last second, queries per second. */
   readonly rateQps: number;
+  /** Present when the teaching view changed. */
+  readonly teaching?: TeachingFrame;
+  /** Present when the time line changed. */
+  readonly timeline?: TimelineFrame;
+}
+
+/** What `seek` answers: a bad position is refused with a message naming the field. */
+export type SeekResult = { readonly ok: true } | { readonly ok: false; readonly errors: readonly FieldError[] };
+
+/**
+ * The teaching view of the traced lane (the selected one): the algorithm steps its scheduler
+ * executed while serving the last query, and which of them is shown.
+ */
+export interface TeachingFrame {
+  readonly lane: number;
+  /** ODIN or LLS; null for a lane whose scheduler has no line-by-line trace. */
+  readonly algorithm: AlgorithmStep['algorithm'] | null;
+  /** Steps executed while query `served − 1` was served (empty when none ran). */
+  readonly steps: readonly AlgorithmStep[];
+  /** Index of the step shown, −1 when there is none. */
+  readonly cursor: number;
+  /** The lane is between a detection and the installation of its new configuration. */
+  readonly rebalancing: boolean;
+}
+
+/** What the time line (scrubber) knows: how far the run has been, and its markers up to there. */
+export interface TimelineFrame {
+  /** The furthest query count the run has reached (seeking up to it replays what was seen). */
+  readonly furthest: number;
+  /** Markers beyond those already sent (all of them when `reset`). */
+  readonly markers: readonly Marker[];
+  readonly reset: boolean;
 }
 
 /** What `load` answers. */
@@ -120,7 +153,7 @@ export type LoadResult =
 
 /** Speed: simulated queries per wall-clock second, or 'max'. */
 export type Speed = number | 'max';
-export const SPEED_LIMITS = { min: 1, max: 1_000_000 } as const;
+export const SPEED_LIMITS = { min: 0.25, max: 1_000_000 } as const;
 
 /** The worker's API (synchronous on the worker side; comlink makes every call a promise). */
 export interface SimApi {
@@ -136,4 +169,10 @@ export interface SimApi {
   setLaneParameter(lane: number, name: string, value: number): LaneInfo | null;
   setDetectionThreshold(threshold: number): boolean;
   currentScenario(): Scenario | null;
+  /** Goes to `query` queries served (and, within its rebalancing, algorithm step `step`). */
+  seek(query: unknown, step?: unknown): SeekResult;
+  /** One algorithm step forward or back (one query where no algorithm runs). */
+  stepAlgorithm(direction: 1 | -1): void;
+  /** Which lane's algorithm the teaching view follows. */
+  setTraceLane(lane: number): void;
 }

@@ -17,6 +17,16 @@ interface Point {
   counts: Int32Array;
 }
 
+/** A builder's state at a checkpoint (points are never changed once made, so they are shared). */
+export interface SeriesSnapshot {
+  readonly stride: number;
+  readonly points: readonly Point[];
+  readonly sums: Float64Array;
+  readonly completions: Float64Array;
+  readonly bucketStartMs: number;
+  readonly latencyHistogram: Float64Array;
+}
+
 /**
  * Turns one lane's per-query records into a bounded, downsampled series: each point is the
  * mean over `stride` queries; when MAX_POINTS is reached, neighbouring points are merged
@@ -67,6 +77,35 @@ export class LaneSeriesBuilder {
     this.n = 0;
     this.configQps = this.optimalQps = this.latencyMs = this.configLatencyMs = 0;
     if (this.points.length >= MAX_POINTS) this.compact();
+  }
+
+  snapshot(): SeriesSnapshot {
+    return {
+      stride: this.stride,
+      points: this.points.slice(),
+      sums: Float64Array.of(this.n, this.configQps, this.optimalQps, this.latencyMs, this.configLatencyMs, this.completionCount),
+      completions: this.completions.slice(),
+      bucketStartMs: this.bucketStartMs,
+      latencyHistogram: this.latencyHistogram.slice(),
+    };
+  }
+
+  /** Puts back a checkpoint; the next chunk replaces the page's series with all the points. */
+  restore(s: SeriesSnapshot): void {
+    this.stride = s.stride;
+    this.points = s.points.slice();
+    [this.n, this.configQps, this.optimalQps, this.latencyMs, this.configLatencyMs, this.completionCount] = Array.from(s.sums) as [number, number, number, number, number, number];
+    this.completions.set(s.completions);
+    this.bucketStartMs = s.bucketStartMs;
+    this.latencyHistogram.set(s.latencyHistogram);
+    this.sent = 0;
+    this.compacted = true;
+  }
+
+  /** The next chunk sends every point again, replacing the page's series. */
+  resend(): void {
+    this.sent = 0;
+    this.compacted = true;
   }
 
   /** Points not yet sent (or all of them after a compaction), and whether they replace. */

@@ -1,13 +1,14 @@
 import type { PipelineSummary } from '../engine/pipeline/metrics';
-import type { PipelineRun, QueryRecord } from '../engine/pipeline/simulation';
+import type { PipelineRun, PipelineRunSnapshot, QueryRecord } from '../engine/pipeline/simulation';
 import { INTERFERENCE_MODE_IDS, MODE_IDS, type InterferenceModeId } from '../engine/profiles/types';
 import { parseScenario } from '../scenario/parse';
 import { createLaneRuns, laneParameters } from '../scenario/pipelineRunner';
 import type { Scenario } from '../scenario/schema';
 import { laneLabel } from '../schedulers/pipeline/registry';
-import type { EventView, Frame, LaneInfo, LoadResult, Marker, PlaybackStatus, Speed } from './protocol';
+import type { AlgorithmStep, AlgorithmTrace } from '../schedulers/pipeline/trace';
+import type { EventView, Frame, LaneInfo, LoadResult, Marker, PlaybackStatus, SeekResult, Speed, TeachingFrame, TimelineFrame } from './protocol';
 import { SPEED_LIMITS } from './protocol';
-import { LaneSeriesBuilder } from './seriesBuilder';
+import { LaneSeriesBuilder, type SeriesSnapshot } from './seriesBuilder';
 
 /** What the session needs from where it runs (the worker, or a test). */
 export interface SessionHost {
@@ -32,21 +33,57 @@ const MAX_SPEED_FRAME_INTERVAL_MS = 33;
 const MARKERS_PER_FRAME = 256;
 /** Latency samples kept per lane for the percentiles of a long live run. */
 const LATENCY_SAMPLE_CAP = 1 << 16;
+/**
+ * Time travel (issue 7): the session keeps checkpoints of every lane and replays from the
+ * nearest one, instead of storing frames. One every CHECKPOINT_EVERY queries at first; past
+ * MAX_CHECKPOINTS the spacing doubles (every other one is dropped), so a run of any length
+ * keeps at most MAX_CHECKPOINTS and a seek replays at most one spacing per lane.
+ */
+const CHECKPOINT_EVERY = 50;
+const MAX_CHECKPOINTS = 64;
+/** Markers the time line keeps (the newest) and sends to the charts after a seek. */
+const TIMELINE_MARKERS = 20_000;
+const MARKERS_AFTER_SEEK = 2_000;
+/** Minimum wall-clock time between two time-line updates while playing, ms. */
+const TIMELINE_INTERVAL_MS = 500;
 
 interface Lane {
   info: LaneInfo;
   run: PipelineRun;
   series: LaneSeriesBuilder;
-  last: QueryRecord | null;
+  lastBottleneckMs: number;
+  lastOptimalBottleneckMs: number;
   lastConfiguration: Int32Array;
   lastStageTimes: Float64Array;
 }
 
 /** Copy of what the live view needs from a record (the engine reuses its buffers). */
 function keep(lane: Lane, r: QueryRecord): void {
-  lane.last = r;
+  lane.lastBottleneckMs = r.bottleneckMs;
+  lane.lastOptimalBottleneckMs = r.optimalBottleneckMs;
   lane.lastConfiguration.set(r.configuration);
   lane.lastStageTimes.set(r.stageTimesMs);
+}
+
+/** Every lane and the session's own state after `served` queries. */
+interface Checkpoint {
+  readonly served: number;
+  readonly previousModes: Uint8Array;
+  readonly lanes: readonly {
+    readonly run: PipelineRunSnapshot;
+    readonly series: SeriesSnapshot;
+    readonly lastBottleneckMs: number;
+    readonly lastOptimalBottleneckMs: number;
+    readonly lastConfiguration: Int32Array;
+    readonly lastStageTimes: Float64Array;
+  }[];
+}
+
+/** A change made live (placed workload, α, threshold), replayed at its query after a seek. */
+interface LiveEdit {
+  /** Queries served when it was made: it applies before query `query` is served. */
+  readonly query: number;
+  readonly apply: () => void;
 }
 
 /**
@@ -73,6 +110,23 @@ export class PipelineSession {
   private ticking = false;
   private rateWindow: { timeMs: number; served: number }[] = [];
   private summariesDue = false;
+  private checkpoints: Checkpoint[] = [];
+  private checkpointEvery = CHECKPOINT_EVERY;
+  private edits: LiveEdit[] = [];
+  /** Markers up to `furthest`, in query order, for the time line. */
+  private markerLog: Marker[] = [];
+  private markerLogSent = 0;
+  private timelineReset = true;
+  private furthest = 0;
+  private traceLane = 0;
+  /** On only while the last query of a batch is served: the trace costs nothing elsewhere. */
+  private tracing = false;
+  private steps: AlgorithmStep[] = [];
+  private collected: AlgorithmStep[] = [];
+  private cursor = -1;
+  private teachingDirty = true;
+  private markerCap = MARKERS_PER_FRAME;
+  private lastTimelineMs = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly host: SessionHost) {}
 
@@ -115,8 +169,79 @@ export class PipelineSession {
     if (this.scenario === null || !Number.isInteger(n) || n < 1) return;
     if (this.status === 'playing') this.status = 'paused';
     this.advance(Math.min(n, this.total - this.served));
+    this.cursor = this.steps.length - 1;
     if (this.served >= this.total) this.status = 'done';
     this.summariesDue = true;
+    this.report(true);
+  }
+
+  /**
+   * Goes to `query` queries served — back by restoring the nearest checkpoint at or before it
+   * and replaying (the board and charts then show exactly what they showed the first time),
+   * forward by serving — and shows algorithm step `step` of that query's rebalancing. The
+   * worker is a door: a bad position is refused with a message naming the field.
+   */
+  seek(query: unknown, step?: unknown): SeekResult {
+    if (this.scenario === null) return { ok: false, errors: [{ path: 'query', message: 'no scenario is loaded' }] };
+    if (typeof query !== 'number' || !Number.isInteger(query) || query < 0 || query > this.total) {
+      return { ok: false, errors: [{ path: 'query', message: `must be an integer from 0 to ${this.total}, got ${describe(query)}` }] };
+    }
+    if (step !== undefined && (typeof step !== 'number' || !Number.isInteger(step) || step < 0)) {
+      return { ok: false, errors: [{ path: 'step', message: `must be an integer ≥ 0 (an algorithm step of the query), got ${describe(step)}` }] };
+    }
+    if (this.status === 'playing') this.status = 'paused';
+    this.goTo(query);
+    this.cursor = step === undefined ? this.steps.length - 1 : Math.min(step, this.steps.length - 1);
+    this.teachingDirty = true;
+    this.status = this.served >= this.total ? 'done' : 'paused';
+    this.summariesDue = true;
+    this.report(true);
+    return { ok: true };
+  }
+
+  /**
+   * One step of the algorithm the teaching view follows: the next (or previous) line it
+   * executed; where no algorithm runs, one query forward (or back).
+   */
+  stepAlgorithm(direction: 1 | -1): void {
+    if (this.scenario === null) return;
+    if (this.status === 'playing') this.status = 'paused';
+    if (direction === 1) {
+      if (this.cursor < this.steps.length - 1) this.cursor++;
+      else if (this.served < this.total) {
+        this.advance(1);
+        this.cursor = this.steps.length > 0 ? 0 : -1;
+      }
+    } else if (direction === -1) {
+      if (this.cursor > 0) this.cursor--;
+      else if (this.served > 0) {
+        this.goTo(this.served - 1);
+        this.cursor = this.steps.length - 1;
+      }
+    } else {
+      return;
+    }
+    this.teachingDirty = true;
+    this.status = this.served >= this.total ? 'done' : 'paused';
+    this.summariesDue = true;
+    this.report(true);
+  }
+
+  /** Follows another lane's algorithm (the selected lane); its steps of the last query are replayed. */
+  setTraceLane(lane: number): void {
+    if (this.scenario === null || !Number.isInteger(lane) || lane < 0 || lane >= this.lanes.length || lane === this.traceLane) return;
+    this.traceLane = lane;
+    const wasPlaying = this.status === 'playing';
+    if (!wasPlaying) {
+      const cursor = this.cursor;
+      this.goTo(this.served);
+      this.cursor = Math.min(cursor < 0 ? this.steps.length - 1 : cursor, this.steps.length - 1);
+      this.summariesDue = true;
+    } else {
+      this.steps = [];
+      this.cursor = -1;
+    }
+    this.teachingDirty = true;
     this.report(true);
   }
 
@@ -140,7 +265,11 @@ export class PipelineSession {
     if (!INTERFERENCE_MODE_IDS.includes(mode) || this.served >= this.total) return this.events;
     const event: EventView = { id: this.nextEventId++, executionPlace, mode, fromQuery: this.served, toQuery: null };
     const modeIndex = MODE_IDS.indexOf(mode);
-    for (const lane of this.lanes) lane.run.timeline.addEvent({ executionPlace, mode: modeIndex, fromQuery: this.served, toQuery: null, id: event.id });
+    const apply = () => {
+      for (const lane of this.lanes) lane.run.timeline.addEvent({ executionPlace, mode: modeIndex, fromQuery: event.fromQuery, toQuery: null, id: event.id });
+    };
+    apply();
+    this.logEdit(apply);
     this.events = [...this.events, event];
     this.syncScenarioEvents();
     this.report(true);
@@ -153,10 +282,22 @@ export class PipelineSession {
     if (event === undefined || this.scenario === null) return this.events;
     if (event.fromQuery >= this.served || this.served >= this.total) {
       // Not started yet (or the run is over): it never happened.
-      if (this.served < this.total) for (const lane of this.lanes) lane.run.endEvent(id, Math.max(this.served, event.fromQuery));
+      if (this.served < this.total) {
+        const at = Math.max(this.served, event.fromQuery);
+        const apply = () => {
+          for (const lane of this.lanes) lane.run.endEvent(id, at);
+        };
+        apply();
+        this.logEdit(apply);
+      }
       this.events = this.events.filter((e) => e.id !== id);
     } else if (event.toQuery === null || event.toQuery > this.served) {
-      for (const lane of this.lanes) lane.run.endEvent(id, this.served);
+      const at = this.served;
+      const apply = () => {
+        for (const lane of this.lanes) lane.run.endEvent(id, at);
+      };
+      apply();
+      this.logEdit(apply);
       this.events = this.events.map((e) => (e.id === id ? { ...e, toQuery: this.served } : e));
     }
     this.syncScenarioEvents();
@@ -173,6 +314,7 @@ export class PipelineSession {
     } catch {
       return null;
     }
+    this.logEdit(() => lane.run.setSchedulerParameter(name, value));
     const lanes = this.scenario.pipeline.lanes.map((l, i) => (i === laneIndex ? { ...l, params: { ...l.params, [name]: value } } : l));
     this.scenario = { ...this.scenario, pipeline: { ...this.scenario.pipeline, lanes } };
     const params = laneParameters(lanes[laneIndex]!);
@@ -183,7 +325,11 @@ export class PipelineSession {
   /** Changes the monitor's threshold on every lane from the next query on. */
   setDetectionThreshold(threshold: number): boolean {
     if (this.scenario === null || !(threshold >= 0.0001 && threshold <= 10)) return false;
-    for (const lane of this.lanes) lane.run.setDetectionThreshold(threshold);
+    const apply = () => {
+      for (const lane of this.lanes) lane.run.setDetectionThreshold(threshold);
+    };
+    apply();
+    this.logEdit(apply);
     const p = this.scenario.pipeline;
     this.scenario = { ...this.scenario, pipeline: { ...p, assumptions: { ...p.assumptions, detectionThreshold: threshold } } };
     return true;
@@ -204,22 +350,137 @@ export class PipelineSession {
     this.served = 0;
     this.total = scenario.pipeline.queries;
     this.stages = scenario.pipeline.executionPlaces;
-    const built = createLaneRuns(scenario, {}, scenario.seed, LATENCY_SAMPLE_CAP);
+    const built = createLaneRuns(scenario, {}, scenario.seed, LATENCY_SAMPLE_CAP, (index) => this.traceSink(index));
     this.lanes = built.map(({ lane, label, run }, index) => ({
       info: { index, scheduler: lane.scheduler, label, params: laneParameters(lane) },
       run,
       series: new LaneSeriesBuilder(),
-      last: null,
+      lastBottleneckMs: 0,
+      lastOptimalBottleneckMs: 0,
       lastConfiguration: run.configuration.slice(),
       lastStageTimes: new Float64Array(this.stages),
     }));
+    if (this.traceLane >= this.lanes.length) this.traceLane = 0;
     this.events = scenario.pipeline.interference.events.map((e, i) => ({ id: i + 1, ...e }));
     this.nextEventId = this.events.length + 1;
     this.markers = [];
     this.previousModes = new Uint8Array(this.stages);
     this.rateWindow = [];
     this.summariesDue = false;
+    this.edits = [];
+    this.markerLog = [];
+    this.markerLogSent = 0;
+    this.timelineReset = true;
+    this.furthest = 0;
+    this.steps = [];
+    this.cursor = -1;
+    this.teachingDirty = true;
+    this.checkpointEvery = CHECKPOINT_EVERY;
+    this.checkpoints = [this.checkpoint()];
     this.report(true);
+  }
+
+  /** The trace sink of lane `index`: on for the followed lane while a traced query is served. */
+  private traceSink(index: number): AlgorithmTrace {
+    const isOn = (): boolean => this.tracing && this.traceLane === index;
+    return {
+      get enabled() {
+        return isOn();
+      },
+      push: (step) => void this.collected.push(step),
+    };
+  }
+
+  private checkpoint(): Checkpoint {
+    return {
+      served: this.served,
+      previousModes: this.previousModes.slice(),
+      lanes: this.lanes.map((l) => ({
+        run: l.run.snapshot(),
+        series: l.series.snapshot(),
+        lastBottleneckMs: l.lastBottleneckMs,
+        lastOptimalBottleneckMs: l.lastOptimalBottleneckMs,
+        lastConfiguration: l.lastConfiguration.slice(),
+        lastStageTimes: l.lastStageTimes.slice(),
+      })),
+    };
+  }
+
+  /** Keeps a checkpoint every `checkpointEvery` queries, at most MAX_CHECKPOINTS of them. */
+  private maybeCheckpoint(): void {
+    if (this.served % this.checkpointEvery !== 0 || this.served <= this.checkpoints.at(-1)!.served) return;
+    this.checkpoints.push(this.checkpoint());
+    if (this.checkpoints.length > MAX_CHECKPOINTS) {
+      this.checkpointEvery *= 2;
+      this.checkpoints = this.checkpoints.filter((c) => c.served % this.checkpointEvery === 0);
+    }
+  }
+
+  /**
+   * Puts every lane at `target` queries served: forward by serving on; back (or here again)
+   * by restoring the latest checkpoint before `target` and replaying from it, so that the
+   * last query is served again and its algorithm steps are collected.
+   */
+  private goTo(target: number): void {
+    if (target <= this.served) {
+      let from = this.checkpoints[0]!;
+      for (const c of this.checkpoints) if ((c.served < target || c.served === 0) && c.served >= from.served) from = c;
+      this.restore(from);
+    }
+    if (target > this.served) this.advance(target - this.served);
+    // A new generation: the page drops its series and markers and takes them afresh.
+    this.generation++;
+    this.teachingDirty = true;
+    for (const lane of this.lanes) lane.series.resend();
+    this.markers = this.markersBefore(this.served);
+    this.markerCap = MARKERS_AFTER_SEEK;
+  }
+
+  private restore(c: Checkpoint): void {
+    this.served = c.served;
+    this.previousModes = c.previousModes.slice();
+    c.lanes.forEach((s, i) => {
+      const lane = this.lanes[i]!;
+      lane.run.restore(s.run);
+      lane.series.restore(s.series);
+      lane.lastBottleneckMs = s.lastBottleneckMs;
+      lane.lastOptimalBottleneckMs = s.lastOptimalBottleneckMs;
+      lane.lastConfiguration.set(s.lastConfiguration);
+      lane.lastStageTimes.set(s.lastStageTimes);
+    });
+    this.steps = [];
+    this.cursor = -1;
+    this.applyEditsAt(this.served);
+  }
+
+  /** Re-applies the live edits made when `served` queries had been served (after a restore). */
+  private applyEditsAt(served: number): void {
+    for (const edit of this.edits) if (edit.query === served) edit.apply();
+  }
+
+  /**
+   * Records a live edit made now. When the run had been further than here (the person went
+   * back in time), the future it saw is gone: checkpoints and time-line markers past this
+   * point are dropped, and the run will be served afresh.
+   */
+  private logEdit(apply: () => void): void {
+    this.edits.push({ query: this.served, apply });
+    if (this.furthest > this.served) {
+      this.furthest = this.served;
+      this.checkpoints = this.checkpoints.filter((c) => c.served <= this.served);
+      this.markerLog = this.markerLog.filter((m) => m.query < this.served);
+      this.markerLogSent = 0;
+      this.timelineReset = true;
+    }
+  }
+
+  /** The charts' markers (no trials) of queries before `served`, the newest MARKERS_AFTER_SEEK of them. */
+  private markersBefore(served: number): Marker[] {
+    let end = this.markerLog.length;
+    while (end > 0 && this.markerLog[end - 1]!.query >= served) end--;
+    const out: Marker[] = [];
+    for (let i = end - 1; i >= 0 && out.length < MARKERS_AFTER_SEEK; i--) if (this.markerLog[i]!.kind !== 'trial') out.push(this.markerLog[i]!);
+    return out.reverse();
   }
 
   private syncScenarioEvents(): void {
@@ -257,28 +518,65 @@ export class PipelineSession {
     }
   }
 
-  /** Serves `n` queries on every lane, lane by lane query by query (same trace). */
+  /**
+   * Serves `n` queries on every lane, lane by lane query by query (same trace). The followed
+   * lane's algorithm steps are collected for the last of them only; live edits made at a
+   * query are applied again when a replay reaches it; checkpoints are taken on the way.
+   */
   private advance(n: number): void {
     for (let k = 0; k < n; k++) {
       const q = this.served;
+      const last = k === n - 1;
+      if (last) {
+        this.tracing = true;
+        this.collected = [];
+      }
       this.lanes.forEach((lane, index) => {
         lane.run.advance(1, (r) => {
           lane.series.add(r);
           keep(lane, r);
-          if (r.detected) this.markers.push({ query: q, kind: 'detect', lane: index });
-          if (r.installed) this.markers.push({ query: q, kind: 'install', lane: index });
+          if (r.detected) this.mark({ query: q, kind: 'detect', lane: index });
+          if (r.kind === 'trial') this.mark({ query: q, kind: 'trial', lane: index });
+          if (r.installed) this.mark({ query: q, kind: 'install', lane: index });
           if (index === 0) this.noteModes(q, r.modes);
         });
       });
+      if (last) {
+        this.tracing = false;
+        this.steps = this.collected;
+        this.collected = [];
+        this.teachingDirty = true;
+      }
       this.served++;
+      if (this.served > this.furthest) this.furthest = this.served;
+      // The checkpoint comes before the edits made at this query, which a restore applies again.
+      this.maybeCheckpoint();
+      this.applyEditsAt(this.served);
+    }
+  }
+
+  /**
+   * A marker for the charts (trials go to the time line only: there can be one per query, and
+   * they would crowd detections out of the charts' bounded buffer), and for the time line
+   * when the run has not been this far before.
+   */
+  private mark(marker: Marker): void {
+    if (marker.kind !== 'trial') this.markers.push(marker);
+    if (marker.query >= this.furthest) {
+      this.markerLog.push(marker);
+      if (this.markerLog.length > TIMELINE_MARKERS + TIMELINE_MARKERS / 4) {
+        this.markerLog = this.markerLog.slice(-TIMELINE_MARKERS);
+        this.markerLogSent = 0;
+        this.timelineReset = true;
+      }
     }
   }
 
   private noteModes(q: number, modes: Uint8Array): void {
     for (let i = 0; i < modes.length; i++) {
       if (modes[i] === this.previousModes[i]) continue;
-      if (this.previousModes[i] !== 0) this.markers.push({ query: q, kind: 'interference-off', lane: -1, executionPlace: i, mode: MODE_IDS[this.previousModes[i]!]! });
-      if (modes[i] !== 0) this.markers.push({ query: q, kind: 'interference-on', lane: -1, executionPlace: i, mode: MODE_IDS[modes[i]!]! });
+      if (this.previousModes[i] !== 0) this.mark({ query: q, kind: 'interference-off', lane: -1, executionPlace: i, mode: MODE_IDS[this.previousModes[i]!]! });
+      if (modes[i] !== 0) this.mark({ query: q, kind: 'interference-on', lane: -1, executionPlace: i, mode: MODE_IDS[modes[i]!]! });
       this.previousModes[i] = modes[i]!;
     }
   }
@@ -301,8 +599,8 @@ export class PipelineSession {
       const live = {
         configuration: lane.lastConfiguration.slice(),
         stageTimesMs: lane.lastStageTimes.slice(),
-        bottleneckMs: lane.last?.bottleneckMs ?? 0,
-        optimalBottleneckMs: lane.last?.optimalBottleneckMs ?? 0,
+        bottleneckMs: lane.lastBottleneckMs,
+        optimalBottleneckMs: lane.lastOptimalBottleneckMs,
         rebalancing: lane.run.isRebalancing,
         rebalancings: lane.run.metrics.rebalancingsSoFar,
         trialQueries: lane.run.metrics.trialQueriesSoFar,
@@ -319,6 +617,27 @@ export class PipelineSession {
     }
     const modes = this.previousModes.slice();
     transfer.push(modes.buffer);
+    let teaching: TeachingFrame | undefined;
+    if (this.teachingDirty) {
+      const scheduler = this.lanes[this.traceLane]?.info.scheduler;
+      teaching = {
+        lane: this.traceLane,
+        algorithm: scheduler === 'odin' || scheduler === 'lls' ? scheduler : null,
+        steps: this.steps,
+        cursor: this.cursor,
+        rebalancing: this.lanes[this.traceLane]?.run.isRebalancing ?? false,
+      };
+      this.teachingDirty = false;
+    }
+    let timeline: TimelineFrame | undefined;
+    // While playing, the time line is sent twice a second at most: a fast run makes many markers.
+    if (this.timelineReset || force || (this.markerLogSent < this.markerLog.length && now - this.lastTimelineMs >= TIMELINE_INTERVAL_MS)) {
+      this.lastTimelineMs = now;
+      const from = this.timelineReset ? 0 : this.markerLogSent;
+      timeline = { furthest: this.furthest, markers: this.markerLog.slice(from), reset: this.timelineReset };
+      this.markerLogSent = this.markerLog.length;
+      this.timelineReset = false;
+    }
     const frame: Frame = {
       generation: this.generation,
       served: this.served,
@@ -329,11 +648,23 @@ export class PipelineSession {
       stages: this.stages,
       modes,
       lanes,
-      markers: this.markers.length > MARKERS_PER_FRAME ? this.markers.slice(-MARKERS_PER_FRAME) : this.markers,
+      markers: this.markers.length > this.markerCap ? this.markers.slice(-this.markerCap) : this.markers,
       ...(summaries ? { summaries } : {}),
       rateQps,
+      ...(teaching ? { teaching } : {}),
+      ...(timeline ? { timeline } : {}),
     };
     this.markers = [];
+    this.markerCap = MARKERS_PER_FRAME;
     this.host.emit(frame, transfer);
   }
+}
+
+/** A short rendering of a bad value for a message. */
+function describe(value: unknown): string {
+  if (typeof value === 'number') return Number.isNaN(value) ? 'NaN' : String(value);
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
+  return Array.isArray(value) ? 'an array' : typeof value;
 }

@@ -35,6 +35,9 @@ const api: SimApi = {
   setLaneParameter: (lane: number, name: string, value: number) => session.setLaneParameter(lane, name, value),
   setDetectionThreshold: (threshold: number) => session.setDetectionThreshold(threshold),
   currentScenario: () => session.currentScenario(),
+  seek: (query: unknown, step?: unknown) => session.seek(query, step),
+  stepAlgorithm: (direction: 1 | -1) => session.stepAlgorithm(direction),
+  setTraceLane: (lane: number) => session.setTraceLane(lane),
 };
 
 export type SimWorkerApi = typeof api;

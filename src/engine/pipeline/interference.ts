@@ -1,4 +1,4 @@
-import { createRng, type Rng } from '../rng';
+import { createRng, createRngFromState, type Rng } from '../rng';
 import type { ModeIndex } from './stageTimes';
 
 /**
@@ -29,6 +29,18 @@ export interface RandomInterference {
   readonly modes: readonly ModeIndex[];
 }
 
+/** The moving state of an `InterferenceTimeline`, for a checkpoint. */
+export interface InterferenceSnapshot {
+  readonly modes: Uint8Array;
+  readonly explicit: readonly InterferenceEvent[];
+  readonly nextExplicit: number;
+  readonly active: readonly InterferenceEvent[];
+  readonly rng: Uint32Array;
+  readonly nextRandomAt: number;
+  readonly query: number;
+  readonly nextEndAt: number;
+}
+
 /** RNG stream of the random interference trace (arrivals use another). */
 export const INTERFERENCE_STREAM = 1;
 
@@ -40,10 +52,10 @@ export const INTERFERENCE_STREAM = 1;
 export class InterferenceTimeline {
   /** Modes of the current query, per EP (0 = A, alone). */
   readonly modes: Uint8Array;
-  private readonly explicit: InterferenceEvent[];
+  private explicit: InterferenceEvent[];
   private nextExplicit = 0;
   private active: InterferenceEvent[] = [];
-  private readonly rng: Rng;
+  private rng: Rng;
   private nextRandomAt: number;
   private query = -1;
   /** The earliest query at which an active event ends, so most queries skip the filter. */
@@ -126,6 +138,33 @@ export class InterferenceTimeline {
       if (e.fromQuery >= atQuery) this.explicit.splice(i, 1);
       else if (e.toQuery === null || e.toQuery > atQuery) this.explicit[i] = { ...e, toQuery: atQuery };
     }
+  }
+
+  /** The timeline's state (events are immutable objects, so copies of the arrays suffice). */
+  snapshot(): InterferenceSnapshot {
+    return {
+      modes: this.modes.slice(),
+      explicit: this.explicit.slice(),
+      nextExplicit: this.nextExplicit,
+      active: this.active.slice(),
+      rng: this.rng.state(),
+      nextRandomAt: this.nextRandomAt,
+      query: this.query,
+      nextEndAt: this.nextEndAt,
+    };
+  }
+
+  /** Puts back a state taken by `snapshot` on a timeline of the same scenario. */
+  restore(s: InterferenceSnapshot): void {
+    if (s.modes.length !== this.executionPlaces) throw new RangeError(`snapshot has ${s.modes.length} EPs, the timeline ${this.executionPlaces}`);
+    this.modes.set(s.modes);
+    this.explicit = s.explicit.slice();
+    this.nextExplicit = s.nextExplicit;
+    this.active = s.active.slice();
+    this.rng = createRngFromState(s.rng);
+    this.nextRandomAt = s.nextRandomAt;
+    this.query = s.query;
+    this.nextEndAt = s.nextEndAt;
   }
 
   private start(event: InterferenceEvent): void {

@@ -48,6 +48,15 @@ export interface PipelineSummary {
   readonly durationMs: number;
 }
 
+/** Everything `PipelineMetrics` accumulates, copied (see `snapshot`). */
+export interface PipelineMetricsSnapshot {
+  readonly scalars: Float64Array;
+  readonly latencies: Float64Array;
+  readonly configLatencies: Float64Array;
+  readonly belowPeak: Float64Array;
+  readonly belowOptimum: Float64Array;
+}
+
 /**
  * Accumulates one lane's metrics query by query, in O(1) per query. Latency samples are
  * kept for exact percentiles up to `latencySampleCap`; past it, every other sample is
@@ -192,13 +201,76 @@ export class PipelineMetrics {
     };
   }
 
-  /** Keeps every other sample and doubles the stride. */
+  /**
+   * The accumulated state, for a checkpoint. The sample arrays are shared, not copied: the
+   * live arrays are only ever appended to (decimation and growth write into new arrays), so
+   * the first `samples` values of a shared array never change afterwards.
+   */
+  snapshot(): PipelineMetricsSnapshot {
+    return {
+      scalars: Float64Array.of(
+        this.count,
+        this.samples,
+        this.sampleStride,
+        this.latencySum,
+        this.configLatencySum,
+        this.configThroughputSum,
+        this.optimalThroughputSum,
+        this.ratioSum,
+        this.firstAdmissionMs,
+        this.lastCompletionMs,
+        this.detections,
+        this.trialQueries,
+        this.freeTrials,
+        this.phases,
+        this.phaseTimeMs,
+        this.mitigationQueries,
+      ),
+      latencies: this.latencies,
+      configLatencies: this.configLatencies,
+      belowPeak: this.belowPeak.slice(),
+      belowOptimum: this.belowOptimum.slice(),
+    };
+  }
+
+  /** Puts back a state taken by `snapshot` (the sample prefix is copied into fresh arrays). */
+  restore(s: PipelineMetricsSnapshot): void {
+    const v = s.scalars;
+    [
+      this.count,
+      this.samples,
+      this.sampleStride,
+      this.latencySum,
+      this.configLatencySum,
+      this.configThroughputSum,
+      this.optimalThroughputSum,
+      this.ratioSum,
+      this.firstAdmissionMs,
+      this.lastCompletionMs,
+      this.detections,
+      this.trialQueries,
+      this.freeTrials,
+      this.phases,
+      this.phaseTimeMs,
+      this.mitigationQueries,
+    ] = Array.from(v) as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number];
+    this.latencies = s.latencies.slice();
+    this.configLatencies = s.configLatencies.slice();
+    this.belowPeak.set(s.belowPeak);
+    this.belowOptimum.set(s.belowOptimum);
+  }
+
+  /** Keeps every other sample and doubles the stride (into new arrays: snapshots share the old). */
   private decimate(): void {
     const half = this.samples >> 1;
+    const latencies = new Float64Array(this.latencies.length);
+    const configLatencies = new Float64Array(this.configLatencies.length);
     for (let j = 0; j < half; j++) {
-      this.latencies[j] = this.latencies[2 * j]!;
-      this.configLatencies[j] = this.configLatencies[2 * j]!;
+      latencies[j] = this.latencies[2 * j]!;
+      configLatencies[j] = this.configLatencies[2 * j]!;
     }
+    this.latencies = latencies;
+    this.configLatencies = configLatencies;
     this.samples = half;
     this.sampleStride *= 2;
   }

@@ -48,4 +48,15 @@ export interface PipelineScheduler {
   onModesChange?(context: OracleContext): Configuration | null;
   /** Changes a parameter on the fly (the lab's α slider); applies from the next phase on. */
   setParameter?(name: string, value: number): void;
+  /** The parameters in force (what `setParameter` changes), for snapshots of a run. */
+  parameters?(): Readonly<Record<string, number>>;
+}
+
+/**
+ * Where an algorithm reports its line-by-line steps (the teaching view). `enabled` is read
+ * before a step is built, so a sink that is off costs nothing on the hot path.
+ */
+export interface TraceSink<S> {
+  readonly enabled: boolean;
+  push(step: S): void;
 }

@@ -2,10 +2,11 @@ import { createRng, type Rng } from '../rng';
 import type { PipelineAssumptions } from './assumptions';
 import { UNBOUNDED_BUFFER } from './assumptions';
 import { configurationKey, isValidConfiguration, type Configuration } from './configuration';
-import { InterferenceTimeline, type InterferenceEvent, type RandomInterference } from './interference';
-import { PipelineMetrics, type PipelineSummary } from './metrics';
+import { InterferenceTimeline, type InterferenceEvent, type InterferenceSnapshot, type RandomInterference } from './interference';
+import { PipelineMetrics, type PipelineMetricsSnapshot, type PipelineSummary } from './metrics';
 import { OptimumCache } from './partition';
-import type { PipelineScheduler, Rebalancing } from './scheduler';
+import type { PipelineScheduler, RebalanceContext, Rebalancing } from './scheduler';
+import { createRngFromState } from '../rng';
 import { computeStageTimes, type CompiledDatabase } from './stageTimes';
 
 /** Everything one lane needs; lanes of a scenario differ only in their scheduler. */
@@ -54,6 +55,31 @@ const enum Phase {
 }
 
 /**
+ * A checkpoint of one lane: everything `PipelineRun` needs to go on exactly as it would
+ * have from that query. A rebalancing in progress is a generator, which cannot be copied,
+ * so it is kept as what it was given (the context and every observation fed to it) and
+ * rebuilt on restore by replaying them: schedulers are deterministic.
+ */
+export interface PipelineRunSnapshot {
+  readonly q: number;
+  readonly assumptions: PipelineAssumptions;
+  readonly arrivals: Uint32Array | null;
+  readonly scalars: Float64Array;
+  readonly free: Float64Array;
+  readonly departures: Float64Array;
+  readonly ringHead: Int32Array;
+  readonly referenceTimes: Float64Array;
+  readonly installed: Configuration;
+  readonly trialConfiguration: Configuration | null;
+  readonly pendingInstall: Configuration | null;
+  readonly phaseObservations: ReadonlyMap<string, Float64Array>;
+  readonly rebalancing: { readonly context: RebalanceContext; readonly fed: readonly Float64Array[]; readonly parameters: Readonly<Record<string, number>> } | null;
+  readonly parameters: Readonly<Record<string, number>>;
+  readonly metrics: PipelineMetricsSnapshot;
+  readonly timeline: InterferenceSnapshot;
+}
+
+/**
  * One lane of the pipeline world (DESIGN §2): queries flow through N stages bound to N EPs
  * as discrete events with blocking buffers between stages. Because the pipeline is FIFO,
  * each query's start and departure times at every stage follow from the previous queries'
@@ -71,7 +97,7 @@ export class PipelineRun {
   private readonly db: CompiledDatabase;
   private a: PipelineAssumptions;
   private readonly buffer: number;
-  private readonly arrivals: Rng | null;
+  private arrivals: Rng | null;
   private readonly meanGapMs: number;
   /** Departure time of the previous query from each stage. */
   private readonly free: Float64Array;
@@ -87,6 +113,10 @@ export class PipelineRun {
   private trialConfiguration: Configuration | null = null;
   private pendingInstall: Configuration | null = null;
   private rebalancing: Rebalancing | null = null;
+  /** What the rebalancing in progress was given, to rebuild it on restore. */
+  private phaseContext: RebalanceContext | null = null;
+  private phaseFed: Float64Array[] = [];
+  private phaseParameters: Readonly<Record<string, number>> = {};
   private phase = Phase.Normal;
   private detectTimeMs = 0;
   private detectQuery = 0;
@@ -257,7 +287,9 @@ export class PipelineRun {
     if (kind === 'trial') {
       this.metrics.recordTrialQuery();
       this.phaseObservations.set(configurationKey(config), times.slice());
-      const step = this.rebalancing!.next(times.slice());
+      const observed = times.slice();
+      this.phaseFed.push(observed.slice());
+      const step = this.rebalancing!.next(observed);
       if (step.done) {
         this.finishPhase(step.value, completion, q + 1);
         installed = true;
@@ -315,12 +347,14 @@ export class PipelineRun {
   /** Starts a rebalancing phase; returns true when a configuration was installed at once. */
   private beginPhase(config: Configuration, bottleneck: number, completion: number, q: number): boolean {
     const trigger = bottleneck > this.referenceMs ? 'increase' : 'decrease';
-    const rebalancing = this.scheduler.rebalance!({
+    const context: RebalanceContext = {
       configuration: config.slice(),
       stageTimesMs: this.times.slice(),
       unitCount: this.db.unitCount,
       trigger,
-    });
+    };
+    const parameters = this.scheduler.parameters?.() ?? {};
+    const rebalancing = this.scheduler.rebalance!(copyContext(context));
     if (rebalancing === null) {
       this.setReference(this.times, bottleneck);
       return false;
@@ -330,6 +364,9 @@ export class PipelineRun {
     this.detectQuery = q;
     this.phaseObservations = new Map([[configurationKey(config), this.times.slice()]]);
     this.rebalancing = rebalancing;
+    this.phaseContext = context;
+    this.phaseFed = [];
+    this.phaseParameters = parameters;
     if (this.a.trialCost === 'free') {
       // The oracle's view: every trial is evaluated on the database, with the detecting
       // query's modes, at no cost.
@@ -339,6 +376,7 @@ export class PipelineRun {
         computeStageTimes(this.db, step.value, this.timeline.modes, this.a.hopMs, scratch);
         this.phaseObservations.set(configurationKey(step.value), scratch.slice());
         this.metrics.recordFreeTrial();
+        this.phaseFed.push(scratch.slice());
         step = rebalancing.next(scratch.slice());
       }
       this.pendingInstall = step.value;
@@ -371,8 +409,88 @@ export class PipelineRun {
     this.pendingInstall = null;
     this.trialConfiguration = null;
     this.rebalancing = null;
+    this.phaseContext = null;
+    this.phaseFed = [];
     this.phase = Phase.Normal;
   }
+
+  /** A checkpoint of the lane after `served` queries (see `PipelineRunSnapshot`). */
+  snapshot(): PipelineRunSnapshot {
+    return {
+      q: this.q,
+      assumptions: this.a,
+      arrivals: this.arrivals?.state() ?? null,
+      scalars: Float64Array.of(this.phase, this.detectTimeMs, this.detectQuery, this.referenceMs, this.optimalBottleneckMs, this.lastArrivalMs, this.lastCompletionMs),
+      free: this.free.slice(),
+      departures: this.departures.slice(),
+      ringHead: this.ringHead.slice(),
+      referenceTimes: this.referenceTimes.slice(),
+      installed: this.installed.slice(),
+      trialConfiguration: this.trialConfiguration?.slice() ?? null,
+      pendingInstall: this.pendingInstall?.slice() ?? null,
+      phaseObservations: new Map(this.phaseObservations),
+      rebalancing:
+        this.rebalancing === null || this.phaseContext === null
+          ? null
+          : { context: this.phaseContext, fed: this.phaseFed.slice(), parameters: this.phaseParameters },
+      parameters: this.scheduler.parameters?.() ?? {},
+      metrics: this.metrics.snapshot(),
+      timeline: this.timeline.snapshot(),
+    };
+  }
+
+  /**
+   * Puts the lane back to a checkpoint taken by `snapshot` on a run of the same spec and
+   * scheduler: serving on from there gives, bit for bit, what the run gave the first time.
+   */
+  restore(s: PipelineRunSnapshot): void {
+    if (s.free.length !== this.n) throw new RangeError(`snapshot has ${s.free.length} stages, the run ${this.n}`);
+    this.q = s.q;
+    this.a = s.assumptions;
+    this.arrivals = s.arrivals === null ? null : createRngFromState(s.arrivals);
+    const [phase, detectTimeMs, detectQuery, referenceMs, optimalBottleneckMs, lastArrivalMs, lastCompletionMs] = Array.from(s.scalars) as [number, number, number, number, number, number, number];
+    this.phase = phase as Phase;
+    this.detectTimeMs = detectTimeMs;
+    this.detectQuery = detectQuery;
+    this.referenceMs = referenceMs;
+    this.optimalBottleneckMs = optimalBottleneckMs;
+    this.lastArrivalMs = lastArrivalMs;
+    this.lastCompletionMs = lastCompletionMs;
+    this.free.set(s.free);
+    this.departures.set(s.departures);
+    this.ringHead.set(s.ringHead);
+    this.referenceTimes.set(s.referenceTimes);
+    this.installed = s.installed.slice();
+    this.trialConfiguration = s.trialConfiguration?.slice() ?? null;
+    this.pendingInstall = s.pendingInstall?.slice() ?? null;
+    this.phaseObservations = new Map(s.phaseObservations);
+    this.metrics.restore(s.metrics);
+    this.timeline.restore(s.timeline);
+    this.rebalancing = null;
+    this.phaseContext = null;
+    this.phaseFed = [];
+    if (s.rebalancing !== null) {
+      // Rebuild the generator: same parameters as when the phase began, same inputs.
+      this.setParameters(s.rebalancing.parameters);
+      const rebalancing = this.scheduler.rebalance!(copyContext(s.rebalancing.context));
+      if (rebalancing === null) throw new RangeError(`scheduler ${this.scheduler.id} did not rebuild its rebalancing`);
+      rebalancing.next(new Float64Array(0));
+      for (const observed of s.rebalancing.fed) rebalancing.next(observed.slice());
+      this.rebalancing = rebalancing;
+      this.phaseContext = s.rebalancing.context;
+      this.phaseFed = s.rebalancing.fed.slice();
+      this.phaseParameters = s.rebalancing.parameters;
+    }
+    this.setParameters(s.parameters);
+  }
+
+  private setParameters(parameters: Readonly<Record<string, number>>): void {
+    for (const [name, value] of Object.entries(parameters)) this.scheduler.setParameter?.(name, value);
+  }
+}
+
+function copyContext(c: RebalanceContext): RebalanceContext {
+  return { ...c, configuration: c.configuration.slice(), stageTimesMs: c.stageTimesMs.slice() };
 }
 
 function maxOf(values: Float64Array): number {

@@ -47,8 +47,8 @@ describe('ODIN Algorithm 1', () => {
       [5, 1, 1, 5],
     ]);
     expect(run.result).toEqual([3, 4, 1, 4]);
-    const firstIteration = steps.slice(0, 20).map((s) => s.line);
-    expect(firstIteration).toEqual([4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 17, 19, 20, 21, 22, 23, 29, 30, 31, 32]);
+    const firstIteration = steps.slice(0, 22).map((s) => s.line);
+    expect(firstIteration).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 17, 19, 20, 21, 22, 23, 29, 30, 31, 32]);
     const atDirection = steps.find((s) => s.line === 17)!;
     expect(atDirection.affected).toBe(2);
     expect(atDirection.sLeftMs).toBe(12);

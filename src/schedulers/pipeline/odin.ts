@@ -1,5 +1,5 @@
 import { moveUnits, type Configuration } from '../../engine/pipeline/configuration';
-import type { PipelineScheduler, RebalanceContext, Rebalancing } from '../../engine/pipeline/scheduler';
+import type { PipelineScheduler, RebalanceContext, Rebalancing, TraceSink } from '../../engine/pipeline/scheduler';
 import { argMax, maxValue, sameBottleneck } from './util';
 
 export interface OdinParams {
@@ -25,9 +25,12 @@ export interface OdinStep {
   readonly sRightMs: number | null;
   readonly direction: Direction | null;
   readonly lightest: number | null;
+  /** C_opt, the best configuration found so far. */
+  readonly best: readonly number[];
 }
 
-export type OdinTrace = (step: OdinStep) => void;
+/** Where the steps go: a callback (tests), or a sink that can be switched off (the lab). */
+export type OdinTrace = ((step: OdinStep) => void) | TraceSink<OdinStep>;
 
 /**
  * ODIN (Soomro et al., §3.2, Algorithm 1). Readings of the pseudocode, each decided here
@@ -66,8 +69,10 @@ export function* odinRebalance(context: RebalanceContext, params: OdinParams, tr
   let sRight: number | null = null;
   let direction: Direction | null = null;
   let lightest: number | null = null;
+  const push = trace === undefined ? null : typeof trace === 'function' ? { enabled: true, push: trace } : trace;
   const emit = (line: number): void => {
-    trace?.({
+    if (push === null || !push.enabled) return;
+    push.push({
       line,
       configuration: Array.from(config),
       stageTimesMs: Array.from(times),
@@ -80,8 +85,11 @@ export function* odinRebalance(context: RebalanceContext, params: OdinParams, tr
       sRightMs: sRight,
       direction,
       lightest,
+      best: Array.from(best),
     });
   };
+  emit(2);
+  emit(3);
   emit(4);
   while (gamma < alpha) {
     emit(5);
@@ -166,5 +174,6 @@ export function createOdin(params: OdinParams, trace?: OdinTrace): PipelineSched
       if (name !== 'alpha') throw new RangeError(`odin has no parameter ${name}`);
       current = { alpha: checkAlpha(value) };
     },
+    parameters: () => ({ alpha: current.alpha }),
   };
 }

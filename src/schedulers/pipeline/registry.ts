@@ -5,6 +5,7 @@ import { createLls } from './lls';
 import { createOdin } from './odin';
 import { createOptimal } from './optimal';
 import { createStatic } from './static';
+import { tagged, type AlgorithmTrace } from './trace';
 
 /** A numeric parameter a lane can set (drives validation, the CLI and the UI's sliders). */
 export interface NumericParameter {
@@ -23,8 +24,11 @@ export interface PipelineSchedulerEntry {
   /** One sentence for menus and the presets gallery. */
   readonly description: string;
   readonly parameters: readonly NumericParameter[];
-  /** Builds the scheduler with validated parameters under the scenario's assumptions. */
-  create(params: Readonly<Record<string, number>>, assumptions: PipelineAssumptions): PipelineScheduler;
+  /**
+   * Builds the scheduler with validated parameters under the scenario's assumptions; `trace`
+   * receives its line-by-line steps (only ODIN and LLS have a teaching trace).
+   */
+  create(params: Readonly<Record<string, number>>, assumptions: PipelineAssumptions, trace?: AlgorithmTrace): PipelineScheduler;
 }
 
 export const PIPELINE_SCHEDULER_IDS = ['odin', 'lls', 'optimal', 'static', 'evict'] as const;
@@ -39,14 +43,14 @@ export const PIPELINE_SCHEDULERS: Readonly<Record<PipelineSchedulerId, PipelineS
     label: 'ODIN',
     description: 'Algorithm 1 of the ODIN paper: moves layers off the slowest stage, explores until α trials fail in a row.',
     parameters: [ALPHA],
-    create: (params) => createOdin({ alpha: params.alpha ?? ALPHA.default }),
+    create: (params, _assumptions, trace) => createOdin({ alpha: params.alpha ?? ALPHA.default }, trace === undefined ? undefined : tagged(trace, 'odin')),
   },
   lls: {
     id: 'lls',
     label: 'LLS',
     description: 'Least-loaded scheduler: moves a layer from the most to the least utilized stage while throughput holds.',
     parameters: [],
-    create: (_params, assumptions) => createLls({ reading: assumptions.llsReading }),
+    create: (_params, assumptions, trace) => createLls({ reading: assumptions.llsReading }, trace === undefined ? undefined : tagged(trace, 'lls')),
   },
   optimal: {
     id: 'optimal',

@@ -1,0 +1,78 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { LESSONS, findLesson } from '../scenario/lessons';
+import { useLab, useLabStore } from './labContext';
+
+/**
+ * Guided lessons (teaching mode): pick one of three, then read each narrated step and press
+ * Next; every step puts the run where the text speaks about (time travel).
+ */
+export function LessonBar() {
+  const store = useLabStore();
+  const lesson = useLab((s) => s.lesson);
+  const [listOpen, setListOpen] = useState(false);
+  const headingId = useId();
+  const act = store.getState();
+  const current = lesson === null ? undefined : findLesson(lesson.id);
+  const next = useRef<HTMLButtonElement>(null);
+  const lessonId = lesson?.id ?? null;
+  // A lesson that starts takes the focus to its Next button, so the keyboard goes on from there.
+  useEffect(() => {
+    if (lessonId !== null) next.current?.focus();
+  }, [lessonId]);
+
+  if (current === undefined || lesson === null) {
+    return (
+      <section className="lessons" aria-label="Lessons" data-testid="lessons">
+        <button type="button" data-testid="lessons.open" aria-expanded={listOpen} onClick={() => setListOpen(!listOpen)}>
+          🎓 Lessons
+        </button>
+        {listOpen ? (
+          <ul className="lesson-list">
+            {LESSONS.map((l) => (
+              <li key={l.id}>
+                <button
+                  type="button"
+                  data-testid={`lessons.start-${l.id}`}
+                  onClick={() => {
+                    setListOpen(false);
+                    void act.startLesson(l.id);
+                  }}
+                >
+                  {l.title}
+                </button>{' '}
+                <span className="subtle">{l.summary}</span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </section>
+    );
+  }
+  const last = lesson.step === current.steps.length - 1;
+  return (
+    <section className="lessons lesson-active panel" aria-labelledby={headingId} data-testid="lesson" data-lesson={current.id} data-step={lesson.step}>
+      <h2 id={headingId}>
+        {current.title}{' '}
+        <span className="subtle" data-testid="lesson.progress">
+          — step {lesson.step + 1} of {current.steps.length}
+        </span>
+      </h2>
+      <p className="lesson-text" data-testid="lesson.text" aria-live="polite">
+        {current.steps[lesson.step]!.text}
+      </p>
+      <div className="lesson-buttons">
+        <button type="button" data-testid="lesson.back" disabled={lesson.step === 0} onClick={() => void act.lessonStep(lesson.step - 1)}>
+          ◂ Back
+        </button>
+        <button type="button" ref={next} data-testid={last ? 'lesson.end' : 'lesson.next'} onClick={() => (last ? act.endLesson() : void act.lessonStep(lesson.step + 1))}>
+          {last ? 'Finish the lesson' : 'Next ▸'}
+        </button>
+        {last ? null : (
+          <button type="button" data-testid="lesson.exit" onClick={() => act.endLesson()}>
+            Leave the lesson
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}
