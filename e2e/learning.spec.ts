@@ -108,3 +108,37 @@ test('without IndexedDB, saving an agent says why in the banner and the run goes
   await expect(lab.byTestId('banner.errors')).toContainText('IndexedDB');
   lab.expectCleanLog();
 });
+
+test('a class walks through one SAC update with its numbers (teaching)', async ({ page }) => {
+  test.setTimeout(60_000);
+  const lab = new ServingPage(page);
+  await lab.open();
+  const lane = await lab.learningLane('bcedge');
+  await expect.poll(() => lab.numberAt(lab.learning('slots', lane)), { timeout: 30_000 }).toBeGreaterThan(5);
+  await lab.byTestId(`walkthrough.start.${lane}`).click();
+  const step = lab.byTestId('walkthrough.step');
+  await expect(step).toHaveAttribute('data-step', '1');
+  await expect(lab.byTestId('serving.play')).toBeEnabled(); // the run paused for the class
+  await expect(page.locator('[data-testid="walkthrough.batch"] tbody tr')).toHaveCount(4);
+  await lab.byTestId('walkthrough.next').click();
+  await expect(step).toHaveAttribute('data-step', '2');
+  expect(Number(await lab.byTestId('walkthrough.critic-loss').textContent())).toBeGreaterThanOrEqual(0);
+  // Every row's target is r + γ·V(s′), as printed.
+  const rows = await page.locator('[data-testid="walkthrough.target"] tbody tr').allTextContents();
+  expect(rows).toHaveLength(4);
+  await lab.byTestId('walkthrough.next').click();
+  await expect(lab.byTestId('walkthrough.policy-loss')).toBeVisible();
+  await lab.byTestId('walkthrough.next').click();
+  await expect(step).toHaveAttribute('data-step', '4');
+  const before = Number(await lab.byTestId('walkthrough.alpha-before').textContent());
+  const after = Number(await lab.byTestId('walkthrough.alpha-after').textContent());
+  expect(before).toBeGreaterThan(0);
+  expect(after).not.toBe(before);
+  await expect(lab.byTestId('walkthrough.next')).toBeDisabled();
+  await lab.byTestId('walkthrough.back').click();
+  await expect(step).toHaveAttribute('data-step', '3');
+  await lab.byTestId(`walkthrough.${lane}`).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/sac-walkthrough.png', fullPage: false });
+  expect(lab.log.consoleErrors).toEqual([]);
+  expect(lab.log.pageErrors).toEqual([]);
+});

@@ -162,7 +162,7 @@ export interface ServingResultsSlice {
   /** Per lane: the last policy and masks the worker sent (they come at most 4 times a second). */
   policies: readonly ({ readonly policy: Float32Array; readonly masks: Uint8Array } | null)[];
   /** Per lane: mean wall-clock decision time, µs (Fig. 16). */
-  decisionUs: readonly number[];
+  decisionUs: readonly (number | null)[];
   summaries: readonly ServingSummary[] | null;
 }
 

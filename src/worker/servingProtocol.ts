@@ -154,7 +154,7 @@ export interface ServingFrame {
     readonly points: ServingSeriesChunk;
     readonly live: ServingLaneLive;
     /** Mean wall-clock time of the lane's decisions so far, µs (BCEdge Fig. 16). */
-    readonly decisionUs: number;
+    readonly decisionUs: number | null;
     /** Present for learning lanes. */
     readonly learning?: LearningLive;
   }[];

@@ -692,9 +692,10 @@ export class ServingSession {
       const { chunk, replace: r } = lane.series.takeChunk();
       replace ||= r;
       for (const a of Object.values(chunk)) transfer.push((a as Float64Array).buffer as ArrayBuffer);
-      const decisionUs = lane.decisions > 0 ? (1000 * lane.decisionMs) / lane.decisions : 0;
+      // null before the first decision; 0 when every decision took less than the clock's resolution.
+      const decisionUs = lane.decisions > 0 ? (1000 * lane.decisionMs) / lane.decisions : null;
       if (lane.learning === null) return { points: chunk, live: this.live(lane), decisionUs };
-      const learning = lane.learning.live(now, decisionUs, force);
+      const learning = lane.learning.live(now, decisionUs ?? 0, force);
       transfer.push(...learning.transfer);
       return { points: chunk, live: this.live(lane), decisionUs, learning: learning.live };
     });

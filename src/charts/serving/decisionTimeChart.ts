@@ -59,11 +59,13 @@ export function createDecisionTimeChart(host: HTMLElement, options: ServingChart
   const y = scaleBand<number>().paddingInner(0.25).paddingOuter(0.15);
 
   const draw = (data: DecisionTimeData, width: number) => {
-    const rows: Row[] = data.lanes.map((lane, l) => ({ l, label: lane.label, us: lane.decisionUs !== null && Number.isFinite(lane.decisionUs) && lane.decisionUs > 0 ? lane.decisionUs : null }));
+    // null: no decision yet; 0: every decision was shorter than the clock's resolution (browsers coarsen
+    // performance.now() to 5–100 µs), shown as a label, not as a bar of a made-up length.
+    const rows: Row[] = data.lanes.map((lane, l) => ({ l, label: lane.label, us: lane.decisionUs !== null && Number.isFinite(lane.decisionUs) && lane.decisionUs >= 0 ? lane.decisionUs : null }));
     const height = options.height ?? Math.max(150, MARGIN.top + MARGIN.bottom + ROW_PX * Math.max(1, rows.length));
     const innerWidth = Math.max(10, width - MARGIN.left - MARGIN.right);
     const innerHeight = Math.max(10, height - MARGIN.top - MARGIN.bottom);
-    const domain = decisionDomain(rows.map((r) => r.us));
+    const domain = decisionDomain(rows.map((r) => (r.us === 0 ? null : r.us)));
     const xLinear = scaleLinear().domain([domain.min, domain.max]).range([0, innerWidth]);
     const xLog = scaleLog().domain([domain.min, domain.max]).range([0, innerWidth]);
     const x = (v: number) => (domain.log ? xLog(v) : xLinear(v));
@@ -103,7 +105,7 @@ export function createDecisionTimeChart(host: HTMLElement, options: ServingChart
     frame.xLabel.attr('x', innerWidth).attr('y', innerHeight + 36).text(`mean time per decision (µs${domain.log ? ', log scale' : ''})`);
     frame.yLabel.text('');
 
-    const bars = rows.filter((r) => r.us !== null);
+    const bars = rows.filter((r) => r.us !== null && r.us > 0);
     const colourOf = (r: Row) => laneColour(data.lanes[r.l]?.index ?? r.l);
     const start = domain.log ? 0 : x(0);
     frame.plot
@@ -125,10 +127,11 @@ export function createDecisionTimeChart(host: HTMLElement, options: ServingChart
       .selectAll<SVGTextElement, Row>('text')
       .data(rows, (r) => String(r.l))
       .join((enter) => haloText(enter.append('text')).attr('dominant-baseline', 'central'))
-      .attr('x', (r) => (r.us === null ? 4 : Math.max(1, x(r.us) - start) + start + 4))
+      .attr('x', (r) => (r.us === null || r.us === 0 ? 4 : Math.max(1, x(r.us) - start) + start + 4))
       .attr('y', (r) => y(r.l)! + y.bandwidth() / 2)
-      .text((r) => (r.us === null ? 'no decision yet' : formatMicros(r.us)));
-    frame.svg.attr('data-points', bars.length);
+      .text((r) => (r.us === null ? 'no decision yet' : r.us === 0 ? 'below the clock’s resolution' : formatMicros(r.us)));
+    // Lanes measured: drawn bars and those below the clock's resolution.
+    frame.svg.attr('data-points', rows.filter((r) => r.us !== null).length);
     setPlotMessage(frame, width, height, rows.length === 0 ? 'No lanes' : null);
     // setPlotMessage centres on the shared margin: centre on this chart's plot instead.
     frame.message.attr('x', innerWidth / 2).attr('y', innerHeight / 2);

@@ -1,3 +1,4 @@
+import { SacWalkthrough } from './SacWalkthrough';
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { useStore } from 'zustand';
 import { formatMicros } from '../../charts/serving/decisionTimeChart';
@@ -85,7 +86,7 @@ function LearningLaneCard({
   const slotMs = useServing(store, (s) => s.slotMs);
   const status = useServing(store, (s) => s.status);
   const title = useServing(store, (s) => s.scenario?.title ?? 'scenario');
-  const decisionUs = useServing(store, (s) => s.decisionUs[i] ?? 0);
+  const decisionUs = useServing(store, (s) => s.decisionUs[i] ?? 0) ?? 0;
   const [note, setNote] = useState<string>('');
   const [saved, setSaved] = useState<readonly SavedAgentInfo[] | null>(null);
   const file = useRef<HTMLInputElement>(null);
@@ -293,6 +294,7 @@ function LearningLaneCard({
       <p className="learning-note" role="status" data-testid={id('note')}>
         {note}
       </p>
+      {lane.scheduler === 'bcedge' || lane.scheduler === 'tac' ? <SacWalkthrough store={store} lane={i} /> : null}
     </li>
   );
 }
