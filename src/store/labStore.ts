@@ -4,6 +4,7 @@ import type { PipelineSummary } from '../engine/pipeline/metrics';
 import type { InterferenceModeId } from '../engine/profiles/types';
 import type { FieldError, Scenario } from '../scenario/schema';
 import type { EventView, Frame, LaneInfo, LaneLive, LoadResult, Marker, PlaybackStatus, SeekResult, Speed, TeachingFrame } from '../worker/protocol';
+import { TIMELINE_MARKERS } from '../worker/protocol';
 import { findLesson } from '../scenario/lessons';
 import { historyActions, type LoadErrors, type ScenarioSource } from './history';
 import { MarkerBuffer, SeriesBuffer } from './series';
@@ -360,7 +361,11 @@ export function applyFrame(set: Set, get: Get, frame: Frame, nowMs: number, fram
     ...(frame.timeline
       ? {
           furthest: frame.timeline.furthest,
-          timelineMarkers: frame.timeline.reset ? frame.timeline.markers : frame.timeline.markers.length > 0 ? state.timelineMarkers.concat(frame.timeline.markers) : state.timelineMarkers,
+          timelineMarkers: frame.timeline.reset
+            ? frame.timeline.markers
+            : frame.timeline.markers.length > 0
+              ? state.timelineMarkers.concat(frame.timeline.markers).slice(-TIMELINE_MARKERS)
+              : state.timelineMarkers,
         }
       : {}),
   });

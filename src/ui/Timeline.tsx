@@ -5,7 +5,7 @@ import type { Marker } from '../worker/protocol';
 import { useLab, useLabStore } from './labContext';
 
 /** Marker buttons drawn at most per kind and per this fraction of the track (the rest is reached with Shift+←/→). */
-const BUCKETS = 200;
+const BUCKETS = 60;
 
 /**
  * The marker buttons, drawn again only when the markers change (not on every frame). They
@@ -38,6 +38,41 @@ const MarkerButtons = memo(function MarkerButtons({ markers, total }: { readonly
   );
 });
 
+/** Marker kinds, top row first, as the ticks draw them while the run plays. */
+const TICK_ROWS: readonly { readonly kind: Marker['kind']; readonly row: 0 | 1 }[] = [
+  { kind: 'interference-on', row: 0 },
+  { kind: 'interference-off', row: 0 },
+  { kind: 'detect', row: 1 },
+  { kind: 'trial', row: 1 },
+  { kind: 'install', row: 1 },
+];
+
+/**
+ * While the run plays, the markers are plain ticks: one SVG path per kind (a few elements
+ * whatever the number of markers, so the page stays responsive at full speed). Paused, they
+ * become the buttons above, to click.
+ */
+const MarkerTicks = memo(function MarkerTicks({ markers, total }: { readonly markers: readonly Marker[]; readonly total: number }) {
+  const paths = TICK_ROWS.map(({ kind, row }) => {
+    // One tick per 1/1000 of the track at most (ticks closer than that would overlap anyway).
+    let d = '';
+    let last = -1;
+    for (const m of markers) {
+      if (m.kind !== kind) continue;
+      const x = Math.round((1000 * (m.query + 1)) / Math.max(1, total));
+      if (x === last) continue;
+      last = x;
+      d += `M${x} ${row === 0 ? 2 : 22}v16`;
+    }
+    return { kind, d };
+  });
+  return (
+    <svg className="timeline-markers timeline-ticks" viewBox="0 0 1000 40" preserveAspectRatio="none" aria-hidden="true" data-testid="timeline.ticks">
+      {paths.map((p) => (p.d === '' ? null : <path key={p.kind} className={`timeline-tick kind-${p.kind}`} d={p.d} />))}
+    </svg>
+  );
+});
+
 /** Interference markers carry their short label on the track (the lane's own are plain marks). */
 function visibleLabel(m: Marker): string {
   return m.kind === 'interference-on' || m.kind === 'interference-off' ? markerLabel(m) : '';
@@ -57,6 +92,7 @@ export function Timeline() {
   const all = useLab((s) => s.timelineMarkers);
   const lane = useLab((s) => s.selectedLane);
   const laneLabel = useLab((s) => s.lanes[s.selectedLane]?.label ?? '');
+  const playing = useLab((s) => s.status === 'playing');
   const labelId = useId();
   const act = store.getState();
   const markers = useMemo(() => {
@@ -95,7 +131,7 @@ export function Timeline() {
       </div>
       <div className="timeline-track">
         <div className="timeline-explored" style={{ width: pct(furthest) }} aria-hidden="true" />
-        <MarkerButtons markers={markers} total={total} />
+        {playing ? <MarkerTicks markers={markers} total={total} /> : <MarkerButtons markers={markers} total={total} />}
         <label className="timeline-scrubber">
           <span className="visually-hidden">Queries served</span>
           <input

@@ -176,3 +176,6 @@ export interface SimApi {
   /** Which lane's algorithm the teaching view follows. */
   setTraceLane(lane: number): void;
 }
+
+/** Markers the time line keeps, the newest (the worker's log and the page's copy trim alike). */
+export const TIMELINE_MARKERS = 5_000;

@@ -7,7 +7,7 @@ import type { Scenario } from '../scenario/schema';
 import { laneLabel } from '../schedulers/pipeline/registry';
 import type { AlgorithmStep, AlgorithmTrace } from '../schedulers/pipeline/trace';
 import type { EventView, Frame, LaneInfo, LoadResult, Marker, PlaybackStatus, SeekResult, Speed, TeachingFrame, TimelineFrame } from './protocol';
-import { SPEED_LIMITS } from './protocol';
+import { SPEED_LIMITS, TIMELINE_MARKERS } from './protocol';
 import { LaneSeriesBuilder, type SeriesSnapshot } from './seriesBuilder';
 
 /** What the session needs from where it runs (the worker, or a test). */
@@ -42,7 +42,6 @@ const LATENCY_SAMPLE_CAP = 1 << 16;
 const CHECKPOINT_EVERY = 50;
 const MAX_CHECKPOINTS = 64;
 /** Markers the time line keeps (the newest) and sends to the charts after a seek. */
-const TIMELINE_MARKERS = 20_000;
 const MARKERS_AFTER_SEEK = 2_000;
 /** Minimum wall-clock time between two time-line updates while playing, ms. */
 const TIMELINE_INTERVAL_MS = 500;
@@ -125,6 +124,7 @@ export class PipelineSession {
   private collected: AlgorithmStep[] = [];
   private cursor = -1;
   private teachingDirty = true;
+  private lastTeachingMs = Number.NEGATIVE_INFINITY;
   private markerCap = MARKERS_PER_FRAME;
   private lastTimelineMs = Number.NEGATIVE_INFINITY;
 
@@ -565,9 +565,11 @@ export class PipelineSession {
     if (marker.query >= this.furthest) {
       this.markerLog.push(marker);
       if (this.markerLog.length > TIMELINE_MARKERS + TIMELINE_MARKERS / 4) {
-        this.markerLog = this.markerLog.slice(-TIMELINE_MARKERS);
-        this.markerLogSent = 0;
-        this.timelineReset = true;
+        // Trim the oldest; the page trims its copy by the same rule (TIMELINE_MARKERS), so
+        // nothing is sent again (resending thousands of markers cost the page long tasks).
+        const dropped = this.markerLog.length - TIMELINE_MARKERS;
+        this.markerLog = this.markerLog.slice(dropped);
+        this.markerLogSent = Math.max(0, this.markerLogSent - dropped);
       }
     }
   }
@@ -618,7 +620,10 @@ export class PipelineSession {
     const modes = this.previousModes.slice();
     transfer.push(modes.buffer);
     let teaching: TeachingFrame | undefined;
-    if (this.teachingDirty) {
+    // While playing, the algorithm panel is a glimpse (it is read in step mode): at most
+    // twice a second, like the time line, so a fast run does not redraw it every frame.
+    if (this.teachingDirty && (force || this.status !== 'playing' || now - this.lastTeachingMs >= TIMELINE_INTERVAL_MS)) {
+      this.lastTeachingMs = now;
       const scheduler = this.lanes[this.traceLane]?.info.scheduler;
       teaching = {
         lane: this.traceLane,
