@@ -89,6 +89,8 @@ export interface UiSlice {
 export interface TeachingSlice {
   /** The followed lane's algorithm steps of the last query, and the one shown. */
   teaching: TeachingFrame | null;
+  /** Queries served when the last teaching frame was made (the algorithm panel narrates that one while playing). */
+  teachingServed: number;
   /** How far the run has been (the time line's extent). */
   furthest: number;
   /** Markers up to `furthest` (interference, and per lane detections, trials, installations). */
@@ -189,7 +191,7 @@ const resultsSlice = (): ResultsSlice => ({
 
 const uiSlice = (): UiSlice => ({ selectedLane: 0, throughputView: 'config', helpOpen: false });
 
-const teachingSlice = (): TeachingSlice => ({ teaching: null, furthest: 0, timelineMarkers: [], lesson: null });
+const teachingSlice = (): TeachingSlice => ({ teaching: null, teachingServed: 0, furthest: 0, timelineMarkers: [], lesson: null });
 
 function actions(set: Set, get: Get, client: SimClient): Actions {
   /** Remembers the scenario before a change, for undo (a new change clears redo). */
@@ -357,7 +359,7 @@ export function applyFrame(set: Set, get: Get, frame: Frame, nowMs: number, fram
     rateQps: frame.rateQps,
     framesPerSecond: frameTimes.length,
     ...(frame.summaries ? { summaries: frame.summaries } : fresh ? { summaries: null } : {}),
-    ...(frame.teaching ? { teaching: frame.teaching } : {}),
+    ...(frame.teaching ? { teaching: frame.teaching, teachingServed: frame.served } : {}),
     ...(frame.timeline
       ? {
           furthest: frame.timeline.furthest,

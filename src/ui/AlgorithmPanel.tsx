@@ -9,9 +9,14 @@ import { useLab, useLabStore } from './labContext';
  */
 export function AlgorithmPanel() {
   const store = useLabStore();
-  const teaching = useLab((s) => s.teaching);
+  // At full speed the panel rests (a line-by-line view of thousands of rebalancings a
+  // second teaches nothing, and redrawing it costs the page frames): pause or step to follow.
+  const fast = useLab((s) => s.status === 'playing' && (s.speed === 'max' || s.speed > 1000));
+  const teaching = useLab((s) => (s.status === 'playing' && (s.speed === 'max' || s.speed > 1000) ? null : s.teaching));
   const laneLabel = useLab((s) => s.lanes[s.selectedLane]?.label ?? '');
-  const served = useLab((s) => s.served);
+  // The query it narrates is the one the teaching frame was made at: while the run plays
+  // the panel follows those frames (twice a second), not every frame's query count.
+  const served = useLab((s) => (s.status === 'playing' ? s.teachingServed : s.served));
   const headingId = useId();
   const algorithm = teaching?.algorithm ?? null;
   const step = teaching !== null && teaching.cursor >= 0 ? (teaching.steps[teaching.cursor] ?? null) : null;
@@ -19,7 +24,8 @@ export function AlgorithmPanel() {
   const act = store.getState();
 
   let narration: string;
-  if (algorithm === null) narration = `${laneLabel || 'This lane'} has no line-by-line algorithm: select an ODIN or LLS lane to follow its rebalancing.`;
+  if (fast) narration = 'Running at full speed: pause, or step with → , to follow the algorithm line by line.';
+  else if (algorithm === null) narration = `${laneLabel || 'This lane'} has no line-by-line algorithm: select an ODIN or LLS lane to follow its rebalancing.`;
   else if (step !== null) narration = narrate(step);
   else if (teaching?.rebalancing) narration = `Query ${served - 1} was one of those already in the pipeline when the change was detected: it finishes on the old configuration before the next trial runs (serial trials, ODIN §4.2).`;
   else narration = `No rebalancing ran during query ${Math.max(0, served - 1)}: ${algorithm === 'odin' ? 'ODIN' : 'LLS'} waits for the monitor to see the slowest stage change.`;
@@ -45,7 +51,7 @@ export function AlgorithmPanel() {
       <p className="narration" data-testid="algorithm.narration" aria-live="polite">
         {narration}
       </p>
-      {algorithm === null ? null : (
+      {algorithm === null || fast ? null : (
         <div className="algorithm-body">
           <ol className="pseudocode" aria-label={algorithm === 'odin' ? 'Algorithm 1 (ODIN), as printed in the paper' : 'LLS, the lab’s pseudocode'}>
             {pseudocodeOf(algorithm).map((l) => (

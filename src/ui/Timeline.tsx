@@ -86,7 +86,9 @@ function visibleLabel(m: Marker): string {
  */
 export function Timeline() {
   const store = useLabStore();
-  const served = useLab((s) => s.served);
+  // While playing, the scrubber moves in steps of 1/1000 of the run (the page does not
+  // redraw the time line on every frame).
+  const served = useLab((s) => (s.status === 'playing' ? Math.floor((Math.floor((s.served * 1000) / Math.max(1, s.totalQueries)) * s.totalQueries) / 1000) : s.served));
   const total = useLab((s) => s.totalQueries);
   const furthest = useLab((s) => s.furthest);
   const all = useLab((s) => s.timelineMarkers);

@@ -43,6 +43,8 @@ const CHECKPOINT_EVERY = 50;
 const MAX_CHECKPOINTS = 64;
 /** Markers the time line keeps (the newest) and sends to the charts after a seek. */
 const MARKERS_AFTER_SEEK = 2_000;
+/** The time line's resolution: at most one marker per kind and lane in each 1/TIMELINE_BUCKETS of the run. */
+const TIMELINE_BUCKETS = 4_000;
 /** Minimum wall-clock time between two time-line updates while playing, ms. */
 const TIMELINE_INTERVAL_MS = 500;
 
@@ -125,6 +127,8 @@ export class PipelineSession {
   private cursor = -1;
   private teachingDirty = true;
   private lastTeachingMs = Number.NEGATIVE_INFINITY;
+  /** The time-line bucket of the last logged marker, per kind and lane. */
+  private readonly markerBuckets = new Map<string, number>();
   private markerCap = MARKERS_PER_FRAME;
   private lastTimelineMs = Number.NEGATIVE_INFINITY;
 
@@ -369,6 +373,7 @@ export class PipelineSession {
     this.summariesDue = false;
     this.edits = [];
     this.markerLog = [];
+    this.markerBuckets.clear();
     this.markerLogSent = 0;
     this.timelineReset = true;
     this.furthest = 0;
@@ -469,6 +474,7 @@ export class PipelineSession {
       this.furthest = this.served;
       this.checkpoints = this.checkpoints.filter((c) => c.served <= this.served);
       this.markerLog = this.markerLog.filter((m) => m.query < this.served);
+      this.markerBuckets.clear();
       this.markerLogSent = 0;
       this.timelineReset = true;
     }
@@ -563,6 +569,13 @@ export class PipelineSession {
   private mark(marker: Marker): void {
     if (marker.kind !== 'trial') this.markers.push(marker);
     if (marker.query >= this.furthest) {
+      // A dense run (interference every few queries at full speed) makes thousands of
+      // markers a second: the time line keeps one per kind and lane per 1/TIMELINE_BUCKETS
+      // of the run (the track cannot show more), so a sparse run keeps every marker.
+      const bucket = Math.floor((marker.query * TIMELINE_BUCKETS) / Math.max(1, this.total));
+      const key = `${marker.kind}:${marker.lane}:${marker.executionPlace ?? ""}`;
+      if (this.markerBuckets.get(key) === bucket) return;
+      this.markerBuckets.set(key, bucket);
       this.markerLog.push(marker);
       if (this.markerLog.length > TIMELINE_MARKERS + TIMELINE_MARKERS / 4) {
         // Trim the oldest; the page trims its copy by the same rule (TIMELINE_MARKERS), so
