@@ -40,10 +40,16 @@ export async function benchPageTraining(scenario: ServingScenario, lane: number,
         await new Promise((r) => setTimeout(r, 200));
       }
     }
-    await page.getByTestId('serving.speed').selectOption('max');
+    // The page plays on load: wait for the worker (tfjs loaded), pause, go back to time 0
+    // (a fresh learner), then time from the click on Play at full speed.
     const reward = page.getByTestId(`learning.recent-reward.${lane}`);
     await reward.waitFor({ timeout: 30_000 });
-    await page.getByTestId('serving.play').click({ timeout: 5000 }).catch(() => undefined);
+    await page.getByTestId('serving.pause').click({ timeout: 5000 }).catch(() => undefined);
+    await page.getByTestId('serving.reset').click();
+    // Back at time 0 the learner has made only its first decision.
+    for (let i = 0; i < 300 && Number((await reward.getAttribute('data-slots')) ?? '99') > 1; i++) await new Promise((r) => setTimeout(r, 100));
+    await page.getByTestId('serving.speed').selectOption('max');
+    await page.getByTestId('serving.play').click({ timeout: 5000 });
     const started = Date.now();
     const samples: { wallS: number; slots: number; recentReward: number | null }[] = [];
     let reachedS: number | null = null;
