@@ -1,35 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { findLesson, LESSONS } from '../scenario/lessons';
 import { defaultScenario } from '../scenario/presets';
-import type { Frame } from '../worker/protocol';
 import { PipelineSession } from '../worker/session';
-import { createLabStore, type LabState, type SimClient } from './labStore';
+import type { LabState } from './labStore';
+import { inProcessLab } from './testing/inProcess';
 
-/** The store wired to a session in the same thread (the worker's code, without the worker). */
-function inProcess() {
-  let listener: ((frame: Frame) => void) | null = null;
-  const session = new PipelineSession({ now: () => 0, schedule: () => undefined, emit: (frame) => listener?.(frame) });
-  const client: SimClient = {
-    subscribe: async (onFrame) => {
-      listener = onFrame;
-    },
-    load: async (s) => session.load(s),
-    play: async () => session.play(),
-    pause: async () => session.pause(),
-    step: async (n) => session.step(n),
-    reset: async () => session.reset(),
-    setSpeed: async (speed) => session.setSpeed(speed),
-    addEvent: async (ep, mode) => session.addEvent(ep, mode),
-    removeEvent: async (id) => session.removeEvent(id),
-    setLaneParameter: async (lane, name, value) => session.setLaneParameter(lane, name, value),
-    setDetectionThreshold: async (t) => session.setDetectionThreshold(t),
-    currentScenario: async () => session.currentScenario(),
-    seek: async (query, step) => session.seek(query, step),
-    stepAlgorithm: async (direction) => session.stepAlgorithm(direction),
-    setTraceLane: async (lane) => session.setTraceLane(lane),
-  };
-  return { store: createLabStore(client, () => 0), session };
-}
+const inProcess = inProcessLab;
 
 /** Everything the board and the charts draw from, as plain numbers. */
 function view(s: LabState) {
