@@ -1,5 +1,6 @@
 import type { AgentFile } from '../agents/learner';
 import type { LearningScheduler } from '../agents/learningScheduler';
+import { DiscreteSac } from '../agents/sac';
 import type { LearningLive } from './servingProtocol';
 
 /** Points a learning curve keeps before neighbours merge (the stride doubles). */
@@ -46,7 +47,9 @@ export class LearningLane {
       this.recentSum += t.lastReward;
       this.recentNext = (this.recentNext + 1) % RECENT_SLOTS;
     }
-    p.temperature += this.scheduler.learner.stats().temperature ?? Number.NaN;
+    // α only (stats() would read the last losses back from the backend on every slot).
+    const learner = this.scheduler.learner;
+    p.temperature += learner instanceof DiscreteSac && learner.config.entropy ? learner.temperature : Number.NaN;
     if (p.slots < this.stride) return;
     if (this.length === CURVE_POINTS) this.compact();
     const i = this.length++;
