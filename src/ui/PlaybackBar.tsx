@@ -1,12 +1,10 @@
+import { SpeedSelect } from './SpeedSelect';
 import { useState } from 'react';
 import { SPEEDS } from '../store/labStore';
 import { useLab, useLabStore } from './labContext';
 
 /** 1× is one query per second: a pace a class can follow. */
-const SPEED_OPTIONS = SPEEDS.map((speed) => ({
-  value: String(speed),
-  label: speed === 'max' ? 'as fast as possible' : `${speed.toLocaleString('en-US')}× (${speed.toLocaleString('en-US')} ${speed === 1 ? 'query' : 'queries'}/s)`,
-}));
+const speedLabel = (speed: number) => `${speed.toLocaleString('en-US')}× (${speed.toLocaleString('en-US')} ${speed === 1 ? 'query' : 'queries'}/s)`;
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
@@ -48,20 +46,7 @@ export function PlaybackBar() {
       <button type="button" data-testid="controls.reset" onClick={() => void act.reset()}>
         ⟲ Reset
       </button>
-      <label className="speed">
-        Speed
-        <select
-          data-testid="controls.speed"
-          value={String(speed)}
-          onChange={(e) => void act.setSpeed(e.target.value === 'max' ? 'max' : Number(e.target.value))}
-        >
-          {SPEED_OPTIONS.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <SpeedSelect speeds={SPEEDS} value={speed} label={speedLabel} testId="controls.speed" onChange={(v) => void act.setSpeed(v)} />
       <button type="button" data-testid="controls.help" onClick={() => act.setHelpOpen(true)} aria-keyshortcuts="Shift+?" title="Keyboard shortcuts (?)">
         ? Keys
       </button>

@@ -16,6 +16,7 @@ import { runServingScenario } from '../../scenario/servingRunner';
 import type { ServingScenario } from '../../scenario/schema';
 import { isLearningScheduler } from '../../schedulers/serving/registry';
 import type { ServingState, ServingStore } from '../../store/servingStore';
+import { SpeedSelect } from '../SpeedSelect';
 import type { ServingSpeed } from '../../worker/servingProtocol';
 import { DataChartHost } from './DataChartHost';
 import { LearningCharts } from './LearningCharts';
@@ -107,7 +108,7 @@ function useRpsSweep(scenario: ServingScenario | null): RpsSweepData | null {
 
 /** Playback speeds: simulated seconds per wall-clock second, or as fast as the worker goes. */
 const SPEEDS: readonly ServingSpeed[] = [1, 2, 5, 10, 30, 100, 300, 1000, 'max'];
-const SPEED_OPTIONS = SPEEDS.map((speed) => ({ value: String(speed), label: speed === 'max' ? 'as fast as possible' : `${speed.toLocaleString('en-US')} × real time` }));
+const speedLabel = (speed: number) => `${speed.toLocaleString('en-US')} × real time`;
 
 /** The co-located tenant a person can drop on the device (another workload on the GPU). */
 const TENANT = { intensity: 0.3, memoryMb: 1024 } as const;
@@ -230,20 +231,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
           <button type="button" data-testid="serving.reset" onClick={() => void act.reset()}>
             ⟲ Reset
           </button>
-          <label className="speed">
-            Speed
-            <select
-              data-testid="serving.speed"
-              value={String(speed)}
-              onChange={(e) => void act.setSpeed(e.target.value === 'max' ? 'max' : Number(e.target.value))}
-            >
-              {SPEED_OPTIONS.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SpeedSelect speeds={SPEEDS} value={speed} label={speedLabel} testId="serving.speed" onChange={(v) => void act.setSpeed(v)} />
           <label className="speed">
             Requests/s <output>{rateRps}</output>
             <input type="range" min={5} max={60} step={5} value={rateRps} data-testid="controls.rps" aria-label="Request rate (rps)" onChange={(e) => void act.setRate(Number(e.target.value))} />
