@@ -1,5 +1,5 @@
 import type { BatchObservation, ModelAction, ServingAction, ServingObservation, ServingScheduler } from '../engine/serving/scheduler';
-import { ACTION_COUNT, actionOf, encodeState, instanceMemoryMb, memoryMask, STATE_SIZE } from './features';
+import { ACTION_COUNT, actionOf, encodeState, memoryMask, STATE_SIZE } from './features';
 import type { Learner, LearnerKind } from './learner';
 import { quantile } from './quantile';
 import { MASKED_LOGIT } from './replay';
@@ -221,9 +221,4 @@ export class LearningScheduler implements ServingScheduler {
       predictorMasked: this.predictorMasked,
     };
   }
-}
-
-/** Memory one instance of model `m` holds, MB (re-exported for predictors building candidate features). */
-export function modelInstanceMemoryMb(observation: ServingObservation, m: number): number {
-  return instanceMemoryMb(observation.models[m]!);
 }
