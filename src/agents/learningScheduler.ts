@@ -1,7 +1,7 @@
+import { quantileSorted } from '../engine/pipeline/metrics';
 import type { BatchObservation, ModelAction, ServingAction, ServingObservation, ServingScheduler } from '../engine/serving/scheduler';
 import { ACTION_COUNT, actionOf, encodeState, memoryMask, STATE_SIZE } from './features';
 import type { Learner, LearnerKind } from './learner';
-import { quantile } from './quantile';
 import { MASKED_LOGIT } from './replay';
 
 /**
@@ -183,7 +183,7 @@ export class LearningScheduler implements ServingScheduler {
   /** The lane's learning statistics for its summary (the CLI's `learning` object). */
   report(): Readonly<Record<string, unknown>> {
     const sorted = [...this.slotViolations].sort((a, b) => a - b);
-    const at = (q: number) => (sorted.length === 0 ? 0 : quantile(sorted, q));
+    const at = (q: number) => quantileSorted(sorted, q); // 0 when empty
     return {
       ...this.telemetry(),
       ...this.options.learner.stats(),

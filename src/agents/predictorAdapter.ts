@@ -1,4 +1,5 @@
 import type { BatchObservation, ModelAction, ServingObservation } from '../engine/serving/scheduler';
+import { quantileSorted } from '../engine/pipeline/metrics';
 import { createRng } from '../engine/rng';
 import { BATCH_SIZES } from '../engine/serving/scheduler';
 import type { ServingSchedulerContext } from '../schedulers/serving/registry';
@@ -6,7 +7,6 @@ import { instanceMemoryMb } from './features';
 import type { LatencyPredictor } from './learningScheduler';
 import { fitLinear, predictLinear, type LinearModel } from './linearRegression';
 import { InterferencePredictor, predictorFeatures } from './predictor';
-import { quantile } from './quantile';
 import type { Tf } from './tf';
 
 /** The predictor's rng stream (the scheduler's is SERVING_SCHEDULER_STREAM). */
@@ -90,10 +90,11 @@ function percentiles(errors: readonly number[]): ErrorPercentiles {
   const sorted = [...errors].sort((a, b) => a - b);
   return {
     samples: sorted.length,
-    p50: quantile(sorted, 0.5),
-    p90: quantile(sorted, 0.9),
-    p95: quantile(sorted, 0.95),
-    quantiles: sorted.length === 0 ? [] : Array.from({ length: 101 }, (_, i) => quantile(sorted, i / 100)),
+    // NaN when there is nothing yet (no error to report, rather than an error of 0).
+    p50: sorted.length === 0 ? Number.NaN : quantileSorted(sorted, 0.5),
+    p90: sorted.length === 0 ? Number.NaN : quantileSorted(sorted, 0.9),
+    p95: sorted.length === 0 ? Number.NaN : quantileSorted(sorted, 0.95),
+    quantiles: sorted.length === 0 ? [] : Array.from({ length: 101 }, (_, i) => quantileSorted(sorted, i / 100)),
   };
 }
 
