@@ -5,10 +5,10 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /**
- * Layer rules (DESIGN §1): imports point one way,
+ * Layer rules (ARCHITECTURE §1): imports point one way,
  * engine ← schedulers ← agents ← worker/cli ← store ← charts/ui.
  * Each entry lists the layers (folders of src/) a layer may not import at runtime.
- * Type-only imports stay allowed (STYLE: "type-only imports allowed").
+ * Type-only imports stay allowed (ARCHITECTURE §1: type-only imports allowed).
  * @type {Record<string, readonly string[]>}
  */
 const FORBIDDEN_LAYERS = {
@@ -29,17 +29,17 @@ const ENGINE_FORBIDDEN_PACKAGES = [
   {
     regex: '^(react|react-dom|comlink|zustand)(/|$)',
     allowTypeImports: true,
-    message: 'src/engine is pure: no React, comlink or zustand (DESIGN §1).',
+    message: 'src/engine is pure: no React, comlink or zustand (ARCHITECTURE §1).',
   },
   {
     regex: '^d3(-[a-z-]+)?(/|$)',
     allowTypeImports: true,
-    message: 'src/engine is pure: no D3; charts live in src/charts (DESIGN §1).',
+    message: 'src/engine is pure: no D3; charts live in src/charts (ARCHITECTURE §1).',
   },
   {
     regex: '^@tensorflow/',
     allowTypeImports: true,
-    message: 'src/engine is pure: no tfjs; networks live in src/agents (DESIGN §1).',
+    message: 'src/engine is pure: no tfjs; networks live in src/agents (ARCHITECTURE §1).',
   },
 ];
 
@@ -59,7 +59,7 @@ const MAX_EXACT_DEPTH = 6;
  */
 function layerConfigs(layer, forbidden, extraPatterns) {
   const names = forbidden.join('|');
-  const message = `Layer rule (DESIGN §1): src/${layer} may not import from ${forbidden
+  const message = `Layer rule (ARCHITECTURE §1): src/${layer} may not import from ${forbidden
     .map((name) => `src/${name}`)
     .join(', ')}. Type-only imports are allowed.`;
   const aliasPattern = { regex: `(^|/)src/(${names})(/|$)`, allowTypeImports: true, message };
@@ -98,7 +98,7 @@ const layerRules = Object.entries(FORBIDDEN_LAYERS).flatMap(([layer, forbidden])
 
 /** Wall clocks and timers the engine may not touch: time there is simulated time. */
 const ENGINE_CLOCK_MESSAGE =
-  'src/engine is deterministic: use simulated time and the seeded generator passed in (STYLE, Determinism).';
+  'src/engine is deterministic: use simulated time and the seeded generator passed in (ARCHITECTURE §1, determinism).';
 const ENGINE_FORBIDDEN_GLOBALS = [
   'setTimeout',
   'setInterval',
@@ -115,11 +115,11 @@ const CONFIG_FILES = ['vite.config.ts', 'playwright.config.ts', 'eslint.config.j
 
 const NO_EXPORT_ALL = {
   selector: 'ExportAllDeclaration',
-  message: 'No `export *`: name what a module re-exports (STYLE, Names and comments).',
+  message: 'No `export *`: name what a module re-exports (ARCHITECTURE §8).',
 };
 const NO_EXPORT_DEFAULT = {
   selector: 'ExportDefaultDeclaration',
-  message: 'Use named exports; default exports only where a tool demands one (STYLE).',
+  message: 'Use named exports; default exports only where a tool demands one (ARCHITECTURE §8).',
 };
 
 export default defineConfig(

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the performance figures of issue 2, each measured against a baseline
- * in the same run (DESIGN §6) so that ratios hold on a noisy machine. Prints a table and
+ * in the same run (ARCHITECTURE §6) so that ratios hold on a noisy machine. Prints a table and
  * writes bench/results.json. Never run from tests.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

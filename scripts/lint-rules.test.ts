@@ -14,7 +14,7 @@ async function ruleIds(code: string, filePath: string): Promise<(string | null)[
   return result.messages.map((message) => message.ruleId);
 }
 
-describe('layer rules (DESIGN §1)', () => {
+describe('layer rules (ARCHITECTURE §1)', () => {
   it('reports a runtime import of the UI from the engine', async () => {
     const code = "import { x } from '../ui/x';\nexport const y = x;\n";
     expect(await ruleIds(code, 'src/engine/fake.ts')).toEqual(['no-restricted-imports']);

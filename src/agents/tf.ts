@@ -1,7 +1,7 @@
 import type * as TfModule from '@tensorflow/tfjs';
 
 /**
- * TensorFlow.js, loaded lazily (DESIGN §1: the page's first load stays small; only the
+ * TensorFlow.js, loaded lazily (ARCHITECTURE §1: the page's first load stays small; only the
  * worker and the CLI ever call this). The learners take the module as an argument, so no
  * file outside the loaders imports tfjs at runtime.
  */

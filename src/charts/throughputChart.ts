@@ -5,7 +5,7 @@ import { MAX_LANES, MAX_POINTS, THEME, createScaffold, formatNumber, haloText, m
 import { headroomMax, pointIndices } from './sampling';
 import { createTimeFrame, drawInterferenceTicks, drawLaneLines, drawLaneTicks, layoutTimeFrame, plotSize, queryDomain, setMessage } from './timeFrame';
 
-/** What the two throughput views show (DESIGN §2), as the chart's subtitle. */
+/** What the two throughput views show (ARCHITECTURE §2), as the chart's subtitle. */
 export const THROUGHPUT_VIEW_SUBTITLE = {
   config: 'Configuration view: T(C) = 1 / max tᵢ per query',
   measured: 'Measured view: completed queries per simulated second',

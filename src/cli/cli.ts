@@ -358,7 +358,7 @@ function commandProfile(options: Options, io: CliIo): number {
 }
 
 /**
- * The command line of DESIGN §5. Returns the exit code: 0 on success, 2 on invalid input
+ * The command line of ARCHITECTURE §5. Returns the exit code: 0 on success, 2 on invalid input
  * (with a message naming the field on stderr and nothing on stdout).
  */
 export function runCli(args: readonly string[], io: CliIo): number {

@@ -3,7 +3,7 @@ import { parseAnyScenario, parseScenario } from './parse';
 import { formatErrors, formatPath, validateAnyScenario, validateScenario, type AnyScenario, type AnyScenarioResult, type FieldError, type Scenario, type ScenarioResult } from './schema';
 
 /**
- * Bounds on what a link may cost to open (DESIGN §7): a hostile link is refused before it
+ * Bounds on what a link may cost to open (ARCHITECTURE §7): a hostile link is refused before it
  * can hang the page or exhaust its memory.
  */
 export const LINK_LIMITS = {
@@ -19,7 +19,7 @@ export const LINK_LIMITS = {
  */
 const CODEC = 'z1';
 
-/** Keys that mean something to JavaScript objects; a scenario never needs them (DESIGN §7). */
+/** Keys that mean something to JavaScript objects; a scenario never needs them (ARCHITECTURE §7). */
 const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**

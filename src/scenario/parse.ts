@@ -2,7 +2,7 @@ import { SCENARIO_VERSION, validateAnyScenario, validateScenario, type AnyScenar
 
 /**
  * A migration lifts a scenario document from version `from` to `from + 1`. Old links keep
- * working because every document passes through the chain before validation (DESIGN §4).
+ * working because every document passes through the chain before validation (ARCHITECTURE §4).
  */
 export interface Migration {
   readonly from: number;

@@ -17,7 +17,7 @@ export interface GridCell {
   readonly executionPlaces?: number;
 }
 
-/** What a lane ran under: its scheduler's parameters and every modelling choice (DESIGN §5). */
+/** What a lane ran under: its scheduler's parameters and every modelling choice (ARCHITECTURE §5). */
 export type LaneParams = Readonly<Record<string, number | string>>;
 
 export interface LaneResult {

@@ -51,7 +51,7 @@ function fig5(model: 'vgg16' | 'resnet50'): Scenario {
 }
 
 /**
- * Every preset. The paper presets use the default assumptions of DESIGN §2 (serial trials,
+ * Every preset. The paper presets use the default assumptions of ARCHITECTURE §2 (serial trials,
  * literal LLS, buffers of 1, saturated admission, 5 % detection threshold, no hop cost).
  */
 const PIPELINE_PRESETS: readonly Preset[] = [

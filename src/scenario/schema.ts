@@ -12,7 +12,7 @@ import { perModelParameter, SERVING_SCHEDULER_IDS, SERVING_SCHEDULERS } from '..
  */
 export const SCENARIO_VERSION = 2;
 
-/** Bounds that keep a shared scenario from hanging or exhausting the page (DESIGN §7). */
+/** Bounds that keep a shared scenario from hanging or exhausting the page (ARCHITECTURE §7). */
 export const LIMITS = {
   executionPlaces: { min: 1, max: 64 },
   queries: { min: 1, max: 10_000_000 },
@@ -203,7 +203,7 @@ const servingLaneSchema = z
   });
 
 /**
- * A serving-world scenario (DESIGN §3): the models on an edge platform under Poisson
+ * A serving-world scenario (ARCHITECTURE §3): the models on an edge platform under Poisson
  * requests, lanes of schedulers on the identical arrival trace, and an optional grid (rate,
  * platform, or the fixed lane's batch × instances of BCEdge Figure 1).
  */

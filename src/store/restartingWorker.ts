@@ -8,7 +8,7 @@ interface FrameApi<F> {
 /**
  * A comlink worker that is started again if it dies (an uncaught error inside it): the
  * frame subscription is renewed on the new worker and the crash listeners are told, so the
- * store can give it the scenario back (DESIGN §7). `create` must contain the
+ * store can give it the scenario back (ARCHITECTURE §7). `create` must contain the
  * `new Worker(new URL(…, import.meta.url))` itself, for the bundler to see it.
  */
 export function restartingWorker<Api extends FrameApi<F>, F>(

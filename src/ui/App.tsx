@@ -23,7 +23,7 @@ import { ServingLab } from './serving/ServingLab';
 import { ShareBar } from './ShareBar';
 import { Timeline } from './Timeline';
 
-/** Opens the link in the address bar, or the default scenario (DESIGN §4), and plays it. */
+/** Opens the link in the address bar, or the default scenario (ARCHITECTURE §4), and plays it. */
 async function openFirstScenario(store: LabStore, openServing: (scenario: ServingScenario) => void): Promise<void> {
   const hash = window.location.hash.replace(/^#/, '');
   if (hash !== '') {

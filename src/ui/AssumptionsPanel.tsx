@@ -5,7 +5,7 @@ import { useLab, useLabStore } from './labContext';
 type Assumptions = Scenario['pipeline']['assumptions'];
 
 /**
- * The modelling choices the ODIN paper leaves open (DESIGN §2), each with what it means.
+ * The modelling choices the ODIN paper leaves open (ARCHITECTURE §2), each with what it means.
  * Whether ODIN beats LLS turns on them, so they are shown, not hidden.
  */
 export function AssumptionsPanel() {

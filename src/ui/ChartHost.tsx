@@ -38,7 +38,7 @@ function exportLegend(host: HTMLElement, store: LabStore): ExportLegendItem[] {
 
 /**
  * A figure that hosts one imperative D3 chart: React renders the frame once, the chart owns
- * everything inside the host div and follows the store by itself (STYLE: charts subscribe,
+ * everything inside the host div and follows the store by itself (ARCHITECTURE §8: charts subscribe,
  * React does not re-render per frame). The caption row has buttons that download the chart
  * as PNG or SVG, with its title and legend drawn in.
  */

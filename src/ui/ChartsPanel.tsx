@@ -17,7 +17,7 @@ const VIEWS: readonly { readonly view: UiSlice['throughputView']; readonly label
 
 /**
  * The lab's charts in a responsive grid (two columns when the panel is wide, one when it is
- * narrow), with the throughput view toggle and what the two views mean (DESIGN §2). Not a
+ * narrow), with the throughput view toggle and what the two views mean (ARCHITECTURE §2). Not a
  * landmark itself: the page wraps it in its own `<section aria-label="Charts">`.
  */
 export function ChartsPanel() {

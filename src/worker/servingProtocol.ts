@@ -1,5 +1,5 @@
 /**
- * What the serving-world worker (BCEdge, DESIGN §3) and the serving page say to each other.
+ * What the serving-world worker (BCEdge, ARCHITECTURE §3) and the serving page say to each other.
  * Plain data only: comlink carries these with structured clone, and the typed arrays of a
  * frame are transferred. The pipeline world's counterpart is `protocol.ts`.
  */

@@ -1,5 +1,5 @@
 /**
- * The modelling choices the ODIN paper leaves open (DESIGN §2). Each is a named scenario
+ * The modelling choices the ODIN paper leaves open (ARCHITECTURE §2). Each is a named scenario
  * parameter with a documented default, reported with every result, because whether ODIN
  * beats LLS turns on them.
  */
@@ -33,7 +33,7 @@ export interface PipelineAssumptions {
   readonly hopMs: number;
 }
 
-/** The defaults, used by the paper presets (DESIGN §2). */
+/** The defaults, used by the paper presets (ARCHITECTURE §2). */
 export const DEFAULT_PIPELINE_ASSUMPTIONS: PipelineAssumptions = {
   trialCost: 'serial',
   llsReading: 'literal',

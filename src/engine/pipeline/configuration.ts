@@ -23,7 +23,7 @@ export function configurationKey(counts: ArrayLike<number>): string {
 /**
  * Moves `units` units from stage `from` to stage `to`. Units are contiguous, so moving to
  * a non-adjacent stage shifts every stage in between by one unit each while their counts
- * stay the same (DESIGN §2); in counts this is just −units at `from`, +units at `to`.
+ * stay the same (ARCHITECTURE §2); in counts this is just −units at `from`, +units at `to`.
  * Moves at most what `from` holds and returns how many units moved.
  */
 export function moveUnits(counts: Int32Array, from: number, to: number, units = 1): number {

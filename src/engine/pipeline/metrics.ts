@@ -8,7 +8,7 @@ export function sloLevelKey(level: number): string {
   return level.toFixed(2);
 }
 
-/** One lane's results (DESIGN §5). Times in ms, throughputs in queries per second. */
+/** One lane's results (ARCHITECTURE §5). Times in ms, throughputs in queries per second. */
 export interface PipelineSummary {
   readonly queries: number;
   /** Measured: arrival to completion, queueing and trials included. */

@@ -80,7 +80,7 @@ export interface PipelineRunSnapshot {
 }
 
 /**
- * One lane of the pipeline world (DESIGN §2): queries flow through N stages bound to N EPs
+ * One lane of the pipeline world (ARCHITECTURE §2): queries flow through N stages bound to N EPs
  * as discrete events with blocking buffers between stages. Because the pipeline is FIFO,
  * each query's start and departure times at every stage follow from the previous queries'
  * by the max-plus recurrence of a tandem queue with blocking after service:

@@ -2,7 +2,7 @@
  * The default layer-time databases `D[l][k]` (ODIN §3.3) for the three models of §4.1,
  * derived rather than measured: the real layer shapes (layers.ts) through the roofline
  * model of one Alder Lake execution place under each co-location mode of Table 1
- * (roofline.ts). DESIGN §2: "The default database is derived, not invented".
+ * (roofline.ts). ARCHITECTURE §2: "The default database is derived, not invented".
  */
 import { getModelLayers } from './layers';
 import { ALDER_LAKE_P_CORES, TABLE1_COLOCATIONS, modeResources, unitTimeMs } from './roofline';

@@ -15,7 +15,7 @@ function byName(units: readonly LayerUnit[], name: string): LayerUnit {
 }
 
 describe('getModelLayers', () => {
-  it('cuts the models into 16, 50 and 52 units (DESIGN §2)', () => {
+  it('cuts the models into 16, 50 and 52 units (ARCHITECTURE §2)', () => {
     expect(getModelLayers('vgg16')).toHaveLength(16);
     expect(getModelLayers('resnet50')).toHaveLength(50);
     expect(getModelLayers('resnet152')).toHaveLength(52);

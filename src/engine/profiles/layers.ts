@@ -1,7 +1,7 @@
 /**
  * The real layer shapes of the three CNNs of the ODIN paper (§4.1: VGG16, ResNet-50,
  * ResNet-152) at a 224×224×3 input, batch 1, fp32, cut into the units the pipeline
- * partitions (DESIGN §2: 16, 50 and 52 units). For each unit: its FLOPs and the bytes it
+ * partitions (ARCHITECTURE §2: 16, 50 and 52 units). For each unit: its FLOPs and the bytes it
  * moves, which the roofline model (roofline.ts) turns into milliseconds per co-location
  * mode. Nothing here is measured or invented: every number follows from the shapes.
  *
@@ -313,7 +313,7 @@ function caffe152Name(stage: Stage, block: number): string {
   return `res${stage.index}b${block}`;
 }
 
-/** ResNet-50: stem, 16 bottlenecks × 3 convs, head = 50 units (DESIGN §2). */
+/** ResNet-50: stem, 16 bottlenecks × 3 convs, head = 50 units (ARCHITECTURE §2). */
 function buildResNet50(): LayerUnit[] {
   const units: LayerUnit[] = [resnetStem()];
   const start = units[0]?.output ?? IMAGE;
@@ -336,7 +336,7 @@ function buildResNet50(): LayerUnit[] {
 }
 
 /**
- * ResNet-152: stem, 50 bottleneck blocks each as ONE unit (DESIGN §2: "residual blocks
+ * ResNet-152: stem, 50 bottleneck blocks each as ONE unit (ARCHITECTURE §2: "residual blocks
  * count as one unit"), head = 52 units.
  */
 function buildResNet152(): LayerUnit[] {

@@ -1,8 +1,8 @@
 /**
- * The door for user-supplied layer-time databases (DESIGN §2: "A database can also be
+ * The door for user-supplied layer-time databases (ARCHITECTURE §2: "A database can also be
  * imported"; §7: bad input gets a clear message). Input is whatever JSON.parse (or a
  * hostile caller) produced; the output is either a frozen, copied database or a list of
- * field-level errors. It never throws (STYLE, "Errors at the doors").
+ * field-level errors. It never throws (ARCHITECTURE §8, errors at the doors).
  */
 import { MODE_IDS } from './types';
 import type { LayerTimeDatabase, ModeId } from './types';

@@ -6,7 +6,7 @@ import { quantileSorted } from '../pipeline/metrics';
  *   U = ln( T · (Σ_{j=1}^{b} SLO_j / m_c) / L )
  *
  * per model and per scheduling slot, to be maximized (Eq. 6 makes it the reward; the "min."
- * of Eq. 4 is a typo, DESIGN §3), where
+ * of Eq. 4 is a typo, ARCHITECTURE §3), where
  * - T: the model's throughput in the slot, requests completed in the slot per second (rps);
  * - Σ_{j=1}^{b} SLO_j: the sum of the SLOs of the requests of one batch, ms — averaged over
  *   the model's batches completed in the slot, so it counts the requests a batch really
@@ -70,7 +70,7 @@ export class LatencySamples {
   }
 }
 
-/** One model's results (DESIGN §5 `perModel`). Times in ms, rates in requests per second. */
+/** One model's results (ARCHITECTURE §5 `perModel`). Times in ms, rates in requests per second. */
 export interface ServingModelSummary {
   /** Requests sent by the devices during the run. */
   readonly requests: number;
@@ -97,7 +97,7 @@ export interface ServingModelSummary {
   readonly returnMeanMs: number;
 }
 
-/** One lane's results (DESIGN §5, serving world). */
+/** One lane's results (ARCHITECTURE §5, serving world). */
 export interface ServingSummary {
   readonly requests: number;
   readonly utilityMean: number;

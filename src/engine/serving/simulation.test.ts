@@ -244,7 +244,7 @@ describe('ServingRun determinism and metrics', () => {
     expect(new Set(slos).size).toBeGreaterThan(out.length / 2);
   });
 
-  it('reports DESIGN §5’s summary keys, per model too', () => {
+  it('reports ARCHITECTURE §5’s summary keys, per model too', () => {
     const summary = new ServingRun(spec(six), fixed(4, 1, 6)).runToEnd();
     for (const key of ['requests', 'utilityMean', 'throughputRps', 'latencyMeanMs', 'latencyP99Ms', 'sloViolationPct', 'oomBatches', 'decisionMeanUs', 'perModel']) {
       expect(summary).toHaveProperty(key);

@@ -55,7 +55,7 @@ export interface BackgroundInterference {
 }
 
 /**
- * The serving world's modelling choices (DESIGN §2 "modelling choices are scenario
+ * The serving world's modelling choices (ARCHITECTURE §2, "modelling choices are scenario
  * parameters"); each is a named parameter with a documented default.
  */
 export interface ServingAssumptions {
@@ -220,7 +220,7 @@ const zeroSlot = (): SlotCounters => ({
 });
 
 /**
- * One lane of the serving world (DESIGN §3) as a discrete-event simulation on EventQueue.
+ * One lane of the serving world (ARCHITECTURE §3) as a discrete-event simulation on EventQueue.
  *
  * Requests: the devices send a Poisson stream at `rateRps`, each request's model drawn by
  * the weights and its SLO jittered, all from one RNG stream drawn in send order (three
@@ -894,7 +894,7 @@ export class ServingRun {
     return { requests, ageSumMs };
   }
 
-  /** The lane's results so far (DESIGN §5). */
+  /** The lane's results so far (ARCHITECTURE §5). */
   summary(): ServingSummary {
     const now = this.nowMs;
     const durationS = now / 1000;

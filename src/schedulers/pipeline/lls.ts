@@ -3,7 +3,7 @@ import type { PipelineScheduler, RebalanceContext, Rebalancing, TraceSink } from
 import { maxValue, sameBottleneck } from './util';
 
 /**
- * How to read LLS's utilization formula (ODIN §3.3), a scenario parameter (DESIGN §2):
+ * How to read LLS's utilization formula (ODIN §3.3), a scenario parameter (ARCHITECTURE §2):
  * - `literal`: w_0 = 0, w_i = w_{i−1} + t_{i−1} − t_i exactly as printed (w may go negative),
  *   υ_i = 1 − w_i / (w_i + t_i), ties broken by stage index (lowest first).
  * - `repaired`: w_i clamped at 0 (a stage cannot wait a negative time), ties broken by stage
