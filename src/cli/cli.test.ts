@@ -19,7 +19,7 @@ beforeAll(async () => {
   learning = { tf: await loadTfNode(), agents };
 });
 
-function cli(args: string[], files: Record<string, string> = {}, withLearning = true) {
+async function cli(args: string[], files: Record<string, string> = {}, withLearning = true, extra: Partial<CliIo> = {}) {
   let stdout = '';
   let stderr = '';
   const written: Record<string, string> = {};
@@ -31,8 +31,9 @@ function cli(args: string[], files: Record<string, string> = {}, withLearning = 
     isDirectory: (p) => p.endsWith('/'),
     stderrIsTty: false,
     ...(withLearning && learning !== undefined ? { learning } : {}),
+    ...extra,
   };
-  const code = runCli(args, io);
+  const code = await runCli(args, io);
   return { code, stdout, stderr, written };
 }
 
@@ -43,16 +44,16 @@ const small = (): Record<string, unknown> => {
 };
 
 describe('npm run sim', () => {
-  it('lists every preset with one line each', () => {
-    const { code, stdout } = cli(['presets']);
+  it('lists every preset with one line each', async () => {
+    const { code, stdout } = await cli(['presets']);
     expect(code).toBe(EXIT_OK);
     const lines = stdout.trim().split('\n');
     expect(lines).toHaveLength(PRESETS.length);
     for (const p of PRESETS) expect(stdout).toContain(p.id);
   });
 
-  it('runs a scenario file and prints the contract keys', () => {
-    const { code, stdout, stderr } = cli(['run', 's.json'], { 's.json': JSON.stringify(small()) });
+  it('runs a scenario file and prints the contract keys', async () => {
+    const { code, stdout, stderr } = await cli(['run', 's.json'], { 's.json': JSON.stringify(small()) });
     expect(stderr).toBe('');
     expect(code).toBe(EXIT_OK);
     const out = JSON.parse(stdout) as { scenario: unknown; results: { scheduler: string; params: Record<string, unknown>; summary: Record<string, unknown> }[] };
@@ -71,14 +72,14 @@ describe('npm run sim', () => {
     expect(out.results[1]!.params.llsReading).toBe('literal');
   });
 
-  it('gives identical output for identical input', () => {
-    const a = cli(['run', 's.json'], { 's.json': JSON.stringify(small()) });
-    const b = cli(['run', 's.json'], { 's.json': JSON.stringify(small()) });
+  it('gives identical output for identical input', async () => {
+    const a = await cli(['run', 's.json'], { 's.json': JSON.stringify(small()) });
+    const b = await cli(['run', 's.json'], { 's.json': JSON.stringify(small()) });
     expect(a.stdout).toBe(b.stdout);
   });
 
-  it('writes CSV with one row per lane', () => {
-    const { code, stdout } = cli(['run', 's.json', '--format', 'csv'], { 's.json': JSON.stringify(small()) });
+  it('writes CSV with one row per lane', async () => {
+    const { code, stdout } = await cli(['run', 's.json', '--format', 'csv'], { 's.json': JSON.stringify(small()) });
     expect(code).toBe(EXIT_OK);
     const lines = stdout.trim().split('\n');
     expect(lines).toHaveLength(5);
@@ -87,10 +88,10 @@ describe('npm run sim', () => {
     expect(lines[1]!.startsWith('odin,ODIN α=10,')).toBe(true);
   });
 
-  it('runs a whole grid and its means in one call', () => {
+  it('runs a whole grid and its means in one call', async () => {
     const s = structuredClone(findPreset('odin-fig5-vgg16')!.scenario) as unknown as { pipeline: { queries: number } };
     s.pipeline.queries = 200;
-    const { code, stdout } = cli(['run', 'g.json'], { 'g.json': JSON.stringify(s) });
+    const { code, stdout } = await cli(['run', 'g.json'], { 'g.json': JSON.stringify(s) });
     expect(code).toBe(EXIT_OK);
     const out = JSON.parse(stdout) as { results: { cell: Record<string, number> }[]; gridMeans: unknown[] };
     expect(out.results).toHaveLength(9 * 5);
@@ -98,16 +99,16 @@ describe('npm run sim', () => {
     expect(out.gridMeans).toHaveLength(5);
   });
 
-  it('sweeps seeds and averages them', () => {
-    const { code, stdout } = cli(['sweep', 's.json', '--seeds', '3'], { 's.json': JSON.stringify(small()) });
+  it('sweeps seeds and averages them', async () => {
+    const { code, stdout } = await cli(['sweep', 's.json', '--seeds', '3'], { 's.json': JSON.stringify(small()) });
     expect(code).toBe(EXIT_OK);
     const out = JSON.parse(stdout) as { seeds: number[]; results: { seeds: number }[] };
     expect(out.seeds).toEqual([1, 2, 3]);
     expect(out.results[0]!.seeds).toBe(3);
   });
 
-  it('applies --set before validating', () => {
-    const { code, stdout } = cli(['run', 's.json', '--set', 'pipeline.assumptions.trialCost=pipelined', '--set', 'pipeline.lanes[0].params.alpha=2'], {
+  it('applies --set before validating', async () => {
+    const { code, stdout } = await cli(['run', 's.json', '--set', 'pipeline.assumptions.trialCost=pipelined', '--set', 'pipeline.lanes[0].params.alpha=2'], {
       's.json': JSON.stringify(small()),
     });
     expect(code).toBe(EXIT_OK);
@@ -128,43 +129,43 @@ describe('npm run sim', () => {
     [['run', 'default', '--set', '__proto__.x=1'], /--set: __proto__\.x: is not a scenario field/],
     [['run', 'default', '--unknown'], /--unknown: unknown option/],
     [['profile', 'alexnet'], /profile: model must be one of vgg16, resnet50, resnet152, got "alexnet"/],
-  ])('rejects %j with exit code 2, a message and nothing on stdout', (args, message) => {
-    const { code, stdout, stderr } = cli(args);
+  ])('rejects %j with exit code 2, a message and nothing on stdout', async (args, message) => {
+    const { code, stdout, stderr } = await cli(args);
     expect(code).toBe(EXIT_USAGE);
     expect(stdout).toBe('');
     expect(stderr).toMatch(message);
   });
 
-  it('names the field of a bad scenario file', () => {
+  it('names the field of a bad scenario file', async () => {
     const bad = small() as { pipeline: { interference: { events: unknown[] } } };
     bad.pipeline.interference.events = [{ executionPlace: 9, mode: 'Z', fromQuery: -1, toQuery: null }];
-    const { code, stdout, stderr } = cli(['run', 'bad.json'], { 'bad.json': JSON.stringify(bad) });
+    const { code, stdout, stderr } = await cli(['run', 'bad.json'], { 'bad.json': JSON.stringify(bad) });
     expect(code).toBe(EXIT_USAGE);
     expect(stdout).toBe('');
     expect(stderr).toContain('pipeline.interference.events[0].mode: must be one of');
     expect(stderr).toContain('pipeline.interference.events[0].fromQuery: must be an integer from 0');
-    const broken = cli(['run', 'b.json'], { 'b.json': '{"version": 1,' });
+    const broken = await cli(['run', 'b.json'], { 'b.json': '{"version": 1,' });
     expect(broken.code).toBe(EXIT_USAGE);
     expect(broken.stderr).toMatch(/b\.json: is not valid JSON/);
   });
 
-  it('prints the layer-time table', () => {
-    const { code, stdout } = cli(['profile', 'vgg16']);
+  it('prints the layer-time table', async () => {
+    const { code, stdout } = await cli(['profile', 'vgg16']);
     expect(code).toBe(EXIT_OK);
     const lines = stdout.trim().split('\n');
     expect(lines).toHaveLength(1 + 16 + 1);
     expect(lines[0]).toMatch(/^layer\s+A\s+B\s+C.*L$/);
   });
 
-  it('exits 2 from the real command line', () => {
+  it('exits 2 from the real command line', async () => {
     const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'run', 'no-such-preset'], { encoding: 'utf8' });
     expect(result.status).toBe(EXIT_USAGE);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('no-such-preset: no such preset or file');
   });
 
-  it('runs a serving scenario with the serving summary keys, per model', () => {
-    const { code, stdout, stderr } = cli(['run', 'serving-default', '--set', 'serving.durationS=60']);
+  it('runs a serving scenario with the serving summary keys, per model', async () => {
+    const { code, stdout, stderr } = await cli(['run', 'serving-default', '--set', 'serving.durationS=60']);
     expect(stderr).toBe('');
     expect(code).toBe(EXIT_OK);
     const out = JSON.parse(stdout) as { results: { scheduler: string; summary: Record<string, unknown> }[] };
@@ -175,20 +176,20 @@ describe('npm run sim', () => {
       }
       expect(Object.keys(r.summary.perModel as object)).toEqual(['yolo', 'mob', 'res', 'eff', 'inc', 'bert']);
     }
-  });
+  }, 30_000); // a minute of four lanes, one of them SAC: seconds on a loaded machine
 
-  it('gives the same serving numbers for the same seed (decision time aside)', () => {
+  it('gives the same serving numbers for the same seed (decision time aside)', async () => {
     const strip = (text: string) =>
       (JSON.parse(text) as { results: { summary: Record<string, unknown> }[] }).results.map(({ summary }) => ({ ...summary, decisionMeanUs: 'wall clock' }));
-    const a = cli(['run', 'serving-default', '--set', 'serving.durationS=30']);
-    const b = cli(['run', 'serving-default', '--set', 'serving.durationS=30']);
+    const a = await cli(['run', 'serving-default', '--set', 'serving.durationS=30']);
+    const b = await cli(['run', 'serving-default', '--set', 'serving.durationS=30']);
     expect(strip(a.stdout)).toEqual(strip(b.stdout));
-    const other = cli(['run', 'serving-default', '--set', 'serving.durationS=30', '--set', 'seed=2']);
+    const other = await cli(['run', 'serving-default', '--set', 'serving.durationS=30', '--set', 'seed=2']);
     expect(strip(other.stdout)).not.toEqual(strip(a.stdout));
   });
 
-  it('runs the Figure 1 grid of batch × instances in one call', () => {
-    const { code, stdout } = cli(['run', 'bcedge-fig1-yolo', '--set', 'serving.durationS=5']);
+  it('runs the Figure 1 grid of batch × instances in one call', async () => {
+    const { code, stdout } = await cli(['run', 'bcedge-fig1-yolo', '--set', 'serving.durationS=5']);
     expect(code).toBe(EXIT_OK);
     const out = JSON.parse(stdout) as { results: { cell: Record<string, number>; params: Record<string, number> }[] };
     expect(out.results).toHaveLength(64);
@@ -196,15 +197,15 @@ describe('npm run sim', () => {
     expect(out.results[9]!.params).toEqual({ batchSize: 2, instances: 2 });
   });
 
-  it('names a bad serving field with exit code 2', () => {
-    const { code, stdout, stderr } = cli(['run', 'serving-default', '--set', 'serving.platform="orin"']);
+  it('names a bad serving field with exit code 2', async () => {
+    const { code, stdout, stderr } = await cli(['run', 'serving-default', '--set', 'serving.platform="orin"']);
     expect(code).toBe(EXIT_USAGE);
     expect(stdout).toBe('');
     expect(stderr).toContain('serving.platform: must be one of "xavier-nx", "tx2", "nano", got "orin"');
   });
 
-  it('gives Triton a batch size and instances per model', () => {
-    const { code, stdout, stderr } = cli([
+  it('gives Triton a batch size and instances per model', async () => {
+    const { code, stdout, stderr } = await cli([
       'run',
       'serving-default',
       '--set',
@@ -220,12 +221,12 @@ describe('npm run sim', () => {
     const perModel = (JSON.parse(stdout) as { results: { summary: { perModel: Record<string, { batchSizeMean: number }> } }[] }).results[0]!.summary.perModel;
     expect(perModel.yolo!.batchSizeMean).toBe(1);
     expect(perModel.mob!.batchSizeMean).toBeGreaterThan(1);
-    const bad = cli(['run', 'serving-default', '--set', 'serving.lanes=[{"scheduler":"fixed","params":{"batchSize.yolo":300}}]']);
+    const bad = await cli(['run', 'serving-default', '--set', 'serving.lanes=[{"scheduler":"fixed","params":{"batchSize.yolo":300}}]']);
     expect(bad.code).toBe(EXIT_USAGE);
     expect(bad.stderr).toContain('serving.lanes[0].params.batchSize.yolo: must be an integer from 1 to 128');
   });
 
-  it('loads tfjs only for learning lanes and `train`', () => {
+  it('loads tfjs only for learning lanes and `train`', async () => {
     const io: CliIo = { stdout: () => undefined, stderr: () => undefined, readFile: () => null, writeFile: () => undefined, stderrIsTty: false };
     expect(needsLearning(['presets'], io)).toBe(false);
     expect(needsLearning(['run', 'default'], io)).toBe(false);
@@ -234,8 +235,8 @@ describe('npm run sim', () => {
     expect(needsLearning(['train', 'bcedge-fig10-convergence'], io)).toBe(true);
   });
 
-  it('trains a learning lane, saves an agent that loads, and reports its curve', () => {
-    const { code, stdout, stderr, written } = cli(['train', 'bcedge-fig10-convergence', '--lane', 'tac', '--slots', '40', '--out', 'agents/']);
+  it('trains a learning lane, saves an agent that loads, and reports its curve', async () => {
+    const { code, stdout, stderr, written } = await cli(['train', 'bcedge-fig10-convergence', '--lane', 'tac', '--slots', '40', '--out', 'agents/']);
     expect(stderr).toBe('');
     expect(code).toBe(EXIT_OK);
     const out = JSON.parse(stdout) as { trained: { scheduler: string; out: string; slots: number; transitions: number; curve: { slot: number; reward: number }[] }[] };
@@ -249,14 +250,153 @@ describe('npm run sim', () => {
     expect(agent.trainedOn).toContain('bcedge-fig10-convergence seed 1, 40 slots');
   });
 
-  it('refuses train without a learning lane or an --out, and a learning run without tfjs', () => {
-    expect(cli(['train', 'serving-default', '--lane', 'ga', '--out', 'a/']).stderr).toContain('no learning lane "ga"');
-    expect(cli(['train', 'bcedge-fig10-convergence', '--lane', 'tac']).stderr).toContain('--out');
-    expect(cli(['train', 'bcedge-fig10-convergence', '--out', 'x.json']).stderr).toContain('several lanes need --out DIR/');
-    expect(cli(['train', 'default', '--out', 'a/']).stderr).toContain('needs a serving scenario');
-    expect(cli(['train', 'bcedge-fig10-convergence', '--slots', '0', '--out', 'a/']).code).toBe(EXIT_USAGE);
-    const noTf = cli(['run', 'serving-default', '--set', 'serving.durationS=5'], {}, false);
+  it('refuses train without a learning lane or an --out, and a learning run without tfjs', async () => {
+    expect((await cli(['train', 'serving-default', '--lane', 'ga', '--out', 'a/'])).stderr).toContain('no learning lane "ga"');
+    expect((await cli(['train', 'bcedge-fig10-convergence', '--lane', 'tac'])).stderr).toContain('--out');
+    expect((await cli(['train', 'bcedge-fig10-convergence', '--out', 'x.json'])).stderr).toContain('several lanes need --out DIR/');
+    expect((await cli(['train', 'default', '--out', 'a/'])).stderr).toContain('needs a serving scenario');
+    expect((await cli(['train', 'bcedge-fig10-convergence', '--slots', '0', '--out', 'a/'])).code).toBe(EXIT_USAGE);
+    const noTf = await cli(['run', 'serving-default', '--set', 'serving.durationS=5'], {}, false);
     expect(noTf.code).not.toBe(EXIT_OK);
     expect(noTf.stderr).toContain('TensorFlow.js');
   });
+});
+
+describe('the command line is parsed by commander', () => {
+  it.each([['run'], ['sweep'], ['train'], ['presets'], ['profile']])('gives --help for %s on stdout with exit 0', async (command) => {
+    const { code, stdout, stderr } = await cli([command, '--help']);
+    expect(code).toBe(EXIT_OK);
+    expect(stderr).toBe('');
+    expect(stdout).toContain(`Usage: interference-lab ${command}`);
+  });
+
+  it('lists every command in the top-level help', async () => {
+    const { code, stdout } = await cli(['--help']);
+    expect(code).toBe(EXIT_OK);
+    for (const command of ['run', 'sweep', 'train', 'presets', 'profile']) expect(stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+  });
+
+  it.each([
+    [['run', 'default', '--fromat', 'json'], /--fromat: unknown option \(did you mean --format\?\)/],
+    [['run', 'default', '--format'], /--format: needs a value/],
+    [['run', 'default', 'extra'], /too many arguments for 'run'/],
+    [['ru'], /unknown command "ru" \(did you mean run\?\)/],
+    [[], /needs a command/],
+    [['sweep', 'default', '--seeds', '1e3'], /--seeds: must be an integer from 1 to 1000, got "1e3"/],
+    [['train', 'bcedge-fig10-convergence', '--slots', '-5', '--out', 'a/'], /--slots: must be an integer from 1 to 1000000, got "-5"/],
+  ])('rejects %j with exit 2 and a message naming the option', async (args, message) => {
+    const { code, stdout, stderr } = await cli(args);
+    expect(code).toBe(EXIT_USAGE);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(message);
+    expect(stderr).not.toMatch(/internal error|\n {4}at /);
+  });
+});
+
+describe('--set changes fields only (issue 17 part 1)', () => {
+  it.each([
+    ['pipeline.lanes.length=-1', /--set: pipeline\.lanes\.length: "length" is not an index of pipeline\.lanes \(an array of 4\)/],
+    ['pipeline.lanes.length=1.5', /"length" is not an index/],
+    ['pipeline.interference.events.length=-1', /pipeline\.interference\.events\.length: "length" is not an index/],
+    ['pipeline.lanes[-1]={"scheduler":"lls"}', /"-1" is not an index/],
+    ['pipeline.lanes[9]={"scheduler":"lls"}', /"9" is not an index of pipeline\.lanes \(an array of 4\)/],
+    ['pipeline.lanes[01].scheduler="lls"', /"01" is not an index/],
+    ['pipeline.lanes[4].scheduler="lls"', /"4" is not an index/],
+    ['pipeline.nothing.x=1', /pipeline has no field "nothing"/],
+    ['seed.x=1', /seed is not an object/],
+    ['pipeline.constructor=1', /is not a scenario field/],
+    ['pipeline.lanes=[{"scheduler":"lls","__proto__":{"x":1}}]', /the value has a forbidden field "__proto__" at \[0\]/],
+    ['=1', /expected PATH=VALUE/],
+    ['.=1', /"\." is not a scenario field/],
+  ])('refuses --set %s with a message naming the path', async (assignment, message) => {
+    const { code, stdout, stderr } = await cli(['run', 'default', '--set', assignment]);
+    expect(code).toBe(EXIT_USAGE);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(message);
+  });
+
+  it('appends a lane one past the end, then validates it', async () => {
+    const { code, stdout } = await cli(['run', 's.json', '--set', 'pipeline.lanes[4]={"scheduler":"lls"}'], { 's.json': JSON.stringify(small()) });
+    expect(code).toBe(EXIT_OK);
+    expect((JSON.parse(stdout) as { results: unknown[] }).results).toHaveLength(5);
+  });
+});
+
+describe('output paths are checked before any work (issue 17 part 1)', () => {
+  /** A file system with the folders `out/` and `ro/` (not writable) and the file `f.json`. */
+  const disk: Partial<CliIo> = {
+    pathKind: (p) => (['.', 'out', 'out/', 'ro', 'ro/'].includes(p) ? 'directory' : p === 'f.json' || p === 'out/f.json' ? 'file' : 'missing'),
+    canWriteInto: (p) => !p.startsWith('ro'),
+    isDirectory: (p) => ['out', 'out/', 'ro', 'ro/'].includes(p),
+  };
+
+  it.each([
+    [['run', 'default', '--out', 'missing/r.json'], /--out: missing\/r\.json: folder missing does not exist/],
+    [['run', 'default', '--out', 'out'], /--out: out: is a directory, not a file/],
+    [['run', 'default', '--out', 'ro/r.json'], /--out: ro\/r\.json: folder ro is not writable/],
+    [['profile', 'vgg16', '--out', 'out'], /--out: out: is a directory/],
+    [['sweep', 'default', '--format', 'csv', '--out', 'nope/s.csv'], /--out: nope\/s\.csv: folder nope does not exist/],
+    [['train', 'bcedge-fig10-convergence', '--out', 'agents/'], /--out: agents\/: no such directory/],
+    [['train', 'bcedge-fig10-convergence', '--lane', 'tac', '--out', 'nope/tac.json'], /folder nope does not exist/],
+    [['train', 'bcedge-fig10-convergence', '--out', 'ro/'], /--out: ro\/: directory is not writable/],
+  ])('refuses %j at once, naming the path', async (args, message) => {
+    const writes: string[] = [];
+    const { code, stdout, stderr } = await cli(args, {}, true, { ...disk, writeFile: (p) => writes.push(p) });
+    expect(code).toBe(EXIT_USAGE);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(message);
+    expect(writes).toEqual([]);
+  });
+
+  it('writes into an existing folder and over an existing file', async () => {
+    const a = await cli(['profile', 'vgg16', '--out', 'out/f.json', '--format', 'json'], {}, true, disk);
+    expect(a.code).toBe(EXIT_OK);
+    expect(JSON.parse(a.written['out/f.json']!)).toHaveProperty('modes');
+    const b = await cli(['profile', 'vgg16', '--out', 'f.json'], {}, true, disk);
+    expect(b.code).toBe(EXIT_OK);
+    expect(b.written['f.json']).toMatch(/^layer/);
+  });
+
+  it('names the file when writing fails anyway', async () => {
+    const failing = (): void => {
+      throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+    };
+    const { code, stdout, stderr } = await cli(['profile', 'vgg16', '--out', 'f.json'], {}, true, { ...disk, writeFile: failing });
+    expect(code).toBe(EXIT_USAGE);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('error: --out: f.json: could not be written (ENOSPC)\n');
+  });
+
+  it('names an unreadable scenario file', async () => {
+    const unreadable = (): string => {
+      throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+    };
+    const { code, stderr } = await cli(['run', 'secret.json'], {}, true, { readFile: unreadable });
+    expect(code).toBe(EXIT_USAGE);
+    expect(stderr).toBe('error: secret.json: could not be read (EACCES)\n');
+  });
+});
+
+describe('the real command line', () => {
+  const node = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8' });
+
+  it('refuses --out into a missing folder or onto a folder, with no stack trace', () => {
+    for (const [out, message] of [
+      ['no-such-folder/x.json', 'folder no-such-folder does not exist'],
+      ['src', 'src: is a directory, not a file'],
+    ] as const) {
+      const result = node(['profile', 'vgg16', '--out', out]);
+      expect(result.status).toBe(EXIT_USAGE);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(message);
+      expect(result.stderr).not.toContain('    at ');
+    }
+  });
+
+  it('gives parseable JSON on stdout through the documented npx command (no npm banner)', () => {
+    const result = spawnSync('npx', ['--offline', 'interference-lab', 'run', 'default', '--set', 'pipeline.queries=200', '--format', 'json'], { encoding: 'utf8' });
+    expect(result.status).toBe(EXIT_OK);
+    const out = JSON.parse(result.stdout) as { results: { scheduler: string }[] };
+    expect(out.results.map((r) => r.scheduler)).toEqual(['odin', 'lls', 'optimal', 'static']);
+  }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AgentFile } from '../agents/learner';
 import type { AgentLibrary } from '../agents/registry';
@@ -29,8 +29,25 @@ const io: CliIo = {
   readFile: (path) => (existsSync(path) && statSync(path).isFile() ? readFileSync(path, 'utf8') : null),
   writeFile: (path, text) => writeFileSync(path, text),
   isDirectory: (path) => existsSync(path) && statSync(path).isDirectory(),
+  pathKind: (path) => {
+    try {
+      const stat = statSync(path, { throwIfNoEntry: false });
+      if (stat === undefined) return 'missing';
+      return stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : 'other';
+    } catch {
+      return 'other'; // a name the file system refuses (a NUL byte, too long)
+    }
+  },
+  canWriteInto: (directory) => {
+    try {
+      accessSync(directory, constants.W_OK | constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  },
   stderrIsTty: process.stderr.isTTY === true,
 };
 // tfjs only when a learning scheduler runs: `presets` or a pipeline run stay quick.
 const learning = needsLearning(args, io) ? { tf: await loadTfNode(), agents: readShippedAgents() } : undefined;
-process.exitCode = runCli(args, learning === undefined ? io : { ...io, learning });
+process.exitCode = await runCli(args, learning === undefined ? io : { ...io, learning });

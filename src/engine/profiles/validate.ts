@@ -6,6 +6,7 @@
  */
 import { MODE_IDS } from './types';
 import type { LayerTimeDatabase, ModeId } from './types';
+import { isForbiddenKey } from '../forbiddenKeys';
 
 /** One problem with one field, e.g. path `database.modes.B[3]`. */
 export interface DatabaseValidationError {
@@ -28,8 +29,6 @@ export const MAX_REPORTED_ERRORS = 50;
 export const DEFAULT_IMPORTED_MODEL = 'custom';
 
 const TOP_LEVEL_KEYS: readonly string[] = ['model', 'layers', 'modes'];
-/** Keys that could reach an object's prototype if someone later copies them naively. */
-const FORBIDDEN_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** Path of `key` under `base`: dotted when it is an identifier, bracketed otherwise. */
@@ -90,7 +89,7 @@ function checkKeys(
   errors: ErrorList,
 ): void {
   for (const key of Object.keys(record)) {
-    if (FORBIDDEN_KEYS.includes(key)) {
+    if (isForbiddenKey(key)) {
       errors.add(keyPath(path, key), 'forbidden key');
     } else if (!allowed.includes(key)) {
       errors.add(keyPath(path, key), unknownMessage);

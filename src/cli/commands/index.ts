@@ -1,0 +1,9 @@
+import type { CliCommand } from '../command';
+import { presetsCommand } from './presets';
+import { profileCommand } from './profile';
+import { runCommand } from './run';
+import { sweepCommand } from './sweep';
+import { trainCommand } from './train';
+
+/** Every command of the command line, in the order `--help` lists them. Add a new one here. */
+export const COMMANDS: readonly CliCommand[] = [runCommand, sweepCommand, trainCommand, presetsCommand, profileCommand];

@@ -1,0 +1,97 @@
+import type { LearningScheduler } from '../../agents/learningScheduler';
+import { ServingRun } from '../../engine/serving/simulation';
+import { findPreset } from '../../scenario/presets';
+import type { ServingScenario } from '../../scenario/schema';
+import { buildServingSpec, servingLaneParameters } from '../../scenario/servingRunner';
+import { isLearningScheduler, SERVING_SCHEDULERS, servingSchedulerContext, type LearningSchedulerId } from '../../schedulers/serving/registry';
+import type { CliCommand } from '../command';
+import { EXIT_OK, UsageError } from '../io';
+import { addSetOption, integerOption } from '../options';
+import { checkOutputPath, writeOutput } from '../outputPath';
+import { loadScenario } from '../scenarioInput';
+import { learningFactory, progress } from '../worldRunner';
+
+export const MAX_TRAIN_SLOTS = 1_000_000;
+
+interface TrainOptions {
+  readonly out?: string;
+  readonly lane?: string;
+  readonly slots?: number;
+  readonly set?: string[];
+}
+
+/**
+ * `train`: each learning lane of a serving scenario learns from scratch (explore and train
+ * on, no shipped agent) on the scenario's trace, slot by slot; the agent is saved as JSON
+ * and the training curve (mean reward per window of slots) printed.
+ */
+export const trainCommand: CliCommand = {
+  usage: 'train [scenario]',
+  summary: "train the scenario's learning lanes (bcedge, tac, ppo, ddqn) from scratch and save the agents",
+  configure(command) {
+    command
+      .option('--out <path>', 'DIR/ (one <scheduler>.json each) or FILE.json (one lane); required')
+      .option('--lane <id>', 'train only this learning lane')
+      .option('--slots <n>', `override the scenario's duration in slots (1 to ${MAX_TRAIN_SLOTS}; one slot = 1 s by default)`, integerOption('--slots', 1, MAX_TRAIN_SLOTS));
+    addSetOption(command);
+  },
+  needsLearning: () => true,
+  run([source], rawOptions, io) {
+    const options = rawOptions as unknown as TrainOptions;
+    const scenario = loadScenario(source, options.set ?? [], io);
+    if (scenario.world !== 'serving') throw new UsageError('train: needs a serving scenario (the learning schedulers live in the serving world)');
+    let lanes = scenario.serving.lanes.map((lane, index) => ({ lane, index })).filter(({ lane }) => isLearningScheduler(lane.scheduler));
+    if (options.lane !== undefined) lanes = lanes.filter(({ lane }) => lane.scheduler === options.lane);
+    if (lanes.length === 0) throw new UsageError(`train: the scenario has no learning lane${options.lane === undefined ? '' : ` "${options.lane}"`} (bcedge, tac, ppo or ddqn)`);
+    if (options.out === undefined) throw new UsageError('train: --out DIR/ or --out FILE.json is required');
+    const out = options.out;
+    const toDirectory = out.endsWith('/') || io.isDirectory?.(out) === true;
+    if (!toDirectory && lanes.length > 1) throw new UsageError('train: several lanes need --out DIR/ (or pick one with --lane)');
+    // Before training, not after (issue 17 part 1): a missing folder is found in a second.
+    checkOutputPath(io, '--out', out, toDirectory ? 'directory' : 'file');
+    const slotMs = scenario.serving.assumptions.slotMs;
+    const durationS = options.slots === undefined ? scenario.serving.durationS : (options.slots * slotMs) / 1000;
+    const trainScenario: ServingScenario = { ...scenario, serving: { ...scenario.serving, durationS } };
+    const spec = buildServingSpec(trainScenario);
+    const slots = Math.ceil(spec.durationMs / slotMs);
+    const window = Math.max(1, Math.round(slots / 100));
+    const report: object[] = [];
+    for (const { lane } of lanes) {
+      const id = lane.scheduler as LearningSchedulerId;
+      let built: LearningScheduler | null = null;
+      const factory = learningFactory(trainScenario, io, { onCreate: (scheduler) => (built = scheduler) })!;
+      const params = { ...servingLaneParameters(lane), train: 1, explore: 1, pretrained: 0 };
+      const scheduler = SERVING_SCHEDULERS[id].create(params, servingSchedulerContext(scenario.seed, spec.models.map((m) => m.model), factory));
+      const learner = built as LearningScheduler | null;
+      if (learner === null) throw new Error(`train: ${id} did not build a learning scheduler`);
+      const run = new ServingRun(spec, scheduler);
+      const curve: { slot: number; reward: number }[] = [];
+      const started = performance.now();
+      let sum = 0;
+      let count = 0;
+      for (let slot = 1; slot <= slots; slot++) {
+        run.advanceTo(Math.min(spec.durationMs, slot * slotMs));
+        const r = learner.telemetry().lastReward;
+        if (r !== null) {
+          sum += r;
+          count++;
+        }
+        if (slot % window === 0 || slot === slots) {
+          if (count > 0) curve.push({ slot, reward: sum / count });
+          sum = 0;
+          count = 0;
+          progress(io, slot, slots);
+        }
+      }
+      const seconds = (performance.now() - started) / 1000;
+      const agent = learner.learner.save(`${findPreset(source!) ? source : 'scenario'} seed ${scenario.seed}, ${slots} slots of ${slotMs} ms`);
+      const path = toDirectory ? `${out.replace(/\/?$/, '/')}${id}.json` : out;
+      writeOutput(io, '--out', path, `${JSON.stringify(agent)}\n`);
+      const telemetry = learner.telemetry();
+      report.push({ scheduler: id, out: path, slots, updates: telemetry.updates, transitions: telemetry.transitions, seconds, stats: learner.learner.stats(), curve });
+      scheduler.dispose?.();
+    }
+    io.stdout(`${JSON.stringify({ scenario: trainScenario, trained: report }, null, 2)}\n`);
+    return EXIT_OK;
+  },
+};

@@ -1,0 +1,51 @@
+import { Option, type Command } from 'commander';
+import { UsageError } from './io';
+
+/**
+ * Option builders shared by the commands, so that `--format`, `--out`, `--set` and the
+ * integer options read and fail alike everywhere (messages of ARCHITECTURE §5: `--flag: problem`).
+ */
+
+/** A parser for an integer option from `min` to `max`; digits only (no `1e3`, no `+1`). */
+export function integerOption(flag: string, min: number, max: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`${flag}: must be an integer from ${min} to ${max}, got "${value}"`);
+    return n;
+  };
+}
+
+/** A parser for an option that takes one of a few words. */
+export function choiceOption<T extends string>(flag: string, choices: readonly T[]): (value: string) => T {
+  return (value) => {
+    if (!(choices as readonly string[]).includes(value)) {
+      const list = choices.length === 2 ? `${choices[0]} or ${choices[1]}` : `one of ${choices.join(', ')}`;
+      throw new UsageError(`${flag}: must be ${list}, got "${value}"`);
+    }
+    return value as T;
+  };
+}
+
+export type OutputFormat = 'json' | 'csv';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['json', 'csv'];
+
+/** `--format json|csv`; without `fallback` the option stays undefined when not given (profile prints a table). */
+export function addFormatOption(command: Command, fallback?: OutputFormat): Command {
+  const option = new Option('--format <format>', `output format: ${OUTPUT_FORMATS.join(' or ')}`).argParser(choiceOption('--format', OUTPUT_FORMATS));
+  if (fallback !== undefined) option.default(fallback);
+  return command.addOption(option);
+}
+
+/** `--out FILE`: written instead of standard output (checked before any work starts). */
+export function addOutOption(command: Command, description = 'write the output to FILE instead of standard output'): Command {
+  return command.option('--out <file>', description);
+}
+
+/** `--set PATH=VALUE`, repeatable, applied in order before validation. */
+export function addSetOption(command: Command): Command {
+  return command.option(
+    '--set <path=value>',
+    'change one scenario field before validation (repeatable), e.g. --set pipeline.assumptions.trialCost=pipelined',
+    (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+  );
+}
