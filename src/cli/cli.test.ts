@@ -162,7 +162,7 @@ describe('npm run sim', () => {
     expect(result.status).toBe(EXIT_USAGE);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('no-such-preset: no such preset or file');
-  });
+  }, 30_000); // a Node process compiling TypeScript: seconds on a loaded machine
 
   it('runs a serving scenario with the serving summary keys, per model', async () => {
     const { code, stdout, stderr } = await cli(['run', 'serving-default', '--set', 'serving.durationS=60']);
@@ -391,7 +391,7 @@ describe('the real command line', () => {
       expect(result.stderr).toContain(message);
       expect(result.stderr).not.toContain('    at ');
     }
-  });
+  }, 60_000);
 
   it('gives parseable JSON on stdout through the documented npx command (no npm banner)', () => {
     const result = spawnSync('npx', ['--offline', 'interference-lab', 'run', 'default', '--set', 'pipeline.queries=200', '--format', 'json'], { encoding: 'utf8' });
