@@ -136,6 +136,15 @@ describe('npm run sim', () => {
     expect(stderr).toMatch(message);
   });
 
+  it('refuses a forbidden key in a scenario file as the page does (one door, one rule)', async () => {
+    const text = JSON.stringify(small()).replace('"params":{', '"params":{"__proto__":{"alpha":1},');
+    expect(text).toContain('"__proto__":{"alpha":1}');
+    const { code, stdout, stderr } = await cli(['run', 'p.json'], { 'p.json': text });
+    expect(code).toBe(EXIT_USAGE);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('error: pipeline.lanes[0].params: has a forbidden field "__proto__"\n');
+  });
+
   it('names the field of a bad scenario file', async () => {
     const bad = small() as { pipeline: { interference: { events: unknown[] } } };
     bad.pipeline.interference.events = [{ executionPlace: 9, mode: 'Z', fromQuery: -1, toQuery: null }];

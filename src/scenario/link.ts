@@ -1,6 +1,6 @@
 import { Inflate, zlibSync } from 'fflate';
 import { parseAnyScenario, parseScenario } from './parse';
-import { formatErrors, formatPath, validateAnyScenario, validateScenario, type AnyScenario, type AnyScenarioResult, type FieldError, type Scenario, type ScenarioResult } from './schema';
+import { formatErrors, validateAnyScenario, validateScenario, type AnyScenario, type AnyScenarioResult, type FieldError, type Scenario, type ScenarioResult } from './schema';
 
 /**
  * Bounds on what a link may cost to open (ARCHITECTURE §7): a hostile link is refused before it
@@ -19,8 +19,6 @@ export const LINK_LIMITS = {
  */
 const CODEC = 'z1';
 
-/** Keys that mean something to JavaScript objects; a scenario never needs them (ARCHITECTURE §7). */
-const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
  * Compressed bytes fed to the inflater per step. Deflate expands at most about 1032:1, so a
@@ -82,7 +80,7 @@ export function encodeAnyScenarioLink(scenario: AnyScenario): string {
   return encodeLinkJson(JSON.stringify(checked.scenario));
 }
 
-/** Every check up to the JSON value (length, codec, base64url, bounded inflate, UTF-8, JSON, forbidden keys). */
+/** Every check up to the JSON value (length, codec, base64url, bounded inflate, UTF-8, JSON). */
 function unpackLink(hash: string): { readonly json: unknown } | { readonly ok: false; readonly errors: readonly FieldError[] } {
   if (typeof hash !== 'string') return linkError('is not a scenario link');
   const fragment = hash.startsWith('#') ? hash.slice(1) : hash;
@@ -108,12 +106,7 @@ function unpackLink(hash: string): { readonly json: unknown } | { readonly ok: f
     return linkError('does not hold valid JSON');
   }
 
-  // JSON.parse makes `__proto__` an own property, so nothing is polluted here; the keys are
-  // refused anyway so that no later spread or assignment can give them their special meaning.
-  const forbidden = findForbiddenKey(value);
-  if (forbidden !== undefined) {
-    return { ok: false, errors: [{ path: formatPath(forbidden.path), message: `has a forbidden field ${JSON.stringify(forbidden.key)}` }] };
-  }
+  // Forbidden keys (`__proto__`, …) are refused by parseScenario, as at every other door.
   return { json: value };
 }
 
@@ -189,34 +182,4 @@ function inflateBounded(packed: Uint8Array, maxBytes: number): Uint8Array | 'cor
   const t = packed.subarray(packed.length - 4);
   const expected = ((t[0]! << 24) | (t[1]! << 16) | (t[2]! << 8) | t[3]!) >>> 0;
   return adler32(out) === expected ? out : 'corrupt';
-}
-
-/** One step of a path, linked to its parent so that deep documents cost no path copies. */
-interface Trail {
-  readonly key: string | number;
-  readonly up: Trail | null;
-}
-
-/**
- * The first forbidden key anywhere in a parsed JSON value, and the path of the object holding
- * it. Iterative: JSON.parse accepts nesting deep enough to overflow a recursive walk.
- */
-function findForbiddenKey(root: unknown): { path: (string | number)[]; key: string } | undefined {
-  const pending: { value: unknown; trail: Trail | null }[] = [{ value: root, trail: null }];
-  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
-    const { value, trail } = item;
-    if (value === null || typeof value !== 'object') continue;
-    const isArray = Array.isArray(value);
-    for (const [key, child] of Object.entries(value)) {
-      if (FORBIDDEN_KEYS.has(key)) return { path: pathOf(trail), key };
-      pending.push({ value: child, trail: { key: isArray ? Number(key) : key, up: trail } });
-    }
-  }
-  return undefined;
-}
-
-function pathOf(trail: Trail | null): (string | number)[] {
-  const path: (string | number)[] = [];
-  for (let t = trail; t !== null; t = t.up) path.unshift(t.key);
-  return path;
 }

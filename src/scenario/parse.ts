@@ -1,4 +1,5 @@
-import { SCENARIO_VERSION, validateAnyScenario, validateScenario, type AnyScenarioResult, type FieldError, type ScenarioResult } from './schema';
+import { findForbiddenKey } from '../engine/forbiddenKeys';
+import { formatPath, SCENARIO_VERSION, validateAnyScenario, validateScenario, type AnyScenarioResult, type FieldError, type ScenarioResult } from './schema';
 
 /**
  * A migration lifts a scenario document from version `from` to `from + 1`. Old links keep
@@ -53,6 +54,12 @@ function migrateInput(input: unknown, migrations: readonly Migration[]): { ok: t
   }
   let migrated;
   try {
+    // One set of forbidden keys for every door (file, link, --set, worker message): refused
+    // here, before migrations copy the document, wherever in it they sit (issue 17 part 3).
+    const forbidden = findForbiddenKey(input);
+    if (forbidden !== undefined) {
+      return { ok: false, errors: [{ path: formatPath(forbidden.path), message: `has a forbidden field ${JSON.stringify(forbidden.key)}` }] };
+    }
     migrated = migrateDocument(input as Record<string, unknown>, migrations);
   } catch (error) {
     return { ok: false, errors: [{ path: '(scenario)', message: `could not be migrated: ${error instanceof Error ? error.message : String(error)}` }] };

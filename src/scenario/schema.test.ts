@@ -36,7 +36,11 @@ describe('scenario schema', () => {
     expect(errorsOf(withPipeline((p) => (p.surprise = 1)))).toEqual(['pipeline: has unknown field "surprise"']);
     const hostile = JSON.parse('{"__proto__": {"polluted": true}, "version": 1}') as unknown;
     const errors = errorsOf(hostile);
-    expect(errors.some((e) => e.includes('unknown field "__proto__"'))).toBe(true);
+    // One rule at every door (issue 17 part 3): the link's wording, "forbidden", here too.
+    expect(errors).toEqual(['(scenario): has a forbidden field "__proto__"']);
+    // validateScenario alone (no door) still refuses it as an unknown field.
+    const direct = validateScenario(hostile);
+    expect(direct.ok ? [] : direct.errors.map((e) => `${e.path}: ${e.message}`).some((e) => e.includes('unknown field "__proto__"'))).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 

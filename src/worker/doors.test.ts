@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { encodeLinkJson, decodeAnyScenarioLink, decodeScenarioLink } from '../scenario/link';
+import { parseScenarioJson } from '../scenario/parse';
+import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
+import { formatErrors, type FieldError } from '../scenario/schema';
+import type { Frame } from './protocol';
+import type { ServingFrame } from './servingProtocol';
+import { ServingSession } from './servingSession';
+import { PipelineSession } from './session';
+import { manualHost } from './testing/manualHost';
+
+/**
+ * One set of forbidden keys and one validation for every door (issue 17 part 3): the page's
+ * file import, the link, and the workers' `load` (a worker message) give the same field
+ * message for the same document. The CLI's file and `--set` doors: src/cli/cli.test.ts.
+ */
+const pipelineWith = (key: string) => JSON.stringify(defaultScenario()).replace('"params":{', `"params":{"${key}":{"alpha":1},`);
+const servingWith = (key: string) => JSON.stringify(SERVING_PRESETS[0]!.scenario).replace('"assumptions":{', `"assumptions":{"${key}":1,`);
+
+function errorsOf(result: { ok: true } | { ok: false; errors: readonly FieldError[] }): string {
+  return result.ok ? 'ok' : formatErrors(result.errors);
+}
+
+describe('every door refuses forbidden keys alike', () => {
+  it.each(['__proto__', 'constructor', 'prototype'])('pipeline scenario with params.%s', (key) => {
+    const text = pipelineWith(key);
+    expect(text).toContain(`"${key}":{"alpha":1}`);
+    const expected = `pipeline.lanes[0].params: has a forbidden field "${key}"`;
+    expect(errorsOf(parseScenarioJson(text))).toBe(expected);
+    expect(errorsOf(decodeScenarioLink(encodeLinkJson(text)))).toBe(expected);
+    expect(errorsOf(decodeAnyScenarioLink(encodeLinkJson(text)))).toBe(expected);
+    // A worker message is a structured clone: own `__proto__` keys survive it.
+    const message = structuredClone(JSON.parse(text) as unknown);
+    expect(Object.keys((message as { pipeline: { lanes: { params: object }[] } }).pipeline.lanes[0]!.params)).toContain(key);
+    expect(errorsOf(new PipelineSession(manualHost<Frame>().host).load(message))).toBe(expected);
+  });
+
+  it('serving scenario with a forbidden key in its assumptions', () => {
+    const text = servingWith('__proto__');
+    const expected = 'serving.assumptions: has a forbidden field "__proto__"';
+    expect(errorsOf(decodeAnyScenarioLink(encodeLinkJson(text)))).toBe(expected);
+    expect(errorsOf(new ServingSession(manualHost<ServingFrame>().host).load(structuredClone(JSON.parse(text) as unknown)))).toBe(expected);
+  });
+
+  it('pollutes nothing on the way', () => {
+    parseScenarioJson(pipelineWith('__proto__'));
+    expect(({} as Record<string, unknown>).alpha).toBeUndefined();
+  });
+});
