@@ -57,8 +57,12 @@ function shippedAgents(): AgentLibrary {
   return agents;
 }
 
-/** Per-update wall time (median of `n` after warm-up), ms. */
-function updateTimes(tf: Tf, rows: BenchRow[]): void {
+/**
+ * One SAC update (ours) against the straightforward port (bench/naiveSac.ts), batch 64,
+ * median wall time per update after warm-up, both in this run. `BENCH_ONLY=sac-update`
+ * runs this part alone.
+ */
+export function sacUpdateTimes(tf: Tf, rows: BenchRow[]): void {
   const rng = createRng(1, 5);
   const fill = (record: (s: Float32Array, m: Uint8Array, a: number, r: number) => void) => {
     const s = new Float32Array(STATE_SIZE);
@@ -106,6 +110,12 @@ function updateTimes(tf: Tf, rows: BenchRow[]): void {
     baseline: base,
     ratio: base / ours,
   });
+}
+
+/** PPO and DDQN: per gradient step wall time (median), ms. */
+function updateTimes(tf: Tf, rows: BenchRow[]): void {
+  const rng = createRng(1, 6);
+  const context = servingSchedulerContext(1);
   for (const id of ['ppo', 'ddqn'] as const) {
     const learner = createLearner(tf, id, { warmup: 64, minibatch: 64, updatesPerSlot: 1, rolloutSize: 256 }, context);
     const perUpdate: number[] = [];
@@ -228,6 +238,7 @@ export async function benchLearning(tf: Tf, rows: BenchRow[]): Promise<Record<st
   const details: Record<string, unknown> = {};
   // BENCH_SKIP_PAGE=1 leaves out the browser part (while developing; the bench's figures include it).
   if (process.env['BENCH_SKIP_PAGE'] !== '1') details['page'] = await pageTraining(rows);
+  sacUpdateTimes(tf, rows);
   updateTimes(tf, rows);
   details['convergence'] = convergence(tf, rows);
 

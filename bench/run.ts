@@ -2,6 +2,9 @@
  * `npm run bench`: the performance figures of issue 2, each measured against a baseline
  * in the same run (ARCHITECTURE §6) so that ratios hold on a noisy machine. Prints a table and
  * writes bench/results.json. Never run from tests.
+ *
+ * `BENCH_ONLY=sac-update npm run bench` runs only the SAC update against its baseline
+ * (seconds instead of minutes) and writes bench/results-sac-update.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -20,7 +23,7 @@ import { createStatic } from '../src/schedulers/pipeline/static';
 import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingRunSpec } from '../src/engine/serving/simulation';
 import { createFixed } from '../src/schedulers/serving/fixed';
 import { loadTfNode } from '../src/agents/tfNode';
-import { benchLearning } from './learning';
+import { benchLearning, sacUpdateTimes } from './learning';
 
 interface Row {
   readonly name: string;
@@ -34,6 +37,13 @@ interface Row {
 }
 
 const rows: Row[] = [];
+
+const ONLY_PARTS = ['sac-update'] as const;
+const only = process.env['BENCH_ONLY'];
+if (only !== undefined && !(ONLY_PARTS as readonly string[]).includes(only)) {
+  console.error(`BENCH_ONLY: expected one of ${ONLY_PARTS.join(', ')}, got ${JSON.stringify(only)}`);
+  process.exit(2);
+}
 
 /** Median wall time of `repeats` calls after one warm-up, ms. */
 function time(fn: () => void, repeats: number): number {
@@ -60,107 +70,112 @@ function vggSpec(queries: number, random: boolean): PipelineRunSpec {
   };
 }
 
-// 1. Simulated queries per second, against the naive event loop on the same queries.
-const QUERIES = 1_000_000;
-for (const random of [false, true]) {
-  const label = random ? 'random interference (period = duration = 10)' : 'no interference';
-  const staticMs = time(() => new PipelineRun(vggSpec(QUERIES, random), createStatic()).runToEnd(), 5);
-  const odinMs = time(() => new PipelineRun(vggSpec(QUERIES, random), createOdin({ alpha: 10 })).runToEnd(), 5);
-  // Baseline: the event-queue simulation of the same static pipeline, same stage times.
-  const spec = vggSpec(QUERIES, random);
-  const counts = new PipelineRun(spec, createStatic()).configuration;
-  const baselineQueries = 200_000;
-  const eventMs = time(() => {
-    const timeline = new InterferenceTimeline(4, [], spec.random, spec.seed);
-    const times = new Float64Array(4);
-    const perQuery = new Float64Array(baselineQueries * 4);
-    for (let q = 0; q < baselineQueries; q++) {
-      timeline.advance(q);
-      computeStageTimes(spec.database, counts, timeline.modes, 0, times);
-      perQuery.set(times, q * 4);
-    }
-    runEventSimulation({ stages: 4, queries: baselineQueries, stageTimeMs: (q, i) => perQuery[q * 4 + i]!, bufferCapacity: 1, arrivalsMs: null });
-  }, 3);
-  const staticQps = (QUERIES / staticMs) * 1000;
-  const eventQps = (baselineQueries / eventMs) * 1000;
-  rows.push({
-    name: `VGG16 × 4 static, ${label}`,
-    value: staticQps,
-    unit: 'queries/s',
-    target: '≥ 1,000,000',
-    met: staticQps >= 1_000_000,
-    baseline: eventQps,
-    ratio: staticQps / eventQps,
-    note: 'baseline: event-queue simulation',
-  });
-  rows.push({ name: `VGG16 × 4 ODIN α=10, ${label}`, value: (QUERIES / odinMs) * 1000, unit: 'queries/s' });
-}
-
-// 2. Every ODIN preset, every grid cell and lane, run to the end.
-const odinPresets = pipelinePresets().filter((p) => p.id.startsWith('odin-'));
-let presetsTotal = 0;
-for (const preset of odinPresets) {
-  const ms = time(() => runPipelineScenario(preset.scenario), 3);
-  presetsTotal += ms;
-  rows.push({ name: `preset ${preset.id}`, value: ms, unit: 'ms' });
-}
-rows.push({ name: 'all ODIN presets together', value: presetsTotal, unit: 'ms', target: '< 2000', met: presetsTotal < 2000 });
-
-// 3. The exact partitioner against plain exhaustive enumeration (the paper's search).
-const BRUTE_LIMIT = 3e8;
-const cases: [ModelId, number][] = [
-  ['vgg16', 4],
-  ['resnet50', 8],
-  ['resnet152', 52],
-];
-for (const [model, eps] of cases) {
-  const db = compileDatabase(getDatabase(model));
-  // A mixed interference pattern: every EP in a different mode.
-  const modes = Uint8Array.from({ length: eps }, (_, i) => (i * 5) % 12);
-  const dpMs = time(() => optimalPartition(db, modes), 50);
-  const configurations = compositionCount(db.unitCount, eps);
-  let bruteMs: number | undefined;
-  if (configurations <= BRUTE_LIMIT) {
-    const t0 = performance.now();
-    const brute = exhaustivePartition(db, modes, 0, BRUTE_LIMIT)!;
-    bruteMs = performance.now() - t0;
-    if (brute.bottleneckMs !== optimalPartition(db, modes).bottleneckMs) throw new Error(`partitioner disagrees with brute force on ${model} × ${eps}`);
+if (only === undefined) {
+  // 1. Simulated queries per second, against the naive event loop on the same queries.
+  const QUERIES = 1_000_000;
+  for (const random of [false, true]) {
+    const label = random ? 'random interference (period = duration = 10)' : 'no interference';
+    const staticMs = time(() => new PipelineRun(vggSpec(QUERIES, random), createStatic()).runToEnd(), 5);
+    const odinMs = time(() => new PipelineRun(vggSpec(QUERIES, random), createOdin({ alpha: 10 })).runToEnd(), 5);
+    // Baseline: the event-queue simulation of the same static pipeline, same stage times.
+    const spec = vggSpec(QUERIES, random);
+    const counts = new PipelineRun(spec, createStatic()).configuration;
+    const baselineQueries = 200_000;
+    const eventMs = time(() => {
+      const timeline = new InterferenceTimeline(4, [], spec.random, spec.seed);
+      const times = new Float64Array(4);
+      const perQuery = new Float64Array(baselineQueries * 4);
+      for (let q = 0; q < baselineQueries; q++) {
+        timeline.advance(q);
+        computeStageTimes(spec.database, counts, timeline.modes, 0, times);
+        perQuery.set(times, q * 4);
+      }
+      runEventSimulation({ stages: 4, queries: baselineQueries, stageTimeMs: (q, i) => perQuery[q * 4 + i]!, bufferCapacity: 1, arrivalsMs: null });
+    }, 3);
+    const staticQps = (QUERIES / staticMs) * 1000;
+    const eventQps = (baselineQueries / eventMs) * 1000;
+    rows.push({
+      name: `VGG16 × 4 static, ${label}`,
+      value: staticQps,
+      unit: 'queries/s',
+      target: '≥ 1,000,000',
+      met: staticQps >= 1_000_000,
+      baseline: eventQps,
+      ratio: staticQps / eventQps,
+      note: 'baseline: event-queue simulation',
+    });
+    rows.push({ name: `VGG16 × 4 ODIN α=10, ${label}`, value: (QUERIES / odinMs) * 1000, unit: 'queries/s' });
   }
-  const target = model === 'resnet152' ? '< 5' : undefined;
-  rows.push({
-    name: `partition ${model} × ${eps} (${configurations.toExponential(2)} configurations)`,
-    value: dpMs,
-    unit: 'ms',
-    ...(target ? { target, met: dpMs < 5 } : {}),
-    ...(bruteMs !== undefined ? { baseline: bruteMs, ratio: bruteMs / dpMs } : { note: `brute force not run: more than ${BRUTE_LIMIT.toExponential(0)} configurations` }),
-  });
-}
 
-// 4. The serving world (BCEdge): simulated requests per second with Triton's fixed
-// configuration, and the paper's 3000 s at 30 rps.
-{
-  const sixModels = (['yolo', 'mob', 'res', 'eff', 'inc', 'bert'] as const).map((model) => ({ model, weight: 1 }));
-  const spec = (rateRps: number, durationS: number): ServingRunSpec => ({
-    platform: 'xavier-nx',
-    models: sixModels,
-    rateRps,
-    durationMs: durationS * 1000,
-    seed: 1,
-    background: [],
-    assumptions: DEFAULT_SERVING_ASSUMPTIONS,
-  });
-  let requests = 0;
-  const longMs = time(() => {
-    requests = new ServingRun(spec(40, 20_000), createFixed({ batchSize: 8, instances: 2 })).runToEnd().requests;
-  }, 3);
-  const simulatedRps = (requests / longMs) * 1000;
-  rows.push({ name: `serving: six models, fixed (8, 2), ${requests.toLocaleString('en-US')} requests`, value: simulatedRps, unit: 'requests/s', target: '≥ 500,000', met: simulatedRps >= 500_000 });
-  const paperMs = time(() => new ServingRun(spec(30, 3000), createFixed({ batchSize: 8, instances: 2 })).runToEnd(), 5);
-  rows.push({ name: 'serving: the paper’s 3000 s at 30 rps (≈ 90,000 requests)', value: paperMs, unit: 'ms', target: '< 500', met: paperMs < 500 });
+  // 2. Every ODIN preset, every grid cell and lane, run to the end.
+  const odinPresets = pipelinePresets().filter((p) => p.id.startsWith('odin-'));
+  let presetsTotal = 0;
+  for (const preset of odinPresets) {
+    const ms = time(() => runPipelineScenario(preset.scenario), 3);
+    presetsTotal += ms;
+    rows.push({ name: `preset ${preset.id}`, value: ms, unit: 'ms' });
+  }
+  rows.push({ name: 'all ODIN presets together', value: presetsTotal, unit: 'ms', target: '< 2000', met: presetsTotal < 2000 });
+
+  // 3. The exact partitioner against plain exhaustive enumeration (the paper's search).
+  const BRUTE_LIMIT = 3e8;
+  const cases: [ModelId, number][] = [
+    ['vgg16', 4],
+    ['resnet50', 8],
+    ['resnet152', 52],
+  ];
+  for (const [model, eps] of cases) {
+    const db = compileDatabase(getDatabase(model));
+    // A mixed interference pattern: every EP in a different mode.
+    const modes = Uint8Array.from({ length: eps }, (_, i) => (i * 5) % 12);
+    const dpMs = time(() => optimalPartition(db, modes), 50);
+    const configurations = compositionCount(db.unitCount, eps);
+    let bruteMs: number | undefined;
+    if (configurations <= BRUTE_LIMIT) {
+      const t0 = performance.now();
+      const brute = exhaustivePartition(db, modes, 0, BRUTE_LIMIT)!;
+      bruteMs = performance.now() - t0;
+      if (brute.bottleneckMs !== optimalPartition(db, modes).bottleneckMs) throw new Error(`partitioner disagrees with brute force on ${model} × ${eps}`);
+    }
+    const target = model === 'resnet152' ? '< 5' : undefined;
+    rows.push({
+      name: `partition ${model} × ${eps} (${configurations.toExponential(2)} configurations)`,
+      value: dpMs,
+      unit: 'ms',
+      ...(target ? { target, met: dpMs < 5 } : {}),
+      ...(bruteMs !== undefined ? { baseline: bruteMs, ratio: bruteMs / dpMs } : { note: `brute force not run: more than ${BRUTE_LIMIT.toExponential(0)} configurations` }),
+    });
+  }
+
+  // 4. The serving world (BCEdge): simulated requests per second with Triton's fixed
+  // configuration, and the paper's 3000 s at 30 rps.
+  {
+    const sixModels = (['yolo', 'mob', 'res', 'eff', 'inc', 'bert'] as const).map((model) => ({ model, weight: 1 }));
+    const spec = (rateRps: number, durationS: number): ServingRunSpec => ({
+      platform: 'xavier-nx',
+      models: sixModels,
+      rateRps,
+      durationMs: durationS * 1000,
+      seed: 1,
+      background: [],
+      assumptions: DEFAULT_SERVING_ASSUMPTIONS,
+    });
+    let requests = 0;
+    const longMs = time(() => {
+      requests = new ServingRun(spec(40, 20_000), createFixed({ batchSize: 8, instances: 2 })).runToEnd().requests;
+    }, 3);
+    const simulatedRps = (requests / longMs) * 1000;
+    rows.push({ name: `serving: six models, fixed (8, 2), ${requests.toLocaleString('en-US')} requests`, value: simulatedRps, unit: 'requests/s', target: '≥ 500,000', met: simulatedRps >= 500_000 });
+    const paperMs = time(() => new ServingRun(spec(30, 3000), createFixed({ batchSize: 8, instances: 2 })).runToEnd(), 5);
+    rows.push({ name: 'serving: the paper’s 3000 s at 30 rps (≈ 90,000 requests)', value: paperMs, unit: 'ms', target: '< 500', met: paperMs < 500 });
+  }
 }
 
 // 5. The learning schedulers (issue 6): tfjs with the wasm backend, as the worker runs it.
-const learningDetails = await benchLearning(await loadTfNode(), rows);
+const tf = await loadTfNode();
+let learningDetails: Record<string, unknown> = {};
+if (only === 'sac-update') sacUpdateTimes(tf, rows);
+else learningDetails = await benchLearning(tf, rows);
 
 const fmt = (v: number): string => (Number.isNaN(v) ? 'n/a' : v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toPrecision(3));
 const table = [
@@ -172,8 +187,9 @@ for (const row of table) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd
 for (const r of rows) if (r.note) console.log(`note: ${r.name}: ${r.note}`);
 
 mkdirSync('bench', { recursive: true });
+const resultsFile = only === undefined ? 'bench/results.json' : `bench/results-${only}.json`;
 writeFileSync(
-  'bench/results.json',
+  resultsFile,
   `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, rows, learning: learningDetails }, null, 2)}\n`,
 );
-console.log('wrote bench/results.json');
+console.log(`wrote ${resultsFile}`);
