@@ -1,5 +1,11 @@
 import type { AgentFile, LearnerKind } from './learner';
-import type { Mlp, MlpWeights } from './nn';
+import type { MlpWeights } from './nn';
+
+/** What `loadNetworks` installs weights into: an `Mlp`, or a network kept in a host array. */
+export interface LoadableNetwork {
+  decodeWeights(weights: MlpWeights, name: string): Float32Array;
+  setFlat(flat: Float32Array): void;
+}
 
 /**
  * Checks a saved agent's header against the learner that loads it; throws a RangeError
@@ -21,7 +27,7 @@ export function checkAgentFile(file: AgentFile, kind: LearnerKind, stateSize: nu
  * when all fit are they installed (a bad file leaves the learner as it was). A missing or
  * misfit network is an error naming it.
  */
-export function loadNetworks(file: AgentFile, nets: Readonly<Record<string, Mlp>>): void {
+export function loadNetworks(file: AgentFile, nets: Readonly<Record<string, LoadableNetwork>>): void {
   const decoded = Object.entries(nets).map(([name, net]) => {
     const weights: MlpWeights | undefined = file.networks[name];
     if (weights === undefined || typeof weights !== 'object' || !Array.isArray(weights.sizes)) {

@@ -60,14 +60,15 @@ export function decodeFloat32(text: unknown, expected: number, field: string): F
 type MlpFn = (x: Tensor2D, params: Tensor1D) => Tensor2D;
 
 /** Where each layer's W and b sit in the flat parameter vector. */
-interface Layout {
+export interface Layout {
   readonly wOffset: number;
   readonly bOffset: number;
   readonly fanIn: number;
   readonly fanOut: number;
 }
 
-function layoutOf(sizes: readonly number[]): { readonly layers: readonly Layout[]; readonly total: number } {
+/** The flat layout of an MLP of `sizes`: per layer W (row-major, fanIn × fanOut) then b. */
+export function layoutOf(sizes: readonly number[]): { readonly layers: readonly Layout[]; readonly total: number } {
   const layers: Layout[] = [];
   let offset = 0;
   for (let i = 0; i + 1 < sizes.length; i++) {
@@ -125,8 +126,6 @@ export class Mlp {
   readonly sizes: readonly number[];
   /** Every parameter, layer by layer: W (row-major) then b. */
   readonly params: Variable;
-  private readonly layout: readonly Layout[];
-  private readonly total: number;
   private readonly op: MlpFn;
 
   constructor(
@@ -138,13 +137,8 @@ export class Mlp {
     if (sizes.length < 2) throw new RangeError('an MLP needs at least an input and an output size');
     this.sizes = [...sizes];
     const { layers, total } = layoutOf(sizes);
-    this.layout = layers;
-    this.total = total;
     const init = new Float32Array(total);
-    for (const l of layers) {
-      const bound = 1 / Math.sqrt(l.fanIn);
-      for (let k = l.wOffset; k < l.bOffset + l.fanOut; k++) init[k] = (rng.nextFloat() * 2 - 1) * bound;
-    }
+    initMlpParams(layers, rng, init);
     this.params = tf.tidy(() => tf.variable(tf.tensor1d(init), trainable));
     this.op = mlpOp(tf, layers);
   }
@@ -176,11 +170,7 @@ export class Mlp {
 
   /** Checks saved weights against this network and decodes them; throws a RangeError naming what does not fit. */
   decodeWeights(weights: MlpWeights, name = 'network'): Float32Array {
-    if (typeof weights !== 'object' || weights === null || !Array.isArray(weights.sizes)) throw new RangeError(`${name}: expected { sizes, float32 }`);
-    if (weights.sizes.length !== this.sizes.length || weights.sizes.some((s, i) => s !== this.sizes[i])) {
-      throw new RangeError(`${name}.sizes: expected [${this.sizes.join(', ')}], got [${weights.sizes.join(', ')}]`);
-    }
-    return decodeFloat32(weights.float32, this.total, `${name}.float32`);
+    return decodeMlpWeights(weights, this.sizes, name);
   }
 
   /** Installs decoded weights (from `decodeWeights`). */
@@ -197,6 +187,26 @@ export class Mlp {
   dispose(): void {
     this.params.dispose();
   }
+}
+
+/**
+ * PyTorch's default initialization for nn.Linear (uniform in ±1/√fan_in for W and b), drawn
+ * layer by layer from `rng` into `out` from `offset` on.
+ */
+export function initMlpParams(layers: readonly Layout[], rng: Rng, out: Float32Array, offset = 0): void {
+  for (const l of layers) {
+    const bound = 1 / Math.sqrt(l.fanIn);
+    for (let k = l.wOffset; k < l.bOffset + l.fanOut; k++) out[offset + k] = (rng.nextFloat() * 2 - 1) * bound;
+  }
+}
+
+/** Checks saved weights against an MLP of `sizes` and decodes them; throws a RangeError naming what does not fit. */
+export function decodeMlpWeights(weights: MlpWeights, sizes: readonly number[], name = 'network'): Float32Array {
+  if (typeof weights !== 'object' || weights === null || !Array.isArray(weights.sizes)) throw new RangeError(`${name}: expected { sizes, float32 }`);
+  if (weights.sizes.length !== sizes.length || weights.sizes.some((s, i) => s !== sizes[i])) {
+    throw new RangeError(`${name}.sizes: expected [${sizes.join(', ')}], got [${weights.sizes.join(', ')}]`);
+  }
+  return decodeFloat32(weights.float32, layoutOf(sizes).total, `${name}.float32`);
 }
 
 /** The identity whose gradient is zero (PyTorch's `detach`; tfjs has no stopGradient). */

@@ -1,7 +1,10 @@
+import type { Scalar, Tensor, Tensor2D, Variable } from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../engine/rng';
-import { Mlp } from './nn';
-import { MASKED_LOGIT } from './replay';
+import { FlatAdam } from './denseNet';
+import type { AgentFile } from './learner';
+import { decodeFloat32, layoutOf, Mlp } from './nn';
+import { createReplayBatch, MASKED_LOGIT, type ReplayBatch } from './replay';
 import { DEFAULT_SAC_CONFIG, DiscreteSac, type SacConfig } from './sac';
 import type { Tf } from './tf';
 import { loadTfNode } from './tfNode';
@@ -210,4 +213,218 @@ describe('DiscreteSac.explainUpdate (the teaching walkthrough)', () => {
     else expect(explained.alphaAfter).toBeGreaterThan(explained.alphaBefore);
     sac.dispose();
   }, 60_000);
+});
+
+/**
+ * The reference formulation: the losses of Eq. 7–12 as written, each differentiated by
+ * tfjs autodiff over plain per-layer variables (matMul + add + ReLU), the target and the
+ * constants of each loss computed outside its tape, one tf.train.adam over every trained
+ * variable, and the soft target update — the update `DiscreteSac` computes without a tape.
+ */
+class ReferenceSac {
+  readonly nets: Record<'actor' | 'q1' | 'q2' | 'q1Target' | 'q2Target', { W: Variable; b: Variable }[]>;
+  readonly logAlpha: Variable;
+  private readonly optimizer: ReturnType<Tf['train']['adam']>;
+
+  constructor(
+    file: AgentFile,
+    private readonly config: SacConfig,
+  ) {
+    const decode = (name: string) => {
+      const w = file.networks[name]!;
+      const flat = decodeFloat32(w.float32, layoutOf(w.sizes).total, name);
+      return layoutOf(w.sizes).layers.map((l) => ({
+        W: tf.variable(tf.tensor2d(flat.slice(l.wOffset, l.bOffset), [l.fanIn, l.fanOut])),
+        b: tf.variable(tf.tensor1d(flat.slice(l.bOffset, l.bOffset + l.fanOut))),
+      }));
+    };
+    this.nets = { actor: decode('actor'), q1: decode('q1'), q2: decode('q2'), q1Target: decode('q1Target'), q2Target: decode('q2Target') };
+    this.logAlpha = tf.variable(tf.scalar(file.scalars['logAlpha']!));
+    this.optimizer = tf.train.adam(config.learningRate);
+  }
+
+  private apply(net: { W: Variable; b: Variable }[], x: Tensor2D): Tensor2D {
+    let h = x;
+    net.forEach((l, i) => {
+      h = tf.add(tf.matMul(h, l.W as unknown as Tensor2D), l.b);
+      if (i < net.length - 1) h = tf.relu(h);
+    });
+    return h;
+  }
+
+  private vars(name: keyof ReferenceSac['nets']): Variable[] {
+    return this.nets[name].flatMap((l) => [l.W, l.b]);
+  }
+
+  /** The gradients (flat, in the layout of `DiscreteSac.online`) and [critic, policy, temperature, entropy]. */
+  gradients(b: ReplayBatch): { grads: Float32Array; losses: number[]; named: Record<string, Tensor> } {
+    const c = this.config;
+    const n = c.batchSize;
+    const A = this.nets.actor.at(-1)!.b.shape[0]!;
+    const S = this.nets.actor[0]!.W.shape[0]!;
+    return tf.tidy(() => {
+      const s = tf.tensor2d(b.states, [n, S]);
+      const s2 = tf.tensor2d(b.nextStates, [n, S]);
+      const onehot = tf.oneHot(tf.tensor1d(b.actions, 'int32'), A).toFloat();
+      const alpha = c.entropy ? tf.exp(this.logAlpha) : tf.scalar(0);
+      const logp2 = tf.logSoftmax(tf.add(this.apply(this.nets.actor, s2), tf.tensor2d(b.nextMaskBias, [n, A])));
+      const qNext = tf.minimum(this.apply(this.nets.q1Target, s2), this.apply(this.nets.q2Target, s2));
+      const y = tf.add(tf.tensor1d(b.rewards), tf.mul(tf.sum(tf.mul(tf.exp(logp2), tf.sub(qNext, tf.mul(alpha, logp2))), 1), c.gamma));
+      const critic = tf.variableGrads(() => {
+        const e1 = tf.sub(tf.sum(tf.mul(this.apply(this.nets.q1, s), onehot), 1), y);
+        const e2 = tf.sub(tf.sum(tf.mul(this.apply(this.nets.q2, s), onehot), 1), y);
+        return tf.mul(tf.add(tf.mean(tf.square(e1)), tf.mean(tf.square(e2))), 0.5) as Scalar;
+      }, [...this.vars('q1'), ...this.vars('q2')]);
+      const minQ = tf.minimum(this.apply(this.nets.q1, s), this.apply(this.nets.q2, s));
+      const maskBias = tf.tensor2d(b.maskBias, [n, A]);
+      const actor = tf.variableGrads(() => {
+        const logp = tf.logSoftmax(tf.add(this.apply(this.nets.actor, s), maskBias));
+        return tf.mean(tf.sum(tf.mul(tf.exp(logp), tf.sub(tf.mul(alpha, logp), minQ)), 1)) as Scalar;
+      }, this.vars('actor'));
+      const logp = tf.logSoftmax(tf.add(this.apply(this.nets.actor, s), maskBias));
+      const plogp = tf.sum(tf.mul(tf.exp(logp), logp), 1);
+      const targetEntropy = tf.tensor1d(Array.from(b.allowed, (k) => c.targetEntropyRatio * Math.log(k)));
+      const temperature = tf.variableGrads(() => tf.mul(tf.neg(this.logAlpha), tf.mean(tf.add(plogp, targetEntropy))) as Scalar, [this.logAlpha]);
+      const named = { ...actor.grads, ...critic.grads, ...(c.entropy ? temperature.grads : {}) };
+      const order = [...this.vars('actor'), ...this.vars('q1'), ...this.vars('q2')];
+      const grads = Float32Array.from([...order.flatMap((v) => Array.from(named[v.name]!.dataSync())), c.entropy ? temperature.grads[this.logAlpha.name]!.dataSync()[0]! : 0]);
+      const losses = [critic.value.dataSync()[0]!, actor.value.dataSync()[0]!, c.entropy ? temperature.value.dataSync()[0]! : 0, -tf.mean(plogp).dataSync()[0]!];
+      return { grads, losses, named: Object.fromEntries(Object.entries(named).map(([k, v]) => [k, tf.keep(v)])) };
+    });
+  }
+
+  update(b: ReplayBatch): void {
+    const { named } = this.gradients(b);
+    this.optimizer.applyGradients(named as unknown as Record<string, Variable>);
+    for (const name of Object.keys(named)) named[name]!.dispose();
+    tf.tidy(() => {
+      for (const [online, target] of [['q1', 'q1Target'], ['q2', 'q2Target']] as const) {
+        this.nets[online].forEach((l, i) => {
+          const t = this.nets[target][i]!;
+          t.W.assign(tf.add(tf.mul(l.W, this.config.tau), tf.mul(t.W, 1 - this.config.tau)));
+          t.b.assign(tf.add(tf.mul(l.b, this.config.tau), tf.mul(t.b, 1 - this.config.tau)));
+        });
+      }
+    });
+  }
+
+  /** Every parameter of one network, flat (the layout of the saved files). */
+  flat(name: keyof ReferenceSac['nets']): Float32Array {
+    return Float32Array.from(this.vars(name).flatMap((v) => Array.from(v.dataSync())));
+  }
+
+  dispose(): void {
+    for (const net of Object.values(this.nets)) for (const l of net) [l.W, l.b].forEach((v) => v.dispose());
+    this.logAlpha.dispose();
+    this.optimizer.dispose();
+  }
+}
+
+/** Largest |a − b| relative to the largest |b| (the scale of the vector). */
+function relativeError(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let diff = 0;
+  let scale = 0;
+  for (let i = 0; i < b.length; i++) {
+    diff = Math.max(diff, Math.abs(a[i]! - b[i]!));
+    scale = Math.max(scale, Math.abs(b[i]!));
+  }
+  return diff / scale;
+}
+
+describe('DiscreteSac update without a tape against autodiff of Eq. 9, 11, 12', () => {
+  /** A learner with a filled buffer: random states, some actions masked in s and in s′, rewards in [0, 1). */
+  function setup(entropy: boolean): { sac: DiscreteSac; batches: ReplayBatch[]; config: SacConfig } {
+    const config = small({ gamma: 0.9, entropy, batchSize: 16, hidden: [16, 12], initialTemperature: 0.3 });
+    const sac = new DiscreteSac(tf, S, A, config, createRng(21, 1));
+    const rng = createRng(22, 1);
+    for (let i = 0; i < 200; i++) {
+      const state = Float32Array.from({ length: S }, () => rng.nextFloat() * 2 - 1);
+      const nextState = Float32Array.from({ length: S }, () => rng.nextFloat() * 2 - 1);
+      const mask = Uint8Array.from({ length: A }, (_, a) => (a === 0 || rng.nextFloat() < 0.7 ? 1 : 0));
+      const nextMask = Uint8Array.from({ length: A }, (_, a) => (a === 0 || rng.nextFloat() < 0.7 ? 1 : 0));
+      const allowed = Array.from(mask.keys()).filter((a) => mask[a] === 1);
+      sac.record({ row: 0, state, mask, action: allowed[rng.nextInt(allowed.length)]!, reward: rng.nextFloat(), nextState, nextMask });
+    }
+    const batches = Array.from({ length: 6 }, () => {
+      const batch = createReplayBatch(config.batchSize, S, A);
+      sac.replay.sample(config.batchSize, rng, batch);
+      return batch;
+    });
+    return { sac, batches, config };
+  }
+
+  for (const entropy of [true, false]) {
+    it(`gives the gradients and losses of autodiff (${entropy ? 'SAC' : 'TAC'})`, () => {
+      const { sac, batches, config } = setup(entropy);
+      const reference = new ReferenceSac(sac.save(), config);
+      const losses = sac.gradients(batches[0]!);
+      const expected = reference.gradients(batches[0]!);
+      for (const name of Object.keys(expected.named)) expected.named[name]!.dispose();
+      const ours = sac.lastGradients;
+      expect(ours.length).toBe(expected.grads.length);
+      const size = layoutOf(sac.sizes).total;
+      // Per network (actor, Q₁, Q₂), relative to the network's largest gradient; then log α.
+      for (let k = 0; k < 3; k++) expect(relativeError(ours.subarray(k * size, (k + 1) * size), expected.grads.subarray(k * size, (k + 1) * size))).toBeLessThan(1e-5);
+      expect(ours[3 * size]).toBeCloseTo(expected.grads[3 * size]!, 6);
+      if (entropy) expect(Math.abs(ours[3 * size]!)).toBeGreaterThan(1e-3);
+      else expect(ours[3 * size]).toBe(0);
+      losses.forEach((l, i) => expect(l).toBeCloseTo(expected.losses[i]!, 5));
+      sac.dispose();
+      reference.dispose();
+    });
+
+    it(`after several updates holds the parameters of autodiff + tf.train.adam (${entropy ? 'SAC' : 'TAC'})`, () => {
+      const { sac, batches, config } = setup(entropy);
+      const reference = new ReferenceSac(sac.save(), config);
+      const before = Float32Array.from(sac.online);
+      for (const batch of batches) {
+        sac.updateOn(batch);
+        reference.update(batch);
+      }
+      const size = layoutOf(sac.sizes).total;
+      const names = ['actor', 'q1', 'q2'] as const;
+      names.forEach((name, k) => {
+        const ours = sac.online.subarray(k * size, (k + 1) * size);
+        const theirs = reference.flat(name);
+        // The update moved the parameters by up to lr per step; both moved them alike.
+        const moved = relativeError(ours, before.subarray(k * size, (k + 1) * size));
+        expect(moved).toBeGreaterThan(1e-3);
+        let worst = 0;
+        for (let i = 0; i < size; i++) worst = Math.max(worst, Math.abs(ours[i]! - theirs[i]!));
+        expect(worst).toBeLessThan(1e-5);
+      });
+      for (const [k, name] of (['q1Target', 'q2Target'] as const).entries()) {
+        const theirs = reference.flat(name);
+        const ours = sac.target.subarray(k * size, (k + 1) * size);
+        let worst = 0;
+        for (let i = 0; i < size; i++) worst = Math.max(worst, Math.abs(ours[i]! - theirs[i]!));
+        expect(worst).toBeLessThan(1e-6);
+      }
+      expect(sac.logAlpha).toBeCloseTo(reference.logAlpha.dataSync()[0]!, 6);
+      if (!entropy) expect(sac.logAlpha).toBe(Math.fround(Math.log(0.3)));
+      sac.dispose();
+      reference.dispose();
+    });
+  }
+
+  it('FlatAdam computes what tf.train.adam computes', () => {
+    const size = 257;
+    const rng = createRng(23, 1);
+    const start = Float32Array.from({ length: size }, () => rng.nextFloat() - 0.5);
+    const params = Float32Array.from(start);
+    const adam = new FlatAdam(size, 1e-2);
+    const variable = tf.variable(tf.tensor1d(start));
+    const optimizer = tf.train.adam(1e-2);
+    for (let step = 0; step < 20; step++) {
+      const g = Float32Array.from({ length: size }, (_, i) => Math.sin(step * 7 + i) * (i % 5));
+      adam.step(params, g);
+      tf.tidy(() => optimizer.applyGradients({ [variable.name]: tf.tensor1d(g) } as unknown as Record<string, Variable>));
+    }
+    const theirs = variable.dataSync();
+    // float32 state in both; tfjs also rounds every intermediate to float32 (a few ulp over 20 steps).
+    for (let i = 0; i < size; i++) expect(params[i]).toBeCloseTo(theirs[i]!, 5);
+    expect(relativeError(params, start)).toBeGreaterThan(0.1);
+    variable.dispose();
+    optimizer.dispose();
+  });
 });

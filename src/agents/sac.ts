@@ -1,7 +1,8 @@
-import type { Scalar, Tensor, Tensor2D, Variable } from '@tensorflow/tfjs';
+import type { Tensor2D } from '@tensorflow/tfjs';
 import type { Rng } from '../engine/rng';
+import { denseBackward, denseForward, FlatAdam, readGradients, uploadLayers, type DenseLayer } from './denseNet';
 import type { AgentFile, Learner, LearnerStats, Transition } from './learner';
-import { Mlp, stopGradient } from './nn';
+import { decodeMlpWeights, encodeFloat32, initMlpParams, layoutOf, type Layout, type MlpWeights } from './nn';
 import { createReplayBatch, ReplayBuffer, type ReplayBatch } from './replay';
 import { argmaxRow, sampleRow } from './sampling';
 import type { Tf } from './tf';
@@ -28,10 +29,13 @@ import { checkAgentFile, loadNetworks } from './agentFile';
  * exploratory action costs utility: the lab's default ratio is lower (see the registry's
  * `targetEntropyRatio`, measured in the closing note of issue 6); it is a parameter.
  *
- * Speed: one `tidy` per update; the target computed outside the gradient tape (it is a
- * constant); one `variableGrads` pass for critic, policy and temperature together (their
- * variables are disjoint and the cross terms are cut with `stopGradient`); no read-back
- * in the update (losses are kept as one tensor and read only when the page asks).
+ * Speed (one update at batch 64 is the cost of a learning lane): no gradient tape. The
+ * parameters live in host arrays — actor, Q₁, Q₂ and log α in one flat vector, the targets
+ * in another — uploaded layer by layer for each update; the forward passes run one fused
+ * kernel per layer; the gradients of Eq. 9, 11 and 12 are written out (`updateOn`) and
+ * back-propagated by hand (denseNet.ts); one Adam step over the flat vector and the soft
+ * target update are plain loops. `bench/run.ts` (`BENCH_ONLY=sac-update`) measures it
+ * against a straightforward autodiff port; sac.test.ts checks it against autodiff.
  */
 export interface SacConfig {
   readonly hidden: readonly number[];
@@ -66,23 +70,55 @@ export const DEFAULT_SAC_CONFIG: SacConfig = {
   entropy: true,
 };
 
+/** A network kept in a host array, as `loadNetworks` sees it. */
+class HostNetwork {
+  constructor(
+    private readonly flat: Float32Array,
+    private readonly offset: number,
+    private readonly sizes: readonly number[],
+    private readonly total: number,
+  ) {}
+
+  decodeWeights(weights: MlpWeights, name: string): Float32Array {
+    return decodeMlpWeights(weights, this.sizes, name);
+  }
+
+  setFlat(values: Float32Array): void {
+    this.flat.set(values, this.offset);
+  }
+
+  getWeights(): MlpWeights {
+    return { sizes: [...this.sizes], float32: encodeFloat32(this.flat.subarray(this.offset, this.offset + this.total)) };
+  }
+}
+
 export class DiscreteSac implements Learner {
   readonly kind: 'bcedge' | 'tac';
-  readonly actor: Mlp;
-  readonly q1: Mlp;
-  readonly q2: Mlp;
-  readonly q1Target: Mlp;
-  readonly q2Target: Mlp;
-  readonly logAlpha: Variable;
   readonly replay: ReplayBuffer;
-  private readonly optimizer;
+  /** The sizes of every network: [state, hidden…, actions]. */
+  readonly sizes: readonly number[];
+  /**
+   * Every trained parameter in one flat vector: actor, Q₁, Q₂ (each in `nn.ts`'s layout),
+   * then log α. One Adam step updates it all.
+   */
+  readonly online: Float32Array;
+  /** The target networks Q̄₁, Q̄₂, same layout. */
+  readonly target: Float32Array;
+  private readonly layers: readonly Layout[];
+  /** Parameters per network. */
+  private readonly netSize: number;
+  private readonly logAlphaIndex: number;
+  private readonly grads: Float32Array;
+  private readonly adam: FlatAdam;
   private readonly batch: ReplayBatch;
   private readonly oneHot: Float32Array;
+  private readonly oneHotOverN: Float32Array;
   private readonly targetEntropy: Float32Array;
-  private readonly stop: (x: Tensor) => Tensor;
+  /** The actor's layers as tensors for `policy`, uploaded again after an update changed them. */
+  private actorLayers: DenseLayer[] | null = null;
   private updates = 0;
   /** [critic loss, policy loss, temperature loss, mean entropy] of the last update. */
-  private lastLosses: Tensor | null = null;
+  private lastLosses: readonly [number, number, number, number] | null = null;
 
   constructor(
     private readonly tf: Tf,
@@ -92,32 +128,63 @@ export class DiscreteSac implements Learner {
     private readonly rng: Rng,
   ) {
     this.kind = config.entropy ? 'bcedge' : 'tac';
-    const sizes = (out: number) => [stateSize, ...config.hidden, out];
-    this.actor = new Mlp(tf, sizes(actionCount), rng);
-    this.q1 = new Mlp(tf, sizes(actionCount), rng);
-    this.q2 = new Mlp(tf, sizes(actionCount), rng);
-    this.q1Target = new Mlp(tf, sizes(actionCount), rng, false);
-    this.q2Target = new Mlp(tf, sizes(actionCount), rng, false);
-    this.q1Target.copyFrom(this.q1);
-    this.q2Target.copyFrom(this.q2);
-    this.logAlpha = tf.tidy(() => tf.variable(tf.scalar(Math.log(Math.max(1e-8, config.initialTemperature))), config.entropy));
-    this.optimizer = tf.train.adam(config.learningRate);
+    this.sizes = [stateSize, ...config.hidden, actionCount];
+    const { layers, total } = layoutOf(this.sizes);
+    this.layers = layers;
+    this.netSize = total;
+    this.logAlphaIndex = 3 * total;
+    this.online = new Float32Array(3 * total + 1);
+    this.target = new Float32Array(2 * total);
+    // Drawn in the order the networks have always been drawn (actor, Q₁, Q₂, Q̄₁, Q̄₂), so a
+    // seed gives the same learner as before; the targets start as copies of Q₁ and Q₂.
+    for (let k = 0; k < 3; k++) initMlpParams(layers, rng, this.online, k * total);
+    initMlpParams(layers, rng, this.target, 0);
+    initMlpParams(layers, rng, this.target, total);
+    this.target.set(this.online.subarray(total, 3 * total));
+    this.online[this.logAlphaIndex] = Math.log(Math.max(1e-8, config.initialTemperature));
+    this.grads = new Float32Array(this.online.length);
+    this.adam = new FlatAdam(this.online.length, config.learningRate);
     this.replay = new ReplayBuffer(config.bufferCapacity, stateSize, actionCount);
     this.batch = createReplayBatch(config.batchSize, stateSize, actionCount);
     this.oneHot = new Float32Array(config.batchSize * actionCount);
+    this.oneHotOverN = new Float32Array(config.batchSize * actionCount);
     this.targetEntropy = new Float32Array(config.batchSize);
-    this.stop = stopGradient(tf);
   }
 
   /** α now (0 for TAC). */
   get temperature(): number {
-    return this.config.entropy ? Math.exp(this.logAlpha.dataSync()[0]!) : 0;
+    return this.config.entropy ? Math.exp(this.online[this.logAlphaIndex]!) : 0;
+  }
+
+  /** log α as stored (float32). */
+  get logAlpha(): number {
+    return this.online[this.logAlphaIndex]!;
+  }
+
+  private network(name: 'actor' | 'q1' | 'q2' | 'q1Target' | 'q2Target'): HostNetwork {
+    const index = { actor: 0, q1: 1, q2: 2, q1Target: 0, q2Target: 1 }[name];
+    const flat = name.endsWith('Target') ? this.target : this.online;
+    return new HostNetwork(flat, index * this.netSize, this.sizes, this.netSize);
+  }
+
+  private actorTensors(): DenseLayer[] {
+    this.actorLayers ??= uploadLayers(this.tf, this.online, 0, this.layers, true);
+    return this.actorLayers;
+  }
+
+  private dropActorTensors(): void {
+    for (const l of this.actorLayers ?? []) {
+      l.W.dispose();
+      l.b.dispose();
+    }
+    this.actorLayers = null;
   }
 
   policy(states: Float32Array, maskBias: Float32Array, rows: number): Float32Array {
     const tf = this.tf;
+    const actor = this.actorTensors();
     return tf.tidy(() => {
-      const logits = tf.add(this.actor.apply(tf.tensor2d(states, [rows, this.stateSize])), tf.tensor2d(maskBias, [rows, this.actionCount]));
+      const logits = tf.add(denseForward(tf, tf.tensor2d(states, [rows, this.stateSize]), actor).out, tf.tensor2d(maskBias, [rows, this.actionCount]));
       return tf.softmax(logits).dataSync() as Float32Array;
     });
   }
@@ -142,70 +209,122 @@ export class DiscreteSac implements Learner {
   /** One gradient step of critic, policy and temperature (Algorithm 1 lines 16–19) and the soft target update. */
   update(): void {
     this.replay.sample(this.config.batchSize, this.rng, this.batch);
-    this.applyUpdate();
+    this.updateOn(this.batch);
   }
 
-  /** The update on the minibatch in `this.batch`. */
-  private applyUpdate(): void {
+  /**
+   * The update on a given minibatch (`batchSize` transitions), written out without a
+   * gradient tape. With e_i = Q_i(s,a) − y, π = softmax(z) over the masked logits z and
+   * f = α·log π − min_i Q_i(s,·) (Q and α held constant in the policy loss):
+   * - ∂(Eq. 9)/∂Q_i(s,·) = e_i · onehot(a) / n;
+   * - ∂(Eq. 11)/∂z = π ⊙ (f − Σ_a π·f) / n  (the softmax's Jacobian applied to ∂/∂π and
+   *   ∂/∂log π of Σ_a π·f; the α·Σ_a π terms cancel because Σ_a π = 1); masked actions have
+   *   π = 0, so they get no gradient;
+   * - ∂(Eq. 12)/∂log α = −mean_s(Σ_a π·log π + H̄(s)).
+   * These are back-propagated through each network (`denseBackward`); the gradients land in
+   * one flat vector, one Adam step applies them, and the soft target update follows. The
+   * test compares it with tfjs autodiff of the losses as written in Eq. 9, 11, 12.
+   */
+  updateOn(b: ReplayBatch): void {
+    const losses = this.gradients(b);
+    const c = this.config;
+    const size = this.netSize;
+    this.lastLosses = losses;
+    // TAC: log α is not trained (it is left out of the step).
+    this.adam.step(this.online, this.grads, c.entropy ? this.online.length : this.logAlphaIndex);
+    // θ̄ ← τθ + (1 − τ)θ̄ for both critics (they sit side by side in both vectors).
+    const tau = c.tau;
+    for (let i = 0; i < 2 * size; i++) this.target[i] = tau * this.online[size + i]! + (1 - tau) * this.target[i]!;
+    this.dropActorTensors();
+    this.updates++;
+  }
+
+  /**
+   * The gradient of the three losses on a minibatch with respect to `online` (the vector
+   * returned; valid until the next call), and [critic, policy, temperature loss, mean
+   * entropy]. Changes no parameter.
+   */
+  gradients(b: ReplayBatch): [number, number, number, number] {
     const tf = this.tf;
     const c = this.config;
     const n = c.batchSize;
     const S = this.stateSize;
     const A = this.actionCount;
-    const b = this.batch;
+    const size = this.netSize;
     // One-hot actions and H̄(s) are made here, in plain arrays: cheaper than tensor ops.
     this.oneHot.fill(0);
+    this.oneHotOverN.fill(0);
     for (let k = 0; k < n; k++) {
       this.oneHot[k * A + b.actions[k]!] = 1;
+      this.oneHotOverN[k * A + b.actions[k]!] = 1 / n;
       this.targetEntropy[k] = c.targetEntropyRatio * Math.log(b.allowed[k]!);
     }
-    const previous = this.lastLosses;
-    this.lastLosses = tf.tidy(() => {
+    const logAlpha = this.online[this.logAlphaIndex]!;
+    const alpha = c.entropy ? Math.exp(logAlpha) : 0;
+    const read = tf.tidy(() => {
+      const [actor, q1, q2] = [0, 1, 2].map((k) => uploadLayers(tf, this.online, k * size, this.layers, false)) as [DenseLayer[], DenseLayer[], DenseLayer[]];
+      const [q1Target, q2Target] = [0, 1].map((k) => uploadLayers(tf, this.target, k * size, this.layers, false)) as [DenseLayer[], DenseLayer[]];
       const s = tf.tensor2d(b.states, [n, S]);
       const s2 = tf.tensor2d(b.nextStates, [n, S]);
-      const maskBias = tf.tensor2d(b.maskBias, [n, A]);
+
+      // The soft Q target y (Eq. 7–8), a constant for the update.
+      const logp2 = tf.logSoftmax(tf.add(denseForward(tf, s2, actor).out, tf.tensor2d(b.nextMaskBias, [n, A])));
+      const qNext = tf.minimum(denseForward(tf, s2, q1Target).out, denseForward(tf, s2, q2Target).out);
+      const v2 = tf.sum(tf.mul(tf.exp(logp2), tf.sub(qNext, tf.mul(logp2, alpha))), 1);
+      const y = tf.reshape(tf.add(tf.tensor1d(b.rewards), tf.mul(v2, c.gamma)), [n, 1]);
+
+      // Critics (Eq. 9).
       const action = tf.tensor2d(this.oneHot, [n, A]);
-      const reward = tf.tensor1d(b.rewards);
-      const targetEntropy = tf.tensor1d(this.targetEntropy);
-      const alpha = c.entropy ? tf.exp(this.logAlpha) : tf.scalar(0);
+      const actionOverN = tf.tensor2d(this.oneHotOverN, [n, A]);
+      const pass1 = denseForward(tf, s, q1);
+      const pass2 = denseForward(tf, s, q2);
+      const e1 = tf.sub(tf.sum(tf.mul(pass1.out, action), 1, true), y);
+      const e2 = tf.sub(tf.sum(tf.mul(pass2.out, action), 1, true), y);
+      const g1 = denseBackward(tf, tf.mul(actionOverN, e1), pass1, q1);
+      const g2 = denseBackward(tf, tf.mul(actionOverN, e2), pass2, q2);
 
-      // The soft Q target y (Eq. 7–8), outside the tape: a constant for the update.
-      const logp2 = tf.logSoftmax(tf.add(this.actor.apply(s2), tf.tensor2d(b.nextMaskBias, [n, A])));
-      const qNext = tf.minimum(this.q1Target.apply(s2), this.q2Target.apply(s2));
-      const v2 = tf.sum(tf.mul(tf.exp(logp2), tf.sub(qNext, tf.mul(alpha, logp2))), 1);
-      const y = tf.add(reward, tf.mul(v2, c.gamma));
+      // Policy (Eq. 11).
+      const passA = denseForward(tf, s, actor);
+      const logp = tf.logSoftmax(tf.add(passA.out, tf.tensor2d(b.maskBias, [n, A])));
+      const p = tf.exp(logp);
+      const f = tf.sub(tf.mul(logp, alpha), tf.minimum(pass1.out, pass2.out));
+      const perState = tf.sum(tf.mul(p, f), 1, true);
+      const dz = tf.mul(tf.mul(p, tf.sub(f, perState)), 1 / n);
+      const gA = denseBackward(tf, dz as Tensor2D, passA, actor);
+      const plogp = tf.sum(tf.mul(p, logp), 1);
 
-      const variables = [...this.q1.variables(), ...this.q2.variables(), ...this.actor.variables(), ...(c.entropy ? [this.logAlpha] : [])];
-      let lossVector: Tensor | null = null;
-      const { grads } = tf.variableGrads(() => {
-        const q1 = this.q1.apply(s);
-        const q2 = this.q2.apply(s);
-        const e1 = tf.sub(tf.sum(tf.mul(q1, action), 1), y);
-        const e2 = tf.sub(tf.sum(tf.mul(q2, action), 1), y);
-        const critic = tf.mul(tf.add(tf.mean(tf.square(e1)), tf.mean(tf.square(e2))), 0.5);
-        const logp = tf.logSoftmax(tf.add(this.actor.apply(s), maskBias) as Tensor2D);
-        const p = tf.exp(logp);
-        const minQ = this.stop(tf.minimum(q1, q2));
-        const actor = tf.mean(tf.sum(tf.mul(p, tf.sub(tf.mul(alpha, logp), minQ)), 1));
-        const plogp = this.stop(tf.sum(tf.mul(p, logp), 1));
-        const entropy = tf.neg(tf.mean(plogp));
-        let total = tf.add(critic, actor);
-        let temperature: Tensor = tf.scalar(0);
-        if (c.entropy) {
-          temperature = tf.mul(tf.neg(this.logAlpha), tf.mean(tf.add(plogp, targetEntropy)));
-          total = tf.add(total, temperature);
-        }
-        // Kept: variableGrads disposes what its function made, except the value.
-        lossVector = tf.keep(tf.stack([critic, actor, temperature, entropy]));
-        return total as Scalar;
-      }, variables);
-      this.optimizer.applyGradients(grads as unknown as Record<string, Variable>);
-      this.q1Target.softUpdateFrom(this.q1, c.tau);
-      this.q2Target.softUpdateFrom(this.q2, c.tau);
-      return lossVector!;
+      let at = readGradients(gA, this.grads, 0);
+      at = readGradients(g1, this.grads, at);
+      readGradients(g2, this.grads, at);
+      return {
+        e1: e1.dataSync() as Float32Array,
+        e2: e2.dataSync() as Float32Array,
+        perState: perState.dataSync() as Float32Array,
+        plogp: plogp.dataSync() as Float32Array,
+      };
     });
-    previous?.dispose();
-    this.updates++;
+    // Temperature (Eq. 12) and the statistics of this update, on the host.
+    let critic1 = 0;
+    let critic2 = 0;
+    let policy = 0;
+    let plogpMean = 0;
+    let shortfall = 0;
+    for (let k = 0; k < n; k++) {
+      critic1 += read.e1[k]! ** 2;
+      critic2 += read.e2[k]! ** 2;
+      policy += read.perState[k]!;
+      plogpMean += read.plogp[k]!;
+      shortfall += read.plogp[k]! + this.targetEntropy[k]!;
+    }
+    plogpMean /= n;
+    shortfall /= n;
+    this.grads[this.logAlphaIndex] = c.entropy ? -shortfall : 0;
+    return [(0.5 * (critic1 + critic2)) / n, policy / n, c.entropy ? -logAlpha * shortfall : 0, -plogpMean];
+  }
+
+  /** The gradient vector `gradients` last filled (the layout of `online`). */
+  get lastGradients(): Float32Array {
+    return this.grads;
   }
 
   /**
@@ -222,26 +341,29 @@ export class DiscreteSac implements Learner {
     const n = c.batchSize;
     const S = this.stateSize;
     const A = this.actionCount;
+    const size = this.netSize;
     this.replay.sample(n, this.rng, this.batch);
     const b = this.batch;
     const alphaBefore = this.temperature;
     const numbers = tf.tidy(() => {
+      const [actor, q1, q2] = [0, 1, 2].map((k) => uploadLayers(tf, this.online, k * size, this.layers, true)) as [DenseLayer[], DenseLayer[], DenseLayer[]];
+      const [q1Target, q2Target] = [0, 1].map((k) => uploadLayers(tf, this.target, k * size, this.layers, true)) as [DenseLayer[], DenseLayer[]];
       const s = tf.tensor2d(b.states, [n, S]);
       const s2 = tf.tensor2d(b.nextStates, [n, S]);
-      const alpha = c.entropy ? tf.exp(this.logAlpha) : tf.scalar(0);
-      const logp2 = tf.logSoftmax(tf.add(this.actor.apply(s2), tf.tensor2d(b.nextMaskBias, [n, A])));
-      const qNext = tf.minimum(this.q1Target.apply(s2), this.q2Target.apply(s2));
+      const alpha = alphaBefore;
+      const logp2 = tf.logSoftmax(tf.add(denseForward(tf, s2, actor).out, tf.tensor2d(b.nextMaskBias, [n, A])));
+      const qNext = tf.minimum(denseForward(tf, s2, q1Target).out, denseForward(tf, s2, q2Target).out);
       const v2 = tf.sum(tf.mul(tf.exp(logp2), tf.sub(qNext, tf.mul(alpha, logp2))), 1);
       const y = tf.add(tf.tensor1d(b.rewards), tf.mul(v2, c.gamma));
-      const q1 = this.q1.apply(s);
-      const q2 = this.q2.apply(s);
+      const qa1 = denseForward(tf, s, q1).out;
+      const qa2 = denseForward(tf, s, q2).out;
       const onehot = tf.oneHot(tf.tensor1d(b.actions, 'int32'), A).toFloat();
-      const q1a = tf.sum(tf.mul(q1, onehot), 1);
-      const q2a = tf.sum(tf.mul(q2, onehot), 1);
-      const logp = tf.logSoftmax(tf.add(this.actor.apply(s), tf.tensor2d(b.maskBias, [n, A])));
+      const q1a = tf.sum(tf.mul(qa1, onehot), 1);
+      const q2a = tf.sum(tf.mul(qa2, onehot), 1);
+      const logp = tf.logSoftmax(tf.add(denseForward(tf, s, actor).out, tf.tensor2d(b.maskBias, [n, A])));
       const p = tf.exp(logp);
       const entropy = tf.neg(tf.sum(tf.mul(p, logp), 1));
-      const perSamplePolicy = tf.sum(tf.mul(p, tf.sub(tf.mul(alpha, logp), tf.minimum(q1, q2))), 1);
+      const perSamplePolicy = tf.sum(tf.mul(p, tf.sub(tf.mul(alpha, logp), tf.minimum(qa1, qa2))), 1);
       return {
         v2: v2.dataSync(),
         y: y.dataSync(),
@@ -258,7 +380,7 @@ export class DiscreteSac implements Learner {
     const meanEntropy = mean(numbers.entropy);
     const meanTarget = mean(targetEntropy);
     // Apply the update on this very minibatch.
-    this.applyUpdate();
+    this.updateOn(b);
     return {
       batchSize: n,
       gamma: c.gamma,
@@ -286,12 +408,12 @@ export class DiscreteSac implements Learner {
   }
 
   stats(): LearnerStats {
-    const l = this.lastLosses?.dataSync();
+    const l = this.lastLosses;
     return {
       updates: this.updates,
       temperature: this.config.entropy ? this.temperature : null,
-      entropy: l === undefined ? null : l[3]!,
-      losses: l === undefined ? {} : { critic: l[0]!, policy: l[1]!, ...(this.config.entropy ? { temperature: l[2]! } : {}) },
+      entropy: l === null ? null : l[3],
+      losses: l === null ? {} : { critic: l[0], policy: l[1], ...(this.config.entropy ? { temperature: l[2] } : {}) },
       epsilon: null,
     };
   }
@@ -305,13 +427,13 @@ export class DiscreteSac implements Learner {
       actionCount: this.actionCount,
       hyper: sacHyper(this.config),
       networks: {
-        actor: this.actor.getWeights(),
-        q1: this.q1.getWeights(),
-        q2: this.q2.getWeights(),
-        q1Target: this.q1Target.getWeights(),
-        q2Target: this.q2Target.getWeights(),
+        actor: this.network('actor').getWeights(),
+        q1: this.network('q1').getWeights(),
+        q2: this.network('q2').getWeights(),
+        q1Target: this.network('q1Target').getWeights(),
+        q2Target: this.network('q2Target').getWeights(),
       },
-      scalars: { logAlpha: this.logAlpha.dataSync()[0]!, updates: this.updates },
+      scalars: { logAlpha: this.logAlpha, updates: this.updates },
       ...(trainedOn === undefined ? {} : { trainedOn }),
     };
   }
@@ -323,16 +445,15 @@ export class DiscreteSac implements Learner {
     if (logAlpha !== undefined && !Number.isFinite(logAlpha)) throw new RangeError('agent.scalars.logAlpha: must be a finite number');
     const updates = file.scalars['updates'];
     if (updates !== undefined && !(Number.isFinite(updates) && updates >= 0)) throw new RangeError('agent.scalars.updates: must be a number ≥ 0');
-    loadNetworks(file, { actor: this.actor, q1: this.q1, q2: this.q2, q1Target: this.q1Target, q2Target: this.q2Target });
-    if (logAlpha !== undefined) this.tf.tidy(() => this.logAlpha.assign(this.tf.scalar(logAlpha)));
+    const names = ['actor', 'q1', 'q2', 'q1Target', 'q2Target'] as const;
+    loadNetworks(file, Object.fromEntries(names.map((name) => [name, this.network(name)])));
+    if (logAlpha !== undefined) this.online[this.logAlphaIndex] = logAlpha;
     this.updates = Math.floor(updates ?? 0);
+    this.dropActorTensors();
   }
 
   dispose(): void {
-    for (const net of [this.actor, this.q1, this.q2, this.q1Target, this.q2Target]) net.dispose();
-    this.logAlpha.dispose();
-    this.optimizer.dispose();
-    this.lastLosses?.dispose();
+    this.dropActorTensors();
     this.lastLosses = null;
   }
 }
