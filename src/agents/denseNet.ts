@@ -58,14 +58,15 @@ export function denseForward(tf: Tf, x: Tensor2D, layers: readonly DenseLayer[])
  * (the flat layout's order; each dW is row-major fanIn × fanOut). No gradient for the input
  * (it is data). Plain matMuls with explicit transposes: a matMul with transposeA/transposeB
  * is ~9× slower on wasm. The ReLU's derivative is 1 where its output was positive (tfjs's
- * reluGrad convention at 0).
+ * reluGrad convention at 0). `inputT`: the network's input already transposed (data the
+ * caller can transpose on the host, saving a kernel).
  */
-export function denseBackward(tf: Tf, dOut: Tensor2D, pass: DensePass, layers: readonly DenseLayer[]): Tensor[] {
+export function denseBackward(tf: Tf, dOut: Tensor2D, pass: DensePass, layers: readonly DenseLayer[], inputT?: Tensor2D): Tensor[] {
   const parts: Tensor[] = new Array<Tensor>(layers.length * 2);
   let g = dOut;
   for (let i = layers.length - 1; i >= 0; i--) {
     const input = pass.inputs[i]!;
-    parts[2 * i] = tf.matMul(tf.transpose(input), g);
+    parts[2 * i] = tf.matMul(i === 0 && inputT !== undefined ? inputT : tf.transpose(input), g);
     parts[2 * i + 1] = tf.sum(g, 0);
     if (i > 0) g = tf.mul(tf.matMul(g, tf.transpose(layers[i]!.W)), tf.step(input));
   }
@@ -109,16 +110,18 @@ export class FlatAdam {
   step(params: Float32Array, grads: Float32Array, count = this.size): void {
     this.steps++;
     const { m, v, beta1, beta2, epsilon } = this;
-    const c1 = 1 - beta1 ** this.steps;
-    const c2 = 1 - beta2 ** this.steps;
-    const lr = this.learningRate;
+    // The bias corrections as factors (one division per element instead of three).
+    const stepSize = this.learningRate / (1 - beta1 ** this.steps);
+    const scale2 = 1 / (1 - beta2 ** this.steps);
+    const keep1 = 1 - beta1;
+    const keep2 = 1 - beta2;
     for (let i = 0; i < count; i++) {
       const g = grads[i]!;
-      const mi = beta1 * m[i]! + (1 - beta1) * g;
-      const vi = beta2 * v[i]! + (1 - beta2) * g * g;
+      const mi = beta1 * m[i]! + keep1 * g;
+      const vi = beta2 * v[i]! + keep2 * g * g;
       m[i] = mi;
       v[i] = vi;
-      params[i] = params[i]! - (lr * (mi / c1)) / (Math.sqrt(vi / c2) + epsilon);
+      params[i] = params[i]! - (stepSize * mi) / (Math.sqrt(vi * scale2) + epsilon);
     }
   }
 }

@@ -114,6 +114,10 @@ export class DiscreteSac implements Learner {
   private readonly oneHot: Float32Array;
   private readonly oneHotOverN: Float32Array;
   private readonly targetEntropy: Float32Array;
+  /** The minibatch's states transposed (S × n), and s over s′, and both masks stacked. */
+  private readonly statesT: Float32Array;
+  private readonly stacked: Float32Array;
+  private readonly stackedMaskBias: Float32Array;
   /** The actor's layers as tensors for `policy`, uploaded again after an update changed them. */
   private actorLayers: DenseLayer[] | null = null;
   private updates = 0;
@@ -149,6 +153,9 @@ export class DiscreteSac implements Learner {
     this.oneHot = new Float32Array(config.batchSize * actionCount);
     this.oneHotOverN = new Float32Array(config.batchSize * actionCount);
     this.targetEntropy = new Float32Array(config.batchSize);
+    this.statesT = new Float32Array(config.batchSize * stateSize);
+    this.stacked = new Float32Array(2 * config.batchSize * stateSize);
+    this.stackedMaskBias = new Float32Array(2 * config.batchSize * actionCount);
   }
 
   /** α now (0 for TAC). */
@@ -234,7 +241,10 @@ export class DiscreteSac implements Learner {
     this.adam.step(this.online, this.grads, c.entropy ? this.online.length : this.logAlphaIndex);
     // θ̄ ← τθ + (1 − τ)θ̄ for both critics (they sit side by side in both vectors).
     const tau = c.tau;
-    for (let i = 0; i < 2 * size; i++) this.target[i] = tau * this.online[size + i]! + (1 - tau) * this.target[i]!;
+    const keep = 1 - tau;
+    const online = this.online;
+    const target = this.target;
+    for (let i = 0, end = 2 * size; i < end; i++) target[i] = tau * online[size + i]! + keep * target[i]!;
     this.dropActorTensors();
     this.updates++;
   }
@@ -258,17 +268,27 @@ export class DiscreteSac implements Learner {
       this.oneHot[k * A + b.actions[k]!] = 1;
       this.oneHotOverN[k * A + b.actions[k]!] = 1 / n;
       this.targetEntropy[k] = c.targetEntropyRatio * Math.log(b.allowed[k]!);
+      for (let j = 0; j < S; j++) this.statesT[j * n + k] = b.states[k * S + j]!;
     }
+    this.stacked.set(b.states, 0);
+    this.stacked.set(b.nextStates, n * S);
+    this.stackedMaskBias.set(b.maskBias, 0);
+    this.stackedMaskBias.set(b.nextMaskBias, n * A);
     const logAlpha = this.online[this.logAlphaIndex]!;
     const alpha = c.entropy ? Math.exp(logAlpha) : 0;
     const read = tf.tidy(() => {
       const [actor, q1, q2] = [0, 1, 2].map((k) => uploadLayers(tf, this.online, k * size, this.layers, false)) as [DenseLayer[], DenseLayer[], DenseLayer[]];
       const [q1Target, q2Target] = [0, 1].map((k) => uploadLayers(tf, this.target, k * size, this.layers, false)) as [DenseLayer[], DenseLayer[]];
+      // The actor runs once over s and s′ stacked (2n rows): its logits for the policy loss
+      // and for the target come out of one pass; the backward pass takes the rows of s.
+      const both = tf.tensor2d(this.stacked, [2 * n, S]);
       const s = tf.tensor2d(b.states, [n, S]);
+      const sT = tf.tensor2d(this.statesT, [S, n]);
       const s2 = tf.tensor2d(b.nextStates, [n, S]);
+      const passBoth = denseForward(tf, both, actor);
+      const [logp, logp2] = tf.split(tf.logSoftmax(tf.add(passBoth.out, tf.tensor2d(this.stackedMaskBias, [2 * n, A]))), 2, 0) as [Tensor2D, Tensor2D];
 
       // The soft Q target y (Eq. 7–8), a constant for the update.
-      const logp2 = tf.logSoftmax(tf.add(denseForward(tf, s2, actor).out, tf.tensor2d(b.nextMaskBias, [n, A])));
       const qNext = tf.minimum(denseForward(tf, s2, q1Target).out, denseForward(tf, s2, q2Target).out);
       const v2 = tf.sum(tf.mul(tf.exp(logp2), tf.sub(qNext, tf.mul(logp2, alpha))), 1);
       const y = tf.reshape(tf.add(tf.tensor1d(b.rewards), tf.mul(v2, c.gamma)), [n, 1]);
@@ -280,17 +300,16 @@ export class DiscreteSac implements Learner {
       const pass2 = denseForward(tf, s, q2);
       const e1 = tf.sub(tf.sum(tf.mul(pass1.out, action), 1, true), y);
       const e2 = tf.sub(tf.sum(tf.mul(pass2.out, action), 1, true), y);
-      const g1 = denseBackward(tf, tf.mul(actionOverN, e1), pass1, q1);
-      const g2 = denseBackward(tf, tf.mul(actionOverN, e2), pass2, q2);
+      const g1 = denseBackward(tf, tf.mul(actionOverN, e1), pass1, q1, sT);
+      const g2 = denseBackward(tf, tf.mul(actionOverN, e2), pass2, q2, sT);
 
       // Policy (Eq. 11).
-      const passA = denseForward(tf, s, actor);
-      const logp = tf.logSoftmax(tf.add(passA.out, tf.tensor2d(b.maskBias, [n, A])));
       const p = tf.exp(logp);
       const f = tf.sub(tf.mul(logp, alpha), tf.minimum(pass1.out, pass2.out));
       const perState = tf.sum(tf.mul(p, f), 1, true);
       const dz = tf.mul(tf.mul(p, tf.sub(f, perState)), 1 / n);
-      const gA = denseBackward(tf, dz as Tensor2D, passA, actor);
+      const passA = { out: passBoth.out, inputs: passBoth.inputs.map((h, i) => (i === 0 ? s : tf.slice(h, [0, 0], [n, -1]))) };
+      const gA = denseBackward(tf, dz as Tensor2D, passA, actor, sT);
       const plogp = tf.sum(tf.mul(p, logp), 1);
 
       let at = readGradients(gA, this.grads, 0);
