@@ -1,7 +1,9 @@
 import type { Scalar, Tensor, Tensor2D, Variable } from '@tensorflow/tfjs';
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../engine/rng';
 import { FlatAdam } from './denseNet';
+import { ACTION_COUNT, STATE_SIZE } from './features';
 import type { AgentFile } from './learner';
 import { decodeFloat32, layoutOf, Mlp } from './nn';
 import { createReplayBatch, MASKED_LOGIT, type ReplayBatch } from './replay';
@@ -427,4 +429,28 @@ describe('DiscreteSac update without a tape against autodiff of Eq. 9, 11, 12', 
     variable.dispose();
     optimizer.dispose();
   });
+});
+
+describe('the shipped agents (public/agents) in the learner with host-side parameters', () => {
+  for (const kind of ['bcedge', 'tac'] as const) {
+    it(`${kind}.json loads, saves back the same file, and acts as the Mlp forward pass of its actor`, () => {
+      const file = JSON.parse(readFileSync(`public/agents/${kind}.json`, 'utf8')) as AgentFile;
+      const sac = new DiscreteSac(tf, STATE_SIZE, ACTION_COUNT, { ...DEFAULT_SAC_CONFIG, entropy: kind === 'bcedge' }, createRng(1, 1));
+      sac.load(file);
+      const saved = sac.save(file.trainedOn);
+      expect(saved.networks).toEqual(file.networks);
+      expect(saved.scalars).toEqual(file.scalars);
+      // The policy: bit for bit what the per-network Mlp (the layout of the files) computes.
+      const actor = new Mlp(tf, [STATE_SIZE, ...DEFAULT_SAC_CONFIG.hidden, ACTION_COUNT], createRng(2, 1));
+      actor.setWeights(file.networks['actor']!);
+      const rows = 6;
+      const rng = createRng(3, 1);
+      const states = Float32Array.from({ length: rows * STATE_SIZE }, () => rng.nextFloat());
+      const bias = Float32Array.from({ length: rows * ACTION_COUNT }, (_, i) => (i % 7 === 3 ? MASKED_LOGIT : 0));
+      const expected = tf.tidy(() => tf.softmax(tf.add(actor.apply(tf.tensor2d(states, [rows, STATE_SIZE])), tf.tensor2d(bias, [rows, ACTION_COUNT]))).dataSync());
+      expect(Array.from(sac.policy(states, bias, rows))).toEqual(Array.from(expected));
+      actor.dispose();
+      sac.dispose();
+    });
+  }
 });
