@@ -250,9 +250,9 @@ export class DiscreteSac implements Learner {
   }
 
   /**
-   * The gradient of the three losses on a minibatch with respect to `online` (the vector
-   * returned; valid until the next call), and [critic, policy, temperature loss, mean
-   * entropy]. Changes no parameter.
+   * The gradient of the three losses on a minibatch with respect to `online`, written into
+   * `lastGradients` (valid until the next call); returns [critic, policy, temperature loss,
+   * mean entropy]. Changes no parameter.
    */
   gradients(b: ReplayBatch): [number, number, number, number] {
     const tf = this.tf;
