@@ -111,17 +111,29 @@ export class FlatAdam {
     this.steps++;
     const { m, v, beta1, beta2, epsilon } = this;
     // The bias corrections as factors (one division per element instead of three).
-    const stepSize = this.learningRate / (1 - beta1 ** this.steps);
-    const scale2 = 1 / (1 - beta2 ** this.steps);
-    const keep1 = 1 - beta1;
-    const keep2 = 1 - beta2;
-    for (let i = 0; i < count; i++) {
-      const g = grads[i]!;
-      const mi = beta1 * m[i]! + keep1 * g;
-      const vi = beta2 * v[i]! + keep2 * g * g;
-      m[i] = mi;
-      v[i] = vi;
-      params[i] = params[i]! - (stepSize * mi) / (Math.sqrt(vi * scale2) + epsilon);
-    }
+    adamLoop(params, grads, m, v, count, beta1, beta2, this.learningRate / (1 - beta1 ** this.steps), 1 / (1 - beta2 ** this.steps), epsilon);
   }
+}
+
+/** Adam's element loop, a function of its own (a small monomorphic loop the JIT optimizes at once). */
+function adamLoop(params: Float32Array, grads: Float32Array, m: Float32Array, v: Float32Array, count: number, beta1: number, beta2: number, stepSize: number, scale2: number, epsilon: number): void {
+  const keep1 = 1 - beta1;
+  const keep2 = 1 - beta2;
+  for (let i = 0; i < count; i++) {
+    const g = grads[i]!;
+    const mi = beta1 * m[i]! + keep1 * g;
+    const vi = beta2 * v[i]! + keep2 * g * g;
+    m[i] = mi;
+    v[i] = vi;
+    params[i] = params[i]! - (stepSize * mi) / (Math.sqrt(vi * scale2) + epsilon);
+  }
+}
+
+/**
+ * θ̄ ← τ·θ + (1 − τ)·θ̄ (the soft target update) for `count` values, θ read from `source`
+ * at `sourceOffset`. A function of its own: a small monomorphic loop the JIT optimizes at once.
+ */
+export function softUpdate(target: Float32Array, source: Float32Array, sourceOffset: number, count: number, tau: number): void {
+  const keep = 1 - tau;
+  for (let i = 0; i < count; i++) target[i] = tau * source[sourceOffset + i]! + keep * target[i]!;
 }

@@ -1,6 +1,6 @@
 import type { Tensor2D } from '@tensorflow/tfjs';
 import type { Rng } from '../engine/rng';
-import { denseBackward, denseForward, FlatAdam, readGradients, uploadLayers, type DenseLayer } from './denseNet';
+import { denseBackward, denseForward, FlatAdam, readGradients, softUpdate, uploadLayers, type DenseLayer } from './denseNet';
 import type { AgentFile, Learner, LearnerStats, Transition } from './learner';
 import { decodeMlpWeights, encodeFloat32, initMlpParams, layoutOf, type Layout, type MlpWeights } from './nn';
 import { createReplayBatch, ReplayBuffer, type ReplayBatch } from './replay';
@@ -240,11 +240,7 @@ export class DiscreteSac implements Learner {
     // TAC: log α is not trained (it is left out of the step).
     this.adam.step(this.online, this.grads, c.entropy ? this.online.length : this.logAlphaIndex);
     // θ̄ ← τθ + (1 − τ)θ̄ for both critics (they sit side by side in both vectors).
-    const tau = c.tau;
-    const keep = 1 - tau;
-    const online = this.online;
-    const target = this.target;
-    for (let i = 0, end = 2 * size; i < end; i++) target[i] = tau * online[size + i]! + keep * target[i]!;
+    softUpdate(this.target, this.online, size, 2 * size, c.tau);
     this.dropActorTensors();
     this.updates++;
   }
