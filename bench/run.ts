@@ -38,11 +38,17 @@ interface Row {
 
 const rows: Row[] = [];
 
+// BENCH_ONLY=<part>: that part alone (while developing it; the bench's figures are the full run).
 const ONLY_PARTS = ['sac-update'] as const;
 const only = process.env['BENCH_ONLY'];
-if (only !== undefined && !(ONLY_PARTS as readonly string[]).includes(only)) {
-  console.error(`BENCH_ONLY: expected one of ${ONLY_PARTS.join(', ')}, got ${JSON.stringify(only)}`);
-  process.exit(2);
+if (only !== undefined) {
+  if (!(ONLY_PARTS as readonly string[]).includes(only)) {
+    console.error(`BENCH_ONLY: expected one of ${ONLY_PARTS.join(', ')}, got ${JSON.stringify(only)}`);
+    process.exit(2);
+  }
+  sacUpdateTimes(await loadTfNode(), rows);
+  report(`bench/results-${only}.json`, {});
+  process.exit(0);
 }
 
 /** Median wall time of `repeats` calls after one warm-up, ms. */
@@ -70,126 +76,125 @@ function vggSpec(queries: number, random: boolean): PipelineRunSpec {
   };
 }
 
-if (only === undefined) {
-  // 1. Simulated queries per second, against the naive event loop on the same queries.
-  const QUERIES = 1_000_000;
-  for (const random of [false, true]) {
-    const label = random ? 'random interference (period = duration = 10)' : 'no interference';
-    const staticMs = time(() => new PipelineRun(vggSpec(QUERIES, random), createStatic()).runToEnd(), 5);
-    const odinMs = time(() => new PipelineRun(vggSpec(QUERIES, random), createOdin({ alpha: 10 })).runToEnd(), 5);
-    // Baseline: the event-queue simulation of the same static pipeline, same stage times.
-    const spec = vggSpec(QUERIES, random);
-    const counts = new PipelineRun(spec, createStatic()).configuration;
-    const baselineQueries = 200_000;
-    const eventMs = time(() => {
-      const timeline = new InterferenceTimeline(4, [], spec.random, spec.seed);
-      const times = new Float64Array(4);
-      const perQuery = new Float64Array(baselineQueries * 4);
-      for (let q = 0; q < baselineQueries; q++) {
-        timeline.advance(q);
-        computeStageTimes(spec.database, counts, timeline.modes, 0, times);
-        perQuery.set(times, q * 4);
-      }
-      runEventSimulation({ stages: 4, queries: baselineQueries, stageTimeMs: (q, i) => perQuery[q * 4 + i]!, bufferCapacity: 1, arrivalsMs: null });
-    }, 3);
-    const staticQps = (QUERIES / staticMs) * 1000;
-    const eventQps = (baselineQueries / eventMs) * 1000;
-    rows.push({
-      name: `VGG16 × 4 static, ${label}`,
-      value: staticQps,
-      unit: 'queries/s',
-      target: '≥ 1,000,000',
-      met: staticQps >= 1_000_000,
-      baseline: eventQps,
-      ratio: staticQps / eventQps,
-      note: 'baseline: event-queue simulation',
-    });
-    rows.push({ name: `VGG16 × 4 ODIN α=10, ${label}`, value: (QUERIES / odinMs) * 1000, unit: 'queries/s' });
-  }
-
-  // 2. Every ODIN preset, every grid cell and lane, run to the end.
-  const odinPresets = pipelinePresets().filter((p) => p.id.startsWith('odin-'));
-  let presetsTotal = 0;
-  for (const preset of odinPresets) {
-    const ms = time(() => runPipelineScenario(preset.scenario), 3);
-    presetsTotal += ms;
-    rows.push({ name: `preset ${preset.id}`, value: ms, unit: 'ms' });
-  }
-  rows.push({ name: 'all ODIN presets together', value: presetsTotal, unit: 'ms', target: '< 2000', met: presetsTotal < 2000 });
-
-  // 3. The exact partitioner against plain exhaustive enumeration (the paper's search).
-  const BRUTE_LIMIT = 3e8;
-  const cases: [ModelId, number][] = [
-    ['vgg16', 4],
-    ['resnet50', 8],
-    ['resnet152', 52],
-  ];
-  for (const [model, eps] of cases) {
-    const db = compileDatabase(getDatabase(model));
-    // A mixed interference pattern: every EP in a different mode.
-    const modes = Uint8Array.from({ length: eps }, (_, i) => (i * 5) % 12);
-    const dpMs = time(() => optimalPartition(db, modes), 50);
-    const configurations = compositionCount(db.unitCount, eps);
-    let bruteMs: number | undefined;
-    if (configurations <= BRUTE_LIMIT) {
-      const t0 = performance.now();
-      const brute = exhaustivePartition(db, modes, 0, BRUTE_LIMIT)!;
-      bruteMs = performance.now() - t0;
-      if (brute.bottleneckMs !== optimalPartition(db, modes).bottleneckMs) throw new Error(`partitioner disagrees with brute force on ${model} × ${eps}`);
+// 1. Simulated queries per second, against the naive event loop on the same queries.
+const QUERIES = 1_000_000;
+for (const random of [false, true]) {
+  const label = random ? 'random interference (period = duration = 10)' : 'no interference';
+  const staticMs = time(() => new PipelineRun(vggSpec(QUERIES, random), createStatic()).runToEnd(), 5);
+  const odinMs = time(() => new PipelineRun(vggSpec(QUERIES, random), createOdin({ alpha: 10 })).runToEnd(), 5);
+  // Baseline: the event-queue simulation of the same static pipeline, same stage times.
+  const spec = vggSpec(QUERIES, random);
+  const counts = new PipelineRun(spec, createStatic()).configuration;
+  const baselineQueries = 200_000;
+  const eventMs = time(() => {
+    const timeline = new InterferenceTimeline(4, [], spec.random, spec.seed);
+    const times = new Float64Array(4);
+    const perQuery = new Float64Array(baselineQueries * 4);
+    for (let q = 0; q < baselineQueries; q++) {
+      timeline.advance(q);
+      computeStageTimes(spec.database, counts, timeline.modes, 0, times);
+      perQuery.set(times, q * 4);
     }
-    const target = model === 'resnet152' ? '< 5' : undefined;
-    rows.push({
-      name: `partition ${model} × ${eps} (${configurations.toExponential(2)} configurations)`,
-      value: dpMs,
-      unit: 'ms',
-      ...(target ? { target, met: dpMs < 5 } : {}),
-      ...(bruteMs !== undefined ? { baseline: bruteMs, ratio: bruteMs / dpMs } : { note: `brute force not run: more than ${BRUTE_LIMIT.toExponential(0)} configurations` }),
-    });
-  }
+    runEventSimulation({ stages: 4, queries: baselineQueries, stageTimeMs: (q, i) => perQuery[q * 4 + i]!, bufferCapacity: 1, arrivalsMs: null });
+  }, 3);
+  const staticQps = (QUERIES / staticMs) * 1000;
+  const eventQps = (baselineQueries / eventMs) * 1000;
+  rows.push({
+    name: `VGG16 × 4 static, ${label}`,
+    value: staticQps,
+    unit: 'queries/s',
+    target: '≥ 1,000,000',
+    met: staticQps >= 1_000_000,
+    baseline: eventQps,
+    ratio: staticQps / eventQps,
+    note: 'baseline: event-queue simulation',
+  });
+  rows.push({ name: `VGG16 × 4 ODIN α=10, ${label}`, value: (QUERIES / odinMs) * 1000, unit: 'queries/s' });
+}
 
-  // 4. The serving world (BCEdge): simulated requests per second with Triton's fixed
-  // configuration, and the paper's 3000 s at 30 rps.
-  {
-    const sixModels = (['yolo', 'mob', 'res', 'eff', 'inc', 'bert'] as const).map((model) => ({ model, weight: 1 }));
-    const spec = (rateRps: number, durationS: number): ServingRunSpec => ({
-      platform: 'xavier-nx',
-      models: sixModels,
-      rateRps,
-      durationMs: durationS * 1000,
-      seed: 1,
-      background: [],
-      assumptions: DEFAULT_SERVING_ASSUMPTIONS,
-    });
-    let requests = 0;
-    const longMs = time(() => {
-      requests = new ServingRun(spec(40, 20_000), createFixed({ batchSize: 8, instances: 2 })).runToEnd().requests;
-    }, 3);
-    const simulatedRps = (requests / longMs) * 1000;
-    rows.push({ name: `serving: six models, fixed (8, 2), ${requests.toLocaleString('en-US')} requests`, value: simulatedRps, unit: 'requests/s', target: '≥ 500,000', met: simulatedRps >= 500_000 });
-    const paperMs = time(() => new ServingRun(spec(30, 3000), createFixed({ batchSize: 8, instances: 2 })).runToEnd(), 5);
-    rows.push({ name: 'serving: the paper’s 3000 s at 30 rps (≈ 90,000 requests)', value: paperMs, unit: 'ms', target: '< 500', met: paperMs < 500 });
+// 2. Every ODIN preset, every grid cell and lane, run to the end.
+const odinPresets = pipelinePresets().filter((p) => p.id.startsWith('odin-'));
+let presetsTotal = 0;
+for (const preset of odinPresets) {
+  const ms = time(() => runPipelineScenario(preset.scenario), 3);
+  presetsTotal += ms;
+  rows.push({ name: `preset ${preset.id}`, value: ms, unit: 'ms' });
+}
+rows.push({ name: 'all ODIN presets together', value: presetsTotal, unit: 'ms', target: '< 2000', met: presetsTotal < 2000 });
+
+// 3. The exact partitioner against plain exhaustive enumeration (the paper's search).
+const BRUTE_LIMIT = 3e8;
+const cases: [ModelId, number][] = [
+  ['vgg16', 4],
+  ['resnet50', 8],
+  ['resnet152', 52],
+];
+for (const [model, eps] of cases) {
+  const db = compileDatabase(getDatabase(model));
+  // A mixed interference pattern: every EP in a different mode.
+  const modes = Uint8Array.from({ length: eps }, (_, i) => (i * 5) % 12);
+  const dpMs = time(() => optimalPartition(db, modes), 50);
+  const configurations = compositionCount(db.unitCount, eps);
+  let bruteMs: number | undefined;
+  if (configurations <= BRUTE_LIMIT) {
+    const t0 = performance.now();
+    const brute = exhaustivePartition(db, modes, 0, BRUTE_LIMIT)!;
+    bruteMs = performance.now() - t0;
+    if (brute.bottleneckMs !== optimalPartition(db, modes).bottleneckMs) throw new Error(`partitioner disagrees with brute force on ${model} × ${eps}`);
   }
+  const target = model === 'resnet152' ? '< 5' : undefined;
+  rows.push({
+    name: `partition ${model} × ${eps} (${configurations.toExponential(2)} configurations)`,
+    value: dpMs,
+    unit: 'ms',
+    ...(target ? { target, met: dpMs < 5 } : {}),
+    ...(bruteMs !== undefined ? { baseline: bruteMs, ratio: bruteMs / dpMs } : { note: `brute force not run: more than ${BRUTE_LIMIT.toExponential(0)} configurations` }),
+  });
+}
+
+// 4. The serving world (BCEdge): simulated requests per second with Triton's fixed
+// configuration, and the paper's 3000 s at 30 rps.
+{
+  const sixModels = (['yolo', 'mob', 'res', 'eff', 'inc', 'bert'] as const).map((model) => ({ model, weight: 1 }));
+  const spec = (rateRps: number, durationS: number): ServingRunSpec => ({
+    platform: 'xavier-nx',
+    models: sixModels,
+    rateRps,
+    durationMs: durationS * 1000,
+    seed: 1,
+    background: [],
+    assumptions: DEFAULT_SERVING_ASSUMPTIONS,
+  });
+  let requests = 0;
+  const longMs = time(() => {
+    requests = new ServingRun(spec(40, 20_000), createFixed({ batchSize: 8, instances: 2 })).runToEnd().requests;
+  }, 3);
+  const simulatedRps = (requests / longMs) * 1000;
+  rows.push({ name: `serving: six models, fixed (8, 2), ${requests.toLocaleString('en-US')} requests`, value: simulatedRps, unit: 'requests/s', target: '≥ 500,000', met: simulatedRps >= 500_000 });
+  const paperMs = time(() => new ServingRun(spec(30, 3000), createFixed({ batchSize: 8, instances: 2 })).runToEnd(), 5);
+  rows.push({ name: 'serving: the paper’s 3000 s at 30 rps (≈ 90,000 requests)', value: paperMs, unit: 'ms', target: '< 500', met: paperMs < 500 });
 }
 
 // 5. The learning schedulers (issue 6): tfjs with the wasm backend, as the worker runs it.
-const tf = await loadTfNode();
-let learningDetails: Record<string, unknown> = {};
-if (only === 'sac-update') sacUpdateTimes(tf, rows);
-else learningDetails = await benchLearning(tf, rows);
+const learningDetails = await benchLearning(await loadTfNode(), rows);
 
-const fmt = (v: number): string => (Number.isNaN(v) ? 'n/a' : v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toPrecision(3));
-const table = [
-  ['measure', 'value', 'unit', 'target', 'met', 'baseline', 'ratio'],
-  ...rows.map((r) => [r.name, fmt(r.value), r.unit, r.target ?? '', r.met === undefined ? '' : r.met ? 'yes' : 'NO', r.baseline === undefined ? '' : fmt(r.baseline), r.ratio === undefined ? '' : `${fmt(r.ratio)}×`]),
-];
-const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
-for (const row of table) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
-for (const r of rows) if (r.note) console.log(`note: ${r.name}: ${r.note}`);
+report('bench/results.json', learningDetails);
 
-mkdirSync('bench', { recursive: true });
-const resultsFile = only === undefined ? 'bench/results.json' : `bench/results-${only}.json`;
-writeFileSync(
-  resultsFile,
-  `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, rows, learning: learningDetails }, null, 2)}\n`,
-);
-console.log(`wrote ${resultsFile}`);
+/** Prints the table and the notes, and writes the rows and `details` to `file`. */
+function report(file: string, details: Record<string, unknown>): void {
+  const fmt = (v: number): string => (Number.isNaN(v) ? 'n/a' : v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toPrecision(3));
+  const table = [
+    ['measure', 'value', 'unit', 'target', 'met', 'baseline', 'ratio'],
+    ...rows.map((r) => [r.name, fmt(r.value), r.unit, r.target ?? '', r.met === undefined ? '' : r.met ? 'yes' : 'NO', r.baseline === undefined ? '' : fmt(r.baseline), r.ratio === undefined ? '' : `${fmt(r.ratio)}×`]),
+  ];
+  const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
+  for (const row of table) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
+  for (const r of rows) if (r.note) console.log(`note: ${r.name}: ${r.note}`);
+
+  mkdirSync('bench', { recursive: true });
+  writeFileSync(
+    file,
+    `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, rows, learning: details }, null, 2)}\n`,
+  );
+  console.log(`wrote ${file}`);
+}
