@@ -171,14 +171,20 @@ function unit(name: string, input: FeatureMap, output: FeatureMap, cost: Cost): 
   });
 }
 
-const IMAGE: FeatureMap = { height: 224, width: 224, channels: 3 };
+/** The input side of the paper's models (§4.1: ImageNet 224×224×3). */
+export const PAPER_INPUT_SIZE = 224;
+
+/** An RGB image of `size`×`size`, batch 1. */
+function image(size: number): FeatureMap {
+  return { height: size, width: size, channels: 3 };
+}
 
 /**
  * VGG16 (configuration D of Simonyan & Zisserman): 13 3×3 convs and 3 FC layers, each
  * one unit (16, as the paper's §4.1 counts). Each 2×2/2 max-pool is folded into the
  * conv before it, since a pool alone is not a layer the paper's pipeline moves.
  */
-function buildVgg16(): LayerUnit[] {
+function buildVgg16(size: number): LayerUnit[] {
   const blocks: readonly (readonly number[])[] = [
     [64, 64],
     [128, 128],
@@ -187,7 +193,7 @@ function buildVgg16(): LayerUnit[] {
     [512, 512, 512],
   ];
   const units: LayerUnit[] = [];
-  let map = IMAGE;
+  let map = image(size);
   blocks.forEach((widths, blockIndex) => {
     widths.forEach((width, convIndex) => {
       const c = conv(map, width, 3, 1, 1, 1);
@@ -215,10 +221,11 @@ function buildVgg16(): LayerUnit[] {
 }
 
 /** The ResNet stem: 7×7/2 conv to 64 channels with the 3×3/2 max-pool folded in. */
-function resnetStem(): LayerUnit {
-  const c = conv(IMAGE, 64, 7, 2, 3, 2);
+function resnetStem(size: number): LayerUnit {
+  const input = image(size);
+  const c = conv(input, 64, 7, 2, 3, 2);
   const pool = maxPool(c.output, 3, 2, 1);
-  return unit('conv1', IMAGE, pool.output, addCosts(c.cost, pool.cost));
+  return unit('conv1', input, pool.output, addCosts(c.cost, pool.cost));
 }
 
 /** The classifier head: global average pool folded into the 2048→1000 FC. */
@@ -314,9 +321,9 @@ function caffe152Name(stage: Stage, block: number): string {
 }
 
 /** ResNet-50: stem, 16 bottlenecks × 3 convs, head = 50 units (ARCHITECTURE §2). */
-function buildResNet50(): LayerUnit[] {
-  const units: LayerUnit[] = [resnetStem()];
-  const start = units[0]?.output ?? IMAGE;
+function buildResNet50(size: number): LayerUnit[] {
+  const units: LayerUnit[] = [resnetStem(size)];
+  const start = units[0]?.output ?? image(size);
   const end = forEachBlock(RESNET50_STAGES, start, letterName, (name, input, block) => {
     units.push(unit(`${name}_conv1`, input, block.reduce.output, block.reduce.cost));
     units.push(
@@ -339,9 +346,9 @@ function buildResNet50(): LayerUnit[] {
  * ResNet-152: stem, 50 bottleneck blocks each as ONE unit (ARCHITECTURE §2: "residual blocks
  * count as one unit"), head = 52 units.
  */
-function buildResNet152(): LayerUnit[] {
-  const units: LayerUnit[] = [resnetStem()];
-  const start = units[0]?.output ?? IMAGE;
+function buildResNet152(size: number): LayerUnit[] {
+  const units: LayerUnit[] = [resnetStem(size)];
+  const start = units[0]?.output ?? image(size);
   const end = forEachBlock(RESNET152_STAGES, start, caffe152Name, (name, input, block) => {
     const cost = addCosts(block.reduce.cost, block.spatial.cost, block.expandAndAdd.cost);
     units.push(unit(name, input, block.expandAndAdd.output, cost));
@@ -350,25 +357,35 @@ function buildResNet152(): LayerUnit[] {
   return units;
 }
 
-const BUILDERS: Readonly<Record<ModelId, () => LayerUnit[]>> = {
+const BUILDERS: Readonly<Record<ModelId, (size: number) => LayerUnit[]>> = {
   vgg16: buildVgg16,
   resnet50: buildResNet50,
   resnet152: buildResNet152,
 };
 
-const cache = new Map<ModelId, readonly LayerUnit[]>();
+const cache = new Map<string, readonly LayerUnit[]>();
+
+/** Smallest input side every model accepts: ResNet halves the map 5 times (32 → 1). */
+export const MIN_INPUT_SIZE = 32;
 
 /**
  * The units of `model` in forward order, with their FLOPs, parameters and bytes moved at
- * 224×224×3, batch 1, fp32. Computed once per model; the array and its units are frozen.
+ * `inputSize`×`inputSize`×3 (default 224, the paper's), batch 1, fp32. The same units and
+ * names at every size; only the feature maps (and VGG16's fc6 input) shrink. A smaller
+ * size is for quick measurements (issue 15). Computed once per model and size; the array
+ * and its units are frozen.
  */
-export function getModelLayers(model: ModelId): readonly LayerUnit[] {
-  const cached = cache.get(model);
+export function getModelLayers(model: ModelId, inputSize: number = PAPER_INPUT_SIZE): readonly LayerUnit[] {
+  const key = `${model}@${inputSize}`;
+  const cached = cache.get(key);
   if (cached) return cached;
   const build = BUILDERS[model];
   if (!build) throw new RangeError(`unknown model: ${String(model)}`);
-  const units = Object.freeze(build());
-  cache.set(model, units);
+  if (!Number.isInteger(inputSize) || inputSize < MIN_INPUT_SIZE || inputSize > 1024) {
+    throw new RangeError(`input size must be an integer from ${MIN_INPUT_SIZE} to 1024, got ${inputSize}`);
+  }
+  const units = Object.freeze(build(inputSize));
+  cache.set(key, units);
   return units;
 }
 

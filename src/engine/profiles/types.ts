@@ -22,6 +22,46 @@ export interface LayerTimeDatabase {
   readonly layers: readonly string[];
   /** Per mode, one time in ms per unit, same order as `layers`. */
   readonly modes: Readonly<Partial<Record<ModeId, readonly number[]>>>;
+  /** Where and how a measured database was measured (issue 15); absent for a derived one. */
+  readonly measurement?: MeasurementRecord;
+}
+
+/** Work rates of the hogs during one mode: what shows they were running. */
+export interface HogRates {
+  /** CPU hogs together, arithmetic operations per second. */
+  readonly cpuOpsPerS?: number;
+  /** Memory-bandwidth hogs together, bytes streamed per second. */
+  readonly memBytesPerS?: number;
+}
+
+/**
+ * The record kept with a measured database, so two databases can be compared honestly
+ * (issue 15, part 5): the machine and runtime, the input size and repeats, and per mode
+ * the hogs that ran, their work rates and the spread of each unit's time.
+ */
+export interface MeasurementRecord {
+  /** tfjs backend the units ran on ('wasm'). */
+  readonly backend: string;
+  /** Threads the CNN ran on (1: the wasm backend without multithreading). */
+  readonly threads: number;
+  /** The browser's user agent, or `Node vX.Y.Z (platform)`. */
+  readonly runtime: string;
+  /** Logical cores the machine reported. */
+  readonly cores: number;
+  /** Input side, pixels (224 as in the paper, or smaller for quick runs). */
+  readonly inputSize: number;
+  /** Timed runs per unit and mode after warm-up (the time is their median). */
+  readonly repeats: number;
+  /** When the measurement finished, ISO 8601. */
+  readonly date: string;
+  /** Size of each memory-bandwidth hog's buffer, MiB. */
+  readonly hogBufferMiB: number;
+  /** Per mode, the hogs started for it (e.g. "2 memBW hogs"). */
+  readonly hogs: Readonly<Partial<Record<ModeId, string>>>;
+  /** Per mode, the hogs' work rates while the units ran. */
+  readonly hogRates: Readonly<Partial<Record<ModeId, HogRates>>>;
+  /** Per mode, the interquartile range of each unit's repeats, ms (same order as `layers`). */
+  readonly spreadMs: Readonly<Partial<Record<ModeId, readonly number[]>>>;
 }
 
 /** The models the lab ships databases for. */

@@ -5,7 +5,7 @@
  * field-level errors. It never throws (ARCHITECTURE §8, errors at the doors).
  */
 import { MODE_IDS } from './types';
-import type { LayerTimeDatabase, ModeId } from './types';
+import type { HogRates, LayerTimeDatabase, MeasurementRecord, ModeId } from './types';
 import { isForbiddenKey } from '../forbiddenKeys';
 
 /** One problem with one field, e.g. path `database.modes.B[3]`. */
@@ -28,7 +28,11 @@ export const MAX_REPORTED_ERRORS = 50;
 /** The model name of an imported database that does not give one. */
 export const DEFAULT_IMPORTED_MODEL = 'custom';
 
-const TOP_LEVEL_KEYS: readonly string[] = ['model', 'layers', 'modes'];
+const TOP_LEVEL_KEYS: readonly string[] = ['model', 'layers', 'modes', 'measurement'];
+const MEASUREMENT_KEYS: readonly string[] = ['backend', 'threads', 'runtime', 'cores', 'inputSize', 'repeats', 'date', 'hogBufferMiB', 'hogs', 'hogRates', 'spreadMs'];
+const HOG_RATE_KEYS: readonly string[] = ['cpuOpsPerS', 'memBytesPerS'];
+/** Longest free text in a measurement record (a user agent is about 150 characters). */
+const MAX_TEXT_LENGTH = 400;
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** Path of `key` under `base`: dotted when it is an identifier, bracketed otherwise. */
@@ -200,12 +204,126 @@ function checkModes(
   return errors.errors.length === before ? modes : undefined;
 }
 
+function checkText(value: unknown, path: string, errors: ErrorList): value is string {
+  if (typeof value !== 'string' || value.length > MAX_TEXT_LENGTH) {
+    errors.add(path, `must be a string of at most ${MAX_TEXT_LENGTH} characters, got ${describeValue(value)}`);
+    return false;
+  }
+  return true;
+}
+
+function checkCount(value: unknown, path: string, min: number, max: number, errors: ErrorList): value is number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    errors.add(path, `must be an integer from ${min} to ${max}, got ${describeValue(value)}`);
+    return false;
+  }
+  return true;
+}
+
+/** Per-mode record of `check`ed values: only keys A–L. */
+function checkPerMode<T>(
+  value: unknown,
+  path: string,
+  errors: ErrorList,
+  check: (entry: unknown, path: string) => T | undefined,
+): Partial<Record<ModeId, T>> | undefined {
+  if (!isRecord(value)) {
+    errors.add(path, `must be an object keyed by mode (A–L), got ${describeValue(value)}`);
+    return undefined;
+  }
+  checkKeys(value, path, MODE_IDS, 'unknown mode; modes are A–L', errors);
+  const out: Partial<Record<ModeId, T>> = {};
+  for (const mode of MODE_IDS) {
+    if (!Object.prototype.hasOwnProperty.call(value, mode)) continue;
+    const checked = check(value[mode], keyPath(path, mode));
+    if (checked !== undefined) out[mode] = checked;
+  }
+  return out;
+}
+
+/**
+ * The optional record of a measured database (issue 15): every field required, spreads
+ * non-negative (a unit may time identically on every repeat), one per layer.
+ */
+function checkMeasurement(value: unknown, path: string, layerCount: number | undefined, errors: ErrorList): MeasurementRecord | undefined {
+  if (!isRecord(value)) {
+    errors.add(path, `must be an object describing how the database was measured, got ${describeValue(value)}`);
+    return undefined;
+  }
+  const before = errors.errors.length;
+  checkKeys(value, path, MEASUREMENT_KEYS, `unknown key; expected ${MEASUREMENT_KEYS.join(', ')}`, errors);
+  const own = (key: string): unknown => (Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined);
+  const backend = own('backend');
+  const runtime = own('runtime');
+  const date = own('date');
+  const threads = own('threads');
+  const cores = own('cores');
+  const inputSize = own('inputSize');
+  const repeats = own('repeats');
+  const hogBufferMiB = own('hogBufferMiB');
+  checkText(backend, `${path}.backend`, errors);
+  checkText(runtime, `${path}.runtime`, errors);
+  checkText(date, `${path}.date`, errors);
+  checkCount(threads, `${path}.threads`, 1, 1024, errors);
+  checkCount(cores, `${path}.cores`, 1, 4096, errors);
+  checkCount(inputSize, `${path}.inputSize`, 1, 4096, errors);
+  checkCount(repeats, `${path}.repeats`, 1, 10_000, errors);
+  checkCount(hogBufferMiB, `${path}.hogBufferMiB`, 0, 65_536, errors);
+  const hogs = checkPerMode(own('hogs'), `${path}.hogs`, errors, (entry, p) => (checkText(entry, p, errors) ? entry : undefined));
+  const hogRates = checkPerMode(own('hogRates'), `${path}.hogRates`, errors, (entry, p): HogRates | undefined => {
+    if (!isRecord(entry)) {
+      errors.add(p, `must be an object with cpuOpsPerS and/or memBytesPerS, got ${describeValue(entry)}`);
+      return undefined;
+    }
+    checkKeys(entry, p, HOG_RATE_KEYS, 'unknown key; expected cpuOpsPerS, memBytesPerS', errors);
+    const rates: { cpuOpsPerS?: number; memBytesPerS?: number } = {};
+    for (const key of HOG_RATE_KEYS) {
+      if (!Object.prototype.hasOwnProperty.call(entry, key)) continue;
+      const rate = entry[key];
+      if (typeof rate !== 'number' || !Number.isFinite(rate) || rate < 0) errors.add(`${p}.${key}`, `must be a non-negative finite number, got ${describeValue(rate)}`);
+      else rates[key as keyof HogRates] = rate;
+    }
+    return Object.freeze(rates);
+  });
+  const spreadMs = checkPerMode(own('spreadMs'), `${path}.spreadMs`, errors, (entry, p) => {
+    if (!Array.isArray(entry)) {
+      errors.add(p, `must be an array of spreads in ms, got ${describeValue(entry)}`);
+      return undefined;
+    }
+    if (layerCount !== undefined && entry.length !== layerCount) {
+      errors.add(p, `must have ${layerCount} values (one per layer), got ${entry.length}`);
+      return undefined;
+    }
+    const spreads: number[] = [];
+    for (let i = 0; i < Math.min(entry.length, MAX_DATABASE_LAYERS); i += 1) {
+      const spread: unknown = entry[i];
+      if (typeof spread === 'number' && Number.isFinite(spread) && spread >= 0) spreads.push(spread);
+      else errors.add(`${p}[${i}]`, `must be a non-negative finite number, got ${describeValue(spread)}`);
+    }
+    return Object.freeze(spreads);
+  });
+  if (errors.errors.length !== before || !hogs || !hogRates || !spreadMs) return undefined;
+  return Object.freeze({
+    backend: backend as string,
+    threads: threads as number,
+    runtime: runtime as string,
+    cores: cores as number,
+    inputSize: inputSize as number,
+    repeats: repeats as number,
+    date: date as string,
+    hogBufferMiB: hogBufferMiB as number,
+    hogs: Object.freeze(hogs),
+    hogRates: Object.freeze(hogRates),
+    spreadMs: Object.freeze(spreadMs),
+  });
+}
+
 /**
  * Checks a user-supplied layer-time database, shaped
  * `{"model"?: string, "layers": [name, …], "modes": {"A": [ms, …], "B": […], …}}`:
  * `layers` a non-empty array (at most {@link MAX_DATABASE_LAYERS}) of non-empty names;
  * `modes` an object with only keys A–L, A present, each an array of one positive
- * finite time per layer. Unknown keys and `__proto__`/`constructor`/`prototype` are
+ * finite time per layer; `measurement` optional (a measured database's record, issue 15). Unknown keys and `__proto__`/`constructor`/`prototype` are
  * rejected. Errors name the field, e.g. `database.modes.B[3]` "must be a positive finite
  * number, got -1". Never throws: getters or proxies that throw become an error at `path`.
  * On success the database is a frozen copy, modes in A–L order.
@@ -230,6 +348,9 @@ export function validateDatabase(input: unknown, path = 'database'): DatabaseVal
           : undefined;
     const layers = checkLayers(own('layers'), `${path}.layers`, errors);
     const modes = checkModes(own('modes'), `${path}.modes`, layers?.length, errors);
+    const measurementValue = own('measurement');
+    const measurement =
+      measurementValue === undefined ? undefined : checkMeasurement(measurementValue, `${path}.measurement`, layers?.length, errors);
     if (model === undefined || !layers || !modes || errors.errors.length > 0) {
       return { ok: false, errors: errors.result(path) };
     }
@@ -237,6 +358,7 @@ export function validateDatabase(input: unknown, path = 'database'): DatabaseVal
       model,
       layers: Object.freeze(layers),
       modes: Object.freeze(modes),
+      ...(measurement === undefined ? {} : { measurement }),
     });
     return { ok: true, database };
   } catch {

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { startHogs } from '../measure/hogs';
+import type { HogReport } from '../measure/hogLoop';
+import { spawnNodeHog } from './hogThreads';
+
+const schedule = (fn: () => void, ms: number) => void setTimeout(fn, ms);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('hogs as worker threads', () => {
+  it('start, report work and stop on cancel', async () => {
+    const hogs = await startHogs({ cpu: 1, memBW: 1 }, spawnNodeHog, { bufferMiB: 64, reportEveryMs: 50, schedule });
+    expect(hogs.reportCounts.every((c) => c >= 1)).toBe(true);
+    hogs.resetRates();
+    await sleep(300);
+    const rates = hogs.rates();
+    // A core doing multiply–adds manages well over 10^8 FLOP/s; streaming well over 10^8 B/s.
+    expect(rates.cpuOpsPerS).toBeGreaterThan(1e8);
+    expect(rates.memBytesPerS).toBeGreaterThan(1e8);
+    await hogs.stop();
+    const after = [...hogs.reportCounts];
+    await sleep(200);
+    expect(hogs.reportCounts).toEqual(after);
+  }, 30_000);
+
+  it('a hog thread that dies fails the start and stops the others', async () => {
+    const terminated: number[] = [];
+    let n = 0;
+    const spawn: typeof spawnNodeHog = (config, onReport, onError) => {
+      const id = n++;
+      if (id === 1) setTimeout(() => onError(new Error('out of memory')), 10);
+      else setTimeout(() => onReport({ kind: config.kind, work: 1, elapsedMs: 1, checksum: 0 } satisfies HogReport), 10);
+      return { terminate: () => void terminated.push(id) };
+    };
+    await expect(startHogs({ cpu: 2, memBW: 0 }, spawn, { bufferMiB: 1, schedule })).rejects.toThrow('out of memory');
+    expect(terminated.sort()).toEqual([0, 1]);
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * The body of one hog (issue 15, part 2), as iBench's CPU and memBW benchmarks stress a
+ * core (ODIN §4.1): an endless loop that reports its own work rate. It runs in a Web
+ * Worker (src/worker/hogWorker.ts) or a Node worker thread (src/cli/hogThreads.ts) and is
+ * stopped by terminating that worker: a busy loop never reads messages.
+ *
+ * Self-contained on purpose: Node starts it from its source text (`runHog.toString()`),
+ * so it may use nothing outside its own body, not even a module constant.
+ */
+
+/** What a hog is told when it starts. */
+export interface HogConfig {
+  readonly kind: 'cpu' | 'memBW';
+  /** memBW: the buffer it streams over, MiB (several times the last-level cache). */
+  readonly bufferMiB: number;
+  /** How often it reports, ms. */
+  readonly reportEveryMs: number;
+}
+
+/** One report: work done since the previous one. */
+export interface HogReport {
+  readonly kind: 'cpu' | 'memBW';
+  /** cpu: floating-point operations; memBW: bytes read plus bytes written. */
+  readonly work: number;
+  readonly elapsedMs: number;
+  /** A value that depends on every step, so no compiler may drop the loop. */
+  readonly checksum: number;
+}
+
+/**
+ * Runs forever. `cpu`: four independent multiply–add chains on local variables (they
+ * stay in registers; 8 FLOPs per step, converging to 2, so no overflow or denormals).
+ * `memBW`: STREAM's "scale" in place, a[i] = a[i]·0.5 + 1, over a Float64Array of
+ * `bufferMiB`, 16 bytes moved per element (one read, one write), in chunks of 1 Mi
+ * elements so reports stay timely.
+ */
+export function runHog(config: HogConfig, post: (report: HogReport) => void, now: () => number): void {
+  const chunk = 1 << 20;
+  let last = now();
+  let work = 0;
+  if (config.kind === 'cpu') {
+    let x0 = 1.1;
+    let x1 = 1.2;
+    let x2 = 1.3;
+    let x3 = 1.4;
+    for (;;) {
+      for (let i = 0; i < chunk; i += 1) {
+        x0 = x0 * 0.5 + 1;
+        x1 = x1 * 0.5 + 1;
+        x2 = x2 * 0.5 + 1;
+        x3 = x3 * 0.5 + 1;
+      }
+      // Perturb so the chains never settle into a constant a compiler could fold.
+      x0 += 1e-3;
+      x3 -= 1e-3;
+      work += chunk * 8;
+      const t = now();
+      if (t - last >= config.reportEveryMs) {
+        post({ kind: 'cpu', work, elapsedMs: t - last, checksum: x0 + x1 + x2 + x3 });
+        work = 0;
+        last = t;
+      }
+    }
+  }
+  const length = Math.max(chunk, Math.floor((config.bufferMiB * 1024 * 1024) / 8));
+  const a = new Float64Array(length);
+  let at = 0;
+  for (;;) {
+    const end = Math.min(length, at + chunk);
+    for (let i = at; i < end; i += 1) a[i] = (a[i] as number) * 0.5 + 1;
+    work += (end - at) * 16;
+    at = end === length ? 0 : end;
+    const t = now();
+    if (t - last >= config.reportEveryMs) {
+      post({ kind: 'memBW', work, elapsedMs: t - last, checksum: a[at] as number });
+      work = 0;
+      last = t;
+    }
+  }
+}
