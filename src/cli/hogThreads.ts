@@ -23,7 +23,7 @@ runHog(workerData, (report) => parentPort.postMessage(report), () => performance
 export const spawnNodeHog: SpawnHog = (config: HogConfig, onReport, onError) => {
   const worker = new Worker(SOURCE, { eval: true, workerData: config });
   worker.on('message', (report: HogReport) => onReport(report));
-  worker.on('error', (error) => onError(error));
+  worker.on('error', (error: unknown) => onError(error instanceof Error ? error : new Error(String(error))));
   // Hogs must never keep the process alive after a measurement.
   worker.unref();
   return { terminate: () => worker.terminate() };
