@@ -166,6 +166,34 @@ describe('npm run sim', () => {
     expect(lines[0]).toMatch(/^layer\s+A\s+B\s+C.*L$/);
   });
 
+  it('profile --database prints a database file (JSON or CSV) as the same table', async () => {
+    const json = JSON.stringify({ layers: ['a', 'b'], modes: { A: [1, 2], E: [3, 4.5] } });
+    const fromJson = await cli(['profile', '--database', 'db.json'], { 'db.json': json });
+    expect(fromJson.code).toBe(EXIT_OK);
+    expect(fromJson.stdout.split('\n').map((l) => l.split(/\s+/))).toEqual([
+      ['layer', 'A', 'E'],
+      ['a', '1.000', '3.000'],
+      ['b', '2.000', '4.500'],
+      ['total', '3.000', '7.500'],
+    ]);
+    const fromCsv = await cli(['profile', '--database', 'db.csv'], { 'db.csv': 'layer,A,E\na,1,3\nb,2,4.5\n' });
+    expect(fromCsv.stdout).toBe(fromJson.stdout);
+    const builtIn = (await cli(['profile', 'vgg16'])).stdout;
+    const exported = (await cli(['profile', 'vgg16', '--format', 'csv'])).stdout;
+    expect((await cli(['profile', '--database', 'v.csv'], { 'v.csv': exported })).stdout).toBe(builtIn);
+  });
+
+  it.each([
+    [['profile', '--database', 'none.json'], {}, '--database: none.json: no such file'],
+    [['profile', '--database', 'bad.json'], { 'bad.json': '{"layers": ["a"], "modes": {"A": [0]}}' }, 'database.modes.A[0]: must be a positive finite number, got 0'],
+    [['profile', 'vgg16', '--database', 'x.json'], { 'x.json': '{}' }, 'profile: give a model or --database FILE, not both'],
+  ])('profile %j: exit 2 naming the field, nothing on stdout', async (args, files, message) => {
+    const { code, stdout, stderr } = await cli(args, files as Record<string, string>);
+    expect(code).toBe(EXIT_USAGE);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(message);
+  });
+
   it('exits 2 from the real command line', async () => {
     const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'run', 'no-such-preset'], { encoding: 'utf8' });
     expect(result.status).toBe(EXIT_USAGE);

@@ -1,4 +1,5 @@
 import type { CliCommand } from '../command';
+import { measureCommand } from './measure';
 import { presetsCommand } from './presets';
 import { profileCommand } from './profile';
 import { runCommand } from './run';
@@ -6,4 +7,4 @@ import { sweepCommand } from './sweep';
 import { trainCommand } from './train';
 
 /** Every command of the command line, in the order `--help` lists them. Add a new one here. */
-export const COMMANDS: readonly CliCommand[] = [runCommand, sweepCommand, trainCommand, presetsCommand, profileCommand];
+export const COMMANDS: readonly CliCommand[] = [runCommand, sweepCommand, trainCommand, presetsCommand, profileCommand, measureCommand];

@@ -1,8 +1,10 @@
 import { getDatabase } from '../../engine/profiles/databases';
 import { formatProfileTable } from '../../engine/profiles/format';
-import { MODEL_IDS, type ModelId } from '../../engine/profiles/types';
+import { MODEL_IDS, type LayerTimeDatabase, type ModelId } from '../../engine/profiles/types';
+import { formatValidationErrors } from '../../engine/profiles/validate';
+import { parseDatabaseFile } from '../../scenario/databaseFile';
 import type { CliCommand } from '../command';
-import { EXIT_OK, UsageError } from '../io';
+import { EXIT_OK, UsageError, type CliIo } from '../io';
 import { addFormatOption, addOutOption, type OutputFormat } from '../options';
 import { checkOutputPath, writeOutput } from '../outputPath';
 import { emit } from '../worldRunner';
@@ -10,6 +12,16 @@ import { emit } from '../worldRunner';
 interface ProfileOptions {
   readonly format?: OutputFormat;
   readonly out?: string;
+  readonly database?: string;
+}
+
+/** The database of `profile --database FILE` (JSON or CSV), or a usage error naming the file and field. */
+function readDatabaseFile(path: string, io: CliIo): LayerTimeDatabase {
+  const text = io.readFile(path);
+  if (text === null) throw new UsageError(`--database: ${path}: no such file`);
+  const parsed = parseDatabaseFile(text, 'database');
+  if (!parsed.ok) throw new UsageError(`--database: ${path}:\n${formatValidationErrors(parsed.errors)}`);
+  return parsed.database;
 }
 
 /** `profile <model>`: the layer-time database, layers × modes (ms); a table unless --format is given. */
@@ -19,15 +31,17 @@ export const profileCommand: CliCommand = {
   configure(command) {
     addFormatOption(command);
     addOutOption(command);
+    command.option('--database <file>', 'print a database file (JSON or CSV, e.g. from measure) instead of a model’s');
     command.addHelpText('after', '\nWithout --format: a table for people; --format json|csv for machine-readable output.');
   },
   run([model], rawOptions, io) {
     const options = rawOptions as unknown as ProfileOptions;
-    if (model === undefined || !(MODEL_IDS as readonly string[]).includes(model)) {
+    if (options.database !== undefined && model !== undefined) throw new UsageError('profile: give a model or --database FILE, not both');
+    if (options.database === undefined && (model === undefined || !(MODEL_IDS as readonly string[]).includes(model))) {
       throw new UsageError(`profile: model must be one of ${MODEL_IDS.join(', ')}, got ${model === undefined ? 'nothing' : `"${model}"`}`);
     }
     if (options.out !== undefined) checkOutputPath(io, '--out', options.out, 'file');
-    const db = getDatabase(model as ModelId);
+    const db = options.database !== undefined ? readDatabaseFile(options.database, io) : getDatabase(model as ModelId);
     if (options.format !== undefined) {
       const rows = db.layers.map((layer, l) => ({ layer, ...Object.fromEntries(Object.entries(db.modes).map(([mode, times]) => [mode, times[l]])) }));
       emit(io, { format: options.format, out: options.out }, db, rows);
