@@ -100,7 +100,7 @@ export type WithDatabase =
  */
 export function scenarioWithDatabase(scenario: Scenario, db: LayerTimeDatabase): WithDatabase {
   const present = new Set(Object.keys(db.modes));
-  const used = [...scenario.pipeline.interference.events.map((e) => e.mode), ...(scenario.pipeline.interference.random.modes ?? [])];
+  const used: ModeId[] = [...scenario.pipeline.interference.events.map((e) => e.mode), ...(scenario.pipeline.interference.random.modes ?? [])];
   const missingModes = MODE_IDS.filter((m) => used.includes(m) && !present.has(m));
   if (missingModes.length > 0) return { ok: false, missingModes };
   const model = (MODEL_IDS as readonly string[]).includes(db.model) ? (db.model as Scenario['pipeline']['model']) : scenario.pipeline.model;
