@@ -15,6 +15,7 @@ import { HelpOverlay } from './HelpOverlay';
 import { LessonBar } from './LessonBar';
 import { LabStoreContext, useLab } from './labContext';
 import { LanesPanel } from './LanesPanel';
+import { MeasurePanel } from './MeasurePanel';
 import { decodeAnyScenarioLink, encodeAnyScenarioLink } from '../scenario/link';
 import { linkFor, openLink, startLinkSync } from './linkSync';
 import { PlaybackBar } from './PlaybackBar';
@@ -146,6 +147,7 @@ function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScen
       {hidden('links') || mode === 'embed' ? null : <ShareBar onOpenServing={onOpenServing} />}
       <ErrorBanner />
       {hidden('lessons') ? null : <LessonBar />}
+      {hidden('links') || mode === 'embed' ? null : <MeasurePanel />}
       <main className="lab-main">
         <section className="lab-board" aria-labelledby="board-heading">
           <Board showPalette={!hidden('palette')} />
