@@ -24,6 +24,7 @@ import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingRunSpec } from '..
 import { createFixed } from '../src/schedulers/serving/fixed';
 import { loadTfNode } from '../src/agents/tfNode';
 import { benchLearning, sacUpdateTimes } from './learning';
+import { benchMeasure } from './measure';
 
 interface Row {
   readonly name: string;
@@ -39,15 +40,19 @@ interface Row {
 const rows: Row[] = [];
 
 // BENCH_ONLY=<part>: that part alone (while developing it; the bench's figures are the full run).
-const ONLY_PARTS = ['sac-update'] as const;
+const ONLY_PARTS = ['sac-update', 'measure'] as const;
 const only = process.env['BENCH_ONLY'];
 if (only !== undefined) {
   if (!(ONLY_PARTS as readonly string[]).includes(only)) {
     console.error(`BENCH_ONLY: expected one of ${ONLY_PARTS.join(', ')}, got ${JSON.stringify(only)}`);
     process.exit(2);
   }
-  sacUpdateTimes(await loadTfNode(), rows);
-  report(`bench/results-${only}.json`, {});
+  if (only === 'measure') {
+    report(`bench/results-${only}.json`, {}, { measure: await benchMeasure(await loadTfNode(), rows) });
+  } else {
+    sacUpdateTimes(await loadTfNode(), rows);
+    report(`bench/results-${only}.json`, {});
+  }
   process.exit(0);
 }
 
@@ -178,10 +183,13 @@ for (const [model, eps] of cases) {
 // 5. The learning schedulers (issue 6): tfjs with the wasm backend, as the worker runs it.
 const learningDetails = await benchLearning(await loadTfNode(), rows);
 
-report('bench/results.json', learningDetails);
+// 6. Measure your machine (issue 15): a measured VGG16 database beside the roofline one.
+const measureDetails = await benchMeasure(await loadTfNode(), rows);
+
+report('bench/results.json', learningDetails, { measure: measureDetails });
 
 /** Prints the table and the notes, and writes the rows and `details` to `file`. */
-function report(file: string, details: Record<string, unknown>): void {
+function report(file: string, details: Record<string, unknown>, extra: Record<string, unknown> = {}): void {
   const fmt = (v: number): string => (Number.isNaN(v) ? 'n/a' : v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toPrecision(3));
   const table = [
     ['measure', 'value', 'unit', 'target', 'met', 'baseline', 'ratio'],
@@ -194,7 +202,7 @@ function report(file: string, details: Record<string, unknown>): void {
   mkdirSync('bench', { recursive: true });
   writeFileSync(
     file,
-    `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, rows, learning: details }, null, 2)}\n`,
+    `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, rows, learning: details, ...extra }, null, 2)}\n`,
   );
   console.log(`wrote ${file}`);
 }
