@@ -18,6 +18,20 @@ describe('layer rules (ARCHITECTURE §1)', () => {
   it('reports a runtime import of the UI from the engine', async () => {
     const code = "import { x } from '../ui/x';\nexport const y = x;\n";
     expect(await ruleIds(code, 'src/engine/fake.ts')).toEqual(['no-restricted-imports']);
+    // The first lint loads ESLint and the TypeScript parser: room for a loaded machine.
+  }, 30_000);
+
+  it('keeps src/measure beside the agents: the worker and the CLI import it, the page and the store do not', async () => {
+    const runner = "import { measureDatabase } from '../measure/runner';\nexport const m = measureDatabase;\n";
+    expect(await ruleIds(runner, 'src/worker/fake.ts')).toEqual([]);
+    expect(await ruleIds(runner, 'src/cli/fake.ts')).toEqual([]);
+    expect(await ruleIds(runner, 'src/ui/fake.ts')).toEqual(['no-restricted-imports']);
+    expect(await ruleIds(runner, 'src/store/fake.ts')).toEqual(['no-restricted-imports']);
+    expect(await ruleIds(runner, 'src/charts/fake.ts')).toEqual(['no-restricted-imports']);
+    const upward = "import { createLabStore } from '../store/labStore';\nexport const s = createLabStore;\n";
+    expect(await ruleIds(upward, 'src/measure/fake.ts')).toEqual(['no-restricted-imports']);
+    const typeOnly = "import type { MeasureOptions } from '../measure/runner';\nexport type O = MeasureOptions;\n";
+    expect(await ruleIds(typeOnly, 'src/ui/fake.ts')).toEqual([]);
   });
 
   it('counts ../ by depth: a sibling engine folder is fine, the store layer is not', async () => {
