@@ -143,7 +143,7 @@ export function runServingScenario(
     const spec = buildServingSpec(scenario, cell, seed);
     for (const lane of scenario.serving.lanes) {
       const params = servingLaneParameters(lane, cell);
-      const inner = SERVING_SCHEDULERS[lane.scheduler].create(params, servingSchedulerContext(seed, spec.models.map((m) => m.model), learning));
+      const inner = SERVING_SCHEDULERS[lane.scheduler].create(params, servingSchedulerContext(seed, spec.models.map((m) => m.model), learning, spec));
       const { scheduler, meanUs } = timed(inner, clock);
       let summary: ServingSummary;
       let report: Readonly<Record<string, unknown>> | undefined;
