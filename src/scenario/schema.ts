@@ -183,6 +183,8 @@ export const SERVING_LIMITS = {
   /** Requests of a replayed trace in a scenario (a file; a link holds far fewer, see trace.ts). */
   traceRequests: 200_000,
   interferenceNoise: { min: 0, max: 2 },
+  /** Every scheduler and the three reference lanes side by side. */
+  lanes: 10,
 } as const;
 
 const rate = () => num(0, SERVING_LIMITS.rateRps.max);
@@ -315,7 +317,10 @@ export const servingScenarioSchema = z
             .max(SERVING_LIMITS.traceRequests, { message: `must have at most ${SERVING_LIMITS.traceRequests} requests` }),
         })
         .optional(),
-      lanes: z.array(servingLaneSchema).min(1, { message: 'must have at least one lane' }).max(LIMITS.lanes, { message: `must have at most ${LIMITS.lanes} lanes` }),
+      lanes: z
+        .array(servingLaneSchema)
+        .min(1, { message: 'must have at least one lane' })
+        .max(SERVING_LIMITS.lanes, { message: `must have at most ${SERVING_LIMITS.lanes} lanes` }),
       grid: z
         .strictObject({
           rateRps: z.array(num(SERVING_LIMITS.rateRps.min, SERVING_LIMITS.rateRps.max)).min(1).max(LIMITS.gridValues).optional(),
