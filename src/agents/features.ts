@@ -9,8 +9,9 @@ import { INSTANCE_OVERHEAD_MB } from '../engine/serving/models';
  *
  * State s_t of model m (STATE_SIZE numbers, each scaled to about [0, 1]):
  * - (I) model type: one-hot over Table IV's six models;
- * - (II) input type (image / audio) one-hot, input shape as log10 of the input bytes / 6;
- * - (III) the SLO / 150 ms;
+ * - (II) input type (image / audio) one-hot, input shape as log10 of the input elements / 6
+ *   (times the queued requests' mean class scale);
+ * - (III) the SLO of the most urgent queued request / 150 ms (the model's when none);
  * - (IV) available resources: free memory share, free GPU share, running batches / 16;
  * - (V) request queue: log(1 + queue length) / 5, slack of the most urgent request / SLO
  *   (clamped to [−1, 1]), last slot's arrivals log(1 + n) / 4 and violation share, and
@@ -52,9 +53,12 @@ export function encodeState(observation: ServingObservation, m: number, out: Flo
   k += MODEL_IDS.length;
   out[k + (o.profile.inputType === 'image' ? 0 : 1)] = 1;
   k += 2;
-  const inputBytes = o.profile.inputShape.reduce((p, d) => p * d, 1);
+  // (II) and (III) are the queued requests' own: their mean input size (request classes)
+  // and the SLO of the most urgent one (per-request SLOs). Without classes and jitter they
+  // are the model's Table IV values, as before they existed.
+  const inputBytes = o.profile.inputShape.reduce((p, d) => p * d, 1) * (o.inputScaleMean ?? 1);
   out[k++] = Math.log10(Math.max(1, inputBytes)) / 6;
-  out[k++] = o.sloMs / 150;
+  out[k++] = (o.headSloMs ?? o.sloMs) / 150;
   out[k++] = Math.max(0, observation.availableMemoryMb) / observation.memoryMb;
   out[k++] = observation.availableCompute;
   out[k++] = observation.runningBatches / 16;

@@ -169,7 +169,7 @@ function serving(title: string, overrides: Partial<ServingScenario['serving']>, 
  * The serving world's presets (BCEdge). They run from the command line; the serving page
  * is the next step of the lab.
  */
-export const SERVING_PRESETS: readonly Preset[] = [
+const PAPER_SERVING_PRESETS: readonly Preset[] = [
   {
     id: 'serving-default',
     figure: '',
@@ -255,9 +255,110 @@ export const SERVING_PRESETS: readonly Preset[] = [
   },
 ];
 
+/**
+ * A world with something to learn (issue 16): what changes in `bcedge-dynamic`. The paper's
+ * setting is two cameras and a microphone (§V-A, Fig. 6); it gives no load curve, no
+ * tenant and no resolutions, so these are chosen, and said so in the description:
+ * - the five vision models (the cameras) ramp from 2 rps each at 0 s to 6 rps at 1200 s,
+ *   hold until 1800 s and fall back to 2 rps at 2700 s (10 → 30 rps for the cameras: the
+ *   paper's 30 rps is the peak);
+ * - TinyBERT (the microphone) at 3 rps, with a burst of 15 rps from 2200 to 2400 s;
+ * - a co-located tenant ("video analytics": 0.3 of the GPU, 1.5 GB) from 1000 to 2000 s;
+ * - camera frames at 224×224 (85 %) and 288×288 (15 %: 1.65 × the pixels);
+ * - SLO jitter ±10 % and noisy interference (0.1).
+ */
+const CAMERAS = ['yolo', 'mob', 'res', 'eff', 'inc'] as const;
+const CAMERA_RAMP = { kind: 'linear', points: [{ atS: 0, rateRps: 2 }, { atS: 1200, rateRps: 6 }, { atS: 1800, rateRps: 6 }, { atS: 2700, rateRps: 2 }] } as const;
+const CAMERA_CLASSES = [
+  { label: '224×224', scale: 1, weight: 0.85 },
+  { label: '288×288', scale: (288 * 288) / (224 * 224), weight: 0.15 },
+];
+const DYNAMIC_MODELS: ServingScenario['serving']['models'] = [
+  ...CAMERAS.map((model) => ({ model, weight: 1, rate: structuredClone(CAMERA_RAMP) as ServingScenario['serving']['models'][number]['rate'] & object, classes: CAMERA_CLASSES })),
+  { model: 'bert', weight: 1, rate: { kind: 'steps', steps: [{ fromS: 0, rateRps: 3 }, { fromS: 2200, rateRps: 15 }, { fromS: 2400, rateRps: 3 }] } },
+];
+const DYNAMIC_TENANT: ServingScenario['serving']['background'] = [{ fromS: 1000, toS: 2000, intensity: 0.3, memoryMb: 1500, label: 'video analytics' }];
+const NOISY_ASSUMPTIONS = { ...SERVING_ASSUMPTIONS, sloJitter: 0.1, interferenceNoise: 0.1 };
+
+/** Every lane of the serving world, the oracles last (10 lanes). */
+const EVERY_SERVING_LANE: ServingScenario['serving']['lanes'] = [
+  { scheduler: 'fixed' },
+  { scheduler: 'deeprt' },
+  { scheduler: 'ga' },
+  { scheduler: 'bcedge' },
+  { scheduler: 'tac' },
+  { scheduler: 'ppo' },
+  { scheduler: 'ddqn' },
+  // The oracles search m_c ≤ 2 here (their cost grows with the grid, reference.ts); on this
+  // world's first full-grid search (m_c ≤ 3) every model's best was m_c = 1.
+  { scheduler: 'fixed-hindsight', params: { perModel: 0, maxInstances: 2 } },
+  { scheduler: 'fixed-hindsight', params: { maxInstances: 2 } },
+  { scheduler: 'fixed-per-phase', params: { maxInstances: 2 } },
+];
+
+/**
+ * Burstiness B of the load (the ratio of the on rate to the mean): each model is a two-state
+ * MMPP with off rate 0, on for 20 s on average and off for 20·(B − 1) s, at B × 5 rps when on,
+ * so the mean stays the paper's 5 rps per model (30 rps) whatever B; B = 1 is Poisson.
+ */
+function bursty(b: number): ServingScenario['serving']['models'] {
+  return SIX_MODELS.map((m) => ({
+    ...m,
+    rate: b === 1 ? { kind: 'constant', rateRps: 5 } : { kind: 'mmpp', onRps: 5 * b, offRps: 0, meanOnS: 20, meanOffS: 20 * (b - 1), startOn: false },
+  }));
+}
+
+const BURSTINESS = [1, 3, 9] as const;
+const BURSTY_LANES: ServingScenario['serving']['lanes'] = [
+  { scheduler: 'fixed' },
+  { scheduler: 'deeprt' },
+  { scheduler: 'ga' },
+  { scheduler: 'bcedge', params: { pretrained: 1 } },
+  { scheduler: 'tac', params: { pretrained: 1 } },
+  { scheduler: 'fixed-hindsight', params: { perModel: 0 } },
+  { scheduler: 'fixed-hindsight' },
+];
+
+const DYNAMIC_PRESETS: readonly Preset[] = [
+  {
+    id: 'bcedge-dynamic',
+    figure: 'BCEdge §V-C, a changing world',
+    description:
+      'Six models on Xavier NX for 3000 s: camera load ramps 10 → 30 → 10 rps, a microphone burst (2200–2400 s), a tenant from 1000 to 2000 s, mixed resolutions, SLO jitter and noisy interference; every scheduler (learners from scratch) and the oracles.',
+    scenario: serving('A serving world with something to learn', {
+      durationS: 3000,
+      models: DYNAMIC_MODELS,
+      background: DYNAMIC_TENANT,
+      assumptions: NOISY_ASSUMPTIONS,
+      lanes: EVERY_SERVING_LANE,
+    }),
+  },
+  {
+    id: 'bcedge-fig8-9-timeline',
+    figure: 'BCEdge Figs. 8–9',
+    description:
+      'The paper’s 3000 s timeline: six models on Xavier NX at 30 rps, BCEdge learning from scratch; throughput (stacked, Fig. 8) and latency (Fig. 9) per model over time, against Triton and the best fixed configuration in hindsight.',
+    scenario: serving('BCEdge Figs. 8–9: throughput and latency over 3000 s', {
+      durationS: 3000,
+      lanes: [{ scheduler: 'bcedge' }, { scheduler: 'fixed' }, { scheduler: 'fixed-hindsight' }],
+    }),
+  },
+  ...BURSTINESS.map(
+    (b): Preset => ({
+      id: `bcedge-burstiness-${b}`,
+      figure: 'BCEdge §V-A, burstiness sweep',
+      description: `Six models on Xavier NX at a mean 30 rps for 600 s, each an on/off MMPP of burstiness ${b} (on rate / mean${b === 1 ? '; 1 = Poisson' : ''}): fixed, DeepRT, GA, BCEdge and TAC from the shipped agents, and the oracles.`,
+      scenario: serving(`Burstiness ${b}: on/off bursts at a mean 30 rps`, { models: bursty(b), lanes: BURSTY_LANES }),
+    }),
+  ),
+];
+
 /** Every preset, pipeline world first: the CLI's `presets` and the gallery list these. */
 /** The guided lessons' scenarios (teaching mode), runnable from the command line too. */
 const LESSON_PRESETS: readonly Preset[] = LESSONS.map((l) => ({ id: l.id, figure: 'lesson', description: `${l.title}: ${l.summary}`, scenario: l.scenario }));
+
+/** The serving world's presets: the paper's figures, then the changing worlds of issue 16. */
+export const SERVING_PRESETS: readonly Preset[] = [...PAPER_SERVING_PRESETS, ...DYNAMIC_PRESETS];
 
 export const PRESETS: readonly Preset[] = [...PIPELINE_PRESETS, ...LESSON_PRESETS, ...SERVING_PRESETS];
 

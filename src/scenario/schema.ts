@@ -175,12 +175,81 @@ export const SERVING_LIMITS = {
   requests: 10_000_000,
   background: 1_000,
   sloMs: { min: 1, max: 100_000 },
+  /** Steps or points of one rate schedule. */
+  schedulePoints: 1_000,
+  /** Input-shape classes per model. */
+  classes: 8,
+  classScale: { min: 0.01, max: 64 },
+  /** Requests of a replayed trace in a scenario (a file; a link holds far fewer, see trace.ts). */
+  traceRequests: 200_000,
+  interferenceNoise: { min: 0, max: 2 },
+  /** Every scheduler and the three reference lanes side by side. */
+  lanes: 10,
 } as const;
+
+const rate = () => num(0, SERVING_LIMITS.rateRps.max);
+const timeS = () => num(0, SERVING_LIMITS.durationS.max);
+
+/**
+ * A model's request rate over time (engine load.ts), times in seconds: steps, a
+ * piecewise-linear ramp, a daily-cycle sine, or MMPP on/off bursts.
+ */
+const rateScheduleSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.strictObject({ kind: z.literal('constant'), rateRps: rate() }),
+    z.strictObject({
+      kind: z.literal('steps'),
+      steps: z.array(z.strictObject({ fromS: timeS(), rateRps: rate() })).min(1, { message: 'must list at least one step' }).max(SERVING_LIMITS.schedulePoints),
+    }),
+    z.strictObject({
+      kind: z.literal('linear'),
+      points: z.array(z.strictObject({ atS: timeS(), rateRps: rate() })).min(1, { message: 'must list at least one point' }).max(SERVING_LIMITS.schedulePoints),
+    }),
+    z.strictObject({ kind: z.literal('sine'), meanRps: rate(), amplitudeRps: rate(), periodS: num(0.001, SERVING_LIMITS.durationS.max), phaseS: timeS() }),
+    z.strictObject({
+      kind: z.literal('mmpp'),
+      onRps: rate(),
+      offRps: rate(),
+      meanOnS: num(0.001, SERVING_LIMITS.durationS.max),
+      meanOffS: num(0.001, SERVING_LIMITS.durationS.max),
+      startOn: z.boolean({ error: 'must be true or false' }),
+    }),
+  ],
+  { error: 'must be a rate schedule: {"kind": "constant" | "steps" | "linear" | "sine" | "mmpp", …}' },
+);
+export type RateScheduleSpec = z.infer<typeof rateScheduleSchema>;
 
 const servingModelSchema = z.strictObject({
   model: oneOf(SERVING_MODEL_IDS),
   weight: num(0, 1000),
   sloMs: num(SERVING_LIMITS.sloMs.min, SERVING_LIMITS.sloMs.max).optional(),
+  /** The model's own rate over time; replaces its weight's share of `rateRps`. */
+  rate: rateScheduleSchema.optional(),
+  /** Its service starts here (s); before, no instance is loaded and no request is sent. */
+  serviceFromS: timeS().optional(),
+  /** Its service stops here (s; null = never): its instances unload and its queue is dropped. */
+  serviceToS: timeS().nullable().optional(),
+  /** Input-shape classes of its requests (e.g. camera resolutions); `scale` is the input size relative to Table IV's. */
+  classes: z
+    .array(
+      z.strictObject({
+        label: z.string({ error: 'must be a string' }).max(40, { message: 'must be at most 40 characters' }),
+        scale: num(SERVING_LIMITS.classScale.min, SERVING_LIMITS.classScale.max),
+        weight: num(0, 1000),
+      }),
+    )
+    .min(1, { message: 'must list at least one class' })
+    .max(SERVING_LIMITS.classes, { message: `must have at most ${SERVING_LIMITS.classes} classes` })
+    .optional(),
+});
+
+/** One replayed request: sent at `tS` for `model` (listed in `serving.models`), optionally with its own SLO and class. */
+const tracedRequestSchema = z.strictObject({
+  tS: timeS(),
+  model: oneOf(SERVING_MODEL_IDS),
+  sloMs: num(SERVING_LIMITS.sloMs.min, SERVING_LIMITS.sloMs.max).optional(),
+  shapeClass: int(0, SERVING_LIMITS.classes - 1).optional(),
 });
 
 const servingLaneSchema = z
@@ -225,6 +294,8 @@ export const servingScenarioSchema = z
             toS: num(0, SERVING_LIMITS.durationS.max).nullable(),
             intensity: num(0, 1),
             memoryMb: num(0, 100_000).optional(),
+            /** What the tenant is, for the device board (e.g. "video analytics"). */
+            label: z.string({ error: 'must be a string' }).max(60, { message: 'must be at most 60 characters' }).optional(),
           }),
         )
         .max(SERVING_LIMITS.background),
@@ -235,8 +306,21 @@ export const servingScenarioSchema = z
         sloJitter: num(0, 0.99),
         serializationMBps: num(1, 1_000_000),
         oomRecoveryMs: num(0, 60_000),
+        interferenceNoise: num(SERVING_LIMITS.interferenceNoise.min, SERVING_LIMITS.interferenceNoise.max).optional(),
       }),
-      lanes: z.array(servingLaneSchema).min(1, { message: 'must have at least one lane' }).max(LIMITS.lanes, { message: `must have at most ${LIMITS.lanes} lanes` }),
+      /** Replays these requests instead of drawing arrivals (`rateRps` and the models' rates are then unused). */
+      trace: z
+        .strictObject({
+          requests: z
+            .array(tracedRequestSchema)
+            .min(1, { message: 'must list at least one request' })
+            .max(SERVING_LIMITS.traceRequests, { message: `must have at most ${SERVING_LIMITS.traceRequests} requests` }),
+        })
+        .optional(),
+      lanes: z
+        .array(servingLaneSchema)
+        .min(1, { message: 'must have at least one lane' })
+        .max(SERVING_LIMITS.lanes, { message: `must have at most ${SERVING_LIMITS.lanes} lanes` }),
       grid: z
         .strictObject({
           rateRps: z.array(num(SERVING_LIMITS.rateRps.min, SERVING_LIMITS.rateRps.max)).min(1).max(LIMITS.gridValues).optional(),
@@ -257,8 +341,49 @@ export const servingScenarioSchema = z
     });
     if (v.models.every((m) => m.weight === 0)) ctx.addIssue({ code: 'custom', path: ['serving', 'models'], message: 'must give at least one model a weight above 0' });
     const maxRate = Math.max(v.rateRps, ...(v.grid?.rateRps ?? []));
-    if (maxRate * v.durationS > SERVING_LIMITS.requests) {
-      ctx.addIssue({ code: 'custom', path: ['serving', 'durationS'], message: `sends ${Math.round(maxRate * v.durationS)} requests at ${maxRate} rps; at most ${SERVING_LIMITS.requests}` });
+    // With per-model schedules, the bound is the sum of the models' peak rates.
+    const totalWeight = v.models.reduce((sum, m) => sum + m.weight, 0);
+    const peakRate = v.models.some((m) => m.rate !== undefined)
+      ? v.models.reduce((sum, m) => sum + (m.rate === undefined ? (maxRate * m.weight) / Math.max(totalWeight, 1e-9) : schedulePeakRps(m.rate)), 0)
+      : maxRate;
+    if (peakRate * v.durationS > SERVING_LIMITS.requests) {
+      ctx.addIssue({ code: 'custom', path: ['serving', 'durationS'], message: `sends ${peakRate === maxRate ? '' : 'up to '}${Math.round(peakRate * v.durationS)} requests at ${peakRate} rps; at most ${SERVING_LIMITS.requests}` });
+    }
+    v.models.forEach((m, i) => {
+      const at = ['serving', 'models', i];
+      if (m.serviceToS !== undefined && m.serviceToS !== null && !(m.serviceToS > (m.serviceFromS ?? 0))) {
+        ctx.addIssue({ code: 'custom', path: [...at, 'serviceToS'], message: 'must be after serviceFromS (or null)' });
+      }
+      if (m.classes !== undefined && !m.classes.some((c) => c.weight > 0)) ctx.addIssue({ code: 'custom', path: [...at, 'classes'], message: 'must give at least one class a weight above 0' });
+      const r = m.rate;
+      if (r === undefined) return;
+      const increasing = (times: readonly number[], key: string, field: string): void => {
+        times.forEach((t, j) => {
+          if (j > 0 && !(t > times[j - 1]!)) ctx.addIssue({ code: 'custom', path: [...at, 'rate', key, j, field], message: `must be after the previous ${field} (${times[j - 1]})` });
+        });
+      };
+      if (r.kind === 'steps') increasing(r.steps.map((x) => x.fromS), 'steps', 'fromS');
+      if (r.kind === 'linear') increasing(r.points.map((x) => x.atS), 'points', 'atS');
+      if (r.kind === 'sine' && r.amplitudeRps > r.meanRps) ctx.addIssue({ code: 'custom', path: [...at, 'rate', 'amplitudeRps'], message: `must be at most meanRps (${r.meanRps}) so that the rate stays ≥ 0` });
+    });
+    if (v.trace !== undefined) {
+      const listed = new Map(v.models.map((m) => [m.model, m]));
+      let last = Number.NEGATIVE_INFINITY;
+      let reported = 0;
+      v.trace.requests.forEach((r, j) => {
+        if (reported >= 10) return;
+        const at = ['serving', 'trace', 'requests', j];
+        const model = listed.get(r.model);
+        const problem = (field: string, message: string): void => {
+          reported++;
+          ctx.addIssue({ code: 'custom', path: [...at, field], message });
+        };
+        if (r.tS < last) problem('tS', `must not be before the previous request's (${last}): a trace is in send order`);
+        if (r.tS >= v.durationS) problem('tS', `must be before the end of the run (${v.durationS} s)`);
+        if (model === undefined) problem('model', `is not one of the scenario's models (${v.models.map((m) => m.model).join(', ')})`);
+        else if (r.shapeClass !== undefined && r.shapeClass >= (model.classes?.length ?? 1)) problem('shapeClass', `must be below the number of ${r.model}'s classes (${model.classes?.length ?? 1})`);
+        last = Math.max(last, r.tS);
+      });
     }
     v.background.forEach((b, i) => {
       if (b.toS !== null && b.toS <= b.fromS) ctx.addIssue({ code: 'custom', path: ['serving', 'background', i, 'toS'], message: 'must be after fromS (or null)' });
@@ -266,6 +391,22 @@ export const servingScenarioSchema = z
   });
 
 export type ServingScenario = z.infer<typeof servingScenarioSchema>;
+
+/** The largest rate a schedule reaches, rps. */
+export function schedulePeakRps(r: RateScheduleSpec): number {
+  switch (r.kind) {
+    case 'constant':
+      return r.rateRps;
+    case 'steps':
+      return Math.max(...r.steps.map((x) => x.rateRps));
+    case 'linear':
+      return Math.max(...r.points.map((x) => x.rateRps));
+    case 'sine':
+      return r.meanRps + r.amplitudeRps;
+    case 'mmpp':
+      return Math.max(r.onRps, r.offRps);
+  }
+}
 
 export type PipelineScenario = Scenario['pipeline'];
 export type PipelineLane = PipelineScenario['lanes'][number];

@@ -3,7 +3,8 @@ import type { PlatformId } from '../engine/serving/platforms';
 import { wrapDecide, type ServingScheduler } from '../engine/serving/scheduler';
 import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingRunSpec } from '../engine/serving/simulation';
 import { perModelParameter, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext, type LearningFactory } from '../schedulers/serving/registry';
-import type { ServingScenario } from './schema';
+import type { RateSchedule } from '../engine/serving/load';
+import type { RateScheduleSpec, ServingScenario } from './schema';
 
 /** One combination of a serving scenario's grid; empty without a grid. */
 export interface ServingCell {
@@ -47,7 +48,15 @@ export function buildServingSpec(scenario: ServingScenario, cell: ServingCell = 
   const v = scenario.serving;
   return {
     platform: cell.platform ?? v.platform,
-    models: v.models.map((m) => ({ model: m.model, weight: m.weight, ...(m.sloMs === undefined ? {} : { sloMs: m.sloMs }) })),
+    models: v.models.map((m) => ({
+      model: m.model,
+      weight: m.weight,
+      ...(m.sloMs === undefined ? {} : { sloMs: m.sloMs }),
+      ...(m.rate === undefined ? {} : { rate: rateScheduleMs(m.rate) }),
+      ...(m.serviceFromS === undefined ? {} : { serviceFromMs: m.serviceFromS * 1000 }),
+      ...(m.serviceToS === undefined ? {} : { serviceToMs: m.serviceToS === null ? null : m.serviceToS * 1000 }),
+      ...(m.classes === undefined ? {} : { classes: m.classes }),
+    })),
     rateRps: cell.rateRps ?? v.rateRps,
     durationMs: v.durationS * 1000,
     seed,
@@ -57,8 +66,34 @@ export function buildServingSpec(scenario: ServingScenario, cell: ServingCell = 
       intensity: b.intensity,
       ...(b.memoryMb === undefined ? {} : { memoryMb: b.memoryMb }),
     })),
-    assumptions: { ...DEFAULT_SERVING_ASSUMPTIONS, ...v.assumptions },
+    assumptions: { ...DEFAULT_SERVING_ASSUMPTIONS, ...v.assumptions, interferenceNoise: v.assumptions.interferenceNoise ?? 0 },
+    ...(v.trace === undefined
+      ? {}
+      : {
+          trace: v.trace.requests.map((r) => ({
+            sentMs: r.tS * 1000,
+            model: v.models.findIndex((m) => m.model === r.model),
+            ...(r.sloMs === undefined ? {} : { sloMs: r.sloMs }),
+            ...(r.shapeClass === undefined ? {} : { shapeClass: r.shapeClass }),
+          })),
+        }),
   };
+}
+
+/** A scenario's rate schedule (seconds) as the engine's (milliseconds). */
+export function rateScheduleMs(r: RateScheduleSpec): RateSchedule {
+  switch (r.kind) {
+    case 'constant':
+      return r;
+    case 'steps':
+      return { kind: 'steps', steps: r.steps.map((x) => ({ fromMs: x.fromS * 1000, rateRps: x.rateRps })) };
+    case 'linear':
+      return { kind: 'linear', points: r.points.map((x) => ({ atMs: x.atS * 1000, rateRps: x.rateRps })) };
+    case 'sine':
+      return { kind: 'sine', meanRps: r.meanRps, amplitudeRps: r.amplitudeRps, periodMs: r.periodS * 1000, phaseMs: r.phaseS * 1000 };
+    case 'mmpp':
+      return { kind: 'mmpp', onRps: r.onRps, offRps: r.offRps, meanOnMs: r.meanOnS * 1000, meanOffMs: r.meanOffS * 1000, startOn: r.startOn };
+  }
 }
 
 /** A lane's parameters with defaults filled in and the grid's batch × instances applied where the lane has them. */
@@ -108,7 +143,7 @@ export function runServingScenario(
     const spec = buildServingSpec(scenario, cell, seed);
     for (const lane of scenario.serving.lanes) {
       const params = servingLaneParameters(lane, cell);
-      const inner = SERVING_SCHEDULERS[lane.scheduler].create(params, servingSchedulerContext(seed, spec.models.map((m) => m.model), learning));
+      const inner = SERVING_SCHEDULERS[lane.scheduler].create(params, servingSchedulerContext(seed, spec.models.map((m) => m.model), learning, spec));
       const { scheduler, meanUs } = timed(inner, clock);
       let summary: ServingSummary;
       let report: Readonly<Record<string, unknown>> | undefined;

@@ -516,7 +516,7 @@ export class ServingSession {
     this.slotMs = spec.assumptions.slotMs;
     this.lanes = scenario.serving.lanes.map((l, index) => {
       const params = servingLaneParameters(l);
-      const inner = SERVING_SCHEDULERS[l.scheduler].create(params, servingSchedulerContext(scenario.seed, models, this.learningFactory ?? undefined));
+      const inner = SERVING_SCHEDULERS[l.scheduler].create(params, servingSchedulerContext(scenario.seed, models, this.learningFactory ?? undefined, spec));
       const hooks: LaneHooks = { overrides: l.scheduler === 'fixed' ? models.map(() => null) : null, view: null };
       const lane: Pick<Lane, 'decisionMs' | 'decisions'> = { decisionMs: 0, decisions: 0 };
       const timing = {

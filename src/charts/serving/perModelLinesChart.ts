@@ -2,6 +2,7 @@ import { axisBottom, axisLeft, line, scaleLinear } from 'd3';
 import type { ModelId } from '../../engine/serving/models';
 import { MAX_POINTS, THEME, compactTickFormat, formatNumber, haloText, renderLegend, type LegendItem } from '../runtime';
 import { headroomMax, pointIndices } from '../sampling';
+import { drawScheduleOverlay, NO_SCHEDULE, type ScheduleMarks } from './scheduleOverlay';
 import { createAxesFrame, innerSize, layoutAxesFrame, modelColour, mountDataChart, setPlotMessage, tickCounts, timeDomain, type DataChart, type ServingChartOptions } from './common';
 
 /**
@@ -13,6 +14,8 @@ import { createAxesFrame, innerSize, layoutAxesFrame, modelColour, mountDataChar
 export interface PerModelLinesData {
   readonly timeS: readonly number[];
   readonly series: readonly { readonly model: ModelId; readonly latencyMs: readonly number[]; readonly sloMs: number }[];
+  /** The scenario's known schedule (tenants, services, rate steps), drawn on the time axis. */
+  readonly schedule?: ScheduleMarks;
 }
 
 /** Samples of `values` at `indices` that are finite (the points a line actually draws). */
@@ -35,6 +38,7 @@ export function createPerModelLinesChart(host: HTMLElement, options: ServingChar
   const frame = createAxesFrame(host, 'chart-per-model-lines');
   const slos = frame.plot.append('g').attr('class', 'chart-slos');
   const lines = frame.plot.append('g').attr('class', 'chart-lines');
+  const schedule = frame.overlay.append('g').attr('class', 'chart-schedule');
   const x = scaleLinear();
   const y = scaleLinear();
 
@@ -50,6 +54,7 @@ export function createPerModelLinesChart(host: HTMLElement, options: ServingChar
       }
     };
     y.domain([0, headroomMax(values())]).range([innerHeight, 0]);
+    drawScheduleOverlay(schedule, x, innerHeight, data.schedule ?? NO_SCHEDULE);
     const ticks = tickCounts(innerWidth, innerHeight);
     layoutAxesFrame(
       frame,

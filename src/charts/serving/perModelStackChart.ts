@@ -2,6 +2,7 @@ import { area, axisBottom, axisLeft, scaleLinear } from 'd3';
 import type { ModelId } from '../../engine/serving/models';
 import { MAX_POINTS, compactTickFormat, formatNumber, renderLegend, type LegendItem } from '../runtime';
 import { headroomMax, pointIndices } from '../sampling';
+import { drawScheduleOverlay, NO_SCHEDULE, type ScheduleMarks } from './scheduleOverlay';
 import { createAxesFrame, innerSize, layoutAxesFrame, modelColour, mountDataChart, setPlotMessage, tickCounts, timeDomain, type DataChart, type ServingChartOptions } from './common';
 
 /**
@@ -13,6 +14,8 @@ import { createAxesFrame, innerSize, layoutAxesFrame, modelColour, mountDataChar
 export interface PerModelStackData {
   readonly timeS: readonly number[];
   readonly series: readonly { readonly model: ModelId; readonly rps: readonly number[] }[];
+  /** The scenario's known schedule (tenants, services, rate steps), drawn on the time axis. */
+  readonly schedule?: ScheduleMarks;
 }
 
 /**
@@ -43,6 +46,7 @@ export function stackBands(series: readonly (readonly number[])[], length: numbe
 export function createPerModelStackChart(host: HTMLElement, options: ServingChartOptions = {}): DataChart<PerModelStackData> {
   const height = options.height ?? 300;
   const frame = createAxesFrame(host, 'chart-per-model-stack');
+  const schedule = frame.overlay.append('g').attr('class', 'chart-schedule');
   const x = scaleLinear();
   const y = scaleLinear();
 
@@ -57,6 +61,7 @@ export function createPerModelStackChart(host: HTMLElement, options: ServingChar
     const drawn = pointIndices(n, MAX_POINTS);
     x.domain(timeDomain(data.timeS)).range([0, innerWidth]);
     y.domain([0, headroomMax(drawn.map((i) => total[i]!))]).range([innerHeight, 0]);
+    drawScheduleOverlay(schedule, x, innerHeight, data.schedule ?? NO_SCHEDULE);
     const ticks = tickCounts(innerWidth, innerHeight);
     layoutAxesFrame(
       frame,

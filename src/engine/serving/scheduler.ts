@@ -53,6 +53,12 @@ export interface ModelObservation {
   readonly model: ModelId;
   readonly profile: ModelProfile;
   readonly sloMs: number;
+  /** SLO of the most urgent queued request (requests may carry their own, §III-A1), ms; the model's SLO when the queue is empty (absent: `sloMs`). */
+  readonly headSloMs?: number;
+  /** Mean input size of the queued requests relative to Table IV's shape (request classes, §IV-B1 (II)); 1 when empty or without classes (absent: 1). */
+  readonly inputScaleMean?: number;
+  /** Whether the model's service is running (absent: true); out of service its action is ignored and no instance is loaded. */
+  readonly inService?: boolean;
   readonly queueLength: number;
   /** Deadline − now of the most urgent queued request, ms; the SLO when the queue is empty. */
   readonly oldestSlackMs: number;

@@ -19,7 +19,8 @@ import {
   type SlotModelRecord,
   type SlotRecord,
 } from './metrics';
-import { batchActivationMb, compileModel, gpuDemand, isolatedBatchMs, MODELS, type CompiledModel, type ModelId } from './models';
+import { rateProcess, scheduleBoundariesMs, validateRateSchedule, type RateProcess, type RateSchedule } from './load';
+import { batchActivationMb, compileModel, gpuDemand, isolatedBatchMs, MODEL_IDS, MODELS, type CompiledModel, type ModelId } from './models';
 import { PLATFORMS, type Platform, type PlatformId } from './platforms';
 import {
   BATCH_SIZES,
@@ -41,6 +42,37 @@ export interface ServingModelSpec {
   readonly weight: number;
   /** Overrides Table IV's SLO, ms. */
   readonly sloMs?: number;
+  /**
+   * The model's own request rate over time (load.ts); without one the model gets its weight's
+   * share of `rateRps`, constant. Setting it (or `classes`, or a service window) on any model
+   * switches the run to per-model arrival streams (see `ServingRun`).
+   */
+  readonly rate?: RateSchedule;
+  /** When the model's service starts, ms (default 0): before it no instance is loaded and no request is sent. */
+  readonly serviceFromMs?: number;
+  /** When the model's service stops, ms (null or absent: never): its instances unload, its queued requests are dropped. */
+  readonly serviceToMs?: number | null;
+  /** Input-shape classes of its requests (e.g. camera resolutions); absent = one class of scale 1. */
+  readonly classes?: readonly RequestClass[];
+}
+
+/**
+ * A class of requests of one model that differ in input shape (BCEdge §III-A1: requests
+ * carry their own input shape d_s; §IV-B1 (II) puts it in the state), e.g. a camera's
+ * resolution. `scale` is its input size relative to the model's Table IV shape.
+ *
+ * Choice (the paper gives no model): a class of scale s multiplies the bytes sent and
+ * serialized, the per-sample CPU time (decode, resize), the GPU phase and the per-sample
+ * activation memory by s; the GPU occupancy is unchanged. A batch is one tensor, so a batch
+ * mixing classes is padded to its largest member: it runs as if every member had the
+ * largest scale in it (TensorRT's dynamic shapes take one shape per batch).
+ */
+export interface RequestClass {
+  readonly label: string;
+  /** Input size relative to Table IV's shape (1 = 224×224 for the vision models). */
+  readonly scale: number;
+  /** Relative share of the model's requests. */
+  readonly weight: number;
 }
 
 /**
@@ -84,6 +116,14 @@ export interface ServingAssumptions {
    * memory can overflow (§I).
    */
   readonly oomRecoveryMs: number;
+  /**
+   * Noisy interference (issue 16): each batch's contended time is multiplied by a seeded
+   * mean-one log-normal factor exp(σ·z − σ²/2) with σ = noise × slowdown (capped at 2),
+   * slowdown = contended / isolated time ≥ 1: the more a batch is interfered with, the
+   * wider its spread (§V-E: interference is noisy and non-linear). 0 (the default) draws
+   * nothing and reproduces the deterministic model bit for bit.
+   */
+  readonly interferenceNoise?: number;
   readonly contention: ContentionParams;
 }
 
@@ -94,6 +134,7 @@ export const DEFAULT_SERVING_ASSUMPTIONS: ServingAssumptions = {
   sloJitter: 0,
   serializationMBps: 2000,
   oomRecoveryMs: 50,
+  interferenceNoise: 0,
   contention: DEFAULT_CONTENTION,
 };
 
@@ -103,6 +144,8 @@ export interface TracedRequest {
   readonly model: number;
   /** Overrides the model's SLO for this request, ms. */
   readonly sloMs?: number;
+  /** Index into the model's `classes` (default 0). */
+  readonly shapeClass?: number;
 }
 
 /** What became of one request, for the live views and the tests. */
@@ -145,6 +188,12 @@ export interface ServingRunSpec {
 export const SERVING_ARRIVAL_STREAM = 1;
 /** RNG stream handed to a scheduler that needs randomness (GA). */
 export const SERVING_SCHEDULER_STREAM = 2;
+/** RNG stream of the interference noise (one normal draw per batch when the noise is on). */
+export const SERVING_NOISE_STREAM = 3;
+/** Per-model arrival streams: model `id` draws from `SERVING_MODEL_STREAM + MODEL_IDS.indexOf(id)` (adding a model never shifts another's). */
+export const SERVING_MODEL_STREAM = 16;
+/** Per-model MMPP switch streams, likewise offset by the model's index in MODEL_IDS. */
+export const SERVING_SWITCH_STREAM = 32;
 
 // Event kinds (low 3 bits of the payload) and their priorities among equal times:
 // completions free instances and memory first, then recoveries, background changes,
@@ -155,6 +204,7 @@ const RECOVERED = 1;
 const BACKGROUND = 2;
 const ARRIVAL = 3;
 const SLOT = 4;
+const SERVICE = 5;
 
 /** Per-model counters for the run. */
 interface ModelTotals {
@@ -240,6 +290,23 @@ const zeroSlot = (): SlotCounters => ({
  */
 export class ServingRun {
   readonly platform: Platform;
+  /**
+   * Per-model arrival streams (load over time, request classes, service windows): each
+   * model sends its own non-homogeneous Poisson stream (load.ts, by thinning) from its own
+   * RNG stream, drawn in send order (gap and acceptance per candidate; SLO jitter and class
+   * per request), merged by send time (lowest model index first on ties). Without any of
+   * those features the run keeps the single stream described above, bit for bit.
+   */
+  private readonly perModelArrivals: boolean;
+  private readonly rateProcesses: RateProcess[] = [];
+  private readonly modelRngs: Rng[] = [];
+  private readonly nextModelSendMs: Float64Array;
+  /** Per model and class: the compiled model at that class's scale (class 0 of scale 1 is `compiled` itself). */
+  private readonly compiledByClass: readonly (readonly CompiledModel[])[];
+  private readonly classScale: readonly Float64Array[];
+  private readonly classCumulative: readonly Float64Array[];
+  private readonly noise: Rng | null;
+  private readonly inService: Uint8Array;
   readonly compiled: readonly CompiledModel[];
   readonly modelIds: readonly ModelId[];
   private readonly isolatedMsByBatch: readonly (readonly number[])[];
@@ -269,6 +336,9 @@ export class ServingRun {
   private reqEdge = new Float64Array(1024);
   private reqSeq = new Float64Array(1024);
   private reqModel = new Int32Array(1024);
+  private reqClass = new Int32Array(1024);
+  /** The members of a batch being formed (before it is known to fit). */
+  private readonly scratch = new Int32Array(MAX_BATCH_SIZE);
   /** 0 free, 1 in transit, 2 queued, 3 running. */
   private reqState = new Uint8Array(1024);
   private freeReq = new Int32Array(1024);
@@ -281,6 +351,7 @@ export class ServingRun {
 
   // Running batches (slots with a free list; members in a flat array).
   private batchModel = new Int32Array(64);
+  private batchClass = new Int32Array(64);
   private batchSize = new Int32Array(64);
   private batchStart = new Float64Array(64);
   private batchSerialization = new Float64Array(64);
@@ -342,7 +413,36 @@ export class ServingRun {
     this.cumulativeWeight[this.m - 1] = 1;
     this.arrivals = createRng(spec.seed, SERVING_ARRIVAL_STREAM);
     this.meanGapMs = 1000 / spec.rateRps;
-    this.nextSendMs = spec.trace === undefined ? this.arrivals.exponential(this.meanGapMs) : (spec.trace[0]?.sentMs ?? Number.POSITIVE_INFINITY);
+    this.compiledByClass = spec.models.map((s, m) =>
+      (s.classes ?? [{ label: '', scale: 1, weight: 1 }]).map((c) => (c.scale === 1 ? this.compiled[m]! : scaleCompiled(this.compiled[m]!, c.scale))),
+    );
+    const ONE_CLASS: readonly RequestClass[] = [{ label: '', scale: 1, weight: 1 }];
+    this.classScale = spec.models.map((s) => Float64Array.from(s.classes ?? ONE_CLASS, (c) => c.scale));
+    this.classCumulative = spec.models.map((s) => {
+      const classes = s.classes ?? ONE_CLASS;
+      const total = classes.reduce((sum, c) => sum + c.weight, 0);
+      let c = 0;
+      const cum = Float64Array.from(classes, (x) => (c += x.weight / total));
+      cum[cum.length - 1] = 1;
+      return cum;
+    });
+    const noise = this.a.interferenceNoise ?? 0;
+    this.noise = noise > 0 ? createRng(spec.seed, SERVING_NOISE_STREAM) : null;
+    this.inService = Uint8Array.from(spec.models, (s) => ((s.serviceFromMs ?? 0) > 0 ? 0 : 1));
+    this.perModelArrivals = spec.trace === undefined && spec.models.some((s) => s.rate !== undefined || s.classes !== undefined || (s.serviceFromMs ?? 0) > 0 || (s.serviceToMs ?? null) !== null);
+    this.nextModelSendMs = new Float64Array(this.m);
+    if (this.perModelArrivals) {
+      spec.models.forEach((s, m) => {
+        const index = MODEL_IDS.indexOf(s.model);
+        this.modelRngs.push(createRng(spec.seed, SERVING_MODEL_STREAM + index));
+        const schedule: RateSchedule = s.rate ?? { kind: 'constant', rateRps: (spec.rateRps * s.weight) / totalWeight };
+        this.rateProcesses.push(rateProcess(schedule, createRng(spec.seed, SERVING_SWITCH_STREAM + index)));
+        this.nextModelSendMs[m] = this.drawModelSend(m, 0);
+      });
+      this.nextSendMs = this.earliestModelSend();
+    } else {
+      this.nextSendMs = spec.trace === undefined ? this.arrivals.exponential(this.meanGapMs) : (spec.trace[0]?.sentMs ?? Number.POSITIVE_INFINITY);
+    }
     this.edf = scheduler.dispatch === 'edf';
     this.observesBatches = scheduler.observeBatch !== undefined;
     this.heaps = spec.models.map(() => new Int32Array(256));
@@ -359,6 +459,10 @@ export class ServingRun {
     this.growBatches(64);
 
     for (const bg of spec.background) this.scheduleBackground(bg);
+    spec.models.forEach((s, m) => {
+      if ((s.serviceFromMs ?? 0) > 0) this.events.push(s.serviceFromMs!, (m * 2) * 8 + SERVICE, BACKGROUND);
+      if (s.serviceToMs !== undefined && s.serviceToMs !== null) this.events.push(s.serviceToMs, (m * 2 + 1) * 8 + SERVICE, BACKGROUND);
+    });
     this.action = spec.models.map(() => ({ batchSize: 1, instances: 1 }));
     this.applyAction(this.scheduler.decide(this.observe()));
     this.scheduler.learn?.();
@@ -430,6 +534,9 @@ export class ServingRun {
       case SLOT:
         this.endSlot();
         break;
+      case SERVICE:
+        this.changeService(index >> 1, (index & 1) === 0);
+        break;
       default:
         throw new RangeError(`unknown event kind ${kind}`);
     }
@@ -442,8 +549,19 @@ export class ServingRun {
     this.nowMs = timeMs;
     let model = 0;
     let slo: number;
+    let shapeClass = 0;
     const trace = this.spec.trace;
-    if (trace === undefined) {
+    if (this.perModelArrivals) {
+      model = this.earliestModelIndex();
+      const rng = this.modelRngs[model]!;
+      const uSlo = rng.nextFloat();
+      const uClass = rng.nextFloat();
+      const cum = this.classCumulative[model]!;
+      while (uClass >= cum[shapeClass]!) shapeClass++;
+      slo = this.sloMs[model]! * (1 + this.a.sloJitter * (2 * uSlo - 1));
+      this.nextModelSendMs[model] = this.drawModelSend(model, timeMs);
+      this.nextSendMs = this.earliestModelSend();
+    } else if (trace === undefined) {
       const rng = this.arrivals;
       const uModel = rng.nextFloat();
       const uSlo = rng.nextFloat();
@@ -454,6 +572,7 @@ export class ServingRun {
       const request = trace[this.traceIndex++]!;
       model = request.model;
       slo = request.sloMs ?? this.sloMs[model]!;
+      shapeClass = request.shapeClass ?? 0;
       this.nextSendMs = trace[this.traceIndex]?.sentMs ?? Number.POSITIVE_INFINITY;
     }
     const r = this.allocRequest();
@@ -461,10 +580,11 @@ export class ServingRun {
     this.reqSlo[r] = slo;
     this.reqDeadline[r] = timeMs + slo;
     this.reqModel[r] = model;
+    this.reqClass[r] = shapeClass;
     this.reqSeq[r] = this.sequence++;
     this.reqState[r] = 1;
     this.totals[model]!.requests++;
-    const edge = timeMs + this.transmitMs[model]!;
+    const edge = timeMs + (shapeClass === 0 && this.classScale[model]![0] === 1 ? this.transmitMs[model]! : this.transmitOf(model, shapeClass));
     this.reqEdge[r] = edge;
     this.events.push(edge, r * 8 + ARRIVAL, ARRIVAL);
   }
@@ -474,6 +594,14 @@ export class ServingRun {
     const model = this.reqModel[r]!;
     const slot = this.slotCounters[model]!;
     slot.arrivals++;
+    if (this.inService[model] === 0) {
+      // Its service is not running (a traced request outside the model's window): lost at the edge.
+      this.totals[model]!.dropped++;
+      slot.violations++;
+      if (this.onRequest !== null) this.record(r, this.nowMs, this.nowMs, 0, 'dropped');
+      this.freeRequest(r);
+      return;
+    }
     if (this.scheduler.admit !== undefined) {
       const admitted = this.scheduler.admit(
         { model, sentMs: this.reqSent[r]!, sloMs: this.reqSlo[r]!, deadlineMs: this.reqDeadline[r]! },
@@ -504,6 +632,7 @@ export class ServingRun {
       }
       return;
     }
+    if (this.inService[model] === 0) return;
     const instances = this.action[model]!.instances;
     while (this.heapSize[model]! > 0 && this.busy[model]! + this.recovering[model]! < instances) this.startBatch(model);
   }
@@ -529,16 +658,26 @@ export class ServingRun {
 
   private startBatch(model: number): void {
     const now = this.nowMs;
-    const compiled = this.compiled[model]!;
     const size = Math.min(this.action[model]!.batchSize, this.heapSize[model]!);
     const executor = this.edf ? 0 : model;
+    // The batch's members, in deadline order; the batch runs at its largest member's class.
+    const members = this.scratch;
+    let widest = 0;
+    const scales = this.classScale[model]!;
+    for (let k = 0; k < size; k++) {
+      const r = this.heapPop(model);
+      members[k] = r;
+      const c = this.reqClass[r]!;
+      if (scales[c]! > scales[widest]!) widest = c;
+    }
+    const compiled = this.compiledByClass[model]![widest]!;
     const activation = batchActivationMb(compiled, size);
     if (!fitsInMemory(this.platform, this.load, activation)) {
       // Out of memory: the batch fails at once; its requests are violations.
       const totals = this.totals[model]!;
       const slot = this.slotCounters[model]!;
       for (let k = 0; k < size; k++) {
-        const r = this.heapPop(model);
+        const r = members[k]!;
         if (this.onRequest !== null) this.record(r, now, now, size, 'failed');
         this.freeRequest(r);
       }
@@ -554,23 +693,25 @@ export class ServingRun {
     const base = b * MAX_BATCH_SIZE;
     let sloSum = 0;
     for (let k = 0; k < size; k++) {
-      const r = this.heapPop(model);
+      const r = members[k]!;
       this.reqState[r] = 3;
       this.batchMembers[base + k] = r;
       sloSum += this.reqSlo[r]!;
     }
-    const serialization = size * this.serializationMsPerRequest[model]!;
-    const inference = contendedBatchMs(compiled, size, this.platform, this.load, this.a.contention);
+    const serialization = size * this.serializationMsPerRequest[model]! * scales[widest]!;
+    let inference = contendedBatchMs(compiled, size, this.platform, this.load, this.a.contention);
+    if (this.noise !== null) inference *= this.noiseFactor(inference / isolatedBatchMs(compiled, size));
     if (this.observesBatches) {
       this.batchFreeMemory[b] = 1 - usedMemoryMb(this.platform, this.load) / this.platform.memoryMb;
       this.batchFreeCompute[b] = 1 - this.load.gpuDemand - this.load.backgroundDemand;
       this.batchRunning[b] = this.load.runningBatches;
       let loaded = 0;
-      for (let m = 0; m < this.m; m++) loaded += this.edf ? 1 : Math.max(this.action[m]!.instances, this.busy[m]! + this.recovering[m]!);
+      for (let m = 0; m < this.m; m++) loaded += this.loadedInstances(m);
       this.batchInstances[b] = loaded;
     }
     const demand = gpuDemand(compiled, size);
     this.batchModel[b] = model;
+    this.batchClass[b] = widest;
     this.batchSize[b] = size;
     this.batchStart[b] = now;
     this.batchSerialization[b] = serialization;
@@ -587,6 +728,15 @@ export class ServingRun {
     this.events.push(now + serialization + inference, b * 8 + DONE, DONE);
   }
 
+  /** The noise factor of one batch (see `interferenceNoise`): mean one, spread growing with the slowdown. */
+  private noiseFactor(slowdown: number): number {
+    const rng = this.noise!;
+    const sigma = Math.min(2, (this.a.interferenceNoise ?? 0) * Math.max(1, slowdown));
+    // Box–Muller; 1 − u lies in (0, 1], so the log is finite.
+    const z = Math.sqrt(-2 * Math.log(1 - rng.nextFloat())) * Math.cos(2 * Math.PI * rng.nextFloat());
+    return Math.exp(sigma * z - (sigma * sigma) / 2);
+  }
+
   private finishBatch(b: number): void {
     const now = this.nowMs;
     const model = this.batchModel[b]!;
@@ -600,6 +750,7 @@ export class ServingRun {
     const slot = this.slotCounters[model]!;
     const samples = this.samples[model]!;
     const base = b * MAX_BATCH_SIZE;
+    const transmitScale = this.classScale[model]!;
     for (let k = 0; k < size; k++) {
       const r = this.batchMembers[base + k]!;
       const completion = now + back;
@@ -627,11 +778,12 @@ export class ServingRun {
         availableCompute: this.batchFreeCompute[b]!,
         runningBatches: this.batchRunning[b]!,
         concurrentInstances: this.batchInstances[b]!,
-        isolatedMs: isolatedBatchMs(this.compiled[model]!, size),
+        isolatedMs: isolatedBatchMs(this.compiledByClass[model]![this.batchClass[b]!]!, size),
         inferenceMs: inference,
       });
     }
-    totals.transmissionSum += transmit * size;
+    if (transmitScale.length === 1 && transmitScale[0] === 1) totals.transmissionSum += transmit * size;
+    else for (let k = 0; k < size; k++) totals.transmissionSum += this.transmitOf(model, this.reqClass[this.batchMembers[base + k]!]!);
     totals.serializationSum += serialization * size;
     totals.inferenceSum += inference * size;
     totals.returnSum += back * size;
@@ -673,11 +825,72 @@ export class ServingRun {
   /** Memory of loaded instances: an instance stays loaded while busy or recovering, even after m_c was lowered. */
   private updateInstanceMemory(): void {
     let mb = 0;
-    for (let m = 0; m < this.m; m++) {
-      const loaded = this.edf ? 1 : Math.max(this.action[m]!.instances, this.busy[m]! + this.recovering[m]!);
-      mb += loaded * this.compiled[m]!.instanceMemoryMb;
-    }
+    for (let m = 0; m < this.m; m++) mb += this.loadedInstances(m) * this.compiled[m]!.instanceMemoryMb;
     this.load.instanceMb = mb;
+  }
+
+  /** Instances of model m holding memory now: m_c (one under EDF), or the busy ones past it; none out of service once idle. */
+  private loadedInstances(m: number): number {
+    if (this.inService[m] === 0) return this.edf ? 0 : this.busy[m]! + this.recovering[m]!;
+    return this.edf ? 1 : Math.max(this.action[m]!.instances, this.busy[m]! + this.recovering[m]!);
+  }
+
+  // ---- Arrivals per model, service windows -------------------------------------------------
+
+  /** Time to send a request of a class to the edge, ms (t_t of Eq. 2 at the class's input size). */
+  private transmitOf(model: number, shapeClass: number): number {
+    return this.a.linkLatencyMs + (MODELS[this.modelIds[model]!].inputBytes * this.classScale[model]![shapeClass]! * 8) / (this.a.linkBandwidthMbps * 1000);
+  }
+
+  /** The next send time of model m after `fromMs` (thinning; service window respected), or +∞. */
+  private drawModelSend(m: number, fromMs: number): number {
+    const process = this.rateProcesses[m]!;
+    const rng = this.modelRngs[m]!;
+    const peak = process.peakRps;
+    const spec = this.spec.models[m]!;
+    const startMs = spec.serviceFromMs ?? 0;
+    const stopMs = Math.min(this.spec.durationMs, spec.serviceToMs ?? Number.POSITIVE_INFINITY);
+    if (!(peak > 0)) return Number.POSITIVE_INFINITY;
+    const gapMs = 1000 / peak;
+    // Poisson streams are memoryless: a stream that starts later starts afresh at its start.
+    let t = Math.max(fromMs, startMs);
+    for (;;) {
+      t += rng.exponential(gapMs);
+      if (t >= stopMs) return Number.POSITIVE_INFINITY;
+      const u = rng.nextFloat();
+      if (u * peak < process.rateAt(t)) return t;
+    }
+  }
+
+  private earliestModelIndex(): number {
+    let best = 0;
+    for (let m = 1; m < this.m; m++) if (this.nextModelSendMs[m]! < this.nextModelSendMs[best]!) best = m;
+    return best;
+  }
+
+  private earliestModelSend(): number {
+    return this.nextModelSendMs[this.earliestModelIndex()]!;
+  }
+
+  /** A model's service starts (its instances load) or stops (they unload once idle; its queue is dropped). */
+  private changeService(m: number, start: boolean): void {
+    if (start) {
+      this.inService[m] = 1;
+      this.updateInstanceMemory();
+      this.dispatch(this.edf ? 0 : m);
+      return;
+    }
+    this.inService[m] = 0;
+    const totals = this.totals[m]!;
+    const slot = this.slotCounters[m]!;
+    while (this.heapSize[m]! > 0) {
+      const r = this.heapPop(m);
+      totals.dropped++;
+      slot.violations++;
+      if (this.onRequest !== null) this.record(r, this.nowMs, this.nowMs, 0, 'dropped');
+      this.freeRequest(r);
+    }
+    this.updateInstanceMemory();
   }
 
   // ---- Background interference ------------------------------------------------------------
@@ -818,10 +1031,21 @@ export class ServingRun {
     const models: ModelObservation[] = [];
     for (let m = 0; m < this.m; m++) {
       const head = this.heapSize[m]! > 0 ? this.heaps[m]![0]! : -1;
+      const scales = this.classScale[m]!;
+      let inputScaleMean = 1;
+      if (scales.length > 1 || scales[0] !== 1) {
+        let sum = 0;
+        const heap = this.heaps[m]!;
+        for (let i = 0; i < this.heapSize[m]!; i++) sum += scales[this.reqClass[heap[i]!]!]!;
+        inputScaleMean = this.heapSize[m]! > 0 ? sum / this.heapSize[m]! : scales[0]!;
+      }
       models.push({
         model: this.modelIds[m]!,
         profile: this.compiled[m]!.profile,
         sloMs: this.sloMs[m]!,
+        headSloMs: head >= 0 ? this.reqSlo[head]! : this.sloMs[m]!,
+        inputScaleMean,
+        inService: this.inService[m] === 1,
         queueLength: this.heapSize[m]!,
         oldestSlackMs: head >= 0 ? this.reqDeadline[head]! - now : this.sloMs[m]!,
         batchSize: this.action[m]!.batchSize,
@@ -997,6 +1221,7 @@ export class ServingRun {
     this.reqEdge = grow64(this.reqEdge);
     this.reqSeq = grow64(this.reqSeq);
     this.reqModel = grow32(this.reqModel);
+    this.reqClass = grow32(this.reqClass);
     const state = new Uint8Array(capacity);
     state.set(this.reqState.subarray(0, old));
     this.reqState = state;
@@ -1026,6 +1251,7 @@ export class ServingRun {
       return b;
     };
     this.batchModel = g32(this.batchModel);
+    this.batchClass = g32(this.batchClass);
     this.batchSize = g32(this.batchSize);
     this.batchStart = g64(this.batchStart);
     this.batchSerialization = g64(this.batchSerialization);
@@ -1104,6 +1330,17 @@ function validateSpec(spec: ServingRunSpec): void {
     if (!(s.model in MODELS)) throw new RangeError(`unknown model ${s.model}`);
     if (!(s.weight >= 0) || !Number.isFinite(s.weight)) throw new RangeError(`model weight must be ≥ 0, got ${s.weight}`);
     if (s.sloMs !== undefined && !(s.sloMs > 0)) throw new RangeError(`SLO must be positive, got ${s.sloMs}`);
+    if (s.rate !== undefined) validateRateSchedule(s.rate);
+    if (s.serviceFromMs !== undefined && !(s.serviceFromMs >= 0)) throw new RangeError(`service start must be ≥ 0, got ${s.serviceFromMs}`);
+    if (s.serviceToMs !== undefined && s.serviceToMs !== null && !(s.serviceToMs > (s.serviceFromMs ?? 0))) {
+      throw new RangeError(`service stop must be after its start, got ${s.serviceToMs}`);
+    }
+    if (s.classes !== undefined) {
+      if (s.classes.length === 0 || !s.classes.some((c) => c.weight > 0)) throw new RangeError('request classes need at least one class of weight > 0');
+      for (const c of s.classes) {
+        if (!(c.scale > 0) || !Number.isFinite(c.scale) || !(c.weight >= 0)) throw new RangeError(`invalid request class ${JSON.stringify(c)}`);
+      }
+    }
   }
   if (spec.trace !== undefined) {
     let last = Number.NEGATIVE_INFINITY;
@@ -1112,6 +1349,10 @@ function validateSpec(spec: ServingRunSpec): void {
         throw new RangeError(`invalid or unsorted traced request ${JSON.stringify(t)}`);
       }
       if (t.sloMs !== undefined && !(t.sloMs > 0)) throw new RangeError(`traced SLO must be positive, got ${t.sloMs}`);
+      const classes = spec.models[t.model]!.classes?.length ?? 1;
+      if (t.shapeClass !== undefined && !(Number.isInteger(t.shapeClass) && t.shapeClass >= 0 && t.shapeClass < classes)) {
+        throw new RangeError(`traced request class must be an index below ${classes}, got ${t.shapeClass}`);
+      }
       last = t.sentMs;
     }
   }
@@ -1123,9 +1364,36 @@ function validateSpec(spec: ServingRunSpec): void {
   if (!(a.sloJitter >= 0 && a.sloJitter < 1)) throw new RangeError(`SLO jitter must be in [0, 1), got ${a.sloJitter}`);
   if (!(a.serializationMBps > 0)) throw new RangeError(`serialization rate must be positive, got ${a.serializationMBps}`);
   if (!(a.oomRecoveryMs > 0)) throw new RangeError(`OOM recovery must be positive, got ${a.oomRecoveryMs}`);
+  if (a.interferenceNoise !== undefined && !(a.interferenceNoise >= 0 && Number.isFinite(a.interferenceNoise))) {
+    throw new RangeError(`interference noise must be ≥ 0, got ${a.interferenceNoise}`);
+  }
   for (const bg of spec.background) {
     if (!(bg.intensity >= 0) || !(bg.fromMs >= 0) || (bg.toMs !== null && !(bg.toMs >= bg.fromMs))) {
       throw new RangeError(`invalid background interference ${JSON.stringify(bg)}`);
     }
   }
+}
+
+/** A model's performance model at an input `scale` (see `RequestClass`). */
+function scaleCompiled(c: CompiledModel, scale: number): CompiledModel {
+  return { ...c, cpuMsPerSample: c.cpuMsPerSample * scale, gpuMsB1: c.gpuMsB1 * scale, activationMbPerSample: c.activationMbPerSample * scale };
+}
+
+/**
+ * Times where a run's conditions change on a known schedule, ms, sorted, inside (0, duration):
+ * rate steps and ramp corners, tenants arriving and leaving, services starting and stopping.
+ * The per-phase reference lane (fixed-per-phase) switches there.
+ */
+export function phaseBoundariesMs(spec: ServingRunSpec): number[] {
+  const times = new Set<number>();
+  for (const s of spec.models) {
+    if (s.rate !== undefined) for (const t of scheduleBoundariesMs(s.rate)) times.add(t);
+    if (s.serviceFromMs !== undefined) times.add(s.serviceFromMs);
+    if (s.serviceToMs !== undefined && s.serviceToMs !== null) times.add(s.serviceToMs);
+  }
+  for (const bg of spec.background) {
+    times.add(bg.fromMs);
+    if (bg.toMs !== null) times.add(bg.toMs);
+  }
+  return [...times].filter((t) => t > 0 && t < spec.durationMs).sort((a, b) => a - b);
 }

@@ -1,11 +1,12 @@
 import { createRng, type Rng } from '../../engine/rng';
 import { MODEL_IDS, type ModelId } from '../../engine/serving/models';
 import type { ServingScheduler } from '../../engine/serving/scheduler';
-import { SERVING_SCHEDULER_STREAM } from '../../engine/serving/simulation';
+import { SERVING_SCHEDULER_STREAM, type ServingRunSpec } from '../../engine/serving/simulation';
 import type { NumericParameter } from '../pipeline/registry';
 import { createDeepRt } from './deeprt';
 import { createFixed } from './fixed';
 import { createGa } from './ga';
+import { createPlanned, referenceReport, searchFixedInHindsight, searchFixedPerPhase, type ReferenceResult, type ReferenceSearchParams } from './reference';
 
 /** What a serving scheduler may be built with besides its parameters. */
 export interface ServingSchedulerContext {
@@ -19,6 +20,11 @@ export interface ServingSchedulerContext {
    * CLI; without it, creating a learning lane is an error that says so.
    */
   readonly learning?: LearningFactory;
+  /**
+   * The lane's run (trace, tenants, seed): the reference lanes (`fixed-hindsight`,
+   * `fixed-per-phase`) search by re-running it; the other schedulers never look.
+   */
+  readonly spec?: ServingRunSpec;
 }
 
 /** The learning schedulers' ids (tfjs, src/agents). */
@@ -55,11 +61,13 @@ export interface ServingSchedulerEntry {
   readonly parameters: readonly NumericParameter[];
   /** True for the learning schedulers (they need `context.learning`, i.e. tfjs). */
   readonly learning?: boolean;
+  /** True for the reference lanes (oracles that search on the run before it starts; they need `context.spec`). */
+  readonly reference?: boolean;
   /** Builds the scheduler with validated parameters. */
   create(params: Readonly<Record<string, number>>, context: ServingSchedulerContext): ServingScheduler;
 }
 
-export const SERVING_SCHEDULER_IDS = ['fixed', 'deeprt', 'ga', ...LEARNING_SCHEDULER_IDS] as const;
+export const SERVING_SCHEDULER_IDS = ['fixed', 'deeprt', 'ga', ...LEARNING_SCHEDULER_IDS, 'fixed-hindsight', 'fixed-per-phase'] as const;
 export type ServingSchedulerId = (typeof SERVING_SCHEDULER_IDS)[number];
 
 const BATCH: NumericParameter = { name: 'batchSize', label: 'batch size b', min: 1, max: 128, integer: true, default: 8 };
@@ -89,6 +97,41 @@ const EPOCHS: NumericParameter = { name: 'epochs', label: 'epochs per rollout', 
 const CLIP: NumericParameter = { name: 'clip', label: 'clip ε', min: 0.01, max: 1, integer: false, default: 0.2 };
 const EPSILON_DECAY: NumericParameter = { name: 'epsilonDecaySteps', label: 'ε decay (decisions)', min: 1, max: 1_000_000, integer: true, default: 3000 };
 const TARGET_EVERY: NumericParameter = { name: 'targetUpdateEvery', label: 'target copy every (updates)', min: 1, max: 100_000, integer: true, default: 250 };
+
+// Reference lanes (oracles, reference.ts).
+const SEARCH_BATCH: NumericParameter = { name: 'maxBatch', label: 'largest batch searched', min: 1, max: 128, integer: true, default: 32 };
+const SEARCH_INSTANCES: NumericParameter = { name: 'maxInstances', label: 'most instances searched', min: 1, max: 8, integer: true, default: 3 };
+const SEARCH_ROUNDS: NumericParameter = { name: 'rounds', label: 'coordinate-ascent passes', min: 0, max: 8, integer: true, default: 1 };
+const SEARCH_PER_MODEL: NumericParameter = { name: 'perModel', label: 'one configuration per model (0 = uniform)', min: 0, max: 1, integer: true, default: 1 };
+const PHASE_S: NumericParameter = { name: 'phaseS', label: 'also cut a phase every (s; 0 = schedule only)', min: 0, max: 100_000, integer: false, default: 0 };
+
+/** A reference lane: searches on the lane's own run (context.spec) before it starts, then replays its plan. */
+function referenceEntry(
+  id: 'fixed-hindsight' | 'fixed-per-phase',
+  label: string,
+  description: string,
+  parameters: readonly NumericParameter[],
+  search: (spec: ServingRunSpec, params: ReferenceSearchParams) => ReferenceResult,
+): ServingSchedulerEntry {
+  return {
+    id,
+    label,
+    description,
+    parameters,
+    reference: true,
+    create: (params, context) => {
+      if (context.spec === undefined) throw new Error(`${id} is a reference lane: it searches on the lane's own run, which was not given`);
+      const found = search(context.spec, {
+        maxBatch: value(params, SEARCH_BATCH),
+        maxInstances: value(params, SEARCH_INSTANCES),
+        rounds: value(params, SEARCH_ROUNDS),
+        perModel: value(params, SEARCH_PER_MODEL) === 1,
+        phaseS: params[PHASE_S.name] ?? PHASE_S.default,
+      });
+      return createPlanned(id, found.plan, () => referenceReport(found));
+    },
+  };
+}
 
 /** A learning lane: built by the factory the worker or the CLI passes in the context. */
 function learningEntry(id: LearningSchedulerId, label: string, description: string, parameters: readonly NumericParameter[]): ServingSchedulerEntry {
@@ -188,11 +231,25 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
     EPSILON_DECAY,
     TARGET_EVERY,
   ]),
+  'fixed-hindsight': referenceEntry(
+    'fixed-hindsight',
+    'Best fixed in hindsight',
+    'Reference (oracle): per model the single (b, m_c) with the best utility over the whole run, found by re-running this very trace (every uniform setting, then coordinate ascent per model); perModel 0 = Triton at its best uniform setting.',
+    [SEARCH_BATCH, SEARCH_INSTANCES, SEARCH_ROUNDS, SEARCH_PER_MODEL],
+    searchFixedInHindsight,
+  ),
+  'fixed-per-phase': referenceEntry(
+    'fixed-per-phase',
+    'Best fixed per phase',
+    'Reference (oracle): the best (b, m_c) per model for each phase of the known schedule (rate steps, ramps, tenants, services), searched phase by phase on this very trace from the hindsight configuration.',
+    [SEARCH_BATCH, SEARCH_INSTANCES, SEARCH_ROUNDS, SEARCH_PER_MODEL, PHASE_S],
+    searchFixedPerPhase,
+  ),
 };
 
 /** The context a lane's scheduler gets from the scenario's seed. */
-export function servingSchedulerContext(seed: number, models: readonly ModelId[] = MODEL_IDS, learning?: LearningFactory): ServingSchedulerContext {
-  return { rng: createRng(seed, SERVING_SCHEDULER_STREAM), models, ...(learning === undefined ? {} : { learning }) };
+export function servingSchedulerContext(seed: number, models: readonly ModelId[] = MODEL_IDS, learning?: LearningFactory, spec?: ServingRunSpec): ServingSchedulerContext {
+  return { rng: createRng(seed, SERVING_SCHEDULER_STREAM), models, ...(learning === undefined ? {} : { learning }), ...(spec === undefined ? {} : { spec }) };
 }
 
 /** A lane's display name, e.g. "Triton (fixed) b=8 m_c=2". */
@@ -202,6 +259,10 @@ export function servingLaneLabel(id: ServingSchedulerId, params: Readonly<Record
     const notes = [params['predictor'] === 0 && id === 'bcedge' ? 'no predictor' : '', params['train'] === 0 ? 'frozen' : '', params['pretrained'] === 1 ? 'pretrained' : ''];
     const shown = notes.filter((n) => n !== '');
     return shown.length === 0 ? entry.label : `${entry.label} (${shown.join(', ')})`;
+  }
+  if (entry.reference === true) {
+    const uniformOnly = id === 'fixed-hindsight' && params['perModel'] === 0;
+    return uniformOnly ? 'Triton at its best uniform setting' : entry.label;
   }
   const shown = entry.parameters.map((p) => `${p.name === 'batchSize' ? 'b' : p.name === 'instances' ? 'm_c' : p.name}=${value(params, p)}`);
   return [entry.label, ...shown].join(' ');

@@ -194,7 +194,7 @@ describe('the serving registry in the engine', () => {
   it('runs every scheduler on the default scenario with valid actions, deterministically', () => {
     for (const id of SERVING_SCHEDULER_IDS.filter((s) => !isLearningScheduler(s))) {
       const lane = () => {
-        const inner = SERVING_SCHEDULERS[id].create({}, servingSchedulerContext(3));
+        const inner = SERVING_SCHEDULERS[id].create({}, servingSchedulerContext(3, undefined, undefined, six()));
         const actions: ServingAction[] = [];
         const probe = { ...inner, id: inner.id, decide: (o: ServingObservation) => {
           const a = inner.decide(o);
@@ -210,7 +210,8 @@ describe('the serving registry in the engine', () => {
       expect(one.summary.completed).toBeGreaterThan(0.6 * one.summary.requests);
       expect(JSON.stringify(lane().summary)).toBe(JSON.stringify(one.summary));
     }
-  });
+    // The reference lanes search by re-running the trace (reference.ts): more time.
+  }, 60_000);
 
   it('keeps GA’s actions valid for any seed and parameters (property)', () => {
     fc.assert(

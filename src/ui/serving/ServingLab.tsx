@@ -1,11 +1,12 @@
 import { DndContext, KeyboardSensor, PointerSensor, TouchSensor, useDraggable, useDroppable, useSensor, useSensors } from '@dnd-kit/core';
 import { CSS } from '@dnd-kit/utilities';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { createHeatmapChart, type HeatmapData } from '../../charts/serving/heatmapChart';
 import { createPerModelLinesChart, type PerModelLinesData } from '../../charts/serving/perModelLinesChart';
 import { createPerModelStackChart, type PerModelStackData } from '../../charts/serving/perModelStackChart';
 import { createRpsSweepChart, type RpsSweepData } from '../../charts/serving/rpsSweepChart';
+import { NO_SCHEDULE, scheduleMarks } from '../../charts/serving/scheduleOverlay';
 import { createUtilityBarsChart, type UtilityBarsData } from '../../charts/serving/utilityBarsChart';
 import { createDecisionTimeChart, type DecisionTimeData } from '../../charts/serving/decisionTimeChart';
 import { laneColour } from '../../charts/palette';
@@ -19,6 +20,7 @@ import type { ServingState, ServingStore } from '../../store/servingStore';
 import { SpeedSelect } from '../SpeedSelect';
 import type { ServingSpeed } from '../../worker/servingProtocol';
 import { DataChartHost } from './DataChartHost';
+import { tenantState, tenantText } from './deviceBoard';
 import { LearningCharts } from './LearningCharts';
 import { LearningPanel } from './LearningPanel';
 
@@ -198,10 +200,12 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
     figure1 === null ? null : { metric, batchSizes: BATCH_SIZES, instanceCounts: INSTANCE_COUNTS, values: metric === 'throughput' ? figure1.throughput : figure1.latency, marker };
   const series = state.series[selectedLane];
   const timeS = series ? Array.from(series.columns.endMs.subarray(0, series.length), (t) => t / 1000) : [];
-  const stack: PerModelStackData = { timeS, series: models.map((m, k) => ({ model: m.model, rps: timeS.map((_, i) => series!.at('throughputRps', i, k)) })) };
+  const schedule = useMemo(() => (scenario === null ? NO_SCHEDULE : scheduleMarks(scenario.serving)), [scenario]);
+  const stack: PerModelStackData = { timeS, schedule, series: models.map((m, k) => ({ model: m.model, rps: timeS.map((_, i) => series!.at('throughputRps', i, k)) })) };
   // A point where a model completed nothing has no latency (a gap), not a latency of 0.
   const lines: PerModelLinesData = {
     timeS,
+    schedule,
     series: models.map((m, k) => ({ model: m.model, sloMs: m.sloMs, latencyMs: timeS.map((_, i) => (series!.at('throughputRps', i, k) > 0 ? series!.at('latencyMeanMs', i, k) : Number.NaN)) })),
   };
   const learningLabels = lanes.filter((l) => l.learning).map((l) => l.label);
@@ -352,10 +356,10 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
           <div className="backgrounds">
             <TenantToken onClick={() => void act.addBackground(TENANT.intensity, TENANT.memoryMb)} />
             {backgrounds
-              .filter((b) => b.toMs === null || b.toMs > timeMs)
+              .filter((b) => tenantState(b, timeMs) !== 'gone')
               .map((b) => (
-                <span key={b.id} className="chip" data-testid={`device.background-${b.id}`}>
-                  tenant {Math.round(100 * b.intensity)} % GPU
+                <span key={b.id} className={`chip tenant-${tenantState(b, timeMs)}`} data-testid={`device.background-${b.id}`} data-state={tenantState(b, timeMs)}>
+                  {tenantText(b, timeMs)}
                   <button type="button" aria-label="Remove this tenant" onClick={() => void act.removeBackground(b.id)}>
                     ×
                   </button>

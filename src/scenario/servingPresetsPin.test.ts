@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { isLearningScheduler } from '../schedulers/serving/registry';
+import { SERVING_PRESETS } from './presets';
+import type { ServingScenario } from './schema';
+import { runServingScenario } from './servingRunner';
+import pinned from './testing/servingPresetsPin.json';
+
+/**
+ * The serving presets that existed before load schedules, tenants on a schedule, request
+ * classes, noisy interference and the reference lanes were added (issue 16) must keep
+ * their numbers bit for bit: the new features default off. The fixture was computed by
+ * running exactly this reduction (60 s, the non-learning lanes, Fig. 1's grid thinned to
+ * 3 × 3) on the code before those features, and must never be regenerated from the new
+ * code to make this test pass.
+ */
+function reduced(scenario: ServingScenario): ServingScenario | null {
+  const s = structuredClone(scenario);
+  s.serving.durationS = 60;
+  s.serving.lanes = s.serving.lanes.filter((l) => !isLearningScheduler(l.scheduler));
+  if (s.serving.lanes.length === 0) return null;
+  if (s.serving.grid?.batchSize !== undefined) s.serving.grid = { batchSize: [1, 8, 128], instances: [1, 4, 8] };
+  return s;
+}
+
+const table = pinned as Record<string, readonly { scheduler: string; u: number; v: number; l: number; t: number; n: number }[]>;
+
+describe('the serving presets of before issue 16', () => {
+  for (const id of Object.keys(table)) {
+    it(`${id} gives the same numbers bit for bit`, () => {
+      const preset = SERVING_PRESETS.find((p) => p.id === id);
+      expect(preset, id).toBeDefined();
+      const s = reduced(preset!.scenario as ServingScenario)!;
+      const got = runServingScenario(s).map((x) => ({
+        scheduler: x.scheduler,
+        ...(x.cell === undefined ? {} : { cell: x.cell }),
+        u: x.summary.utilityMean,
+        v: x.summary.sloViolationPct,
+        l: x.summary.latencyMeanMs,
+        t: x.summary.throughputRps,
+        n: x.summary.requests,
+      }));
+      expect(got).toEqual(table[id]);
+    });
+  }
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { ServingRun, DEFAULT_SERVING_ASSUMPTIONS, type ServingRunSpec } from '../../engine/serving/simulation';
+import { createFixed } from './fixed';
+import { createPlanned, phaseStartsMs, searchFixedInHindsight, searchFixedPerPhase, searchGrid, type ReferenceSearchParams } from './reference';
+import { SERVING_SCHEDULERS, servingSchedulerContext } from './registry';
+
+// A small world that changes: ResNet-18's load steps up at 20 s, a tenant sits on the GPU
+// from 30 to 45 s, TinyBERT's service starts at 10 s; noisy interference on.
+const spec: ServingRunSpec = {
+  platform: 'xavier-nx',
+  models: [
+    { model: 'res', weight: 1, rate: { kind: 'steps', steps: [{ fromMs: 0, rateRps: 8 }, { fromMs: 20_000, rateRps: 60 }] } },
+    { model: 'mob', weight: 1 },
+    { model: 'bert', weight: 1, serviceFromMs: 10_000 },
+  ],
+  rateRps: 30,
+  durationMs: 60_000,
+  seed: 5,
+  background: [{ fromMs: 30_000, toMs: 45_000, intensity: 0.6, memoryMb: 3000 }],
+  assumptions: { ...DEFAULT_SERVING_ASSUMPTIONS, interferenceNoise: 0.1 },
+};
+// Passes until none changes anything (8 is far more than this world needs), so the hindsight optimum is a coordinate optimum.
+const params: ReferenceSearchParams = { maxBatch: 8, maxInstances: 2, rounds: 8, perModel: true };
+const utilityOf = (s: ServingRunSpec, scheduler: Parameters<typeof createFixed>[0]): number => new ServingRun(s, createFixed(scheduler)).runToEnd().utilityMean;
+
+describe('reference lanes (oracles)', () => {
+  const grid = searchGrid(params);
+  const everyFixed = grid.map((g) => ({ g, u: utilityOf(spec, g) }));
+  const hindsight = searchFixedInHindsight(spec, params);
+  const perPhase = searchFixedPerPhase(spec, params);
+
+  it('search the stated grid', () => {
+    expect(grid.map((g) => `${g.batchSize}×${g.instances}`)).toEqual(['1×1', '1×2', '2×1', '2×2', '4×1', '4×2', '8×1', '8×2']);
+  });
+
+  it('Triton at its best uniform setting is the best of every uniform configuration', () => {
+    const uniform = searchFixedInHindsight(spec, { ...params, perModel: false });
+    expect(uniform.utility).toBe(Math.max(...everyFixed.map((x) => x.u)));
+    expect(uniform.evaluations).toBe(grid.length);
+  });
+
+  it('best fixed in hindsight is at least as good as every fixed configuration on its own trace, and no single-model change improves it', () => {
+    for (const { u } of everyFixed) expect(hindsight.utility).toBeGreaterThanOrEqual(u);
+    const actions = hindsight.plan[0]!.actions;
+    for (let m = 0; m < actions.length; m++) {
+      for (const g of grid) {
+        const other = actions.map((a, j) => (j === m ? g : a));
+        expect(utilityOf(spec, { batchSize: 1, instances: 1, perModel: other })).toBeLessThanOrEqual(hindsight.utility);
+      }
+    }
+  });
+
+  it('best fixed per phase is at least as good as hindsight, switching at the schedule’s boundaries', () => {
+    expect(phaseStartsMs(spec)).toEqual([0, 10_000, 20_000, 30_000, 45_000]);
+    expect(perPhase.utility).toBeGreaterThanOrEqual(hindsight.utility);
+    for (const { u } of everyFixed) expect(perPhase.utility).toBeGreaterThanOrEqual(u);
+    if (perPhase.fellBackToHindsight === false) expect(perPhase.plan.map((p) => p.fromMs)).toEqual([0, 10_000, 20_000, 30_000, 45_000]);
+  });
+
+  it('replay their plan: the lane’s run gives exactly the utility the search found', () => {
+    for (const [id, found] of [
+      ['fixed-hindsight', hindsight],
+      ['fixed-per-phase', perPhase],
+    ] as const) {
+      expect(new ServingRun(spec, createPlanned(id, found.plan)).runToEnd().utilityMean).toBe(found.utility);
+      const lane = SERVING_SCHEDULERS[id].create({ maxBatch: 8, maxInstances: 2, rounds: 8 }, servingSchedulerContext(spec.seed, ['res', 'mob', 'bert'], undefined, spec));
+      expect(new ServingRun(spec, lane).runToEnd().utilityMean).toBe(found.utility);
+      expect(lane.report?.()).toMatchObject({ evaluations: found.evaluations, searchUtility: found.utility });
+    }
+  });
+
+  it('say so when created without the lane’s run', () => {
+    expect(() => SERVING_SCHEDULERS['fixed-hindsight'].create({}, servingSchedulerContext(1))).toThrow(/reference lane/);
+  });
+});
