@@ -59,8 +59,8 @@ export interface PlaybackSlice {
   served: number;
   totalQueries: number;
   speed: Speed;
-  /** Simulated queries per wall-clock second, measured by the worker. */
-  rateQps: number;
+  /** Simulation speed measured by the worker: queries served per wall-clock second (not an arrival rate). */
+  measuredSpeed: number;
   /** Frames received per wall-clock second. */
   framesPerSecond: number;
 }
@@ -175,7 +175,7 @@ const scenarioSlice = (): ScenarioSlice => ({
   view: DEFAULT_VIEW,
 });
 
-const playbackSlice = (): PlaybackSlice => ({ status: 'paused', served: 0, totalQueries: 0, speed: 60, rateQps: 0, framesPerSecond: 0 });
+const playbackSlice = (): PlaybackSlice => ({ status: 'paused', served: 0, totalQueries: 0, speed: 60, measuredSpeed: 0, framesPerSecond: 0 });
 
 const resultsSlice = (): ResultsSlice => ({
   version: 0,
@@ -356,7 +356,7 @@ export function applyFrame(set: Set, get: Get, frame: Frame, nowMs: number, fram
     status: frame.status,
     served: frame.served,
     totalQueries: frame.totalQueries,
-    rateQps: frame.rateQps,
+    measuredSpeed: frame.measuredSpeed,
     framesPerSecond: frameTimes.length,
     ...(frame.summaries ? { summaries: frame.summaries } : fresh ? { summaries: null } : {}),
     ...(frame.teaching ? { teaching: frame.teaching, teachingServed: frame.served } : {}),

@@ -22,7 +22,7 @@ export function createServingWorkerClient(): ServingClient {
     step: (simulatedMs) => remote().step(simulatedMs),
     reset: () => remote().reset(),
     setSpeed: (speed) => remote().setSpeed(speed),
-    setRate: (rateRps) => remote().setRate(rateRps),
+    setArrivalRate: (rateRps) => remote().setArrivalRate(rateRps),
     setModelConfig: (lane, model, batchSize, instances) => remote().setModelConfig(lane, model, batchSize, instances),
     addBackground: (intensity, memoryMb) => remote().addBackground(intensity, memoryMb),
     removeBackground: (id) => remote().removeBackground(id),

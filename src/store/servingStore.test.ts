@@ -3,7 +3,7 @@ import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
 import type { ServingScenario } from '../scenario/schema';
 import { isLearningScheduler } from '../schedulers/serving/registry';
 import type { ServingFrame } from '../worker/servingProtocol';
-import { SERVING_MAX_POINTS } from '../worker/servingProtocol';
+import { SERIES_MAX_POINTS } from '../worker/liveLoop';
 import { ServingSession } from '../worker/servingSession';
 import { createServingStore, ServingSeriesBuffer, type ServingClient } from './servingStore';
 
@@ -25,7 +25,7 @@ function inProcessStore() {
     step: async (ms) => session.step(ms),
     reset: async () => session.reset(),
     setSpeed: async (speed) => session.setSpeed(speed),
-    setRate: async (rate) => session.setRate(rate),
+    setArrivalRate: async (rate) => session.setArrivalRate(rate),
     setModelConfig: async (lane, model, b, mc) => session.setModelConfig(lane, model, b, mc),
     addBackground: async (intensity, memoryMb) => session.addBackground(intensity, memoryMb),
     removeBackground: async (id) => session.removeBackground(id),
@@ -120,8 +120,8 @@ describe('the serving store', () => {
   it('keeps rate and backgrounds in the scenario', async () => {
     const store = inProcessStore();
     await store.getState().load(small(), 'preset');
-    expect(await store.getState().setRate(0)).toBe(false);
-    expect(await store.getState().setRate(10)).toBe(true);
+    expect(await store.getState().setArrivalRate(0)).toBe(false);
+    expect(await store.getState().setArrivalRate(10)).toBe(true);
     expect(store.getState().rateRps).toBe(10);
     expect(store.getState().scenario!.serving.rateRps).toBe(10);
     await store.getState().step(5_000);
@@ -148,7 +148,7 @@ describe('the serving store', () => {
     expect(state.status).toBe('done');
     expect(state.stride).toBeGreaterThanOrEqual(16);
     for (const buffer of state.series) {
-      expect(buffer.length).toBeLessThanOrEqual(SERVING_MAX_POINTS);
+      expect(buffer.length).toBeLessThanOrEqual(SERIES_MAX_POINTS);
       expect(buffer.columns.endMs[buffer.length - 1]).toBe(3_000_000);
       // Points follow each other in time, and their slots add up to the run.
       let slots = 0;

@@ -30,7 +30,7 @@ export interface ServingClient {
   step(simulatedMs: number): Promise<void>;
   reset(): Promise<void>;
   setSpeed(speed: ServingSpeed): Promise<void>;
-  setRate(rateRps: number): Promise<boolean>;
+  setArrivalRate(rateRps: number): Promise<boolean>;
   setModelConfig(lane: number, model: number, batchSize: number, instances: number): Promise<ServingLaneInfo | null>;
   addBackground(intensity: number, memoryMb: number): Promise<readonly BackgroundView[]>;
   removeBackground(id: number): Promise<readonly BackgroundView[]>;
@@ -53,7 +53,7 @@ export type ServingModelIntColumn = (typeof MODEL_INT_COLUMNS)[number];
 /**
  * A lane's downsampled per-slot series on the page: columns with a length, appended to by
  * frames and replaced when the worker compacts or replays. Bounded by the worker's point
- * budget (SERVING_MAX_POINTS); charts read it directly (it never enters React state).
+ * budget (SERIES_MAX_POINTS); charts read it directly (it never enters React state).
  */
 export class ServingSeriesBuffer {
   length = 0;
@@ -141,8 +141,8 @@ export interface ServingPlaybackSlice {
   speed: ServingSpeed;
   /** Requests per second of the scenario (the arrival rate). */
   rateRps: number;
-  /** Wall-clock speed measured by the worker: simulated seconds per wall second. */
-  rate: number;
+  /** Simulation speed measured by the worker: simulated seconds per wall second (not an arrival rate). */
+  measuredSpeed: number;
   /** Frames received per wall-clock second. */
   framesPerSecond: number;
 }
@@ -187,7 +187,7 @@ export interface ServingActions {
   reset(): Promise<void>;
   setSpeed(speed: ServingSpeed): Promise<void>;
   /** Sets the request rate (the run restarts from time 0); false when out of bounds. */
-  setRate(rateRps: number): Promise<boolean>;
+  setArrivalRate(rateRps: number): Promise<boolean>;
   /** Sets (b, m_c) of one model on a fixed lane from the next slot on; false when refused. */
   setModelConfig(lane: number, model: number, batchSize: number, instances: number): Promise<boolean>;
   addBackground(intensity: number, memoryMb: number): Promise<void>;
@@ -233,7 +233,7 @@ const scenarioSlice = (): ServingScenarioSlice => ({
   future: [],
 });
 
-const playbackSlice = (): ServingPlaybackSlice => ({ status: 'paused', timeMs: 0, durationMs: 0, speed: 10, rateRps: 0, rate: 0, framesPerSecond: 0 });
+const playbackSlice = (): ServingPlaybackSlice => ({ status: 'paused', timeMs: 0, durationMs: 0, speed: 10, rateRps: 0, measuredSpeed: 0, framesPerSecond: 0 });
 
 const resultsSlice = (): ServingResultsSlice => ({
   version: 0,
@@ -308,9 +308,9 @@ function actions(set: Set, get: Get, client: ServingClient): ServingActions {
       set({ speed });
       await client.setSpeed(speed);
     },
-    setRate: async (rateRps) => {
+    setArrivalRate: async (rateRps) => {
       const before = get().scenario;
-      const ok = await client.setRate(rateRps);
+      const ok = await client.setArrivalRate(rateRps);
       if (ok) await refreshScenario(before);
       return ok;
     },
@@ -380,7 +380,7 @@ export function applyServingFrame(set: Set, get: Get, frame: ServingFrame, nowMs
     status: frame.status,
     timeMs: frame.timeMs,
     durationMs: frame.durationMs,
-    rate: frame.rate,
+    measuredSpeed: frame.measuredSpeed,
     framesPerSecond: frameTimes.length,
     ...(frame.summaries ? { summaries: frame.summaries } : fresh ? { summaries: null } : {}),
   });

@@ -7,7 +7,7 @@ import { restartingWorker } from './restartingWorker';
  * starts a fresh one if it dies, telling the store so it can reload the scenario.
  */
 export function createWorkerClient(): SimClient {
-  const worker = restartingWorker<SimApi, Frame>(() => new Worker(new URL('../worker/simWorker.ts', import.meta.url), { type: 'module', name: 'simulation' }));
+  const worker = restartingWorker<SimApi, Frame>(() => new Worker(new URL('../worker/pipelineWorker.ts', import.meta.url), { type: 'module', name: 'simulation' }));
   const remote = worker.remote;
   return {
     subscribe: worker.subscribe,

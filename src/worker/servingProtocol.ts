@@ -9,10 +9,7 @@ import type { ServingSummary } from '../engine/serving/metrics';
 import type { ModelId } from '../engine/serving/models';
 import type { PlatformId } from '../engine/serving/platforms';
 import type { FieldError, ServingScenario } from '../scenario/schema';
-import type { PlaybackStatus } from './protocol';
-
-/** Slot points a lane's series may hold before neighbours are merged and the stride doubles. */
-export const SERVING_MAX_POINTS = 1024;
+import type { PlaybackStatus, Speed } from './liveLoop';
 
 /** One lane as the page shows it. */
 export interface ServingLaneInfo {
@@ -161,8 +158,8 @@ export interface ServingFrame {
   readonly backgrounds: readonly BackgroundView[];
   /** Present when the run has just paused, stepped or finished: the cumulative summaries. */
   readonly summaries?: readonly ServingSummary[];
-  /** Wall-clock speed over the last second, simulated seconds per wall second. */
-  readonly rate: number;
+  /** Simulation speed measured over the last wall-clock second: simulated seconds per wall second (not an arrival rate). */
+  readonly measuredSpeed: number;
 }
 
 /** What `load` answers. */
@@ -181,7 +178,7 @@ export type ServingLoadResult =
   | { readonly ok: false; readonly errors: readonly FieldError[] };
 
 /** Speed: simulated seconds per wall-clock second, or 'max'. */
-export type ServingSpeed = number | 'max';
+export type ServingSpeed = Speed;
 export const SERVING_SPEED_LIMITS = { min: 0.1, max: 100_000 } as const;
 
 /** The serving worker's API (synchronous on the worker side; comlink makes every call a promise). */
@@ -196,7 +193,8 @@ export interface ServingApi {
   step(simulatedMs: number): void;
   reset(): void;
   setSpeed(speed: ServingSpeed): void;
-  setRate(rateRps: number): boolean;
+  /** Sets the requests' arrival rate (the run restarts from time 0). */
+  setArrivalRate(rateRps: number): boolean;
   setModelConfig(lane: number, model: number, batchSize: number, instances: number): ServingLaneInfo | null;
   addBackground(intensity: number, memoryMb: number): readonly BackgroundView[];
   removeBackground(id: number): readonly BackgroundView[];

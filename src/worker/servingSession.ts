@@ -10,7 +10,7 @@ import type { AgentFile } from '../agents/learner';
 import { DiscreteSac, type SacUpdateExplained } from '../agents/sac';
 import { isLearningScheduler, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext, type LearningFactory } from '../schedulers/serving/registry';
 import { LearningLane } from './learningLane';
-import type { PlaybackStatus } from './protocol';
+import { LiveLoop, SERIES_MAX_POINTS, type SessionHost } from './liveLoop';
 import type {
   BackgroundView,
   ServingFrame,
@@ -21,24 +21,7 @@ import type {
   ServingSeriesChunk,
   ServingSpeed,
 } from './servingProtocol';
-import { SERVING_MAX_POINTS, SERVING_SPEED_LIMITS } from './servingProtocol';
-
-/** What the session needs from where it runs (the worker, or a test); as `SessionHost` of session.ts. */
-export interface ServingSessionHost {
-  /** Wall-clock milliseconds. */
-  now(): number;
-  /** Runs `fn` after about `delayMs`. */
-  schedule(fn: () => void, delayMs: number): void;
-  /** Hands a frame to the page; `transfer` lists the buffers it may move. */
-  emit(frame: ServingFrame, transfer: ArrayBuffer[]): void;
-}
-
-/** Wall-clock time one tick may compute before it yields and reports, ms. */
-const TICK_BUDGET_MS = 12;
-/** Minimum wall-clock time between two frames, ms (≈ 60 frames per second). */
-const FRAME_INTERVAL_MS = 16;
-/** At full speed frames come at most this often (≈ 30 per second). */
-const MAX_SPEED_FRAME_INTERVAL_MS = 33;
+import { SERVING_SPEED_LIMITS } from './servingProtocol';
 
 /** One point of a lane's series (sums, so that merging neighbours is exact). */
 interface Point {
@@ -100,7 +83,7 @@ interface SlotSample {
 
 /**
  * A lane's per-slot series, bounded: each point sums `stride` slots; when
- * SERVING_MAX_POINTS is reached, neighbours merge and the stride doubles (as seriesBuilder).
+ * SERIES_MAX_POINTS is reached, neighbours merge and the stride doubles (as seriesBuilder).
  */
 class ServingSeries {
   stride = 1;
@@ -131,7 +114,7 @@ class ServingSeries {
     if (p.slots < this.stride) return;
     this.points.push(p);
     this.pending = null;
-    if (this.points.length >= SERVING_MAX_POINTS) this.compact();
+    if (this.points.length >= SERIES_MAX_POINTS) this.compact();
   }
 
   /** Closes a partial last point (at the end of the run: it holds fewer than `stride` slots). */
@@ -258,7 +241,7 @@ function wrapScheduler(inner: ServingScheduler, hooks: LaneHooks, timing: { now(
  *   negative intensities are refused), so the lanes are rebuilt and replayed to the current
  *   time with every live change at its time and the removed background ending now (exact,
  *   deterministic; it costs the simulated time so far, synchronously).
- * - `setRate`: the Poisson trace is drawn from the rate, so a new rate restarts the run
+ * - `setArrivalRate`: the Poisson trace is drawn from the rate, so a new rate restarts the run
  *   from time 0 (with the live changes folded into the scenario, as `reset`).
  */
 export class ServingSession {
@@ -268,26 +251,45 @@ export class ServingSession {
   /** Backgrounds scripted by `base`, with ids. */
   private scripted: BackgroundView[] = [];
   private lanes: Lane[] = [];
-  private status: PlaybackStatus = 'paused';
-  private speed: ServingSpeed = 10;
   private generation = 0;
   private timeMs = 0;
   private durationMs = 0;
   private slotMs = 1000;
   private slot = 0;
   private nextBackgroundId = 1;
-  private playStartMs = 0;
-  private playStartSimMs = 0;
-  private lastFrameMs = Number.NEGATIVE_INFINITY;
-  private ticking = false;
-  private rateWindow: { timeMs: number; simMs: number }[] = [];
   private summariesDue = false;
   private replaceDue = false;
 
   /** Builds the learning lanes; set by the worker once TensorFlow.js is loaded. */
   private learningFactory: LearningFactory | null = null;
 
-  constructor(private readonly host: ServingSessionHost) {}
+  private readonly loop: LiveLoop;
+
+  constructor(private readonly host: SessionHost<ServingFrame>) {
+    this.loop = new LiveLoop(
+      host,
+      {
+        position: () => this.timeMs,
+        end: () => this.durationMs,
+        unitsPerSpeedSecond: 1000,
+        integral: false,
+        advanceToward: (target) => this.advanceOnce(target),
+      },
+      (done) => {
+        if (done) this.summariesDue = true;
+        this.report(done);
+      },
+      10,
+    );
+  }
+
+  private get status(): ServingFrame['status'] {
+    return this.loop.status;
+  }
+
+  private set status(status: ServingFrame['status']) {
+    this.loop.status = status;
+  }
 
   setLearning(factory: LearningFactory | null): void {
     this.learningFactory = factory;
@@ -359,16 +361,12 @@ export class ServingSession {
   }
 
   play(): void {
-    if (this.base === null || this.status === 'done') return;
-    this.status = 'playing';
-    this.playStartMs = this.host.now();
-    this.playStartSimMs = this.timeMs;
-    this.kick();
+    if (this.base === null) return;
+    this.loop.play();
   }
 
   pause(): void {
-    if (this.status !== 'playing') return;
-    this.status = 'paused';
+    if (!this.loop.pause()) return;
     this.summariesDue = true;
     this.report(true);
   }
@@ -393,16 +391,14 @@ export class ServingSession {
 
   setSpeed(speed: ServingSpeed): void {
     if (speed !== 'max' && !(Number.isFinite(speed) && speed >= SERVING_SPEED_LIMITS.min && speed <= SERVING_SPEED_LIMITS.max)) return;
-    this.speed = speed;
-    this.playStartMs = this.host.now();
-    this.playStartSimMs = this.timeMs;
+    this.loop.setSpeed(speed);
   }
 
   /**
    * Sets the request rate. The arrival trace is drawn from the rate, so the run restarts
    * from time 0 with it (live changes folded into the scenario); playing goes on playing.
    */
-  setRate(rateRps: number): boolean {
+  setArrivalRate(rateRps: number): boolean {
     if (this.base === null || !(rateRps >= SERVING_LIMITS.rateRps.min && rateRps <= SERVING_LIMITS.rateRps.max)) return false;
     const current = this.currentScenario()!;
     if (rateRps * current.serving.durationS > SERVING_LIMITS.requests) return false;
@@ -544,7 +540,7 @@ export class ServingSession {
         action: run.currentAction,
       });
     });
-    this.rateWindow = [];
+    this.loop.resetMeasure();
     this.summariesDue = false;
     this.replaceDue = true;
   }
@@ -625,29 +621,6 @@ export class ServingSession {
 
   // ---- Playing and reporting --------------------------------------------------------------
 
-  private kick(): void {
-    if (this.ticking) return;
-    this.ticking = true;
-    this.host.schedule(() => this.tick(), 0);
-  }
-
-  private tick(): void {
-    this.ticking = false;
-    if (this.status !== 'playing') return;
-    const start = this.host.now();
-    const target = this.speed === 'max' ? this.durationMs : Math.min(this.durationMs, this.playStartSimMs + (start - this.playStartMs) * this.speed);
-    while (this.timeMs < target && this.host.now() - start < TICK_BUDGET_MS) this.advanceOnce(target);
-    if (this.timeMs >= this.durationMs) {
-      this.status = 'done';
-      this.summariesDue = true;
-    }
-    this.report(this.status === 'done');
-    if (this.status === 'playing') {
-      this.ticking = true;
-      this.host.schedule(() => this.tick(), this.speed === 'max' ? 0 : FRAME_INTERVAL_MS);
-    }
-  }
-
   private live(lane: Lane): ServingLaneLive {
     const o = lane.run.observe();
     const view = lane.hooks.view;
@@ -677,14 +650,9 @@ export class ServingSession {
 
   /** Sends a frame when one is due (or `force`). */
   private report(force: boolean): void {
+    const due = this.loop.frameDue(force);
+    if (due === null) return;
     const now = this.host.now();
-    const interval = this.speed === 'max' ? MAX_SPEED_FRAME_INTERVAL_MS : FRAME_INTERVAL_MS;
-    if (!force && now - this.lastFrameMs < interval) return;
-    this.lastFrameMs = now;
-    this.rateWindow.push({ timeMs: now, simMs: this.timeMs });
-    while (this.rateWindow.length > 2 && now - this.rateWindow[0]!.timeMs > 1000) this.rateWindow.shift();
-    const oldest = this.rateWindow[0]!;
-    const rate = now > oldest.timeMs ? (this.timeMs - oldest.simMs) / (now - oldest.timeMs) : 0;
     const transfer: ArrayBuffer[] = [];
     let replace = this.replaceDue;
     this.replaceDue = false;
@@ -721,7 +689,7 @@ export class ServingSession {
       lanes,
       backgrounds: this.backgrounds(),
       ...(summaries ? { summaries } : {}),
-      rate,
+      measuredSpeed: due.measuredSpeed,
     };
     this.host.emit(frame, transfer);
   }

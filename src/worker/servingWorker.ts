@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 /**
  * The serving-world worker (BCEdge): a thin comlink adapter over `ServingSession`, as
- * `simWorker.ts` is for the pipeline world. Frames go to the page through a callback the
+ * `pipelineWorker.ts` is for the pipeline world. Frames go to the page through a callback the
  * page registers, with their typed arrays transferred; the session never waits for the page.
  */
 import { expose, transfer } from 'comlink';
@@ -53,7 +53,7 @@ const api: ServingApi = {
   step: (simulatedMs: number) => session.step(simulatedMs),
   reset: () => session.reset(),
   setSpeed: (speed: ServingSpeed) => session.setSpeed(speed),
-  setRate: (rateRps: number) => session.setRate(rateRps),
+  setArrivalRate: (rateRps: number) => session.setArrivalRate(rateRps),
   setModelConfig: (lane: number, model: number, batchSize: number, instances: number) => session.setModelConfig(lane, model, batchSize, instances),
   addBackground: (intensity: number, memoryMb: number) => session.addBackground(intensity, memoryMb),
   removeBackground: (id: number) => session.removeBackground(id),

@@ -1,5 +1,5 @@
 import type { Frame } from '../../worker/protocol';
-import { PipelineSession } from '../../worker/session';
+import { PipelineSession } from '../../worker/pipelineSession';
 import { createLabStore, type LabStore, type SimClient } from '../labStore';
 
 /** The lab store wired to a pipeline session in the same thread (the worker's code, without the worker), with a manual clock. */

@@ -234,7 +234,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
           <SpeedSelect speeds={SPEEDS} value={speed} label={speedLabel} testId="serving.speed" onChange={(v) => void act.setSpeed(v)} />
           <label className="speed">
             Requests/s <output>{rateRps}</output>
-            <input type="range" min={5} max={60} step={5} value={rateRps} data-testid="controls.rps" aria-label="Request rate (rps)" onChange={(e) => void act.setRate(Number(e.target.value))} />
+            <input type="range" min={5} max={60} step={5} value={rateRps} data-testid="controls.rps" aria-label="Request rate (rps)" onChange={(e) => void act.setArrivalRate(Number(e.target.value))} />
           </label>
           <output className="progress" data-testid="serving.time" data-time-ms={timeMs}>
             {(timeMs / 1000).toFixed(0)} s / {(durationMs / 1000).toFixed(0)} s · {status}

@@ -7,7 +7,7 @@
 import { expose, transfer } from 'comlink';
 import type { InterferenceModeId } from '../engine/profiles/types';
 import type { Frame, SimApi, Speed } from './protocol';
-import { PipelineSession } from './session';
+import { PipelineSession } from './pipelineSession';
 
 let onFrame: ((frame: Frame) => void) | null = null;
 
