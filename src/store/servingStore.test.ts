@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
 import type { ServingScenario } from '../scenario/schema';
 import { isLearningScheduler } from '../schedulers/serving/registry';
-import type { ServingFrame } from '../worker/servingProtocol';
+import type { ServingApi, ServingFrame } from '../worker/servingProtocol';
+import { inProcessClient } from './testing/inProcess';
 import { SERIES_MAX_POINTS } from '../worker/liveLoop';
 import { ServingSession } from '../worker/servingSession';
-import { createServingStore, ServingSeriesBuffer, type ServingClient } from './servingStore';
+import { createServingStore, ServingSeriesBuffer } from './servingStore';
 
 /** The store wired to a serving session in the same thread, with a manual clock (as labStore.test.ts). */
 function inProcessStore() {
@@ -15,25 +16,9 @@ function inProcessStore() {
     schedule: () => undefined,
     emit: (frame) => listener?.(frame),
   });
-  const client: ServingClient = {
-    subscribe: async (onFrame) => {
-      listener = onFrame;
-    },
-    load: async (s) => session.load(s),
-    play: async () => session.play(),
-    pause: async () => session.pause(),
-    step: async (ms) => session.step(ms),
-    reset: async () => session.reset(),
-    setSpeed: async (speed) => session.setSpeed(speed),
-    setArrivalRate: async (rate) => session.setArrivalRate(rate),
-    setModelConfig: async (lane, model, b, mc) => session.setModelConfig(lane, model, b, mc),
-    addBackground: async (intensity, memoryMb) => session.addBackground(intensity, memoryMb),
-    removeBackground: async (id) => session.removeBackground(id),
-    currentScenario: async () => session.currentScenario(),
-    exportAgent: async (lane) => session.exportAgent(lane),
-    importAgent: async (lane, file) => session.importAgent(lane, file),
-    explainUpdate: async (lane) => session.explainUpdate(lane),
-  };
+  const client = inProcessClient<ServingApi, ServingFrame>(session, (onFrame) => {
+    listener = onFrame;
+  });
   return createServingStore(client, () => 0);
 }
 

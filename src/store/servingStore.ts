@@ -9,6 +9,7 @@ import type { PlaybackStatus } from '../worker/protocol';
 import type {
   BackgroundView,
   LearningLive,
+  ServingApi,
   ServingFrame,
   ServingLaneInfo,
   ServingLaneLive,
@@ -17,28 +18,11 @@ import type {
   ServingSeriesChunk,
   ServingSpeed,
 } from '../worker/servingProtocol';
+import type { WorkerClient } from './restartingWorker';
 import { historyActions, type LoadErrors, type ScenarioSource } from './history';
 
-/** The serving worker's API as the page sees it: every call is asynchronous. */
-export interface ServingClient {
-  subscribe(onFrame: (frame: ServingFrame) => void): Promise<void>;
-  /** Calls `listener` when the simulation had to be restarted (its state is gone). */
-  onCrash?(listener: () => void): void;
-  load(scenario: unknown): Promise<ServingLoadResult>;
-  play(): Promise<void>;
-  pause(): Promise<void>;
-  step(simulatedMs: number): Promise<void>;
-  reset(): Promise<void>;
-  setSpeed(speed: ServingSpeed): Promise<void>;
-  setArrivalRate(rateRps: number): Promise<boolean>;
-  setModelConfig(lane: number, model: number, batchSize: number, instances: number): Promise<ServingLaneInfo | null>;
-  addBackground(intensity: number, memoryMb: number): Promise<readonly BackgroundView[]>;
-  removeBackground(id: number): Promise<readonly BackgroundView[]>;
-  currentScenario(): Promise<ServingScenario | null>;
-  exportAgent(lane: number): Promise<AgentFile | null>;
-  importAgent(lane: number, file: unknown): Promise<{ readonly ok: true } | { readonly ok: false; readonly error: string }>;
-  explainUpdate(lane: number): Promise<SacUpdateExplained | null>;
-}
+/** The serving worker's API as the page sees it (every call is asynchronous), derived from `ServingApi`. */
+export type ServingClient = WorkerClient<ServingApi, ServingFrame>;
 
 /** Scalar columns: one value per point. */
 const POINT_COLUMNS = ['endMs', 'slots'] as const;
@@ -403,12 +387,12 @@ export function createServingStore(client: ServingClient, now: () => number = ()
     })),
   );
   void client.subscribe((frame) => applyServingFrame(store.setState, store.getState, frame, now(), frameTimes));
-  client.onCrash?.(() => {
+  client.onCrash?.((reason) => {
     // A fresh worker knows nothing: give it the scenario back and say what happened.
     const { scenario, speed } = store.getState();
     // The new worker counts generations from scratch: make its first frame count as fresh.
     store.setState({ generation: -1 });
-    const crashed = { source: 'worker' as const, errors: [{ path: '(simulation)', message: 'stopped unexpectedly and was restarted; the run starts again from time 0' }] };
+    const crashed = { source: 'worker' as const, errors: [{ path: '(simulation)', message: `${reason === 'crashed' ? 'stopped unexpectedly' : 'stopped answering'} and was restarted; the run starts again from time 0` }] };
     if (scenario === null) {
       store.setState({ errors: crashed });
       return;

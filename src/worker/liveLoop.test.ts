@@ -12,7 +12,8 @@ function fakeWorld(end: number, costMs = 0, clock?: { advance(ms: number): void 
   const edits = new EditLog<number>();
   const checkpoints = new CheckpointLog<{ value: number; increment: number }>(4, 8);
   checkpoints.reset(0, { value: 0, increment: 1 });
-  const stepOnce = () => {
+  const stepOnce = (_?: undefined) => {
+    void _;
     state.value += state.increment;
     state.position++;
     clock?.advance(costMs);
@@ -23,7 +24,7 @@ function fakeWorld(end: number, costMs = 0, clock?: { advance(ms: number): void 
     state,
     edits,
     checkpoints,
-    world: { position: () => state.position, end: () => end, unitsPerSpeedSecond: 1, integral: true, advanceToward: () => stepOnce() },
+    world: { position: () => state.position, end: () => end, unitsPerSpeedSecond: 1, integral: true, advanceToward: (target: number) => stepOnce(void target) },
     edit(increment: number) {
       edits.add(state.position, increment);
       state.increment = increment;

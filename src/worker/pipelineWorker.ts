@@ -24,6 +24,7 @@ const api: SimApi = {
   subscribe: (callback: (frame: Frame) => void) => {
     onFrame = callback;
   },
+  ping: () => true as const,
   load: (scenario: unknown) => session.load(scenario),
   play: () => session.play(),
   pause: () => session.pause(),

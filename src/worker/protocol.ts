@@ -159,6 +159,8 @@ export const SPEED_LIMITS = { min: 0.25, max: 1_000_000 } as const;
 /** The worker's API (synchronous on the worker side; comlink makes every call a promise). */
 export interface SimApi {
   subscribe(callback: (frame: Frame) => void): void;
+  /** Answers at once: the page's liveness check (a worker that stops answering is restarted). */
+  ping(): true;
   load(scenario: unknown): LoadResult;
   play(): void;
   pause(): void;

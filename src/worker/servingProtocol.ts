@@ -184,6 +184,8 @@ export const SERVING_SPEED_LIMITS = { min: 0.1, max: 100_000 } as const;
 /** The serving worker's API (synchronous on the worker side; comlink makes every call a promise). */
 export interface ServingApi {
   subscribe(callback: (frame: ServingFrame) => void): void;
+  /** Answers at once: the page's liveness check (a worker that stops answering is restarted). */
+  ping(): true;
   /** Where the shipped agents are served (the page's `agents/` folder). */
   configure(options: { readonly agentsBaseUrl: string }): void;
   /** Validates and loads a scenario; learning lanes load TensorFlow.js (and shipped agents) first. */

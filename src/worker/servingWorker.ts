@@ -32,6 +32,7 @@ const api: ServingApi = {
   configure: (options: { agentsBaseUrl: string }) => {
     agentsBaseUrl = options.agentsBaseUrl;
   },
+  ping: () => true as const,
   load: async (scenario: unknown) => {
     // Learning lanes need tfjs (and maybe a shipped agent) before the session can build them.
     const parsed = parseAnyScenario(scenario);
