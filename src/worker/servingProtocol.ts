@@ -133,6 +133,19 @@ export interface LearningLive {
   readonly masks: Uint8Array | null;
 }
 
+/** A moment worth a mark on the serving time line. */
+export interface ServingMarker {
+  /** Simulated time, ms. */
+  readonly timeMs: number;
+  readonly kind: 'tenant-on' | 'tenant-off' | 'config' | 'agent';
+  /** The lane it belongs to; -1 for a tenant (the same on every lane). */
+  readonly lane: number;
+  readonly background?: number;
+  readonly model?: ModelId;
+  readonly batchSize?: number;
+  readonly instances?: number;
+}
+
 /** One batch of progress, at most ~60 per second (30 at full speed). */
 export interface ServingFrame {
   /** Increases on every load, reset, rate change or replay: frames of an older generation are stale. */
@@ -160,6 +173,10 @@ export interface ServingFrame {
   readonly summaries?: readonly ServingSummary[];
   /** Simulation speed measured over the last wall-clock second: simulated seconds per wall second (not an arrival rate). */
   readonly measuredSpeed: number;
+  /** How far the run has been (the time line's extent), simulated ms: seeking up to it replays what was seen. */
+  readonly furthestMs: number;
+  /** Present when the time line's markers changed: all of them. */
+  readonly timeline?: { readonly markers: readonly ServingMarker[] };
 }
 
 /** What `load` answers. */
@@ -201,6 +218,8 @@ export interface ServingApi {
   addBackground(intensity: number, memoryMb: number): readonly BackgroundView[];
   removeBackground(id: number): readonly BackgroundView[];
   currentScenario(): ServingScenario | null;
+  /** Goes to `timeMs` of the run (back by replaying from time 0, learning lanes included). */
+  seek(timeMs: unknown): { readonly ok: true } | { readonly ok: false; readonly errors: readonly FieldError[] };
   /** A learning lane's agent as a file (null when the lane does not learn). */
   exportAgent(lane: number): AgentFile | null;
   /** The next SAC update of a BCEdge or TAC lane, applied and explained (null for other lanes or before any transition). */

@@ -17,6 +17,7 @@ import type {
   ServingLaneInfo,
   ServingLaneLive,
   ServingLoadResult,
+  ServingMarker,
   ServingModelLive,
   ServingSeriesChunk,
   ServingSpeed,
@@ -201,7 +202,14 @@ interface Lane {
 /** A live change, kept so that a replay reproduces it at the same simulated time. */
 type LiveChange =
   | { readonly kind: 'config'; readonly atMs: number; readonly lane: number; readonly model: number; readonly action: ModelAction }
-  | { kind: 'background'; readonly atMs: number; readonly id: number; readonly intensity: number; readonly memoryMb: number; toMs: number | null };
+  | { kind: 'background'; readonly atMs: number; readonly id: number; readonly intensity: number; readonly memoryMb: number; toMs: number | null }
+  /** An agent loaded into a learning lane (from a file or the browser's storage). */
+  | { readonly kind: 'agent'; readonly atMs: number; readonly lane: number; readonly file: unknown }
+  /** One SAC update applied by the walkthrough (it changes the learner, so a replay applies it too). */
+  | { readonly kind: 'explain'; readonly atMs: number; readonly lane: number };
+
+/** Configuration changes the time line shows at most (the newest; slider drags make many). */
+const TIMELINE_CONFIG_MARKERS = 500;
 
 /**
  * Wraps a lane's scheduler: per-model overrides on top of its decisions (the page's sliders
@@ -243,11 +251,24 @@ function wrapScheduler(inner: ServingScheduler, hooks: LaneHooks, timing: { now(
  *   deterministic; it costs the simulated time so far, synchronously).
  * - `setArrivalRate`: the Poisson trace is drawn from the rate, so a new rate restarts the run
  *   from time 0 (with the live changes folded into the scenario, as `reset`).
+ *
+ * Time travel (`seek`) replays from time 0 with every live change at its time — learning
+ * lanes included, whose networks, optimizer state, replay buffer and random generator are
+ * rebuilt from the scenario (and the shipped agent) and trained again on the same trace,
+ * bit for bit. It keeps no checkpoints, so memory stays that of one run whatever its length;
+ * a seek back costs the simulated time up to the target (the bench measures 600 s back with
+ * a BCEdge lane). The engine's `ServingRun` has no snapshot, and a learner's state is
+ * megabytes of tensors: replaying is the bounded choice (issue 12).
  */
 export class ServingSession {
   /** The scenario the lanes were built from (at load, reset, rate change). */
   private base: ServingScenario | null = null;
+  /** Live changes in time order; those applied to the lanes as built now are in `applied`. */
   private changes: LiveChange[] = [];
+  private applied = new Set<LiveChange>();
+  /** How far the run has been since it was built from `base` (the time line's extent), ms. */
+  private furthestMs = 0;
+  private timelineDue = true;
   /** Backgrounds scripted by `base`, with ids. */
   private scripted: BackgroundView[] = [];
   private lanes: Lane[] = [];
@@ -312,7 +333,12 @@ export class ServingSession {
   /** Runs the next SAC update of a BCEdge/TAC lane step by step and returns its numbers (issue 7's walkthrough). */
   explainUpdate(lane: number): SacUpdateExplained | null {
     const learner = this.lanes[lane]?.learning?.scheduler.learner;
-    return learner instanceof DiscreteSac ? learner.explainUpdate() : null;
+    if (!(learner instanceof DiscreteSac)) return null;
+    const explained = learner.explainUpdate();
+    // The update changed the learner: a replay must apply it again at this time.
+    const change: LiveChange = { kind: 'explain', atMs: this.timeMs, lane };
+    this.record0(change);
+    return explained;
   }
 
   /** Loads an agent into a learning lane now (it acts with it from the next slot). */
@@ -320,7 +346,9 @@ export class ServingSession {
     if (!Number.isInteger(lane) || lane < 0 || lane >= this.lanes.length) return { ok: false, error: `lane: expected an index from 0 to ${this.lanes.length - 1}, got ${String(lane)}` };
     const l = this.lanes[lane]!;
     if (l.learning === null) return { ok: false, error: `lane: ${l.info.label} does not learn (no agent to load)` };
-    return l.learning.importAgent(file);
+    const result = l.learning.importAgent(file);
+    if (result.ok) this.record0({ kind: 'agent', atMs: this.timeMs, lane, file: structuredClone(file) });
+    return result;
   }
 
   /** Loads a serving scenario from any value (validated here: the worker is a door too). */
@@ -417,9 +445,7 @@ export class ServingSession {
     if (!Number.isInteger(model) || model < 0 || model >= lane.hooks.overrides.length) return null;
     if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_SIZE) return null;
     if (!Number.isInteger(instances) || instances < 1 || instances > MAX_INSTANCES) return null;
-    const change: LiveChange = { kind: 'config', atMs: this.timeMs, lane: laneIndex, model, action: { batchSize, instances } };
-    this.changes.push(change);
-    this.apply(change);
+    this.record({ kind: 'config', atMs: this.timeMs, lane: laneIndex, model, action: { batchSize, instances } });
     this.report(true);
     return lane.info;
   }
@@ -429,9 +455,7 @@ export class ServingSession {
     if (this.base === null || this.timeMs >= this.durationMs) return this.backgrounds();
     if (!(intensity >= 0 && intensity <= 1) || !(memoryMb >= 0 && memoryMb <= 100_000)) return this.backgrounds();
     if (this.scripted.length + this.changes.filter((c) => c.kind === 'background').length >= SERVING_LIMITS.background) return this.backgrounds();
-    const change: LiveChange = { kind: 'background', atMs: this.timeMs, id: this.nextBackgroundId++, intensity, memoryMb, toMs: null };
-    this.changes.push(change);
-    this.apply(change);
+    this.record({ kind: 'background', atMs: this.timeMs, id: this.nextBackgroundId++, intensity, memoryMb, toMs: null });
     this.report(true);
     return this.backgrounds();
   }
@@ -448,6 +472,7 @@ export class ServingSession {
       if (live.toMs !== null && live.toMs <= now) return this.backgrounds();
       if (live.atMs >= now) this.changes = this.changes.filter((c) => c !== live);
       else live.toMs = now;
+      this.timelineDue = true;
     } else {
       const i = this.scripted.findIndex((b) => b.id === id);
       const b = this.scripted[i];
@@ -457,6 +482,7 @@ export class ServingSession {
       else list[i] = { ...list[i]!, toS: now / 1000 };
       this.base = { ...this.base, serving: { ...this.base.serving, background: list } };
       this.scripted = b.fromMs >= now ? this.scripted.filter((x) => x.id !== id) : this.scripted.map((x) => (x.id === id ? { ...x, toMs: now } : x));
+      this.timelineDue = true;
     }
     this.replay(now);
     return this.backgrounds();
@@ -470,6 +496,7 @@ export class ServingSession {
     const lanes = base.serving.lanes.map((l) => ({ ...l, params: { ...l.params } }));
     const models = base.serving.models;
     for (const c of this.changes) {
+      if (c.kind === 'agent' || c.kind === 'explain') continue;
       if (c.kind === 'background') {
         background.push({ fromS: c.atMs / 1000, toS: c.toMs === null ? null : c.toMs / 1000, intensity: c.intensity, memoryMb: c.memoryMb });
       } else {
@@ -487,6 +514,8 @@ export class ServingSession {
   /** Rebuilds the lanes from `base` at time 0 with no live changes, and reports. */
   private restart(): void {
     this.changes = [];
+    this.furthestMs = 0;
+    this.timelineDue = true;
     this.build();
     this.scripted = this.base!.serving.background.map((b, i) => ({
       id: i + 1,
@@ -541,6 +570,7 @@ export class ServingSession {
       });
     });
     this.loop.resetMeasure();
+    this.applied = new Set();
     this.summariesDue = false;
     this.replaceDue = true;
   }
@@ -548,17 +578,48 @@ export class ServingSession {
   /** Rebuilds the lanes and replays every live change at its time up to `untilMs`. */
   private replay(untilMs: number): void {
     this.build();
-    for (const c of this.changes) {
-      this.advanceTo(c.atMs);
-      this.apply(c);
-    }
     this.advanceTo(untilMs);
     this.summariesDue = this.status !== 'playing';
     this.report(true);
   }
 
+  /** A live change already applied by its caller: kept in time order, for replays. */
+  private record0(change: LiveChange): void {
+    let at = this.changes.length;
+    while (at > 0 && this.changes[at - 1]!.atMs > change.atMs) at--;
+    this.changes.splice(at, 0, change);
+    this.applied.add(change);
+    this.timelineDue = true;
+  }
+
+  /** A live change made now: kept in time order (after a seek back, before the later ones) and applied. */
+  private record(change: LiveChange): void {
+    this.record0(change);
+    this.apply(change);
+  }
+
+  /** Applies the changes due by now that the lanes have not had yet (a replay reaching them). */
+  private applyDue(): void {
+    for (const c of this.changes) {
+      if (c.atMs > this.timeMs) break;
+      if (!this.applied.has(c)) this.apply(c);
+    }
+  }
+
+  /** When the next change not yet applied is due (Infinity when none). */
+  private nextChangeMs(): number {
+    for (const c of this.changes) if (c.atMs > this.timeMs && !this.applied.has(c)) return c.atMs;
+    return Number.POSITIVE_INFINITY;
+  }
+
   private apply(c: LiveChange): void {
-    if (c.kind === 'config') {
+    this.applied.add(c);
+    if (c.kind === 'agent') {
+      this.lanes[c.lane]?.learning?.importAgent(c.file);
+    } else if (c.kind === 'explain') {
+      const learner = this.lanes[c.lane]?.learning?.scheduler.learner;
+      if (learner instanceof DiscreteSac) learner.explainUpdate();
+    } else if (c.kind === 'config') {
       const lane = this.lanes[c.lane]!;
       lane.hooks.overrides![c.model] = { ...c.action };
       const id = this.base!.serving.models[c.model]!.model;
@@ -567,6 +628,44 @@ export class ServingSession {
     } else {
       for (const lane of this.lanes) lane.run.addBackground({ fromMs: c.atMs, toMs: c.toMs, intensity: c.intensity, memoryMb: c.memoryMb });
     }
+  }
+
+  /**
+   * Goes to `timeMs` of the run: back by replaying from time 0 (see the class comment), so
+   * the board and charts show exactly what they showed the first time; forward by running
+   * on. The worker is a door: a bad position is refused with a message naming the field.
+   */
+  seek(timeMs: unknown): { readonly ok: true } | { readonly ok: false; readonly errors: readonly { readonly path: string; readonly message: string }[] } {
+    if (this.base === null) return { ok: false, errors: [{ path: 'timeMs', message: 'no scenario is loaded' }] };
+    if (typeof timeMs !== 'number' || !Number.isFinite(timeMs) || timeMs < 0 || timeMs > this.durationMs) {
+      return { ok: false, errors: [{ path: 'timeMs', message: `must be a number of simulated ms from 0 to ${this.durationMs}, got ${typeof timeMs === 'number' ? String(timeMs) : typeof timeMs}` }] };
+    }
+    this.loop.pause();
+    if (timeMs < this.timeMs) {
+      this.build();
+      this.advanceTo(timeMs);
+    } else {
+      this.advanceTo(timeMs);
+    }
+    this.loop.settle();
+    this.summariesDue = true;
+    this.report(true);
+    return { ok: true };
+  }
+
+  /** The time line's markers: tenants arriving and leaving, configuration changes (fixed lanes), agents loaded. */
+  private timelineMarkers(): ServingMarker[] {
+    const markers: ServingMarker[] = [];
+    for (const b of this.backgrounds()) {
+      markers.push({ timeMs: b.fromMs, kind: 'tenant-on', lane: -1, background: b.id });
+      if (b.toMs !== null) markers.push({ timeMs: b.toMs, kind: 'tenant-off', lane: -1, background: b.id });
+    }
+    const configs = this.changes.filter((c) => c.kind === 'config');
+    for (const c of configs.slice(-TIMELINE_CONFIG_MARKERS)) {
+      markers.push({ timeMs: c.atMs, kind: 'config', lane: c.lane, model: this.base!.serving.models[c.model]!.model, batchSize: c.action.batchSize, instances: c.action.instances });
+    }
+    for (const c of this.changes) if (c.kind === 'agent') markers.push({ timeMs: c.atMs, kind: 'agent', lane: c.lane });
+    return markers.sort((a, b) => a.timeMs - b.timeMs);
   }
 
   private backgrounds(): BackgroundView[] {
@@ -586,14 +685,18 @@ export class ServingSession {
   private advanceTo(targetMs: number): void {
     const target = Math.min(targetMs, this.durationMs);
     while (this.timeMs < target) this.advanceOnce(target);
+    this.applyDue();
   }
 
   /** One stretch: to the next slot boundary or `target`, whichever comes first. */
   private advanceOnce(target: number): void {
+    // A replay stops where a live change was made, and applies it there, as it was the first time.
+    this.applyDue();
     const end = this.slotEnd(this.slot);
-    const next = Math.min(end, target);
+    const next = Math.min(end, target, this.nextChangeMs());
     for (const lane of this.lanes) lane.run.advanceTo(next);
     this.timeMs = next;
+    if (next > this.furthestMs) this.furthestMs = next;
     if (next < end) return;
     const slotStart = this.slot * this.slotMs;
     for (const lane of this.lanes) {
@@ -678,6 +781,11 @@ export class ServingSession {
       });
       this.summariesDue = false;
     }
+    let timeline: ServingFrame['timeline'];
+    if (this.timelineDue || force) {
+      timeline = { markers: this.timelineMarkers() };
+      this.timelineDue = false;
+    }
     const frame: ServingFrame = {
       generation: this.generation,
       timeMs: this.timeMs,
@@ -690,6 +798,8 @@ export class ServingSession {
       backgrounds: this.backgrounds(),
       ...(summaries ? { summaries } : {}),
       measuredSpeed: due.measuredSpeed,
+      furthestMs: this.furthestMs,
+      ...(timeline ? { timeline } : {}),
     };
     this.host.emit(frame, transfer);
   }

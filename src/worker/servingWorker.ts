@@ -59,6 +59,7 @@ const api: ServingApi = {
   addBackground: (intensity: number, memoryMb: number) => session.addBackground(intensity, memoryMb),
   removeBackground: (id: number) => session.removeBackground(id),
   currentScenario: () => session.currentScenario(),
+  seek: (timeMs: unknown) => session.seek(timeMs),
 };
 
 export type ServingWorkerApi = typeof api;
