@@ -14,6 +14,7 @@ import type {
   ServingLaneInfo,
   ServingLaneLive,
   ServingLoadResult,
+  ServingMarker,
   ServingModelInfo,
   ServingSeriesChunk,
   ServingSpeed,
@@ -115,6 +116,16 @@ export interface ServingScenarioSlice {
   past: readonly ServingScenario[];
   /** Scenarios undone, for redo (most recent last). */
   future: readonly ServingScenario[];
+  /** How the page presents the scenario (carried by the link: presentation, classroom's hidden parts). */
+  view: ServingView;
+}
+
+export type ServingView = NonNullable<ServingScenario['view']>;
+
+/** The time line: how far the run has been, and its markers. */
+export interface ServingTimelineSlice {
+  furthestMs: number;
+  timelineMarkers: readonly ServingMarker[];
 }
 
 export interface ServingPlaybackSlice {
@@ -187,9 +198,20 @@ export interface ServingActions {
   explainUpdate(lane: number): Promise<SacUpdateExplained | null>;
   /** Restarts the run with the lane learning from scratch (no shipped agent, exploring, training). */
   trainFromScratch(lane: number): Promise<boolean>;
+  /** Time travel: goes to `timeMs` of the run (back by an exact replay); false when refused. */
+  seek(timeMs: number): Promise<boolean>;
+  /** Jumps to the next or previous marker of the time line (tenants, and the selected lane's changes). */
+  stepMarker(direction: 1 | -1): Promise<void>;
+  /** Presentation mode and hidden parts (a classroom link). */
+  setView(view: ServingView): void;
 }
 
-export type ServingState = ServingScenarioSlice & ServingPlaybackSlice & ServingResultsSlice & ServingUiSlice & ServingActions;
+/** Markers of the serving time line a person can jump to for the selected lane. */
+export function servingLaneMarkers(markers: readonly ServingMarker[], lane: number): ServingMarker[] {
+  return markers.filter((m) => m.lane === -1 || m.lane === lane);
+}
+
+export type ServingState = ServingScenarioSlice & ServingPlaybackSlice & ServingResultsSlice & ServingUiSlice & ServingTimelineSlice & ServingActions;
 export type ServingStore = StoreApi<ServingState> & {
   subscribe: {
     (listener: (state: ServingState, previous: ServingState) => void): () => void;
@@ -215,6 +237,7 @@ const scenarioSlice = (): ServingScenarioSlice => ({
   errors: null,
   past: [],
   future: [],
+  view: { mode: 'normal', hide: [] },
 });
 
 const playbackSlice = (): ServingPlaybackSlice => ({ status: 'paused', timeMs: 0, durationMs: 0, speed: 10, rateRps: 0, measuredSpeed: 0, framesPerSecond: 0 });
@@ -247,6 +270,7 @@ function loadedState(result: Extract<ServingLoadResult, { ok: true }>, get: Get)
     rateRps: result.scenario.serving.rateRps,
     backgrounds: result.backgrounds,
     summaries: null,
+    view: result.scenario.view ?? { mode: 'normal', hide: [] },
     selectedLane: Math.max(0, Math.min(get().selectedLane, result.lanes.length - 1)),
     selectedModel: Math.max(0, Math.min(get().selectedModel, result.models.length - 1)),
   };
@@ -275,8 +299,10 @@ function actions(set: Set, get: Get, client: ServingClient): ServingActions {
   const refreshScenario = async (before: ServingScenario | null): Promise<void> => {
     const scenario = await client.currentScenario();
     if (scenario === null) return;
-    if (before !== null && JSON.stringify(before) !== JSON.stringify(scenario)) remember(before);
-    set({ scenario, rateRps: scenario.serving.rateRps });
+    const view = get().view;
+    const merged = view.mode === 'normal' && view.hide.length === 0 ? scenario : { ...scenario, view };
+    if (before !== null && JSON.stringify(before) !== JSON.stringify(merged)) remember(before);
+    set({ scenario: merged, rateRps: merged.serving.rateRps });
   };
   return {
     load: history.load,
@@ -329,6 +355,25 @@ function actions(set: Set, get: Get, client: ServingClient): ServingActions {
       }
       return true;
     },
+    seek: async (timeMs) => {
+      const result = await client.seek(timeMs);
+      if (!result.ok) set({ errors: { source: 'worker', errors: result.errors } });
+      return result.ok;
+    },
+    stepMarker: async (direction) => {
+      const { timelineMarkers, selectedLane, timeMs } = get();
+      const candidates = servingLaneMarkers(timelineMarkers, selectedLane);
+      const target = direction === 1 ? candidates.find((m) => m.timeMs > timeMs) : candidates.findLast((m) => m.timeMs < timeMs);
+      if (target !== undefined) await get().seek(target.timeMs);
+    },
+    setView: (view) => {
+      const scenario = get().scenario;
+      if (scenario === null) return;
+      const { view: _old, ...rest } = scenario;
+      void _old;
+      const isDefault = view.mode === 'normal' && view.hide.length === 0;
+      set({ view, scenario: isDefault ? rest : { ...rest, view } });
+    },
     trainFromScratch: (lane) =>
       history.edit((scenario) => ({
         ...scenario,
@@ -366,6 +411,8 @@ export function applyServingFrame(set: Set, get: Get, frame: ServingFrame, nowMs
     durationMs: frame.durationMs,
     measuredSpeed: frame.measuredSpeed,
     framesPerSecond: frameTimes.length,
+    furthestMs: frame.furthestMs,
+    ...(frame.timeline ? { timelineMarkers: frame.timeline.markers } : {}),
     ...(frame.summaries ? { summaries: frame.summaries } : fresh ? { summaries: null } : {}),
   });
 }
@@ -383,6 +430,8 @@ export function createServingStore(client: ServingClient, now: () => number = ()
       ...playbackSlice(),
       ...resultsSlice(),
       ...uiSlice(),
+      furthestMs: 0,
+      timelineMarkers: [],
       ...actions(set, get, client),
     })),
   );
