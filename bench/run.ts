@@ -24,6 +24,7 @@ import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingRunSpec } from '..
 import { createFixed } from '../src/schedulers/serving/fixed';
 import { loadTfNode } from '../src/agents/tfNode';
 import { benchLearning, sacUpdateTimes } from './learning';
+import { benchFirstLoad, benchServingSeek } from './shell';
 
 interface Row {
   readonly name: string;
@@ -176,9 +177,13 @@ for (const [model, eps] of cases) {
 }
 
 // 5. The learning schedulers (issue 6): tfjs with the wasm backend, as the worker runs it.
-const learningDetails = await benchLearning(await loadTfNode(), rows);
+const tf = await loadTfNode();
+const learningDetails = await benchLearning(tf, rows);
 
-report('bench/results.json', learningDetails);
+// 6. The lab shell (issue 12): serving time travel with a learning lane, the first load.
+const shellDetails = { servingSeek: benchServingSeek(tf, rows), firstLoad: benchFirstLoad(rows) };
+
+report('bench/results.json', { ...learningDetails, shell: shellDetails });
 
 /** Prints the table and the notes, and writes the rows and `details` to `file`. */
 function report(file: string, details: Record<string, unknown>): void {

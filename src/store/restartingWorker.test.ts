@@ -86,7 +86,7 @@ function setup() {
       fakes.push(fake);
       return fake.worker;
     },
-    { liveness: { heartbeatMs: 100, timeoutMs: 500 }, timers: clock.timers },
+    { liveness: { heartbeatMs: 100, timeoutMs: 500, busyTimeoutMs: 1500 }, timers: clock.timers },
   );
   cleanups.push(client.dispose);
   const restarts: RestartReason[] = [];
@@ -113,7 +113,8 @@ describe('restartingWorker', () => {
       (error: unknown) => (isWorkerRestarted(error) ? 'restarted' : 'other'),
     );
     fakes[0]!.close();
-    await clock.pass(400, 100);
+    // A call is waiting: the worker may be computing its answer, and gets the longer bound.
+    await clock.pass(1400, 100);
     expect(restarts).toEqual([]);
     await clock.pass(300, 100);
     expect(restarts).toEqual(['stopped answering']);
@@ -135,6 +136,15 @@ describe('restartingWorker', () => {
     expect(restarts).toEqual(['crashed']);
     expect(await waiting).toBe(true);
     expect(await client.remote().echo(2)).toBe(1002);
+  });
+
+  it('restarts a silent worker with no call waiting after the short bound', async () => {
+    const { fakes, clock, restarts } = setup();
+    fakes[0]!.close();
+    await clock.pass(400, 100);
+    expect(restarts).toEqual([]);
+    await clock.pass(300, 100);
+    expect(restarts).toEqual(['stopped answering']);
   });
 
   it('does not judge a worker by a check the page ran late (a hidden tab)', async () => {
