@@ -174,17 +174,21 @@ function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScen
         </div>
         {hidden('playback') ? null : <PlaybackBar />}
       </header>
-      {hidden('links') || mode === 'embed' ? null : <ShareBar onOpenServing={onOpenServing} />}
+      <div className="lab-toolbar">
+        {hidden('links') || mode === 'embed' ? null : <ShareBar onOpenServing={onOpenServing} />}
+        {hidden('lessons') ? null : <LessonBar />}
+      </div>
       <ErrorBanner />
-      {hidden('lessons') ? null : <LessonBar />}
+      {/* Board and main chart first, in the wide column; the algorithm panel, the lanes and the
+          settings dock at the side, so that they never push the charts down (issue 12). */}
       <main className="lab-main">
         <section className="lab-board" aria-labelledby="board-heading">
           <Board showPalette={!hidden('palette')} />
-          {hidden('events') ? null : <EventsList />}
-          {hidden('algorithm') ? null : <AlgorithmPanel />}
         </section>
-        <aside className="lab-side" aria-label="Scenario and lanes">
+        <aside className="lab-side" aria-label="Algorithm, scenario and lanes">
           {hidden('lanes') ? null : <LanesPanel />}
+          {hidden('algorithm') ? null : <AlgorithmPanel />}
+          {hidden('events') ? null : <EventsList />}
           {hidden('scenario') ? null : <ScenarioPanel />}
           {hidden('assumptions') ? null : <AssumptionsPanel />}
         </aside>

@@ -422,7 +422,12 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
           </div>
         </DeviceDrop>
         </DndContext>
-        {hidden('lanes') ? null : <section className="panel" aria-labelledby="serving-lanes-heading">
+        {hidden('charts') ? null : (
+          <div className="serving-main-chart">
+            <DataChartHost title="Fig. 8: throughput per model" testId="chart.throughput" create={createPerModelStackChart} data={stack} />
+          </div>
+        )}
+        {hidden('lanes') ? null : <section className="panel serving-lanes" aria-labelledby="serving-lanes-heading">
           <h2 id="serving-lanes-heading">Lanes</h2>
           <ul className="lanes">
             {lanes.map((l, i) => {
@@ -451,7 +456,6 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
           <DataChartHost title={`Fig. 1: throughput of ${focusModel ?? ''} (batch × instances)`} testId="chart.heatmap-throughput" create={createHeatmapChart} data={heat('throughput')} />
           <DataChartHost title={`Fig. 1: latency of ${focusModel ?? ''} (batch × instances)`} testId="chart.heatmap-latency" create={createHeatmapChart} data={heat('latency')} />
           <DataChartHost title="Fig. 7: utility per model (normalized)" testId="chart.utility" create={createUtilityBarsChart} data={utility} />
-          <DataChartHost title="Fig. 8: throughput per model" testId="chart.throughput" create={createPerModelStackChart} data={stack} />
           <DataChartHost title="Fig. 9: latency per model" testId="chart.latency" create={createPerModelLinesChart} data={lines} />
           {/* Only lanes that do not learn can be swept in the page: without one, there is no Fig. 15 here. */}
           {learningLabels.length > 0 && learningLabels.length === lanes.length ? null : (
