@@ -25,6 +25,7 @@ import { createFixed } from '../src/schedulers/serving/fixed';
 import { loadTfNode } from '../src/agents/tfNode';
 import { benchLearning, sacUpdateTimes } from './learning';
 import { benchMeasure } from './measure';
+import { benchFirstLoad, benchServingSeek } from './shell';
 
 interface Row {
   readonly name: string;
@@ -181,12 +182,16 @@ for (const [model, eps] of cases) {
 }
 
 // 5. The learning schedulers (issue 6): tfjs with the wasm backend, as the worker runs it.
-const learningDetails = await benchLearning(await loadTfNode(), rows);
+const tf = await loadTfNode();
+const learningDetails = await benchLearning(tf, rows);
 
 // 6. Measure your machine (issue 15): a measured VGG16 database beside the roofline one.
-const measureDetails = await benchMeasure(await loadTfNode(), rows);
+const measureDetails = await benchMeasure(tf, rows);
 
-report('bench/results.json', learningDetails, { measure: measureDetails });
+// 7. The lab shell (issue 12): serving time travel with a learning lane, the first load.
+const shellDetails = { servingSeek: benchServingSeek(tf, rows), firstLoad: benchFirstLoad(rows) };
+
+report('bench/results.json', learningDetails, { measure: measureDetails, shell: shellDetails });
 
 /** Prints the table and the notes, and writes the rows and `details` to `file`. */
 function report(file: string, details: Record<string, unknown>, extra: Record<string, unknown> = {}): void {

@@ -1,6 +1,7 @@
 import { format, select, type Axis, type BaseType, type NumberValue, type ScaleLinear, type ScaleLogarithmic, type Selection } from 'd3';
 import type { LabState, LabStore } from '../store/labStore';
 import { REFERENCE_COLOURS } from './palette';
+import { SERIES_MAX_POINTS } from '../worker/liveLoop';
 
 /** Font size of every text in a chart, px (readable on a projector). */
 export const FONT_PX = 12;
@@ -8,8 +9,8 @@ export const FONT_PX = 12;
 export const CHAR_PX = 7;
 /** At most this many lanes are drawn (the palette has eight colours). */
 export const MAX_LANES = 8;
-/** At most this many points per lane and line. */
-export const MAX_POINTS = 1024;
+/** At most this many points per lane and line: the worker's series budget, so a series is drawn whole. */
+export const MAX_POINTS = SERIES_MAX_POINTS;
 
 export type Svg = Selection<SVGSVGElement, unknown, null, undefined>;
 export type G = Selection<SVGGElement, unknown, null, undefined>;

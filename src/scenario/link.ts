@@ -73,6 +73,33 @@ export function decodeAnyScenarioLink(hash: string): AnyScenarioResult {
   return 'errors' in value ? value : parseAnyScenario(value.json);
 }
 
+/** The worlds a scenario belongs to (its `world` field; pipeline when absent). */
+export type ScenarioWorld = 'pipeline' | 'serving';
+
+/** A decoded link, routed: the scenario of its world, or the errors and the world they belong to. */
+export type RoutedLink =
+  | { readonly ok: true; readonly world: ScenarioWorld; readonly scenario: AnyScenario }
+  | { readonly ok: false; readonly world: ScenarioWorld; readonly errors: readonly FieldError[] };
+
+/**
+ * Opens a link of either world, once, and says which world it belongs to (issue 17): a
+ * serving link with a bad field is reported with the serving scenario's own field errors,
+ * to the serving lab. A link that cannot be unpacked at all (or names no world) belongs to
+ * the pipeline world, the lab's first. Never throws.
+ */
+export function decodeLink(hash: string): RoutedLink {
+  const value = unpackLink(hash);
+  if ('errors' in value) return { ok: false, world: 'pipeline', errors: value.errors };
+  const world = worldOf(value.json);
+  const parsed = parseAnyScenario(value.json);
+  return parsed.ok ? { ok: true, world, scenario: parsed.scenario } : { ok: false, world, errors: parsed.errors };
+}
+
+/** The world a scenario document says it belongs to. */
+function worldOf(json: unknown): ScenarioWorld {
+  return json !== null && typeof json === 'object' && (json as { world?: unknown }).world === 'serving' ? 'serving' : 'pipeline';
+}
+
 /** The hash of a scenario of either world; throws like `encodeScenarioLink` on an invalid one. */
 export function encodeAnyScenarioLink(scenario: AnyScenario): string {
   const checked = validateAnyScenario(scenario);

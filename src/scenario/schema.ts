@@ -492,7 +492,7 @@ function checkWith<T>(schema: z.ZodType<T>, input: unknown): { ok: true; value: 
  */
 export function validateScenario(input: unknown): ScenarioResult {
   if (input !== null && typeof input === 'object' && (input as { world?: unknown }).world === 'serving') {
-    return { ok: false, errors: [{ path: 'world', message: 'serving scenarios run from the command line for now (npm run sim); the page shows pipeline scenarios' }] };
+    return { ok: false, errors: [{ path: 'world', message: 'is "serving": this door takes pipeline scenarios (the page opens serving scenarios in the serving lab, the command line runs both)' }] };
   }
   const checked = checkWith(scenarioSchema, input);
   return checked.ok ? { ok: true, scenario: checked.value } : checked;

@@ -3,32 +3,15 @@ import { subscribeWithSelector } from 'zustand/middleware';
 import type { PipelineSummary } from '../engine/pipeline/metrics';
 import type { InterferenceModeId } from '../engine/profiles/types';
 import type { FieldError, Scenario } from '../scenario/schema';
-import type { EventView, Frame, LaneInfo, LaneLive, LoadResult, Marker, PlaybackStatus, SeekResult, Speed, TeachingFrame } from '../worker/protocol';
+import type { EventView, Frame, SimApi, LaneInfo, LaneLive, LoadResult, Marker, PlaybackStatus, Speed, TeachingFrame } from '../worker/protocol';
 import { TIMELINE_MARKERS } from '../worker/protocol';
 import { findLesson } from '../scenario/lessons';
+import type { WorkerClient } from './restartingWorker';
 import { historyActions, type LoadErrors, type ScenarioSource } from './history';
 import { MarkerBuffer, SeriesBuffer } from './series';
 
-/** The worker's API as the page sees it: every call is asynchronous. */
-export interface SimClient {
-  subscribe(onFrame: (frame: Frame) => void): Promise<void>;
-  /** Calls `listener` when the simulation had to be restarted (its state is gone). */
-  onCrash?(listener: () => void): void;
-  load(scenario: unknown): Promise<LoadResult>;
-  play(): Promise<void>;
-  pause(): Promise<void>;
-  step(n: number): Promise<void>;
-  reset(): Promise<void>;
-  setSpeed(speed: Speed): Promise<void>;
-  addEvent(executionPlace: number, mode: InterferenceModeId): Promise<readonly EventView[]>;
-  removeEvent(id: number): Promise<readonly EventView[]>;
-  setLaneParameter(lane: number, name: string, value: number): Promise<LaneInfo | null>;
-  setDetectionThreshold(threshold: number): Promise<boolean>;
-  currentScenario(): Promise<Scenario | null>;
-  seek(query: unknown, step?: unknown): Promise<SeekResult>;
-  stepAlgorithm(direction: 1 | -1): Promise<void>;
-  setTraceLane(lane: number): Promise<void>;
-}
+/** The worker's API as the page sees it (every call is asynchronous), derived from `SimApi`. */
+export type SimClient = WorkerClient<SimApi, Frame>;
 
 export interface ScenarioSlice {
   /** The scenario running now (null before the first load). */
@@ -59,8 +42,8 @@ export interface PlaybackSlice {
   served: number;
   totalQueries: number;
   speed: Speed;
-  /** Simulated queries per wall-clock second, measured by the worker. */
-  rateQps: number;
+  /** Simulation speed measured by the worker: queries served per wall-clock second (not an arrival rate). */
+  measuredSpeed: number;
   /** Frames received per wall-clock second. */
   framesPerSecond: number;
 }
@@ -175,7 +158,7 @@ const scenarioSlice = (): ScenarioSlice => ({
   view: DEFAULT_VIEW,
 });
 
-const playbackSlice = (): PlaybackSlice => ({ status: 'paused', served: 0, totalQueries: 0, speed: 60, rateQps: 0, framesPerSecond: 0 });
+const playbackSlice = (): PlaybackSlice => ({ status: 'paused', served: 0, totalQueries: 0, speed: 60, measuredSpeed: 0, framesPerSecond: 0 });
 
 const resultsSlice = (): ResultsSlice => ({
   version: 0,
@@ -356,7 +339,7 @@ export function applyFrame(set: Set, get: Get, frame: Frame, nowMs: number, fram
     status: frame.status,
     served: frame.served,
     totalQueries: frame.totalQueries,
-    rateQps: frame.rateQps,
+    measuredSpeed: frame.measuredSpeed,
     framesPerSecond: frameTimes.length,
     ...(frame.summaries ? { summaries: frame.summaries } : fresh ? { summaries: null } : {}),
     ...(frame.teaching ? { teaching: frame.teaching, teachingServed: frame.served } : {}),
@@ -391,12 +374,12 @@ export function createLabStore(client: SimClient, now: () => number = () => perf
     })),
   );
   void client.subscribe((frame) => applyFrame(store.setState, store.getState, frame, now(), frameTimes));
-  client.onCrash?.(() => {
+  client.onCrash?.((reason) => {
     // A fresh worker knows nothing: give it the scenario back and say what happened.
     const { scenario } = store.getState();
     // The new worker counts generations from scratch: make its first frame count as fresh.
     store.setState({ generation: -1 });
-    const crashed = { source: 'worker' as const, errors: [{ path: '(simulation)', message: 'stopped unexpectedly and was restarted; the run starts again from query 0' }] };
+    const crashed = { source: 'worker' as const, errors: [{ path: '(simulation)', message: `${reason === 'crashed' ? 'stopped unexpectedly' : 'stopped answering'} and was restarted; the run starts again from query 0` }] };
     if (scenario === null) {
       store.setState({ errors: crashed });
       return;

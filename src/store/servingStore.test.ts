@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
 import type { ServingScenario } from '../scenario/schema';
 import { isLearningScheduler } from '../schedulers/serving/registry';
-import type { ServingFrame } from '../worker/servingProtocol';
-import { SERVING_MAX_POINTS } from '../worker/servingProtocol';
+import type { ServingApi, ServingFrame } from '../worker/servingProtocol';
+import { inProcessClient } from './testing/inProcess';
+import { SERIES_MAX_POINTS } from '../worker/liveLoop';
 import { ServingSession } from '../worker/servingSession';
-import { createServingStore, ServingSeriesBuffer, type ServingClient } from './servingStore';
+import { createServingStore, ServingSeriesBuffer } from './servingStore';
 
 /** The store wired to a serving session in the same thread, with a manual clock (as labStore.test.ts). */
 function inProcessStore() {
@@ -15,25 +16,9 @@ function inProcessStore() {
     schedule: () => undefined,
     emit: (frame) => listener?.(frame),
   });
-  const client: ServingClient = {
-    subscribe: async (onFrame) => {
-      listener = onFrame;
-    },
-    load: async (s) => session.load(s),
-    play: async () => session.play(),
-    pause: async () => session.pause(),
-    step: async (ms) => session.step(ms),
-    reset: async () => session.reset(),
-    setSpeed: async (speed) => session.setSpeed(speed),
-    setRate: async (rate) => session.setRate(rate),
-    setModelConfig: async (lane, model, b, mc) => session.setModelConfig(lane, model, b, mc),
-    addBackground: async (intensity, memoryMb) => session.addBackground(intensity, memoryMb),
-    removeBackground: async (id) => session.removeBackground(id),
-    currentScenario: async () => session.currentScenario(),
-    exportAgent: async (lane) => session.exportAgent(lane),
-    importAgent: async (lane, file) => session.importAgent(lane, file),
-    explainUpdate: async (lane) => session.explainUpdate(lane),
-  };
+  const client = inProcessClient<ServingApi, ServingFrame>(session, (onFrame) => {
+    listener = onFrame;
+  });
   return createServingStore(client, () => 0);
 }
 
@@ -120,8 +105,8 @@ describe('the serving store', () => {
   it('keeps rate and backgrounds in the scenario', async () => {
     const store = inProcessStore();
     await store.getState().load(small(), 'preset');
-    expect(await store.getState().setRate(0)).toBe(false);
-    expect(await store.getState().setRate(10)).toBe(true);
+    expect(await store.getState().setArrivalRate(0)).toBe(false);
+    expect(await store.getState().setArrivalRate(10)).toBe(true);
     expect(store.getState().rateRps).toBe(10);
     expect(store.getState().scenario!.serving.rateRps).toBe(10);
     await store.getState().step(5_000);
@@ -148,7 +133,7 @@ describe('the serving store', () => {
     expect(state.status).toBe('done');
     expect(state.stride).toBeGreaterThanOrEqual(16);
     for (const buffer of state.series) {
-      expect(buffer.length).toBeLessThanOrEqual(SERVING_MAX_POINTS);
+      expect(buffer.length).toBeLessThanOrEqual(SERIES_MAX_POINTS);
       expect(buffer.columns.endMs[buffer.length - 1]).toBe(3_000_000);
       // Points follow each other in time, and their slots add up to the run.
       let slots = 0;

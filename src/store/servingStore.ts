@@ -9,36 +9,21 @@ import type { PlaybackStatus } from '../worker/protocol';
 import type {
   BackgroundView,
   LearningLive,
+  ServingApi,
   ServingFrame,
   ServingLaneInfo,
   ServingLaneLive,
   ServingLoadResult,
+  ServingMarker,
   ServingModelInfo,
   ServingSeriesChunk,
   ServingSpeed,
 } from '../worker/servingProtocol';
+import type { WorkerClient } from './restartingWorker';
 import { historyActions, type LoadErrors, type ScenarioSource } from './history';
 
-/** The serving worker's API as the page sees it: every call is asynchronous. */
-export interface ServingClient {
-  subscribe(onFrame: (frame: ServingFrame) => void): Promise<void>;
-  /** Calls `listener` when the simulation had to be restarted (its state is gone). */
-  onCrash?(listener: () => void): void;
-  load(scenario: unknown): Promise<ServingLoadResult>;
-  play(): Promise<void>;
-  pause(): Promise<void>;
-  step(simulatedMs: number): Promise<void>;
-  reset(): Promise<void>;
-  setSpeed(speed: ServingSpeed): Promise<void>;
-  setRate(rateRps: number): Promise<boolean>;
-  setModelConfig(lane: number, model: number, batchSize: number, instances: number): Promise<ServingLaneInfo | null>;
-  addBackground(intensity: number, memoryMb: number): Promise<readonly BackgroundView[]>;
-  removeBackground(id: number): Promise<readonly BackgroundView[]>;
-  currentScenario(): Promise<ServingScenario | null>;
-  exportAgent(lane: number): Promise<AgentFile | null>;
-  importAgent(lane: number, file: unknown): Promise<{ readonly ok: true } | { readonly ok: false; readonly error: string }>;
-  explainUpdate(lane: number): Promise<SacUpdateExplained | null>;
-}
+/** The serving worker's API as the page sees it (every call is asynchronous), derived from `ServingApi`. */
+export type ServingClient = WorkerClient<ServingApi, ServingFrame>;
 
 /** Scalar columns: one value per point. */
 const POINT_COLUMNS = ['endMs', 'slots'] as const;
@@ -53,7 +38,7 @@ export type ServingModelIntColumn = (typeof MODEL_INT_COLUMNS)[number];
 /**
  * A lane's downsampled per-slot series on the page: columns with a length, appended to by
  * frames and replaced when the worker compacts or replays. Bounded by the worker's point
- * budget (SERVING_MAX_POINTS); charts read it directly (it never enters React state).
+ * budget (SERIES_MAX_POINTS); charts read it directly (it never enters React state).
  */
 export class ServingSeriesBuffer {
   length = 0;
@@ -131,6 +116,16 @@ export interface ServingScenarioSlice {
   past: readonly ServingScenario[];
   /** Scenarios undone, for redo (most recent last). */
   future: readonly ServingScenario[];
+  /** How the page presents the scenario (carried by the link: presentation, classroom's hidden parts). */
+  view: ServingView;
+}
+
+export type ServingView = NonNullable<ServingScenario['view']>;
+
+/** The time line: how far the run has been, and its markers. */
+export interface ServingTimelineSlice {
+  furthestMs: number;
+  timelineMarkers: readonly ServingMarker[];
 }
 
 export interface ServingPlaybackSlice {
@@ -141,8 +136,8 @@ export interface ServingPlaybackSlice {
   speed: ServingSpeed;
   /** Requests per second of the scenario (the arrival rate). */
   rateRps: number;
-  /** Wall-clock speed measured by the worker: simulated seconds per wall second. */
-  rate: number;
+  /** Simulation speed measured by the worker: simulated seconds per wall second (not an arrival rate). */
+  measuredSpeed: number;
   /** Frames received per wall-clock second. */
   framesPerSecond: number;
 }
@@ -187,7 +182,7 @@ export interface ServingActions {
   reset(): Promise<void>;
   setSpeed(speed: ServingSpeed): Promise<void>;
   /** Sets the request rate (the run restarts from time 0); false when out of bounds. */
-  setRate(rateRps: number): Promise<boolean>;
+  setArrivalRate(rateRps: number): Promise<boolean>;
   /** Sets (b, m_c) of one model on a fixed lane from the next slot on; false when refused. */
   setModelConfig(lane: number, model: number, batchSize: number, instances: number): Promise<boolean>;
   addBackground(intensity: number, memoryMb: number): Promise<void>;
@@ -203,9 +198,20 @@ export interface ServingActions {
   explainUpdate(lane: number): Promise<SacUpdateExplained | null>;
   /** Restarts the run with the lane learning from scratch (no shipped agent, exploring, training). */
   trainFromScratch(lane: number): Promise<boolean>;
+  /** Time travel: goes to `timeMs` of the run (back by an exact replay); false when refused. */
+  seek(timeMs: number): Promise<boolean>;
+  /** Jumps to the next or previous marker of the time line (tenants, and the selected lane's changes). */
+  stepMarker(direction: 1 | -1): Promise<void>;
+  /** Presentation mode and hidden parts (a classroom link). */
+  setView(view: ServingView): void;
 }
 
-export type ServingState = ServingScenarioSlice & ServingPlaybackSlice & ServingResultsSlice & ServingUiSlice & ServingActions;
+/** Markers of the serving time line a person can jump to for the selected lane. */
+export function servingLaneMarkers(markers: readonly ServingMarker[], lane: number): ServingMarker[] {
+  return markers.filter((m) => m.lane === -1 || m.lane === lane);
+}
+
+export type ServingState = ServingScenarioSlice & ServingPlaybackSlice & ServingResultsSlice & ServingUiSlice & ServingTimelineSlice & ServingActions;
 export type ServingStore = StoreApi<ServingState> & {
   subscribe: {
     (listener: (state: ServingState, previous: ServingState) => void): () => void;
@@ -231,9 +237,10 @@ const scenarioSlice = (): ServingScenarioSlice => ({
   errors: null,
   past: [],
   future: [],
+  view: { mode: 'normal', hide: [] },
 });
 
-const playbackSlice = (): ServingPlaybackSlice => ({ status: 'paused', timeMs: 0, durationMs: 0, speed: 10, rateRps: 0, rate: 0, framesPerSecond: 0 });
+const playbackSlice = (): ServingPlaybackSlice => ({ status: 'paused', timeMs: 0, durationMs: 0, speed: 10, rateRps: 0, measuredSpeed: 0, framesPerSecond: 0 });
 
 const resultsSlice = (): ServingResultsSlice => ({
   version: 0,
@@ -263,6 +270,7 @@ function loadedState(result: Extract<ServingLoadResult, { ok: true }>, get: Get)
     rateRps: result.scenario.serving.rateRps,
     backgrounds: result.backgrounds,
     summaries: null,
+    view: result.scenario.view ?? { mode: 'normal', hide: [] },
     selectedLane: Math.max(0, Math.min(get().selectedLane, result.lanes.length - 1)),
     selectedModel: Math.max(0, Math.min(get().selectedModel, result.models.length - 1)),
   };
@@ -291,8 +299,10 @@ function actions(set: Set, get: Get, client: ServingClient): ServingActions {
   const refreshScenario = async (before: ServingScenario | null): Promise<void> => {
     const scenario = await client.currentScenario();
     if (scenario === null) return;
-    if (before !== null && JSON.stringify(before) !== JSON.stringify(scenario)) remember(before);
-    set({ scenario, rateRps: scenario.serving.rateRps });
+    const view = get().view;
+    const merged = view.mode === 'normal' && view.hide.length === 0 ? scenario : { ...scenario, view };
+    if (before !== null && JSON.stringify(before) !== JSON.stringify(merged)) remember(before);
+    set({ scenario: merged, rateRps: merged.serving.rateRps });
   };
   return {
     load: history.load,
@@ -308,9 +318,9 @@ function actions(set: Set, get: Get, client: ServingClient): ServingActions {
       set({ speed });
       await client.setSpeed(speed);
     },
-    setRate: async (rateRps) => {
+    setArrivalRate: async (rateRps) => {
       const before = get().scenario;
-      const ok = await client.setRate(rateRps);
+      const ok = await client.setArrivalRate(rateRps);
       if (ok) await refreshScenario(before);
       return ok;
     },
@@ -344,6 +354,25 @@ function actions(set: Set, get: Get, client: ServingClient): ServingActions {
         return false;
       }
       return true;
+    },
+    seek: async (timeMs) => {
+      const result = await client.seek(timeMs);
+      if (!result.ok) set({ errors: { source: 'worker', errors: result.errors } });
+      return result.ok;
+    },
+    stepMarker: async (direction) => {
+      const { timelineMarkers, selectedLane, timeMs } = get();
+      const candidates = servingLaneMarkers(timelineMarkers, selectedLane);
+      const target = direction === 1 ? candidates.find((m) => m.timeMs > timeMs) : candidates.findLast((m) => m.timeMs < timeMs);
+      if (target !== undefined) await get().seek(target.timeMs);
+    },
+    setView: (view) => {
+      const scenario = get().scenario;
+      if (scenario === null) return;
+      const { view: _old, ...rest } = scenario;
+      void _old;
+      const isDefault = view.mode === 'normal' && view.hide.length === 0;
+      set({ view, scenario: isDefault ? rest : { ...rest, view } });
     },
     trainFromScratch: (lane) =>
       history.edit((scenario) => ({
@@ -380,8 +409,10 @@ export function applyServingFrame(set: Set, get: Get, frame: ServingFrame, nowMs
     status: frame.status,
     timeMs: frame.timeMs,
     durationMs: frame.durationMs,
-    rate: frame.rate,
+    measuredSpeed: frame.measuredSpeed,
     framesPerSecond: frameTimes.length,
+    furthestMs: frame.furthestMs,
+    ...(frame.timeline ? { timelineMarkers: frame.timeline.markers } : {}),
     ...(frame.summaries ? { summaries: frame.summaries } : fresh ? { summaries: null } : {}),
   });
 }
@@ -399,16 +430,18 @@ export function createServingStore(client: ServingClient, now: () => number = ()
       ...playbackSlice(),
       ...resultsSlice(),
       ...uiSlice(),
+      furthestMs: 0,
+      timelineMarkers: [],
       ...actions(set, get, client),
     })),
   );
   void client.subscribe((frame) => applyServingFrame(store.setState, store.getState, frame, now(), frameTimes));
-  client.onCrash?.(() => {
+  client.onCrash?.((reason) => {
     // A fresh worker knows nothing: give it the scenario back and say what happened.
     const { scenario, speed } = store.getState();
     // The new worker counts generations from scratch: make its first frame count as fresh.
     store.setState({ generation: -1 });
-    const crashed = { source: 'worker' as const, errors: [{ path: '(simulation)', message: 'stopped unexpectedly and was restarted; the run starts again from time 0' }] };
+    const crashed = { source: 'worker' as const, errors: [{ path: '(simulation)', message: `${reason === 'crashed' ? 'stopped unexpectedly' : 'stopped answering'} and was restarted; the run starts again from time 0` }] };
     if (scenario === null) {
       store.setState({ errors: crashed });
       return;

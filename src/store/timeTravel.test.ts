@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findLesson, LESSONS } from '../scenario/lessons';
 import { defaultScenario } from '../scenario/presets';
-import { PipelineSession } from '../worker/session';
+import { PipelineSession } from '../worker/pipelineSession';
 import type { LabState } from './labStore';
 import { inProcessLab } from './testing/inProcess';
 

@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
-import { defaultScenario } from '../scenario/presets';
-import type { HideableControl, ServingScenario } from '../scenario/schema';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
+import type { FieldError, HideableControl, ServingScenario } from '../scenario/schema';
 import { createServingWorkerClient } from '../store/servingClient';
 import { createServingStore, type ServingStore } from '../store/servingStore';
 import { createLabStore, type LabStore } from '../store/labStore';
@@ -16,27 +16,58 @@ import { LessonBar } from './LessonBar';
 import { LabStoreContext, useLab } from './labContext';
 import { LanesPanel } from './LanesPanel';
 import { MeasurePanel } from './MeasurePanel';
-import { decodeAnyScenarioLink, encodeAnyScenarioLink } from '../scenario/link';
-import { linkFor, openLink, startLinkSync } from './linkSync';
+import { decodeLink, encodeAnyScenarioLink } from '../scenario/link';
+import { linkFor, startLinkSync } from './linkSync';
 import { PlaybackBar } from './PlaybackBar';
 import { ScenarioPanel } from './ScenarioPanel';
-import { ServingLab } from './serving/ServingLab';
+
+/** The serving lab is loaded when it is first opened: the pipeline lab's first load stays small. */
+const ServingLab = lazy(() => import('./serving/ServingLab').then((m) => ({ default: m.ServingLab })));
+
+/** The serving world's default scenario (ARCHITECTURE §4): the six models on Xavier NX at 30 rps. */
+function defaultServingScenario(): ServingScenario {
+  return structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
+}
 import { ShareBar } from './ShareBar';
 import { Timeline } from './Timeline';
 
-/** Opens the link in the address bar, or the default scenario (ARCHITECTURE §4), and plays it. */
-async function openFirstScenario(store: LabStore, openServing: (scenario: ServingScenario) => void): Promise<void> {
-  const hash = window.location.hash.replace(/^#/, '');
-  if (hash !== '') {
-    const decoded = decodeAnyScenarioLink(hash);
-    if (decoded.ok && decoded.scenario.world === 'serving') {
-      // A serving link opens the serving lab; the pipeline lab waits behind it, on its default.
-      await store.getState().load(defaultScenario(), 'preset');
-      openServing(decoded.scenario);
-      return;
-    }
+/** What the page does with a link, once it is decoded and routed to its world. */
+export interface LinkRoutes {
+  /** A valid serving scenario, or a serving link's field errors (the serving lab shows them). */
+  serving(routed: { readonly scenario: ServingScenario } | { readonly errors: readonly FieldError[] }): void;
+  /** A pipeline link: back in the pipeline lab, which loads it or shows its errors. */
+  pipeline(): void;
+}
+
+/**
+ * Opens a link: decoded once (`decodeLink`) and routed to the lab of its world (issue 17):
+ * the pipeline store loads a pipeline scenario or shows the errors; a serving link opens the
+ * serving lab, with its scenario or with the serving scenario's own field errors.
+ */
+export async function routeLink(store: LabStore, hash: string, routes: LinkRoutes): Promise<boolean> {
+  const decoded = decodeLink(hash);
+  if (decoded.world === 'serving') {
+    routes.serving(decoded.ok ? { scenario: decoded.scenario as ServingScenario } : { errors: decoded.errors });
+    return decoded.ok;
   }
-  let ok = hash !== '' && (await openLink(store, hash));
+  routes.pipeline();
+  if (!decoded.ok) {
+    store.getState().reject('link', decoded.errors);
+    return false;
+  }
+  return store.getState().load(decoded.scenario, 'link');
+}
+
+/** Opens the link in the address bar, or the default scenario (ARCHITECTURE §4), and plays it. */
+async function openFirstScenario(store: LabStore, routes: LinkRoutes): Promise<void> {
+  const hash = window.location.hash.replace(/^#/, '');
+  if (hash !== '' && decodeLink(hash).world === 'serving') {
+    // A serving link opens the serving lab; the pipeline lab waits behind it, on its default.
+    await store.getState().load(defaultScenario(), 'preset');
+    await routeLink(store, hash, routes);
+    return;
+  }
+  let ok = hash !== '' && (await routeLink(store, hash, routes));
   if (!ok) {
     // A broken link keeps its banner over the default scenario.
     const errors = store.getState().errors;
@@ -144,18 +175,22 @@ function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScen
         </div>
         {hidden('playback') ? null : <PlaybackBar />}
       </header>
-      {hidden('links') || mode === 'embed' ? null : <ShareBar onOpenServing={onOpenServing} />}
+      <div className="lab-toolbar">
+        {hidden('links') || mode === 'embed' ? null : <ShareBar onOpenServing={onOpenServing} />}
+        {hidden('lessons') ? null : <LessonBar />}
+      </div>
       <ErrorBanner />
-      {hidden('lessons') ? null : <LessonBar />}
       {hidden('links') || mode === 'embed' ? null : <MeasurePanel />}
+      {/* Board and main chart first, in the wide column; the algorithm panel, the lanes and the
+          settings dock at the side, so that they never push the charts down (issue 12). */}
       <main className="lab-main">
         <section className="lab-board" aria-labelledby="board-heading">
           <Board showPalette={!hidden('palette')} />
-          {hidden('events') ? null : <EventsList />}
-          {hidden('algorithm') ? null : <AlgorithmPanel />}
         </section>
-        <aside className="lab-side" aria-label="Scenario and lanes">
+        <aside className="lab-side" aria-label="Algorithm, scenario and lanes">
           {hidden('lanes') ? null : <LanesPanel />}
+          {hidden('algorithm') ? null : <AlgorithmPanel />}
+          {hidden('events') ? null : <EventsList />}
           {hidden('scenario') ? null : <ScenarioPanel />}
           {hidden('assumptions') ? null : <AssumptionsPanel />}
         </aside>
@@ -184,28 +219,47 @@ export function App({ store: given }: { readonly store?: LabStore } = {}) {
   const [store] = useState<LabStore>(() => given ?? createLabStore(createWorkerClient()));
   const [serving, setServing] = useState<ServingStore | null>(null);
   const [showServing, setShowServing] = useState(false);
-  const openServingRef = useRef<(scenario: ServingScenario) => void>(() => undefined);
+  const servingRef = useRef<ServingStore | null>(null);
   const servingShownRef = useRef(false);
-  const openServing = (scenario: ServingScenario) => {
+  /** The serving world's store, started (with its worker) the first time it is opened. */
+  const servingStore = (): ServingStore => {
+    if (servingRef.current === null) {
+      servingRef.current = createServingStore(createServingWorkerClient());
+      setServing(servingRef.current);
+    }
+    return servingRef.current;
+  };
+  const openServing = (routed: Parameters<LinkRoutes['serving']>[0]) => {
     void store.getState().pause();
-    // The serving world runs in a worker of its own, started the first time it is opened.
-    const target = serving ?? createServingStore(createServingWorkerClient());
-    setServing(target);
+    const existing = servingRef.current;
+    const target = servingStore();
+    setShowServing(true);
+    if ('errors' in routed) {
+      // A broken serving link: its errors over the serving lab's last good scenario (the default the first time).
+      const fallback = existing?.getState().scenario ?? null;
+      void (fallback !== null ? Promise.resolve(true) : target.getState().load(defaultServingScenario(), 'preset')).then(() => target.getState().reject('link', routed.errors));
+      return;
+    }
     void target
       .getState()
-      .load(scenario, 'preset')
+      .load(routed.scenario, 'preset')
       .then((ok) => (ok ? target.getState().play() : undefined));
   };
+  const routesRef = useRef<LinkRoutes>({ serving: () => undefined, pipeline: () => undefined });
   useEffect(() => {
-    openServingRef.current = openServing;
+    routesRef.current = {
+      serving: openServing,
+      pipeline: () => {
+        void servingRef.current?.getState().pause();
+        setShowServing(false);
+      },
+    };
     servingShownRef.current = serving !== null && showServing;
   });
   useEffect(() => {
-    void openFirstScenario(store, (scenario) => {
-      openServingRef.current(scenario);
-      setShowServing(true);
-    });
-    return startLinkSync(store, window, () => !servingShownRef.current);
+    const routes: LinkRoutes = { serving: (r) => routesRef.current.serving(r), pipeline: () => routesRef.current.pipeline() };
+    void openFirstScenario(store, routes);
+    return startLinkSync(store, window, () => !servingShownRef.current, (hash) => routeLink(store, hash, routes));
   }, [store]);
   useHistoryKeys(store);
   useTeachingKeys(store);
@@ -229,23 +283,20 @@ export function App({ store: given }: { readonly store?: LabStore } = {}) {
   }, [serving, showServing, store]);
   if (serving !== null && showServing) {
     return (
-      <ServingLab
-        store={serving}
-        onExit={() => {
-          void serving.getState().pause();
-          setShowServing(false);
-        }}
-      />
+      <Suspense fallback={<p className="loading" data-testid="serving.loading">Opening the serving lab…</p>}>
+        <ServingLab
+          store={serving}
+          onExit={() => {
+            void serving.getState().pause();
+            setShowServing(false);
+          }}
+        />
+      </Suspense>
     );
   }
   return (
     <LabStoreContext.Provider value={store}>
-      <Lab
-        onOpenServing={(scenario) => {
-          openServing(scenario);
-          setShowServing(true);
-        }}
-      />
+      <Lab onOpenServing={(scenario) => openServing({ scenario })} />
     </LabStoreContext.Provider>
   );
 }

@@ -1,3 +1,4 @@
+import { LessonsIcon } from './icons';
 import { useEffect, useId, useRef, useState } from 'react';
 import { LESSONS, findLesson } from '../scenario/lessons';
 import { useLab, useLabStore } from './labContext';
@@ -24,7 +25,7 @@ export function LessonBar() {
     return (
       <section className="lessons" aria-label="Lessons" data-testid="lessons">
         <button type="button" data-testid="lessons.open" aria-expanded={listOpen} onClick={() => setListOpen(!listOpen)}>
-          🎓 Lessons
+          <LessonsIcon /> Lessons
         </button>
         {listOpen ? (
           <ul className="lesson-list">

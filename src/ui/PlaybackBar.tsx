@@ -15,7 +15,7 @@ export function PlaybackBar() {
   const served = useLab((s) => s.served);
   const total = useLab((s) => s.totalQueries);
   const speed = useLab((s) => s.speed);
-  const rate = useLab((s) => s.rateQps);
+  const measuredSpeed = useLab((s) => s.measuredSpeed);
   const fps = useLab((s) => s.framesPerSecond);
   const [stepSize, setStepSize] = useState(1);
   const act = store.getState();
@@ -54,7 +54,7 @@ export function PlaybackBar() {
         query {integer.format(served)} / {integer.format(total)} · {status}
         <span className="rate">
           {' '}
-          · {integer.format(rate)} q/s · {fps} fps
+          · {integer.format(measuredSpeed)} q/s · {fps} fps
         </span>
       </output>
     </div>

@@ -1,7 +1,8 @@
 import { useRef, useState } from 'react';
 import { parseScenarioJson } from '../scenario/parse';
 import { PRESETS } from '../scenario/presets';
-import { HIDEABLE_CONTROLS, VIEW_MODES, type HideableControl, type ServingScenario } from '../scenario/schema';
+import type { HideableControl, ServingScenario } from '../scenario/schema';
+import { ClassroomPanel } from './ClassroomPanel';
 import { downloadText } from './download';
 import { useLab, useLabStore } from './labContext';
 import { currentLink } from './linkSync';
@@ -75,10 +76,6 @@ export function ShareBar({ onOpenServing }: { readonly onOpenServing?: (scenario
     else await act.load(parsed.scenario, 'file');
   };
 
-  const toggleHidden = (control: HideableControl, hidden: boolean) => {
-    const hide = hidden ? [...view.hide, control] : view.hide.filter((c) => c !== control);
-    act.setView({ ...view, hide });
-  };
 
   return (
     <section className="share" aria-label="Share, files and history" data-hideable="links">
@@ -183,27 +180,7 @@ export function ShareBar({ onOpenServing }: { readonly onOpenServing?: (scenario
           })}
         </ul>
       ) : null}
-      {panel === 'classroom' ? (
-        <fieldset className="classroom">
-          <legend>Classroom link: how the page opens</legend>
-          <label>
-            View{' '}
-            <select data-testid="view.mode" value={view.mode} onChange={(e) => act.setView({ ...view, mode: e.target.value as (typeof VIEW_MODES)[number] })}>
-              <option value="normal">normal</option>
-              <option value="presentation">presentation (large type, high contrast)</option>
-              <option value="embed">embed (no chrome, for an iframe in slides)</option>
-            </select>
-          </label>
-          <div className="hide-list" role="group" aria-label="Hide these parts">
-            {HIDEABLE_CONTROLS.map((c) => (
-              <label key={c} className="check">
-                <input type="checkbox" data-testid={`view.hide-${c}`} checked={view.hide.includes(c)} onChange={(e) => toggleHidden(c, e.target.checked)} /> hide {HIDE_LABELS[c]}
-              </label>
-            ))}
-          </div>
-          <p className="hint">The choices travel with the link. Open the page without a link (or remove the part after #) to get everything back.</p>
-        </fieldset>
-      ) : null}
+      {panel === 'classroom' ? <ClassroomPanel view={view} onChange={(v) => act.setView({ mode: v.mode, hide: [...v.hide] })} parts={HIDE_LABELS} /> : null}
     </section>
   );
 }

@@ -32,7 +32,13 @@ export async function openLink(store: LabStore, hash: string): Promise<boolean> 
  * Keeps the address bar's hash and the scenario in step: edits rewrite the hash (debounced,
  * without adding history entries), and a hash the person pastes or navigates to is opened.
  */
-export function startLinkSync(store: LabStore, win: Window, active: () => boolean = () => true): () => void {
+export function startLinkSync(
+  store: LabStore,
+  win: Window,
+  active: () => boolean = () => true,
+  /** Opens a hash the person navigated to (the page routes it to its world's lab). */
+  open: (hash: string) => Promise<boolean> = (hash) => openLink(store, hash),
+): () => void {
   let written = win.location.hash.replace(/^#/, '');
   let timer: ReturnType<typeof setTimeout> | undefined;
   const unsubscribe = store.subscribe(
@@ -54,7 +60,7 @@ export function startLinkSync(store: LabStore, win: Window, active: () => boolea
     const hash = win.location.hash.replace(/^#/, '');
     if (hash === '' || hash === written) return;
     written = hash;
-    void openLink(store, hash);
+    void open(hash);
   };
   win.addEventListener('hashchange', onHashChange);
   return () => {

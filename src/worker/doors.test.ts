@@ -6,7 +6,7 @@ import { formatErrors, type FieldError } from '../scenario/schema';
 import type { Frame } from './protocol';
 import type { ServingFrame } from './servingProtocol';
 import { ServingSession } from './servingSession';
-import { PipelineSession } from './session';
+import { PipelineSession } from './pipelineSession';
 import { manualHost } from './testing/manualHost';
 
 /**

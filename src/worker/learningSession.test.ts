@@ -113,3 +113,30 @@ describe('learning lanes in the serving session (the worker, with tfjs)', () => 
     expect(s.explainUpdate(1)).toBeNull();
   }, 60_000);
 });
+
+describe('time travel with a learning lane', () => {
+  /** What a frame shows of the lanes, without wall-clock times. */
+  const shown = (f: ServingFrame) => ({
+    timeMs: f.timeMs,
+    summaries: f.summaries?.map(({ decisionMeanUs: _d, ...rest }) => (void _d, rest)),
+    learning: f.lanes.map((l) => (l.learning ? { ...l.learning, decisionUs: 0, policy: null, masks: null } : null)),
+  });
+
+  it('a seek back replays the BCEdge lane (networks, optimizer, replay buffer, RNG) bit for bit', () => {
+    const lanes: ServingScenario['serving']['lanes'] = [{ scheduler: 'fixed' }, { scheduler: 'bcedge', params: { warmup: 16 } }];
+    const straight = session();
+    straight.session.load(scenario(lanes));
+    straight.session.step(10_000);
+    straight.session.addBackground(0.3, 500);
+    straight.session.step(10_000);
+    const at20 = shown(straight.frames.at(-1)!);
+    straight.session.step(10_000);
+    const at30 = shown(straight.frames.at(-1)!);
+    expect(at30.learning[1]!.updates).toBeGreaterThan(0);
+    expect(straight.session.seek(20_000)).toEqual({ ok: true });
+    expect(shown(straight.frames.at(-1)!)).toStrictEqual(at20);
+    expect(straight.session.seek(30_000)).toEqual({ ok: true });
+    expect(shown(straight.frames.at(-1)!)).toStrictEqual(at30);
+    expect(tf.memory().numTensors).toBeLessThan(1000);
+  }, 60_000);
+});

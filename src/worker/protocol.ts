@@ -6,6 +6,7 @@ import type { PipelineSummary } from '../engine/pipeline/metrics';
 import type { InterferenceModeId, ModeId } from '../engine/profiles/types';
 import type { FieldError, Scenario } from '../scenario/schema';
 import type { AlgorithmStep } from '../schedulers/pipeline/trace';
+import type { PlaybackStatus, Speed } from './liveLoop';
 
 /** One lane as the page shows it. */
 export interface LaneInfo {
@@ -81,7 +82,7 @@ export interface EventView {
   readonly toQuery: number | null;
 }
 
-export type PlaybackStatus = 'paused' | 'playing' | 'done';
+export type { PlaybackStatus } from './liveLoop';
 
 /** One batch of progress, at most ~60 per second. */
 export interface Frame {
@@ -102,8 +103,8 @@ export interface Frame {
   readonly markers: readonly Marker[];
   /** Present when the run has just paused or finished: the full summaries. */
   readonly summaries?: readonly PipelineSummary[];
-  /** Wall-clock simulation speed over the last second, queries per second. */
-  readonly rateQps: number;
+  /** Simulation speed measured over the last wall-clock second: queries served per wall second (not an arrival rate). */
+  readonly measuredSpeed: number;
   /** Present when the teaching view changed. */
   readonly teaching?: TeachingFrame;
   /** Present when the time line changed. */
@@ -152,12 +153,14 @@ export type LoadResult =
   | { readonly ok: false; readonly errors: readonly FieldError[] };
 
 /** Speed: simulated queries per wall-clock second, or 'max'. */
-export type Speed = number | 'max';
+export type { Speed } from './liveLoop';
 export const SPEED_LIMITS = { min: 0.25, max: 1_000_000 } as const;
 
 /** The worker's API (synchronous on the worker side; comlink makes every call a promise). */
 export interface SimApi {
   subscribe(callback: (frame: Frame) => void): void;
+  /** Answers at once: the page's liveness check (a worker that stops answering is restarted). */
+  ping(): true;
   load(scenario: unknown): LoadResult;
   play(): void;
   pause(): void;

@@ -1,8 +1,6 @@
 import type { QueryRecord } from '../engine/pipeline/simulation';
+import { SERIES_MAX_POINTS as MAX_POINTS } from './liveLoop';
 import { LATENCY_BINS, type SeriesChunk } from './protocol';
-
-/** Points a lane's series may hold before neighbours are merged and the stride doubles. */
-export const MAX_POINTS = 1024;
 /** Measured throughput is taken over at least this many completions. */
 const MEASURE_WINDOW = 10;
 

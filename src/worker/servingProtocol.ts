@@ -9,10 +9,7 @@ import type { ServingSummary } from '../engine/serving/metrics';
 import type { ModelId } from '../engine/serving/models';
 import type { PlatformId } from '../engine/serving/platforms';
 import type { FieldError, ServingScenario } from '../scenario/schema';
-import type { PlaybackStatus } from './protocol';
-
-/** Slot points a lane's series may hold before neighbours are merged and the stride doubles. */
-export const SERVING_MAX_POINTS = 1024;
+import type { PlaybackStatus, Speed } from './liveLoop';
 
 /** One lane as the page shows it. */
 export interface ServingLaneInfo {
@@ -136,6 +133,19 @@ export interface LearningLive {
   readonly masks: Uint8Array | null;
 }
 
+/** A moment worth a mark on the serving time line. */
+export interface ServingMarker {
+  /** Simulated time, ms. */
+  readonly timeMs: number;
+  readonly kind: 'tenant-on' | 'tenant-off' | 'config' | 'agent';
+  /** The lane it belongs to; -1 for a tenant (the same on every lane). */
+  readonly lane: number;
+  readonly background?: number;
+  readonly model?: ModelId;
+  readonly batchSize?: number;
+  readonly instances?: number;
+}
+
 /** One batch of progress, at most ~60 per second (30 at full speed). */
 export interface ServingFrame {
   /** Increases on every load, reset, rate change or replay: frames of an older generation are stale. */
@@ -161,8 +171,12 @@ export interface ServingFrame {
   readonly backgrounds: readonly BackgroundView[];
   /** Present when the run has just paused, stepped or finished: the cumulative summaries. */
   readonly summaries?: readonly ServingSummary[];
-  /** Wall-clock speed over the last second, simulated seconds per wall second. */
-  readonly rate: number;
+  /** Simulation speed measured over the last wall-clock second: simulated seconds per wall second (not an arrival rate). */
+  readonly measuredSpeed: number;
+  /** How far the run has been (the time line's extent), simulated ms: seeking up to it replays what was seen. */
+  readonly furthestMs: number;
+  /** Present when the time line's markers changed: all of them. */
+  readonly timeline?: { readonly markers: readonly ServingMarker[] };
 }
 
 /** What `load` answers. */
@@ -181,12 +195,14 @@ export type ServingLoadResult =
   | { readonly ok: false; readonly errors: readonly FieldError[] };
 
 /** Speed: simulated seconds per wall-clock second, or 'max'. */
-export type ServingSpeed = number | 'max';
+export type ServingSpeed = Speed;
 export const SERVING_SPEED_LIMITS = { min: 0.1, max: 100_000 } as const;
 
 /** The serving worker's API (synchronous on the worker side; comlink makes every call a promise). */
 export interface ServingApi {
   subscribe(callback: (frame: ServingFrame) => void): void;
+  /** Answers at once: the page's liveness check (a worker that stops answering is restarted). */
+  ping(): true;
   /** Where the shipped agents are served (the page's `agents/` folder). */
   configure(options: { readonly agentsBaseUrl: string }): void;
   /** Validates and loads a scenario; learning lanes load TensorFlow.js (and shipped agents) first. */
@@ -196,11 +212,14 @@ export interface ServingApi {
   step(simulatedMs: number): void;
   reset(): void;
   setSpeed(speed: ServingSpeed): void;
-  setRate(rateRps: number): boolean;
+  /** Sets the requests' arrival rate (the run restarts from time 0). */
+  setArrivalRate(rateRps: number): boolean;
   setModelConfig(lane: number, model: number, batchSize: number, instances: number): ServingLaneInfo | null;
   addBackground(intensity: number, memoryMb: number): readonly BackgroundView[];
   removeBackground(id: number): readonly BackgroundView[];
   currentScenario(): ServingScenario | null;
+  /** Goes to `timeMs` of the run (back by replaying from time 0, learning lanes included). */
+  seek(timeMs: unknown): { readonly ok: true } | { readonly ok: false; readonly errors: readonly FieldError[] };
   /** A learning lane's agent as a file (null when the lane does not learn). */
   exportAgent(lane: number): AgentFile | null;
   /** The next SAC update of a BCEdge or TAC lane, applied and explained (null for other lanes or before any transition). */

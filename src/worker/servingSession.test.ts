@@ -5,7 +5,7 @@ import type { ServingScenario } from '../scenario/schema';
 import { isLearningScheduler } from '../schedulers/serving/registry';
 import { runServingScenario } from '../scenario/servingRunner';
 import type { ServingFrame } from './servingProtocol';
-import { SERVING_MAX_POINTS } from './servingProtocol';
+import { SERIES_MAX_POINTS } from './liveLoop';
 import { ServingSession } from './servingSession';
 
 const manualHost = () => createManualHost<ServingFrame>();
@@ -141,8 +141,8 @@ describe('ServingSession', () => {
     const session = new ServingSession(host);
     session.load(small());
     session.step(3_000);
-    expect(session.setRate(0)).toBe(false);
-    expect(session.setRate(10)).toBe(true);
+    expect(session.setArrivalRate(0)).toBe(false);
+    expect(session.setArrivalRate(10)).toBe(true);
     expect(frames.at(-1)!.timeMs).toBe(0);
     expect(session.currentScenario()!.serving.rateRps).toBe(10);
     session.setSpeed(5);
@@ -164,7 +164,7 @@ describe('ServingSession', () => {
     session.step(3_000_000);
     let points = 0;
     for (const f of frames) points = f.replace ? f.lanes[0]!.points.endMs.length : points + f.lanes[0]!.points.endMs.length;
-    expect(points).toBeLessThanOrEqual(SERVING_MAX_POINTS);
+    expect(points).toBeLessThanOrEqual(SERIES_MAX_POINTS);
     expect(frames.at(-1)!.stride).toBeGreaterThanOrEqual(16);
     const slots = collect(frames, 0);
     expect(slots.endMs.at(-1)).toBe(3_000_000);

@@ -10,35 +10,19 @@ import type { AgentFile } from '../agents/learner';
 import { DiscreteSac, type SacUpdateExplained } from '../agents/sac';
 import { isLearningScheduler, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext, type LearningFactory } from '../schedulers/serving/registry';
 import { LearningLane } from './learningLane';
-import type { PlaybackStatus } from './protocol';
+import { LiveLoop, SERIES_MAX_POINTS, type SessionHost } from './liveLoop';
 import type {
   BackgroundView,
   ServingFrame,
   ServingLaneInfo,
   ServingLaneLive,
   ServingLoadResult,
+  ServingMarker,
   ServingModelLive,
   ServingSeriesChunk,
   ServingSpeed,
 } from './servingProtocol';
-import { SERVING_MAX_POINTS, SERVING_SPEED_LIMITS } from './servingProtocol';
-
-/** What the session needs from where it runs (the worker, or a test); as `SessionHost` of session.ts. */
-export interface ServingSessionHost {
-  /** Wall-clock milliseconds. */
-  now(): number;
-  /** Runs `fn` after about `delayMs`. */
-  schedule(fn: () => void, delayMs: number): void;
-  /** Hands a frame to the page; `transfer` lists the buffers it may move. */
-  emit(frame: ServingFrame, transfer: ArrayBuffer[]): void;
-}
-
-/** Wall-clock time one tick may compute before it yields and reports, ms. */
-const TICK_BUDGET_MS = 12;
-/** Minimum wall-clock time between two frames, ms (≈ 60 frames per second). */
-const FRAME_INTERVAL_MS = 16;
-/** At full speed frames come at most this often (≈ 30 per second). */
-const MAX_SPEED_FRAME_INTERVAL_MS = 33;
+import { SERVING_SPEED_LIMITS } from './servingProtocol';
 
 /** One point of a lane's series (sums, so that merging neighbours is exact). */
 interface Point {
@@ -100,7 +84,7 @@ interface SlotSample {
 
 /**
  * A lane's per-slot series, bounded: each point sums `stride` slots; when
- * SERVING_MAX_POINTS is reached, neighbours merge and the stride doubles (as seriesBuilder).
+ * SERIES_MAX_POINTS is reached, neighbours merge and the stride doubles (as seriesBuilder).
  */
 class ServingSeries {
   stride = 1;
@@ -131,7 +115,7 @@ class ServingSeries {
     if (p.slots < this.stride) return;
     this.points.push(p);
     this.pending = null;
-    if (this.points.length >= SERVING_MAX_POINTS) this.compact();
+    if (this.points.length >= SERIES_MAX_POINTS) this.compact();
   }
 
   /** Closes a partial last point (at the end of the run: it holds fewer than `stride` slots). */
@@ -218,7 +202,14 @@ interface Lane {
 /** A live change, kept so that a replay reproduces it at the same simulated time. */
 type LiveChange =
   | { readonly kind: 'config'; readonly atMs: number; readonly lane: number; readonly model: number; readonly action: ModelAction }
-  | { kind: 'background'; readonly atMs: number; readonly id: number; readonly intensity: number; readonly memoryMb: number; toMs: number | null };
+  | { kind: 'background'; readonly atMs: number; readonly id: number; readonly intensity: number; readonly memoryMb: number; toMs: number | null }
+  /** An agent loaded into a learning lane (from a file or the browser's storage). */
+  | { readonly kind: 'agent'; readonly atMs: number; readonly lane: number; readonly file: unknown }
+  /** One SAC update applied by the walkthrough (it changes the learner, so a replay applies it too). */
+  | { readonly kind: 'explain'; readonly atMs: number; readonly lane: number };
+
+/** Configuration changes the time line shows at most (the newest; slider drags make many). */
+const TIMELINE_CONFIG_MARKERS = 500;
 
 /**
  * Wraps a lane's scheduler: per-model overrides on top of its decisions (the page's sliders
@@ -258,36 +249,68 @@ function wrapScheduler(inner: ServingScheduler, hooks: LaneHooks, timing: { now(
  *   negative intensities are refused), so the lanes are rebuilt and replayed to the current
  *   time with every live change at its time and the removed background ending now (exact,
  *   deterministic; it costs the simulated time so far, synchronously).
- * - `setRate`: the Poisson trace is drawn from the rate, so a new rate restarts the run
+ * - `setArrivalRate`: the Poisson trace is drawn from the rate, so a new rate restarts the run
  *   from time 0 (with the live changes folded into the scenario, as `reset`).
+ *
+ * Time travel (`seek`) replays from time 0 with every live change at its time — learning
+ * lanes included, whose networks, optimizer state, replay buffer and random generator are
+ * rebuilt from the scenario (and the shipped agent) and trained again on the same trace,
+ * bit for bit. It keeps no checkpoints, so memory stays that of one run whatever its length;
+ * a seek back costs the simulated time up to the target (the bench measures 600 s back with
+ * a BCEdge lane). The engine's `ServingRun` has no snapshot, and a learner's state is
+ * megabytes of tensors: replaying is the bounded choice (issue 12).
  */
 export class ServingSession {
   /** The scenario the lanes were built from (at load, reset, rate change). */
   private base: ServingScenario | null = null;
+  /** Live changes in time order; those applied to the lanes as built now are in `applied`. */
   private changes: LiveChange[] = [];
+  private applied = new Set<LiveChange>();
+  /** How far the run has been since it was built from `base` (the time line's extent), ms. */
+  private furthestMs = 0;
+  private timelineDue = true;
   /** Backgrounds scripted by `base`, with ids. */
   private scripted: BackgroundView[] = [];
   private lanes: Lane[] = [];
-  private status: PlaybackStatus = 'paused';
-  private speed: ServingSpeed = 10;
   private generation = 0;
   private timeMs = 0;
   private durationMs = 0;
   private slotMs = 1000;
   private slot = 0;
   private nextBackgroundId = 1;
-  private playStartMs = 0;
-  private playStartSimMs = 0;
-  private lastFrameMs = Number.NEGATIVE_INFINITY;
-  private ticking = false;
-  private rateWindow: { timeMs: number; simMs: number }[] = [];
   private summariesDue = false;
   private replaceDue = false;
 
   /** Builds the learning lanes; set by the worker once TensorFlow.js is loaded. */
   private learningFactory: LearningFactory | null = null;
 
-  constructor(private readonly host: ServingSessionHost) {}
+  private readonly loop: LiveLoop;
+
+  constructor(private readonly host: SessionHost<ServingFrame>) {
+    this.loop = new LiveLoop(
+      host,
+      {
+        position: () => this.timeMs,
+        end: () => this.durationMs,
+        unitsPerSpeedSecond: 1000,
+        integral: false,
+        advanceToward: (target) => this.advanceOnce(target),
+      },
+      (done) => {
+        if (done) this.summariesDue = true;
+        this.report(done);
+      },
+      10,
+    );
+  }
+
+  private get status(): ServingFrame['status'] {
+    return this.loop.status;
+  }
+
+  private set status(status: ServingFrame['status']) {
+    this.loop.status = status;
+  }
 
   setLearning(factory: LearningFactory | null): void {
     this.learningFactory = factory;
@@ -310,7 +333,12 @@ export class ServingSession {
   /** Runs the next SAC update of a BCEdge/TAC lane step by step and returns its numbers (issue 7's walkthrough). */
   explainUpdate(lane: number): SacUpdateExplained | null {
     const learner = this.lanes[lane]?.learning?.scheduler.learner;
-    return learner instanceof DiscreteSac ? learner.explainUpdate() : null;
+    if (!(learner instanceof DiscreteSac)) return null;
+    const explained = learner.explainUpdate();
+    // The update changed the learner: a replay must apply it again at this time.
+    const change: LiveChange = { kind: 'explain', atMs: this.timeMs, lane };
+    this.record0(change);
+    return explained;
   }
 
   /** Loads an agent into a learning lane now (it acts with it from the next slot). */
@@ -318,7 +346,9 @@ export class ServingSession {
     if (!Number.isInteger(lane) || lane < 0 || lane >= this.lanes.length) return { ok: false, error: `lane: expected an index from 0 to ${this.lanes.length - 1}, got ${String(lane)}` };
     const l = this.lanes[lane]!;
     if (l.learning === null) return { ok: false, error: `lane: ${l.info.label} does not learn (no agent to load)` };
-    return l.learning.importAgent(file);
+    const result = l.learning.importAgent(file);
+    if (result.ok) this.record0({ kind: 'agent', atMs: this.timeMs, lane, file: structuredClone(file) });
+    return result;
   }
 
   /** Loads a serving scenario from any value (validated here: the worker is a door too). */
@@ -359,16 +389,12 @@ export class ServingSession {
   }
 
   play(): void {
-    if (this.base === null || this.status === 'done') return;
-    this.status = 'playing';
-    this.playStartMs = this.host.now();
-    this.playStartSimMs = this.timeMs;
-    this.kick();
+    if (this.base === null) return;
+    this.loop.play();
   }
 
   pause(): void {
-    if (this.status !== 'playing') return;
-    this.status = 'paused';
+    if (!this.loop.pause()) return;
     this.summariesDue = true;
     this.report(true);
   }
@@ -393,16 +419,14 @@ export class ServingSession {
 
   setSpeed(speed: ServingSpeed): void {
     if (speed !== 'max' && !(Number.isFinite(speed) && speed >= SERVING_SPEED_LIMITS.min && speed <= SERVING_SPEED_LIMITS.max)) return;
-    this.speed = speed;
-    this.playStartMs = this.host.now();
-    this.playStartSimMs = this.timeMs;
+    this.loop.setSpeed(speed);
   }
 
   /**
    * Sets the request rate. The arrival trace is drawn from the rate, so the run restarts
    * from time 0 with it (live changes folded into the scenario); playing goes on playing.
    */
-  setRate(rateRps: number): boolean {
+  setArrivalRate(rateRps: number): boolean {
     if (this.base === null || !(rateRps >= SERVING_LIMITS.rateRps.min && rateRps <= SERVING_LIMITS.rateRps.max)) return false;
     const current = this.currentScenario()!;
     if (rateRps * current.serving.durationS > SERVING_LIMITS.requests) return false;
@@ -421,9 +445,7 @@ export class ServingSession {
     if (!Number.isInteger(model) || model < 0 || model >= lane.hooks.overrides.length) return null;
     if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_SIZE) return null;
     if (!Number.isInteger(instances) || instances < 1 || instances > MAX_INSTANCES) return null;
-    const change: LiveChange = { kind: 'config', atMs: this.timeMs, lane: laneIndex, model, action: { batchSize, instances } };
-    this.changes.push(change);
-    this.apply(change);
+    this.record({ kind: 'config', atMs: this.timeMs, lane: laneIndex, model, action: { batchSize, instances } });
     this.report(true);
     return lane.info;
   }
@@ -433,9 +455,7 @@ export class ServingSession {
     if (this.base === null || this.timeMs >= this.durationMs) return this.backgrounds();
     if (!(intensity >= 0 && intensity <= 1) || !(memoryMb >= 0 && memoryMb <= 100_000)) return this.backgrounds();
     if (this.scripted.length + this.changes.filter((c) => c.kind === 'background').length >= SERVING_LIMITS.background) return this.backgrounds();
-    const change: LiveChange = { kind: 'background', atMs: this.timeMs, id: this.nextBackgroundId++, intensity, memoryMb, toMs: null };
-    this.changes.push(change);
-    this.apply(change);
+    this.record({ kind: 'background', atMs: this.timeMs, id: this.nextBackgroundId++, intensity, memoryMb, toMs: null });
     this.report(true);
     return this.backgrounds();
   }
@@ -452,6 +472,7 @@ export class ServingSession {
       if (live.toMs !== null && live.toMs <= now) return this.backgrounds();
       if (live.atMs >= now) this.changes = this.changes.filter((c) => c !== live);
       else live.toMs = now;
+      this.timelineDue = true;
     } else {
       const i = this.scripted.findIndex((b) => b.id === id);
       const b = this.scripted[i];
@@ -461,6 +482,7 @@ export class ServingSession {
       else list[i] = { ...list[i]!, toS: now / 1000 };
       this.base = { ...this.base, serving: { ...this.base.serving, background: list } };
       this.scripted = b.fromMs >= now ? this.scripted.filter((x) => x.id !== id) : this.scripted.map((x) => (x.id === id ? { ...x, toMs: now } : x));
+      this.timelineDue = true;
     }
     this.replay(now);
     return this.backgrounds();
@@ -474,6 +496,7 @@ export class ServingSession {
     const lanes = base.serving.lanes.map((l) => ({ ...l, params: { ...l.params } }));
     const models = base.serving.models;
     for (const c of this.changes) {
+      if (c.kind === 'agent' || c.kind === 'explain') continue;
       if (c.kind === 'background') {
         background.push({ fromS: c.atMs / 1000, toS: c.toMs === null ? null : c.toMs / 1000, intensity: c.intensity, memoryMb: c.memoryMb });
       } else {
@@ -491,6 +514,8 @@ export class ServingSession {
   /** Rebuilds the lanes from `base` at time 0 with no live changes, and reports. */
   private restart(): void {
     this.changes = [];
+    this.furthestMs = 0;
+    this.timelineDue = true;
     this.build();
     this.scripted = this.base!.serving.background.map((b, i) => ({
       id: i + 1,
@@ -544,7 +569,8 @@ export class ServingSession {
         action: run.currentAction,
       });
     });
-    this.rateWindow = [];
+    this.loop.resetMeasure();
+    this.applied = new Set();
     this.summariesDue = false;
     this.replaceDue = true;
   }
@@ -552,17 +578,48 @@ export class ServingSession {
   /** Rebuilds the lanes and replays every live change at its time up to `untilMs`. */
   private replay(untilMs: number): void {
     this.build();
-    for (const c of this.changes) {
-      this.advanceTo(c.atMs);
-      this.apply(c);
-    }
     this.advanceTo(untilMs);
     this.summariesDue = this.status !== 'playing';
     this.report(true);
   }
 
+  /** A live change already applied by its caller: kept in time order, for replays. */
+  private record0(change: LiveChange): void {
+    let at = this.changes.length;
+    while (at > 0 && this.changes[at - 1]!.atMs > change.atMs) at--;
+    this.changes.splice(at, 0, change);
+    this.applied.add(change);
+    this.timelineDue = true;
+  }
+
+  /** A live change made now: kept in time order (after a seek back, before the later ones) and applied. */
+  private record(change: LiveChange): void {
+    this.record0(change);
+    this.apply(change);
+  }
+
+  /** Applies the changes due by now that the lanes have not had yet (a replay reaching them). */
+  private applyDue(): void {
+    for (const c of this.changes) {
+      if (c.atMs > this.timeMs) break;
+      if (!this.applied.has(c)) this.apply(c);
+    }
+  }
+
+  /** When the next change not yet applied is due (Infinity when none). */
+  private nextChangeMs(): number {
+    for (const c of this.changes) if (c.atMs > this.timeMs && !this.applied.has(c)) return c.atMs;
+    return Number.POSITIVE_INFINITY;
+  }
+
   private apply(c: LiveChange): void {
-    if (c.kind === 'config') {
+    this.applied.add(c);
+    if (c.kind === 'agent') {
+      this.lanes[c.lane]?.learning?.importAgent(c.file);
+    } else if (c.kind === 'explain') {
+      const learner = this.lanes[c.lane]?.learning?.scheduler.learner;
+      if (learner instanceof DiscreteSac) learner.explainUpdate();
+    } else if (c.kind === 'config') {
       const lane = this.lanes[c.lane]!;
       lane.hooks.overrides![c.model] = { ...c.action };
       const id = this.base!.serving.models[c.model]!.model;
@@ -571,6 +628,44 @@ export class ServingSession {
     } else {
       for (const lane of this.lanes) lane.run.addBackground({ fromMs: c.atMs, toMs: c.toMs, intensity: c.intensity, memoryMb: c.memoryMb });
     }
+  }
+
+  /**
+   * Goes to `timeMs` of the run: back by replaying from time 0 (see the class comment), so
+   * the board and charts show exactly what they showed the first time; forward by running
+   * on. The worker is a door: a bad position is refused with a message naming the field.
+   */
+  seek(timeMs: unknown): { readonly ok: true } | { readonly ok: false; readonly errors: readonly { readonly path: string; readonly message: string }[] } {
+    if (this.base === null) return { ok: false, errors: [{ path: 'timeMs', message: 'no scenario is loaded' }] };
+    if (typeof timeMs !== 'number' || !Number.isFinite(timeMs) || timeMs < 0 || timeMs > this.durationMs) {
+      return { ok: false, errors: [{ path: 'timeMs', message: `must be a number of simulated ms from 0 to ${this.durationMs}, got ${typeof timeMs === 'number' ? String(timeMs) : typeof timeMs}` }] };
+    }
+    this.loop.pause();
+    if (timeMs < this.timeMs) {
+      this.build();
+      this.advanceTo(timeMs);
+    } else {
+      this.advanceTo(timeMs);
+    }
+    this.loop.settle();
+    this.summariesDue = true;
+    this.report(true);
+    return { ok: true };
+  }
+
+  /** The time line's markers: tenants arriving and leaving, configuration changes (fixed lanes), agents loaded. */
+  private timelineMarkers(): ServingMarker[] {
+    const markers: ServingMarker[] = [];
+    for (const b of this.backgrounds()) {
+      markers.push({ timeMs: b.fromMs, kind: 'tenant-on', lane: -1, background: b.id });
+      if (b.toMs !== null) markers.push({ timeMs: b.toMs, kind: 'tenant-off', lane: -1, background: b.id });
+    }
+    const configs = this.changes.filter((c) => c.kind === 'config');
+    for (const c of configs.slice(-TIMELINE_CONFIG_MARKERS)) {
+      markers.push({ timeMs: c.atMs, kind: 'config', lane: c.lane, model: this.base!.serving.models[c.model]!.model, batchSize: c.action.batchSize, instances: c.action.instances });
+    }
+    for (const c of this.changes) if (c.kind === 'agent') markers.push({ timeMs: c.atMs, kind: 'agent', lane: c.lane });
+    return markers.sort((a, b) => a.timeMs - b.timeMs);
   }
 
   private backgrounds(): BackgroundView[] {
@@ -590,14 +685,18 @@ export class ServingSession {
   private advanceTo(targetMs: number): void {
     const target = Math.min(targetMs, this.durationMs);
     while (this.timeMs < target) this.advanceOnce(target);
+    this.applyDue();
   }
 
   /** One stretch: to the next slot boundary or `target`, whichever comes first. */
   private advanceOnce(target: number): void {
+    // A replay stops where a live change was made, and applies it there, as it was the first time.
+    this.applyDue();
     const end = this.slotEnd(this.slot);
-    const next = Math.min(end, target);
+    const next = Math.min(end, target, this.nextChangeMs());
     for (const lane of this.lanes) lane.run.advanceTo(next);
     this.timeMs = next;
+    if (next > this.furthestMs) this.furthestMs = next;
     if (next < end) return;
     const slotStart = this.slot * this.slotMs;
     for (const lane of this.lanes) {
@@ -624,29 +723,6 @@ export class ServingSession {
   }
 
   // ---- Playing and reporting --------------------------------------------------------------
-
-  private kick(): void {
-    if (this.ticking) return;
-    this.ticking = true;
-    this.host.schedule(() => this.tick(), 0);
-  }
-
-  private tick(): void {
-    this.ticking = false;
-    if (this.status !== 'playing') return;
-    const start = this.host.now();
-    const target = this.speed === 'max' ? this.durationMs : Math.min(this.durationMs, this.playStartSimMs + (start - this.playStartMs) * this.speed);
-    while (this.timeMs < target && this.host.now() - start < TICK_BUDGET_MS) this.advanceOnce(target);
-    if (this.timeMs >= this.durationMs) {
-      this.status = 'done';
-      this.summariesDue = true;
-    }
-    this.report(this.status === 'done');
-    if (this.status === 'playing') {
-      this.ticking = true;
-      this.host.schedule(() => this.tick(), this.speed === 'max' ? 0 : FRAME_INTERVAL_MS);
-    }
-  }
 
   private live(lane: Lane): ServingLaneLive {
     const o = lane.run.observe();
@@ -677,14 +753,9 @@ export class ServingSession {
 
   /** Sends a frame when one is due (or `force`). */
   private report(force: boolean): void {
+    const due = this.loop.frameDue(force);
+    if (due === null) return;
     const now = this.host.now();
-    const interval = this.speed === 'max' ? MAX_SPEED_FRAME_INTERVAL_MS : FRAME_INTERVAL_MS;
-    if (!force && now - this.lastFrameMs < interval) return;
-    this.lastFrameMs = now;
-    this.rateWindow.push({ timeMs: now, simMs: this.timeMs });
-    while (this.rateWindow.length > 2 && now - this.rateWindow[0]!.timeMs > 1000) this.rateWindow.shift();
-    const oldest = this.rateWindow[0]!;
-    const rate = now > oldest.timeMs ? (this.timeMs - oldest.simMs) / (now - oldest.timeMs) : 0;
     const transfer: ArrayBuffer[] = [];
     let replace = this.replaceDue;
     this.replaceDue = false;
@@ -710,6 +781,11 @@ export class ServingSession {
       });
       this.summariesDue = false;
     }
+    let timeline: ServingFrame['timeline'];
+    if (this.timelineDue || force) {
+      timeline = { markers: this.timelineMarkers() };
+      this.timelineDue = false;
+    }
     const frame: ServingFrame = {
       generation: this.generation,
       timeMs: this.timeMs,
@@ -721,7 +797,9 @@ export class ServingSession {
       lanes,
       backgrounds: this.backgrounds(),
       ...(summaries ? { summaries } : {}),
-      rate,
+      measuredSpeed: due.measuredSpeed,
+      furthestMs: this.furthestMs,
+      ...(timeline ? { timeline } : {}),
     };
     this.host.emit(frame, transfer);
   }

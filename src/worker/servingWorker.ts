@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 /**
  * The serving-world worker (BCEdge): a thin comlink adapter over `ServingSession`, as
- * `simWorker.ts` is for the pipeline world. Frames go to the page through a callback the
+ * `pipelineWorker.ts` is for the pipeline world. Frames go to the page through a callback the
  * page registers, with their typed arrays transferred; the session never waits for the page.
  */
 import { expose, transfer } from 'comlink';
@@ -32,6 +32,7 @@ const api: ServingApi = {
   configure: (options: { agentsBaseUrl: string }) => {
     agentsBaseUrl = options.agentsBaseUrl;
   },
+  ping: () => true as const,
   load: async (scenario: unknown) => {
     // Learning lanes need tfjs (and maybe a shipped agent) before the session can build them.
     const parsed = parseAnyScenario(scenario);
@@ -53,11 +54,12 @@ const api: ServingApi = {
   step: (simulatedMs: number) => session.step(simulatedMs),
   reset: () => session.reset(),
   setSpeed: (speed: ServingSpeed) => session.setSpeed(speed),
-  setRate: (rateRps: number) => session.setRate(rateRps),
+  setArrivalRate: (rateRps: number) => session.setArrivalRate(rateRps),
   setModelConfig: (lane: number, model: number, batchSize: number, instances: number) => session.setModelConfig(lane, model, batchSize, instances),
   addBackground: (intensity: number, memoryMb: number) => session.addBackground(intensity, memoryMb),
   removeBackground: (id: number) => session.removeBackground(id),
   currentScenario: () => session.currentScenario(),
+  seek: (timeMs: unknown) => session.seek(timeMs),
 };
 
 export type ServingWorkerApi = typeof api;

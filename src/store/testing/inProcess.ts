@@ -1,29 +1,30 @@
-import type { Frame } from '../../worker/protocol';
-import { PipelineSession } from '../../worker/session';
-import { createLabStore, type LabStore, type SimClient } from '../labStore';
+import type { Frame, SimApi } from '../../worker/protocol';
+import { PipelineSession } from '../../worker/pipelineSession';
+import { createLabStore, type LabStore } from '../labStore';
+import type { WorkerClient } from '../restartingWorker';
+
+/**
+ * A worker client over an object in the same thread (a session, without the worker): every
+ * method answers with a promise, as through comlink; `listen` registers the frame callback.
+ */
+export function inProcessClient<Api, F>(target: object, listen: (onFrame: (frame: F) => void) => void): WorkerClient<Api, F> {
+  const own: Record<PropertyKey, unknown> = { subscribe: async (onFrame: (frame: F) => void) => listen(onFrame) };
+  return new Proxy(own, {
+    get: (o, name) => {
+      if (name in o) return o[name];
+      const method = (target as Record<PropertyKey, unknown>)[name];
+      if (typeof method !== 'function') return name === 'configure' ? async () => undefined : undefined;
+      return async (...args: unknown[]) => (method as (...a: unknown[]) => unknown).apply(target, args);
+    },
+  }) as WorkerClient<Api, F>;
+}
 
 /** The lab store wired to a pipeline session in the same thread (the worker's code, without the worker), with a manual clock. */
 export function inProcessLab(): { readonly store: LabStore; readonly session: PipelineSession } {
   let listener: ((frame: Frame) => void) | null = null;
   const session = new PipelineSession({ now: () => 0, schedule: () => undefined, emit: (frame) => listener?.(frame) });
-  const client: SimClient = {
-    subscribe: async (onFrame) => {
-      listener = onFrame;
-    },
-    load: async (s) => session.load(s),
-    play: async () => session.play(),
-    pause: async () => session.pause(),
-    step: async (n) => session.step(n),
-    reset: async () => session.reset(),
-    setSpeed: async (speed) => session.setSpeed(speed),
-    addEvent: async (ep, mode) => session.addEvent(ep, mode),
-    removeEvent: async (id) => session.removeEvent(id),
-    setLaneParameter: async (lane, name, value) => session.setLaneParameter(lane, name, value),
-    setDetectionThreshold: async (t) => session.setDetectionThreshold(t),
-    currentScenario: async () => session.currentScenario(),
-    seek: async (query, step) => session.seek(query, step),
-    stepAlgorithm: async (direction) => session.stepAlgorithm(direction),
-    setTraceLane: async (lane) => session.setTraceLane(lane),
-  };
+  const client = inProcessClient<SimApi, Frame>(session, (onFrame) => {
+    listener = onFrame;
+  });
   return { store: createLabStore(client, () => 0), session };
 }

@@ -1,12 +1,13 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import type { DataChart } from '../../charts/serving/common';
+import { ChartExport } from '../ChartExport';
 
 /**
  * Mounts a data-driven chart (`createXxxChart(host)`) in a figure with its title and feeds
  * it `data` whenever it changes (null: nothing yet). `minIntervalMs` throttles the updates of
  * charts fed on every frame (the latest data is always drawn, at most that often); `caption`
  * is a sentence under the title; `controls` sit beside it; `attributes` are `data-*` values
- * on the figure.
+ * on the figure. The caption row has the PNG and SVG export buttons (`<testId>.png`, `.svg`).
  */
 export function DataChartHost<D>({
   title,
@@ -70,6 +71,7 @@ export function DataChartHost<D>({
         <div className="chart-caption">
           <h3 className="chart-title">{title}</h3>
           {controls === undefined ? null : <div className="chart-controls">{controls}</div>}
+          <ChartExport title={title} testId={testId} host={host} fallbackLegend={() => []} />
         </div>
         {caption === undefined || caption === null ? null : <p className="chart-note">{caption}</p>}
       </figcaption>

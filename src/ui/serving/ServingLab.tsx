@@ -14,7 +14,10 @@ import { runFigure1Sweep } from '../../engine/serving/figure1';
 import { BATCH_SIZES, INSTANCE_COUNTS } from '../../engine/serving/scheduler';
 import { encodeAnyScenarioLink } from '../../scenario/link';
 import { runServingScenario } from '../../scenario/servingRunner';
-import type { ServingScenario } from '../../scenario/schema';
+import { SERVING_PRESETS } from '../../scenario/presets';
+import type { HideableControl, ServingScenario } from '../../scenario/schema';
+import { ClassroomPanel } from '../ClassroomPanel';
+import { ServingTimeline } from './ServingTimeline';
 import { isLearningScheduler } from '../../schedulers/serving/registry';
 import type { ServingState, ServingStore } from '../../store/servingStore';
 import { SpeedSelect } from '../SpeedSelect';
@@ -112,6 +115,17 @@ function useRpsSweep(scenario: ServingScenario | null): RpsSweepData | null {
 const SPEEDS: readonly ServingSpeed[] = [1, 2, 5, 10, 30, 100, 300, 1000, 'max'];
 const speedLabel = (speed: number) => `${speed.toLocaleString('en-US')} × real time`;
 
+/** The parts a serving classroom link can hide, in this world's words. */
+const SERVING_PARTS: Partial<Record<HideableControl, string>> = {
+  playback: 'playback',
+  palette: 'tenant palette',
+  lanes: 'lanes',
+  charts: 'charts',
+  links: 'this share bar',
+  algorithm: 'learning panel',
+  timeline: 'time line',
+};
+
 /** The co-located tenant a person can drop on the device (another workload on the GPU). */
 const TENANT = { intensity: 0.3, memoryMb: 1024 } as const;
 
@@ -165,6 +179,11 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
   const selectedModel = useServing(store, (s) => s.selectedModel);
   const version = useServing(store, (s) => s.version);
   const errors = useServing(store, (s) => s.errors);
+  const view = useServing(store, (s) => s.view);
+  const canUndo = useServing(store, (s) => s.past.length > 0);
+  const canRedo = useServing(store, (s) => s.future.length > 0);
+  const [panel, setPanel] = useState<'presets' | 'classroom' | null>(null);
+  const hidden = (part: HideableControl) => view.hide.includes(part);
   const act = store.getState();
   const state = store.getState();
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }), useSensor(TouchSensor, { activationConstraint: { delay: 120, tolerance: 6 } }), useSensor(KeyboardSensor));
@@ -216,13 +235,13 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
       : { models: models.map((m) => m.model), lanes: lanes.map((l) => ({ label: l.label, index: l.index })), utility: models.map((m) => state.summaries!.map((s) => s.perModel[m.model]?.utilityMean ?? null)) };
 
   return (
-    <div className="lab serving-lab" data-testid="serving">
+    <div className="lab serving-lab" data-testid="serving" data-view={view.mode}>
       <header className="lab-header">
         <div className="lab-title">
           <h1 data-testid="app.title">Interference Lab — serving</h1>
           <p className="tagline">{title}: six DNN models on an edge GPU; tune batch size and concurrent instances per model and compare with DeepRT and GA on the same requests.</p>
         </div>
-        <div className="playback" role="group" aria-label="Playback">
+        {hidden('playback') ? null : <div className="playback" role="group" aria-label="Playback">
           <button type="button" data-testid="serving.play" disabled={status !== 'paused'} onClick={() => void act.play()}>
             ▶ Play
           </button>
@@ -238,7 +257,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
           <SpeedSelect speeds={SPEEDS} value={speed} label={speedLabel} testId="serving.speed" onChange={(v) => void act.setSpeed(v)} />
           <label className="speed">
             Requests/s <output>{rateRps}</output>
-            <input type="range" min={5} max={60} step={5} value={rateRps} data-testid="controls.rps" aria-label="Request rate (rps)" onChange={(e) => void act.setRate(Number(e.target.value))} />
+            <input type="range" min={5} max={60} step={5} value={rateRps} data-testid="controls.rps" aria-label="Request rate (rps)" onChange={(e) => void act.setArrivalRate(Number(e.target.value))} />
           </label>
           <output className="progress" data-testid="serving.time" data-time-ms={timeMs}>
             {(timeMs / 1000).toFixed(0)} s / {(durationMs / 1000).toFixed(0)} s · {status}
@@ -249,8 +268,47 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
           <button type="button" onClick={onExit} data-testid="serving.exit">
             Back to the pipeline lab
           </button>
-        </div>
+        </div>}
       </header>
+      {hidden('links') || view.mode === 'embed' ? null : (
+        <section className="share" aria-label="Share and history">
+          <div className="share-row">
+            <button type="button" data-testid="links.presets" aria-expanded={panel === 'presets'} onClick={() => setPanel(panel === 'presets' ? null : 'presets')}>
+              Presets
+            </button>
+            <button type="button" data-testid="controls.undo" disabled={!canUndo} onClick={() => void act.undo()} title="Undo">
+              ↶ Undo
+            </button>
+            <button type="button" data-testid="controls.redo" disabled={!canRedo} onClick={() => void act.redo()} title="Redo">
+              ↷ Redo
+            </button>
+            <button type="button" data-testid="view.classroom" aria-expanded={panel === 'classroom'} onClick={() => setPanel(panel === 'classroom' ? null : 'classroom')}>
+              Classroom…
+            </button>
+          </div>
+          {panel === 'presets' ? (
+            <ul className="presets" data-testid="presets.list">
+              {SERVING_PRESETS.map((p) => (
+                <li key={p.id}>
+                  <button
+                    type="button"
+                    data-testid={`presets.${p.id}`}
+                    onClick={() => {
+                      setPanel(null);
+                      void act.load(structuredClone(p.scenario), 'preset');
+                    }}
+                  >
+                    {p.scenario.title}
+                  </button>
+                  <span className="preset-figure">{p.figure || 'serving world'}</span>
+                  <span className="preset-description">{p.description}</span>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {panel === 'classroom' ? <ClassroomPanel view={view} onChange={(v) => act.setView({ mode: v.mode, hide: [...v.hide] })} parts={SERVING_PARTS} /> : null}
+        </section>
+      )}
       {link !== null ? (
         <p className="share-link">
           <label>
@@ -354,7 +412,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
             </tbody>
           </table>
           <div className="backgrounds">
-            <TenantToken onClick={() => void act.addBackground(TENANT.intensity, TENANT.memoryMb)} />
+            {hidden('palette') ? null : <TenantToken onClick={() => void act.addBackground(TENANT.intensity, TENANT.memoryMb)} />}
             {backgrounds
               .filter((b) => tenantState(b, timeMs) !== 'gone')
               .map((b) => (
@@ -368,7 +426,12 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
           </div>
         </DeviceDrop>
         </DndContext>
-        <section className="panel" aria-labelledby="serving-lanes-heading">
+        {hidden('charts') ? null : (
+          <div className="serving-main-chart">
+            <DataChartHost title="Fig. 8: throughput per model" testId="chart.throughput" create={createPerModelStackChart} data={stack} />
+          </div>
+        )}
+        {hidden('lanes') ? null : <section className="panel serving-lanes" aria-labelledby="serving-lanes-heading">
           <h2 id="serving-lanes-heading">Lanes</h2>
           <ul className="lanes">
             {lanes.map((l, i) => {
@@ -389,14 +452,14 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
               );
             })}
           </ul>
-        </section>
-        <LearningPanel store={store} />
-        <LearningCharts store={store} />
-        <section className="serving-charts" aria-label="Charts">
+        </section>}
+        {hidden('algorithm') ? null : <LearningPanel store={store} />}
+        {hidden('charts') ? null : <LearningCharts store={store} />}
+        {hidden('timeline') ? null : <ServingTimeline store={store} />}
+        {hidden('charts') ? null : <section className="serving-charts" aria-label="Charts">
           <DataChartHost title={`Fig. 1: throughput of ${focusModel ?? ''} (batch × instances)`} testId="chart.heatmap-throughput" create={createHeatmapChart} data={heat('throughput')} />
           <DataChartHost title={`Fig. 1: latency of ${focusModel ?? ''} (batch × instances)`} testId="chart.heatmap-latency" create={createHeatmapChart} data={heat('latency')} />
           <DataChartHost title="Fig. 7: utility per model (normalized)" testId="chart.utility" create={createUtilityBarsChart} data={utility} />
-          <DataChartHost title="Fig. 8: throughput per model" testId="chart.throughput" create={createPerModelStackChart} data={stack} />
           <DataChartHost title="Fig. 9: latency per model" testId="chart.latency" create={createPerModelLinesChart} data={lines} />
           {/* Only lanes that do not learn can be swept in the page: without one, there is no Fig. 15 here. */}
           {learningLabels.length > 0 && learningLabels.length === lanes.length ? null : (
@@ -420,7 +483,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
             minIntervalMs={500}
             caption="Mean wall-clock time each lane’s scheduler takes to decide a slot, measured in the simulation worker on this computer."
           />
-        </section>
+        </section>}
       </main>
     </div>
   );

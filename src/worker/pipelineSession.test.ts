@@ -3,8 +3,8 @@ import { manualHost as createManualHost } from './testing/manualHost';
 import { runPipelineScenario } from '../scenario/pipelineRunner';
 import { defaultScenario } from '../scenario/presets';
 import type { Frame } from './protocol';
-import { MAX_POINTS } from './seriesBuilder';
-import { PipelineSession } from './session';
+import { SERIES_MAX_POINTS as MAX_POINTS } from './liveLoop';
+import { PipelineSession } from './pipelineSession';
 
 const manualHost = () => createManualHost<Frame>();
 

@@ -7,7 +7,7 @@
 import { expose, transfer } from 'comlink';
 import type { InterferenceModeId } from '../engine/profiles/types';
 import type { Frame, SimApi, Speed } from './protocol';
-import { PipelineSession } from './session';
+import { PipelineSession } from './pipelineSession';
 
 let onFrame: ((frame: Frame) => void) | null = null;
 
@@ -24,6 +24,7 @@ const api: SimApi = {
   subscribe: (callback: (frame: Frame) => void) => {
     onFrame = callback;
   },
+  ping: () => true as const,
   load: (scenario: unknown) => session.load(scenario),
   play: () => session.play(),
   pause: () => session.pause(),

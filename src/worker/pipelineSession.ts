@@ -6,26 +6,10 @@ import { createLaneRuns, laneParameters } from '../scenario/pipelineRunner';
 import type { Scenario } from '../scenario/schema';
 import { laneLabel } from '../schedulers/pipeline/registry';
 import type { AlgorithmStep, AlgorithmTrace } from '../schedulers/pipeline/trace';
-import type { EventView, Frame, LaneInfo, LoadResult, Marker, PlaybackStatus, SeekResult, Speed, TeachingFrame, TimelineFrame } from './protocol';
+import type { EventView, Frame, LaneInfo, LoadResult, Marker, SeekResult, Speed, TeachingFrame, TimelineFrame } from './protocol';
 import { SPEED_LIMITS, TIMELINE_MARKERS } from './protocol';
+import { CheckpointLog, EditLog, LiveLoop, type SessionHost } from './liveLoop';
 import { LaneSeriesBuilder, type SeriesSnapshot } from './seriesBuilder';
-
-/** What the session needs from where it runs (the worker, or a test). */
-export interface SessionHost {
-  /** Wall-clock milliseconds. */
-  now(): number;
-  /** Runs `fn` after about `delayMs`. */
-  schedule(fn: () => void, delayMs: number): void;
-  /** Hands a frame to the page; `transfer` lists the buffers it may move. */
-  emit(frame: Frame, transfer: ArrayBuffer[]): void;
-}
-
-/** Wall-clock time one tick may compute before it yields and reports, ms. */
-const TICK_BUDGET_MS = 12;
-/** Minimum wall-clock time between two frames, ms (≈ 60 frames per second). */
-const FRAME_INTERVAL_MS = 16;
-/** At full speed frames come at most this often (≈ 30 per second): the page has less to do. */
-const MAX_SPEED_FRAME_INTERVAL_MS = 33;
 /**
  * Markers sent per frame at most (the newest). At full speed thousands of detections and
  * interference changes happen between two frames, far more than a chart has pixels.
@@ -80,12 +64,8 @@ interface Checkpoint {
   }[];
 }
 
-/** A change made live (placed workload, α, threshold), replayed at its query after a seek. */
-interface LiveEdit {
-  /** Queries served when it was made: it applies before query `query` is served. */
-  readonly query: number;
-  readonly apply: () => void;
-}
+/** A change made live (placed workload, α, threshold), replayed at its query after a seek: it applies before the next query is served. */
+type LiveEdit = () => void;
 
 /**
  * The live pipeline lab behind the page: every lane of a scenario advancing in lock step,
@@ -95,8 +75,6 @@ interface LiveEdit {
 export class PipelineSession {
   private scenario: Scenario | null = null;
   private lanes: Lane[] = [];
-  private status: PlaybackStatus = 'paused';
-  private speed: Speed = 60;
   private generation = 0;
   private served = 0;
   private total = 0;
@@ -105,15 +83,9 @@ export class PipelineSession {
   private nextEventId = 1;
   private markers: Marker[] = [];
   private previousModes = new Uint8Array(0);
-  private playStartMs = 0;
-  private playStartServed = 0;
-  private lastFrameMs = Number.NEGATIVE_INFINITY;
-  private ticking = false;
-  private rateWindow: { timeMs: number; served: number }[] = [];
   private summariesDue = false;
-  private checkpoints: Checkpoint[] = [];
-  private checkpointEvery = CHECKPOINT_EVERY;
-  private edits: LiveEdit[] = [];
+  private readonly checkpoints = new CheckpointLog<Checkpoint>(CHECKPOINT_EVERY, MAX_CHECKPOINTS);
+  private readonly edits = new EditLog<LiveEdit>();
   /** Markers up to `furthest`, in query order, for the time line. */
   private markerLog: Marker[] = [];
   private markerLogSent = 0;
@@ -132,7 +104,33 @@ export class PipelineSession {
   private markerCap = MARKERS_PER_FRAME;
   private lastTimelineMs = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly host: SessionHost) {}
+  private readonly loop: LiveLoop;
+
+  constructor(private readonly host: SessionHost<Frame>) {
+    this.loop = new LiveLoop(
+      host,
+      {
+        position: () => this.served,
+        end: () => this.total,
+        unitsPerSpeedSecond: 1,
+        integral: true,
+        advanceToward: (target) => this.advance(Math.min(256, target - this.served)),
+      },
+      (done) => {
+        if (done) this.summariesDue = true;
+        this.report(done);
+      },
+      60,
+    );
+  }
+
+  private get status() {
+    return this.loop.status;
+  }
+
+  private set status(status: Frame['status']) {
+    this.loop.status = status;
+  }
 
   /** Loads a scenario from any value (validated here: the worker is a door too). */
   load(input: unknown): LoadResult {
@@ -154,16 +152,12 @@ export class PipelineSession {
   }
 
   play(): void {
-    if (this.scenario === null || this.status === 'done') return;
-    this.status = 'playing';
-    this.playStartMs = this.host.now();
-    this.playStartServed = this.served;
-    this.kick();
+    if (this.scenario === null) return;
+    this.loop.play();
   }
 
   pause(): void {
-    if (this.status !== 'playing') return;
-    this.status = 'paused';
+    if (!this.loop.pause()) return;
     this.summariesDue = true;
     this.report(true);
   }
@@ -258,9 +252,7 @@ export class PipelineSession {
 
   setSpeed(speed: Speed): void {
     if (speed !== 'max' && !(Number.isFinite(speed) && speed >= SPEED_LIMITS.min && speed <= SPEED_LIMITS.max)) return;
-    this.speed = speed;
-    this.playStartMs = this.host.now();
-    this.playStartServed = this.served;
+    this.loop.setSpeed(speed);
   }
 
   /** Co-locates a workload in `mode` on an EP from the next query on. */
@@ -369,9 +361,9 @@ export class PipelineSession {
     this.nextEventId = this.events.length + 1;
     this.markers = [];
     this.previousModes = new Uint8Array(this.stages);
-    this.rateWindow = [];
+    this.loop.resetMeasure();
     this.summariesDue = false;
-    this.edits = [];
+    this.edits.clear();
     this.markerLog = [];
     this.markerBuckets.clear();
     this.markerLogSent = 0;
@@ -380,8 +372,7 @@ export class PipelineSession {
     this.steps = [];
     this.cursor = -1;
     this.teachingDirty = true;
-    this.checkpointEvery = CHECKPOINT_EVERY;
-    this.checkpoints = [this.checkpoint()];
+    this.checkpoints.reset(0, this.checkpoint());
     this.report(true);
   }
 
@@ -411,14 +402,9 @@ export class PipelineSession {
     };
   }
 
-  /** Keeps a checkpoint every `checkpointEvery` queries, at most MAX_CHECKPOINTS of them. */
+  /** Keeps a checkpoint every so many queries, at most MAX_CHECKPOINTS of them. */
   private maybeCheckpoint(): void {
-    if (this.served % this.checkpointEvery !== 0 || this.served <= this.checkpoints.at(-1)!.served) return;
-    this.checkpoints.push(this.checkpoint());
-    if (this.checkpoints.length > MAX_CHECKPOINTS) {
-      this.checkpointEvery *= 2;
-      this.checkpoints = this.checkpoints.filter((c) => c.served % this.checkpointEvery === 0);
-    }
+    if (this.checkpoints.due(this.served)) this.checkpoints.add(this.served, this.checkpoint());
   }
 
   /**
@@ -427,11 +413,7 @@ export class PipelineSession {
    * last query is served again and its algorithm steps are collected.
    */
   private goTo(target: number): void {
-    if (target <= this.served) {
-      let from = this.checkpoints[0]!;
-      for (const c of this.checkpoints) if ((c.served < target || c.served === 0) && c.served >= from.served) from = c;
-      this.restore(from);
-    }
+    if (target <= this.served) this.restore(this.checkpoints.before(target).checkpoint);
     if (target > this.served) this.advance(target - this.served);
     // A new generation: the page drops its series and markers and takes them afresh.
     this.generation++;
@@ -460,7 +442,7 @@ export class PipelineSession {
 
   /** Re-applies the live edits made when `served` queries had been served (after a restore). */
   private applyEditsAt(served: number): void {
-    for (const edit of this.edits) if (edit.query === served) edit.apply();
+    for (const apply of this.edits.at(served)) apply();
   }
 
   /**
@@ -469,10 +451,10 @@ export class PipelineSession {
    * point are dropped, and the run will be served afresh.
    */
   private logEdit(apply: () => void): void {
-    this.edits.push({ query: this.served, apply });
+    this.edits.add(this.served, apply);
     if (this.furthest > this.served) {
       this.furthest = this.served;
-      this.checkpoints = this.checkpoints.filter((c) => c.served <= this.served);
+      this.checkpoints.dropAfter(this.served);
       this.markerLog = this.markerLog.filter((m) => m.query < this.served);
       this.markerBuckets.clear();
       this.markerLogSent = 0;
@@ -493,35 +475,6 @@ export class PipelineSession {
     const p = this.scenario!.pipeline;
     const events = this.events.map(({ executionPlace, mode, fromQuery, toQuery }) => ({ executionPlace, mode, fromQuery, toQuery }));
     this.scenario = { ...this.scenario!, pipeline: { ...p, interference: { ...p.interference, events } } };
-  }
-
-  private kick(): void {
-    if (this.ticking) return;
-    this.ticking = true;
-    this.host.schedule(() => this.tick(), 0);
-  }
-
-  private tick(): void {
-    this.ticking = false;
-    if (this.status !== 'playing') return;
-    const start = this.host.now();
-    if (this.speed === 'max') {
-      while (this.served < this.total && this.host.now() - start < TICK_BUDGET_MS) this.advance(Math.min(256, this.total - this.served));
-    } else {
-      const target = this.playStartServed + Math.floor(((start - this.playStartMs) * this.speed) / 1000);
-      while (this.served < Math.min(target, this.total) && this.host.now() - start < TICK_BUDGET_MS) {
-        this.advance(Math.min(256, Math.min(target, this.total) - this.served));
-      }
-    }
-    if (this.served >= this.total) {
-      this.status = 'done';
-      this.summariesDue = true;
-    }
-    this.report(this.status === 'done');
-    if (this.status === 'playing') {
-      this.ticking = true;
-      this.host.schedule(() => this.tick(), this.speed === 'max' ? 0 : FRAME_INTERVAL_MS);
-    }
   }
 
   /**
@@ -598,14 +551,9 @@ export class PipelineSession {
 
   /** Sends a frame when one is due (or `force`). */
   private report(force: boolean): void {
+    const due = this.loop.frameDue(force);
+    if (due === null) return;
     const now = this.host.now();
-    const interval = this.speed === 'max' ? MAX_SPEED_FRAME_INTERVAL_MS : FRAME_INTERVAL_MS;
-    if (!force && now - this.lastFrameMs < interval) return;
-    this.lastFrameMs = now;
-    this.rateWindow.push({ timeMs: now, served: this.served });
-    while (this.rateWindow.length > 2 && now - this.rateWindow[0]!.timeMs > 1000) this.rateWindow.shift();
-    const oldest = this.rateWindow[0]!;
-    const rateQps = now > oldest.timeMs ? ((this.served - oldest.served) * 1000) / (now - oldest.timeMs) : 0;
     const transfer: ArrayBuffer[] = [];
     let replace = false;
     const lanes = this.lanes.map((lane) => {
@@ -668,7 +616,7 @@ export class PipelineSession {
       lanes,
       markers: this.markers.length > this.markerCap ? this.markers.slice(-this.markerCap) : this.markers,
       ...(summaries ? { summaries } : {}),
-      rateQps,
+      measuredSpeed: due.measuredSpeed,
       ...(teaching ? { teaching } : {}),
       ...(timeline ? { timeline } : {}),
     };

@@ -1,0 +1,42 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { LabPage } from './pages/lab';
+import { ServingPage } from './pages/serving';
+
+/** Whether the element's box lies inside the viewport (at least its top part, `minPx` tall). */
+async function inViewport(page: Page, locator: Locator, minPx = 120): Promise<boolean> {
+  const box = await locator.boundingBox();
+  const size = page.viewportSize()!;
+  if (box === null) return false;
+  return box.y >= 0 && box.x >= 0 && box.x + box.width <= size.width + 1 && box.y + Math.min(box.height, minPx) <= size.height;
+}
+
+test.describe('at 1440 × 900', () => {
+  test.setTimeout(90_000);
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test('the pipeline lab shows the playback bar, the board and the throughput chart on load, without scrolling', async ({ page }, info) => {
+    const lab = new LabPage(page);
+    await lab.goto();
+    await expect.poll(() => lab.throughputPoints(), { timeout: 30_000 }).toBeGreaterThan(3);
+    // Measured paused: the geometry is the same, and a busy machine answers faster.
+    await lab.pause();
+    await page.screenshot({ path: info.outputPath('pipeline-1440x900.png') });
+    expect(await inViewport(page, lab.byTestId('controls.play'), 20)).toBe(true);
+    expect(await inViewport(page, lab.byTestId('board.ep-0'))).toBe(true);
+    expect(await inViewport(page, lab.byTestId('chart.throughput'), 200)).toBe(true);
+    lab.expectCleanLog();
+  });
+
+  test('the serving lab shows the playback bar, the device and the throughput per model on load, without scrolling', async ({ page }, info) => {
+    const lab = new ServingPage(page);
+    await lab.open();
+    await expect.poll(() => lab.chartPoints('chart.throughput'), { timeout: 40_000 }).toBeGreaterThan(2);
+    await lab.byTestId('serving.pause').click();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: info.outputPath('serving-1440x900.png') });
+    expect(await inViewport(page, lab.byTestId('serving.play'), 20)).toBe(true);
+    expect(await inViewport(page, lab.byTestId('device.model-yolo'), 20)).toBe(true);
+    expect(await inViewport(page, lab.byTestId('chart.throughput'), 200)).toBe(true);
+    lab.expectCleanLog();
+  });
+});

@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { ServingPage } from './pages/serving';
+
+/** What the serving lab shows of the run: each lane's numbers and each model's queue. */
+async function numbers(lab: ServingPage): Promise<string[]> {
+  await expect(lab.byTestId('lane.fixed')).toContainText('utility');
+  const lanes = await lab.page.locator('[data-testid^="lane."]').allTextContents();
+  const queues = await lab.page.locator('[data-testid^="device.queue-"]').evaluateAll((cells) => cells.map((c) => c.getAttribute('data-queue') ?? ''));
+  return [...lanes, ...queues];
+}
+
+async function stepTo(lab: ServingPage, timeMs: number): Promise<void> {
+  while ((await lab.timeMs()) < timeMs) {
+    const before = await lab.timeMs();
+    await lab.byTestId('serving.step').click();
+    await expect.poll(() => lab.timeMs()).toBe(before + 1000);
+  }
+}
+
+test('serving time travel: scrub back to a tenant marker and see the same numbers again', async ({ page }) => {
+  const lab = new ServingPage(page);
+  await lab.open();
+  await lab.byTestId('serving.pause').click();
+  await lab.byTestId('serving.reset').click();
+  await expect.poll(() => lab.timeMs()).toBe(0);
+  await stepTo(lab, 3000);
+  await lab.byTestId('palette.background').click();
+  await expect(lab.byTestId('timeline.marker-tenant-on-3000')).toBeVisible();
+  await stepTo(lab, 5000);
+  const at5 = await numbers(lab);
+  await stepTo(lab, 9000);
+  expect(await numbers(lab)).not.toEqual(at5);
+  await lab.byTestId('timeline.marker-tenant-on-3000').click();
+  await expect.poll(() => lab.timeMs()).toBe(3000);
+  await stepTo(lab, 5000);
+  expect(await numbers(lab)).toEqual(at5);
+  // The scrubber too: forward to 9 s, then back to 5 s.
+  await lab.byTestId('timeline.scrubber').fill('9000');
+  await expect.poll(() => lab.timeMs()).toBe(9000);
+  await lab.byTestId('timeline.scrubber').fill('5000');
+  await expect.poll(() => lab.timeMs()).toBe(5000);
+  expect(await numbers(lab)).toEqual(at5);
+  await expect(lab.byTestId('timeline')).toHaveAttribute('data-furthest', '9000');
+  lab.expectCleanLog();
+});
+
+test('a serving classroom link opens in presentation mode with the chosen parts hidden', async ({ page, browser }) => {
+  const lab = new ServingPage(page);
+  await lab.open();
+  await lab.byTestId('view.classroom').click();
+  await lab.byTestId('view.mode').selectOption('presentation');
+  await lab.byTestId('view.hide-charts').check();
+  await lab.byTestId('view.hide-palette').check();
+  await expect(lab.byTestId('chart.utility')).toHaveCount(0);
+  await lab.byTestId('links.copy').click();
+  const link = await lab.byTestId('links.url').inputValue();
+  const fresh = await browser.newContext();
+  const other = new ServingPage(await fresh.newPage());
+  await other.page.goto(link);
+  await expect(other.byTestId('serving')).toHaveAttribute('data-view', 'presentation');
+  await expect(other.byTestId('device.model-yolo')).toBeVisible();
+  await expect(other.byTestId('chart.utility')).toHaveCount(0);
+  await expect(other.byTestId('palette.background')).toHaveCount(0);
+  await expect(other.byTestId('timeline')).toBeVisible();
+  other.expectCleanLog();
+  await fresh.close();
+  lab.expectCleanLog();
+});
+
+test('a serving chart exports as PNG and SVG; undo puts back the scenario before an edit', async ({ page }) => {
+  // The page computes the Fig. 15 sweep again after the rate changes (on its own thread for now).
+  test.setTimeout(90_000);
+  const lab = new ServingPage(page);
+  await lab.open();
+  await expect.poll(() => lab.chartPoints('chart.throughput')).toBeGreaterThan(2);
+  const [svg] = await Promise.all([page.waitForEvent('download'), lab.byTestId('chart.throughput.svg').click()]);
+  const svgText = readFileSync((await svg.path())!, 'utf8');
+  expect(svgText).toContain('<svg');
+  expect(svgText).toContain('throughput per model');
+  const [png] = await Promise.all([page.waitForEvent('download'), lab.byTestId('chart.throughput.png').click()]);
+  expect(readFileSync((await png.path())!).subarray(1, 4).toString('latin1')).toBe('PNG');
+
+  await lab.byTestId('serving.pause').click();
+  await expect(lab.byTestId('controls.undo')).toBeDisabled();
+  await lab.byTestId('controls.rps').fill('45');
+  await expect(lab.byTestId('controls.rps')).toHaveValue('45');
+  await expect(lab.byTestId('controls.undo')).toBeEnabled();
+  await lab.byTestId('controls.undo').click();
+  await expect(lab.byTestId('controls.rps')).toHaveValue('30');
+  await lab.byTestId('controls.redo').click();
+  await expect(lab.byTestId('controls.rps')).toHaveValue('45');
+  lab.expectCleanLog();
+});

@@ -1,0 +1,236 @@
+/**
+ * What every live session shares, whatever its world: the host it runs on, pacing to a
+ * speed, the cadence of frames and the measured simulation speed, the log of live edits
+ * replayed after a seek, and bounded checkpoints for time travel. The pipeline session
+ * (ODIN, queries) and the serving session (BCEdge, simulated milliseconds) are built on it;
+ * a new world's session is too.
+ */
+
+/** What a session needs from where it runs (the worker, or a test). */
+export interface SessionHost<F> {
+  /** Wall-clock milliseconds. */
+  now(): number;
+  /** Runs `fn` after about `delayMs`. */
+  schedule(fn: () => void, delayMs: number): void;
+  /** Hands a frame to the page; `transfer` lists the buffers it may move. */
+  emit(frame: F, transfer: ArrayBuffer[]): void;
+}
+
+export type PlaybackStatus = 'paused' | 'playing' | 'done';
+
+/** Playback speed in the world's speed unit (queries or simulated seconds per wall second), or 'max'. */
+export type Speed = number | 'max';
+
+/** Wall-clock time one tick may compute before it yields and reports, ms. */
+export const TICK_BUDGET_MS = 12;
+/** Minimum wall-clock time between two frames, ms (≈ 60 frames per second). */
+export const FRAME_INTERVAL_MS = 16;
+/** At full speed frames come at most this often (≈ 30 per second): the page has less to do. */
+export const MAX_SPEED_FRAME_INTERVAL_MS = 33;
+/** Points a lane's downsampled series holds at most before neighbours merge and the stride doubles (both worlds). */
+export const SERIES_MAX_POINTS = 1024;
+
+/** What the loop asks of the world it paces. */
+export interface PacedWorld {
+  /** Where the run is, in the world's position unit (queries served, simulated ms). */
+  position(): number;
+  /** Where the run ends, in the same unit. */
+  end(): number;
+  /** Position units one speed unit covers in one wall-clock second (1 query; 1000 simulated ms). */
+  readonly unitsPerSpeedSecond: number;
+  /** Whether positions are whole numbers (queries are; simulated time is not). */
+  readonly integral: boolean;
+  /** Advances some way toward `target` (at most to it); the loop calls again while its budget lasts. */
+  advanceToward(target: number): void;
+}
+
+/**
+ * Pacing and frame cadence for a live session: play, pause and speed; a tick that advances
+ * the world toward where the wall clock says it should be, for at most TICK_BUDGET_MS, then
+ * reports; and the measured speed over the last wall-clock second. It owns no timers: the
+ * host schedules.
+ */
+export class LiveLoop {
+  status: PlaybackStatus = 'paused';
+  private speedNow: Speed;
+  private playStartMs = 0;
+  private playStartPosition = 0;
+  private lastFrameMs = Number.NEGATIVE_INFINITY;
+  private ticking = false;
+  private speedWindow: { timeMs: number; position: number }[] = [];
+
+  constructor(
+    private readonly host: Pick<SessionHost<unknown>, 'now' | 'schedule'>,
+    private readonly world: PacedWorld,
+    /** Called after each tick's work: `force` when the frame must go out (the run just ended). */
+    private readonly report: (force: boolean) => void,
+    initialSpeed: Speed,
+  ) {
+    this.speedNow = initialSpeed;
+  }
+
+  get speed(): Speed {
+    return this.speedNow;
+  }
+
+  /** Starts playing (not when done); the first tick runs as soon as the host lets it. */
+  play(): void {
+    if (this.status === 'done') return;
+    this.status = 'playing';
+    this.restartClock();
+    if (this.ticking) return;
+    this.ticking = true;
+    this.host.schedule(() => this.tick(), 0);
+  }
+
+  /** Pauses; true if it was playing. */
+  pause(): boolean {
+    if (this.status !== 'playing') return false;
+    this.status = 'paused';
+    return true;
+  }
+
+  /** Paused, or done when the world has reached its end. */
+  settle(): void {
+    this.status = this.world.position() >= this.world.end() ? 'done' : 'paused';
+  }
+
+  /** Sets the speed (the caller has checked its bounds); the pace counts from now. */
+  setSpeed(speed: Speed): void {
+    this.speedNow = speed;
+    this.restartClock();
+  }
+
+  /** The pace counts from the world's position now (after a load, a seek or a replay). */
+  restartClock(): void {
+    this.playStartMs = this.host.now();
+    this.playStartPosition = this.world.position();
+  }
+
+  /** Forgets the speed measured so far (a fresh run). */
+  resetMeasure(): void {
+    this.speedWindow = [];
+  }
+
+  /**
+   * Whether a frame is due now (or `force`); when it is, the frame's time is noted and the
+   * measured speed (speed units per wall second over the last second) is returned.
+   */
+  frameDue(force: boolean): { readonly measuredSpeed: number } | null {
+    const now = this.host.now();
+    const interval = this.speedNow === 'max' ? MAX_SPEED_FRAME_INTERVAL_MS : FRAME_INTERVAL_MS;
+    if (!force && now - this.lastFrameMs < interval) return null;
+    this.lastFrameMs = now;
+    const position = this.world.position();
+    this.speedWindow.push({ timeMs: now, position });
+    while (this.speedWindow.length > 2 && now - this.speedWindow[0]!.timeMs > 1000) this.speedWindow.shift();
+    const oldest = this.speedWindow[0]!;
+    const measuredSpeed = now > oldest.timeMs ? ((position - oldest.position) * 1000) / (now - oldest.timeMs) / this.world.unitsPerSpeedSecond : 0;
+    return { measuredSpeed };
+  }
+
+  private tick(): void {
+    this.ticking = false;
+    if (this.status !== 'playing') return;
+    const start = this.host.now();
+    const end = this.world.end();
+    let target = end;
+    if (this.speedNow !== 'max') {
+      const due = ((start - this.playStartMs) * this.speedNow * this.world.unitsPerSpeedSecond) / 1000;
+      target = Math.min(end, this.playStartPosition + (this.world.integral ? Math.floor(due) : due));
+    }
+    while (this.world.position() < target && this.host.now() - start < TICK_BUDGET_MS) this.world.advanceToward(target);
+    const done = this.world.position() >= end;
+    if (done) this.status = 'done';
+    this.report(done);
+    if (this.status === 'playing') {
+      this.ticking = true;
+      this.host.schedule(() => this.tick(), this.speedNow === 'max' ? 0 : FRAME_INTERVAL_MS);
+    }
+  }
+}
+
+/**
+ * Live edits (a placed workload, a parameter, a tenant) kept with the position they were
+ * made at, so that a replay from a checkpoint applies each again where it happened.
+ */
+export class EditLog<E> {
+  private entries: { readonly position: number; readonly edit: E }[] = [];
+
+  get all(): readonly E[] {
+    return this.entries.map((e) => e.edit);
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  add(position: number, edit: E): void {
+    this.entries.push({ position, edit });
+  }
+
+  /** The edits made at exactly `position`, in the order they were made. */
+  at(position: number): E[] {
+    return this.entries.filter((e) => e.position === position).map((e) => e.edit);
+  }
+
+  remove(edit: E): void {
+    this.entries = this.entries.filter((e) => e.edit !== edit);
+  }
+
+  clear(): void {
+    this.entries = [];
+  }
+}
+
+/**
+ * Checkpoints of a session for time travel, bounded: one every `every` position units at
+ * first; past `max` of them the spacing doubles (every other one is dropped), so a run of
+ * any length keeps at most `max` and a seek replays at most one spacing.
+ */
+export class CheckpointLog<C> {
+  private items: { readonly position: number; readonly checkpoint: C }[] = [];
+  private every: number;
+
+  constructor(
+    private readonly firstEvery: number,
+    private readonly max: number,
+  ) {
+    this.every = firstEvery;
+  }
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  /** Starts again with one checkpoint at `position`. */
+  reset(position: number, checkpoint: C): void {
+    this.every = this.firstEvery;
+    this.items = [{ position, checkpoint }];
+  }
+
+  /** Whether a checkpoint is due at `position` (a multiple of the spacing, past the last one). */
+  due(position: number): boolean {
+    return position % this.every === 0 && position > (this.items.at(-1)?.position ?? Number.NEGATIVE_INFINITY);
+  }
+
+  add(position: number, checkpoint: C): void {
+    this.items.push({ position, checkpoint });
+    if (this.items.length > this.max) {
+      this.every *= 2;
+      this.items = this.items.filter((c, i) => i === 0 || c.position % this.every === 0);
+    }
+  }
+
+  /** The latest checkpoint before `target` (the first one when none is): where a seek replays from. */
+  before(target: number): { readonly position: number; readonly checkpoint: C } {
+    let from = this.items[0]!;
+    for (const c of this.items) if (c.position < target && c.position >= from.position) from = c;
+    return from;
+  }
+
+  /** Forgets the checkpoints past `position` (the future a live edit changed). */
+  dropAfter(position: number): void {
+    this.items = this.items.filter((c) => c.position <= position);
+  }
+}
