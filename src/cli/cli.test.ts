@@ -145,6 +145,17 @@ describe('npm run sim', () => {
     expect(stderr).toBe('error: pipeline.lanes[0].params: has a forbidden field "__proto__"\n');
   });
 
+  it.each([1e308, 5e-324])('refuses an embedded database of %d ms per layer, naming the field', async (timeMs) => {
+    const s = small() as { pipeline: Record<string, unknown> & { interference: { events: unknown[]; random: Record<string, unknown> } } };
+    s.pipeline.database = { layers: ['a', 'b'], modes: { A: [1, timeMs], B: [1, 1] } };
+    s.pipeline.interference.events = [];
+    s.pipeline.interference.random.modes = ['B'];
+    const { code, stdout, stderr } = await cli(['run', 'db.json'], { 'db.json': JSON.stringify(s) });
+    expect(code).toBe(EXIT_USAGE);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(`error: pipeline.database.modes.A[1]: must be a layer time from 0.001 ms (1 µs) to 10000000 ms, got ${timeMs}\n`);
+  });
+
   it('names the field of a bad scenario file', async () => {
     const bad = small() as { pipeline: { interference: { events: unknown[] } } };
     bad.pipeline.interference.events = [{ executionPlace: 9, mode: 'Z', fromQuery: -1, toQuery: null }];
