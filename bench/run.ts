@@ -6,6 +6,7 @@
  * `BENCH_ONLY=sac-update npm run bench` runs only the SAC update against its baseline
  * (seconds instead of minutes) and writes bench/results-sac-update.json.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../src/engine/pipeline/assumptions';
@@ -15,6 +16,7 @@ import { compositionCount, exhaustivePartition, optimalPartition } from '../src/
 import { PipelineRun, type PipelineRunSpec } from '../src/engine/pipeline/simulation';
 import { compileDatabase, computeStageTimes } from '../src/engine/pipeline/stageTimes';
 import { getDatabase } from '../src/engine/profiles/databases';
+import { DEFAULT_PERCENTILE_RELATIVE_ERROR } from '../src/engine/quantiles';
 import type { ModelId } from '../src/engine/profiles/types';
 import { runPipelineScenario } from '../src/scenario/pipelineRunner';
 import { pipelinePresets } from '../src/scenario/presets';
@@ -178,6 +180,34 @@ for (const [model, eps] of cases) {
   rows.push({ name: `serving: six models, fixed (8, 2), ${requests.toLocaleString('en-US')} requests`, value: simulatedRps, unit: 'requests/s', target: '≥ 500,000', met: simulatedRps >= 500_000 });
   const paperMs = time(() => new ServingRun(spec(30, 3000), createFixed({ batchSize: 8, instances: 2 })).runToEnd(), 5);
   rows.push({ name: 'serving: the paper’s 3000 s at 30 rps (≈ 90,000 requests)', value: paperMs, unit: 'ms', target: '< 500', met: paperMs < 500 });
+}
+
+// 6. Memory of long runs (issue 17 part 8): peak resident set of the default scenario (4
+// lanes) at 1 M and 10 M queries, each in its own process, with exact percentiles (every
+// sample kept, as before streaming) as the baseline and streaming percentiles (the default);
+// and the largest relative error of a streamed p50/p99 against the exact one.
+{
+  const child = (queries: number, method: 'streaming' | 'exact') => {
+    const out = spawnSync(process.execPath, ['--import', 'tsx', 'bench/memoryChild.ts', String(queries), method], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    if (out.status !== 0) throw new Error(`bench/memoryChild.ts ${queries} ${method}: ${out.stderr}`);
+    return JSON.parse(out.stdout) as { maxRssKb: number; percentiles: number[][] };
+  };
+  for (const queries of [1_000_000, 10_000_000]) {
+    const exact = child(queries, 'exact');
+    const streaming = child(queries, 'streaming');
+    const mb = (kb: number) => kb / 1024;
+    rows.push({
+      name: `peak memory, default scenario, ${queries.toLocaleString('en-US')} queries × 4 lanes (baseline: exact percentiles)`,
+      value: mb(streaming.maxRssKb),
+      unit: 'MB',
+      ...(queries === 10_000_000 ? { target: '≤ 250', met: mb(streaming.maxRssKb) <= 250 } : {}),
+      baseline: mb(exact.maxRssKb),
+      ratio: exact.maxRssKb / streaming.maxRssKb,
+    });
+    let worst = 0;
+    exact.percentiles.forEach((lane, i) => lane.forEach((v, k) => (worst = Math.max(worst, Math.abs(streaming.percentiles[i]![k]! / v - 1)))));
+    rows.push({ name: `streaming percentiles: largest relative error of p50/p99 against exact, ${queries.toLocaleString('en-US')} queries`, value: 100 * worst, unit: '%', target: '≤ 0.1', met: worst <= DEFAULT_PERCENTILE_RELATIVE_ERROR });
+  }
 }
 
 // 5. The learning schedulers (issue 6): tfjs with the wasm backend, as the worker runs it.
