@@ -18,6 +18,8 @@ import type {
   ServingSpeed,
 } from '../worker/servingProtocol';
 import { historyActions, type LoadErrors, type ScenarioSource } from './history';
+import { browserAsk, longRunGuard, type AskToStart } from './longRun';
+import type { AnyScenario } from '../scenario/schema';
 
 /** The serving worker's API as the page sees it: every call is asynchronous. */
 export interface ServingClient {
@@ -268,7 +270,7 @@ function loadedState(result: Extract<ServingLoadResult, { ok: true }>, get: Get)
   };
 }
 
-function actions(set: Set, get: Get, client: ServingClient): ServingActions {
+function actions(set: Set, get: Get, client: ServingClient, startAllowed: (scenario: AnyScenario | null) => boolean): ServingActions {
   /** Remembers the scenario before a change, for undo (a new change clears redo). */
   const applyLoad = (result: ServingLoadResult, source: ScenarioSource): boolean => {
     if (!result.ok) {
@@ -282,7 +284,7 @@ function actions(set: Set, get: Get, client: ServingClient): ServingActions {
   const replace = async (scenario: unknown, source: ScenarioSource): Promise<boolean> => {
     const wasPlaying = get().status === 'playing';
     const ok = applyLoad(await client.load(scenario), source);
-    if (ok && wasPlaying) await client.play();
+    if (ok && wasPlaying && startAllowed(get().scenario)) await client.play();
     return ok;
   };
   const history = historyActions<ServingScenario>(get, set, replace);
@@ -300,7 +302,7 @@ function actions(set: Set, get: Get, client: ServingClient): ServingActions {
     edit: history.edit,
     undo: history.undo,
     redo: history.redo,
-    play: () => client.play(),
+    play: () => (startAllowed(get().scenario) ? client.play() : Promise.resolve()),
     pause: () => client.pause(),
     step: (simulatedMs) => client.step(simulatedMs),
     reset: () => client.reset(),
@@ -391,7 +393,7 @@ export function applyServingFrame(set: Set, get: Get, frame: ServingFrame, nowMs
  * to a serving client, as `createLabStore` is for the pipeline world. Charts subscribe to
  * `version` and read the series buffers; React components select single values.
  */
-export function createServingStore(client: ServingClient, now: () => number = () => performance.now()): ServingStore {
+export function createServingStore(client: ServingClient, now: () => number = () => performance.now(), ask: AskToStart = browserAsk): ServingStore {
   const frameTimes: number[] = [];
   const store = createStore<ServingState>()(
     subscribeWithSelector((set, get) => ({
@@ -399,7 +401,7 @@ export function createServingStore(client: ServingClient, now: () => number = ()
       ...playbackSlice(),
       ...resultsSlice(),
       ...uiSlice(),
-      ...actions(set, get, client),
+      ...actions(set, get, client, longRunGuard(ask)),
     })),
   );
   void client.subscribe((frame) => applyServingFrame(store.setState, store.getState, frame, now(), frameTimes));

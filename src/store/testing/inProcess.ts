@@ -1,9 +1,10 @@
 import type { Frame } from '../../worker/protocol';
 import { PipelineSession } from '../../worker/session';
 import { createLabStore, type LabStore, type SimClient } from '../labStore';
+import type { AskToStart } from '../longRun';
 
 /** The lab store wired to a pipeline session in the same thread (the worker's code, without the worker), with a manual clock. */
-export function inProcessLab(): { readonly store: LabStore; readonly session: PipelineSession } {
+export function inProcessLab(ask?: AskToStart): { readonly store: LabStore; readonly session: PipelineSession } {
   let listener: ((frame: Frame) => void) | null = null;
   const session = new PipelineSession({ now: () => 0, schedule: () => undefined, emit: (frame) => listener?.(frame) });
   const client: SimClient = {
@@ -25,5 +26,5 @@ export function inProcessLab(): { readonly store: LabStore; readonly session: Pi
     stepAlgorithm: async (direction) => session.stepAlgorithm(direction),
     setTraceLane: async (lane) => session.setTraceLane(lane),
   };
-  return { store: createLabStore(client, () => 0), session };
+  return { store: createLabStore(client, () => 0, ask), session };
 }
