@@ -4,9 +4,9 @@
  * writes bench/results.json. Never run from tests.
  *
  * `BENCH_ONLY=sac-update npm run bench` runs only the SAC update against its baseline
- * (seconds instead of minutes) and writes bench/results-sac-update.json.
+ * (seconds instead of minutes) and writes bench/results-sac-update.json; `BENCH_ONLY=memory`
+ * only the peak-memory rows of long runs (bench/memory.ts, a few minutes).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../src/engine/pipeline/assumptions';
@@ -16,7 +16,6 @@ import { compositionCount, exhaustivePartition, optimalPartition } from '../src/
 import { PipelineRun, type PipelineRunSpec } from '../src/engine/pipeline/simulation';
 import { compileDatabase, computeStageTimes } from '../src/engine/pipeline/stageTimes';
 import { getDatabase } from '../src/engine/profiles/databases';
-import { DEFAULT_PERCENTILE_RELATIVE_ERROR } from '../src/engine/quantiles';
 import type { ModelId } from '../src/engine/profiles/types';
 import { runPipelineScenario } from '../src/scenario/pipelineRunner';
 import { pipelinePresets } from '../src/scenario/presets';
@@ -27,6 +26,7 @@ import { createFixed } from '../src/schedulers/serving/fixed';
 import { loadTfNode } from '../src/agents/tfNode';
 import { benchLearning, sacUpdateTimes } from './learning';
 import { benchMeasure } from './measure';
+import { memoryRows } from './memory';
 
 interface Row {
   readonly name: string;
@@ -42,7 +42,7 @@ interface Row {
 const rows: Row[] = [];
 
 // BENCH_ONLY=<part>: that part alone (while developing it; the bench's figures are the full run).
-const ONLY_PARTS = ['sac-update', 'measure'] as const;
+const ONLY_PARTS = ['sac-update', 'measure', 'memory'] as const;
 const only = process.env['BENCH_ONLY'];
 if (only !== undefined) {
   if (!(ONLY_PARTS as readonly string[]).includes(only)) {
@@ -51,6 +51,9 @@ if (only !== undefined) {
   }
   if (only === 'measure') {
     report(`bench/results-${only}.json`, {}, { measure: await benchMeasure(await loadTfNode(), rows) });
+  } else if (only === 'memory') {
+    memoryRows(rows);
+    report(`bench/results-${only}.json`, {});
   } else {
     sacUpdateTimes(await loadTfNode(), rows);
     report(`bench/results-${only}.json`, {});
@@ -182,33 +185,8 @@ for (const [model, eps] of cases) {
   rows.push({ name: 'serving: the paper’s 3000 s at 30 rps (≈ 90,000 requests)', value: paperMs, unit: 'ms', target: '< 500', met: paperMs < 500 });
 }
 
-// 6. Memory of long runs (issue 17 part 8): peak resident set of the default scenario (4
-// lanes) at 1 M and 10 M queries, each in its own process, with exact percentiles (every
-// sample kept, as before streaming) as the baseline and streaming percentiles (the default);
-// and the largest relative error of a streamed p50/p99 against the exact one.
-{
-  const child = (queries: number, method: 'streaming' | 'exact') => {
-    const out = spawnSync(process.execPath, ['--import', 'tsx', 'bench/memoryChild.ts', String(queries), method], { encoding: 'utf8', maxBuffer: 1 << 20 });
-    if (out.status !== 0) throw new Error(`bench/memoryChild.ts ${queries} ${method}: ${out.stderr}`);
-    return JSON.parse(out.stdout) as { maxRssKb: number; percentiles: number[][] };
-  };
-  for (const queries of [1_000_000, 10_000_000]) {
-    const exact = child(queries, 'exact');
-    const streaming = child(queries, 'streaming');
-    const mb = (kb: number) => kb / 1024;
-    rows.push({
-      name: `peak memory, default scenario, ${queries.toLocaleString('en-US')} queries × 4 lanes (baseline: exact percentiles)`,
-      value: mb(streaming.maxRssKb),
-      unit: 'MB',
-      ...(queries === 10_000_000 ? { target: '≤ 250', met: mb(streaming.maxRssKb) <= 250 } : {}),
-      baseline: mb(exact.maxRssKb),
-      ratio: exact.maxRssKb / streaming.maxRssKb,
-    });
-    let worst = 0;
-    exact.percentiles.forEach((lane, i) => lane.forEach((v, k) => (worst = Math.max(worst, Math.abs(streaming.percentiles[i]![k]! / v - 1)))));
-    rows.push({ name: `streaming percentiles: largest relative error of p50/p99 against exact, ${queries.toLocaleString('en-US')} queries`, value: 100 * worst, unit: '%', target: '≤ 0.1', met: worst <= DEFAULT_PERCENTILE_RELATIVE_ERROR });
-  }
-}
+// 6. Memory of long runs (issue 17 part 8): bench/memory.ts.
+memoryRows(rows);
 
 // 5. The learning schedulers (issue 6): tfjs with the wasm backend, as the worker runs it.
 const learningDetails = await benchLearning(await loadTfNode(), rows);
