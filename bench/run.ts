@@ -4,7 +4,8 @@
  * writes bench/results.json. Never run from tests.
  *
  * `BENCH_ONLY=sac-update npm run bench` runs only the SAC update against its baseline
- * (seconds instead of minutes) and writes bench/results-sac-update.json.
+ * (seconds instead of minutes) and writes bench/results-sac-update.json; `BENCH_ONLY=memory`
+ * only the peak-memory rows of long runs (bench/memory.ts, a few minutes).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -26,6 +27,7 @@ import { loadTfNode } from '../src/agents/tfNode';
 import { benchLearning, sacUpdateTimes } from './learning';
 import { benchMeasure } from './measure';
 import { benchFirstLoad, benchServingSeek } from './shell';
+import { memoryRows } from './memory';
 
 interface Row {
   readonly name: string;
@@ -41,7 +43,7 @@ interface Row {
 const rows: Row[] = [];
 
 // BENCH_ONLY=<part>: that part alone (while developing it; the bench's figures are the full run).
-const ONLY_PARTS = ['sac-update', 'measure'] as const;
+const ONLY_PARTS = ['sac-update', 'measure', 'memory'] as const;
 const only = process.env['BENCH_ONLY'];
 if (only !== undefined) {
   if (!(ONLY_PARTS as readonly string[]).includes(only)) {
@@ -50,6 +52,9 @@ if (only !== undefined) {
   }
   if (only === 'measure') {
     report(`bench/results-${only}.json`, {}, { measure: await benchMeasure(await loadTfNode(), rows) });
+  } else if (only === 'memory') {
+    memoryRows(rows);
+    report(`bench/results-${only}.json`, {});
   } else {
     sacUpdateTimes(await loadTfNode(), rows);
     report(`bench/results-${only}.json`, {});
@@ -180,6 +185,9 @@ for (const [model, eps] of cases) {
   const paperMs = time(() => new ServingRun(spec(30, 3000), createFixed({ batchSize: 8, instances: 2 })).runToEnd(), 5);
   rows.push({ name: 'serving: the paper’s 3000 s at 30 rps (≈ 90,000 requests)', value: paperMs, unit: 'ms', target: '< 500', met: paperMs < 500 });
 }
+
+// 4b. Memory of long runs (issue 17 part 8): bench/memory.ts.
+memoryRows(rows);
 
 // 5. The learning schedulers (issue 6): tfjs with the wasm backend, as the worker runs it.
 const tf = await loadTfNode();

@@ -7,6 +7,8 @@ import { loadTfNode } from '../agents/tfNode';
 import { LEARNING_SCHEDULER_IDS } from '../schedulers/serving/registry';
 import { findPreset, PRESETS } from '../scenario/presets';
 import { EXIT_OK, EXIT_USAGE, needsLearning, runCli, type CliIo } from './cli';
+import { checkRunCost } from './options';
+import type { Scenario } from '../scenario/schema';
 
 /** tfjs and the shipped agents, as main.ts gives them to `runCli` for learning lanes. */
 let learning: CliIo['learning'];
@@ -143,6 +145,17 @@ describe('npm run sim', () => {
     expect(code).toBe(EXIT_USAGE);
     expect(stdout).toBe('');
     expect(stderr).toBe('error: pipeline.lanes[0].params: has a forbidden field "__proto__"\n');
+  });
+
+  it.each([1e308, 5e-324])('refuses an embedded database of %d ms per layer, naming the field', async (timeMs) => {
+    const s = small() as { pipeline: Record<string, unknown> & { interference: { events: unknown[]; random: Record<string, unknown> } } };
+    s.pipeline.database = { layers: ['a', 'b'], modes: { A: [1, timeMs], B: [1, 1] } };
+    s.pipeline.interference.events = [];
+    s.pipeline.interference.random.modes = ['B'];
+    const { code, stdout, stderr } = await cli(['run', 'db.json'], { 'db.json': JSON.stringify(s) });
+    expect(code).toBe(EXIT_USAGE);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(`error: pipeline.database.modes.A[1]: must be a layer time from 0.001 ms (1 µs) to 10000000 ms, got ${timeMs}\n`);
   });
 
   it('names the field of a bad scenario file', async () => {
@@ -327,6 +340,33 @@ describe('the command line is parsed by commander', () => {
     expect(stdout).toBe('');
     expect(stderr).toMatch(message);
     expect(stderr).not.toMatch(/internal error|\n {4}at /);
+  });
+});
+
+describe('the cost estimate (issue 17 part 4)', () => {
+  const huge = ['--set', 'pipeline.grid={"periodQueries":[1,2,3,4,5,6,7,8],"durationQueries":[1,2,3,4,5,6,7,8]}', '--set', 'pipeline.queries=10000000'];
+
+  it('refuses a run above the bound before any work, with the estimate and the flag that allows it', async () => {
+    const { code, stdout, stderr } = await cli(['run', 'default', ...huge]);
+    expect(code).toBe(EXIT_USAGE);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      'error: the scenario would cost 2.6e+9 lane-queries (64 cells × 10000000 queries × 4 lanes), about 43 minutes at 1 M per second; above the bound of 1e+9 lane-events: pass --allow-long to run it anyway\n',
+    );
+  });
+
+  it('counts the seeds of a sweep', async () => {
+    const { code, stderr } = await cli(['sweep', 'default', '--seeds', '300', '--set', 'pipeline.queries=1000000']);
+    expect(code).toBe(EXIT_USAGE);
+    expect(stderr).toContain('(1 cell × 1000000 queries × 4 lanes × 300 seeds)');
+    expect(stderr).toContain('--allow-long');
+  });
+
+  it('lets --allow-long through', () => {
+    const scenario = findPreset('default')!.scenario as Scenario;
+    const big: Scenario = { ...scenario, pipeline: { ...scenario.pipeline, queries: 10_000_000, grid: { periodQueries: [1, 2, 3, 4, 5, 6, 7, 8], durationQueries: [1, 2, 3, 4, 5, 6, 7, 8] } } };
+    expect(() => checkRunCost(big, 1, undefined)).toThrow(/--allow-long/);
+    expect(() => checkRunCost(big, 1, true)).not.toThrow();
   });
 });
 

@@ -1,4 +1,6 @@
 import { Option, type Command } from 'commander';
+import { COST_BOUND_LANE_EVENTS, describeRunCost, estimateRunCost } from '../scenario/cost';
+import type { AnyScenario } from '../scenario/schema';
 import { UsageError } from './io';
 
 /**
@@ -48,4 +50,20 @@ export function addSetOption(command: Command): Command {
     'change one scenario field before validation (repeatable), e.g. --set pipeline.assumptions.trialCost=pipelined',
     (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
   );
+}
+
+/** `--allow-long`: run even when the cost estimate is above the bound (scenario/cost.ts). */
+export function addAllowLongOption(command: Command): Command {
+  return command.option('--allow-long', `run even if the estimated cost is above ${COST_BOUND_LANE_EVENTS.toExponential()} lane-events (about a quarter of an hour)`);
+}
+
+/**
+ * Refuses, before any work, a run whose estimate is above the bound unless `--allow-long`
+ * was given (issue 17 part 4): the message states the estimate and the flag.
+ */
+export function checkRunCost(scenario: AnyScenario, seeds: number, allowLong: boolean | undefined): void {
+  const cost = estimateRunCost(scenario, seeds);
+  if (cost.laneEvents > COST_BOUND_LANE_EVENTS && allowLong !== true) {
+    throw new UsageError(`the scenario would cost ${describeRunCost(cost)}; above the bound of ${COST_BOUND_LANE_EVENTS.toExponential()} lane-events: pass --allow-long to run it anyway`);
+  }
 }

@@ -8,7 +8,7 @@ import { getDatabase } from '../engine/profiles/databases';
 import { INTERFERENCE_MODE_IDS, type ModeId } from '../engine/profiles/types';
 import { laneLabel, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
 import type { AlgorithmTrace } from '../schedulers/pipeline/trace';
-import { scenarioDatabase, type PipelineLane, type PipelineScenario, type Scenario } from './schema';
+import { percentileOptionsOf, scenarioDatabase, type PipelineLane, type PipelineScenario, type Scenario } from './schema';
 
 /** One combination of a scenario's grid; empty when the scenario has no grid. */
 export interface GridCell {
@@ -88,6 +88,7 @@ export function buildRunSpec(scenario: Scenario, cell: GridCell = {}, seed = sce
     events,
     random: randomSpec,
     assumptions: p.assumptions,
+    percentiles: percentileOptionsOf(scenario),
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { validateDatabase } from '../engine/profiles/validate';
+import { DEFAULT_PERCENTILE_RELATIVE_ERROR, type PercentileMethod, type PercentileOptions } from '../engine/quantiles';
 import { MODE_IDS, MODEL_IDS, type LayerTimeDatabase, type ModeId } from '../engine/profiles/types';
 import { PIPELINE_SCHEDULER_IDS, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
 import { MODEL_IDS as SERVING_MODEL_IDS } from '../engine/serving/models';
@@ -28,6 +29,8 @@ export const LIMITS = {
   seed: { min: 0, max: 0xffffffff },
   nameLength: 200,
   hiddenControls: 32,
+  /** Streaming percentiles' relative error bound: 0.001 % to 10 %. */
+  percentileRelativeError: { min: 0.00001, max: 0.1 },
 } as const;
 
 /** Parts of the page a classroom link can hide (issue: classroom links). */
@@ -47,6 +50,16 @@ const num = (min: number, max: number) =>
   });
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.map((v) => `"${v}"`).join(', ')}` });
+
+/**
+ * How the run's percentiles are computed, for both worlds (issue 17 part 8). Optional;
+ * absent means `{"percentiles": "streaming"}` with a 0.1 % relative error bound. `exact`
+ * keeps every latency sample (memory grows with the run).
+ */
+const metricsSchema = z.strictObject({
+  percentiles: oneOf(['streaming', 'exact'] as const satisfies readonly PercentileMethod[]),
+  relativeError: num(LIMITS.percentileRelativeError.min, LIMITS.percentileRelativeError.max).optional(),
+});
 
 const modeSchema = oneOf(MODE_IDS);
 const interferenceModeSchema = modeSchema.refine((m) => m !== 'A', { message: 'must be an interference mode B–L' });
@@ -128,6 +141,8 @@ export const scenarioSchema = z
     title: z.string({ error: 'must be a string' }).max(LIMITS.nameLength, { message: `must be at most ${LIMITS.nameLength} characters` }),
     seed: int(LIMITS.seed.min, LIMITS.seed.max),
     pipeline: pipelineSchema,
+    /** Percentile method (streaming by default). */
+    metrics: metricsSchema.optional(),
     /** How the page shows the scenario (ignored by the CLI). */
     view: z
       .strictObject({
@@ -330,6 +345,7 @@ export const servingScenarioSchema = z
         })
         .optional(),
     }),
+    metrics: metricsSchema.optional(),
     view: z.strictObject({ mode: oneOf(VIEW_MODES), hide: z.array(oneOf(HIDEABLE_CONTROLS)).max(LIMITS.hiddenControls) }).optional(),
   })
   .superRefine((s, ctx) => {
@@ -527,4 +543,9 @@ export function scenarioDatabase(pipeline: PipelineScenario, builtIn: (model: Pi
 /** Lines `path: message` for people. */
 export function formatErrors(errors: readonly FieldError[]): string {
   return errors.map((e) => `${e.path}: ${e.message}`).join('\n');
+}
+
+/** The percentile method a scenario runs with: its `metrics`, or streaming within 0.1 %. */
+export function percentileOptionsOf(scenario: { readonly metrics?: { readonly percentiles: PercentileMethod; readonly relativeError?: number | undefined } | undefined }): PercentileOptions {
+  return { method: scenario.metrics?.percentiles ?? 'streaming', relativeError: scenario.metrics?.relativeError ?? DEFAULT_PERCENTILE_RELATIVE_ERROR };
 }

@@ -4,7 +4,7 @@ import { wrapDecide, type ServingScheduler } from '../engine/serving/scheduler';
 import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingRunSpec } from '../engine/serving/simulation';
 import { perModelParameter, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext, type LearningFactory } from '../schedulers/serving/registry';
 import type { RateSchedule } from '../engine/serving/load';
-import type { RateScheduleSpec, ServingScenario } from './schema';
+import { percentileOptionsOf, type RateScheduleSpec, type ServingScenario } from './schema';
 
 /** One combination of a serving scenario's grid; empty without a grid. */
 export interface ServingCell {
@@ -77,6 +77,7 @@ export function buildServingSpec(scenario: ServingScenario, cell: ServingCell = 
             ...(r.shapeClass === undefined ? {} : { shapeClass: r.shapeClass }),
           })),
         }),
+    percentiles: percentileOptionsOf(scenario),
   };
 }
 

@@ -9,6 +9,8 @@ import { findLesson } from '../scenario/lessons';
 import type { WorkerClient } from './restartingWorker';
 import { historyActions, type LoadErrors, type ScenarioSource } from './history';
 import { MarkerBuffer, SeriesBuffer } from './series';
+import { browserAsk, longRunGuard, type AskToStart } from './longRun';
+import type { AnyScenario } from '../scenario/schema';
 
 /** The worker's API as the page sees it (every call is asynchronous), derived from `SimApi`. */
 export type SimClient = WorkerClient<SimApi, Frame>;
@@ -176,7 +178,7 @@ const uiSlice = (): UiSlice => ({ selectedLane: 0, throughputView: 'config', hel
 
 const teachingSlice = (): TeachingSlice => ({ teaching: null, teachingServed: 0, furthest: 0, timelineMarkers: [], lesson: null });
 
-function actions(set: Set, get: Get, client: SimClient): Actions {
+function actions(set: Set, get: Get, client: SimClient, startAllowed: (scenario: AnyScenario | null) => boolean): Actions {
   /** Remembers the scenario before a change, for undo (a new change clears redo). */
   const applyLoad = (result: LoadResult, source: ScenarioSource): boolean => {
     if (!result.ok) {
@@ -201,7 +203,7 @@ function actions(set: Set, get: Get, client: SimClient): Actions {
   const replace = async (scenario: unknown, source: ScenarioSource): Promise<boolean> => {
     const wasPlaying = get().status === 'playing';
     const ok = applyLoad(await client.load(scenario), source);
-    if (ok && wasPlaying) await client.play();
+    if (ok && wasPlaying && startAllowed(get().scenario)) await client.play();
     return ok;
   };
   const history = historyActions<Scenario>(get, set, replace);
@@ -229,7 +231,7 @@ function actions(set: Set, get: Get, client: SimClient): Actions {
       void _old;
       set({ view, scenario: isDefault ? rest : { ...rest, view } });
     },
-    play: () => client.play(),
+    play: () => (startAllowed(get().scenario) ? client.play() : Promise.resolve()),
     pause: () => client.pause(),
     step: (n) => client.step(n),
     reset: () => client.reset(),
@@ -361,7 +363,7 @@ export function applyFrame(set: Set, get: Get, frame: Frame, nowMs: number, fram
  * simulation client. Charts subscribe to `version` and read the series buffers; React
  * components select single values.
  */
-export function createLabStore(client: SimClient, now: () => number = () => performance.now()): LabStore {
+export function createLabStore(client: SimClient, now: () => number = () => performance.now(), ask: AskToStart = browserAsk): LabStore {
   const frameTimes: number[] = [];
   const store = createStore<LabState>()(
     subscribeWithSelector((set, get) => ({
@@ -370,7 +372,7 @@ export function createLabStore(client: SimClient, now: () => number = () => perf
       ...resultsSlice(),
       ...uiSlice(),
       ...teachingSlice(),
-      ...actions(set, get, client),
+      ...actions(set, get, client, longRunGuard(ask)),
     })),
   );
   void client.subscribe((frame) => applyFrame(store.setState, store.getState, frame, now(), frameTimes));

@@ -21,6 +21,8 @@ import type {
 } from '../worker/servingProtocol';
 import type { WorkerClient } from './restartingWorker';
 import { historyActions, type LoadErrors, type ScenarioSource } from './history';
+import { browserAsk, longRunGuard, type AskToStart } from './longRun';
+import type { AnyScenario } from '../scenario/schema';
 
 /** The serving worker's API as the page sees it (every call is asynchronous), derived from `ServingApi`. */
 export type ServingClient = WorkerClient<ServingApi, ServingFrame>;
@@ -276,7 +278,7 @@ function loadedState(result: Extract<ServingLoadResult, { ok: true }>, get: Get)
   };
 }
 
-function actions(set: Set, get: Get, client: ServingClient): ServingActions {
+function actions(set: Set, get: Get, client: ServingClient, startAllowed: (scenario: AnyScenario | null) => boolean): ServingActions {
   /** Remembers the scenario before a change, for undo (a new change clears redo). */
   const applyLoad = (result: ServingLoadResult, source: ScenarioSource): boolean => {
     if (!result.ok) {
@@ -290,7 +292,7 @@ function actions(set: Set, get: Get, client: ServingClient): ServingActions {
   const replace = async (scenario: unknown, source: ScenarioSource): Promise<boolean> => {
     const wasPlaying = get().status === 'playing';
     const ok = applyLoad(await client.load(scenario), source);
-    if (ok && wasPlaying) await client.play();
+    if (ok && wasPlaying && startAllowed(get().scenario)) await client.play();
     return ok;
   };
   const history = historyActions<ServingScenario>(get, set, replace);
@@ -310,7 +312,7 @@ function actions(set: Set, get: Get, client: ServingClient): ServingActions {
     edit: history.edit,
     undo: history.undo,
     redo: history.redo,
-    play: () => client.play(),
+    play: () => (startAllowed(get().scenario) ? client.play() : Promise.resolve()),
     pause: () => client.pause(),
     step: (simulatedMs) => client.step(simulatedMs),
     reset: () => client.reset(),
@@ -422,7 +424,7 @@ export function applyServingFrame(set: Set, get: Get, frame: ServingFrame, nowMs
  * to a serving client, as `createLabStore` is for the pipeline world. Charts subscribe to
  * `version` and read the series buffers; React components select single values.
  */
-export function createServingStore(client: ServingClient, now: () => number = () => performance.now()): ServingStore {
+export function createServingStore(client: ServingClient, now: () => number = () => performance.now(), ask: AskToStart = browserAsk): ServingStore {
   const frameTimes: number[] = [];
   const store = createStore<ServingState>()(
     subscribeWithSelector((set, get) => ({
@@ -432,7 +434,7 @@ export function createServingStore(client: ServingClient, now: () => number = ()
       ...uiSlice(),
       furthestMs: 0,
       timelineMarkers: [],
-      ...actions(set, get, client),
+      ...actions(set, get, client, longRunGuard(ask)),
     })),
   );
   void client.subscribe((frame) => applyServingFrame(store.setState, store.getState, frame, now(), frameTimes));

@@ -2,7 +2,7 @@ import { averageDeep } from '../../scenario/average';
 import { LIMITS } from '../../scenario/schema';
 import type { CliCommand } from '../command';
 import { EXIT_OK, UsageError } from '../io';
-import { addFormatOption, addOutOption, addSetOption, integerOption, type OutputFormat } from '../options';
+import { addAllowLongOption, addFormatOption, addOutOption, addSetOption, checkRunCost, integerOption, type OutputFormat } from '../options';
 import { checkOutputPath } from '../outputPath';
 import { loadScenario } from '../scenarioInput';
 import { emit, gridMeans, hasLearningLane, progress, resultRows, runnerFor } from '../worldRunner';
@@ -13,6 +13,7 @@ interface SweepOptions {
   readonly format: OutputFormat;
   readonly out?: string;
   readonly set?: string[];
+  readonly allowLong?: boolean;
   readonly seeds: number;
 }
 
@@ -25,6 +26,7 @@ export const sweepCommand: CliCommand = {
     addFormatOption(command, 'json');
     addOutOption(command);
     addSetOption(command);
+    addAllowLongOption(command);
   },
   needsLearning: ([source], options, io) => hasLearningLane(loadScenario(source, (options as unknown as SweepOptions).set ?? [], io)),
   run([source], rawOptions, io) {
@@ -33,6 +35,7 @@ export const sweepCommand: CliCommand = {
     const scenario = loadScenario(source, options.set ?? [], io);
     const seeds = Array.from({ length: options.seeds }, (_, i) => scenario.seed + i);
     if (seeds.at(-1)! > LIMITS.seed.max) throw new UsageError(`--seeds: seeds would pass ${LIMITS.seed.max}`);
+    checkRunCost(scenario, seeds.length, options.allowLong);
     const runner = runnerFor(scenario, io);
     const total = seeds.length * runner.cells;
     let done = 0;

@@ -1,4 +1,7 @@
+import { LogHistogram, quantileSorted, type LogHistogramSnapshot, type PercentileOptions } from '../quantiles';
 import { throughputQps } from './stageTimes';
+
+export { quantileSorted };
 
 /** SLO levels of ODIN Figure 9: 5 % … 100 % of a reference throughput. */
 export const SLO_LEVELS: readonly number[] = Array.from({ length: 20 }, (_, k) => (k + 1) / 20);
@@ -55,6 +58,8 @@ export interface PipelineMetricsSnapshot {
   readonly configLatencies: Float64Array;
   readonly belowPeak: Float64Array;
   readonly belowOptimum: Float64Array;
+  /** The latency and configuration-latency histograms (streaming percentiles). */
+  readonly histograms?: readonly [LogHistogramSnapshot, LogHistogramSnapshot];
 }
 
 /**
@@ -62,6 +67,11 @@ export interface PipelineMetricsSnapshot {
  * kept for exact percentiles up to `latencySampleCap`; past it, every other sample is
  * dropped and only every 2nd, 4th, … query is kept (a systematic sample), so a long live
  * run has bounded memory and its percentiles become estimates.
+ *
+ * With `percentiles.method = 'streaming'` no sample is kept: the percentiles come from two
+ * log-bucket histograms (../quantiles.ts), within `relativeError` of the exact ones, in
+ * memory that does not grow with the run (issue 17 part 8). Without `percentiles` (engine
+ * tests, old callers) the samples are exact; scenarios choose `streaming` by default.
  */
 export class PipelineMetrics {
   private count = 0;
@@ -87,13 +97,21 @@ export class PipelineMetrics {
   private readonly belowPeak = new Float64Array(SLO_LEVELS.length);
   private readonly belowOptimum = new Float64Array(SLO_LEVELS.length);
 
+  /** Present when the percentiles stream (then no sample is kept). */
+  private readonly latencyHistogram: LogHistogram | null;
+  private readonly configLatencyHistogram: LogHistogram | null;
+
   constructor(
     private readonly peakBottleneckMs: number,
     expectedQueries: number,
     private readonly latencySampleCap = Number.POSITIVE_INFINITY,
+    percentiles?: PercentileOptions,
   ) {
     if (!(latencySampleCap >= 16)) throw new RangeError(`latency sample cap must be ≥ 16, got ${latencySampleCap}`);
-    const capacity = Math.max(16, Math.min(expectedQueries, 1 << 20, latencySampleCap));
+    const streaming = percentiles?.method === 'streaming';
+    this.latencyHistogram = streaming ? new LogHistogram(percentiles.relativeError) : null;
+    this.configLatencyHistogram = streaming ? new LogHistogram(percentiles.relativeError) : null;
+    const capacity = streaming ? 16 : Math.max(16, Math.min(expectedQueries, 1 << 20, latencySampleCap));
     this.latencies = new Float64Array(capacity);
     this.configLatencies = new Float64Array(capacity);
   }
@@ -109,7 +127,10 @@ export class PipelineMetrics {
     const latency = completionMs - arrivalMs;
     let configLatency = 0;
     for (let i = 0; i < stageTimesMs.length; i++) configLatency += stageTimesMs[i]!;
-    if (this.count % this.sampleStride === 0) {
+    if (this.latencyHistogram !== null) {
+      this.latencyHistogram.add(latency);
+      this.configLatencyHistogram!.add(configLatency);
+    } else if (this.count % this.sampleStride === 0) {
       if (this.samples === this.latencies.length) {
         if (this.samples >= this.latencySampleCap) this.decimate();
         else this.grow();
@@ -168,8 +189,8 @@ export class PipelineMetrics {
   summary(): PipelineSummary {
     const n = this.count;
     const durationMs = n > 0 ? this.lastCompletionMs - this.firstAdmissionMs : 0;
-    const latencies = this.latencies.slice(0, this.samples).sort();
-    const configLatencies = this.configLatencies.slice(0, this.samples).sort();
+    const latencies = this.latencyHistogram === null ? this.latencies.slice(0, this.samples).sort() : this.latencies.subarray(0, 0);
+    const configLatencies = this.latencyHistogram === null ? this.configLatencies.slice(0, this.samples).sort() : this.configLatencies.subarray(0, 0);
     const pct = (below: Float64Array): Record<string, number> => {
       const out: Record<string, number> = {};
       SLO_LEVELS.forEach((level, k) => {
@@ -180,12 +201,12 @@ export class PipelineMetrics {
     return {
       queries: n,
       latencyMeanMs: n > 0 ? this.latencySum / n : 0,
-      latencyP50Ms: quantileSorted(latencies, 0.5),
-      latencyP99Ms: quantileSorted(latencies, 0.99),
+      latencyP50Ms: this.latencyHistogram?.quantile(0.5) ?? quantileSorted(latencies, 0.5),
+      latencyP99Ms: this.latencyHistogram?.quantile(0.99) ?? quantileSorted(latencies, 0.99),
       throughputMeanQps: durationMs > 0 ? (1000 * n) / durationMs : 0,
       configThroughputMeanQps: n > 0 ? this.configThroughputSum / n : 0,
       configLatencyMeanMs: n > 0 ? this.configLatencySum / n : 0,
-      configLatencyP99Ms: quantileSorted(configLatencies, 0.99),
+      configLatencyP99Ms: this.configLatencyHistogram?.quantile(0.99) ?? quantileSorted(configLatencies, 0.99),
       peakThroughputQps: throughputQps(this.peakBottleneckMs),
       resourceConstrainedThroughputMeanQps: n > 0 ? this.optimalThroughputSum / n : 0,
       optimalRatioMean: n > 0 ? this.ratioSum / n : 0,
@@ -230,6 +251,7 @@ export class PipelineMetrics {
       configLatencies: this.configLatencies,
       belowPeak: this.belowPeak.slice(),
       belowOptimum: this.belowOptimum.slice(),
+      ...(this.latencyHistogram === null ? {} : { histograms: [this.latencyHistogram.snapshot(), this.configLatencyHistogram!.snapshot()] as const }),
     };
   }
 
@@ -258,6 +280,10 @@ export class PipelineMetrics {
     this.configLatencies = s.configLatencies.slice();
     this.belowPeak.set(s.belowPeak);
     this.belowOptimum.set(s.belowOptimum);
+    if (s.histograms !== undefined) {
+      this.latencyHistogram?.restore(s.histograms[0]);
+      this.configLatencyHistogram?.restore(s.histograms[1]);
+    }
   }
 
   /** Keeps every other sample and doubles the stride (into new arrays: snapshots share the old). */
@@ -297,20 +323,6 @@ function countBelow(below: Float64Array, ratio: number): void {
     if (ratio < SLO_LEVELS[k]!) below[k]!++;
     else break;
   }
-}
-
-/**
- * Quantile of sorted values with linear interpolation between closest ranks (NumPy's
- * default, type 7): position p·(n−1).
- */
-export function quantileSorted(sorted: ArrayLike<number>, p: number): number {
-  const n = sorted.length;
-  if (n === 0) return 0;
-  const pos = p * (n - 1);
-  const lo = Math.floor(pos);
-  const hi = Math.min(n - 1, lo + 1);
-  const frac = pos - lo;
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * frac;
 }
 
 /**

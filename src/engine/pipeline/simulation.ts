@@ -8,6 +8,7 @@ import { OptimumCache } from './partition';
 import type { PipelineScheduler, RebalanceContext, Rebalancing } from './scheduler';
 import { createRngFromState } from '../rng';
 import { computeStageTimes, type CompiledDatabase } from './stageTimes';
+import type { PercentileOptions } from '../quantiles';
 
 /** Everything one lane needs; lanes of a scenario differ only in their scheduler. */
 export interface PipelineRunSpec {
@@ -25,6 +26,8 @@ export interface PipelineRunSpec {
   readonly optimumCache?: OptimumCache;
   /** Latency samples kept for percentiles before sampling starts (default: all). */
   readonly latencySampleCap?: number;
+  /** How percentiles are computed (default: exact samples; scenarios default to streaming). */
+  readonly percentiles?: PercentileOptions;
 }
 
 /** RNG stream of the Poisson arrival process. */
@@ -158,7 +161,7 @@ export class PipelineRun {
       throw new RangeError(`initial configuration ${configurationKey(this.installed)} is not valid for ${n} EPs`);
     }
     this.optimalBottleneckMs = peak.bottleneckMs;
-    this.metrics = new PipelineMetrics(peak.bottleneckMs, spec.queries, spec.latencySampleCap);
+    this.metrics = new PipelineMetrics(peak.bottleneckMs, spec.queries, spec.latencySampleCap, spec.percentiles);
   }
 
   /** Queries served so far. */

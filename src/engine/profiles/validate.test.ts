@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import {
+  LAYER_TIME_RANGE_MS,
   MAX_DATABASE_LAYERS,
   MAX_REPORTED_ERRORS,
   formatValidationErrors,
@@ -145,6 +146,17 @@ describe('validateDatabase: bad input, field by field', () => {
       'database.modes.B[3]: must be a positive finite number, got -1',
       'database.modes.C: must have 16 values (one per layer), got 15',
     ]);
+  });
+
+  it('keeps each time within the physical range of a layer, 1 µs to 10⁷ ms', () => {
+    const input = { layers: ['a', 'b', 'c', 'd', 'e', 'f'], modes: { A: [1e308, 5e-324, 0.000999, 1e7 + 1, LAYER_TIME_RANGE_MS.min, LAYER_TIME_RANGE_MS.max] } };
+    expect(lines(input)).toEqual([
+      'database.modes.A[0]: must be a layer time from 0.001 ms (1 µs) to 10000000 ms, got 1e+308',
+      'database.modes.A[1]: must be a layer time from 0.001 ms (1 µs) to 10000000 ms, got 5e-324',
+      'database.modes.A[2]: must be a layer time from 0.001 ms (1 µs) to 10000000 ms, got 0.000999',
+      'database.modes.A[3]: must be a layer time from 0.001 ms (1 µs) to 10000000 ms, got 10000001',
+    ]);
+    expect(validateDatabase({ layers: ['a', 'b'], modes: { A: [LAYER_TIME_RANGE_MS.min, LAYER_TIME_RANGE_MS.max] } }).ok).toBe(true);
   });
 
   it('names each kind of bad time', () => {

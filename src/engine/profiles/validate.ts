@@ -19,6 +19,14 @@ export type DatabaseValidation =
   | { readonly ok: true; readonly database: LayerTimeDatabase }
   | { readonly ok: false; readonly errors: readonly DatabaseValidationError[] };
 
+/**
+ * The physical range of one layer's time, in ms: 1 µs to 10⁷ ms (about 2.8 hours). Outside it
+ * a time is not a measurement of a CNN layer, and the metrics would leave the doubles
+ * (1e308 ms overflows the sums; 5e-324 ms makes throughput infinite). The built-in databases
+ * lie between 0.08 and 15 ms; a layer timed in the browser is far above 1 µs. Issue 17 part 5.
+ */
+export const LAYER_TIME_RANGE_MS = { min: 0.001, max: 1e7 } as const;
+
 /** Most units a database may have; the built-in models have at most 52. */
 export const MAX_DATABASE_LAYERS = 1024;
 /** Longest layer or model name accepted, so a name cannot bloat the UI or a link. */
@@ -167,7 +175,12 @@ function checkTimes(
   for (let i = 0; i < checked; i += 1) {
     const time: unknown = value[i];
     if (typeof time === 'number' && Number.isFinite(time) && time > 0) {
-      times.push(time);
+      if (time >= LAYER_TIME_RANGE_MS.min && time <= LAYER_TIME_RANGE_MS.max) {
+        times.push(time);
+      } else {
+        errors.add(`${path}[${i}]`, `must be a layer time from ${LAYER_TIME_RANGE_MS.min} ms (1 µs) to ${LAYER_TIME_RANGE_MS.max} ms, got ${describeValue(time)}`);
+        ok = false;
+      }
     } else {
       errors.add(`${path}[${i}]`, `must be a positive finite number, got ${describeValue(time)}`);
       ok = false;
@@ -323,7 +336,7 @@ function checkMeasurement(value: unknown, path: string, layerCount: number | und
  * `{"model"?: string, "layers": [name, …], "modes": {"A": [ms, …], "B": […], …}}`:
  * `layers` a non-empty array (at most {@link MAX_DATABASE_LAYERS}) of non-empty names;
  * `modes` an object with only keys A–L, A present, each an array of one positive
- * finite time per layer; `measurement` optional (a measured database's record, issue 15). Unknown keys and `__proto__`/`constructor`/`prototype` are
+ * finite time per layer within {@link LAYER_TIME_RANGE_MS}; `measurement` optional (a measured database's record, issue 15). Unknown keys and `__proto__`/`constructor`/`prototype` are
  * rejected. Errors name the field, e.g. `database.modes.B[3]` "must be a positive finite
  * number, got -1". Never throws: getters or proxies that throw become an error at `path`.
  * On success the database is a frozen copy, modes in A–L order.

@@ -34,6 +34,13 @@ import {
   type ServingObservation,
   type ServingScheduler,
 } from './scheduler';
+import { LogHistogram, type PercentileOptions } from '../quantiles';
+
+/** What the run needs of a percentile estimator. */
+interface PercentileSketch {
+  add(value: number): void;
+  quantile(p: number): number;
+}
 
 /** A model served in a run and its share of the requests. */
 export interface ServingModelSpec {
@@ -180,6 +187,11 @@ export interface ServingRunSpec {
   readonly trace?: readonly TracedRequest[];
   /** Latency samples kept per model for percentiles (default 65 536). */
   readonly latencySampleCap?: number;
+  /**
+   * How percentiles are computed: `streaming` (log-bucket histograms, within the relative
+   * error; scenarios' default) or `exact`. Absent: the capped sample of `latencySampleCap`.
+   */
+  readonly percentiles?: PercentileOptions;
   /** Slot records kept in the series (default 4096). */
   readonly seriesCap?: number;
 }
@@ -377,8 +389,8 @@ export class ServingRun {
   // Metrics.
   private readonly totals: ModelTotals[];
   private readonly slotCounters: SlotCounters[];
-  private readonly samples: LatencySamples[];
-  private readonly allSamples: LatencySamples;
+  private readonly samples: PercentileSketch[];
+  private readonly allSamples: PercentileSketch;
   readonly series: SlotSeries;
   private slotIndex = 0;
   private slotStartMs = 0;
@@ -451,9 +463,11 @@ export class ServingRun {
     this.recovering = new Int32Array(this.m);
     this.totals = spec.models.map(zeroTotals);
     this.slotCounters = spec.models.map(zeroSlot);
-    const cap = spec.latencySampleCap ?? 65_536;
-    this.samples = spec.models.map(() => new LatencySamples(cap));
-    this.allSamples = new LatencySamples(cap);
+    // `exact` keeps every sample; without a method, the capped sample of old.
+    const cap = spec.percentiles?.method === 'exact' ? Number.POSITIVE_INFINITY : (spec.latencySampleCap ?? 65_536);
+    const sketch = (): PercentileSketch => (spec.percentiles?.method === 'streaming' ? new LogHistogram(spec.percentiles.relativeError) : new LatencySamples(cap));
+    this.samples = spec.models.map(sketch);
+    this.allSamples = sketch();
     this.series = new SlotSeries(spec.seriesCap ?? 4096);
     this.growRequests(1024);
     this.growBatches(64);

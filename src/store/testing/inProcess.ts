@@ -2,6 +2,7 @@ import type { Frame, SimApi } from '../../worker/protocol';
 import { PipelineSession } from '../../worker/pipelineSession';
 import { createLabStore, type LabStore } from '../labStore';
 import type { WorkerClient } from '../restartingWorker';
+import type { AskToStart } from '../longRun';
 
 /**
  * A worker client over an object in the same thread (a session, without the worker): every
@@ -20,11 +21,11 @@ export function inProcessClient<Api, F>(target: object, listen: (onFrame: (frame
 }
 
 /** The lab store wired to a pipeline session in the same thread (the worker's code, without the worker), with a manual clock. */
-export function inProcessLab(): { readonly store: LabStore; readonly session: PipelineSession } {
+export function inProcessLab(ask?: AskToStart): { readonly store: LabStore; readonly session: PipelineSession } {
   let listener: ((frame: Frame) => void) | null = null;
   const session = new PipelineSession({ now: () => 0, schedule: () => undefined, emit: (frame) => listener?.(frame) });
   const client = inProcessClient<SimApi, Frame>(session, (onFrame) => {
     listener = onFrame;
   });
-  return { store: createLabStore(client, () => 0), session };
+  return { store: createLabStore(client, () => 0, ask), session };
 }

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { COST_BOUND_LANE_EVENTS, describeRunCost, estimateRunCost, LEARNING_LANE_WEIGHT } from './cost';
+import { parseAnyScenario } from './parse';
+import { findPreset, PRESETS } from './presets';
+import type { AnyScenario, Scenario, ServingScenario } from './schema';
+
+function valid(document: unknown): AnyScenario {
+  const parsed = parseAnyScenario(document);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+  return parsed.scenario;
+}
+
+describe('run cost estimate (issue 17 part 4)', () => {
+  it('counts cells × queries × lanes', () => {
+    const s = structuredClone(findPreset('odin-fig5-vgg16')!.scenario) as Scenario;
+    const cost = estimateRunCost(s);
+    const lanes = s.pipeline.lanes.length;
+    expect(cost.cells).toBe(9);
+    expect(cost.laneEvents).toBe(9 * s.pipeline.queries * lanes);
+    expect(estimateRunCost(s, 10).laneEvents).toBe(10 * cost.laneEvents);
+  });
+
+  it('weights learners and sums requests over the grid of rates', () => {
+    const s = structuredClone(findPreset('serving-default')!.scenario) as ServingScenario;
+    s.serving.lanes = [{ scheduler: 'fixed' }, { scheduler: 'bcedge' }];
+    s.serving.grid = { rateRps: [10, 30], batchSize: [1, 2, 4] };
+    s.serving.durationS = 100;
+    const cost = estimateRunCost(valid(s));
+    expect(cost.cells).toBe(6);
+    expect(cost.laneEvents).toBe(3 * (10 + 30) * 100 * (1 + LEARNING_LANE_WEIGHT));
+  });
+
+  it('puts the 100-hour scenario of the issue above the bound, and every preset below it (10 seeds)', () => {
+    const huge = structuredClone(findPreset('default')!.scenario) as Scenario;
+    const values = Array.from({ length: 64 }, (_, i) => i + 1);
+    huge.pipeline.grid = { periodQueries: values, durationQueries: values };
+    huge.pipeline.queries = 10_000_000;
+    huge.pipeline.lanes = Array.from({ length: 8 }, () => ({ scheduler: 'lls' as const }));
+    const cost = estimateRunCost(valid(huge));
+    expect(cost.laneEvents).toBe(64 * 64 * 1e7 * 8);
+    expect(cost.laneEvents).toBeGreaterThan(COST_BOUND_LANE_EVENTS);
+    expect(describeRunCost(cost)).toBe('3.3e+11 lane-queries (4096 cells × 10000000 queries × 8 lanes), about 4 days at 1 M per second');
+    for (const p of PRESETS) expect(estimateRunCost(p.scenario, 10).laneEvents, p.id).toBeLessThan(COST_BOUND_LANE_EVENTS);
+  });
+});

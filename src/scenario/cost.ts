@@ -1,0 +1,82 @@
+import { isLearningScheduler } from '../schedulers/serving/registry';
+import type { AnyScenario } from './schema';
+
+/**
+ * What a run will cost before it starts (issue 17 part 4), in lane-events: a pipeline query
+ * or a serving request through one lane. cells × (queries or requests) × lanes, a learning
+ * lane weighted by `LEARNING_LANE_WEIGHT`, times the seeds of a sweep.
+ */
+export interface RunCost {
+  readonly laneEvents: number;
+  readonly cells: number;
+  /** Queries (pipeline) or requests (serving, summed over the grid's rates) of one cell. */
+  readonly eventsPerCell: number;
+  readonly eventName: 'queries' | 'requests';
+  /** Lanes, a learning lane counted `LEARNING_LANE_WEIGHT` times. */
+  readonly weightedLanes: number;
+  readonly seeds: number;
+  /** Rough wall time at `NOMINAL_LANE_EVENTS_PER_S`. */
+  readonly seconds: number;
+}
+
+/**
+ * A learning lane (SAC, TAC, PPO, DDQN) costs about this many plain lanes per request: its
+ * networks act on every slot and train between slots (our reading of the bench's update
+ * times against the heuristic schedulers; a choice, stated here, not a paper figure).
+ */
+export const LEARNING_LANE_WEIGHT = 50;
+
+/**
+ * Lane-events per second this engine runs at on a modest machine (the bench's simulated
+ * queries per second, rounded down): only for the rough time shown beside the estimate.
+ */
+export const NOMINAL_LANE_EVENTS_PER_S = 1_000_000;
+
+/**
+ * The bound above which the CLI refuses a run without `--allow-long` and the page asks
+ * before starting: 10⁹ lane-events, about a quarter of an hour at the nominal rate. Every
+ * preset is below it, swept over 10 seeds (the largest, bcedge-fig7-utility with its learners,
+ * is 1.8·10⁸).
+ */
+export const COST_BOUND_LANE_EVENTS = 1e9;
+
+const product = (values: readonly (readonly unknown[] | undefined)[]) => values.reduce((n, v) => n * (v?.length ?? 1), 1);
+
+/** The cost of running a scenario once per seed for `seeds` seeds. */
+export function estimateRunCost(scenario: AnyScenario, seeds = 1): RunCost {
+  let cells: number;
+  let eventsPerCell: number;
+  let weightedLanes: number;
+  if (scenario.world === 'serving') {
+    const v = scenario.serving;
+    const grid = v.grid;
+    const others = product([grid?.platform, grid?.batchSize, grid?.instances]);
+    const rates = grid?.rateRps ?? [v.rateRps];
+    cells = others * rates.length;
+    // Mean requests per cell over the rate axis, so that cells × eventsPerCell is the total.
+    eventsPerCell = (rates.reduce((sum, r) => sum + r, 0) * v.durationS) / rates.length;
+    weightedLanes = v.lanes.reduce((sum, lane) => sum + (isLearningScheduler(lane.scheduler) ? LEARNING_LANE_WEIGHT : 1), 0);
+  } else {
+    const p = scenario.pipeline;
+    cells = product([p.grid?.executionPlaces, p.grid?.periodQueries, p.grid?.durationQueries]);
+    eventsPerCell = p.queries;
+    weightedLanes = p.lanes.length;
+  }
+  const laneEvents = cells * eventsPerCell * weightedLanes * seeds;
+  return { laneEvents, cells, eventsPerCell, eventName: scenario.world === 'serving' ? 'requests' : 'queries', weightedLanes, seeds, seconds: laneEvents / NOMINAL_LANE_EVENTS_PER_S };
+}
+
+/** A rough duration for people: `40 s`, `12 minutes`, `3.5 hours`, `4 days`. */
+export function formatDuration(seconds: number): string {
+  if (seconds < 90) return `${Math.max(1, Math.round(seconds))} s`;
+  if (seconds < 5400) return `${Math.round(seconds / 60)} minutes`;
+  if (seconds < 172_800) return `${(seconds / 3600).toFixed(1)} hours`;
+  return `${Math.round(seconds / 86_400)} days`;
+}
+
+/** One line: `4.1e+11 lane-queries (4096 cells × 10000000 queries × 8 lanes), about 4 days`. */
+export function describeRunCost(cost: RunCost): string {
+  const parts = [`${cost.cells} cell${cost.cells === 1 ? '' : 's'}`, `${Math.round(cost.eventsPerCell)} ${cost.eventName}`, `${cost.weightedLanes} lane${cost.weightedLanes === 1 ? '' : 's'}${cost.eventName === 'requests' ? ` (a learner counts ${LEARNING_LANE_WEIGHT})` : ''}`];
+  if (cost.seeds !== 1) parts.push(`${cost.seeds} seeds`);
+  return `${cost.laneEvents.toPrecision(2)} lane-${cost.eventName} (${parts.join(' × ')}), about ${formatDuration(cost.seconds)} at ${NOMINAL_LANE_EVENTS_PER_S / 1e6} M per second`;
+}

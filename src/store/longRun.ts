@@ -1,0 +1,27 @@
+import { COST_BOUND_LANE_EVENTS, describeRunCost, estimateRunCost } from '../scenario/cost';
+import type { AnyScenario } from '../scenario/schema';
+
+/** Asks the person whether to start; true to start. The page's is the browser's confirm dialog. */
+export type AskToStart = (message: string) => boolean;
+
+/** The browser's confirm dialog (true where there is none: tests, Node). */
+export const browserAsk: AskToStart = (message) => (typeof globalThis.confirm === 'function' ? globalThis.confirm(message) : true);
+
+/**
+ * Before a run starts playing (issue 17 part 4): a scenario whose estimate is above the
+ * bound (scenario/cost.ts, the CLI's `--allow-long` bound) is started only if the person
+ * agrees, once per scenario; below it, it starts at once.
+ */
+export function longRunGuard(ask: AskToStart): (scenario: AnyScenario | null) => boolean {
+  let approved: string | null = null;
+  return (scenario) => {
+    if (scenario === null) return true;
+    const cost = estimateRunCost(scenario);
+    if (cost.laneEvents <= COST_BOUND_LANE_EVENTS) return true;
+    const key = JSON.stringify(scenario);
+    if (approved === key) return true;
+    const ok = ask(`This run is estimated at ${describeRunCost(cost)}, above ${COST_BOUND_LANE_EVENTS.toExponential()} lane-events.\nStart it anyway?`);
+    if (ok) approved = key;
+    return ok;
+  };
+}
