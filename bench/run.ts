@@ -4,7 +4,8 @@
  * writes bench/results.json. Never run from tests.
  *
  * `BENCH_ONLY=sac-update npm run bench` runs only the SAC update against its baseline
- * (seconds instead of minutes) and writes bench/results-sac-update.json.
+ * (seconds instead of minutes) and writes bench/results-sac-update.json; `BENCH_ONLY=sweep`
+ * runs only the sweeps (1 worker against every core, in Node and in the page).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -26,6 +27,7 @@ import { loadTfNode } from '../src/agents/tfNode';
 import { benchLearning, sacUpdateTimes } from './learning';
 import { benchMeasure } from './measure';
 import { benchFirstLoad, benchServingSeek } from './shell';
+import { benchSweep } from './sweep';
 
 interface Row {
   readonly name: string;
@@ -41,7 +43,7 @@ interface Row {
 const rows: Row[] = [];
 
 // BENCH_ONLY=<part>: that part alone (while developing it; the bench's figures are the full run).
-const ONLY_PARTS = ['sac-update', 'measure'] as const;
+const ONLY_PARTS = ['sac-update', 'measure', 'sweep'] as const;
 const only = process.env['BENCH_ONLY'];
 if (only !== undefined) {
   if (!(ONLY_PARTS as readonly string[]).includes(only)) {
@@ -50,6 +52,9 @@ if (only !== undefined) {
   }
   if (only === 'measure') {
     report(`bench/results-${only}.json`, {}, { measure: await benchMeasure(await loadTfNode(), rows) });
+  } else if (only === 'sweep') {
+    await benchSweep(rows);
+    report(`bench/results-${only}.json`, {});
   } else {
     sacUpdateTimes(await loadTfNode(), rows);
     report(`bench/results-${only}.json`, {});
@@ -190,6 +195,9 @@ const measureDetails = await benchMeasure(tf, rows);
 
 // 7. The lab shell (issue 12): serving time travel with a learning lane, the first load.
 const shellDetails = { servingSeek: benchServingSeek(tf, rows), firstLoad: benchFirstLoad(rows) };
+
+// 8. Sweeps at scale (issue 13): 1 worker against every core, in Node and in the page.
+await benchSweep(rows);
 
 report('bench/results.json', learningDetails, { measure: measureDetails, shell: shellDetails });
 
