@@ -232,6 +232,23 @@ function pathProblem(scenario: AnyScenario, path: string): string | null {
   return null;
 }
 
+/**
+ * The document an axis value is checked in: the scenario without its sweep, and without the
+ * lists no other field is checked against (the pipeline's events, the serving background)
+ * unless the axis is a field they depend on (the EP count) or lies inside them. Each value
+ * costs one validation of the scenario; this keeps that cheap for scenarios with many events.
+ */
+function checkingBase(scenario: AnyScenario, path: string): Record<string, unknown> {
+  const { sweep: _sweep, ...base } = scenario;
+  void _sweep;
+  if (base.world === 'pipeline') {
+    if (path === 'pipeline.executionPlaces' || path.startsWith('pipeline.interference.events')) return base;
+    return { ...base, pipeline: { ...base.pipeline, interference: { ...base.pipeline.interference, events: [] } } };
+  }
+  if (path.startsWith('serving.background')) return base;
+  return { ...base, serving: { ...base.serving, background: [] } };
+}
+
 function valueAtKeys(document: unknown, keys: readonly (string | number)[]): unknown {
   let value = document;
   for (const key of keys) {
@@ -281,8 +298,7 @@ export function checkSweep(scenario: AnyScenario, validateBase: (document: unkno
     if (paths.has(axis.path)) errors.push({ path: `${at}.path`, message: `is also the path of axis ${paths.get(axis.path)}` });
     paths.set(axis.path, k);
     const keys = parseFieldPath(axis.path)!;
-    const { sweep: _sweep, ...base } = scenario;
-    void _sweep;
+    const base = checkingBase(scenario, axis.path);
     const current = valueAtKeys(scenario, keys);
     const checked = new Set<AxisValue>([current as AxisValue]);
     for (let i = 0; i < values.length; i++) {
