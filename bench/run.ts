@@ -5,7 +5,8 @@
  *
  * `BENCH_ONLY=sac-update npm run bench` runs only the SAC update against its baseline
  * (seconds instead of minutes) and writes bench/results-sac-update.json; `BENCH_ONLY=memory`
- * only the peak-memory rows of long runs (bench/memory.ts, a few minutes).
+ * only the peak-memory rows of long runs (bench/memory.ts, a few minutes); `BENCH_ONLY=sweep`
+ * only the sweeps (1 worker against every core, in Node and in the page).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -28,6 +29,7 @@ import { benchLearning, sacUpdateTimes } from './learning';
 import { benchMeasure } from './measure';
 import { benchFirstLoad, benchServingSeek } from './shell';
 import { memoryRows } from './memory';
+import { benchSweep } from './sweep';
 
 interface Row {
   readonly name: string;
@@ -43,7 +45,7 @@ interface Row {
 const rows: Row[] = [];
 
 // BENCH_ONLY=<part>: that part alone (while developing it; the bench's figures are the full run).
-const ONLY_PARTS = ['sac-update', 'measure', 'memory'] as const;
+const ONLY_PARTS = ['sac-update', 'measure', 'memory', 'sweep'] as const;
 const only = process.env['BENCH_ONLY'];
 if (only !== undefined) {
   if (!(ONLY_PARTS as readonly string[]).includes(only)) {
@@ -54,6 +56,9 @@ if (only !== undefined) {
     report(`bench/results-${only}.json`, {}, { measure: await benchMeasure(await loadTfNode(), rows) });
   } else if (only === 'memory') {
     memoryRows(rows);
+    report(`bench/results-${only}.json`, {});
+  } else if (only === 'sweep') {
+    await benchSweep(rows);
     report(`bench/results-${only}.json`, {});
   } else {
     sacUpdateTimes(await loadTfNode(), rows);
@@ -198,6 +203,9 @@ const measureDetails = await benchMeasure(tf, rows);
 
 // 7. The lab shell (issue 12): serving time travel with a learning lane, the first load.
 const shellDetails = { servingSeek: benchServingSeek(tf, rows), firstLoad: benchFirstLoad(rows) };
+
+// 8. Sweeps at scale (issue 13): 1 worker against every core, in Node and in the page.
+await benchSweep(rows);
 
 report('bench/results.json', learningDetails, { measure: measureDetails, shell: shellDetails });
 

@@ -4,6 +4,7 @@ import { strToU8, zlibSync } from 'fflate';
 import { decodeScenarioLink, encodeScenarioLink } from '../src/scenario/link';
 import { runPipelineScenario } from '../src/scenario/pipelineRunner';
 import { defaultScenario } from '../src/scenario/presets';
+import { SCENARIO_VERSION } from '../src/scenario/schema';
 import { LabPage } from './pages/lab';
 
 /** base64url without padding, as the link codec writes it. */
@@ -144,7 +145,7 @@ test('exports a scenario file and imports it again; a bad file gets a banner', a
   await expect(lab.byTestId('board.ep-5')).toBeVisible();
   const [download] = await Promise.all([page.waitForEvent('download'), lab.byTestId('files.export-scenario').click()]);
   const text = readFileSync((await download.path())!, 'utf8');
-  expect(JSON.parse(text)).toMatchObject({ version: 2, pipeline: { executionPlaces: 6 } });
+  expect(JSON.parse(text)).toMatchObject({ version: SCENARIO_VERSION, pipeline: { executionPlaces: 6 } });
   await lab.byTestId('controls.eps').fill('3');
   await lab.byTestId('controls.eps').press('Enter');
   await expect(lab.byTestId('board.ep-5')).toHaveCount(0);

@@ -364,7 +364,17 @@ describe('the cost estimate (issue 17 part 4)', () => {
 
   it('lets --allow-long through', () => {
     const scenario = findPreset('default')!.scenario as Scenario;
-    const big: Scenario = { ...scenario, pipeline: { ...scenario.pipeline, queries: 10_000_000, grid: { periodQueries: [1, 2, 3, 4, 5, 6, 7, 8], durationQueries: [1, 2, 3, 4, 5, 6, 7, 8] } } };
+    const values = [1, 2, 3, 4, 5, 6, 7, 8];
+    const big: Scenario = {
+      ...scenario,
+      pipeline: { ...scenario.pipeline, queries: 10_000_000 },
+      sweep: {
+        axes: [
+          { path: 'pipeline.interference.random.periodQueries', values },
+          { path: 'pipeline.interference.random.durationQueries', values },
+        ],
+      },
+    };
     expect(() => checkRunCost(big, 1, undefined)).toThrow(/--allow-long/);
     expect(() => checkRunCost(big, 1, true)).not.toThrow();
   });

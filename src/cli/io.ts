@@ -1,5 +1,6 @@
 import type { AgentLibrary } from '../agents/registry';
 import type { Tf } from '../agents/tf';
+import type { Progress } from './sweepProgress';
 
 /** What is at a path on disk (output paths are checked before any work starts). */
 export type PathKind = 'file' | 'directory' | 'missing' | 'other';
@@ -26,6 +27,10 @@ export interface CliIo {
    * schedulers (main.ts loads them when `needsLearning` says so: tfjs is not cheap to load).
    */
   readonly learning?: { readonly tf: Tf; readonly agents: AgentLibrary };
+  /** The environment: a batch engine's shard index (sweep); none in tests unless given. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** A progress bar of cells (main.ts gives one only when stderr is a terminal). */
+  createProgress?(total: number, label: string): Progress;
 }
 
 export const EXIT_OK = 0;

@@ -1,26 +1,7 @@
 import { accessSync, constants, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import type { AgentFile } from '../agents/learner';
-import type { AgentLibrary } from '../agents/registry';
-import { loadTfNode } from '../agents/tfNode';
-import { LEARNING_SCHEDULER_IDS } from '../schedulers/serving/registry';
 import { needsLearning, runCli, type CliIo } from './cli';
-
-/** The agents the page ships (public/agents/<scheduler>.json), for lanes with `pretrained = 1`. */
-function readShippedAgents(): AgentLibrary {
-  const dir = fileURLToPath(new URL('../../public/agents/', import.meta.url));
-  const agents: AgentLibrary = {};
-  for (const id of LEARNING_SCHEDULER_IDS) {
-    const path = `${dir}${id}.json`;
-    if (!existsSync(path)) continue;
-    try {
-      agents[id] = JSON.parse(readFileSync(path, 'utf8')) as AgentFile;
-    } catch (error) {
-      process.stderr.write(`warning: ${path}: not valid JSON (${error instanceof Error ? error.message : String(error)}); ignored\n`);
-    }
-  }
-  return agents;
-}
+import { loadLearningKit } from './shippedAgents';
+import { terminalProgress } from './sweepProgress';
 
 const args = process.argv.slice(2);
 const io: CliIo = {
@@ -47,7 +28,9 @@ const io: CliIo = {
     }
   },
   stderrIsTty: process.stderr.isTTY === true,
+  env: process.env,
+  ...(process.stderr.isTTY === true ? { createProgress: terminalProgress } : {}),
 };
 // tfjs only when a learning scheduler runs: `presets` or a pipeline run stay quick.
-const learning = needsLearning(args, io) ? { tf: await loadTfNode(), agents: readShippedAgents() } : undefined;
+const learning = needsLearning(args, io) ? await loadLearningKit() : undefined;
 process.exitCode = await runCli(args, learning === undefined ? io : { ...io, learning });

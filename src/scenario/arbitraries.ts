@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { INTERFERENCE_MODE_IDS, MODEL_IDS } from '../engine/profiles/types';
 import { PIPELINE_SCHEDULER_IDS, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
 import { pipelinePresets } from './presets';
+import type { Sweep } from './sweep';
 import { HIDEABLE_CONTROLS, LIMITS, VIEW_MODES, type InterferenceEventSpec, type PipelineLane, type PipelineScenario, type Scenario } from './schema';
 
 /** An integer within one of the schema's `{ min, max }` bounds. */
@@ -71,17 +72,37 @@ const randomArbitrary: fc.Arbitrary<PipelineScenario['interference']['random']> 
 const gridValues = (bounds: { readonly min: number; readonly max: number }) =>
   fc.option(fc.array(within(bounds), { minLength: 1, maxLength: 6 }), { nil: undefined });
 
-const gridArbitrary: fc.Arbitrary<NonNullable<PipelineScenario['grid']>> = fc
+/** Sweeps over the fields every pipeline scenario has (EPs, period, duration); at least one axis. */
+const sweepArbitrary: fc.Arbitrary<Sweep> = fc
   .record({
+    executionPlaces: gridValues(LIMITS.executionPlaces),
     periodQueries: gridValues(LIMITS.periodQueries),
     durationQueries: gridValues(LIMITS.durationQueries),
-    executionPlaces: gridValues(LIMITS.executionPlaces),
+    seeds: fc.option(fc.integer({ min: 1, max: 10 }), { nil: undefined }),
   })
-  .map(({ periodQueries, durationQueries, executionPlaces }) => ({
-    ...(periodQueries === undefined ? {} : { periodQueries }),
-    ...(durationQueries === undefined ? {} : { durationQueries }),
-    ...(executionPlaces === undefined ? {} : { executionPlaces }),
+  .filter((g) => g.executionPlaces !== undefined || g.periodQueries !== undefined || g.durationQueries !== undefined)
+  .map(({ periodQueries, durationQueries, executionPlaces, seeds }) => ({
+    axes: [
+      ...(executionPlaces === undefined ? [] : [{ path: 'pipeline.executionPlaces', values: executionPlaces }]),
+      ...(periodQueries === undefined ? [] : [{ path: 'pipeline.interference.random.periodQueries', values: periodQueries }]),
+      ...(durationQueries === undefined ? [] : [{ path: 'pipeline.interference.random.durationQueries', values: durationQueries }]),
+    ],
+    ...(seeds === undefined ? {} : { seeds }),
   }));
+
+/** The sweep without its seed count when that count would take the seeds past the largest seed. */
+function fitSeeds(sweep: Sweep, seed: number): Sweep {
+  if (sweep.seeds === undefined || seed + sweep.seeds - 1 <= LIMITS.seed.max) return sweep;
+  const { seeds: _seeds, ...rest } = sweep;
+  void _seeds;
+  return rest;
+}
+
+/** The EP counts a sweep's cells may run on. */
+function sweptExecutionPlaces(sweep: Sweep | undefined): number[] {
+  const axis = sweep?.axes.find((a) => a.path === 'pipeline.executionPlaces');
+  return (axis?.values ?? []) as number[];
+}
 
 /** Events that fit `executionPlaces` EPs: each on an existing EP, ending after it starts or never. */
 function eventsArbitrary(executionPlaces: number): fc.Arbitrary<InterferenceEventSpec[]> {
@@ -107,8 +128,8 @@ const viewArbitrary: fc.Arbitrary<NonNullable<Scenario['view']>> = fc.record(
 
 /**
  * Valid current-version scenarios: a random preset with any of its fields varied within the
- * schema's limits. Events are drawn after the EP counts (scenario and grid) so that each
- * lands on an EP every grid run has. Optional fields are left out, never set to undefined,
+ * schema's limits. Events are drawn after the EP counts (scenario and sweep) so that each
+ * lands on an EP every cell has. Optional fields are left out, never set to undefined,
  * so a JSON round trip gives a strictly equal object. Each scenario is a fresh copy: a test
  * may change it without touching PRESETS.
  */
@@ -124,11 +145,11 @@ export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc.constantFrom(...pipe
       random: keepOr(p.interference.random, randomArbitrary),
       assumptions: keepOr(p.assumptions, assumptionsArbitrary),
       lanes: keepOr(p.lanes, fc.array(laneArbitrary, { minLength: 1, maxLength: LIMITS.lanes })),
-      grid: keepOr(p.grid, fc.option(gridArbitrary, { nil: undefined })),
+      sweep: keepOr(preset.sweep, fc.option(sweepArbitrary, { nil: undefined })),
       view: fc.option(viewArbitrary, { nil: undefined }),
     })
     .chain((v) => {
-      const minEps = Math.min(v.executionPlaces, ...(v.grid?.executionPlaces ?? []));
+      const minEps = Math.min(v.executionPlaces, ...sweptExecutionPlaces(v.sweep));
       const fits = p.interference.events.every((e) => e.executionPlace < minEps);
       const events = fits ? keepOr(p.interference.events, eventsArbitrary(minEps)) : eventsArbitrary(minEps);
       return events.map((eventList): Scenario => {
@@ -139,7 +160,6 @@ export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc.constantFrom(...pipe
           interference: { random: v.random, events: eventList },
           assumptions: v.assumptions,
           lanes: v.lanes,
-          ...(v.grid === undefined ? {} : { grid: v.grid }),
         };
         return structuredClone({
           version: preset.version,
@@ -147,6 +167,7 @@ export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc.constantFrom(...pipe
           title: v.title,
           seed: v.seed,
           pipeline,
+          ...(v.sweep === undefined ? {} : { sweep: fitSeeds(v.sweep, v.seed) }),
           ...(v.view === undefined ? {} : { view: v.view }),
         });
       });

@@ -20,10 +20,15 @@ describe('run cost estimate (issue 17 part 4)', () => {
     expect(estimateRunCost(s, 10).laneEvents).toBe(10 * cost.laneEvents);
   });
 
-  it('weights learners and sums requests over the grid of rates', () => {
+  it('weights learners and sums requests over a sweep of rates', () => {
     const s = structuredClone(findPreset('serving-default')!.scenario) as ServingScenario;
     s.serving.lanes = [{ scheduler: 'fixed' }, { scheduler: 'bcedge' }];
-    s.serving.grid = { rateRps: [10, 30], batchSize: [1, 2, 4] };
+    s.sweep = {
+      axes: [
+        { path: 'serving.rateRps', values: [10, 30] },
+        { path: 'serving.lanes[0].params.batchSize', values: [1, 2, 4] },
+      ],
+    };
     s.serving.durationS = 100;
     const cost = estimateRunCost(valid(s));
     expect(cost.cells).toBe(6);
@@ -33,7 +38,12 @@ describe('run cost estimate (issue 17 part 4)', () => {
   it('puts the 100-hour scenario of the issue above the bound, and every preset below it (10 seeds)', () => {
     const huge = structuredClone(findPreset('default')!.scenario) as Scenario;
     const values = Array.from({ length: 64 }, (_, i) => i + 1);
-    huge.pipeline.grid = { periodQueries: values, durationQueries: values };
+    huge.sweep = {
+      axes: [
+        { path: 'pipeline.interference.random.periodQueries', values },
+        { path: 'pipeline.interference.random.durationQueries', values },
+      ],
+    };
     huge.pipeline.queries = 10_000_000;
     huge.pipeline.lanes = Array.from({ length: 8 }, () => ({ scheduler: 'lls' as const }));
     const cost = estimateRunCost(valid(huge));

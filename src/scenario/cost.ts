@@ -1,18 +1,19 @@
 import { isLearningScheduler } from '../schedulers/serving/registry';
 import type { AnyScenario } from './schema';
+import { applyCombination, sweepCombinations } from './sweep';
 
 /**
  * What a run will cost before it starts (issue 17 part 4), in lane-events: a pipeline query
- * or a serving request through one lane. cells × (queries or requests) × lanes, a learning
- * lane weighted by `LEARNING_LANE_WEIGHT`, times the seeds of a sweep.
+ * or a serving request through one lane. the sum over the sweep's combinations of (queries or
+ * requests) × lanes, a learning lane weighted by `LEARNING_LANE_WEIGHT`, times the seeds.
  */
 export interface RunCost {
   readonly laneEvents: number;
   readonly cells: number;
-  /** Queries (pipeline) or requests (serving, summed over the grid's rates) of one cell. */
+  /** Queries (pipeline) or requests (serving) of one cell, the mean over the sweep's combinations. */
   readonly eventsPerCell: number;
   readonly eventName: 'queries' | 'requests';
-  /** Lanes, a learning lane counted `LEARNING_LANE_WEIGHT` times. */
+  /** Lanes, a learning lane counted `LEARNING_LANE_WEIGHT` times (the mean over the combinations). */
   readonly weightedLanes: number;
   readonly seeds: number;
   /** Rough wall time at `NOMINAL_LANE_EVENTS_PER_S`. */
@@ -40,30 +41,46 @@ export const NOMINAL_LANE_EVENTS_PER_S = 1_000_000;
  */
 export const COST_BOUND_LANE_EVENTS = 1e9;
 
-const product = (values: readonly (readonly unknown[] | undefined)[]) => values.reduce((n, v) => n * (v?.length ?? 1), 1);
-
-/** The cost of running a scenario once per seed for `seeds` seeds. */
-export function estimateRunCost(scenario: AnyScenario, seeds = 1): RunCost {
-  let cells: number;
-  let eventsPerCell: number;
-  let weightedLanes: number;
+/** One combination's events (queries or requests) and weighted lanes. */
+function cellCost(scenario: AnyScenario): { events: number; weightedLanes: number } {
   if (scenario.world === 'serving') {
     const v = scenario.serving;
-    const grid = v.grid;
-    const others = product([grid?.platform, grid?.batchSize, grid?.instances]);
-    const rates = grid?.rateRps ?? [v.rateRps];
-    cells = others * rates.length;
-    // Mean requests per cell over the rate axis, so that cells × eventsPerCell is the total.
-    eventsPerCell = (rates.reduce((sum, r) => sum + r, 0) * v.durationS) / rates.length;
-    weightedLanes = v.lanes.reduce((sum, lane) => sum + (isLearningScheduler(lane.scheduler) ? LEARNING_LANE_WEIGHT : 1), 0);
-  } else {
-    const p = scenario.pipeline;
-    cells = product([p.grid?.executionPlaces, p.grid?.periodQueries, p.grid?.durationQueries]);
-    eventsPerCell = p.queries;
-    weightedLanes = p.lanes.length;
+    return {
+      events: v.rateRps * v.durationS,
+      weightedLanes: v.lanes.reduce((sum, lane) => sum + (isLearningScheduler(lane.scheduler) ? LEARNING_LANE_WEIGHT : 1), 0),
+    };
   }
-  const laneEvents = cells * eventsPerCell * weightedLanes * seeds;
-  return { laneEvents, cells, eventsPerCell, eventName: scenario.world === 'serving' ? 'requests' : 'queries', weightedLanes, seeds, seconds: laneEvents / NOMINAL_LANE_EVENTS_PER_S };
+  return { events: scenario.pipeline.queries, weightedLanes: scenario.pipeline.lanes.length };
+}
+
+/**
+ * The cost of running a scenario once per seed for `seeds` seeds: every combination of its
+ * sweep's axes (an axis may change the queries, the rate or the lanes, so each combination is
+ * costed on its own scenario).
+ */
+export function estimateRunCost(scenario: AnyScenario, seeds = 1): RunCost {
+  const combinations = sweepCombinations(scenario);
+  let laneEventsPerSeed = 0;
+  let events = 0;
+  let weightedLanes = 0;
+  for (const values of combinations) {
+    const cost = cellCost(applyCombination(scenario, values));
+    laneEventsPerSeed += cost.events * cost.weightedLanes;
+    events += cost.events;
+    weightedLanes += cost.weightedLanes;
+  }
+  const cells = combinations.length;
+  const laneEvents = laneEventsPerSeed * seeds;
+  return {
+    laneEvents,
+    cells,
+    // Means over the combinations, so that cells × eventsPerCell is the total.
+    eventsPerCell: events / cells,
+    eventName: scenario.world === 'serving' ? 'requests' : 'queries',
+    weightedLanes: weightedLanes / cells,
+    seeds,
+    seconds: laneEvents / NOMINAL_LANE_EVENTS_PER_S,
+  };
 }
 
 /** A rough duration for people: `40 s`, `12 minutes`, `3.5 hours`, `4 days`. */

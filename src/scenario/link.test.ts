@@ -5,7 +5,7 @@ import { scenarioArbitrary } from './arbitraries';
 import v1Fixture from './fixtures/v1-default.json';
 import { decodeScenarioLink, encodeLinkJson, encodeScenarioLink, LINK_LIMITS } from './link';
 import { defaultScenario } from './presets';
-import { validateScenario, type InterferenceEventSpec, type Scenario, type ScenarioResult } from './schema';
+import { SCENARIO_VERSION, validateScenario, type InterferenceEventSpec, type Scenario, type ScenarioResult } from './schema';
 
 /** Property runs: enough to reach the codec's corners, still a few seconds each. */
 const RUNS = 10_000;
@@ -274,7 +274,7 @@ describe('decodeScenarioLink: hostile and broken links', () => {
 
   it('an unknown schema version', () => {
     expect(errorsOf(decodeScenarioLink(encodeLinkJson(defaultJsonWith((s) => (s.version = 99)))))).toEqual([
-      'version: 99 is newer than this lab understands (2); update the lab',
+      `version: 99 is newer than this lab understands (${SCENARIO_VERSION}); update the lab`,
     ]);
   });
 

@@ -21,7 +21,55 @@ export const MIGRATIONS: readonly Migration[] = [
       return name === undefined ? rest : { ...rest, title: name };
     },
   },
+  {
+    from: 2,
+    describe: 'the fixed grids (pipeline.grid, serving.grid) become a sweep over the same fields, in the same cell order',
+    migrate: migrateGridToSweep,
+  },
 ];
+
+/** Where each axis of a version-2 grid lives in the scenario, in the order its cells were run (outermost first). */
+const PIPELINE_GRID_AXES: readonly [string, string][] = [
+  ['executionPlaces', 'pipeline.executionPlaces'],
+  ['periodQueries', 'pipeline.interference.random.periodQueries'],
+  ['durationQueries', 'pipeline.interference.random.durationQueries'],
+];
+
+/**
+ * Version 2 → 3. A grid ran its cells with the axes in a fixed order (pipeline: EPs, period,
+ * duration; serving: platform, rate, batch, instances), so the sweep lists its axes in that
+ * order and names them as the grid did: cells, their order and their keys in reports stay
+ * the same. The serving grid's batch size and instances were applied to every lane with
+ * those parameters (only `fixed` has them); the sweep sets them on the first such lane, and
+ * a grid over them without such a lane (which changed nothing) is dropped.
+ */
+function migrateGridToSweep(document: Record<string, unknown>): Record<string, unknown> {
+  const world = document.world === 'serving' ? 'serving' : 'pipeline';
+  const body = document[world];
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return document;
+  const { grid, ...rest } = body as Record<string, unknown>;
+  if (grid === undefined) return document;
+  // A malformed grid stays where it was: validation then names the field.
+  if (grid === null || typeof grid !== 'object' || Array.isArray(grid)) return document;
+  const g = grid as Record<string, unknown>;
+  const axes: { path: string; name: string; values: unknown }[] = [];
+  if (world === 'pipeline') {
+    for (const [name, path] of PIPELINE_GRID_AXES) if (g[name] !== undefined) axes.push({ path, name, values: g[name] });
+  } else {
+    if (g.platform !== undefined) axes.push({ path: 'serving.platform', name: 'platform', values: g.platform });
+    if (g.rateRps !== undefined) axes.push({ path: 'serving.rateRps', name: 'rateRps', values: g.rateRps });
+    const lanes = Array.isArray(rest.lanes) ? (rest.lanes as { scheduler?: unknown }[]) : [];
+    const fixed = lanes.findIndex((l) => l !== null && typeof l === 'object' && l.scheduler === 'fixed');
+    for (const name of ['batchSize', 'instances']) {
+      if (g[name] !== undefined && fixed >= 0) axes.push({ path: `serving.lanes[${fixed}].params.${name}`, name, values: g[name] });
+    }
+  }
+  // Unknown grid keys were refused by version 2; keep refusing them, under their new name.
+  const known = world === 'pipeline' ? PIPELINE_GRID_AXES.map(([n]) => n) : ['platform', 'rateRps', 'batchSize', 'instances'];
+  const unknown = Object.keys(g).filter((k) => !known.includes(k));
+  if (unknown.length > 0) return { ...document, [world]: { ...rest, grid } };
+  return axes.length === 0 ? { ...document, [world]: rest } : { ...document, [world]: rest, sweep: { axes } };
+}
 
 /** Applies the migrations from the document's version up to `target`. */
 export function migrateDocument(

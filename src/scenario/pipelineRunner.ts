@@ -9,8 +9,9 @@ import { INTERFERENCE_MODE_IDS, type ModeId } from '../engine/profiles/types';
 import { laneLabel, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
 import type { AlgorithmTrace } from '../schedulers/pipeline/trace';
 import { percentileOptionsOf, scenarioDatabase, type PipelineLane, type PipelineScenario, type Scenario } from './schema';
+import { cellScenario, sweepCells, type AxisValue, type SweepCell } from './sweep';
 
-/** One combination of a scenario's grid; empty when the scenario has no grid. */
+/** Field overrides of one run (the sweep sets fields in the scenario instead: `cellScenario`). */
 export interface GridCell {
   readonly periodQueries?: number;
   readonly durationQueries?: number;
@@ -24,26 +25,10 @@ export interface LaneResult {
   readonly scheduler: string;
   readonly label: string;
   readonly params: LaneParams;
-  readonly cell?: GridCell;
+  /** The sweep cell's axis values by axis name (absent without a sweep). */
+  readonly cell?: Readonly<Record<string, AxisValue>>;
   readonly seed: number;
   readonly summary: PipelineSummary;
-}
-
-/** The cartesian product of the grid (one empty cell without a grid). */
-export function gridCells(pipeline: PipelineScenario): GridCell[] {
-  const grid = pipeline.grid;
-  if (grid === undefined) return [{}];
-  let cells: GridCell[] = [{}];
-  const axes: [keyof GridCell, readonly number[] | undefined][] = [
-    ['executionPlaces', grid.executionPlaces],
-    ['periodQueries', grid.periodQueries],
-    ['durationQueries', grid.durationQueries],
-  ];
-  for (const [key, values] of axes) {
-    if (values === undefined) continue;
-    cells = cells.flatMap((cell) => values.map((v) => ({ ...cell, [key]: v })));
-  }
-  return cells;
 }
 
 const compiledCache = new WeakMap<object, CompiledDatabase>();
@@ -141,22 +126,25 @@ export function createLaneRuns(
   });
 }
 
-/** Runs every cell and lane of a scenario to the end for one seed. */
+/** Runs one sweep cell (its fields set, its seed) to the end: every lane on the identical trace. */
+export function runPipelineCell(scenario: Scenario, cell: SweepCell): LaneResult[] {
+  const plain = cellScenario(scenario, cell);
+  return createLaneRuns(plain).map(({ lane, label, run }) => ({
+    scheduler: lane.scheduler,
+    label,
+    params: reportedParams(lane, plain.pipeline.assumptions),
+    ...(scenario.sweep === undefined ? {} : { cell: cell.key }),
+    seed: cell.seed,
+    summary: run.runToEnd(),
+  }));
+}
+
+/** Runs every axis combination and lane of a scenario to the end for one seed. */
 export function runPipelineScenario(scenario: Scenario, seed = scenario.seed, onCell?: (done: number, total: number) => void): LaneResult[] {
-  const cells = gridCells(scenario.pipeline);
-  const results: LaneResult[] = [];
-  cells.forEach((cell, i) => {
-    for (const { lane, label, run } of createLaneRuns(scenario, cell, seed)) {
-      results.push({
-        scheduler: lane.scheduler,
-        label,
-        params: reportedParams(lane, scenario.pipeline.assumptions),
-        ...(scenario.pipeline.grid === undefined ? {} : { cell }),
-        seed,
-        summary: run.runToEnd(),
-      });
-    }
+  const cells = sweepCells(scenario, [seed]);
+  return cells.flatMap((cell, i) => {
+    const results = runPipelineCell(scenario, cell);
     onCell?.(i + 1, cells.length);
+    return results;
   });
-  return results;
 }

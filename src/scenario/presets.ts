@@ -2,6 +2,7 @@ import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../engine/pipeline/assumptions';
 import { DEFAULT_SERVING_ASSUMPTIONS } from '../engine/serving/simulation';
 import { LESSONS } from './lessons';
 import { SCENARIO_VERSION, type AnyScenario, type PipelineScenario, type Scenario, type ServingScenario } from './schema';
+import type { Sweep } from './sweep';
 
 /** A named scenario that reproduces a figure of a paper, or the lab's first impression. */
 export interface Preset {
@@ -15,12 +16,21 @@ export interface Preset {
 
 const ODIN_GRID = [2, 10, 100];
 
-function pipeline(title: string, overrides: Partial<PipelineScenario>, seed = 1): Scenario {
+/** ODIN §4.2's grid: period × duration ∈ {2, 10, 100}² of the random interference. */
+const ODIN_PERIOD_DURATION: Sweep = {
+  axes: [
+    { path: 'pipeline.interference.random.periodQueries', name: 'periodQueries', values: ODIN_GRID },
+    { path: 'pipeline.interference.random.durationQueries', name: 'durationQueries', values: ODIN_GRID },
+  ],
+};
+
+function pipeline(title: string, overrides: Partial<PipelineScenario>, seed = 1, sweep?: Sweep): Scenario {
   return {
     version: SCENARIO_VERSION,
     world: 'pipeline',
     title,
     seed,
+    ...(sweep === undefined ? {} : { sweep }),
     pipeline: {
       model: 'vgg16',
       executionPlaces: 4,
@@ -42,12 +52,16 @@ const GRID_LANES: PipelineScenario['lanes'] = [
 ];
 
 function fig5(model: 'vgg16' | 'resnet50'): Scenario {
-  return pipeline(`ODIN Fig. 5–8: ${model === 'vgg16' ? 'VGG16' : 'ResNet-50'}, period × duration grid`, {
-    model,
-    interference: { random: { enabled: true, periodQueries: 10, durationQueries: 10 }, events: [] },
-    lanes: GRID_LANES,
-    grid: { periodQueries: ODIN_GRID, durationQueries: ODIN_GRID },
-  });
+  return pipeline(
+    `ODIN Fig. 5–8: ${model === 'vgg16' ? 'VGG16' : 'ResNet-50'}, period × duration grid`,
+    {
+      model,
+      interference: { random: { enabled: true, periodQueries: 10, durationQueries: 10 }, events: [] },
+      lanes: GRID_LANES,
+    },
+    1,
+    ODIN_PERIOD_DURATION,
+  );
 }
 
 /**
@@ -121,22 +135,30 @@ const PIPELINE_PRESETS: readonly Preset[] = [
     id: 'odin-fig9-slo',
     figure: 'ODIN Fig. 9(b)',
     description: 'SLO violations at 5–100 % of peak and of the resource-constrained optimum, VGG16 over the period × duration grid (set model to resnet50 for 9(a)).',
-    scenario: pipeline('ODIN Fig. 9: SLO violations', {
-      interference: { random: { enabled: true, periodQueries: 10, durationQueries: 10 }, events: [] },
-      lanes: [{ scheduler: 'odin', params: { alpha: 10 } }, { scheduler: 'lls' }, { scheduler: 'optimal' }],
-      grid: { periodQueries: ODIN_GRID, durationQueries: ODIN_GRID },
-    }),
+    scenario: pipeline(
+      'ODIN Fig. 9: SLO violations',
+      {
+        interference: { random: { enabled: true, periodQueries: 10, durationQueries: 10 }, events: [] },
+        lanes: [{ scheduler: 'odin', params: { alpha: 10 } }, { scheduler: 'lls' }, { scheduler: 'optimal' }],
+      },
+      1,
+      ODIN_PERIOD_DURATION,
+    ),
   },
   {
     id: 'odin-fig10-resnet152',
     figure: 'ODIN Fig. 10',
     description: 'ResNet-152 (52 units) on 4 to 52 EPs, period = duration = 10: latency and throughput of ODIN α=10 against the optimum and the peak.',
-    scenario: pipeline('ODIN Fig. 10: scalability with ResNet-152', {
-      model: 'resnet152',
-      interference: { random: { enabled: true, periodQueries: 10, durationQueries: 10 }, events: [] },
-      lanes: [{ scheduler: 'odin', params: { alpha: 10 } }, { scheduler: 'optimal' }],
-      grid: { executionPlaces: [4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52] },
-    }),
+    scenario: pipeline(
+      'ODIN Fig. 10: scalability with ResNet-152',
+      {
+        model: 'resnet152',
+        interference: { random: { enabled: true, periodQueries: 10, durationQueries: 10 }, events: [] },
+        lanes: [{ scheduler: 'odin', params: { alpha: 10 } }, { scheduler: 'optimal' }],
+      },
+      1,
+      { axes: [{ path: 'pipeline.executionPlaces', values: [4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52] }] },
+    ),
   },
 ];
 
@@ -146,12 +168,13 @@ const SIX_MODELS: ServingScenario['serving']['models'] = (['yolo', 'mob', 'res',
 const { contention: _contention, ...SERVING_ASSUMPTIONS } = DEFAULT_SERVING_ASSUMPTIONS;
 void _contention;
 
-function serving(title: string, overrides: Partial<ServingScenario['serving']>, seed = 1): ServingScenario {
+function serving(title: string, overrides: Partial<ServingScenario['serving']>, sweep?: Sweep, seed = 1): ServingScenario {
   return {
     version: SCENARIO_VERSION,
     world: 'serving',
     title,
     seed,
+    ...(sweep === undefined ? {} : { sweep }),
     serving: {
       platform: 'xavier-nx',
       rateRps: 30,
@@ -215,13 +238,21 @@ const PAPER_SERVING_PRESETS: readonly Preset[] = [
     id: 'bcedge-fig1-yolo',
     figure: 'BCEdge Fig. 1',
     description: 'YOLO alone on Xavier NX, overloaded at 200 rps for 20 s: throughput and latency of every batch size 1…128 × 1…8 instances (Triton fixed).',
-    scenario: serving('BCEdge Fig. 1: batch × instances for YOLO', {
-      models: [{ model: 'yolo', weight: 1 }],
-      rateRps: 200,
-      durationS: 20,
-      lanes: [{ scheduler: 'fixed' }],
-      grid: { batchSize: [1, 2, 4, 8, 16, 32, 64, 128], instances: [1, 2, 3, 4, 5, 6, 7, 8] },
-    }),
+    scenario: serving(
+      'BCEdge Fig. 1: batch × instances for YOLO',
+      {
+        models: [{ model: 'yolo', weight: 1 }],
+        rateRps: 200,
+        durationS: 20,
+        lanes: [{ scheduler: 'fixed' }],
+      },
+      {
+        axes: [
+          { path: 'serving.lanes[0].params.batchSize', values: [1, 2, 4, 8, 16, 32, 64, 128] },
+          { path: 'serving.lanes[0].params.instances', values: [1, 2, 3, 4, 5, 6, 7, 8] },
+        ],
+      },
+    ),
   },
   {
     id: 'bcedge-fig7-utility',
@@ -245,13 +276,13 @@ const PAPER_SERVING_PRESETS: readonly Preset[] = [
     id: 'bcedge-fig15-rps',
     figure: 'BCEdge Fig. 15',
     description: 'SLO violations against the request rate, 10 to 50 rps, six models on Xavier NX: Triton (fixed), DeepRT and GA.',
-    scenario: serving('BCEdge Fig. 15: SLO violations against rps', { grid: { rateRps: [10, 20, 30, 40, 50] } }),
+    scenario: serving('BCEdge Fig. 15: SLO violations against rps', {}, { axes: [{ path: 'serving.rateRps', values: [10, 20, 30, 40, 50] }] }),
   },
   {
     id: 'bcedge-platforms',
     figure: 'BCEdge Table V',
     description: 'The six models at 30 rps on each platform of Table V: Xavier NX, TX2 and Nano.',
-    scenario: serving('BCEdge Table V: three edge platforms', { grid: { platform: ['xavier-nx', 'tx2', 'nano'] } }),
+    scenario: serving('BCEdge Table V: three edge platforms', {}, { axes: [{ path: 'serving.platform', values: ['xavier-nx', 'tx2', 'nano'] }] }),
   },
 ];
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { migrateDocument, parseScenario, parseScenarioJson, type Migration } from './parse';
 import { defaultScenario, PRESETS } from './presets';
 import v1Fixture from './fixtures/v1-default.json';
-import { validateAnyScenario, validateScenario, validateServingScenario } from './schema';
+import { SCENARIO_VERSION, validateAnyScenario, validateScenario, validateServingScenario } from './schema';
 
 const errorsOf = (input: unknown) => {
   const r = parseScenario(input);
@@ -92,8 +92,8 @@ describe('scenario schema', () => {
 
 describe('scenario versions', () => {
   it('refuses a version from the future and a missing version', () => {
-    expect(errorsOf({ ...defaultScenario(), version: 7 })).toEqual(['version: 7 is newer than this lab understands (2); update the lab']);
-    expect(errorsOf({ ...defaultScenario(), version: undefined })).toEqual(['version: must be a scenario version from 1 to 2, got nothing']);
+    expect(errorsOf({ ...defaultScenario(), version: 7 })).toEqual([`version: 7 is newer than this lab understands (${SCENARIO_VERSION}); update the lab`]);
+    expect(errorsOf({ ...defaultScenario(), version: undefined })).toEqual([`version: must be a scenario version from 1 to ${SCENARIO_VERSION}, got nothing`]);
   });
 
   it('runs migrations in order up to the target version', () => {
@@ -124,7 +124,7 @@ describe('the v1 → v2 migration', () => {
     const result = parseScenario(v1);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.scenario.version).toBe(2);
+    expect(result.scenario.version).toBe(SCENARIO_VERSION);
     expect(result.scenario.title).toBe('A memory-bandwidth hog visits EP 2');
     expect(result.scenario).not.toHaveProperty('name');
     // Everything else is carried over unchanged: it is the default scenario.

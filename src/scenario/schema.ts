@@ -6,12 +6,14 @@ import { PIPELINE_SCHEDULER_IDS, PIPELINE_SCHEDULERS } from '../schedulers/pipel
 import { MODEL_IDS as SERVING_MODEL_IDS } from '../engine/serving/models';
 import { PLATFORM_IDS } from '../engine/serving/platforms';
 import { perModelParameter, SERVING_SCHEDULER_IDS, SERVING_SCHEDULERS } from '../schedulers/serving/registry';
+import { checkSweep, sweepSchema } from './sweep';
 
 /**
  * The scenario schema version this build writes. Older versions are migrated on load
- * (parse.ts): version 2 renamed `name` to `title` and added the optional `view`.
+ * (parse.ts): version 2 renamed `name` to `title` and added the optional `view`; version 3
+ * replaced the fixed grids (`pipeline.grid`, `serving.grid`) by the `sweep` over any field.
  */
-export const SCENARIO_VERSION = 2;
+export const SCENARIO_VERSION = 3;
 
 /** Bounds that keep a shared scenario from hanging or exhausting the page (ARCHITECTURE §7). */
 export const LIMITS = {
@@ -112,12 +114,6 @@ const laneSchema = z
     }
   });
 
-const gridSchema = z.strictObject({
-  periodQueries: z.array(int(LIMITS.periodQueries.min, LIMITS.periodQueries.max)).min(1).max(LIMITS.gridValues).optional(),
-  durationQueries: z.array(int(LIMITS.durationQueries.min, LIMITS.durationQueries.max)).min(1).max(LIMITS.gridValues).optional(),
-  executionPlaces: z.array(int(LIMITS.executionPlaces.min, LIMITS.executionPlaces.max)).min(1).max(LIMITS.gridValues).optional(),
-});
-
 const pipelineSchema = z.strictObject({
   model: oneOf(MODEL_IDS),
   /** A layer-time database embedded in the scenario; replaces `model`'s when present. */
@@ -130,8 +126,6 @@ const pipelineSchema = z.strictObject({
   }),
   assumptions: assumptionsSchema,
   lanes: z.array(laneSchema).min(1, { message: 'must have at least one lane' }).max(LIMITS.lanes, { message: `must have at most ${LIMITS.lanes} lanes` }),
-  /** Optional grid: one run per combination (ODIN §4.2's period × duration grid, §4.4's EPs). */
-  grid: gridSchema.optional(),
 });
 
 export const scenarioSchema = z
@@ -143,17 +137,21 @@ export const scenarioSchema = z
     pipeline: pipelineSchema,
     /** Percentile method (streaming by default). */
     metrics: metricsSchema.optional(),
+    /** Optional sweep: one run per (axis values, seed), e.g. ODIN §4.2's period × duration grid, §4.4's EPs. */
+    sweep: sweepSchema.optional(),
     /** How the page shows the scenario (ignored by the CLI). */
     view: z
       .strictObject({
         mode: oneOf(VIEW_MODES),
         hide: z.array(oneOf(HIDEABLE_CONTROLS)).max(LIMITS.hiddenControls),
+        /** The Explore view is open (on the scenario's sweep). */
+        explore: z.literal(true, { error: 'must be true (or left out)' }).optional(),
       })
       .optional(),
   })
   .superRefine((s, ctx) => {
     const p = s.pipeline;
-    const minEps = Math.min(p.executionPlaces, ...(p.grid?.executionPlaces ?? []));
+    const minEps = p.executionPlaces;
     p.interference.events.forEach((e, i) => {
       if (e.executionPlace >= minEps) {
         ctx.addIssue({
@@ -289,7 +287,7 @@ const servingLaneSchema = z
 /**
  * A serving-world scenario (ARCHITECTURE §3): the models on an edge platform under Poisson
  * requests, lanes of schedulers on the identical arrival trace, and an optional grid (rate,
- * platform, or the fixed lane's batch × instances of BCEdge Figure 1).
+ * platform, or the fixed lane's batch × instances of BCEdge Figure 1), as a sweep.
  */
 export const servingScenarioSchema = z
   .strictObject({
@@ -336,17 +334,13 @@ export const servingScenarioSchema = z
         .array(servingLaneSchema)
         .min(1, { message: 'must have at least one lane' })
         .max(SERVING_LIMITS.lanes, { message: `must have at most ${SERVING_LIMITS.lanes} lanes` }),
-      grid: z
-        .strictObject({
-          rateRps: z.array(num(SERVING_LIMITS.rateRps.min, SERVING_LIMITS.rateRps.max)).min(1).max(LIMITS.gridValues).optional(),
-          platform: z.array(oneOf(PLATFORM_IDS)).min(1).max(PLATFORM_IDS.length).optional(),
-          batchSize: z.array(int(1, 128)).min(1).max(LIMITS.gridValues).optional(),
-          instances: z.array(int(1, 8)).min(1).max(LIMITS.gridValues).optional(),
-        })
-        .optional(),
     }),
     metrics: metricsSchema.optional(),
-    view: z.strictObject({ mode: oneOf(VIEW_MODES), hide: z.array(oneOf(HIDEABLE_CONTROLS)).max(LIMITS.hiddenControls) }).optional(),
+    /** Optional sweep (BCEdge Fig. 15's rates, Table V's platforms, Fig. 1's batch × instances, or any field). */
+    sweep: sweepSchema.optional(),
+    view: z
+      .strictObject({ mode: oneOf(VIEW_MODES), hide: z.array(oneOf(HIDEABLE_CONTROLS)).max(LIMITS.hiddenControls), explore: z.literal(true, { error: 'must be true (or left out)' }).optional() })
+      .optional(),
   })
   .superRefine((s, ctx) => {
     const v = s.serving;
@@ -356,7 +350,7 @@ export const servingScenarioSchema = z
       seen.add(m.model);
     });
     if (v.models.every((m) => m.weight === 0)) ctx.addIssue({ code: 'custom', path: ['serving', 'models'], message: 'must give at least one model a weight above 0' });
-    const maxRate = Math.max(v.rateRps, ...(v.grid?.rateRps ?? []));
+    const maxRate = v.rateRps;
     // With per-model schedules, the bound is the sum of the models' peak rates.
     const totalWeight = v.models.reduce((sum, m) => sum + m.weight, 0);
     const peakRate = v.models.some((m) => m.rate !== undefined)
@@ -511,13 +505,23 @@ export function validateScenario(input: unknown): ScenarioResult {
     return { ok: false, errors: [{ path: 'world', message: 'is "serving": this door takes pipeline scenarios (the page opens serving scenarios in the serving lab, the command line runs both)' }] };
   }
   const checked = checkWith(scenarioSchema, input);
-  return checked.ok ? { ok: true, scenario: checked.value } : checked;
+  if (!checked.ok) return checked;
+  const sweepErrors = checkSweep(checked.value, (document) => {
+    const base = checkWith(scenarioSchema, document);
+    return base.ok ? [] : base.errors;
+  });
+  return sweepErrors.length > 0 ? { ok: false, errors: sweepErrors } : { ok: true, scenario: checked.value };
 }
 
 /** Validates a serving-world scenario (BCEdge). Never throws. */
 export function validateServingScenario(input: unknown): { ok: true; scenario: ServingScenario } | { ok: false; errors: readonly FieldError[] } {
   const checked = checkWith(servingScenarioSchema, input);
-  return checked.ok ? { ok: true, scenario: checked.value } : checked;
+  if (!checked.ok) return checked;
+  const sweepErrors = checkSweep(checked.value, (document) => {
+    const base = checkWith(servingScenarioSchema, document);
+    return base.ok ? [] : base.errors;
+  });
+  return sweepErrors.length > 0 ? { ok: false, errors: sweepErrors } : { ok: true, scenario: checked.value };
 }
 
 /** A scenario of either world. */

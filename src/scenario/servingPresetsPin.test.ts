@@ -18,7 +18,15 @@ function reduced(scenario: ServingScenario): ServingScenario | null {
   s.serving.durationS = 60;
   s.serving.lanes = s.serving.lanes.filter((l) => !isLearningScheduler(l.scheduler));
   if (s.serving.lanes.length === 0) return null;
-  if (s.serving.grid?.batchSize !== undefined) s.serving.grid = { batchSize: [1, 8, 128], instances: [1, 4, 8] };
+  // Fig. 1's batch × instances (a grid before sweeps, the same cells and keys since).
+  if (s.sweep?.axes.some((a) => a.path.endsWith('.params.batchSize'))) {
+    s.sweep = {
+      axes: [
+        { path: 'serving.lanes[0].params.batchSize', values: [1, 8, 128] },
+        { path: 'serving.lanes[0].params.instances', values: [1, 4, 8] },
+      ],
+    };
+  }
   return s;
 }
 

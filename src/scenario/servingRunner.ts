@@ -5,8 +5,9 @@ import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingRunSpec } from '..
 import { perModelParameter, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext, type LearningFactory } from '../schedulers/serving/registry';
 import type { RateSchedule } from '../engine/serving/load';
 import { percentileOptionsOf, type RateScheduleSpec, type ServingScenario } from './schema';
+import { cellScenario, sweepCells, type AxisValue, type SweepCell } from './sweep';
 
-/** One combination of a serving scenario's grid; empty without a grid. */
+/** Field overrides of one run (the sweep sets fields in the scenario instead: `cellScenario`). */
 export interface ServingCell {
   readonly platform?: PlatformId;
   readonly rateRps?: number;
@@ -18,30 +19,13 @@ export interface ServingLaneResult {
   readonly scheduler: string;
   readonly label: string;
   readonly params: Readonly<Record<string, number>>;
-  readonly cell?: ServingCell;
+  /** The sweep cell's axis values by axis name (absent without a sweep). */
+  readonly cell?: Readonly<Record<string, AxisValue>>;
   readonly seed: number;
   readonly summary: ServingSummary;
 }
 
 type Lane = ServingScenario['serving']['lanes'][number];
-
-/** The cartesian product of the grid (one empty cell without one). */
-export function servingCells(scenario: ServingScenario): ServingCell[] {
-  const grid = scenario.serving.grid;
-  if (grid === undefined) return [{}];
-  let cells: ServingCell[] = [{}];
-  const axes: [keyof ServingCell, readonly (number | string)[] | undefined][] = [
-    ['platform', grid.platform],
-    ['rateRps', grid.rateRps],
-    ['batchSize', grid.batchSize],
-    ['instances', grid.instances],
-  ];
-  for (const [key, values] of axes) {
-    if (values === undefined) continue;
-    cells = cells.flatMap((cell) => values.map((v) => ({ ...cell, [key]: v })));
-  }
-  return cells;
-}
 
 /** The engine's spec for a scenario, a grid cell and a seed. */
 export function buildServingSpec(scenario: ServingScenario, cell: ServingCell = {}, seed = scenario.seed): ServingRunSpec {
@@ -130,7 +114,39 @@ function timed(scheduler: ServingScheduler, clock: () => number): { scheduler: S
   return { scheduler: wrapped, meanUs: () => (decisions > 0 ? (1000 * totalMs) / decisions : 0) };
 }
 
-/** Runs every cell and lane of a serving scenario for one seed (lanes share the arrival trace). */
+/**
+ * Runs one sweep cell (its fields set, its seed): every lane on the identical arrival trace.
+ * A learning lane builds its agent from `learning` for this cell: from scratch with the
+ * cell's seed, or from the shipped agent when the lane says `pretrained`.
+ */
+export function runServingCell(scenario: ServingScenario, cell: SweepCell, clock: () => number = () => 0, learning?: LearningFactory): ServingLaneResult[] {
+  const plain = cellScenario(scenario, cell);
+  const seed = cell.seed;
+  const spec = buildServingSpec(plain, {}, seed);
+  return plain.serving.lanes.map((lane) => {
+    const params = servingLaneParameters(lane);
+    const inner = SERVING_SCHEDULERS[lane.scheduler].create(params, servingSchedulerContext(seed, spec.models.map((m) => m.model), learning, spec));
+    const { scheduler, meanUs } = timed(inner, clock);
+    let summary: ServingSummary;
+    let report: Readonly<Record<string, unknown>> | undefined;
+    try {
+      summary = new ServingRun(spec, scheduler).runToEnd();
+      report = inner.report?.();
+    } finally {
+      inner.dispose?.();
+    }
+    return {
+      scheduler: lane.scheduler,
+      label: servingLaneLabel(lane.scheduler, params),
+      params,
+      ...(scenario.sweep === undefined ? {} : { cell: cell.key }),
+      seed,
+      summary: { ...summary, decisionMeanUs: meanUs(), ...(report === undefined ? {} : { learning: report }) },
+    };
+  });
+}
+
+/** Runs every axis combination and lane of a serving scenario for one seed (lanes share the arrival trace). */
 export function runServingScenario(
   scenario: ServingScenario,
   seed = scenario.seed,
@@ -138,32 +154,10 @@ export function runServingScenario(
   onCell?: (done: number, total: number) => void,
   learning?: LearningFactory,
 ): ServingLaneResult[] {
-  const cells = servingCells(scenario);
-  const results: ServingLaneResult[] = [];
-  cells.forEach((cell, i) => {
-    const spec = buildServingSpec(scenario, cell, seed);
-    for (const lane of scenario.serving.lanes) {
-      const params = servingLaneParameters(lane, cell);
-      const inner = SERVING_SCHEDULERS[lane.scheduler].create(params, servingSchedulerContext(seed, spec.models.map((m) => m.model), learning, spec));
-      const { scheduler, meanUs } = timed(inner, clock);
-      let summary: ServingSummary;
-      let report: Readonly<Record<string, unknown>> | undefined;
-      try {
-        summary = new ServingRun(spec, scheduler).runToEnd();
-        report = inner.report?.();
-      } finally {
-        inner.dispose?.();
-      }
-      results.push({
-        scheduler: lane.scheduler,
-        label: servingLaneLabel(lane.scheduler, params),
-        params,
-        ...(scenario.serving.grid === undefined ? {} : { cell }),
-        seed,
-        summary: { ...summary, decisionMeanUs: meanUs(), ...(report === undefined ? {} : { learning: report }) },
-      });
-    }
+  const cells = sweepCells(scenario, [seed]);
+  return cells.flatMap((cell, i) => {
+    const results = runServingCell(scenario, cell, clock, learning);
     onCell?.(i + 1, cells.length);
+    return results;
   });
-  return results;
 }

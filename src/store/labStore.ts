@@ -36,6 +36,11 @@ export interface ScenarioSlice {
 export { HISTORY_LIMIT, type LoadErrors, type ScenarioSource } from './history';
 
 export type ScenarioView = NonNullable<Scenario['view']>;
+
+/** The view a scenario without `view` has: normal, nothing hidden, Explore closed. */
+function isDefaultView(view: ScenarioView): boolean {
+  return view.mode === 'normal' && view.hide.length === 0 && view.explore !== true;
+}
 export const DEFAULT_VIEW: ScenarioView = { mode: 'normal', hide: [] };
 
 
@@ -213,7 +218,7 @@ function actions(set: Set, get: Get, client: SimClient, startAllowed: (scenario:
     const scenario = await client.currentScenario();
     if (scenario === null) return;
     const view = get().view;
-    const merged = view.mode === 'normal' && view.hide.length === 0 ? scenario : { ...scenario, view };
+    const merged = isDefaultView(view) ? scenario : { ...scenario, view };
     if (before !== null && JSON.stringify(before) !== JSON.stringify(merged)) remember(before);
     set({ scenario: merged });
   };
@@ -225,7 +230,7 @@ function actions(set: Set, get: Get, client: SimClient, startAllowed: (scenario:
     redo: history.redo,
     setView: (view) => {
       const scenario = get().scenario;
-      const isDefault = view.mode === 'normal' && view.hide.length === 0;
+      const isDefault = isDefaultView(view);
       if (scenario === null) return;
       const { view: _old, ...rest } = scenario;
       void _old;

@@ -10,7 +10,16 @@ const statusOf = (session: unknown) => (session as { status: string }).status;
 function huge(): Scenario {
   const s = defaultScenario();
   const values = [1, 2, 3, 4, 5, 6, 7, 8];
-  return { ...s, pipeline: { ...s.pipeline, queries: 10_000_000, grid: { periodQueries: values, durationQueries: values } } };
+  return {
+    ...s,
+    pipeline: { ...s.pipeline, queries: 10_000_000 },
+    sweep: {
+      axes: [
+        { path: 'pipeline.interference.random.periodQueries', values },
+        { path: 'pipeline.interference.random.durationQueries', values },
+      ],
+    },
+  };
 }
 
 describe('the page asks before starting a long run (issue 17 part 4)', () => {

@@ -30,6 +30,7 @@ function defaultServingScenario(): ServingScenario {
 }
 import { ShareBar } from './ShareBar';
 import { Timeline } from './Timeline';
+import { ExploreLauncher, ExploreMount } from './explore/ExploreMount';
 
 /** What the page does with a link, once it is decoded and routed to its world. */
 export interface LinkRoutes {
@@ -163,6 +164,7 @@ function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScen
   const mode = useLab((s) => s.view.mode);
   const hide = useLab((s) => s.view.hide);
   const hidden = (c: HideableControl) => hide.includes(c);
+  const exploring = useLab((s) => s.view.explore === true);
   return (
     <div className="lab" data-view={mode} data-testid="lab">
       <header className="lab-header">
@@ -179,11 +181,13 @@ function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScen
         {hidden('links') || mode === 'embed' ? null : <ShareBar onOpenServing={onOpenServing} />}
         {hidden('lessons') ? null : <LessonBar />}
       </div>
+      {mode === 'embed' ? null : <ExploreLauncher />}
       <ErrorBanner />
       {hidden('links') || mode === 'embed' ? null : <MeasurePanel />}
       {/* Board and main chart first, in the wide column; the algorithm panel, the lanes and the
           settings dock at the side, so that they never push the charts down (issue 12). */}
-      <main className="lab-main">
+      <ExploreMount />
+      <main className="lab-main" hidden={exploring}>
         <section className="lab-board" aria-labelledby="board-heading">
           <Board showPalette={!hidden('palette')} />
         </section>

@@ -153,7 +153,7 @@ export function ShareBar({ onOpenServing }: { readonly onOpenServing?: (scenario
                   </button>
                   <span className="preset-figure">{p.figure || 'serving world'}</span>
                   <span className="preset-description">
-                    {p.description} {scenario.serving.grid !== undefined ? `The lab plays one cell; \`npm run sim -- run ${p.id}\` runs the whole sweep.` : 'Opens the serving lab.'}
+                    {p.description} {scenario.sweep !== undefined ? `The lab plays one cell; \`npm run sim -- run ${p.id}\` runs the whole sweep.` : 'Opens the serving lab.'}
                   </span>
                 </li>
               );
@@ -173,7 +173,7 @@ export function ShareBar({ onOpenServing }: { readonly onOpenServing?: (scenario
                 <span className="preset-figure">{p.figure || 'the lab'}</span>
                 <span className="preset-description">
                   {p.description}
-                  {scenario.pipeline.grid ? ' The lab plays one cell; `npm run sim -- run ' + p.id + '` runs the whole grid.' : ''}
+                  {scenario.sweep ? ' The lab plays one cell; Explore (or `npm run sim -- run ' + p.id + '`) runs the whole sweep.' : ''}
                 </span>
               </li>
             );

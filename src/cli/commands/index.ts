@@ -1,5 +1,6 @@
 import type { CliCommand } from '../command';
 import { measureCommand } from './measure';
+import { mergeCommand } from './merge';
 import { presetsCommand } from './presets';
 import { profileCommand } from './profile';
 import { runCommand } from './run';
@@ -7,4 +8,4 @@ import { sweepCommand } from './sweep';
 import { trainCommand } from './train';
 
 /** Every command of the command line, in the order `--help` lists them. Add a new one here. */
-export const COMMANDS: readonly CliCommand[] = [runCommand, sweepCommand, trainCommand, presetsCommand, profileCommand, measureCommand];
+export const COMMANDS: readonly CliCommand[] = [runCommand, sweepCommand, mergeCommand, trainCommand, presetsCommand, profileCommand, measureCommand];

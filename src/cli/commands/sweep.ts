@@ -1,56 +1,54 @@
-import { averageDeep } from '../../scenario/average';
-import { LIMITS } from '../../scenario/schema';
 import type { CliCommand } from '../command';
-import { EXIT_OK, UsageError } from '../io';
 import { addAllowLongOption, addFormatOption, addOutOption, addSetOption, checkRunCost, integerOption, type OutputFormat } from '../options';
 import { checkOutputPath } from '../outputPath';
 import { loadScenario } from '../scenarioInput';
-import { emit, gridMeans, hasLearningLane, progress, resultRows, runnerFor } from '../worldRunner';
+import { commandSweep, DEFAULT_SWEEP_SEEDS, parseShards, parseWorkers } from '../sweepCommand';
+import { hasLearningLane } from '../worldRunner';
 
 export const MAX_SEEDS = 1000;
 
-interface SweepOptions {
+interface SweepCommandOptions {
   readonly format: OutputFormat;
   readonly out?: string;
   readonly set?: string[];
   readonly allowLong?: boolean;
-  readonly seeds: number;
+  readonly seeds?: number;
+  readonly workers?: number | 'auto';
+  readonly shard?: string;
+  readonly shards?: number;
 }
 
-/** `sweep <scenario.json | preset-id> --seeds N`: the run over N consecutive seeds, averaged (ARCHITECTURE §5). */
+/**
+ * `sweep <scenario.json | preset-id>`: every cell of the scenario's sweep (axis values ×
+ * seeds), or a shard's share, on this thread or on worker threads (ARCHITECTURE §5, docs/cluster.md).
+ */
 export const sweepCommand: CliCommand = {
   usage: 'sweep [scenario]',
-  summary: 'run a scenario over several seeds and report the means',
+  summary: "run every cell of a scenario's sweep (axis values × seeds) and report means with 95 % intervals",
   configure(command) {
-    command.option('--seeds <n>', `number of seeds, from the scenario's seed on (1 to ${MAX_SEEDS})`, integerOption('--seeds', 1, MAX_SEEDS), 10);
+    command.option('--seeds <n>', `seeds per axis combination, from the scenario's seed on (1 to ${MAX_SEEDS}; default: the sweep's seeds, else 10)`, integerOption('--seeds', 1, MAX_SEEDS));
+    command.option('--workers <n|auto>', 'worker threads for the cells (default 1: this thread; auto: every core)', parseWorkers);
+    command.option('--shard <i/n>', 'run only shard I (counted from 0) of N and write a shard file for merge');
+    command.option('--shards <n>', 'N shards, the index from JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID', parseShards);
     addFormatOption(command, 'json');
     addOutOption(command);
     addSetOption(command);
     addAllowLongOption(command);
+    command.addHelpText(
+      'after',
+      '\nA Slurm array (SLURM_ARRAY_TASK_ID with SLURM_ARRAY_TASK_COUNT) gives the shard without a flag.\nThe output does not depend on --workers or on the split into shards (merge FILE... gives the same bytes). See docs/cluster.md.',
+    );
   },
-  needsLearning: ([source], options, io) => hasLearningLane(loadScenario(source, (options as unknown as SweepOptions).set ?? [], io)),
+  needsLearning: ([source], options, io) => hasLearningLane(loadScenario(source, (options as unknown as SweepCommandOptions).set ?? [], io)),
   run([source], rawOptions, io) {
-    const options = rawOptions as unknown as SweepOptions;
+    const options = rawOptions as unknown as SweepCommandOptions;
     if (options.out !== undefined) checkOutputPath(io, '--out', options.out, 'file');
     const scenario = loadScenario(source, options.set ?? [], io);
-    const seeds = Array.from({ length: options.seeds }, (_, i) => scenario.seed + i);
-    if (seeds.at(-1)! > LIMITS.seed.max) throw new UsageError(`--seeds: seeds would pass ${LIMITS.seed.max}`);
-    checkRunCost(scenario, seeds.length, options.allowLong);
-    const runner = runnerFor(scenario, io);
-    const total = seeds.length * runner.cells;
-    let done = 0;
-    const perSeed = seeds.map((seed) => runner.run(seed, () => progress(io, ++done, total)));
-    // Same order of (cell, lane) in every seed: average position by position.
-    const results = perSeed[0]!.map((first, j) => ({
-      scheduler: first.scheduler,
-      label: first.label,
-      params: first.params,
-      ...(first.cell ? { cell: first.cell } : {}),
-      seeds: seeds.length,
-      summary: averageDeep(perSeed.map((rs) => rs[j]!.summary)),
-    }));
-    const means = gridMeans(results, runner);
-    emit(io, options, { scenario, seeds, results, ...(means.length > 0 ? { gridMeans: means } : {}) }, resultRows(results));
-    return EXIT_OK;
+    checkRunCost(scenario, options.seeds ?? scenario.sweep?.seeds ?? DEFAULT_SWEEP_SEEDS, options.allowLong);
+    return commandSweep(
+      scenario,
+      { format: options.format, out: options.out, seeds: options.seeds ?? null, workers: options.workers ?? null, shard: options.shard ?? null, shards: options.shards ?? null },
+      io,
+    );
   },
 };

@@ -88,10 +88,11 @@ function useRpsSweep(scenario: ServingScenario | null): RpsSweepData | null {
         return;
       }
       const rate = SWEEP_RATES[k]!;
-      const { grid: _grid, ...serving } = scenario.serving;
-      void _grid;
+      const { sweep: _sweep, ...plain } = scenario;
+      void _sweep;
+      const serving = plain.serving;
       const results = runServingScenario({
-        ...scenario,
+        ...plain,
         serving: { ...serving, lanes: swept.map(({ lane }) => lane), rateRps: rate, durationS: Math.min(serving.durationS, SWEEP_SECONDS), background: [] },
       });
       labels = results.map((r) => r.label);

@@ -1,0 +1,129 @@
+/**
+ * Sweeps at scale (issue 13), part of `npm run bench`: wall time of a sweep on 1 worker
+ * thread against every core, in one run (the ratio is the figure; absolute times drift), for
+ * the ODIN Fig. 5 grid and for a serving sweep with a learning lane; and the page's sweep
+ * throughput in Chromium (cells/s) with 1 Web Worker against navigator.hardwareConcurrency.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { availableParallelism, loadavg } from 'node:os';
+import { chromium } from '@playwright/test';
+import { runCellsOnPool } from '../src/cli/sweepPool';
+import { encodeScenarioLink } from '../src/scenario/link';
+import { findPreset } from '../src/scenario/presets';
+import type { AnyScenario, Scenario, ServingScenario } from '../src/scenario/schema';
+import { sweepCells, sweepSeeds } from '../src/scenario/sweep';
+
+export interface SweepBenchRow {
+  readonly name: string;
+  readonly value: number;
+  readonly unit: string;
+  readonly target?: string;
+  readonly met?: boolean;
+  readonly baseline?: number;
+  readonly ratio?: number;
+  readonly note?: string;
+}
+
+async function wallMs(scenario: AnyScenario, workers: number): Promise<number> {
+  const seeds = sweepSeeds(scenario);
+  const cells = sweepCells(scenario, seeds);
+  const t0 = performance.now();
+  await runCellsOnPool(scenario, seeds, cells, workers);
+  return performance.now() - t0;
+}
+
+async function poolRow(name: string, scenario: AnyScenario, rows: SweepBenchRow[]): Promise<void> {
+  const cores = availableParallelism();
+  const one = await wallMs(scenario, 1);
+  const all = await wallMs(scenario, cores);
+  const speedUp = one / all;
+  rows.push({
+    name: `${name}: ${sweepCells(scenario).length} cells on ${cores} worker threads (${cores} cores)`,
+    value: all,
+    unit: 'ms',
+    target: `speed-up ≥ ${(0.8 * cores).toFixed(1)}× (0.8 × cores)`,
+    met: speedUp >= 0.8 * cores,
+    baseline: one,
+    ratio: speedUp,
+    // Other work on the machine takes cores from the pool: the speed-up is only meaningful when the load is below the cores.
+    note: `1 worker thread ${Math.round(one)} ms, ${cores} threads ${Math.round(all)} ms (thread start-up included); load average ${loadavg()[0]!.toFixed(1)} on ${cores} cores`,
+  });
+}
+
+/** The page's Explore view in headless Chromium: cells/s on 1 Web Worker and on hardwareConcurrency. */
+async function pageRows(rows: SweepBenchRow[]): Promise<void> {
+  const PORT = 4184;
+  const OUT_DIR = 'dist-bench-sweep';
+  const build = spawnSync('./node_modules/.bin/vite', ['build', '--outDir', OUT_DIR, '--logLevel', 'error'], { encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`vite build failed: ${build.stderr}`);
+  const server = spawn('./node_modules/.bin/vite', ['preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort', '--outDir', OUT_DIR], { stdio: 'ignore' });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  try {
+    const base = findPreset('odin-fig5-vgg16')!.scenario as Scenario;
+    // The ODIN grid (3 × 3) with 4 seeds at 2000 queries: 36 cells of five lanes each.
+    const scenario: Scenario = { ...base, pipeline: { ...base.pipeline, queries: 2000 }, sweep: { ...base.sweep!, seeds: 4 }, view: { mode: 'normal', hide: [], explore: true } };
+    const page = await browser.newPage();
+    const url = `http://127.0.0.1:${PORT}/#${encodeScenarioLink(scenario)}`;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await page.goto(url);
+        break;
+      } catch (error) {
+        if (attempt > 50) throw error;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    const progress = page.getByTestId('explore.progress');
+    const waitDone = async () => {
+      await progress.waitFor({ timeout: 60_000 });
+      for (let i = 0; i < 6000; i++) {
+        if ((await progress.getAttribute('data-status')) === 'done') return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error('the page sweep did not finish in 5 minutes');
+    };
+    // The link starts a sweep on every core (warm-up: workers and modules cached).
+    await waitDone();
+    const cellsPerS: Record<number, number> = {};
+    for (const workers of [1, cores]) {
+      await page.getByTestId('explore.workers').fill(String(workers));
+      const t0 = Date.now();
+      await page.getByTestId('explore.run').click();
+      await waitDone();
+      const total = Number(await progress.getAttribute('max'));
+      cellsPerS[workers] = total / ((Date.now() - t0) / 1000);
+    }
+    rows.push({
+      name: `page Explore (Chromium): ODIN 3 × 3 × 4 seeds on ${cores} Web Workers (hardwareConcurrency ${cores})`,
+      value: cellsPerS[cores]!,
+      unit: 'cells/s',
+      baseline: cellsPerS[1]!,
+      ratio: cellsPerS[cores]! / cellsPerS[1]!,
+      note: `1 worker ${cellsPerS[1]!.toFixed(2)} cells/s, ${cores} workers ${cellsPerS[cores]!.toFixed(2)} cells/s; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`,
+    });
+  } finally {
+    await browser.close();
+    server.kill();
+  }
+}
+
+export async function benchSweep(rows: SweepBenchRow[], options: { page?: boolean } = {}): Promise<void> {
+  const fig5 = structuredClone(findPreset('odin-fig5-vgg16')!.scenario) as Scenario;
+  fig5.sweep = { ...fig5.sweep!, seeds: 10 };
+  await poolRow('sweep odin-fig5-vgg16, 10 seeds', fig5, rows);
+  // BCEdge Fig. 15 with a BCEdge lane learning from scratch in every cell, shortened to 120 s of requests.
+  const fig15 = structuredClone(findPreset('bcedge-fig15-rps')!.scenario) as ServingScenario;
+  fig15.serving.durationS = 120;
+  fig15.serving.lanes = [...fig15.serving.lanes, { scheduler: 'bcedge' }];
+  fig15.sweep = { ...fig15.sweep!, seeds: 3 };
+  await poolRow('sweep bcedge-fig15-rps + BCEdge from scratch, 3 seeds, 120 s', fig15, rows);
+  if (options.page !== false) await pageRows(rows);
+}
+
+// `npx tsx bench/sweep.ts` runs this part alone.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows: SweepBenchRow[] = [];
+  await benchSweep(rows, { page: !process.argv.includes('--no-page') });
+  for (const r of rows) console.log(`${r.name}: ${r.value.toPrecision(4)} ${r.unit}${r.ratio === undefined ? '' : `, ratio ${r.ratio.toFixed(2)}×`}${r.met === undefined ? '' : r.met ? ' (met)' : ' (NOT met)'}${r.note ? ` — ${r.note}` : ''}`);
+}

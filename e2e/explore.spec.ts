@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { encodeScenarioLink } from '../src/scenario/link';
+import { defaultScenario } from '../src/scenario/presets';
+import type { Scenario } from '../src/scenario/schema';
+import { LabPage } from './pages/lab';
+
+/** The default scenario on 400 queries with a 3 × 3 sweep (ODIN α × detection threshold), one seed. */
+function sweptScenario(seeds = 1): Scenario {
+  const s = defaultScenario();
+  return {
+    ...s,
+    pipeline: { ...s.pipeline, queries: 400 },
+    sweep: {
+      axes: [
+        { path: 'pipeline.lanes[0].params.alpha', values: [2, 10, 20] },
+        { path: 'pipeline.assumptions.detectionThreshold', values: [0.02, 0.05, 0.1] },
+      ],
+      seeds,
+    },
+  };
+}
+
+async function resultsOf(page: Page): Promise<{ results: { label: string; summary: Record<string, number> }[] }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('files.export-json').click()]);
+  return JSON.parse(readFileSync((await download.path())!, 'utf8')) as { results: { label: string; summary: Record<string, number> }[] };
+}
+
+test('a 3 × 3 sweep fills on the worker pool, the heatmap shows every cell, and a cell opens that run with the same numbers', async ({ page }) => {
+  const lab = new LabPage(page);
+  await page.goto(`./#${encodeScenarioLink({ ...sweptScenario(), sweep: undefined } as unknown as Scenario).replace(/^#/, '')}`);
+  await expect(lab.byTestId('lane.odin')).toBeVisible();
+  await lab.byTestId('explore.open').click();
+  await expect(lab.byTestId('explore')).toBeVisible();
+  // The view starts from ODIN α × detection threshold; one seed.
+  await lab.byTestId('explore.seeds').fill('1');
+  await lab.byTestId('explore.run').click();
+  await expect(lab.byTestId('explore.progress')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
+  await expect(lab.byTestId('explore.status')).toContainText('9 of 9 cells');
+  for (let i = 0; i < 3; i++) {
+    for (let j = 0; j < 3; j++) {
+      const cell = lab.byTestId(`explore.cell-${i}-${j}`);
+      await expect(cell).toHaveAttribute('data-seeds', '1');
+      expect(Number(await cell.getAttribute('data-mean'))).toBeGreaterThan(0);
+    }
+  }
+  await lab.byTestId('explore.cell-2-0').hover();
+  await expect(lab.byTestId('explore.hover')).toContainText('alpha 20, detectionThreshold 0.02');
+  await expect(lab.byTestId('explore.hover')).toContainText('1 of 1 seeds');
+  const mean = Number(await lab.byTestId('explore.cell-2-0').getAttribute('data-mean'));
+
+  // α = 20, threshold 0.02, seed 1: the live lab plays exactly that run.
+  await lab.byTestId('explore.cell-2-0').click();
+  await expect(lab.byTestId('explore')).toBeHidden();
+  await expect(lab.byTestId('lane.odin')).toBeVisible();
+  await lab.pause();
+  await lab.byTestId('controls.reset').click();
+  await expect.poll(() => lab.served()).toBe(0);
+  await lab.step(400);
+  const { results } = await resultsOf(page);
+  expect(results[0]!.label).toBe('ODIN α=20');
+  expect(results[0]!.summary['throughputMeanQps']).toBe(mean);
+  lab.expectCleanLog();
+});
+
+test('cancel stops the pool: no cell finishes after it', async ({ page }) => {
+  const lab = new LabPage(page);
+  const s = sweptScenario(40);
+  await page.goto(`./#${encodeScenarioLink({ ...s, pipeline: { ...s.pipeline, queries: 2000 }, view: { mode: 'normal', hide: [], explore: true } })}`);
+  await expect(lab.byTestId('explore')).toBeVisible();
+  await expect.poll(async () => Number(await lab.byTestId('explore.progress').getAttribute('value')), { timeout: 30_000 }).toBeGreaterThan(0);
+  await lab.byTestId('explore.cancel').click();
+  await expect(lab.byTestId('explore.progress')).toHaveAttribute('data-status', 'cancelled');
+  const done = Number(await lab.byTestId('explore.progress').getAttribute('value'));
+  expect(done).toBeLessThan(360);
+  await page.waitForTimeout(1500);
+  expect(Number(await lab.byTestId('explore.progress').getAttribute('value'))).toBe(done);
+  // The pool's workers are gone (workerpool terminated them).
+  await expect(lab.byTestId('explore.run')).toBeEnabled();
+});
+
+test('a sweep link reopens the same view and fills it', async ({ page }) => {
+  const lab = new LabPage(page);
+  const s = { ...sweptScenario(2), view: { mode: 'normal' as const, hide: [], explore: true as const } };
+  await page.goto(`./#${encodeScenarioLink(s)}`);
+  await expect(lab.byTestId('explore')).toBeVisible();
+  await expect(lab.byTestId('explore.axis-0.path')).toHaveValue('pipeline.lanes[0].params.alpha');
+  await expect(lab.byTestId('explore.axis-1.values')).toHaveValue('0.02, 0.05, 0.1');
+  await expect(lab.byTestId('explore.progress')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
+  await expect(lab.byTestId('explore.cell-1-1')).toHaveAttribute('data-seeds', '2');
+  // The address bar still holds the sweep and the open view.
+  await expect.poll(() => page.evaluate(() => window.location.hash)).toContain('z1=');
+  lab.expectCleanLog();
+});

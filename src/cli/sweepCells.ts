@@ -1,0 +1,25 @@
+import type { Tf } from '../agents/tf';
+import { createLatencyPredictor } from '../agents/predictorAdapter';
+import { createLearningFactory, type AgentLibrary, type LearningFactoryOptions } from '../agents/registry';
+import { isLearningScheduler, type LearningFactory } from '../schedulers/serving/registry';
+import type { AnyScenario, ServingScenario } from '../scenario/schema';
+
+/** TensorFlow.js and the shipped agents, for scenarios with learning lanes. */
+export interface LearningKit {
+  readonly tf: Tf;
+  readonly agents: AgentLibrary;
+}
+
+/** Whether a scenario has a learning lane (it needs TensorFlow.js). */
+export function hasLearningLanes(scenario: AnyScenario): scenario is ServingScenario {
+  return scenario.world === 'serving' && scenario.serving.lanes.some((l) => isLearningScheduler(l.scheduler));
+}
+
+/** The learning factory for a serving scenario with learning lanes (undefined when it has none). */
+export function learningFactoryFor(scenario: AnyScenario, kit: LearningKit | undefined, options: LearningFactoryOptions = {}): LearningFactory | undefined {
+  if (!hasLearningLanes(scenario)) return undefined;
+  if (kit === undefined) throw new Error('this scenario has learning lanes but TensorFlow.js was not loaded (needsLearning)');
+  const { tf, agents } = kit;
+  return createLearningFactory(tf, { agents, predictor: (context) => createLatencyPredictor(tf, context), ...options });
+}
+

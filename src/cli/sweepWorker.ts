@@ -1,0 +1,35 @@
+import workerpool from 'workerpool';
+import type { LearningFactory } from '../schedulers/serving/registry';
+import { parseAnyScenario } from '../scenario/parse';
+import { formatErrors, type AnyScenario } from '../scenario/schema';
+import { sweepCells, type SweepCell } from '../scenario/sweep';
+import { loadLearningKit } from './shippedAgents';
+import { hasLearningLanes, learningFactoryFor } from './sweepCells';
+import { runCell, type CellOutcome } from '../scenario/sweepReport';
+
+/**
+ * A worker thread of the CLI's pool: runs cells of one sweep by index. The scenario comes
+ * as JSON and is validated here as at any door; its cells are rebuilt from it, so a cell
+ * index means the same cell in every thread and process.
+ */
+let current: { json: string; seeds: string; scenario: AnyScenario; cells: SweepCell[]; learning: LearningFactory | undefined } | null = null;
+
+async function prepare(scenarioJson: string, seeds: readonly number[]) {
+  const seedsJson = JSON.stringify(seeds);
+  if (current !== null && current.json === scenarioJson && current.seeds === seedsJson) return current;
+  const parsed = parseAnyScenario(JSON.parse(scenarioJson));
+  if (!parsed.ok) throw new Error(formatErrors(parsed.errors));
+  // tfjs only in threads whose scenario has a learning lane; each cell builds its own agent.
+  const learning = hasLearningLanes(parsed.scenario) ? learningFactoryFor(parsed.scenario, await loadLearningKit()) : undefined;
+  current = { json: scenarioJson, seeds: seedsJson, scenario: parsed.scenario, cells: sweepCells(parsed.scenario, seeds), learning };
+  return current;
+}
+
+async function runSweepCell(scenarioJson: string, seeds: readonly number[], index: number): Promise<CellOutcome> {
+  const { scenario, cells, learning } = await prepare(scenarioJson, seeds);
+  const cell = cells[index];
+  if (cell === undefined) throw new RangeError(`cell ${index} is not a cell of this sweep`);
+  return runCell(scenario, cell, () => performance.now(), learning);
+}
+
+workerpool.worker({ runSweepCell });

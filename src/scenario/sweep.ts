@@ -1,0 +1,337 @@
+import { z } from 'zod';
+import type { AnyScenario, FieldError } from './schema';
+
+/**
+ * A sweep: axes over any scenario field by its path, seeds, the metric to show and an
+ * optional comparison of two lanes. It is part of the scenario (and of its link): one cell
+ * is (the axis values, a seed), and every cell is one pure run of the scenario with those
+ * fields set, so the same cell gives the same numbers in the page, the CLI, on a pool of
+ * workers or on a cluster's shard.
+ */
+
+/** Bounds that keep a shared sweep from hanging the page or a machine (DESIGN §7). */
+export const SWEEP_LIMITS = {
+  axes: 4,
+  /** Values of one axis (a list, or a range's expansion). */
+  values: 64,
+  /** Axis combinations × seeds. */
+  cells: 20_000,
+  seeds: { min: 1, max: 1000 },
+  pathLength: 200,
+  nameLength: 60,
+} as const;
+
+/** A value an axis may take: the fields it sweeps are numbers, enums (strings) or switches. */
+export type AxisValue = number | string | boolean;
+
+const finite = z.number({ error: 'must be a number' }).refine((v) => Number.isFinite(v), { message: 'must be a finite number' });
+
+const axisSchema = z
+  .strictObject({
+    /** A scenario field, as the schema's messages write it: `pipeline.lanes[0].params.alpha`. */
+    path: z.string({ error: 'must be a string' }).min(1, { message: 'must name a scenario field' }).max(SWEEP_LIMITS.pathLength),
+    /** The key of this axis in each cell (default: the path's last field). */
+    name: z.string({ error: 'must be a string' }).min(1).max(SWEEP_LIMITS.nameLength).optional(),
+    values: z
+      .array(z.union([finite, z.string().max(100), z.boolean()], { error: 'must be a number, a string or true/false' }))
+      .min(1, { message: 'must list at least one value' })
+      .max(SWEEP_LIMITS.values, { message: `must list at most ${SWEEP_LIMITS.values} values` })
+      .optional(),
+    /** A numeric range: from, from + step, … up to and including `to`. */
+    range: z.strictObject({ from: finite, to: finite, step: finite.refine((v) => v > 0, { message: 'must be above 0' }) }).optional(),
+  })
+  .superRefine((axis, ctx) => {
+    if ((axis.values === undefined) === (axis.range === undefined)) ctx.addIssue({ code: 'custom', path: [], message: 'needs either values (a list) or a range (from, to, step)' });
+  });
+
+export const sweepSchema = z.strictObject({
+  axes: z.array(axisSchema).min(1, { message: 'must have at least one axis' }).max(SWEEP_LIMITS.axes, { message: `must have at most ${SWEEP_LIMITS.axes} axes` }),
+  /** Seeds per axis combination, from the scenario's seed on (the CLI's --seeds overrides it). */
+  seeds: z
+    .number({ error: 'must be a number' })
+    .refine((v) => Number.isInteger(v) && v >= SWEEP_LIMITS.seeds.min && v <= SWEEP_LIMITS.seeds.max, { message: `must be an integer from ${SWEEP_LIMITS.seeds.min} to ${SWEEP_LIMITS.seeds.max}` })
+    .optional(),
+  /** The summary number the charts show (default: DEFAULT_METRIC of the world). */
+  metric: z.string({ error: 'must be a string' }).max(60).optional(),
+  /** Lane `a` against lane `b` (indices into the lanes): the difference in % of b, per seed. */
+  compare: z.strictObject({ a: z.number().int().min(0), b: z.number().int().min(0) }).optional(),
+});
+
+export type Sweep = z.infer<typeof sweepSchema>;
+export type SweepAxis = Sweep['axes'][number];
+
+/** The summary numbers a sweep can show, per world (top-level numbers of the summaries, DESIGN §5). */
+export const SWEEP_METRICS = {
+  pipeline: [
+    'throughputMeanQps',
+    'latencyMeanMs',
+    'latencyP50Ms',
+    'latencyP99Ms',
+    'configThroughputMeanQps',
+    'configLatencyMeanMs',
+    'configLatencyP99Ms',
+    'peakThroughputQps',
+    'resourceConstrainedThroughputMeanQps',
+    'optimalRatioMean',
+    'rebalancings',
+    'rebalancingQueries',
+    'queriesPerRebalance',
+    'overheadPct',
+    'mitigationMeanQueries',
+    'queries',
+  ],
+  serving: ['sloViolationPct', 'utilityMean', 'throughputRps', 'latencyMeanMs', 'latencyP99Ms', 'oomBatches', 'decisionMeanUs', 'requests', 'completed', 'failed', 'dropped'],
+} as const;
+
+export const DEFAULT_METRIC = { pipeline: 'throughputMeanQps', serving: 'sloViolationPct' } as const;
+
+/** The metric a scenario's sweep shows. */
+export function sweepMetric(scenario: AnyScenario): string {
+  return scenario.sweep?.metric ?? DEFAULT_METRIC[scenario.world];
+}
+
+/** Top-level fields an axis may not sweep: identity of the document, seeds (sweep.seeds), the view. */
+const UNSWEEPABLE: Readonly<Record<string, string>> = {
+  version: 'is the schema version, not a parameter',
+  world: 'cannot be swept (one sweep stays in one world)',
+  title: 'is a label, not a parameter',
+  seed: 'cannot be swept: use sweep.seeds for seeds',
+  sweep: 'cannot be swept',
+  view: 'is how the page shows the scenario, not a parameter',
+};
+
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** `pipeline.lanes[0].params.alpha` → ['pipeline', 'lanes', 0, 'params', 'alpha']; null when it is not a path. */
+export function parseFieldPath(path: string): (string | number)[] | null {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*|\[\d{1,4}\])*$/.test(path)) return null;
+  const keys: (string | number)[] = [];
+  for (const m of path.matchAll(/([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]/g)) keys.push(m[2] !== undefined ? Number(m[2]) : m[1]!);
+  return keys.some((k) => typeof k === 'string' && FORBIDDEN_KEYS.has(k)) ? null : keys;
+}
+
+/** The values of an axis: its list, or its range expanded (rounded to 12 significant digits, so 0.1 steps stay 0.3 and not 0.30000000000000004). */
+export function axisValues(axis: SweepAxis): AxisValue[] {
+  if (axis.values !== undefined) return [...axis.values];
+  const { from, to, step } = axis.range!;
+  const count = Math.floor((to - from) / step + 1e-9) + 1;
+  const out: number[] = [];
+  for (let i = 0; i < Math.min(count, SWEEP_LIMITS.values + 1); i++) out.push(Number((from + i * step).toPrecision(12)));
+  return out;
+}
+
+/** The key of an axis in a cell: its name, or the last field of its path. */
+export function axisName(axis: SweepAxis): string {
+  if (axis.name !== undefined) return axis.name;
+  const keys = parseFieldPath(axis.path);
+  const last = keys?.at(-1);
+  return typeof last === 'string' ? last : axis.path;
+}
+
+/** One cell of a sweep: its place in the canonical order, the axis values and the seed. */
+export interface SweepCell {
+  /** Place in the canonical order: combinations in axis order (first axis outermost), seeds innermost. */
+  readonly index: number;
+  /** Index of the axis combination (cells of one combination differ only by seed). */
+  readonly combination: number;
+  readonly values: readonly AxisValue[];
+  readonly seed: number;
+  /** Axis name → value, as reports print it. Empty for a scenario without a sweep. */
+  readonly key: Readonly<Record<string, AxisValue>>;
+}
+
+/** Every combination of the axes, first axis outermost (one empty combination without a sweep). */
+export function sweepCombinations(scenario: AnyScenario): AxisValue[][] {
+  let combinations: AxisValue[][] = [[]];
+  for (const axis of scenario.sweep?.axes ?? []) {
+    const values = axisValues(axis);
+    combinations = combinations.flatMap((c) => values.map((v) => [...c, v]));
+  }
+  return combinations;
+}
+
+/** The seeds of a sweep: `count` (or sweep.seeds, or 1) from the scenario's seed on. */
+export function sweepSeeds(scenario: AnyScenario, count?: number): number[] {
+  const n = count ?? scenario.sweep?.seeds ?? 1;
+  return Array.from({ length: n }, (_, i) => scenario.seed + i);
+}
+
+/** The cells in canonical order: for each combination (first axis outermost), each seed. */
+export function sweepCells(scenario: AnyScenario, seeds: readonly number[] = sweepSeeds(scenario)): SweepCell[] {
+  const axes = scenario.sweep?.axes ?? [];
+  const names = axes.map(axisName);
+  const cells: SweepCell[] = [];
+  sweepCombinations(scenario).forEach((values, combination) => {
+    const key = Object.fromEntries(values.map((v, i) => [names[i]!, v]));
+    for (const seed of seeds) cells.push({ index: cells.length, combination, values, seed, key });
+  });
+  return cells;
+}
+
+/** A stable text key of a cell: the same cell has the same key in any process. */
+export function cellKey(cell: Pick<SweepCell, 'values' | 'seed'>): string {
+  return JSON.stringify([cell.values, cell.seed]);
+}
+
+/** `document` with the field at `keys` set to `value`: the spine is copied, everything else shared (the input is not changed). */
+function setAt(document: unknown, keys: readonly (string | number)[], value: unknown): unknown {
+  if (keys.length === 0) return value;
+  const [key, ...rest] = keys;
+  if (typeof key === 'number') {
+    const array = Array.isArray(document) ? [...(document as unknown[])] : [];
+    array[key] = setAt(array[key], rest, value);
+    return array;
+  }
+  const object = document !== null && typeof document === 'object' && !Array.isArray(document) ? { ...(document as Record<string, unknown>) } : {};
+  object[key!] = setAt(object[key!], rest, value);
+  return object;
+}
+
+/**
+ * The plain scenario of one axis combination: the sweep removed and each axis's field set.
+ * This is what one cell runs (with the cell's seed): the page's "open this run" loads it too.
+ */
+export function applyCombination<S extends AnyScenario>(scenario: S, values: readonly AxisValue[]): S {
+  const { sweep, ...rest } = scenario;
+  let document: unknown = rest;
+  (sweep?.axes ?? []).forEach((axis, i) => {
+    document = setAt(document, parseFieldPath(axis.path)!, values[i]);
+  });
+  return document as S;
+}
+
+/** The scenario a cell runs: its combination applied and its seed set (no sweep). */
+export function cellScenario<S extends AnyScenario>(scenario: S, cell: Pick<SweepCell, 'values' | 'seed'>): S {
+  return { ...applyCombination(scenario, cell.values), seed: cell.seed };
+}
+
+/** Why a path cannot be swept in this scenario, or null when it can. */
+function pathProblem(scenario: AnyScenario, path: string): string | null {
+  const keys = parseFieldPath(path);
+  if (keys === null) return `${JSON.stringify(path)} is not a field path (write it like pipeline.lanes[0].params.alpha)`;
+  const first = keys[0] as string;
+  if (UNSWEEPABLE[first] !== undefined) return `${first} ${UNSWEEPABLE[first]}`;
+  let value: unknown = scenario;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const at = formatKeys(keys.slice(0, i + 1));
+    const isArray = Array.isArray(value);
+    if (typeof key === 'number' ? !isArray : value === null || typeof value !== 'object' || isArray) return `${at} is not a field of this scenario`;
+    const container = value as Record<string | number, unknown>;
+    const present = Object.prototype.hasOwnProperty.call(container, key);
+    if (typeof key === 'number' && !present) return `${at} does not exist (the list has ${(value as unknown[]).length})`;
+    // A lane's `params` is optional and its parameters have defaults: sweeping
+    // `lanes[i].params.alpha` sets what the lane would otherwise take by default.
+    const optionalParams = key === 'params' && i === keys.length - 2;
+    const optionalParameter = keys[i - 1] === 'params' && i === keys.length - 1;
+    if (!present && !optionalParams && !optionalParameter) return `${at} is not a field of this scenario`;
+    value = container[key];
+    if (!present && optionalParams) value = {};
+  }
+  if (value !== undefined && (value === null || typeof value === 'object')) return `${path} is not a single value (it holds ${Array.isArray(value) ? 'a list' : 'an object'})`;
+  return null;
+}
+
+/**
+ * The document an axis value is checked in: the scenario without its sweep, and without the
+ * lists no other field is checked against (the pipeline's events, the serving background)
+ * unless the axis is a field they depend on (the EP count) or lies inside them. Each value
+ * costs one validation of the scenario; this keeps that cheap for scenarios with many events.
+ */
+function checkingBase(scenario: AnyScenario, path: string): Record<string, unknown> {
+  const { sweep: _sweep, ...base } = scenario;
+  void _sweep;
+  if (base.world === 'pipeline') {
+    if (path === 'pipeline.executionPlaces' || path.startsWith('pipeline.interference.events')) return base;
+    return { ...base, pipeline: { ...base.pipeline, interference: { ...base.pipeline.interference, events: [] } } };
+  }
+  if (path.startsWith('serving.background')) return base;
+  return { ...base, serving: { ...base.serving, background: [] } };
+}
+
+function valueAtKeys(document: unknown, keys: readonly (string | number)[]): unknown {
+  let value = document;
+  for (const key of keys) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string | number, unknown>)[key];
+  }
+  return value;
+}
+
+function formatKeys(keys: readonly (string | number)[]): string {
+  return keys.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? k : `.${k}`)).join('');
+}
+
+/**
+ * The checks of a sweep the schema cannot express alone: each axis path exists in this
+ * scenario, each value is one that field accepts (the scenario with that value is validated
+ * by `validateBase`), names are unique, the cell count is bounded, the metric and the compared
+ * lanes exist. Returns field errors (empty when the sweep is sound).
+ */
+export function checkSweep(scenario: AnyScenario, validateBase: (document: unknown) => readonly FieldError[]): FieldError[] {
+  const sweep = scenario.sweep;
+  if (sweep === undefined) return [];
+  const errors: FieldError[] = [];
+  const names = new Map<string, number>();
+  const paths = new Map<string, number>();
+  let combinations = 1;
+  sweep.axes.forEach((axis, k) => {
+    const at = `sweep.axes[${k}]`;
+    const problem = pathProblem(scenario, axis.path);
+    if (problem !== null) {
+      errors.push({ path: `${at}.path`, message: problem });
+      return;
+    }
+    const values = axisValues(axis);
+    if (values.length > SWEEP_LIMITS.values) {
+      errors.push({ path: `${at}.range`, message: `gives more than ${SWEEP_LIMITS.values} values` });
+      return;
+    }
+    if (values.length === 0) {
+      errors.push({ path: `${at}.range`, message: 'gives no value (to is below from)' });
+      return;
+    }
+    combinations *= values.length;
+    const name = axisName(axis);
+    if (names.has(name)) errors.push({ path: `${at}.name`, message: `"${name}" is also the name of axis ${names.get(name)}; give one a distinct name` });
+    names.set(name, k);
+    if (paths.has(axis.path)) errors.push({ path: `${at}.path`, message: `is also the path of axis ${paths.get(axis.path)}` });
+    paths.set(axis.path, k);
+    const keys = parseFieldPath(axis.path)!;
+    const base = checkingBase(scenario, axis.path);
+    const current = valueAtKeys(scenario, keys);
+    const checked = new Set<AxisValue>([current as AxisValue]);
+    for (let i = 0; i < values.length; i++) {
+      // The scenario's own value is valid already, and a repeated value gives the same answer.
+      if (checked.has(values[i]!)) continue;
+      checked.add(values[i]!);
+      const bad = validateBase(setAt(base, keys, values[i]));
+      if (bad.length > 0) {
+        const where = axis.values !== undefined ? `${at}.values[${i}]` : `${at}.range`;
+        errors.push({ path: where, message: `${describe(values[i]!)} is not a value of ${bad[0]!.path}: ${bad[0]!.message}` });
+        break;
+      }
+    }
+  });
+  const seeds = sweep.seeds ?? 1;
+  if (errors.length === 0 && combinations * seeds > SWEEP_LIMITS.cells) {
+    errors.push({ path: 'sweep', message: `has ${combinations * seeds} cells (${combinations} combinations × ${seeds} seeds); at most ${SWEEP_LIMITS.cells}` });
+  }
+  if (scenario.seed + seeds - 1 > 0xffffffff) errors.push({ path: 'sweep.seeds', message: 'would take the seeds past 4294967295' });
+  const metrics: readonly string[] = SWEEP_METRICS[scenario.world];
+  if (sweep.metric !== undefined && !metrics.includes(sweep.metric)) {
+    errors.push({ path: 'sweep.metric', message: `must be one of ${metrics.map((m) => `"${m}"`).join(', ')}, got ${JSON.stringify(sweep.metric)}` });
+  }
+  if (sweep.compare !== undefined) {
+    const lanes = scenario.world === 'pipeline' ? scenario.pipeline.lanes.length : scenario.serving.lanes.length;
+    for (const side of ['a', 'b'] as const) {
+      if (sweep.compare[side] >= lanes) errors.push({ path: `sweep.compare.${side}`, message: `must be a lane index below ${lanes}, got ${sweep.compare[side]}` });
+    }
+    if (sweep.compare.a === sweep.compare.b) errors.push({ path: 'sweep.compare.b', message: 'must be another lane than a' });
+  }
+  return errors;
+}
+
+function describe(value: AxisValue): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}

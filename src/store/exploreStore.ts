@@ -1,0 +1,97 @@
+import { subscribeWithSelector } from 'zustand/middleware';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { AnyScenario } from '../scenario/schema';
+import { sweepCells, sweepSeeds } from '../scenario/sweep';
+import type { CellOutcome } from '../scenario/sweepReport';
+import type { CellPool } from './explorePool';
+
+export type ExploreStatus = 'idle' | 'running' | 'done' | 'cancelled' | 'error';
+
+export interface ExploreState {
+  readonly status: ExploreStatus;
+  /** The swept scenario the outcomes belong to (null before the first sweep). */
+  readonly scenario: AnyScenario | null;
+  readonly seeds: readonly number[];
+  readonly total: number;
+  readonly done: number;
+  /**
+   * One slot per cell in canonical order, filled as cells finish. Mutated in place (a sweep
+   * may have thousands of cells); `version` changes with every cell, select it to redraw.
+   */
+  readonly outcomes: (CellOutcome | null)[];
+  readonly version: number;
+  readonly workers: number;
+  readonly error: string | null;
+  /** Wall-clock of the sweep, ms (page clock; for cells/s). */
+  readonly startedMs: number;
+  readonly finishedMs: number | null;
+  /** Runs every cell of the scenario's sweep on a fresh pool of `workers` (default: the pool's own size); a running sweep is cancelled first. */
+  start(scenario: AnyScenario, workers?: number): void;
+  /** Stops the pool: the cells done stay, the others are dropped. */
+  cancel(): void;
+}
+
+export type ExploreStore = StoreApi<ExploreState>;
+
+/**
+ * The Explore view's store: one sweep at a time on a pool of workers made by `makePool`
+ * (Web Workers in the page, an in-process pool in tests). Cells fill in as they finish, in
+ * any order, each in its canonical slot.
+ */
+export function createExploreStore(makePool: (workers?: number) => CellPool, now: () => number = () => performance.now()): ExploreStore {
+  let pool: CellPool | null = null;
+  let run = 0;
+  const stopPool = () => {
+    pool?.terminate();
+    pool = null;
+  };
+  return createStore<ExploreState>()(
+    subscribeWithSelector((set, get) => ({
+      status: 'idle',
+      scenario: null,
+      seeds: [],
+      total: 0,
+      done: 0,
+      outcomes: [],
+      version: 0,
+      workers: 0,
+      error: null,
+      startedMs: 0,
+      finishedMs: null,
+      start: (scenario, workers) => {
+        stopPool();
+        const id = ++run;
+        const seeds = sweepSeeds(scenario);
+        const cells = sweepCells(scenario, seeds);
+        const outcomes: (CellOutcome | null)[] = cells.map(() => null);
+        pool = makePool(workers);
+        const mine = pool;
+        set({ status: 'running', scenario, seeds, total: cells.length, done: 0, outcomes, version: get().version + 1, workers: mine.workers, error: null, startedMs: now(), finishedMs: null });
+        const json = JSON.stringify(scenario);
+        for (const cell of cells) {
+          mine.run(json, seeds, cell.index).then(
+            (outcome) => {
+              if (id !== run) return;
+              outcomes[cell.index] = outcome;
+              const done = get().done + 1;
+              const finished = done === cells.length;
+              set({ done, version: get().version + 1, ...(finished ? { status: 'done', finishedMs: now() } : {}) });
+              if (finished && pool === mine) stopPool();
+            },
+            (error: unknown) => {
+              if (id !== run || get().status !== 'running') return;
+              set({ status: 'error', error: error instanceof Error ? error.message : String(error), finishedMs: now() });
+              stopPool();
+            },
+          );
+        }
+      },
+      cancel: () => {
+        if (get().status !== 'running') return;
+        run++;
+        stopPool();
+        set({ status: 'cancelled', finishedMs: now(), version: get().version + 1 });
+      },
+    })),
+  );
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { exploreData } from '../../charts/exploreData';
+import { parseAnyScenario } from '../../scenario/parse';
+import { defaultScenario } from '../../scenario/presets';
+import type { Scenario } from '../../scenario/schema';
+import { sweepCells } from '../../scenario/sweep';
+import { runCell, type CellOutcome } from '../../scenario/sweepReport';
+import { createExploreStore } from '../../store/exploreStore';
+import type { CellPool } from '../../store/explorePool';
+
+function swept(): Scenario {
+  const s = defaultScenario();
+  return {
+    ...s,
+    pipeline: { ...s.pipeline, queries: 200 },
+    sweep: { axes: [{ path: 'pipeline.lanes[0].params.alpha', values: [2, 10] }, { path: 'pipeline.assumptions.trialCost', values: ['serial', 'free'] }], seeds: 2, compare: { a: 0, b: 1 } },
+  };
+}
+
+/** An in-process pool whose cells finish when the test says, in any order. */
+function manualPool() {
+  const pending: { index: number; resolve: (o: CellOutcome) => void; reject: (e: Error) => void; json: string; seeds: readonly number[] }[] = [];
+  let terminated = 0;
+  const pool: CellPool = {
+    workers: 2,
+    run: (json, seeds, index) => new Promise((resolve, reject) => pending.push({ index, resolve, reject, json, seeds })),
+    terminate: () => {
+      terminated++;
+      for (const p of pending.splice(0)) p.reject(new Error('terminated'));
+    },
+  };
+  const finish = (index: number) => {
+    const k = pending.findIndex((p) => p.index === index);
+    const p = pending.splice(k, 1)[0]!;
+    const parsed = parseAnyScenario(JSON.parse(p.json));
+    if (!parsed.ok) throw new Error('bad scenario');
+    p.resolve(runCell(parsed.scenario, sweepCells(parsed.scenario, p.seeds)[index]!, () => 0, undefined));
+  };
+  return { pool, finish, pending, terminated: () => terminated };
+}
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+describe('the Explore store', () => {
+  it('fills each cell in its canonical slot whatever order they finish in, then stops the pool', async () => {
+    const m = manualPool();
+    const store = createExploreStore(() => m.pool, () => 0);
+    store.getState().start(swept());
+    expect(store.getState()).toMatchObject({ status: 'running', total: 8, done: 0, workers: 2 });
+    for (const index of [7, 0, 3, 1, 2, 6, 5, 4]) m.finish(index);
+    await flush();
+    const s = store.getState();
+    expect(s.status).toBe('done');
+    expect(s.outcomes.map((o) => o?.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(m.terminated()).toBe(1);
+    // The heatmap of the difference ODIN − LLS: 2 × 2 cells of 2 seeds each.
+    const data = exploreData(s.scenario!, s.seeds, s.outcomes, { kind: 'difference', a: 0, b: 1 });
+    expect(data.heatmap!.cells).toHaveLength(4);
+    expect(data.heatmap!.cells.every((c) => c.seeds === 2 && Number.isFinite(c.mean))).toBe(true);
+    // α is an axis: the lane's label changes from cell to cell, so the lane is named by its scheduler.
+    expect(data.laneLabels).toEqual(['lane 1 (odin)', 'LLS', 'Optimal', 'Static']);
+  });
+
+  it('cancel stops the pool: cells done stay, late answers are dropped', async () => {
+    const m = manualPool();
+    const store = createExploreStore(() => m.pool, () => 0);
+    store.getState().start(swept());
+    m.finish(2);
+    await flush();
+    store.getState().cancel();
+    await flush();
+    expect(store.getState()).toMatchObject({ status: 'cancelled', done: 1 });
+    expect(m.terminated()).toBe(1);
+    expect(m.pending).toHaveLength(0);
+    // Cell 2 is α = 2 with free trials (row 0, column 1), seed 1.
+    const partial = exploreData(store.getState().scenario!, store.getState().seeds, store.getState().outcomes, { kind: 'lane', lane: 0 });
+    expect(partial.heatmap!.cells.map((c) => c.seeds)).toEqual([0, 1, 0, 0]);
+  });
+});
