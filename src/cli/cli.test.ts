@@ -344,7 +344,13 @@ describe('the command line is parsed by commander', () => {
 });
 
 describe('the cost estimate (issue 17 part 4)', () => {
-  const huge = ['--set', 'pipeline.grid={"periodQueries":[1,2,3,4,5,6,7,8],"durationQueries":[1,2,3,4,5,6,7,8]}', '--set', 'pipeline.queries=10000000'];
+  const values = '[1,2,3,4,5,6,7,8]';
+  const huge = [
+    '--set',
+    `sweep={"axes":[{"path":"pipeline.interference.random.periodQueries","values":${values}},{"path":"pipeline.interference.random.durationQueries","values":${values}}]}`,
+    '--set',
+    'pipeline.queries=10000000',
+  ];
 
   it('refuses a run above the bound before any work, with the estimate and the flag that allows it', async () => {
     const { code, stdout, stderr } = await cli(['run', 'default', ...huge]);
