@@ -170,6 +170,10 @@ function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScen
       <header className="lab-header">
         <div className="lab-title">
           <h1 data-testid="app.title">Interference Lab</h1>
+          {/* The Explore and Measure launchers sit beside the title, where the header has room,
+              so that the board and the main chart stay on the first screen (issue 12). */}
+          {mode === 'embed' ? null : <ExploreLauncher />}
+          {hidden('links') || mode === 'embed' ? null : <MeasurePanel />}
           <p className="tagline">
             Drop co-located workloads onto execution places and watch online schedulers rebalance a CNN inference pipeline — every
             lane on the same interference trace.
@@ -181,9 +185,7 @@ function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScen
         {hidden('links') || mode === 'embed' ? null : <ShareBar onOpenServing={onOpenServing} />}
         {hidden('lessons') ? null : <LessonBar />}
       </div>
-      {mode === 'embed' ? null : <ExploreLauncher />}
       <ErrorBanner />
-      {hidden('links') || mode === 'embed' ? null : <MeasurePanel />}
       {/* Board and main chart first, in the wide column; the algorithm panel, the lanes and the
           settings dock at the side, so that they never push the charts down (issue 12). */}
       <ExploreMount />

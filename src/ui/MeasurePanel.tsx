@@ -146,8 +146,8 @@ export function MeasurePanel() {
 
   return (
     <section className="measure-bar" aria-label="Measure your machine">
-      <button type="button" data-testid="measure.open" aria-expanded={open} onClick={() => act.setOpen(!open)}>
-        {open ? 'Hide Measure' : 'Measure your machine…'}
+      <button type="button" data-testid="measure.open" title="Measure the layer-time database on this machine" aria-expanded={open} onClick={() => act.setOpen(!open)}>
+        {open ? 'Hide Measure' : 'Measure…'}
       </button>
       {open ? (
         <div className="measure-panel" data-testid="measure">

@@ -22,12 +22,13 @@ export function ExploreLauncher() {
       <button
         type="button"
         data-testid="explore.open"
+        title="Sweep one or two of the scenario's fields over seeds, on every core"
         onClick={() => {
           void store.getState().pause();
           store.getState().setView({ ...store.getState().view, explore: true });
         }}
       >
-        Explore: sweep parameters on every core
+        Explore…
       </button>
     </div>
   );
