@@ -25,17 +25,8 @@ import { LEARNING_SCHEDULER_IDS, SERVING_SCHEDULERS, servingSchedulerContext } f
 import { createFixed } from '../src/schedulers/serving/fixed';
 import { NaiveSac } from './naiveSac';
 import { benchPageTraining } from './page';
+import type { BenchRow } from './row';
 
-export interface BenchRow {
-  readonly name: string;
-  readonly value: number;
-  readonly unit: string;
-  readonly target?: string;
-  readonly met?: boolean;
-  readonly baseline?: number;
-  readonly ratio?: number;
-  readonly note?: string;
-}
 
 function median(samples: number[]): number {
   const s = [...samples].sort((a, b) => a - b);

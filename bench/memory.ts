@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { DEFAULT_PERCENTILE_RELATIVE_ERROR } from '../src/engine/quantiles';
-import type { BenchRow } from './learning';
+import type { BenchRow } from './row';
 
 /**
  * Memory of long runs (issue 17 part 8), for `npm run bench` and `BENCH_ONLY=memory`: peak

@@ -30,17 +30,9 @@ import { benchMeasure } from './measure';
 import { benchFirstLoad, benchServingSeek } from './shell';
 import { memoryRows } from './memory';
 import { benchSweep } from './sweep';
+import type { BenchRow } from './row';
 
-interface Row {
-  readonly name: string;
-  readonly value: number;
-  readonly unit: string;
-  readonly target?: string;
-  readonly met?: boolean;
-  readonly baseline?: number;
-  readonly ratio?: number;
-  readonly note?: string;
-}
+type Row = BenchRow;
 
 const rows: Row[] = [];
 

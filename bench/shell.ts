@@ -15,17 +15,8 @@ import type { Tf } from '../src/agents/tf';
 import { SERVING_PRESETS } from '../src/scenario/presets';
 import type { ServingScenario } from '../src/scenario/schema';
 import { ServingSession } from '../src/worker/servingSession';
+import type { BenchRow } from './row';
 
-interface BenchRow {
-  readonly name: string;
-  readonly value: number;
-  readonly unit: string;
-  readonly target?: string;
-  readonly met?: boolean;
-  readonly baseline?: number;
-  readonly ratio?: number;
-  readonly note?: string;
-}
 
 /** A serving session in this thread with the learners of the worker (tfjs, shipped agents). */
 function servingSession(tf: Tf): ServingSession {

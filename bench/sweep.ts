@@ -12,17 +12,9 @@ import { encodeScenarioLink } from '../src/scenario/link';
 import { findPreset } from '../src/scenario/presets';
 import type { AnyScenario, Scenario, ServingScenario } from '../src/scenario/schema';
 import { sweepCells, sweepSeeds } from '../src/scenario/sweep';
+import type { BenchRow } from './row';
 
-export interface SweepBenchRow {
-  readonly name: string;
-  readonly value: number;
-  readonly unit: string;
-  readonly target?: string;
-  readonly met?: boolean;
-  readonly baseline?: number;
-  readonly ratio?: number;
-  readonly note?: string;
-}
+export type SweepBenchRow = BenchRow;
 
 async function wallMs(scenario: AnyScenario, workers: number): Promise<number> {
   const seeds = sweepSeeds(scenario);
