@@ -21,6 +21,9 @@ export default defineConfig({
   // One at a time: the performance test measures long tasks and needs both cores to itself.
   workers: 1,
   retries: 0,
+  // A lazily loaded lab (the serving world's chunk and worker) can take seconds to appear on a
+  // loaded CI machine; a route that is lost never appears, however long one waits.
+  expect: { timeout: 10_000 },
   forbidOnly: Boolean(process.env['CI']),
   reporter,
   use: {

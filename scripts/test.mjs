@@ -6,7 +6,7 @@
 //
 // Each step runs under a time cap, and the whole run under TEST_BUDGET_SECONDS (default
 // 1680 s = 28 min), so that a hung step cannot keep CI past its limit.
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { bin, chromiumPlan, ensureDependencies, probeChromiumFacts, repoRoot, run } from './setup.mjs';
 
@@ -84,10 +84,11 @@ await step('vitest', 900, bin('vitest'), [
 ]);
 const buildCode = await step('build', 300, bin('vite'), ['build']);
 if (buildCode === 0) {
-  await step('playwright', 900, bin('playwright'), ['test'], {
+  const code = await step('playwright', 900, bin('playwright'), ['test'], {
     ...process.env,
     PW_JSON: join(outDir, 'playwright.json'),
   });
+  if (code !== 0) printFailureContexts('test-results/artifacts');
 } else {
   // Testing a stale or partial dist/ would be misleading; the missing report counts as failed.
   console.log('==> playwright: skipped, the build failed');
@@ -101,3 +102,19 @@ process.exitCode = await run('node', [
   outDir,
   ...results.map(([name, code]) => `${name}=${code}`),
 ]);
+
+/**
+ * The page as each failing e2e test left it (Playwright's error-context.md: the ARIA
+ * snapshot), printed into the log: a CI whose artifacts nobody can open still shows why.
+ */
+function printFailureContexts(dir) {
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    const file = join(dir, name, 'error-context.md');
+    if (!existsSync(file)) continue;
+    const lines = readFileSync(file, 'utf8').split('\n');
+    console.log(`==> page at the failure: ${name}`);
+    console.log(lines.slice(0, 120).join('\n'));
+    if (lines.length > 120) console.log(`… ${lines.length - 120} more lines in ${file}`);
+  }
+}

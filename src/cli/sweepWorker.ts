@@ -32,4 +32,9 @@ async function runSweepCell(scenarioJson: string, seeds: readonly number[], inde
   return runCell(scenario, cell, () => performance.now(), learning);
 }
 
-workerpool.worker({ runSweepCell });
+/** Validates the scenario and loads what its cells need, without running one (a warm pool). */
+async function prepareSweep(scenarioJson: string, seeds: readonly number[]): Promise<void> {
+  await prepare(scenarioJson, seeds);
+}
+
+workerpool.worker({ runSweepCell, prepareSweep });

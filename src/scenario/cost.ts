@@ -1,6 +1,6 @@
 import { isLearningScheduler } from '../schedulers/serving/registry';
 import type { AnyScenario } from './schema';
-import { applyCombination, sweepCombinations } from './sweep';
+import { applyCombination, sweepCombinations, type AxisValue } from './sweep';
 
 /**
  * What a run will cost before it starts (issue 17 part 4), in lane-events: a pipeline query
@@ -81,6 +81,20 @@ export function estimateRunCost(scenario: AnyScenario, seeds = 1): RunCost {
     seeds,
     seconds: laneEvents / NOMINAL_LANE_EVENTS_PER_S,
   };
+}
+
+/**
+ * The cells in the order a pool should start them: the costliest first (longest processing
+ * time first), so that a pool does not end on one long cell while its other workers idle.
+ * Ties keep canonical order. Where a cell's outcome goes does not change: only when it starts.
+ */
+export function costliestFirst<C extends { readonly index: number; readonly values: readonly AxisValue[] }>(scenario: AnyScenario, cells: readonly C[]): C[] {
+  const cost = (cell: C) => {
+    const c = cellCost(applyCombination(scenario, cell.values));
+    return c.events * c.weightedLanes;
+  };
+  const costs = new Map(cells.map((cell) => [cell.index, cost(cell)]));
+  return [...cells].sort((a, b) => costs.get(b.index)! - costs.get(a.index)! || a.index - b.index);
 }
 
 /** A rough duration for people: `40 s`, `12 minutes`, `3.5 hours`, `4 days`. */

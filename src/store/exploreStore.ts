@@ -1,9 +1,13 @@
 import { subscribeWithSelector } from 'zustand/middleware';
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { costliestFirst } from '../scenario/cost';
 import type { AnyScenario } from '../scenario/schema';
 import { sweepCells, sweepSeeds } from '../scenario/sweep';
 import type { CellOutcome } from '../scenario/sweepReport';
 import type { CellPool } from './explorePool';
+
+/** How often finished cells reach the view while a sweep runs, ms. */
+export const PUBLISH_EVERY_MS = 100;
 
 export type ExploreStatus = 'idle' | 'running' | 'done' | 'cancelled' | 'error';
 
@@ -38,60 +42,84 @@ export type ExploreStore = StoreApi<ExploreState>;
  * (Web Workers in the page, an in-process pool in tests). Cells fill in as they finish, in
  * any order, each in its canonical slot.
  */
-export function createExploreStore(makePool: (workers?: number) => CellPool, now: () => number = () => performance.now()): ExploreStore {
+export function createExploreStore(
+  makePool: (workers?: number) => CellPool,
+  now: () => number = () => performance.now(),
+  /**
+   * Calls `publish` later: finished cells reach the view at most once per call, so a pool
+   * that finishes hundreds of small cells a second does not redraw the charts for each one
+   * and take the main thread (and a core) from the workers.
+   */
+  later: (publish: () => void) => void = (publish) => void setTimeout(publish, PUBLISH_EVERY_MS),
+): ExploreStore {
   let pool: CellPool | null = null;
   let run = 0;
+  /** Cells finished in the current sweep, and whether a publish of that count is due. */
+  let finished = 0;
+  let due = false;
   const stopPool = () => {
     pool?.terminate();
     pool = null;
   };
   return createStore<ExploreState>()(
-    subscribeWithSelector((set, get) => ({
-      status: 'idle',
-      scenario: null,
-      seeds: [],
-      total: 0,
-      done: 0,
-      outcomes: [],
-      version: 0,
-      workers: 0,
-      error: null,
-      startedMs: 0,
-      finishedMs: null,
-      start: (scenario, workers) => {
-        stopPool();
-        const id = ++run;
-        const seeds = sweepSeeds(scenario);
-        const cells = sweepCells(scenario, seeds);
-        const outcomes: (CellOutcome | null)[] = cells.map(() => null);
-        pool = makePool(workers);
-        const mine = pool;
-        set({ status: 'running', scenario, seeds, total: cells.length, done: 0, outcomes, version: get().version + 1, workers: mine.workers, error: null, startedMs: now(), finishedMs: null });
-        const json = JSON.stringify(scenario);
-        for (const cell of cells) {
-          mine.run(json, seeds, cell.index).then(
-            (outcome) => {
-              if (id !== run) return;
-              outcomes[cell.index] = outcome;
-              const done = get().done + 1;
-              const finished = done === cells.length;
-              set({ done, version: get().version + 1, ...(finished ? { status: 'done', finishedMs: now() } : {}) });
-              if (finished && pool === mine) stopPool();
-            },
-            (error: unknown) => {
-              if (id !== run || get().status !== 'running') return;
-              set({ status: 'error', error: error instanceof Error ? error.message : String(error), finishedMs: now() });
-              stopPool();
-            },
-          );
-        }
-      },
-      cancel: () => {
-        if (get().status !== 'running') return;
-        run++;
-        stopPool();
-        set({ status: 'cancelled', finishedMs: now(), version: get().version + 1 });
-      },
-    })),
+    subscribeWithSelector((set, get) => {
+      const publish = () => {
+        due = false;
+        if (get().status === 'running' && finished !== get().done) set({ done: finished, version: get().version + 1 });
+      };
+      return {
+        status: 'idle',
+        scenario: null,
+        seeds: [],
+        total: 0,
+        done: 0,
+        outcomes: [],
+        version: 0,
+        workers: 0,
+        error: null,
+        startedMs: 0,
+        finishedMs: null,
+        start: (scenario, workers) => {
+          stopPool();
+          const id = ++run;
+          const seeds = sweepSeeds(scenario);
+          const cells = sweepCells(scenario, seeds);
+          const outcomes: (CellOutcome | null)[] = cells.map(() => null);
+          finished = 0;
+          pool = makePool(workers);
+          const mine = pool;
+          set({ status: 'running', scenario, seeds, total: cells.length, done: 0, outcomes, version: get().version + 1, workers: mine.workers, error: null, startedMs: now(), finishedMs: null });
+          const json = JSON.stringify(scenario);
+          // Started costliest first, so the pool does not end on one long cell (each fills its own slot).
+          for (const cell of costliestFirst(scenario, cells)) {
+            mine.run(json, seeds, cell.index).then(
+              (outcome) => {
+                if (id !== run) return;
+                outcomes[cell.index] = outcome;
+                finished++;
+                if (finished === cells.length) {
+                  set({ done: finished, version: get().version + 1, status: 'done', finishedMs: now() });
+                  if (pool === mine) stopPool();
+                } else if (!due) {
+                  due = true;
+                  later(() => id === run && publish());
+                }
+              },
+              (error: unknown) => {
+                if (id !== run || get().status !== 'running') return;
+                set({ status: 'error', error: error instanceof Error ? error.message : String(error), finishedMs: now() });
+                stopPool();
+              },
+            );
+          }
+        },
+        cancel: () => {
+          if (get().status !== 'running') return;
+          run++;
+          stopPool();
+          set({ status: 'cancelled', done: finished, finishedMs: now(), version: get().version + 1 });
+        },
+      };
+    }),
   );
 }

@@ -75,7 +75,8 @@ async function openFirstScenario(store: LabStore, routes: LinkRoutes): Promise<v
     ok = await store.getState().load(defaultScenario(), 'preset');
     if (errors !== null) store.getState().reject(errors.source, errors.errors);
   }
-  if (ok) await store.getState().play();
+  // A link that opens the Explore view leaves the lab paused: the sweep's workers need the cores.
+  if (ok && store.getState().view.explore !== true) await store.getState().play();
 }
 
 /** Ctrl+Z / Ctrl+Shift+Z (and Ctrl+Y) undo and redo scenario edits, except while typing. */

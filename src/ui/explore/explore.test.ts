@@ -61,6 +61,40 @@ describe('the Explore store', () => {
     expect(data.laneLabels).toEqual(['lane 1 (odin)', 'LLS', 'Optimal', 'Static']);
   });
 
+  it('publishes finished cells at most once per tick of its timer, and the last cell at once', async () => {
+    const m = manualPool();
+    const ticks: (() => void)[] = [];
+    const store = createExploreStore(() => m.pool, () => 0, (publish) => ticks.push(publish));
+    const versions: number[] = [];
+    store.subscribe((s) => versions.push(s.version));
+    store.getState().start(swept());
+    const started = store.getState().version;
+    for (const index of [0, 1, 2]) m.finish(index);
+    await flush();
+    // Three cells, one publish due: the view has not redrawn yet.
+    expect(ticks).toHaveLength(1);
+    expect(store.getState()).toMatchObject({ done: 0, version: started });
+    ticks.shift()!();
+    expect(store.getState()).toMatchObject({ done: 3, version: started + 1 });
+    for (const index of [3, 4, 5, 6, 7]) m.finish(index);
+    await flush();
+    expect(store.getState()).toMatchObject({ status: 'done', done: 8 });
+    expect(store.getState().outcomes.every((o) => o !== null)).toBe(true);
+    // The tick due for cells 3–6 finds nothing left to publish.
+    const count = versions.length;
+    for (const tick of ticks.splice(0)) tick();
+    expect(versions).toHaveLength(count);
+  });
+
+  it('starts the costliest cells first and still fills each in its own slot', () => {
+    const m = manualPool();
+    const s = swept();
+    // The first axis now changes the cost: 200 or 2000 queries.
+    const costly: Scenario = { ...s, sweep: { ...s.sweep!, axes: [{ path: 'pipeline.queries', values: [200, 2000] }, s.sweep!.axes[1]!] } };
+    createExploreStore(() => m.pool, () => 0, () => undefined).getState().start(costly);
+    expect(m.pending.map((p) => p.index)).toEqual([4, 5, 6, 7, 0, 1, 2, 3]);
+  });
+
   it('cancel stops the pool: cells done stay, late answers are dropped', async () => {
     const m = manualPool();
     const store = createExploreStore(() => m.pool, () => 0);
