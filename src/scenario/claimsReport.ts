@@ -1,0 +1,82 @@
+import type { AnyScenario } from './schema';
+import type { Estimate, Verdict } from './verdict';
+
+/**
+ * The shape of a reproduction report (issue 14): every claim of both papers beside the lab's
+ * number, its verdict and its sensitivity strip. The CLI's `claims` command writes it
+ * (`--format json`), the build ships one (computed by the CLI, with its provenance), and the
+ * page's Claims view shows it and recomputes rows of it on the worker pool.
+ *
+ * How a row is computed is the registry's business (`claims.ts`): a claim is measured by
+ * swept scenarios whose cells run anywhere a sweep runs (page pool, CLI threads, a cluster),
+ * and a pure reduction of their cell outcomes gives the estimate. This file is only the
+ * report's shape, shared by the writer and the readers.
+ */
+
+export const CLAIMS_REPORT_VERSION = 1;
+
+export type Paper = 'odin' | 'bcedge';
+
+/** A value a scenario field takes in one reading of a modelling choice. */
+export type ReadingValue = number | string | boolean;
+
+/** The claim re-measured under one reading of one modelling choice. */
+export interface ReadingResult {
+  readonly value: ReadingValue;
+  /** Null when this reading could not be measured (the reason says why). */
+  readonly estimate: Estimate | null;
+  readonly verdict: Verdict;
+}
+
+/** One modelling choice a claim is re-measured under (one column group of the strip). */
+export interface SensitivityResult {
+  /** The scenario field, as `--set` and sweep axes name it (`pipeline.assumptions.trialCost`). */
+  readonly path: string;
+  /** Short name for the strip (`trial cost`). */
+  readonly label: string;
+  readonly readings: readonly ReadingResult[];
+}
+
+export interface ClaimRow {
+  /** Stable id (`odin-fig6-throughput`): the test id is `claims.row-<id>`. */
+  readonly id: string;
+  readonly paper: Paper;
+  /** Where the paper says it: `Fig. 6`, `§4.2`. */
+  readonly where: string;
+  /** The paper's words, quoted. */
+  readonly quote: string;
+  /** The paper's number as it states it (absent when it states only a direction). */
+  readonly paperNumber?: string;
+  /** What the lab's number is, in one line, with its unit. */
+  readonly labNumber: string;
+  /** The lab's number under the default readings; null when it could not be computed. */
+  readonly estimate: Estimate | null;
+  readonly verdict: Verdict;
+  /** One line written from the computed numbers (e.g. naming the reading that flips the sign). */
+  readonly reason: string;
+  readonly sensitivity: readonly SensitivityResult[];
+  /** Whether measuring it trains learners (minutes per cell). */
+  readonly learns: boolean;
+  /** The scenario (with its sweep) that measures it under the default readings: what "open in the lab" opens. */
+  readonly scenario: AnyScenario;
+}
+
+/** Where and how a report was computed, so that two reports can be compared honestly. */
+export interface ClaimsProvenance {
+  /** `git rev-parse --short HEAD` of the code that computed it ('unknown' outside a checkout). */
+  readonly commit: string;
+  /** Seeds per cell. */
+  readonly seeds: number;
+  /** ISO date and time. */
+  readonly date: string;
+  /** e.g. `Node v20.19.0, linux x64, 2 cores` or the browser's user agent. */
+  readonly machine: string;
+  /** The command that computed it. */
+  readonly command: string;
+}
+
+export interface ClaimsReport {
+  readonly version: typeof CLAIMS_REPORT_VERSION;
+  readonly provenance: ClaimsProvenance;
+  readonly rows: readonly ClaimRow[];
+}
