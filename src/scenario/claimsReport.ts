@@ -59,6 +59,22 @@ export interface ClaimRow {
   readonly learns: boolean;
   /** The scenario (with its sweep) that measures it under the default readings: what "open in the lab" opens. */
   readonly scenario: AnyScenario;
+  /**
+   * Reference lanes measured the same way as the claim's lane under the default readings
+   * (ODIN: Static and Optimal against the same baseline), so the reader sees what no
+   * rebalancing and the exhaustive optimum give.
+   */
+  readonly references?: readonly ReferenceResult[];
+  /** What the lab changed against the paper's setting to measure it (a shorter run, fewer seeds). */
+  readonly note?: string;
+  /** Seeds per cell this row was computed with (learning rows may use fewer than the report's). */
+  readonly seeds?: number;
+}
+
+/** A reference lane's number, measured like the claim's. */
+export interface ReferenceResult {
+  readonly label: string;
+  readonly estimate: Estimate;
 }
 
 /** Where and how a report was computed, so that two reports can be compared honestly. */

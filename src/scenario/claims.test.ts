@@ -1,0 +1,203 @@
+import { describe, expect, it } from 'vitest';
+import { claimRow, CLAIMS, claimScenarios, computeClaims, estimateClaim, type Claim } from './claims';
+import { parseAnyScenario } from './parse';
+import type { AnyScenario } from './schema';
+import { sweepCells } from './sweep';
+import type { CellOutcome } from './sweepReport';
+import { judge, type Estimate, type VerdictRule } from './verdict';
+
+const e = (mean: number, halfWidth95 = 0, seeds = 10): Estimate => ({ mean, halfWidth95, seeds });
+
+/** The figures (and sections) a claim's `where` names: `Figs. 11–12` → 11, 12. */
+function figuresOf(where: string): string[] {
+  const out: string[] = [];
+  for (const m of where.matchAll(/Figs?\.\s*(\d+)(?:\([a-z]\))?(?:\s*[–-]\s*(\d+))?/g)) {
+    const from = Number(m[1]);
+    const to = m[2] === undefined ? from : Number(m[2]);
+    for (let f = from; f <= to; f++) out.push(`Fig. ${f}`);
+  }
+  for (const m of where.matchAll(/§(\d+(?:\.\d+)?)/g)) out.push(`§${m[1]}`);
+  return out;
+}
+
+/** The figures issue 14 lists, per paper. */
+const LISTED = {
+  odin: ['Fig. 1', 'Fig. 3', 'Fig. 5', 'Fig. 6', 'Fig. 7', 'Fig. 8', 'Fig. 9', 'Fig. 10', '§4.2'],
+  bcedge: ['Fig. 1', 'Fig. 7', 'Fig. 8', 'Fig. 9', 'Fig. 10', 'Fig. 11', 'Fig. 12', 'Fig. 13', 'Fig. 14', 'Fig. 15', 'Fig. 16'],
+} as const;
+
+describe('the claims registry', () => {
+  for (const paper of ['odin', 'bcedge'] as const) {
+    it(`covers every ${paper === 'odin' ? 'ODIN' : 'BCEdge'} figure the issue lists`, () => {
+      const named = new Set(CLAIMS.filter((c) => c.paper === paper).flatMap((c) => figuresOf(c.where)));
+      expect(LISTED[paper].filter((f) => !named.has(f))).toEqual([]);
+    });
+  }
+
+  it('has unique ids usable as test ids', () => {
+    const ids = CLAIMS.map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z0-9-]+$/);
+  });
+
+  it("quotes the paper's words for every claim and gives a number to judge", () => {
+    for (const c of CLAIMS) {
+      expect(c.quote.length, c.id).toBeGreaterThan(30);
+      expect(c.labNumber.length, c.id).toBeGreaterThan(10);
+      expect(c.learns, c.id).toBe(c.measure.learns);
+    }
+  });
+
+  for (const claim of CLAIMS) {
+    it(`${claim.id}: its main scenario and every reading's scenario are valid swept scenarios`, () => {
+      const { main, readings } = claimScenarios(claim, 3);
+      for (const scenario of [main, ...readings.map((r) => r.scenario)]) {
+        const parsed = parseAnyScenario(JSON.parse(JSON.stringify(scenario)));
+        expect(parsed.ok ? [] : parsed.errors, claim.id).toEqual([]);
+        expect(scenario.sweep?.axes.length, claim.id).toBeGreaterThan(0);
+      }
+      // Every reading is a value the claim's scenario did not already fix by an axis.
+      for (const r of readings) expect(main.sweep!.axes.map((a) => a.path)).not.toContain(r.path);
+      // The compared lanes exist.
+      const lanes = main.world === 'pipeline' ? main.pipeline.lanes.length : main.serving.lanes.length;
+      const c = claim.measure.compare;
+      expect(c.a).toBeLessThan(lanes);
+      if (c.kind === 'diffPct') expect(c.b).toBeLessThan(lanes);
+      for (const r of claim.measure.references ?? []) expect(r).toBeLessThan(lanes);
+    });
+  }
+});
+
+/** Estimates each rule kind must judge holds / partly / fails / noise (hand-made, not measured). */
+function handMade(rule: VerdictRule): { holds: Estimate; fails: Estimate; noise?: Estimate; partly?: Estimate } {
+  switch (rule.kind) {
+    case 'sign': {
+      const s = rule.sign;
+      const at = rule.paperValue ?? 10 * s;
+      return {
+        holds: e(at, Math.abs(at) / 10),
+        fails: e(-at, Math.abs(at) / 10),
+        noise: e(0.1 * s, 1),
+        ...(rule.paperValue !== undefined && rule.tolerance !== undefined ? { partly: e(rule.paperValue + 2 * rule.tolerance * s, 0.1) } : {}),
+      };
+    }
+    case 'atMost':
+      return { holds: e(rule.bound - 1 - Math.abs(rule.bound) * 0.1, 0.5), fails: e(rule.bound + 1 + Math.abs(rule.bound) * 0.1, 0.5), noise: e(rule.bound, 1) };
+    case 'atLeast':
+      return { holds: e(rule.bound + 1 + Math.abs(rule.bound) * 0.1, 0.5), fails: e(rule.bound - 1 - Math.abs(rule.bound) * 0.1, 0.5), noise: e(rule.bound, 1) };
+    case 'near':
+      return { holds: e(rule.paperValue + 0.5 * rule.tolerance, 1), partly: e(rule.paperValue + 1.5 * rule.tolerance, 1), fails: e(rule.paperValue - 3 * rule.tolerance, 1) };
+  }
+}
+
+describe("each claim's verdict rule on hand-made numbers", () => {
+  for (const claim of CLAIMS) {
+    it(`${claim.id} (${claim.rule.kind}): holds, fails${claim.rule.kind === 'near' ? ', partly' : ', inside the noise'}${claim.rule.kind === 'sign' && claim.rule.paperValue !== undefined ? ', partly' : ''}`, () => {
+      const cases = handMade(claim.rule);
+      expect(judge(claim.rule, cases.holds).verdict).toBe('holds');
+      expect(judge(claim.rule, cases.fails).verdict).toBe('fails');
+      if (cases.noise !== undefined) expect(judge(claim.rule, cases.noise).verdict).toBe('noise');
+      if (cases.partly !== undefined) expect(judge(claim.rule, cases.partly).verdict).toBe('partly');
+    });
+  }
+});
+
+/** Outcomes of a scenario's cells whose lane rows have summaries made by `summary(combination, seed, lane)`. */
+function fakeOutcomes(scenario: AnyScenario, seeds: readonly number[], summary: (combination: number, seed: number, lane: number) => object): CellOutcome[] {
+  const lanes = scenario.world === 'pipeline' ? scenario.pipeline.lanes.length : scenario.serving.lanes.length;
+  return sweepCells(scenario, seeds).map((cell) => ({
+    index: cell.index,
+    seed: cell.seed,
+    results: Array.from({ length: lanes }, (_, lane) => ({ scheduler: 'x', label: `lane ${lane}`, params: {}, summary: summary(cell.combination, cell.seed, lane) })),
+  }));
+}
+
+const byId = (id: string): Claim => CLAIMS.find((c) => c.id === id)!;
+
+describe('estimateClaim: the reduction of cell outcomes', () => {
+  it('a grid claim compares the grid means of two lanes, per seed, then over seeds', () => {
+    const claim = byId('odin-fig6-throughput');
+    const { main } = claimScenarios(claim, 2);
+    const seeds = [main.seed, main.seed + 1];
+    // Lane 1 (ODIN α=10) gives 10 + combination, lane 2 (LLS) 20 + combination; seed 2 doubles both.
+    const outcomes = fakeOutcomes(main, seeds, (c, seed, lane) => ({ throughputMeanQps: (lane === 1 ? 10 + c : lane === 2 ? 20 + c : 1) * (seed === main.seed ? 1 : 2) }));
+    const combos = sweepCells(main, [1]).length;
+    const meanC = (combos - 1) / 2;
+    const expected = (100 * (10 + meanC - (20 + meanC))) / (20 + meanC);
+    const got = estimateClaim(claim, main, seeds, outcomes);
+    expect(got.mean).toBeCloseTo(expected, 10);
+    expect(got.halfWidth95).toBeCloseTo(0, 10);
+    expect(got.seeds).toBe(2);
+  });
+
+  it('a worst-cell claim picks the combination farthest on the wrong side of its rule', () => {
+    const claim = byId('odin-fig9-sustain70');
+    const { main } = claimScenarios(claim, 2);
+    const seeds = [main.seed, main.seed + 1];
+    const outcomes = fakeOutcomes(main, seeds, (c, seed) => ({ sloViolationPct: { '0.70': c === 4 ? 30 + seed : 1 } }));
+    const got = estimateClaim(claim, main, seeds, outcomes);
+    expect(got.mean).toBeCloseTo(30 + main.seed + 0.5, 10);
+  });
+
+  it('a cells claim compares two combinations of one lane', () => {
+    const claim = byId('odin-fig8-overhead');
+    const { main } = claimScenarios(claim, 1);
+    const outcomes = fakeOutcomes(main, [main.seed], (c) => ({ overheadPct: [40, 5, 5, 10][c] }));
+    expect(estimateClaim(claim, main, [main.seed], outcomes).mean).toBeCloseTo(300, 10);
+  });
+
+  it('refuses outcomes that are not the cells in canonical order', () => {
+    const claim = byId('odin-fig8-overhead');
+    const { main } = claimScenarios(claim, 1);
+    const outcomes = fakeOutcomes(main, [main.seed], () => ({ overheadPct: 1 }));
+    expect(() => estimateClaim(claim, main, [main.seed], outcomes.slice(1))).toThrow(RangeError);
+    expect(() => estimateClaim(claim, main, [main.seed], [...outcomes].reverse())).toThrow(/out of order/);
+  });
+});
+
+describe('claimRow: verdict, strip and reason from the numbers', () => {
+  const claim = byId('odin-fig6-throughput');
+  const readings = claim.sensitivity.flatMap((s) => s.values.map((value) => ({ path: s.path, label: s.label, value, estimate: e(-30, 2) })));
+  it('names the modelling choice whose readings flip the verdict', () => {
+    const flipped = readings.map((r) => (r.path === 'pipeline.assumptions.trialCost' && r.value === 'pipelined' ? { ...r, estimate: e(15, 2) } : r));
+    const row = claimRow(claim, { main: e(-30, 2), readings: flipped, seeds: 10 });
+    expect(row.verdict).toBe('fails');
+    expect(row.reason).toContain('fails with trial cost = serial');
+    expect(row.reason).toContain('holds with trial cost = pipelined');
+    expect(row.reason).toContain('trial cost flips it');
+    const strip = row.sensitivity.find((s) => s.label === 'trial cost')!;
+    expect(strip.readings.map((r) => r.verdict)).toEqual(['fails', 'holds', 'fails']);
+  });
+  it('says when no reading changes the verdict', () => {
+    const row = claimRow(claim, { main: e(-30, 2), readings, seeds: 10 });
+    expect(row.reason).toMatch(/no reading of trial cost, .* changes the verdict/);
+  });
+  it('a row that could not be computed is not a verdict of the claim', () => {
+    const row = claimRow(claim, { main: null, readings: [] });
+    expect(row.verdict).toBe('noise');
+    expect(row.estimate).toBeNull();
+    expect(row.reason).toContain('not computed');
+  });
+});
+
+describe('computeClaims', () => {
+  it('runs each distinct scenario once, shares cells between claims, and reports progress up to the total', async () => {
+    const claims = [byId('odin-fig6-throughput'), byId('odin-fig5-latency')].map((c) => ({ ...c, sensitivity: c.sensitivity.slice(0, 1) }));
+    const runs: string[] = [];
+    const progress: [number, number][] = [];
+    const rows = await computeClaims(
+      claims,
+      2,
+      async (scenario, seeds) => {
+        runs.push(scenario.world === 'pipeline' ? scenario.pipeline.assumptions.trialCost : '');
+        return fakeOutcomes(scenario, seeds, (c, seed, lane) => ({ throughputMeanQps: lane + 1 + seed, latencyMeanMs: 10 - lane }));
+      },
+      (done, total) => progress.push([done, total]),
+    );
+    // The default reading (serial) is the main scenario: serial, pipelined, free once each for both claims.
+    expect(runs).toEqual(['serial', 'pipelined', 'free']);
+    expect(rows.map((r) => r.id)).toEqual(['odin-fig6-throughput', 'odin-fig5-latency']);
+    expect(progress.at(-1)![0]).toBe(progress.at(-1)![1]);
+    expect(rows[0]!.references!.map((r) => r.label)).toEqual(['lane 3', 'lane 4']);
+  });
+});
