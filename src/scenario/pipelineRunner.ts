@@ -57,6 +57,7 @@ export function buildRunSpec(scenario: Scenario, cell: GridCell = {}, seed = sce
           periodQueries: cell.periodQueries ?? random.periodQueries,
           durationQueries: cell.durationQueries ?? random.durationQueries,
           modes: randomModes.map(modeIndex),
+          ...(p.assumptions.interferenceOverlap === undefined ? {} : { overlap: p.assumptions.interferenceOverlap }),
         }
       : null;
   const events: InterferenceEvent[] = p.interference.events.map((e) => ({
@@ -98,6 +99,9 @@ export function reportedParams(lane: PipelineLane, assumptions: PipelineAssumpti
     detectionThreshold: assumptions.detectionThreshold,
     detectionSignal: assumptions.detectionSignal,
     hopMs: assumptions.hopMs,
+    // Reported only when a scenario names them, so the reports of scenarios that do not stay as they were.
+    ...(assumptions.interferenceOverlap === undefined ? {} : { interferenceOverlap: assumptions.interferenceOverlap }),
+    ...(assumptions.latencyQueries === undefined ? {} : { latencyQueries: assumptions.latencyQueries }),
   };
 }
 

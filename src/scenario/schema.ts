@@ -95,6 +95,10 @@ const assumptionsSchema = z.strictObject({
   detectionThreshold: num(LIMITS.detectionThreshold.min, LIMITS.detectionThreshold.max),
   detectionSignal: oneOf(['bottleneck', 'anyStage'] as const),
   hopMs: num(LIMITS.hopMs.min, LIMITS.hopMs.max),
+  /** Absent: `stack` (ARCHITECTURE §2; engine/pipeline/assumptions.ts). */
+  interferenceOverlap: oneOf(['stack', 'onePerEp', 'replace'] as const).optional(),
+  /** Absent: `all`. */
+  latencyQueries: oneOf(['all', 'normal'] as const).optional(),
 });
 
 const laneSchema = z

@@ -159,3 +159,33 @@ describe('sweep statistics', () => {
     expect(differencePct(0, 0)).toBe(0);
   });
 });
+
+describe('sweeps over the optional pipeline assumptions (issue 14)', () => {
+  const withAxis = (path: string, values: (string | number)[]): unknown => ({ ...defaultScenario(), sweep: { axes: [{ path, values }] } });
+  it('accept the overlap and the latency reading on a scenario that leaves them out', () => {
+    for (const [path, values] of [
+      ['pipeline.assumptions.interferenceOverlap', ['stack', 'onePerEp', 'replace']],
+      ['pipeline.assumptions.latencyQueries', ['all', 'normal']],
+    ] as const) {
+      const parsed = validateAnyScenario(withAxis(path, [...values]));
+      expect(parsed.ok ? [] : parsed.errors).toEqual([]);
+    }
+  });
+  it('refuse a value the field does not take, naming the axis', () => {
+    const parsed = validateAnyScenario(withAxis('pipeline.assumptions.interferenceOverlap', ['stack', 'sometimes']));
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.errors[0]!.path).toBe('sweep.axes[0].values[1]');
+  });
+  it('still refuse an assumption that does not exist', () => {
+    const parsed = validateAnyScenario(withAxis('pipeline.assumptions.overlapping', ['stack']));
+    expect(parsed.ok ? '' : parsed.errors[0]!.message).toMatch(/is not a field/);
+  });
+  it('give a cell that runs with the swept reading', () => {
+    const base = structuredClone(findPreset('odin-fig5-vgg16')!.scenario) as Scenario;
+    const s: Scenario = { ...base, pipeline: { ...base.pipeline, queries: 400, interference: { ...base.pipeline.interference, random: { ...base.pipeline.interference.random, periodQueries: 2, durationQueries: 100 } } }, sweep: { axes: [{ path: 'pipeline.assumptions.interferenceOverlap', values: ['stack', 'onePerEp'] }] } };
+    const [stack, one] = sweepCells(s, [1]).map((cell) => runPipelineCell(s, cell));
+    expect(one![0]!.params['interferenceOverlap']).toBe('onePerEp');
+    expect(one![3]!.summary.optimalRatioMean).toBe(1);
+    expect(one![4]!.summary.configThroughputMeanQps).not.toBe(stack![4]!.summary.configThroughputMeanQps);
+  });
+});

@@ -79,6 +79,8 @@ export const SWEEP_METRICS = {
     'overheadPct',
     'mitigationMeanQueries',
     'queries',
+    'normalLatencyMeanMs',
+    'trialLatencyMeanMs',
   ],
   serving: ['sloViolationPct', 'utilityMean', 'throughputRps', 'latencyMeanMs', 'latencyP99Ms', 'oomBatches', 'decisionMeanUs', 'requests', 'completed', 'failed', 'dropped'],
 } as const;
@@ -101,6 +103,9 @@ const UNSWEEPABLE: Readonly<Record<string, string>> = {
 };
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Pipeline assumptions a scenario may leave out (engine/pipeline/assumptions.ts). */
+const OPTIONAL_PIPELINE_ASSUMPTIONS = new Set(['interferenceOverlap', 'latencyQueries']);
 
 /** `pipeline.lanes[0].params.alpha` → ['pipeline', 'lanes', 0, 'params', 'alpha']; null when it is not a path. */
 export function parseFieldPath(path: string): (string | number)[] | null {
@@ -224,7 +229,10 @@ function pathProblem(scenario: AnyScenario, path: string): string | null {
     // `lanes[i].params.alpha` sets what the lane would otherwise take by default.
     const optionalParams = key === 'params' && i === keys.length - 2;
     const optionalParameter = keys[i - 1] === 'params' && i === keys.length - 1;
-    if (!present && !optionalParams && !optionalParameter) return `${at} is not a field of this scenario`;
+    // The pipeline's newer modelling choices are optional (absent: the behaviour before they
+    // were named), and a sweep over one sets what the scenario would otherwise take by default.
+    const optionalAssumption = keys[0] === 'pipeline' && keys[i - 1] === 'assumptions' && i === 2 && i === keys.length - 1 && OPTIONAL_PIPELINE_ASSUMPTIONS.has(String(key));
+    if (!present && !optionalParams && !optionalParameter && !optionalAssumption) return `${at} is not a field of this scenario`;
     value = container[key];
     if (!present && optionalParams) value = {};
   }

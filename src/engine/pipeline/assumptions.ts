@@ -31,7 +31,42 @@ export interface PipelineAssumptions {
   readonly detectionSignal: 'bottleneck' | 'anyStage';
   /** Time to hand activations to the next stage, added to each non-empty stage but the last EP, ms. */
   readonly hopMs: number;
+  /**
+   * How random interference events overlap (see `InterferenceOverlap`); absent: `stack`, the
+   * behaviour before this was a named choice, so every existing scenario keeps its numbers.
+   */
+  readonly interferenceOverlap?: InterferenceOverlap | undefined;
+  /**
+   * Which queries the headline latency figures (latencyMeanMs, P50, P99 and the configuration
+   * view's latency) count; absent: `all`.
+   * The summaries always report trial and normal queries' mean latency apart as well.
+   */
+  readonly latencyQueries?: LatencyQueries | undefined;
 }
+
+/**
+ * How a random interference event that lands on an EP which already hosts a workload is
+ * treated. ODIN §4.1 only says "we randomly select an interference scenario for an execution
+ * place", and §4.2 that interference comes every period (2, 10, 100 queries) and lasts a
+ * duration (2, 10, 100 queries); when the period is shorter than the duration, events overlap
+ * and the paper does not say how:
+ * - `stack`: events pile up; an EP shows the most recently started one still active, and
+ *   the older one shows again when it ends (at period 2 × duration 100 about fifty are active);
+ * - `onePerEp`: at most one workload per EP: an event drawn for a busy EP is not started;
+ * - `replace`: the new workload replaces the one on that EP (which then ends for good).
+ * Every reading draws the same EP and mode from the trace's random stream, so the readings
+ * differ only in what they do with a draw.
+ */
+export type InterferenceOverlap = 'stack' | 'onePerEp' | 'replace';
+
+/**
+ * Which queries the headline latency counts. In the closed loop a serial trial query skips
+ * the queue (the pipeline has drained), so a scheduler that spends many queries on trials
+ * looks faster than the optimum by this measure:
+ * - `all`: every query, trials included (the behaviour before this was a named choice);
+ * - `normal`: only queries served by an installed configuration (trials reported apart).
+ */
+export type LatencyQueries = 'all' | 'normal';
 
 /** The defaults, used by the paper presets (ARCHITECTURE §2). */
 export const DEFAULT_PIPELINE_ASSUMPTIONS: PipelineAssumptions = {

@@ -87,4 +87,35 @@ describe('InterferenceTimeline', () => {
     expect(rest).toEqual(['40', '00', '00', '00', '00']);
     expect(() => t.endEvent(1, 6)).toThrow(RangeError);
   });
+
+  describe('overlapping random events (assumptions.interferenceOverlap)', () => {
+    // One EP hosting a long explicit workload (mode 7); a random one (mode 1) lands at query 3 for one query.
+    const over = (overlap?: 'stack' | 'onePerEp' | 'replace') =>
+      modesOver(new InterferenceTimeline(1, [{ executionPlace: 0, mode: 7, fromQuery: 0, toQuery: null }], { periodQueries: 3, durationQueries: 1, modes: [1], ...(overlap ? { overlap } : {}) }, 1), 6);
+    it('stack (the default): the newer shows, and the older again when it ends', () => {
+      expect(over()).toEqual(['7', '7', '7', '1', '7', '7']);
+      expect(over('stack')).toEqual(over());
+    });
+    it('onePerEp: a draw for a busy EP starts nothing', () => {
+      expect(over('onePerEp')).toEqual(['7', '7', '7', '7', '7', '7']);
+    });
+    it('replace: the newer ends the older for good', () => {
+      expect(over('replace')).toEqual(['7', '7', '7', '1', '0', '0']);
+    });
+    it('onePerEp frees an EP when its workload ends, where stack keeps it busy', () => {
+      const busy = (overlap: 'stack' | 'onePerEp') => modesOver(new InterferenceTimeline(1, [], { periodQueries: 2, durationQueries: 5, modes: [1], overlap }, 3), 12).map((m) => m !== '0');
+      // Events at 2 (until 7), 4 and 6 are skipped as the EP is busy, 8 starts again.
+      expect(busy('onePerEp')).toEqual([false, false, true, true, true, true, true, false, true, true, true, true]);
+      expect(busy('stack').slice(2)).toEqual(Array(10).fill(true));
+    });
+    it('every reading draws the same EPs and modes', () => {
+      const draws = (overlap: 'stack' | 'onePerEp' | 'replace') => {
+        const t = new InterferenceTimeline(4, [], { periodQueries: 7, durationQueries: 3, modes: [1, 2, 3, 4], overlap }, 9);
+        return modesOver(t, 200).filter((_, q) => q % 7 === 0 && q > 0);
+      };
+      // Period 7 > duration 3: nothing overlaps, so the readings must give the identical trace.
+      expect(draws('onePerEp')).toEqual(draws('stack'));
+      expect(draws('replace')).toEqual(draws('stack'));
+    });
+  });
 });

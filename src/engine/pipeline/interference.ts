@@ -1,4 +1,5 @@
 import { createRng, createRngFromState, type Rng } from '../rng';
+import type { InterferenceOverlap } from './assumptions';
 import type { ModeIndex } from './stageTimes';
 
 /**
@@ -27,6 +28,8 @@ export interface RandomInterference {
   readonly durationQueries: number;
   /** Modes to draw from (indices); uniform. */
   readonly modes: readonly ModeIndex[];
+  /** What a draw for an EP that already hosts a workload does (assumptions.ts); absent: `stack`. */
+  readonly overlap?: InterferenceOverlap;
 }
 
 /** The moving state of an `InterferenceTimeline`, for a checkpoint. */
@@ -97,12 +100,13 @@ export class InterferenceTimeline {
     }
     if (q === this.nextRandomAt && this.random !== null) {
       const r = this.random;
-      this.start({
-        executionPlace: this.rng.nextInt(this.executionPlaces),
-        mode: r.modes[this.rng.nextInt(r.modes.length)]!,
-        fromQuery: q,
-        toQuery: q + r.durationQueries,
-      });
+      // The EP and the mode are drawn whatever the overlap reading, so every reading sees the same draws.
+      const executionPlace = this.rng.nextInt(this.executionPlaces);
+      const mode = r.modes[this.rng.nextInt(r.modes.length)]!;
+      const overlap = r.overlap ?? 'stack';
+      const busy = overlap !== 'stack' && this.active.some((e) => e.executionPlace === executionPlace);
+      if (overlap === 'replace' && busy) this.active = this.active.filter((e) => e.executionPlace !== executionPlace);
+      if (overlap !== 'onePerEp' || !busy) this.start({ executionPlace, mode, fromQuery: q, toQuery: q + r.durationQueries });
       this.nextRandomAt += r.periodQueries;
       touched = true;
     }

@@ -76,4 +76,45 @@ describe('pipeline metrics', () => {
     expect(s.latencyMeanMs).toBe(50.5);
     expect((m as unknown as { latencies: Float64Array }).latencies.length).toBeLessThanOrEqual(64);
   });
+
+  describe('trial and normal queries apart (assumptions.latencyQueries)', () => {
+    // Latencies: normal 30, trial 10, trial 20, normal 50 (exact percentiles).
+    const run = (latencyQueries?: 'all' | 'normal') => {
+      const m = new PipelineMetrics(10, 4, Number.POSITIVE_INFINITY, undefined, latencyQueries);
+      m.recordQuery(0, 0, 30, Float64Array.of(10, 20), 20, 10);
+      m.recordQuery(30, 30, 40, Float64Array.of(5, 5), 5, 10, true);
+      m.recordQuery(40, 40, 60, Float64Array.of(10, 10), 10, 10, true);
+      m.recordQuery(60, 60, 110, Float64Array.of(25, 25), 25, 10);
+      return m.summary();
+    };
+    it('reports both means whatever the reading', () => {
+      for (const s of [run(), run('all'), run('normal')]) {
+        expect(s.normalLatencyMeanMs).toBe(40);
+        expect(s.trialLatencyMeanMs).toBe(15);
+      }
+    });
+    it('all (the default) counts every query in the headline latency', () => {
+      expect(run().latencyMeanMs).toBe(27.5);
+      expect(run()).toEqual(run('all'));
+      expect(run().latencyP50Ms).toBe(25);
+    });
+    it('normal leaves trial queries out of the headline latency (measured and configuration view), not out of the throughput', () => {
+      const s = run('normal');
+      expect(s.latencyMeanMs).toBe(40);
+      expect(s.latencyP50Ms).toBe(40);
+      expect(s.configLatencyMeanMs).toBe(40);
+      expect(run().configLatencyMeanMs).toBe(27.5);
+      expect(s.throughputMeanQps).toBe(run().throughputMeanQps);
+      expect(s.queries).toBe(4);
+    });
+    it('keeps the counts through a snapshot', () => {
+      const m = new PipelineMetrics(10, 4, Number.POSITIVE_INFINITY, undefined, 'normal');
+      m.recordQuery(0, 0, 30, Float64Array.of(10, 20), 20, 10);
+      m.recordQuery(30, 30, 40, Float64Array.of(5, 5), 5, 10, true);
+      const copy = new PipelineMetrics(10, 4, Number.POSITIVE_INFINITY, undefined, 'normal');
+      copy.restore(m.snapshot());
+      expect(copy.summary()).toEqual(m.summary());
+      expect(copy.summary().trialLatencyMeanMs).toBe(10);
+    });
+  });
 });

@@ -1,4 +1,5 @@
 import { LogHistogram, quantileSorted, type LogHistogramSnapshot, type PercentileOptions } from '../quantiles';
+import type { LatencyQueries } from './assumptions';
 import { throughputQps } from './stageTimes';
 
 export { quantileSorted };
@@ -14,7 +15,10 @@ export function sloLevelKey(level: number): string {
 /** One lane's results (ARCHITECTURE §5). Times in ms, throughputs in queries per second. */
 export interface PipelineSummary {
   readonly queries: number;
-  /** Measured: arrival to completion, queueing and trials included. */
+  /**
+   * Measured: arrival to completion, queueing included; trial queries included unless the
+   * scenario's `latencyQueries` is `normal` (so are P50 and P99).
+   */
   readonly latencyMeanMs: number;
   readonly latencyP50Ms: number;
   readonly latencyP99Ms: number;
@@ -49,6 +53,10 @@ export interface PipelineSummary {
   readonly sloViolationPctOfOptimum: Readonly<Record<string, number>>;
   /** Simulated time from the first admission to the last completion, ms. */
   readonly durationMs: number;
+  /** Measured mean latency of the queries served by an installed configuration (in-flight ones included), ms. */
+  readonly normalLatencyMeanMs: number;
+  /** Measured mean latency of the trial queries of rebalancing phases, ms (0 without any). */
+  readonly trialLatencyMeanMs: number;
 }
 
 /** Everything `PipelineMetrics` accumulates, copied (see `snapshot`). */
@@ -100,12 +108,19 @@ export class PipelineMetrics {
   /** Present when the percentiles stream (then no sample is kept). */
   private readonly latencyHistogram: LogHistogram | null;
   private readonly configLatencyHistogram: LogHistogram | null;
+  /** Queries counted in the headline latency (all of them unless trials are left out). */
+  private latencyCount = 0;
+  private headlineLatencySum = 0;
+  private headlineConfigLatencySum = 0;
+  private trialLatencySum = 0;
+  private trialCount = 0;
 
   constructor(
     private readonly peakBottleneckMs: number,
     expectedQueries: number,
     private readonly latencySampleCap = Number.POSITIVE_INFINITY,
     percentiles?: PercentileOptions,
+    private readonly latencyQueries: LatencyQueries = 'all',
   ) {
     if (!(latencySampleCap >= 16)) throw new RangeError(`latency sample cap must be ≥ 16, got ${latencySampleCap}`);
     const streaming = percentiles?.method === 'streaming';
@@ -123,24 +138,36 @@ export class PipelineMetrics {
     stageTimesMs: Float64Array,
     bottleneckMs: number,
     optimalBottleneckMs: number,
+    trial = false,
   ): void {
     const latency = completionMs - arrivalMs;
     let configLatency = 0;
     for (let i = 0; i < stageTimesMs.length; i++) configLatency += stageTimesMs[i]!;
-    if (this.latencyHistogram !== null) {
-      this.latencyHistogram.add(latency);
-      this.configLatencyHistogram!.add(configLatency);
-    } else if (this.count % this.sampleStride === 0) {
-      if (this.samples === this.latencies.length) {
-        if (this.samples >= this.latencySampleCap) this.decimate();
-        else this.grow();
+    if (trial) {
+      this.trialCount++;
+      this.trialLatencySum += latency;
+    }
+    // With `latencyQueries: 'normal'` a trial query leaves the headline latency (mean and
+    // percentiles, measured and configuration view alike); with `all` it counts like any.
+    if (!trial || this.latencyQueries === 'all') {
+      if (this.latencyHistogram !== null) {
+        this.latencyHistogram.add(latency);
+        this.configLatencyHistogram!.add(configLatency);
+      } else if (this.latencyCount % this.sampleStride === 0) {
+        if (this.samples === this.latencies.length) {
+          if (this.samples >= this.latencySampleCap) this.decimate();
+          else this.grow();
+        }
+        // Decimating may have doubled the stride: this query may no longer be a sample.
+        if (this.latencyCount % this.sampleStride === 0) {
+          this.latencies[this.samples] = latency;
+          this.configLatencies[this.samples] = configLatency;
+          this.samples++;
+        }
       }
-      // Decimating may have doubled the stride: this query may no longer be a sample.
-      if (this.count % this.sampleStride === 0) {
-        this.latencies[this.samples] = latency;
-        this.configLatencies[this.samples] = configLatency;
-        this.samples++;
-      }
+      this.latencyCount++;
+      this.headlineLatencySum += latency;
+      this.headlineConfigLatencySum += configLatency;
     }
     this.count++;
     this.latencySum += latency;
@@ -200,12 +227,12 @@ export class PipelineMetrics {
     };
     return {
       queries: n,
-      latencyMeanMs: n > 0 ? this.latencySum / n : 0,
+      latencyMeanMs: this.latencyQueries === 'all' ? (n > 0 ? this.latencySum / n : 0) : this.latencyCount > 0 ? this.headlineLatencySum / this.latencyCount : 0,
       latencyP50Ms: this.latencyHistogram?.quantile(0.5) ?? quantileSorted(latencies, 0.5),
       latencyP99Ms: this.latencyHistogram?.quantile(0.99) ?? quantileSorted(latencies, 0.99),
       throughputMeanQps: durationMs > 0 ? (1000 * n) / durationMs : 0,
       configThroughputMeanQps: n > 0 ? this.configThroughputSum / n : 0,
-      configLatencyMeanMs: n > 0 ? this.configLatencySum / n : 0,
+      configLatencyMeanMs: this.latencyQueries === 'all' ? (n > 0 ? this.configLatencySum / n : 0) : this.latencyCount > 0 ? this.headlineConfigLatencySum / this.latencyCount : 0,
       configLatencyP99Ms: this.configLatencyHistogram?.quantile(0.99) ?? quantileSorted(configLatencies, 0.99),
       peakThroughputQps: throughputQps(this.peakBottleneckMs),
       resourceConstrainedThroughputMeanQps: n > 0 ? this.optimalThroughputSum / n : 0,
@@ -219,6 +246,8 @@ export class PipelineMetrics {
       sloViolationPct: pct(this.belowPeak),
       sloViolationPctOfOptimum: pct(this.belowOptimum),
       durationMs,
+      normalLatencyMeanMs: n - this.trialCount > 0 ? (this.latencySum - this.trialLatencySum) / (n - this.trialCount) : 0,
+      trialLatencyMeanMs: this.trialCount > 0 ? this.trialLatencySum / this.trialCount : 0,
     };
   }
 
@@ -246,6 +275,11 @@ export class PipelineMetrics {
         this.phases,
         this.phaseTimeMs,
         this.mitigationQueries,
+        this.latencyCount,
+        this.headlineLatencySum,
+        this.headlineConfigLatencySum,
+        this.trialLatencySum,
+        this.trialCount,
       ),
       latencies: this.latencies,
       configLatencies: this.configLatencies,
@@ -275,7 +309,12 @@ export class PipelineMetrics {
       this.phases,
       this.phaseTimeMs,
       this.mitigationQueries,
-    ] = Array.from(v) as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number];
+      this.latencyCount,
+      this.headlineLatencySum,
+      this.headlineConfigLatencySum,
+      this.trialLatencySum,
+      this.trialCount,
+    ] = Array.from(v) as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number];
     this.latencies = s.latencies.slice();
     this.configLatencies = s.configLatencies.slice();
     this.belowPeak.set(s.belowPeak);

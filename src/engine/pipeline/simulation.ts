@@ -161,7 +161,7 @@ export class PipelineRun {
       throw new RangeError(`initial configuration ${configurationKey(this.installed)} is not valid for ${n} EPs`);
     }
     this.optimalBottleneckMs = peak.bottleneckMs;
-    this.metrics = new PipelineMetrics(peak.bottleneckMs, spec.queries, spec.latencySampleCap, spec.percentiles);
+    this.metrics = new PipelineMetrics(peak.bottleneckMs, spec.queries, spec.latencySampleCap, spec.percentiles, spec.assumptions.latencyQueries ?? 'all');
   }
 
   /** Queries served so far. */
@@ -283,7 +283,7 @@ export class PipelineRun {
     this.lastCompletionMs = completion;
     const arrivalMs = this.arrivals === null ? admitted : arrival;
 
-    this.metrics.recordQuery(arrivalMs, admitted, completion, times, bottleneck, this.optimalBottleneckMs);
+    this.metrics.recordQuery(arrivalMs, admitted, completion, times, bottleneck, this.optimalBottleneckMs, kind === 'trial');
 
     let detected = false;
     let installed = false;
