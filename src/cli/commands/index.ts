@@ -1,4 +1,5 @@
 import type { CliCommand } from '../command';
+import { claimsCommand } from './claims';
 import { measureCommand } from './measure';
 import { mergeCommand } from './merge';
 import { presetsCommand } from './presets';
@@ -8,4 +9,4 @@ import { sweepCommand } from './sweep';
 import { trainCommand } from './train';
 
 /** Every command of the command line, in the order `--help` lists them. Add a new one here. */
-export const COMMANDS: readonly CliCommand[] = [runCommand, sweepCommand, mergeCommand, trainCommand, presetsCommand, profileCommand, measureCommand];
+export const COMMANDS: readonly CliCommand[] = [runCommand, sweepCommand, mergeCommand, trainCommand, presetsCommand, profileCommand, measureCommand, claimsCommand];
