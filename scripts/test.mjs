@@ -106,6 +106,7 @@ process.exitCode = await run('node', [
 /**
  * The page as each failing e2e test left it (Playwright's error-context.md: the ARIA
  * snapshot), printed into the log: a CI whose artifacts nobody can open still shows why.
+ * @param {string} dir
  */
 function printFailureContexts(dir) {
   if (!existsSync(dir)) return;
