@@ -2,7 +2,7 @@ import { area, curveStepAfter, scaleLinear } from 'd3';
 import type { LabState, LabStore } from '../store/labStore';
 import { laneColour, stageColour } from './palette';
 import { MAX_POINTS, THEME, createScaffold, mountChart, renderLegend, type ChartOptions, type LegendItem } from './runtime';
-import { pointIndices } from './sampling';
+import { plottable, pointIndices } from './sampling';
 import { compactLegend, stackCounts } from './stack';
 import { createTimeFrame, drawInterferenceTicks, layoutTimeFrame, plotSize, queryDomain, setMessage } from './timeFrame';
 
@@ -56,6 +56,7 @@ export function createConfigChart(host: HTMLElement, store: LabStore, options: C
       .attr('d', (k) =>
         area<number>()
           .curve(curveStepAfter)
+          .defined((i) => plottable(q![i]!))
           .x((i) => x(q![i]!))
           .y0((i) => y(cumulative[i * width1 + k]!))
           .y1((i) => y(cumulative[i * width1 + k + 1]!))(drawn) ?? '',

@@ -3,6 +3,7 @@ import type { AxisValue } from '../scenario/sweep';
 import { higherIsBetter } from '../scenario/sweepStats';
 import { formatValue, type ExploreData, type ExplorePoint } from './exploreData';
 import { laneColour } from './palette';
+import { plottable } from './sampling';
 
 export interface ExploreChartHandlers {
   /** The pointer is over a point or cell (null: it left). */
@@ -41,7 +42,7 @@ function drawHeatmap(g: Group, data: ExploreData, size: { width: number; height:
   // Rows (first axis) run up the y axis, columns (second axis) along x.
   const x = scaleBand<number>().domain(colsAxis.values.map((_, j) => j)).range([0, size.width]).padding(0.04);
   const y = scaleBand<number>().domain(rowsAxis.values.map((_, i) => i)).range([size.height, 0]).padding(0.04);
-  const finite = heatmap.cells.map((c) => c.mean).filter((v) => Number.isFinite(v));
+  const finite = heatmap.cells.map((c) => c.mean).filter((v) => plottable(v));
   const difference = heatmap.mode.kind === 'difference';
   let colour: (v: number) => string;
   if (difference) {
@@ -61,7 +62,7 @@ function drawHeatmap(g: Group, data: ExploreData, size: { width: number; height:
     .join('g')
     .attr('class', 'explore-cell')
     .attr('data-testid', (c) => `explore.cell-${c.i}-${c.j}`)
-    .attr('data-mean', (c) => (Number.isFinite(c.mean) ? String(c.mean) : ''))
+    .attr('data-mean', (c) => (plottable(c.mean) ? String(c.mean) : ''))
     .attr('data-seeds', (c) => String(c.seeds))
     .attr('tabindex', 0)
     .attr('role', 'button')
@@ -81,7 +82,7 @@ function drawHeatmap(g: Group, data: ExploreData, size: { width: number; height:
     .append('rect')
     .attr('width', x.bandwidth())
     .attr('height', y.bandwidth())
-    .attr('fill', (c) => (c.seeds > 0 && Number.isFinite(c.mean) ? colour(c.mean) : '#e4e4e4'));
+    .attr('fill', (c) => (c.seeds > 0 && plottable(c.mean) ? colour(c.mean) : '#e4e4e4'));
   cells
     .append('text')
     .attr('x', x.bandwidth() / 2)
@@ -90,7 +91,7 @@ function drawHeatmap(g: Group, data: ExploreData, size: { width: number; height:
     .attr('dominant-baseline', 'central')
     .attr('class', 'explore-cell-label')
     .style('font-size', `${Math.max(9, Math.min(14, x.bandwidth() / 5))}px`)
-    .style('fill', (c) => (c.seeds > 0 && Number.isFinite(c.mean) && lightness(colour(c.mean)) < 0.55 ? '#ffffff' : '#111111'))
+    .style('fill', (c) => (c.seeds > 0 && plottable(c.mean) && lightness(colour(c.mean)) < 0.55 ? '#ffffff' : '#111111'))
     .text((c) => (c.seeds === 0 ? '…' : difference ? `${formatValue(c.mean, true)} %` : formatValue(c.mean)));
   g.append('g')
     .attr('transform', `translate(0,${size.height})`)
@@ -121,12 +122,14 @@ function drawLines(g: Group, data: ExploreData, size: { width: number; height: n
     .range([0, size.width]);
   const xPoint = scalePoint<number>().domain(xs).range([0, size.width]).padding(0.5);
   const xOf = (i: number) => (numeric && axis.values.length > 1 ? xNum(axis.values[i] as number) : (xPoint(i) ?? 0));
-  const points = data.lines.flatMap((l) => l.points.filter((p) => p.seeds > 0 && Number.isFinite(p.mean)));
-  const lo = min(points.map((p) => p.mean - p.halfWidth95)) ?? 0;
-  const hi = max(points.map((p) => p.mean + p.halfWidth95)) ?? 1;
+  // A half-width that cannot be drawn (NaN with one seed, or beyond PLOT_LIMIT) draws no band.
+  const band = (p: ExplorePoint) => (plottable(p.halfWidth95) && plottable(p.mean + p.halfWidth95) && plottable(p.mean - p.halfWidth95) ? p.halfWidth95 : 0);
+  const points = data.lines.flatMap((l) => l.points.filter((p) => p.seeds > 0 && plottable(p.mean)));
+  const lo = min(points.map((p) => p.mean - band(p))) ?? 0;
+  const hi = max(points.map((p) => p.mean + band(p))) ?? 1;
   const y = scaleLinear().domain(lo === hi ? [lo - 1, hi + 1] : [lo, hi]).nice().range([size.height, 0]);
   for (const l of data.lines) {
-    const done = l.points.filter((p) => p.seeds > 0 && Number.isFinite(p.mean));
+    const done = l.points.filter((p) => p.seeds > 0 && plottable(p.mean));
     const colour = laneColour(l.lane);
     const lane = g.append('g').attr('class', 'explore-lane').attr('data-lane', l.label);
     lane
@@ -139,8 +142,8 @@ function drawLines(g: Group, data: ExploreData, size: { width: number; height: n
         'd',
         area<ExplorePoint>()
           .x((p) => xOf(p.i))
-          .y0((p) => y(p.mean - p.halfWidth95))
-          .y1((p) => y(p.mean + p.halfWidth95)),
+          .y0((p) => y(p.mean - band(p)))
+          .y1((p) => y(p.mean + band(p))),
       );
     lane
       .append('path')

@@ -2,6 +2,7 @@ import type { AnyScenario } from '../scenario/schema';
 import { axisName, axisValues, sweepMetric, type AxisValue } from '../scenario/sweep';
 import type { CellOutcome } from '../scenario/sweepReport';
 import { differencePct, meanInterval, metricOf, type MeanInterval } from '../scenario/sweepStats';
+import { plottable } from './sampling';
 
 /** What the heatmap shows: one lane's metric, or lane a against lane b in % of b. */
 export type HeatmapMode = { readonly kind: 'lane'; readonly lane: number } | { readonly kind: 'difference'; readonly a: number; readonly b: number };
@@ -93,7 +94,7 @@ export function exploreData(scenario: AnyScenario, seeds: readonly number[], out
 
 /** A value for people: 4 significant digits, a sign when asked. */
 export function formatValue(value: number, signed = false): string {
-  if (!Number.isFinite(value)) return '–';
+  if (!plottable(value)) return '–';
   const text = Math.abs(value) >= 1000 ? value.toFixed(0) : Number(value.toPrecision(4)).toString();
   return signed && value > 0 ? `+${text}` : text.replace('-', '−');
 }

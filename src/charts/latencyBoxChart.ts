@@ -3,7 +3,7 @@ import type { LabState, LabStore } from '../store/labStore';
 import { laneColour } from './palette';
 import { BOX_WHISKERS, boxStats, type BoxStats } from './histogram';
 import { CHAR_PX, FONT_PX, MAX_LANES, THEME, callAxis, createScaffold, formatNumber, logTickFormat, mountChart, renderLegend, type ChartOptions, type LegendItem } from './runtime';
-import { fitText } from './sampling';
+import { fitText, plottable } from './sampling';
 
 const MARGIN = { top: 30, right: 18, bottom: 44, left: 64 } as const;
 
@@ -16,7 +16,7 @@ export function boxDomain(boxes: readonly (BoxStats | null)[]): [number, number]
     lo = Math.min(lo, b.whiskerLow);
     hi = Math.max(hi, b.whiskerHigh);
   }
-  if (!(hi > 0) || !Number.isFinite(lo)) return [1, 100];
+  if (!(hi > 0) || !plottable(lo)) return [1, 100];
   lo = Math.max(lo / 1.4, 1e-3);
   hi *= 1.4;
   if (hi / lo < 10) {

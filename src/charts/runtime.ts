@@ -2,6 +2,7 @@ import { format, select, type Axis, type BaseType, type NumberValue, type ScaleL
 import type { LabState, LabStore } from '../store/labStore';
 import { REFERENCE_COLOURS } from './palette';
 import { SERIES_MAX_POINTS } from '../worker/liveLoop';
+import { plottable } from './sampling';
 
 /** Font size of every text in a chart, px (readable on a projector). */
 export const FONT_PX = 12;
@@ -249,8 +250,12 @@ export function textMeasurer(element: Element): (text: string) => number {
   };
 }
 
-/** Numbers in summaries: three significant digits. */
-export const formatNumber = format('.3~r');
+const threeDigits = format('.3~r');
+
+/** Numbers in summaries, titles and labels: three significant digits; "–" for what a chart cannot draw (NaN, ±∞, beyond PLOT_LIMIT). */
+export function formatNumber(value: number): string {
+  return plottable(value) ? threeDigits(value) : '–';
+}
 
 /** A text with a halo in the background colour, so that it stays readable over lines. */
 export function haloText<Datum, P extends BaseType, PDatum>(

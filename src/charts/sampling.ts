@@ -13,11 +13,30 @@ export function pointIndices(length: number, maxPoints: number): number[] {
   return out;
 }
 
-/** Upper end of a y domain: the largest finite value with some headroom, never 0. */
+/**
+ * The largest magnitude a chart draws, in the data's unit. Beyond it a value is treated as
+ * missing (a gap, "no data"), like NaN: 10¹⁵ is far above any latency, rate or utility the
+ * lab produces, and far enough below the largest double that scale arithmetic (differences,
+ * headroom, sums of stacked bands) stays finite.
+ */
+export const PLOT_LIMIT = 1e15;
+
+/**
+ * The narrowest span a chart's value axis gets, in the data's unit: a domain of 5·10⁻³²⁴
+ * would turn ordinary values into ±∞ pixels.
+ */
+export const PLOT_MIN_SPAN = 1e-9;
+
+/** Whether a chart can draw `v` (a finite number within ±PLOT_LIMIT). */
+export function plottable(v: number | null | undefined): v is number {
+  return typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= PLOT_LIMIT;
+}
+
+/** Upper end of a y domain: the largest plottable value with some headroom, never 0. */
 export function headroomMax(values: Iterable<number>, headroom = 1.08, fallback = 1): number {
   let max = Number.NEGATIVE_INFINITY;
-  for (const v of values) if (Number.isFinite(v) && v > max) max = v;
-  return max > 0 ? max * headroom : fallback;
+  for (const v of values) if (plottable(v) && v > max) max = v;
+  return max > 0 ? Math.max(max * headroom, PLOT_MIN_SPAN) : fallback;
 }
 
 /** Shortens `text` with "…" so that it fits `widthPx` at about `charPx` per character. */

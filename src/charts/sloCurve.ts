@@ -1,4 +1,5 @@
 import { SLO_LEVELS, sloLevelKey, type PipelineSummary } from '../engine/pipeline/metrics';
+import { plottable } from './sampling';
 
 /** Reference of the SLO levels: the peak (interference-free optimum) or the current optimum. */
 export type SloReference = 'peak' | 'optimum';
@@ -17,7 +18,7 @@ export function sloCurve(summary: PipelineSummary, reference: SloReference): Slo
   const points: SloPoint[] = [];
   for (const level of SLO_LEVELS) {
     const v = values[sloLevelKey(level)];
-    if (v !== undefined && Number.isFinite(v)) points.push({ levelPct: Math.round(level * 100), violationPct: v });
+    if (v !== undefined && plottable(v)) points.push({ levelPct: Math.round(level * 100), violationPct: v });
   }
   return points;
 }

@@ -10,6 +10,7 @@ import type { Boundness } from '../engine/profiles/slowdown';
 import type { ModeId } from '../engine/profiles/types';
 import { LANE_COLOURS } from './palette';
 import { THEME } from './runtime';
+import { plottable } from './sampling';
 
 /** One panel's data: the units' slowdowns per mode (a mode may still be filling up). */
 export interface SlowdownPanel {
@@ -41,7 +42,7 @@ export function renderSlowdownChart(svg: SVGSVGElement, data: SlowdownChartData,
   const panels = data.panels.length;
   const panelWidth = Math.max(120, (width - MARGIN.left * panels - MARGIN.right - PANEL_GAP * (panels - 1)) / panels);
   const innerHeight = height - MARGIN.top - MARGIN.bottom;
-  const all = data.panels.flatMap((p) => data.modes.flatMap((m) => (p.slowdowns[m] ?? []).filter((v) => Number.isFinite(v))));
+  const all = data.panels.flatMap((p) => data.modes.flatMap((m) => (p.slowdowns[m] ?? []).filter((v) => plottable(v))));
   const top = Math.max(1.2, (max(all) ?? 1) * 1.05);
   const y = scaleLinear().domain([Math.min(1, ...all, 1) * 0.95, top]).range([innerHeight, 0]).nice();
   const x = scaleBand<number>()
@@ -66,7 +67,7 @@ export function renderSlowdownChart(svg: SVGSVGElement, data: SlowdownChartData,
     g.append('line').attr('x1', 0).attr('x2', panelWidth).attr('y1', y(1)).attr('y2', y(1)).style('stroke', THEME.optimum).attr('stroke-dasharray', '4 3');
     for (const mode of data.modes) {
       const values = panel.slowdowns[mode] ?? [];
-      const points = values.map((v, i) => ({ v, i })).filter((d) => Number.isFinite(d.v));
+      const points = values.map((v, i) => ({ v, i })).filter((d) => plottable(d.v));
       const colour = modeColour(mode);
       g.append('path')
         .attr('fill', 'none')

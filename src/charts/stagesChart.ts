@@ -2,7 +2,7 @@ import { axisBottom, axisLeft, color, scaleBand, scaleLinear } from 'd3';
 import type { LabState, LabStore } from '../store/labStore';
 import { laneColour } from './palette';
 import { CHAR_PX, FONT_PX, THEME, callAxis, compactTickFormat, createScaffold, formatNumber, haloText, mountChart, textMeasurer, renderLegend, type ChartOptions } from './runtime';
-import { fitText, headroomMax } from './sampling';
+import { fitText, headroomMax, plottable } from './sampling';
 
 const MARGIN = { top: 30, right: 18, bottom: 44, left: 64 } as const;
 
@@ -55,11 +55,12 @@ export function createStagesChart(host: HTMLElement, store: LabStore, options: C
     main.attr('transform', `translate(${MARGIN.left},${MARGIN.top})`);
     const lane = state.selectedLane;
     const live = state.live[lane];
-    const times = live?.stageTimesMs ?? new Float64Array(0);
+    // A stage time or optimum the chart cannot draw (NaN, ±∞, beyond PLOT_LIMIT) is an empty bar.
+    const times = (live?.stageTimesMs ?? new Float64Array(0)).map((t) => (plottable(t) ? t : 0));
     const counts = live?.configuration;
     const n = times.length;
     const bottleneck = argMax(times);
-    const optimal = live?.optimalBottleneckMs ?? 0;
+    const optimal = plottable(live?.optimalBottleneckMs) ? live.optimalBottleneckMs : 0;
     const label = state.lanes[lane]?.label ?? `lane ${lane + 1}`;
     const colour = laneColour(lane);
     const dark = color(colour)?.darker(1.2).formatHex() ?? colour;

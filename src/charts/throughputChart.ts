@@ -2,7 +2,7 @@ import { curveStepAfter, line, scaleLinear } from 'd3';
 import type { LabState, LabStore } from '../store/labStore';
 import { laneColour } from './palette';
 import { MAX_LANES, MAX_POINTS, THEME, createScaffold, formatNumber, haloText, mountChart, renderLegend, type ChartOptions, type LegendItem } from './runtime';
-import { headroomMax, pointIndices } from './sampling';
+import { headroomMax, pointIndices, plottable } from './sampling';
 import { createTimeFrame, drawInterferenceTicks, drawLaneLines, drawLaneTicks, layoutTimeFrame, plotSize, queryDomain, setMessage } from './timeFrame';
 
 /** What the two throughput views show (ARCHITECTURE §2), as the chart's subtitle. */
@@ -54,9 +54,10 @@ export function createThroughputChart(host: HTMLElement, store: LabStore, option
     const points = drawLaneLines(frame, series, drawn, column, x, y, state.selectedLane);
     scaffold.svg.attr('data-points', points);
 
-    const peakVisible = state.peakQps > 0;
-    peakLine.attr('display', peakVisible ? null : 'none').attr('x1', 0).attr('x2', innerWidth).attr('y1', y(state.peakQps)).attr('y2', y(state.peakQps));
-    peakLabel.attr('display', peakVisible ? null : 'none').attr('x', innerWidth - 2).attr('y', y(state.peakQps) - 5);
+    const peakVisible = plottable(state.peakQps) && state.peakQps > 0;
+    const yPeak = peakVisible ? y(state.peakQps) : 0;
+    peakLine.attr('display', peakVisible ? null : 'none').attr('x1', 0).attr('x2', innerWidth).attr('y1', yPeak).attr('y2', yPeak);
+    peakLabel.attr('display', peakVisible ? null : 'none').attr('x', innerWidth - 2).attr('y', yPeak - 5);
     let optimumNow = Number.NaN;
     if (reference && optimumIdx.length > 0) {
       const q = reference.columns.query;
@@ -65,13 +66,14 @@ export function createThroughputChart(host: HTMLElement, store: LabStore, option
       optimumPath.attr(
         'd',
         line<number>()
-          .defined((i) => Number.isFinite(o[i]!))
+          .defined((i) => plottable(o[i]!) && plottable(q[i]!))
           .curve(curveStepAfter)
           .x((i) => x(q[i]!))
           .y((i) => y(o[i]!))(optimumIdx),
       );
       // Below its line: the optimum never exceeds the peak, so the two labels do not collide.
-      optimumLabel.attr('display', null).attr('x', innerWidth - 2).attr('y', y(optimumNow) + 15);
+      const optimumShown = plottable(optimumNow);
+      optimumLabel.attr('display', optimumShown ? null : 'none').attr('x', innerWidth - 2).attr('y', optimumShown ? y(optimumNow) + 15 : 0);
     } else {
       optimumPath.attr('d', null);
       optimumLabel.attr('display', 'none');
@@ -104,7 +106,7 @@ export function createThroughputChart(host: HTMLElement, store: LabStore, option
     scaffold.svg.attr(
       'aria-label',
       `Throughput in queries per second over queries 0 to ${Math.round(x.domain()[1]!)}, ${view === 'config' ? 'configuration' : 'measured'} view, ${series.length} lanes: ${latest || 'no data'}. ` +
-        `Peak ${formatNumber(state.peakQps)}${Number.isFinite(optimumNow) ? `, current optimum ${formatNumber(optimumNow)}` : ''}. ${interference} interference changes marked.`,
+        `Peak ${formatNumber(state.peakQps)}${plottable(optimumNow) ? `, current optimum ${formatNumber(optimumNow)}` : ''}. ${interference} interference changes marked.`,
     );
   };
 

@@ -4,7 +4,7 @@ import { laneColour } from './palette';
 import type { Marker } from '../worker/protocol';
 import { markerDescription, placeTicks } from './markerTicks';
 import { CHAR_PX, FONT_PX, THEME, callAxis, compactTickFormat, haloText, textMeasurer, uniqueId, type G, type Svg } from './runtime';
-import { fitText } from './sampling';
+import { fitText, plottable } from './sampling';
 
 /** Space around the plot of a time chart, px: the top band holds the subtitle and the interference labels. */
 export const TIME_MARGIN = { top: 46, right: 18, bottom: 44, left: 64 } as const;
@@ -153,7 +153,10 @@ export function setMessage(frame: TimeFrame, width: number, height: number, text
  */
 export function queryDomain(series: readonly SeriesBuffer[], minQueries = 10): [number, number] {
   let last = 0;
-  for (const s of series) if (s.length > 0) last = Math.max(last, s.columns.query[s.length - 1]!);
+  for (const s of series) {
+    const q = s.length > 0 ? s.columns.query[s.length - 1]! : 0;
+    if (plottable(q)) last = Math.max(last, q);
+  }
   return [0, Math.max(minQueries, last)];
 }
 
@@ -259,7 +262,7 @@ export function drawLaneLines(
       points += drawn[l]!.length;
       return (
         line<number>()
-          .defined((i) => Number.isFinite(v[i]!))
+          .defined((i) => plottable(v[i]!) && plottable(q[i]!))
           .x((i) => x(q[i]!))
           .y((i) => y(v[i]!))(drawn[l]!) ?? ''
       );

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScenario } from '../scenario/presets';
-import type { Scenario } from '../scenario/schema';
+import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
+import type { Scenario, ServingScenario } from '../scenario/schema';
+import { longRunGuard } from './longRun';
 import { inProcessLab } from './testing/inProcess';
 
 /** The session's own playback status (the store hears of it only with the next frame). */
 const statusOf = (session: unknown) => (session as { status: string }).status;
 
-/** The default scenario made to cost 64 cells × 10 M queries × 4 lanes (2.6·10⁹ lane-queries). */
-function huge(): Scenario {
+/** The default pipeline scenario at 10 M queries, swept over 64 cells (2.6·10⁹ lane-queries as a sweep; 4·10⁷ as the run Play plays). */
+function sweptHuge(): Scenario {
   const s = defaultScenario();
   const values = [1, 2, 3, 4, 5, 6, 7, 8];
   return {
@@ -22,26 +23,40 @@ function huge(): Scenario {
   };
 }
 
+/** A serving run above the bound: 10⁷ requests through BCEdge and TAC (a learner counts 50 lanes) and Triton. */
+function longServing(): ServingScenario {
+  const s = structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
+  return { ...s, serving: { ...s.serving, rateRps: 1000, durationS: 10_000, lanes: [{ scheduler: 'bcedge' }, { scheduler: 'tac' }, { scheduler: 'fixed' }] } };
+}
+
 describe('the page asks before starting a long run (issue 17 part 4)', () => {
-  it('shows the estimate and does not start when the person declines', async () => {
+  it('shows the estimate and does not start when the person declines', () => {
     const asked: string[] = [];
-    const { store, session } = inProcessLab((message) => (asked.push(message), false));
-    expect(await store.getState().load(huge(), 'file')).toBe(true);
-    await store.getState().play();
+    const guard = longRunGuard((message) => (asked.push(message), false));
+    expect(guard(longServing())).toBe(false);
     expect(asked).toHaveLength(1);
-    expect(asked[0]).toContain('2.6e+9 lane-queries (64 cells × 10000000 queries × 4 lanes)');
+    expect(asked[0]).toContain('1.0e+9 lane-requests (1 cell × 10000000 requests × 101 lanes (a learner counts 50))');
     expect(asked[0]).toContain('Start it anyway?');
-    expect(statusOf(session)).toBe('paused');
   });
 
-  it('starts when the person agrees, and asks once per scenario', async () => {
+  it('starts when the person agrees, and asks once per scenario', () => {
     const asked: string[] = [];
-    const { store, session } = inProcessLab((message) => (asked.push(message), true));
-    await store.getState().load(huge(), 'file');
-    await store.getState().play();
-    await store.getState().pause();
-    await store.getState().play();
+    const guard = longRunGuard((message) => (asked.push(message), true));
+    expect(guard(longServing())).toBe(true);
+    expect(guard(longServing())).toBe(true);
     expect(asked).toHaveLength(1);
+    const other = longServing();
+    other.seed = 2;
+    expect(guard(other)).toBe(true);
+    expect(asked).toHaveLength(2);
+  });
+
+  it("costs the run Play plays, not the scenario's sweep (the Explore view runs the sweep)", async () => {
+    const asked: string[] = [];
+    const { store, session } = inProcessLab((message) => (asked.push(message), false));
+    expect(await store.getState().load(sweptHuge(), 'file')).toBe(true);
+    await store.getState().play();
+    expect(asked).toEqual([]);
     expect(statusOf(session)).toBe('playing');
   });
 

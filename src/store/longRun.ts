@@ -16,7 +16,10 @@ export function longRunGuard(ask: AskToStart): (scenario: AnyScenario | null) =>
   let approved: string | null = null;
   return (scenario) => {
     if (scenario === null) return true;
-    const cost = estimateRunCost(scenario);
+    // Play runs the scenario itself, not its sweep's cells (those run in the Explore view, which shows its own estimate).
+    const { sweep: _sweep, ...played } = scenario;
+    void _sweep;
+    const cost = estimateRunCost(played as AnyScenario);
     if (cost.laneEvents <= COST_BOUND_LANE_EVENTS) return true;
     const key = JSON.stringify(scenario);
     if (approved === key) return true;

@@ -18,6 +18,15 @@ export function linkFor(scenario: Scenario): string | null {
   }
 }
 
+/** The hash of an address without its '#' (null when the address cannot be parsed). */
+function hashOf(url: string): string | null {
+  try {
+    return new URL(url).hash.replace(/^#/, '');
+  } catch {
+    return null;
+  }
+}
+
 /** Opens a link's scenario; a broken link leaves a banner and the current scenario. */
 export async function openLink(store: LabStore, hash: string): Promise<boolean> {
   const decoded = decodeScenarioLink(hash);
@@ -56,8 +65,10 @@ export function startLinkSync(
       }, DEBOUNCE_MS);
     },
   );
-  const onHashChange = () => {
-    const hash = win.location.hash.replace(/^#/, '');
+  const onHashChange = (event: HashChangeEvent) => {
+    // The hash navigated to, from the event: a debounced write of the current scenario may
+    // have replaced the address between the navigation and this event, and must not swallow it.
+    const hash = hashOf(event.newURL) ?? win.location.hash.replace(/^#/, '');
     if (hash === '' || hash === written) return;
     written = hash;
     void open(hash);

@@ -1,6 +1,7 @@
 import { axisBottom, axisLeft, line, scaleLinear } from 'd3';
 import { THEME, compactTickFormat, formatNumber, renderLegend, uniqueId, type LegendItem } from '../runtime';
 import { createAxesFrame, finiteExtent, innerSize, layoutAxesFrame, mountDataChart, setPlotMessage, tickCounts, type DataChart, type ServingChartOptions } from './common';
+import { plottable } from '../sampling';
 
 /**
  * One distribution as its quantiles: `quantiles[i]` is the value below which a share
@@ -46,7 +47,7 @@ export function cdfPoints(quantiles: readonly number[]): CdfPoint[] {
   const out: CdfPoint[] = [];
   let floor = Number.NEGATIVE_INFINITY;
   quantiles.forEach((q, i) => {
-    if (!Number.isFinite(q)) return;
+    if (!plottable(q)) return;
     floor = Math.max(floor, q);
     out.push({ value: floor, share: n === 1 ? 100 : (100 * i) / (n - 1) });
   });
@@ -64,10 +65,10 @@ export const CDF_TAIL_RATIO = 3;
 export function cdfDomain(series: readonly (readonly CdfPoint[])[]): { x: [number, number]; clipped: boolean } {
   const all = series.flat();
   const [lo, hi] = finiteExtent(all.map((p) => p.value));
-  if (!Number.isFinite(lo)) return { x: [0, 1], clipped: false };
+  if (!plottable(lo)) return { x: [0, 1], clipped: false };
   const start = Math.min(0, lo);
   const [, p95] = finiteExtent(series.map((points) => points.filter((p) => p.share <= 95).at(-1)?.value));
-  if (Number.isFinite(p95) && p95 > start && hi - start > CDF_TAIL_RATIO * (p95 - start)) return { x: [start, start + 1.5 * (p95 - start)], clipped: true };
+  if (plottable(p95) && p95 > start && hi - start > CDF_TAIL_RATIO * (p95 - start)) return { x: [start, start + 1.5 * (p95 - start)], clipped: true };
   return { x: [start, hi > start ? hi : start + 1], clipped: false };
 }
 

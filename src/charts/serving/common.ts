@@ -1,6 +1,7 @@
 import type { Axis, AxisDomain, Selection } from 'd3';
 import { MODEL_IDS, type ModelId } from '../../engine/serving/models';
 import { FONT_PX, THEME, createScaffold, styleAxis, type ChartScaffold, type G, type Svg } from '../runtime';
+import { plottable } from '../sampling';
 
 /**
  * Shared plumbing of the serving-world charts. Unlike the pipeline charts these read no
@@ -143,7 +144,7 @@ export function finiteExtent(values: Iterable<number | null | undefined>): [numb
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
   for (const v of values) {
-    if (v === null || v === undefined || !Number.isFinite(v)) continue;
+    if (!plottable(v)) continue;
     if (v < lo) lo = v;
     if (v > hi) hi = v;
   }
@@ -207,7 +208,7 @@ export function timeDomain(timeS: readonly number[], minSeconds = 10): [number, 
   let first = 0;
   let last = 0;
   for (const t of timeS) {
-    if (!Number.isFinite(t)) continue;
+    if (!plottable(t)) continue;
     if (t < first) first = t;
     if (t > last) last = t;
   }

@@ -1,7 +1,7 @@
 import { axisBottom, axisLeft, format, scaleBand, scaleLinear, scaleLog } from 'd3';
 import { laneColour } from '../palette';
 import { CHAR_PX, THEME, compactTickFormat, haloText, logTickFormat, renderLegend, styleAxis, type LegendItem } from '../runtime';
-import { fitText } from '../sampling';
+import { PLOT_MIN_SPAN, fitText, plottable } from '../sampling';
 import { createAxesFrame, finiteExtent, mountDataChart, setPlotMessage, tickCounts, type DataChart, type ServingChartOptions } from './common';
 
 /**
@@ -22,8 +22,8 @@ export const DECISION_LOG_SPAN = 100;
  * [0, 1] µs without data.
  */
 export function decisionDomain(values: readonly (number | null)[]): { min: number; max: number; log: boolean } {
-  const [lo, hi] = finiteExtent(values.filter((v): v is number => v !== null && v > 0));
-  if (!Number.isFinite(lo)) return { min: 0, max: 1, log: false };
+  const [lo, hi] = finiteExtent(values.filter((v): v is number => v !== null && v >= PLOT_MIN_SPAN));
+  if (!plottable(lo)) return { min: 0, max: 1, log: false };
   if (hi / lo > DECISION_LOG_SPAN) return { min: lo / 2, max: hi * 2, log: true };
   return { min: 0, max: hi * 1.1, log: false };
 }
@@ -32,7 +32,7 @@ const threeDigits = format('.3~r');
 
 /** A duration in µs for people: "0.85 µs", "412 µs", "1.25 ms", "2.5 s". */
 export function formatMicros(us: number): string {
-  if (!Number.isFinite(us)) return '–';
+  if (!plottable(us)) return '–';
   if (us >= 1e6) return `${threeDigits(us / 1e6)} s`;
   if (us >= 1000) return `${threeDigits(us / 1000)} ms`;
   return `${threeDigits(us)} µs`;
@@ -61,7 +61,7 @@ export function createDecisionTimeChart(host: HTMLElement, options: ServingChart
   const draw = (data: DecisionTimeData, width: number) => {
     // null: no decision yet; 0: every decision was shorter than the clock's resolution (browsers coarsen
     // performance.now() to 5–100 µs), shown as a label, not as a bar of a made-up length.
-    const rows: Row[] = data.lanes.map((lane, l) => ({ l, label: lane.label, us: lane.decisionUs !== null && Number.isFinite(lane.decisionUs) && lane.decisionUs >= 0 ? lane.decisionUs : null }));
+    const rows: Row[] = data.lanes.map((lane, l) => ({ l, label: lane.label, us: lane.decisionUs !== null && plottable(lane.decisionUs) && lane.decisionUs >= 0 ? lane.decisionUs : null }));
     const height = options.height ?? Math.max(150, MARGIN.top + MARGIN.bottom + ROW_PX * Math.max(1, rows.length));
     const innerWidth = Math.max(10, width - MARGIN.left - MARGIN.right);
     const innerHeight = Math.max(10, height - MARGIN.top - MARGIN.bottom);

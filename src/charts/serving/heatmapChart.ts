@@ -1,6 +1,7 @@
 import { axisBottom, axisLeft, axisRight, interpolateViridis, lab, scaleBand, scaleLinear, scaleLog, scaleSequential, scaleSequentialLog } from 'd3';
 import { CHAR_PX, FONT_PX, THEME, formatNumber, haloText, renderLegend, styleAxis, uniqueId, type LegendItem } from '../runtime';
 import { createAxesFrame, finiteExtent, innerSize, mountDataChart, setPlotMessage, type DataChart, type ServingChartOptions } from './common';
+import { plottable } from '../sampling';
 
 /**
  * The metric a heatmap shows: throughput is better high, latency better low (Fig. 1); a
@@ -61,7 +62,7 @@ export function bestCell(values: readonly (readonly (number | null)[])[], better
     const r = values[row]!;
     for (let col = 0; col < r.length; col++) {
       const v = r[col];
-      if (v === null || v === undefined || !Number.isFinite(v)) continue;
+      if (v === null || v === undefined || !plottable(v)) continue;
       if (best === null || (better === 'higher' ? v > best.value : v < best.value)) best = { row, col, value: v };
     }
   }
@@ -86,8 +87,8 @@ export const LOG_SPAN = 30;
  */
 export function colourDomain(values: readonly (readonly (number | null)[])[], zeroBased = false): ColourDomain {
   const [lo, hi] = finiteExtent(values.flat());
-  if (zeroBased) return { min: 0, max: Number.isFinite(hi) && hi > 0 ? hi : 1, log: false };
-  if (!Number.isFinite(lo)) return { min: 0, max: 1, log: false };
+  if (zeroBased) return { min: 0, max: plottable(hi) && hi > 0 ? hi : 1, log: false };
+  if (!plottable(lo)) return { min: 0, max: 1, log: false };
   if (hi === lo) return lo > 0 ? { min: lo / 2, max: lo * 1.5, log: false } : { min: lo - 1, max: hi + 1, log: false };
   return { min: lo, max: hi, log: lo > 0 && hi / lo > LOG_SPAN };
 }
@@ -174,7 +175,7 @@ export function createHeatmapChart(host: HTMLElement, options: ServingChartOptio
       : scaleSequential(interpolateViridis).domain([domain.min, domain.max]);
     const cells: Cell[] = [];
     for (let row = 0; row < rows; row++) for (let col = 0; col < cols; col++) cells.push({ row, col, value: data.values[row]?.[col] ?? null });
-    const fillOf = (c: Cell) => (c.value === null || !Number.isFinite(c.value) ? `url(#${hatchId})` : colour(c.value));
+    const fillOf = (c: Cell) => (c.value === null || !plottable(c.value) ? `url(#${hatchId})` : colour(c.value));
     const bw = x.bandwidth();
     const bh = y.bandwidth();
     const showText = bw >= 30 && bh >= FONT_PX + 2;
@@ -191,7 +192,7 @@ export function createHeatmapChart(host: HTMLElement, options: ServingChartOptio
         return g;
       })
       .attr('transform', (c) => `translate(${x(c.col)},${y(c.row)})`)
-      .attr('data-value', (c) => (c.value === null ? '' : String(c.value)))
+      .attr('data-value', (c) => (plottable(c.value) ? String(c.value) : ''))
       .call((g) =>
         g
           .select('rect')

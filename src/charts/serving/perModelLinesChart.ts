@@ -1,7 +1,7 @@
 import { axisBottom, axisLeft, line, scaleLinear } from 'd3';
 import type { ModelId } from '../../engine/serving/models';
 import { MAX_POINTS, THEME, compactTickFormat, formatNumber, haloText, renderLegend, type LegendItem } from '../runtime';
-import { headroomMax, pointIndices } from '../sampling';
+import { headroomMax, pointIndices, plottable } from '../sampling';
 import { drawScheduleOverlay, NO_SCHEDULE, type ScheduleMarks } from './scheduleOverlay';
 import { createAxesFrame, innerSize, layoutAxesFrame, modelColour, mountDataChart, setPlotMessage, tickCounts, timeDomain, type DataChart, type ServingChartOptions } from './common';
 
@@ -23,7 +23,7 @@ export function countFinite(values: readonly number[], indices: readonly number[
   let n = 0;
   for (const i of indices) {
     const v = values[i];
-    if (v !== undefined && Number.isFinite(v)) n++;
+    if (v !== undefined && plottable(v)) n++;
   }
   return n;
 }
@@ -66,7 +66,7 @@ export function createPerModelLinesChart(host: HTMLElement, options: ServingChar
       { x: 'simulated time (s)', y: 'latency (ms)' },
     );
 
-    const withSlo = data.series.map((_, k) => k).filter((k) => Number.isFinite(data.series[k]!.sloMs));
+    const withSlo = data.series.map((_, k) => k).filter((k) => plottable(data.series[k]!.sloMs));
     slos
       .selectAll<SVGGElement, number>('g')
       .data(withSlo)
@@ -111,7 +111,7 @@ export function createPerModelLinesChart(host: HTMLElement, options: ServingChar
         points += countFinite(v, drawn);
         return (
           line<number>()
-            .defined((i) => Number.isFinite(v[i] ?? Number.NaN))
+            .defined((i) => plottable(v[i] ?? Number.NaN))
             .x((i) => x(data.timeS[i]!))
             .y((i) => y(v[i]!))(drawn) ?? ''
         );
@@ -124,13 +124,13 @@ export function createPerModelLinesChart(host: HTMLElement, options: ServingChar
     renderLegend(frame.scaffold.legend, items);
 
     const lastFinite = (v: readonly number[]) => {
-      for (let i = Math.min(n, v.length) - 1; i >= 0; i--) if (Number.isFinite(v[i]!)) return v[i]!;
+      for (let i = Math.min(n, v.length) - 1; i >= 0; i--) if (plottable(v[i]!)) return v[i]!;
       return Number.NaN;
     };
     const now = data.series
       .map((s) => {
         const l = lastFinite(s.latencyMs);
-        return `${s.model} ${Number.isFinite(l) ? `${formatNumber(l)} ms` : 'no data'} (SLO ${formatNumber(s.sloMs)} ms${Number.isFinite(l) && l > s.sloMs ? ', above' : ''})`;
+        return `${s.model} ${plottable(l) ? `${formatNumber(l)} ms` : 'no data'} (SLO ${formatNumber(s.sloMs)} ms${plottable(l) && l > s.sloMs ? ', above' : ''})`;
       })
       .join('; ');
     frame.svg.attr(

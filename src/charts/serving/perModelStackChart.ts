@@ -1,7 +1,7 @@
 import { area, axisBottom, axisLeft, scaleLinear } from 'd3';
 import type { ModelId } from '../../engine/serving/models';
 import { MAX_POINTS, compactTickFormat, formatNumber, renderLegend, type LegendItem } from '../runtime';
-import { headroomMax, pointIndices } from '../sampling';
+import { headroomMax, pointIndices, plottable } from '../sampling';
 import { drawScheduleOverlay, NO_SCHEDULE, type ScheduleMarks } from './scheduleOverlay';
 import { createAxesFrame, innerSize, layoutAxesFrame, modelColour, mountDataChart, setPlotMessage, tickCounts, timeDomain, type DataChart, type ServingChartOptions } from './common';
 
@@ -30,7 +30,7 @@ export function stackBands(series: readonly (readonly number[])[], length: numbe
     const top = new Float64Array(length);
     for (let i = 0; i < length; i++) {
       const v = values[i];
-      top[i] = below[i]! + (v !== undefined && Number.isFinite(v) && v > 0 ? v : 0);
+      top[i] = below[i]! + (v !== undefined && plottable(v) && v > 0 ? v : 0);
     }
     out.push(top);
     below = top;
@@ -85,9 +85,10 @@ export function createPerModelStackChart(host: HTMLElement, options: ServingChar
       .attr('d', (k) => {
         const top = tops[k]!;
         const bottom = k > 0 ? tops[k - 1]! : null;
-        points += drawn.length;
+        points += drawn.filter((i) => plottable(data.timeS[i])).length;
         return (
           area<number>()
+            .defined((i) => plottable(data.timeS[i]))
             .x((i) => x(data.timeS[i]!))
             .y0((i) => y(bottom === null ? 0 : bottom[i]!))
             .y1((i) => y(top[i]!))(drawn) ?? ''

@@ -2,6 +2,7 @@ import { axisBottom, axisLeft, line, scaleLinear } from 'd3';
 import { laneColour } from '../palette';
 import { THEME, compactTickFormat, formatNumber, renderLegend, type LegendItem } from '../runtime';
 import { createAxesFrame, finiteExtent, innerSize, layoutAxesFrame, mountDataChart, setPlotMessage, tickCounts, type DataChart, type ServingChartOptions } from './common';
+import { plottable } from '../sampling';
 
 /** One point of a sweep: the offered request rate and the share of requests that missed their SLO. */
 export interface RpsSweepPoint {
@@ -24,7 +25,7 @@ type LanePoint = RpsSweepPoint & { readonly l: number };
 
 /** The finite points of a lane, sorted by request rate. */
 export function sweepPoints(points: readonly RpsSweepPoint[]): RpsSweepPoint[] {
-  return points.filter((p) => Number.isFinite(p.rps) && Number.isFinite(p.violationPct)).sort((a, b) => a.rps - b.rps);
+  return points.filter((p) => plottable(p.rps) && plottable(p.violationPct)).sort((a, b) => a.rps - b.rps);
 }
 
 /**
@@ -35,7 +36,7 @@ export function sweepDomains(lanes: readonly (readonly RpsSweepPoint[])[]): { x:
   const [, xHi] = finiteExtent(lanes.flatMap((ps) => ps.map((p) => p.rps)));
   const [, yHi] = finiteExtent(lanes.flatMap((ps) => ps.map((p) => p.violationPct)));
   const x: [number, number] = [0, xHi > 0 ? xHi : 1];
-  const y: [number, number] = [0, Math.min(100, Math.max(10, Number.isFinite(yHi) ? yHi * 1.1 : 10))];
+  const y: [number, number] = [0, Math.min(100, Math.max(10, plottable(yHi) ? yHi * 1.1 : 10))];
   return { x, y };
 }
 

@@ -1,6 +1,6 @@
 import { axisBottom, axisLeft, line, scaleLinear, scaleLog } from 'd3';
 import { MAX_POINTS, compactTickFormat, formatNumber, logTickFormat, renderLegend, type LegendItem } from '../runtime';
-import { pointIndices } from '../sampling';
+import { pointIndices, plottable } from '../sampling';
 import { createAxesFrame, finiteExtent, innerSize, layoutAxesFrame, setPlotMessage, tickCounts, type AxesFrame } from './common';
 
 /**
@@ -35,7 +35,7 @@ export interface SlotLinesView {
 
 /** Whether a value can be drawn on the axis (finite; positive on a log axis). */
 function drawable(v: number | undefined, log: boolean): v is number {
-  return v !== undefined && Number.isFinite(v) && (!log || v > 0);
+  return v !== undefined && plottable(v) && (!log || v > 0);
 }
 
 /**
@@ -53,12 +53,12 @@ export function slotLinesDomain(lines: readonly SlotLine[], log: boolean): { x: 
       if (!drawable(v, log)) continue;
       values.push(v);
       const s = l.slot[i]!;
-      if (Number.isFinite(s) && s > lastSlot) lastSlot = s;
+      if (plottable(s) && s > lastSlot) lastSlot = s;
     }
   }
   const x: [number, number] = [0, Math.max(10, lastSlot)];
   const [lo, hi] = finiteExtent(values);
-  if (!Number.isFinite(lo)) return { x, y: log ? [0.01, 1] : [0, 1] };
+  if (!plottable(lo)) return { x, y: log ? [0.01, 1] : [0, 1] };
   if (log) return { x, y: [lo / 1.25, hi * 1.25] };
   if (hi === lo) {
     const pad = lo === 0 ? 0.5 : Math.abs(lo) * 0.1;
@@ -137,7 +137,7 @@ export function createSlotLines(host: HTMLElement, className: string, height: nu
         if (count > 0) drawnLines++;
         return (
           line<number>()
-            .defined((i) => drawable(l.value[i], view.log))
+            .defined((i) => drawable(l.value[i], view.log) && plottable(l.slot[i]))
             .x((i) => x(l.slot[i]!))
             .y((i) => y(l.value[i]!))(indices) ?? ''
         );
@@ -152,7 +152,7 @@ export function createSlotLines(host: HTMLElement, className: string, height: nu
     const latest = lines
       .map((l) => {
         const v = lastValue(l, view.log);
-        return `${l.label} ${Number.isFinite(v) ? formatNumber(v) : 'no data'}`;
+        return `${l.label} ${plottable(v) ? formatNumber(v) : 'no data'}`;
       })
       .join('; ');
     frame.svg.attr(

@@ -1,6 +1,7 @@
 import { laneColour } from '../palette';
 import { finiteExtent, mountDataChart, type DataChart, type ServingChartOptions } from './common';
 import { createSlotLines, type SlotLine } from './slotLinesChart';
+import { plottable } from '../sampling';
 
 /**
  * What the temperature chart draws: SAC's α per slot for each learning lane that has one
@@ -23,7 +24,7 @@ export const TEMPERATURE_LOG_SPAN = 20;
 export function hasTemperature(values: ArrayLike<number>): boolean {
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
-    if (Number.isFinite(v) && v > 0) return true;
+    if (plottable(v) && v > 0) return true;
   }
   return false;
 }
@@ -33,7 +34,7 @@ export function temperatureLog(lanes: readonly ArrayLike<number>[]): boolean {
   const values: number[] = [];
   for (const l of lanes) for (let i = 0; i < l.length; i++) if (l[i]! > 0) values.push(l[i]!);
   const [lo, hi] = finiteExtent(values);
-  return Number.isFinite(lo) && hi / lo > TEMPERATURE_LOG_SPAN;
+  return plottable(lo) && hi / lo > TEMPERATURE_LOG_SPAN;
 }
 
 /**

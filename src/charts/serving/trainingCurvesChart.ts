@@ -1,6 +1,7 @@
 import { laneColour } from '../palette';
 import { mountDataChart, type DataChart, type ServingChartOptions } from './common';
 import { createSlotLines, type SlotLine } from './slotLinesChart';
+import { plottable } from '../sampling';
 
 /**
  * What the BCEdge Figure 10 chart draws: each lane's reward (the utility, Eq. 6) per
@@ -31,7 +32,7 @@ const NICE_WINDOWS = [1, 2, 5, 10, 20, 50, 100, 200, 500] as const;
  * trend shows through the slot-to-slot noise of the utility without hiding its convergence.
  */
 export function smoothingWindow(lastSlot: number): number {
-  if (!Number.isFinite(lastSlot) || lastSlot <= 0) return 1;
+  if (!plottable(lastSlot) || lastSlot <= 0) return 1;
   const target = lastSlot / 30;
   let best: number = NICE_WINDOWS[0];
   for (const w of NICE_WINDOWS) if (w <= target) best = w;
@@ -53,13 +54,13 @@ export function movingAverage(slot: ArrayLike<number>, value: ArrayLike<number>,
   let count = 0;
   for (let i = 0; i < n; i++) {
     const v = value[i]!;
-    if (Number.isFinite(v)) {
+    if (plottable(v)) {
       sum += v;
       count++;
     }
     while (start <= i && slot[start]! <= slot[i]! - w) {
       const old = value[start]!;
-      if (Number.isFinite(old)) {
+      if (plottable(old)) {
         sum -= old;
         count--;
       }
@@ -75,7 +76,7 @@ function lastSlotOf(data: TrainingCurvesData): number {
   let last = 0;
   for (const l of data.lanes) {
     const s = l.slot[l.slot.length - 1];
-    if (s !== undefined && Number.isFinite(s) && s > last) last = s;
+    if (s !== undefined && plottable(s) && s > last) last = s;
   }
   return last;
 }

@@ -3,6 +3,7 @@ import type { ModelId } from '../../engine/serving/models';
 import { laneColour } from '../palette';
 import { THEME, formatNumber, renderLegend, type LegendItem } from '../runtime';
 import { createAxesFrame, finiteExtent, innerSize, layoutAxesFrame, mountDataChart, setPlotMessage, tickCounts, type DataChart, type ServingChartOptions } from './common';
+import { plottable } from '../sampling';
 
 /**
  * What the BCEdge Figure 7 chart draws: each scheduler lane's utility per model.
@@ -25,9 +26,9 @@ export interface UtilityBarsData {
  */
 export function normalizeToBest(values: readonly (number | null)[]): (number | null)[] {
   const [lo, best] = finiteExtent(values);
-  if (!Number.isFinite(best)) return values.map(() => null);
+  if (!plottable(best)) return values.map(() => null);
   return values.map((v) => {
-    if (v === null || !Number.isFinite(v)) return null;
+    if (v === null || !plottable(v)) return null;
     if (best > 0) return v / best;
     return best === lo ? 1 : (v - lo) / (best - lo);
   });
@@ -36,8 +37,8 @@ export function normalizeToBest(values: readonly (number | null)[]): (number | n
 /** The y domain of normalized bars: [min(0, lowest), max(1, highest)] with a little headroom. */
 export function normalizedDomain(normalized: readonly (readonly (number | null)[])[]): [number, number] {
   const [lo, hi] = finiteExtent(normalized.flat());
-  const bottom = Number.isFinite(lo) ? Math.min(0, lo) : 0;
-  const top = Number.isFinite(hi) ? Math.max(1, hi) : 1;
+  const bottom = plottable(lo) ? Math.min(0, lo) : 0;
+  const top = plottable(hi) ? Math.max(1, hi) : 1;
   return [bottom < 0 ? bottom * 1.08 : 0, top * 1.08];
 }
 

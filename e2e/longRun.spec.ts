@@ -1,0 +1,42 @@
+import { expect, test } from '@playwright/test';
+import { encodeAnyScenarioLink } from '../src/scenario/link';
+import { SERVING_PRESETS } from '../src/scenario/presets';
+import type { ServingScenario } from '../src/scenario/schema';
+import { LabPage } from './pages/lab';
+
+/** 10⁷ requests through BCEdge and TAC (a learner counts 50 lanes) and Triton: above the 10⁹ lane-event bound. */
+function longServing(): ServingScenario {
+  const s = structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
+  return { ...s, serving: { ...s.serving, rateRps: 1000, durationS: 10_000, lanes: [{ scheduler: 'bcedge' }, { scheduler: 'tac' }, { scheduler: 'fixed' }] } };
+}
+
+test('a run above the cost bound shows its estimate and waits for the person: declined it stays paused, accepted it plays', async ({ page }) => {
+  const lab = new LabPage(page);
+  const asked: string[] = [];
+  let answer = false;
+  page.on('dialog', (dialog) => {
+    asked.push(`${dialog.type()}: ${dialog.message()}`);
+    void (answer ? dialog.accept() : dialog.dismiss());
+  });
+  await page.goto(`/#${encodeAnyScenarioLink(longServing())}`);
+  await expect(lab.byTestId('serving')).toBeVisible();
+  // Opening the link tries to play it: the page asks first, and the person declines.
+  await expect.poll(() => asked.length).toBe(1);
+  expect(asked[0]).toContain('confirm: This run is estimated at 1.0e+9 lane-requests (1 cell × 10000000 requests × 101 lanes (a learner counts 50))');
+  expect(asked[0]).toContain('Start it anyway?');
+  await expect(lab.byTestId('serving.play')).toBeEnabled();
+  await expect(lab.byTestId('serving.pause')).toBeDisabled();
+  // Play asks again; this time the person agrees and the run starts.
+  answer = true;
+  await lab.byTestId('serving.play').click();
+  await expect.poll(() => asked.length).toBe(2);
+  await expect(lab.byTestId('serving.pause')).toBeEnabled();
+  await lab.byTestId('serving.pause').click();
+  await expect(lab.byTestId('serving.play')).toBeEnabled();
+  // Once agreed, the same scenario is not asked about again.
+  await lab.byTestId('serving.play').click();
+  await expect(lab.byTestId('serving.pause')).toBeEnabled();
+  expect(asked).toHaveLength(2);
+  await lab.byTestId('serving.pause').click();
+  lab.expectCleanLog();
+});
