@@ -54,6 +54,8 @@ export interface PipelineAssumptions {
  *   the older one shows again when it ends (at period 2 × duration 100 about fifty are active);
  * - `onePerEp`: at most one workload per EP: an event drawn for a busy EP is not started;
  * - `replace`: the new workload replaces the one on that EP (which then ends for good).
+ *   With random events only, all of one duration, the newest event on an EP always ends last,
+ *   so `replace` gives the same modes as `stack`; it differs where explicit events overlap them.
  * Every reading draws the same EP and mode from the trace's random stream, so the readings
  * differ only in what they do with a draw.
  */
