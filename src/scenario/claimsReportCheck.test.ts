@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkClaimsReport, parseClaimsReportJson } from './claimsReportCheck';
+import { checkClaimsReport, checkClaimsReportInSteps, parseClaimsReportJson, parseClaimsReportJsonInSteps } from './claimsReportCheck';
 import { fixtureReport } from './testing/claimsFixture';
 
 const DELETE = Symbol('delete');
@@ -77,5 +77,15 @@ describe('the reproduction report door', () => {
     });
     const checked = checkClaimsReport(hostile);
     expect(checked.ok).toBe(false);
+  });
+
+  it('the door in steps gives the same answers, yielding once per row', async () => {
+    let yields = 0;
+    const yieldNow = async () => void yields++;
+    const good = await parseClaimsReportJsonInSteps(JSON.stringify(fixtureReport()), yieldNow);
+    expect(good).toEqual(parseClaimsReportJson(JSON.stringify(fixtureReport())));
+    expect(yields).toBe(3);
+    const bad = broken('rows.2.scenario.serving.rateRps', -3);
+    expect(await checkClaimsReportInSteps(bad, yieldNow)).toEqual(checkClaimsReport(bad));
   });
 });

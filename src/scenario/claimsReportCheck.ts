@@ -88,53 +88,95 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
-/**
- * Validates a reproduction report (a parsed JSON document). Never throws; at most 20 errors,
- * each naming its field. Row ids must be unique (they are the rows' test ids).
- */
-export function checkClaimsReport(input: unknown): ClaimsReportResult {
+type ShapeChecked = z.infer<typeof reportSchema>;
+
+/** The report's shape (everything but the rows' scenarios); field errors or the document. */
+function checkShape(input: unknown): { ok: true; value: ShapeChecked } | { ok: false; errors: FieldError[] } {
   let parsed;
   try {
     parsed = reportSchema.safeParse(input);
   } catch (error) {
     return { ok: false, errors: [{ path: '(report)', message: `could not be read: ${error instanceof Error ? error.message : String(error)}` }] };
   }
-  if (!parsed.success) {
-    const errors = parsed.error.issues.slice(0, 20).map((issue): FieldError => {
-      const path = formatPath(issue.path).replace(/^\(scenario\)$/, '(report)');
-      if (issue.code === 'unrecognized_keys') return { path, message: `has unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}` };
-      const got = valueAt(input, issue.path);
-      const parent = valueAt(input, issue.path.slice(0, -1));
-      const missing = got === undefined && issue.path.length > 0 && parent !== null && typeof parent === 'object' && !Object.prototype.hasOwnProperty.call(parent, issue.path.at(-1)!);
-      return { path, message: missing ? 'is required' : `${issue.message}, got ${describeValue(got)}` };
-    });
-    return { ok: false, errors };
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const errors = parsed.error.issues.slice(0, 20).map((issue): FieldError => {
+    const path = formatPath(issue.path).replace(/^\(scenario\)$/, '(report)');
+    if (issue.code === 'unrecognized_keys') return { path, message: `has unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}` };
+    const got = valueAt(input, issue.path);
+    const parent = valueAt(input, issue.path.slice(0, -1));
+    const missing = got === undefined && issue.path.length > 0 && parent !== null && typeof parent === 'object' && !Object.prototype.hasOwnProperty.call(parent, issue.path.at(-1)!);
+    return { path, message: missing ? 'is required' : `${issue.message}, got ${describeValue(got)}` };
+  });
+  return { ok: false, errors };
+}
+
+/** Checks row i (its id against the ids before it, its scenario at the scenario door); the row with its validated scenario, or null. */
+function checkRow(row: ShapeChecked['rows'][number], i: number, seen: Map<string, number>, errors: FieldError[]): ClaimsReport['rows'][number] | null {
+  const first = seen.get(row.id);
+  if (first !== undefined) errors.push({ path: `rows[${i}].id`, message: `"${row.id}" is also the id of rows[${first}]` });
+  seen.set(row.id, i);
+  const scenario = parseAnyScenario(row.scenario);
+  if (!scenario.ok) {
+    for (const e of scenario.errors.slice(0, 3)) errors.push({ path: `rows[${i}].scenario${e.path === '(scenario)' ? '' : `.${e.path}`}`, message: e.message });
+    return null;
   }
+  return { ...row, scenario: scenario.scenario } as ClaimsReport['rows'][number];
+}
+
+function finish(shape: ShapeChecked, rows: readonly (ClaimsReport['rows'][number] | null)[], errors: readonly FieldError[]): ClaimsReportResult {
+  if (errors.length > 0) return { ok: false, errors: errors.slice(0, 20) };
+  return { ok: true, report: { ...shape, rows } as ClaimsReport };
+}
+
+/**
+ * Validates a reproduction report (a parsed JSON document). Never throws; at most 20 errors,
+ * each naming its field. Row ids must be unique (they are the rows' test ids).
+ */
+export function checkClaimsReport(input: unknown): ClaimsReportResult {
+  const shape = checkShape(input);
+  if (!shape.ok) return shape;
   const errors: FieldError[] = [];
   const seen = new Map<string, number>();
-  const rows = parsed.data.rows.map((row, i) => {
-    const first = seen.get(row.id);
-    if (first !== undefined) errors.push({ path: `rows[${i}].id`, message: `"${row.id}" is also the id of rows[${first}]` });
-    seen.set(row.id, i);
-    const scenario = parseAnyScenario(row.scenario);
-    if (!scenario.ok) {
-      for (const e of scenario.errors.slice(0, 3)) errors.push({ path: `rows[${i}].scenario${e.path === '(scenario)' ? '' : `.${e.path}`}`, message: e.message });
-      return null;
-    }
-    return { ...row, scenario: scenario.scenario };
-  });
-  if (errors.length > 0) return { ok: false, errors: errors.slice(0, 20) };
-  return { ok: true, report: { ...parsed.data, rows: rows as ClaimsReport['rows'] } as ClaimsReport };
+  const rows = shape.value.rows.map((row, i) => checkRow(row, i, seen, errors));
+  return finish(shape.value, rows, errors);
+}
+
+/**
+ * The same check, giving the thread back between rows (`yieldNow`, e.g. a zero timeout): each
+ * row's scenario is validated with its sweep, a few milliseconds each, and a report of every
+ * claim must not hold the page's main thread in one long task.
+ */
+export async function checkClaimsReportInSteps(input: unknown, yieldNow: () => Promise<void>): Promise<ClaimsReportResult> {
+  const shape = checkShape(input);
+  if (!shape.ok) return shape;
+  const errors: FieldError[] = [];
+  const seen = new Map<string, number>();
+  const rows: (ClaimsReport['rows'][number] | null)[] = [];
+  for (const [i, row] of shape.value.rows.entries()) {
+    await yieldNow();
+    rows.push(checkRow(row, i, seen, errors));
+  }
+  return finish(shape.value, rows, errors);
+}
+
+/** A report's text as a document, or the field error of a file that is too large or not JSON. */
+function readJson(textOfFile: string): { ok: true; document: unknown } | { ok: false; errors: FieldError[] } {
+  if (textOfFile.length > CLAIMS_REPORT_LIMITS.bytes) return { ok: false, errors: [{ path: '(report)', message: `is larger than ${CLAIMS_REPORT_LIMITS.bytes / 1024 / 1024} MB` }] };
+  try {
+    return { ok: true, document: JSON.parse(textOfFile) as unknown };
+  } catch (error) {
+    return { ok: false, errors: [{ path: '(report)', message: `is not JSON: ${error instanceof Error ? error.message : String(error)}` }] };
+  }
 }
 
 /** Reads a report's text (the fetched file): JSON errors and oversized files are field errors too. */
 export function parseClaimsReportJson(textOfFile: string): ClaimsReportResult {
-  if (textOfFile.length > CLAIMS_REPORT_LIMITS.bytes) return { ok: false, errors: [{ path: '(report)', message: `is larger than ${CLAIMS_REPORT_LIMITS.bytes / 1024 / 1024} MB` }] };
-  let document: unknown;
-  try {
-    document = JSON.parse(textOfFile);
-  } catch (error) {
-    return { ok: false, errors: [{ path: '(report)', message: `is not JSON: ${error instanceof Error ? error.message : String(error)}` }] };
-  }
-  return checkClaimsReport(document);
+  const read = readJson(textOfFile);
+  return read.ok ? checkClaimsReport(read.document) : read;
+}
+
+/** `parseClaimsReportJson` giving the thread back between rows (the page's door). */
+export async function parseClaimsReportJsonInSteps(textOfFile: string, yieldNow: () => Promise<void>): Promise<ClaimsReportResult> {
+  const read = readJson(textOfFile);
+  return read.ok ? checkClaimsReportInSteps(read.document, yieldNow) : read;
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ClaimRow } from '../../scenario/claimsReport';
-import { parseClaimsReportJson } from '../../scenario/claimsReportCheck';
+import { parseClaimsReportJsonInSteps } from '../../scenario/claimsReportCheck';
 import { createClaimsStore, type ClaimsStore, type ReportFetch } from '../../store/claimsStore';
 import { registryComputer } from '../../store/claimsComputer';
 import { createWebCellPool, pageWorkers } from '../../store/explorePool';
@@ -16,7 +16,8 @@ export async function fetchShippedReport(): Promise<ReportFetch> {
   const url = reportUrl();
   const response = await fetch(url, { cache: 'no-cache' });
   if (!response.ok) return { kind: 'missing', message: `${url.pathname}: ${response.status} ${response.statusText}`.trim() };
-  const checked = parseClaimsReportJson(await response.text());
+  // Row by row, giving the main thread back between rows (each row's scenario is validated with its sweep).
+  const checked = await parseClaimsReportJsonInSteps(await response.text(), () => new Promise((resolve) => setTimeout(resolve, 0)));
   return checked.ok ? { kind: 'report', report: checked.report } : { kind: 'invalid', errors: checked.errors };
 }
 
