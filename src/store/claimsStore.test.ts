@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ClaimRow } from '../scenario/claimsReport';
+import { registryComputer } from './claimsComputer';
 import { parseAnyScenario } from '../scenario/parse';
 import { sweepCells, sweepSeeds } from '../scenario/sweep';
 import { runCell, type CellOutcome } from '../scenario/sweepReport';
 import { meanInterval, metricOf } from '../scenario/sweepStats';
 import { fixtureReport } from '../scenario/testing/claimsFixture';
+import { CLAIMS, computeClaims } from '../scenario/claims';
+import { CLAIMS_REPORT_VERSION, type ClaimsReport } from '../scenario/claimsReport';
 import { createClaimsStore, runCellsOnPool, verdictCounts, visibleRows, type ClaimsStoreDeps, type RowComputer } from './claimsStore';
 import type { CellPool } from './explorePool';
 
@@ -38,13 +41,12 @@ function manualPool(auto = false) {
 
 /** Recomputes a row as "lane 0's throughput, mean over every cell of the row's scenario": a stand-in for the registry. */
 const computer: RowComputer = {
-  cells: (id, seeds) => {
+  compute: async (id, seeds, runCells, onProgress) => {
     const row = fixtureReport().rows.find((r) => r.id === id)!;
-    return sweepCells(row.scenario, sweepSeeds(row.scenario, seeds)).length;
-  },
-  compute: async (id, seeds, runCells) => {
-    const row = fixtureReport().rows.find((r) => r.id === id)!;
-    const outcomes = await runCells(row.scenario, sweepSeeds(row.scenario, seeds));
+    const cellSeeds = sweepSeeds(row.scenario, seeds);
+    const total = sweepCells(row.scenario, cellSeeds).length;
+    onProgress(0, total);
+    const outcomes = await runCells(row.scenario, cellSeeds, (done) => onProgress(done, total));
     const estimate = meanInterval(outcomes.map((o) => metricOf(o.results[0]!.summary, 'throughputMeanQps')));
     return { ...row, estimate, verdict: 'holds', reason: `recomputed from ${outcomes.length} cells` } satisfies ClaimRow;
   },
@@ -106,9 +108,11 @@ describe('the Claims store', () => {
     const { s, pool, publish } = store();
     await s.getState().load();
     s.getState().recompute('odin-s42-queries');
-    // 2 α values × 2 seeds.
-    expect(s.getState().job).toMatchObject({ id: 'odin-s42-queries', status: 'running', done: 0, total: 4 });
+    expect(s.getState().job).toMatchObject({ id: 'odin-s42-queries', status: 'running', done: 0 });
     await flush();
+    // 2 α values × 2 seeds.
+    publish();
+    expect(s.getState().job).toMatchObject({ done: 0, total: 4 });
     expect(pool.pending.map((p) => p.seeds)).toEqual([[1, 2], [1, 2], [1, 2], [1, 2]].map((seeds) => seeds.map((k) => k - 1 + fixtureReport().rows[1]!.scenario.seed)));
     pool.pending.splice(0, 1).forEach((p) => {
       const parsed = parseAnyScenario(JSON.parse(p.json));
@@ -174,7 +178,7 @@ describe('the Claims store', () => {
   });
 
   it('a failing recomputation is an error on the job, not on the row', async () => {
-    const { s } = store({ computer: { cells: () => 1, compute: () => Promise.reject(new Error('cell 3: out of memory')) } });
+    const { s } = store({ computer: { compute: () => Promise.reject(new Error('cell 3: out of memory')) } });
     await s.getState().load();
     const before = s.getState().rows;
     s.getState().recompute('odin-fig6-throughput');
@@ -190,5 +194,25 @@ describe('the Claims store', () => {
     const outcomes = await runCellsOnPool(m.pool, row.scenario, [row.scenario.seed, row.scenario.seed + 1], () => cells++);
     expect(outcomes.map((o) => o.index)).toEqual([0, 1, 2, 3]);
     expect(cells).toBe(4);
+  });
+
+  it('recomputing a registry row on a pool gives the row computed in one process, bit for bit', async () => {
+    const claims = CLAIMS.filter((c) => c.id === 'odin-fig1-interference' || c.id === 'odin-fig10-scaling');
+    const inProcess = async (scenario: Parameters<typeof runCell>[0], seeds: readonly number[]) => sweepCells(scenario, seeds).map((cell) => runCell(scenario, cell, () => 0, undefined));
+    const rows = await computeClaims(claims, 2, inProcess);
+    const report: ClaimsReport = { version: CLAIMS_REPORT_VERSION, provenance: { commit: 'x', seeds: 2, date: 'd', machine: 'm', command: 'c' }, rows };
+    const { s } = store({ fetchReport: async () => ({ kind: 'report', report: JSON.parse(JSON.stringify(report)) as ClaimsReport }), computer: registryComputer }, manualPool(true));
+    await s.getState().load();
+    for (const claim of claims) {
+      s.getState().recompute(claim.id);
+      for (let i = 0; i < 20 && s.getState().job?.status === 'running'; i++) await flush();
+      expect(s.getState().job).toMatchObject({ id: claim.id, status: 'done' });
+      const shipped = s.getState().shipped!.rows.find((r) => r.id === claim.id)!;
+      const recomputed = s.getState().rows.find((r) => r.id === claim.id)!;
+      expect(recomputed).not.toBe(shipped);
+      expect(recomputed.estimate).toEqual(shipped.estimate);
+      expect(JSON.parse(JSON.stringify(recomputed))).toEqual(shipped);
+    }
+    expect(Object.keys(s.getState().computedHere)).toEqual(claims.map((c) => c.id));
   });
 });

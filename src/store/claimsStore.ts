@@ -1,5 +1,6 @@
 import { subscribeWithSelector } from 'zustand/middleware';
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { ClaimsProgress, RunCells } from '../scenario/claims';
 import type { ClaimRow, ClaimsProvenance, ClaimsReport, Paper } from '../scenario/claimsReport';
 import { costliestFirst } from '../scenario/cost';
 import type { AnyScenario, FieldError } from '../scenario/schema';
@@ -11,17 +12,13 @@ import type { CellPool } from './explorePool';
 /** How often progress reaches the view while a row is recomputed, ms (as the Explore store). */
 export const CLAIMS_PUBLISH_EVERY_MS = 100;
 
-/** Runs every cell of a swept scenario for these seeds; the outcomes in canonical order. */
-export type RunCells = (scenario: AnyScenario, seeds: readonly number[]) => Promise<CellOutcome[]>;
-
 /**
  * How a row is recomputed: the registry's claim with this id measured with `seeds` seeds, its
- * cells run by `runCells` (which counts them for the progress bar). Wired to `claims.ts` by the view.
+ * cells run by `runCells` (on the page's pool), progress as cells done of cells to run. Wired
+ * to `computeClaims` of `scenario/claims.ts` by `claimsComputer.ts`.
  */
 export interface RowComputer {
-  compute(id: string, seeds: number, runCells: RunCells): Promise<ClaimRow>;
-  /** Cells the claim runs with `seeds` seeds (main scenario and every reading), for the progress bar's total. */
-  cells(id: string, seeds: number): number;
+  compute(id: string, seeds: number, runCells: RunCells, onProgress: ClaimsProgress): Promise<ClaimRow>;
 }
 
 export type ClaimsLoadStatus = 'idle' | 'loading' | 'ready' | 'missing' | 'invalid';
@@ -166,34 +163,26 @@ export function createClaimsStore(deps: ClaimsStoreDeps): ClaimsStore {
           stopPool();
           const mine = ++run;
           const seeds = shipped.provenance.seeds;
-          let planned = 0;
-          try {
-            planned = deps.computer.cells(id, seeds);
-          } catch {
-            // The total then grows as the claim's scenarios start.
-          }
-          progress = { done: 0, total: planned };
-          let started = 0;
+          progress = { done: 0, total: 0 };
           pool = deps.makePool();
           const thisPool = pool;
-          set({ job: { id, status: 'running', done: 0, total: planned, error: null } });
-          const onCell = () => {
+          set({ job: { id, status: 'running', done: 0, total: 0, error: null } });
+          const onProgress: ClaimsProgress = (done, total) => {
             if (mine !== run) return;
-            progress = { done: progress.done + 1, total: progress.total };
+            progress = { done, total };
             if (!due) {
               due = true;
               later(() => publish(mine));
             }
           };
-          const runCells: RunCells = (scenario, cellSeeds) => {
+          const runCells: RunCells = (scenario, cellSeeds, onCell) => {
             if (mine !== run) return Promise.reject(new Error('cancelled'));
-            started += sweepCells(scenario, cellSeeds).length;
-            progress = { done: progress.done, total: Math.max(planned, started) };
-            return runCellsOnPool(thisPool, scenario, cellSeeds, onCell);
+            let done = 0;
+            return runCellsOnPool(thisPool, scenario, cellSeeds, () => onCell?.(++done));
           };
           let computing: Promise<ClaimRow>;
           try {
-            computing = deps.computer.compute(id, seeds, runCells);
+            computing = deps.computer.compute(id, seeds, runCells, onProgress);
           } catch (error) {
             computing = Promise.reject(error instanceof Error ? error : new Error(String(error)));
           }

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import type { ClaimRow } from '../../scenario/claimsReport';
 import type { Scenario, ServingScenario } from '../../scenario/schema';
+import { cellScenario, sweepCombinations } from '../../scenario/sweep';
 import { useLab, useLabStore } from '../labContext';
 
 /** The view, its store and the claims registry are loaded when the view first opens: the lab's first load stays small. */
@@ -46,10 +47,12 @@ export function ClaimsMount({ onOpenServing }: { readonly onOpenServing: (scenar
       onOpenServing(row.scenario);
       return;
     }
-    // A swept scenario opens in the Explore view, which runs its sweep; a plain one plays in the lab.
-    const { view: _view, ...plain } = row.scenario as Scenario;
+    // A sweep over several combinations opens in the Explore view, which runs it; a claim of one
+    // combination (its sweep holds only seeds) plays that run in the lab, with the sweep's first seed.
+    const { view: _view, ...swept } = row.scenario as Scenario;
     void _view;
-    const scenario: Scenario = plain.sweep === undefined ? plain : { ...plain, view: { mode: 'normal', hide: [], explore: true } };
+    const single = swept.sweep === undefined || sweepCombinations(swept).length === 1;
+    const scenario: Scenario = single ? cellScenario(swept, { values: sweepCombinations(swept)[0]!, seed: swept.seed }) : { ...swept, view: { mode: 'normal', hide: [], explore: true } };
     void store
       .getState()
       .load(scenario, 'preset')

@@ -287,6 +287,15 @@ export function ClaimsView({ store, onOpen, onClose, confirm }: ClaimsViewProps)
                           {row.estimate === null ? 'not computed' : formatEstimate(row.estimate)}
                         </span>
                         <span className="claims-lab-what">{row.labNumber}</span>
+                        {row.references !== undefined && row.references.length > 0 ? (
+                          <ul className="claims-references" aria-label="Reference lanes, measured the same way">
+                            {row.references.map((r) => (
+                              <li key={r.label}>
+                                {r.label}: {formatEstimate(r.estimate)}
+                              </li>
+                            ))}
+                          </ul>
+                        ) : null}
                         {here !== undefined ? (
                           <span className="claims-here" data-testid={`claims.here-${row.id}`} title={provenanceText(here)}>
                             computed here: {provenanceText(here)}
@@ -299,7 +308,10 @@ export function ClaimsView({ store, onOpen, onClose, confirm }: ClaimsViewProps)
                       <td>
                         <SensitivityStrip sensitivity={row.sensitivity} id={row.id} />
                       </td>
-                      <td className="claims-reason">{row.reason}</td>
+                      <td className="claims-reason">
+                        {row.reason}
+                        {row.note !== undefined && !row.reason.includes(row.note) ? <span className="claims-lab-what">{row.note}</span> : null}
+                      </td>
                       <td>
                         <RowActions row={row} job={job} onOpen={() => onOpen(row)} onRecompute={() => recompute(row)} onCancel={() => store.getState().cancel()} />
                       </td>
