@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { checkClaimsReport, checkClaimsReportInSteps, parseClaimsReportJson, parseClaimsReportJsonInSteps } from './claimsReportCheck';
+import { CLAIMS, computeClaims } from './claims';
+import type { AnyScenario } from './schema';
+import { sweepCells } from './sweep';
+import { runCell } from './sweepReport';
 import { fixtureReport } from './testing/claimsFixture';
 
 const DELETE = Symbol('delete');
@@ -49,10 +53,13 @@ describe('the reproduction report door', () => {
     ['rows[0].sensitivity[0].label', 'rows.0.sensitivity.0.label', DELETE],
     ['rows[2].learns', 'rows.2.learns', 'yes'],
     ['rows[1].quote', 'rows.1.quote', ''],
-    ['rows[0]', 'rows.0.extra', 1],
     ['rows[1].scenario.pipeline.executionPlaces', 'rows.1.scenario.pipeline.executionPlaces', 1000],
     ['rows[2].scenario.serving.rateRps', 'rows.2.scenario.serving.rateRps', -3],
     ['rows[1].id', 'rows.1.id', COPY_FIRST_ID],
+    ['rows[0].references[1].estimate.mean', 'rows.0.references.1.estimate.mean', null],
+    ['rows[0].references[0].label', 'rows.0.references.0.label', ''],
+    ['rows[0].seeds', 'rows.0.seeds', 0],
+    ['rows[0].note', 'rows.0.note', 3],
   ])('names the malformed field %s', (path, at, value) => {
     const paths = pathsOf(broken(at, value));
     expect(paths).toContain(path);
@@ -87,5 +94,20 @@ describe('the reproduction report door', () => {
     expect(yields).toBe(3);
     const bad = broken('rows.2.scenario.serving.rateRps', -3);
     expect(await checkClaimsReportInSteps(bad, yieldNow)).toEqual(checkClaimsReport(bad));
+  });
+
+  it('drops fields it does not know (a report from a newer command still opens)', () => {
+    const checked = checkClaimsReport(broken('rows.0.extra', 1));
+    expect(checked.ok && 'extra' in checked.report.rows[0]!).toBe(false);
+  });
+
+  it('accepts the rows the registry computes', async () => {
+    const claims = CLAIMS.filter((c) => c.id === 'odin-fig1-interference' || c.id === 'odin-fig1-evict');
+    const inProcess = async (scenario: AnyScenario, seeds: readonly number[]) => sweepCells(scenario, seeds).map((cell) => runCell(scenario, cell, () => 0, undefined));
+    const rows = await computeClaims(claims, 2, inProcess);
+    const report = { ...fixtureReport(), rows };
+    const checked = parseClaimsReportJson(JSON.stringify(report));
+    expect(checked.ok ? [] : checked.errors).toEqual([]);
+    expect(checked.ok && checked.report.rows[1]!.references?.length).toBeGreaterThan(0);
   });
 });

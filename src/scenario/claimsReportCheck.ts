@@ -19,6 +19,7 @@ export const CLAIMS_REPORT_LIMITS = {
   rows: 200,
   readings: 64,
   sensitivity: 32,
+  references: 16,
   text: 2000,
   /** A row id becomes a test id and an element id: short, lower case, digits and dashes. */
   idPattern: /^[a-z0-9][a-z0-9-]{0,79}$/,
@@ -27,7 +28,12 @@ export const CLAIMS_REPORT_LIMITS = {
 const text = (max: number = CLAIMS_REPORT_LIMITS.text) => z.string({ error: 'must be a string' }).max(max, { message: `must be at most ${max} characters` });
 const finite = z.number({ error: 'must be a number' }).refine((v) => Number.isFinite(v), { message: 'must be a finite number' });
 
-const estimateSchema = z.strictObject({
+/*
+ * Objects are read loosely: a field this build does not know (a report written by a newer
+ * command) is dropped, not refused, so that a report keeps opening while the registry grows.
+ * Every field the view shows is checked.
+ */
+const estimateSchema = z.object({
   mean: finite,
   halfWidth95: finite.refine((v) => v >= 0, { message: 'must be a finite number ≥ 0' }),
   seeds: z.number({ error: 'must be a number' }).refine((v) => Number.isInteger(v) && v >= 0 && v <= 100_000, { message: 'must be an integer from 0 to 100000' }),
@@ -35,19 +41,19 @@ const estimateSchema = z.strictObject({
 
 const verdictSchema = z.enum(VERDICTS as [string, ...string[]], { error: `must be one of ${VERDICTS.map((v) => `"${v}"`).join(', ')}` });
 
-const readingSchema = z.strictObject({
+const readingSchema = z.object({
   value: z.union([finite, text(200), z.boolean()], { error: 'must be a number, a string or true/false' }),
   estimate: estimateSchema.nullable(),
   verdict: verdictSchema,
 });
 
-const sensitivitySchema = z.strictObject({
+const sensitivitySchema = z.object({
   path: text(200).min(1, { message: 'must name a scenario field' }),
   label: text(100).min(1, { message: 'must not be empty' }),
   readings: z.array(readingSchema).max(CLAIMS_REPORT_LIMITS.readings, { message: `must have at most ${CLAIMS_REPORT_LIMITS.readings} readings` }),
 });
 
-const rowSchema = z.strictObject({
+const rowSchema = z.object({
   id: z.string({ error: 'must be a string' }).regex(CLAIMS_REPORT_LIMITS.idPattern, { message: 'must be lower-case letters, digits and dashes (at most 80)' }),
   paper: z.enum(['odin', 'bcedge'], { error: 'must be "odin" or "bcedge"' }),
   where: text(100).min(1, { message: 'must not be empty' }),
@@ -59,11 +65,17 @@ const rowSchema = z.strictObject({
   reason: text(),
   sensitivity: z.array(sensitivitySchema).max(CLAIMS_REPORT_LIMITS.sensitivity, { message: `must have at most ${CLAIMS_REPORT_LIMITS.sensitivity} modelling choices` }),
   learns: z.boolean({ error: 'must be true or false' }),
+  references: z
+    .array(z.object({ label: text(100).min(1, { message: 'must not be empty' }), estimate: estimateSchema }))
+    .max(CLAIMS_REPORT_LIMITS.references, { message: `must have at most ${CLAIMS_REPORT_LIMITS.references} reference lanes` })
+    .optional(),
+  note: text().optional(),
+  seeds: z.number({ error: 'must be a number' }).refine((v) => Number.isInteger(v) && v >= 1 && v <= 1000, { message: 'must be an integer from 1 to 1000' }).optional(),
   /** Checked by the scenario door below (it names the scenario's own fields). */
   scenario: z.unknown(),
 });
 
-const provenanceSchema = z.strictObject({
+const provenanceSchema = z.object({
   commit: text(100),
   seeds: z.number({ error: 'must be a number' }).refine((v) => Number.isInteger(v) && v >= 1 && v <= 1000, { message: 'must be an integer from 1 to 1000' }),
   date: text(100),
@@ -71,7 +83,7 @@ const provenanceSchema = z.strictObject({
   command: text(500),
 });
 
-const reportSchema = z.strictObject({
+const reportSchema = z.object({
   version: z.literal(CLAIMS_REPORT_VERSION, { error: `must be ${CLAIMS_REPORT_VERSION} (this build reads version ${CLAIMS_REPORT_VERSION} reports)` }),
   provenance: provenanceSchema,
   rows: z.array(rowSchema, { error: 'must be a list of claims' }).max(CLAIMS_REPORT_LIMITS.rows, { message: `must have at most ${CLAIMS_REPORT_LIMITS.rows} claims` }),
