@@ -93,6 +93,29 @@ test.describe('the Claims view on a hand-made report', () => {
     await expect(claims.row('bcedge-fig14-predictor')).toHaveAttribute('data-computed', 'shipped');
   });
 
+  test('cancel stops a recomputation: the row keeps its shipped numbers and no cell finishes after it', async ({ page }) => {
+    const claims = new ClaimsPage(page);
+    // The fixture's Fig. 6 row is a registry claim: 8 swept scenarios of 18 combinations × 2 seeds.
+    await claims.serveReport(fixtureReport());
+    await claims.openView();
+    const id = 'odin-fig6-throughput';
+    const before = await claims.row(id).getAttribute('data-mean');
+    await claims.byTestId(`claims.recompute-${id}`).click();
+    const progress = claims.byTestId(`claims.progress-${id}`);
+    await expect.poll(async () => Number(await progress.getAttribute('value')), { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect(progress).toHaveAttribute('max', '288');
+    await claims.byTestId(`claims.cancel-${id}`).click();
+    await expect(progress).toHaveAttribute('data-status', 'cancelled');
+    const done = Number(await progress.getAttribute('value'));
+    expect(done).toBeLessThan(288);
+    await page.waitForTimeout(1500);
+    expect(Number(await progress.getAttribute('value'))).toBe(done);
+    await expect(claims.row(id)).toHaveAttribute('data-computed', 'shipped');
+    await expect(claims.row(id)).toHaveAttribute('data-mean', before ?? '');
+    await expect(claims.byTestId(`claims.recompute-${id}`)).toBeEnabled();
+    claims.expectCleanLog();
+  });
+
   test('axe finds no serious or critical violation in the Claims view', async ({ page }) => {
     const claims = new ClaimsPage(page);
     await claims.serveReport(fixtureReport());
