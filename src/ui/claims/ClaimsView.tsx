@@ -24,6 +24,8 @@ const VERDICT_TEXT: Record<Verdict, string> = {
   fails: 'fails',
   noise: 'inside the noise',
 };
+/** The strip's badges are small: one word each. */
+const VERDICT_SHORT: Record<Verdict, string> = { holds: 'holds', partly: 'partly', fails: 'fails', noise: 'noise' };
 const VERDICT_HELP: Record<Verdict, string> = {
   holds: 'same sign or ordering as the paper and, where it gives a number, within the stated tolerance',
   partly: 'the direction agrees but the size does not, or some parts hold and others do not',
@@ -44,7 +46,8 @@ export function formatNumber(v: number, signed = false): string {
 /** `mean ± half-width (n seeds)`, or `mean (1 seed)`. */
 export function formatEstimate(e: Estimate): string {
   const seeds = `${e.seeds} seed${e.seeds === 1 ? '' : 's'}`;
-  return e.seeds > 1 ? `${formatNumber(e.mean)} ± ${formatNumber(e.halfWidth95)} (${seeds})` : `${formatNumber(e.mean)} (${seeds})`;
+  const half = e.halfWidth95 < 0.005 ? '0' : formatNumber(e.halfWidth95);
+  return e.seeds > 1 ? `${formatNumber(e.mean)} ± ${half} (${seeds})` : `${formatNumber(e.mean)} (${seeds})`;
 }
 
 function formatReading(value: ReadingValue): string {
@@ -54,7 +57,7 @@ function formatReading(value: ReadingValue): string {
 function VerdictBadge({ verdict, small = false }: { readonly verdict: Verdict; readonly small?: boolean }) {
   return (
     <span className={`verdict verdict-${verdict}${small ? ' verdict-small' : ''}`} data-verdict={verdict} title={VERDICT_HELP[verdict]}>
-      {VERDICT_TEXT[verdict]}
+      {small ? VERDICT_SHORT[verdict] : VERDICT_TEXT[verdict]}
     </span>
   );
 }
@@ -109,16 +112,29 @@ function RowActions({ row, job, onOpen, onRecompute, onCancel }: { readonly row:
   const busy = job?.status === 'running';
   return (
     <div className="claims-actions">
-      <button type="button" data-testid={`claims.open-${row.id}`} onClick={onOpen} title={`Open the scenario that measures it in the ${row.scenario.world === 'serving' ? 'serving' : 'pipeline'} lab`}>
-        Open in the {row.scenario.world === 'serving' ? 'serving' : 'pipeline'} lab
+      <button
+        type="button"
+        data-testid={`claims.open-${row.id}`}
+        onClick={onOpen}
+        aria-label={`Open in the lab: ${PAPERS[row.paper]} ${row.where} (the ${row.scenario.world === 'serving' ? 'serving' : 'pipeline'} lab)`}
+        title={`Open the scenario that measures it in the ${row.scenario.world === 'serving' ? 'serving' : 'pipeline'} lab`}
+      >
+        Open in the lab
       </button>
       {running ? (
-        <button type="button" data-testid={`claims.cancel-${row.id}`} onClick={onCancel}>
+        <button type="button" data-testid={`claims.cancel-${row.id}`} onClick={onCancel} aria-label={`Cancel: ${PAPERS[row.paper]} ${row.where}`}>
           Cancel
         </button>
       ) : (
-        <button type="button" data-testid={`claims.recompute-${row.id}`} onClick={onRecompute} disabled={busy} title={row.learns ? 'Trains learners: takes minutes' : 'Runs its cells on this browser’s workers'}>
-          Recompute here{row.learns ? ' (minutes)' : ''}
+        <button
+          type="button"
+          data-testid={`claims.recompute-${row.id}`}
+          onClick={onRecompute}
+          disabled={busy}
+          aria-label={`Recompute${row.learns ? ' (minutes)' : ''}: ${PAPERS[row.paper]} ${row.where}, here`}
+          title={row.learns ? 'Trains learners: takes minutes' : 'Runs its cells on this browser’s workers'}
+        >
+          Recompute{row.learns ? ' (minutes)' : ''}
         </button>
       )}
       {mine !== null ? (
@@ -248,6 +264,15 @@ export function ClaimsView({ store, onOpen, onClose, confirm }: ClaimsViewProps)
           <div className="claims-table-wrap">
             <table className="claims-table">
               <caption className="visually-hidden">Claims of the papers and the lab’s numbers</caption>
+              <colgroup>
+                <col className="claims-col-claim" />
+                <col className="claims-col-paper" />
+                <col className="claims-col-lab" />
+                <col className="claims-col-verdict" />
+                <col className="claims-col-strip" />
+                <col className="claims-col-why" />
+                <col className="claims-col-actions" />
+              </colgroup>
               <thead>
                 <tr>
                   <th scope="col">Claim</th>
