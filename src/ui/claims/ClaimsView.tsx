@@ -106,10 +106,15 @@ function provenanceText(p: ClaimsProvenance): string {
   return `commit ${p.commit}, ${p.seeds} seed${p.seeds === 1 ? '' : 's'}, ${p.date}, ${p.machine}`;
 }
 
-function RowActions({ row, job, onOpen, onRecompute, onCancel }: { readonly row: ClaimRow; readonly job: RecomputeJob | null; readonly onOpen: () => void; readonly onRecompute: () => void; readonly onCancel: () => void }) {
-  const mine = job !== null && job.id === row.id ? job : null;
+/**
+ * A row's buttons and progress. Each row subscribes to the job itself, so that progress (at
+ * most every 100 ms) redraws one cell of the table, not the table.
+ */
+function RowActions({ store, row, onOpen, onRecompute }: { readonly store: ClaimsStore; readonly row: ClaimRow; readonly onOpen: () => void; readonly onRecompute: () => void }) {
+  const mine: RecomputeJob | null = useStore(store, (s) => (s.job !== null && s.job.id === row.id ? s.job : null));
+  const busy = useStore(store, (s) => s.job?.status === 'running');
   const running = mine?.status === 'running';
-  const busy = job?.status === 'running';
+  const onCancel = () => store.getState().cancel();
   return (
     <div className="claims-actions">
       <button
@@ -167,7 +172,6 @@ export function ClaimsView({ store, onOpen, onClose, confirm }: ClaimsViewProps)
   const allRows = useStore(store, (s) => s.rows);
   const rows = useStore(store, useShallow(selectRows));
   const computedHere = useStore(store, (s) => s.computedHere);
-  const job = useStore(store, (s) => s.job);
   const [banner, setBanner] = useState(true);
   useEffect(() => {
     void store.getState().load();
@@ -338,7 +342,7 @@ export function ClaimsView({ store, onOpen, onClose, confirm }: ClaimsViewProps)
                         {row.note !== undefined && !row.reason.includes(row.note) ? <span className="claims-lab-what">{row.note}</span> : null}
                       </td>
                       <td>
-                        <RowActions row={row} job={job} onOpen={() => onOpen(row)} onRecompute={() => recompute(row)} onCancel={() => store.getState().cancel()} />
+                        <RowActions store={store} row={row} onOpen={() => onOpen(row)} onRecompute={() => recompute(row)} />
                       </td>
                     </tr>
                   );
