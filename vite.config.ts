@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
@@ -30,6 +31,15 @@ function contentSecurityPolicy(): Plugin {
   };
 }
 
+/** The commit the page is built from, for the provenance of claims recomputed in the page (issue 14); 'unknown' outside a checkout. */
+function buildCommit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
 const host = '127.0.0.1';
 const port = 4173;
 
@@ -38,6 +48,7 @@ export default defineConfig({
   // Relative asset URLs, so a build works from any folder or sub-path.
   base: './',
   plugins: [react(), contentSecurityPolicy()],
+  define: { __LAB_COMMIT__: JSON.stringify(buildCommit()) },
   build: {
     target: 'es2022',
   },

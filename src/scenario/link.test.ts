@@ -339,3 +339,18 @@ describe('decodeScenarioLink: hostile and broken links', () => {
     expect(decodeScenarioLink(encodeLinkJson(JSON.stringify(v1Fixture)))).toStrictEqual({ ok: true, scenario: defaultScenario() });
   });
 });
+
+describe('the Claims view in a link (issue 14)', () => {
+  it('a link carries the open Claims view, and a link without it still opens closed', () => {
+    const open: Scenario = { ...defaultScenario(), view: { mode: 'normal', hide: [], claims: true } };
+    const decoded = decodeScenarioLink(encodeScenarioLink(open).replace(/^#/, ''));
+    expect(decoded.ok && decoded.scenario.view).toEqual({ mode: 'normal', hide: [], claims: true });
+    const plain = decodeScenarioLink(encodeScenarioLink({ ...defaultScenario(), view: { mode: 'normal', hide: [] } }).replace(/^#/, ''));
+    expect(plain.ok && plain.scenario.view?.claims).toBeUndefined();
+  });
+
+  it('a bad value names the field', () => {
+    const bad = defaultJsonWith((s) => (s['view'] = { mode: 'normal', hide: [], claims: 'yes' }));
+    expect(errorsOf(decodeScenarioLink(encodeLinkJson(bad)))).toEqual(['view.claims: must be true (or left out), got "yes"']);
+  });
+});

@@ -150,6 +150,8 @@ export const scenarioSchema = z
         hide: z.array(oneOf(HIDEABLE_CONTROLS)).max(LIMITS.hiddenControls),
         /** The Explore view is open (on the scenario's sweep). */
         explore: z.literal(true, { error: 'must be true (or left out)' }).optional(),
+        /** The Claims view (the reproduction report, issue 14) is open over the lab. */
+        claims: z.literal(true, { error: 'must be true (or left out)' }).optional(),
       })
       .optional(),
   })

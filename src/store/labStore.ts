@@ -37,9 +37,9 @@ export { HISTORY_LIMIT, type LoadErrors, type ScenarioSource } from './history';
 
 export type ScenarioView = NonNullable<Scenario['view']>;
 
-/** The view a scenario without `view` has: normal, nothing hidden, Explore closed. */
+/** The view a scenario without `view` has: normal, nothing hidden, Explore and Claims closed. */
 function isDefaultView(view: ScenarioView): boolean {
-  return view.mode === 'normal' && view.hide.length === 0 && view.explore !== true;
+  return view.mode === 'normal' && view.hide.length === 0 && view.explore !== true && view.claims !== true;
 }
 export const DEFAULT_VIEW: ScenarioView = { mode: 'normal', hide: [] };
 

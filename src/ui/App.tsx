@@ -31,6 +31,7 @@ function defaultServingScenario(): ServingScenario {
 import { ShareBar } from './ShareBar';
 import { Timeline } from './Timeline';
 import { ExploreLauncher, ExploreMount } from './explore/ExploreMount';
+import { ClaimsLauncher, ClaimsMount } from './claims/ClaimsMount';
 
 /** What the page does with a link, once it is decoded and routed to its world. */
 export interface LinkRoutes {
@@ -75,8 +76,9 @@ async function openFirstScenario(store: LabStore, routes: LinkRoutes): Promise<v
     ok = await store.getState().load(defaultScenario(), 'preset');
     if (errors !== null) store.getState().reject(errors.source, errors.errors);
   }
-  // A link that opens the Explore view leaves the lab paused: the sweep's workers need the cores.
-  if (ok && store.getState().view.explore !== true) await store.getState().play();
+  // A link that opens the Explore or Claims view leaves the lab paused: their workers need the cores.
+  const view = store.getState().view;
+  if (ok && view.explore !== true && view.claims !== true) await store.getState().play();
 }
 
 /** Ctrl+Z / Ctrl+Shift+Z (and Ctrl+Y) undo and redo scenario edits, except while typing. */
@@ -166,6 +168,7 @@ function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScen
   const hide = useLab((s) => s.view.hide);
   const hidden = (c: HideableControl) => hide.includes(c);
   const exploring = useLab((s) => s.view.explore === true);
+  const claiming = useLab((s) => s.view.claims === true);
   return (
     <div className="lab" data-view={mode} data-testid="lab">
       <header className="lab-header">
@@ -174,6 +177,7 @@ function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScen
           {/* The Explore and Measure launchers sit beside the title, where the header has room,
               so that the board and the main chart stay on the first screen (issue 12). */}
           {mode === 'embed' ? null : <ExploreLauncher />}
+          {mode === 'embed' ? null : <ClaimsLauncher />}
           {hidden('links') || mode === 'embed' ? null : <MeasurePanel />}
           <p className="tagline">
             Drop co-located workloads onto execution places and watch online schedulers rebalance a CNN inference pipeline — every
@@ -189,8 +193,9 @@ function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScen
       <ErrorBanner />
       {/* Board and main chart first, in the wide column; the algorithm panel, the lanes and the
           settings dock at the side, so that they never push the charts down (issue 12). */}
-      <ExploreMount />
-      <main className="lab-main" hidden={exploring}>
+      {/* One view over the lab at a time: the Claims view, or the Explore view. */}
+      {claiming ? <ClaimsMount onOpenServing={onOpenServing} /> : <ExploreMount />}
+      <main className="lab-main" hidden={exploring || claiming}>
         <section className="lab-board" aria-labelledby="board-heading">
           <Board showPalette={!hidden('palette')} />
         </section>

@@ -25,7 +25,10 @@ export function ExploreLauncher() {
         title="Sweep one or two of the scenario's fields over seeds, on every core"
         onClick={() => {
           void store.getState().pause();
-          store.getState().setView({ ...store.getState().view, explore: true });
+          // One view over the lab at a time: the Claims view closes.
+          const { claims: _claims, ...view } = store.getState().view;
+          void _claims;
+          store.getState().setView({ ...view, explore: true });
         }}
       >
         Explore…

@@ -1,0 +1,16 @@
+import { CLAIMS, computeClaims } from '../scenario/claims';
+import type { RowComputer } from './claimsStore';
+
+/**
+ * Recomputes a row of the reproduction report with the claims registry (`scenario/claims.ts`):
+ * the same `computeClaims` the CLI runs, on the cells the page's pool runs, so the same seeds
+ * give the same row.
+ */
+export const registryComputer: RowComputer = {
+  compute: async (id, seeds, runCells, onProgress) => {
+    const claim = CLAIMS.find((c) => c.id === id);
+    if (claim === undefined) throw new RangeError(`${id} is not a claim of this build's registry`);
+    const [row] = await computeClaims([claim], seeds, runCells, onProgress);
+    return row!;
+  },
+};

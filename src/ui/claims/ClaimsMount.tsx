@@ -1,0 +1,66 @@
+import { lazy, Suspense } from 'react';
+import type { ClaimRow } from '../../scenario/claimsReport';
+import type { Scenario, ServingScenario } from '../../scenario/schema';
+import { cellScenario, sweepCombinations } from '../../scenario/sweep';
+import { useLab, useLabStore } from '../labContext';
+
+/** The view, its store and the claims registry are loaded when the view first opens: the lab's first load stays small. */
+const ClaimsPage = lazy(() => import('./ClaimsPage').then((m) => ({ default: m.ClaimsPage })));
+
+/** The button that shows the Claims view (its state lives in the scenario's `view`, so a link reopens it). */
+export function ClaimsLauncher() {
+  const store = useLabStore();
+  const open = useLab((s) => s.view.claims === true);
+  if (open) return null;
+  return (
+    <div className="claims-launcher">
+      <button
+        type="button"
+        data-testid="claims.open"
+        title="Every claim of both papers beside the lab’s number, its verdict and the assumptions that flip it"
+        onClick={() => {
+          // Recomputing a row needs the cores; the Explore view closes (one view over the lab at a time).
+          void store.getState().pause();
+          const { explore: _explore, ...view } = store.getState().view;
+          void _explore;
+          store.getState().setView({ ...view, claims: true });
+        }}
+      >
+        Claims…
+      </button>
+    </div>
+  );
+}
+
+/** The Claims view over the live lab, when the view says so. */
+export function ClaimsMount({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScenario) => void }) {
+  const store = useLabStore();
+  const open = useLab((s) => s.view.claims === true);
+  if (!open) return null;
+  const close = () => {
+    const { claims: _claims, ...view } = store.getState().view;
+    void _claims;
+    store.getState().setView(view);
+  };
+  const openRow = (row: ClaimRow) => {
+    if (row.scenario.world === 'serving') {
+      onOpenServing(row.scenario);
+      return;
+    }
+    // A sweep over several combinations opens in the Explore view, which runs it; a claim of one
+    // combination (its sweep holds only seeds) plays that run in the lab, with the sweep's first seed.
+    const { view: _view, ...swept } = row.scenario as Scenario;
+    void _view;
+    const single = swept.sweep === undefined || sweepCombinations(swept).length === 1;
+    const scenario: Scenario = single ? cellScenario(swept, { values: sweepCombinations(swept)[0]!, seed: swept.seed }) : { ...swept, view: { mode: 'normal', hide: [], explore: true } };
+    void store
+      .getState()
+      .load(scenario, 'preset')
+      .then((ok) => (ok && scenario.view?.explore !== true ? store.getState().play() : undefined));
+  };
+  return (
+    <Suspense fallback={<p className="loading" data-testid="claims.loading">Opening the Claims view…</p>}>
+      <ClaimsPage onOpen={openRow} onClose={close} />
+    </Suspense>
+  );
+}
