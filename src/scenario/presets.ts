@@ -327,15 +327,20 @@ const EVERY_SERVING_LANE: ServingScenario['serving']['lanes'] = [
   { scheduler: 'fixed-per-phase', params: { maxInstances: 2 } },
 ];
 
+const BURST_MEAN_ON_S = 20;
+
 /**
  * Burstiness B of the load (the ratio of the on rate to the mean): each model is a two-state
  * MMPP with off rate 0, on for 20 s on average and off for 20·(B − 1) s, at B × 5 rps when on,
  * so the mean stays the paper's 5 rps per model (30 rps) whatever B; B = 1 is Poisson.
+ * The single presets spell each model's MMPP out; the sweep `bcedge-burstiness` sets the same
+ * schedules through `serving.bursts` (schema `modelRateSpec`), so that burstiness is one field
+ * an axis can sweep. Both give the engine the same spec (presets test).
  */
 function bursty(b: number): ServingScenario['serving']['models'] {
   return SIX_MODELS.map((m) => ({
     ...m,
-    rate: b === 1 ? { kind: 'constant', rateRps: 5 } : { kind: 'mmpp', onRps: 5 * b, offRps: 0, meanOnS: 20, meanOffS: 20 * (b - 1), startOn: false },
+    rate: b === 1 ? { kind: 'constant', rateRps: 5 } : { kind: 'mmpp', onRps: 5 * b, offRps: 0, meanOnS: BURST_MEAN_ON_S, meanOffS: BURST_MEAN_ON_S * (b - 1), startOn: false },
   }));
 }
 
@@ -373,6 +378,16 @@ const DYNAMIC_PRESETS: readonly Preset[] = [
       durationS: 3000,
       lanes: [{ scheduler: 'bcedge' }, { scheduler: 'fixed' }, { scheduler: 'fixed-hindsight' }],
     }),
+  },
+  {
+    id: 'bcedge-burstiness',
+    figure: 'BCEdge §V-A, burstiness sweep',
+    description: `Six models on Xavier NX at a mean 30 rps for 600 s, the burstiness of their on/off bursts swept over ${BURSTINESS.join(', ')} (on rate / mean; 1 = Poisson): fixed, DeepRT, GA, BCEdge and TAC from the shipped agents, and the oracles. Each cell is the single preset bcedge-burstiness-B.`,
+    scenario: serving(
+      'Burstiness sweep: on/off bursts at a mean 30 rps',
+      { bursts: { burstiness: 1, meanOnS: BURST_MEAN_ON_S }, lanes: BURSTY_LANES },
+      { axes: [{ path: 'serving.bursts.burstiness', name: 'burstiness', values: [...BURSTINESS] }] },
+    ),
   },
   ...BURSTINESS.map(
     (b): Preset => ({

@@ -327,6 +327,14 @@ export const servingScenarioSchema = z
         oomRecoveryMs: num(0, 60_000),
         interferenceNoise: num(SERVING_LIMITS.interferenceNoise.min, SERVING_LIMITS.interferenceNoise.max).optional(),
       }),
+      /**
+       * On/off bursts at a constant mean (the burstiness sweep's axis): every model without a
+       * `rate` of its own sends its share of `rateRps` as a two-state MMPP, off rate 0, on for
+       * `meanOnS` on average at `burstiness` × its share and off for `meanOnS` × (burstiness − 1);
+       * burstiness 1 is a Poisson stream of its own at its share (`modelRateSpec`). Absent: the
+       * models' shares are drawn as before (one stream).
+       */
+      bursts: z.strictObject({ burstiness: num(1, 100), meanOnS: num(0.001, SERVING_LIMITS.durationS.max) }).optional(),
       /** Replays these requests instead of drawing arrivals (`rateRps` and the models' rates are then unused). */
       trace: z
         .strictObject({
@@ -359,8 +367,11 @@ export const servingScenarioSchema = z
     const maxRate = v.rateRps;
     // With per-model schedules, the bound is the sum of the models' peak rates.
     const totalWeight = v.models.reduce((sum, m) => sum + m.weight, 0);
-    const peakRate = v.models.some((m) => m.rate !== undefined)
-      ? v.models.reduce((sum, m) => sum + (m.rate === undefined ? (maxRate * m.weight) / Math.max(totalWeight, 1e-9) : schedulePeakRps(m.rate)), 0)
+    const peakRate = v.models.some((m) => modelRateSpec(v, m) !== undefined)
+      ? v.models.reduce((sum, m) => {
+          const own = modelRateSpec(v, m);
+          return sum + (own === undefined ? (maxRate * m.weight) / Math.max(totalWeight, 1e-9) : schedulePeakRps(own));
+        }, 0)
       : maxRate;
     if (peakRate * v.durationS > SERVING_LIMITS.requests) {
       ctx.addIssue({ code: 'custom', path: ['serving', 'durationS'], message: `sends ${peakRate === maxRate ? '' : 'up to '}${Math.round(peakRate * v.durationS)} requests at ${peakRate} rps; at most ${SERVING_LIMITS.requests}` });
@@ -407,6 +418,25 @@ export const servingScenarioSchema = z
   });
 
 export type ServingScenario = z.infer<typeof servingScenarioSchema>;
+
+type ServingModelSpec = z.infer<typeof servingModelSchema>;
+
+/**
+ * The rate schedule a model is drawn with: its own `rate`, or under `serving.bursts` its
+ * weight's share of `rateRps` as on/off bursts (a constant rate at burstiness 1); undefined
+ * when it takes its share of the one Poisson stream.
+ */
+export function modelRateSpec(
+  v: { readonly rateRps: number; readonly models: readonly ServingModelSpec[]; readonly bursts?: { readonly burstiness: number; readonly meanOnS: number } | undefined },
+  m: ServingModelSpec,
+): RateScheduleSpec | undefined {
+  if (m.rate !== undefined || v.bursts === undefined) return m.rate;
+  const totalWeight = v.models.reduce((sum, x) => sum + x.weight, 0);
+  const shareRps = (v.rateRps * m.weight) / Math.max(totalWeight, 1e-9);
+  const { burstiness, meanOnS } = v.bursts;
+  if (burstiness === 1) return { kind: 'constant', rateRps: shareRps };
+  return { kind: 'mmpp', onRps: burstiness * shareRps, offRps: 0, meanOnS, meanOffS: meanOnS * (burstiness - 1), startOn: false };
+}
 
 /** The largest rate a schedule reaches, rps. */
 export function schedulePeakRps(r: RateScheduleSpec): number {

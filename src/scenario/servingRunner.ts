@@ -4,7 +4,7 @@ import { wrapDecide, type ServingScheduler } from '../engine/serving/scheduler';
 import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingRunSpec } from '../engine/serving/simulation';
 import { perModelParameter, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext, type LearningFactory } from '../schedulers/serving/registry';
 import type { RateSchedule } from '../engine/serving/load';
-import { percentileOptionsOf, type RateScheduleSpec, type ServingScenario } from './schema';
+import { modelRateSpec, percentileOptionsOf, type RateScheduleSpec, type ServingScenario } from './schema';
 import { cellScenario, sweepCells, type AxisValue, type SweepCell } from './sweep';
 
 /** Field overrides of one run (the sweep sets fields in the scenario instead: `cellScenario`). */
@@ -36,7 +36,7 @@ export function buildServingSpec(scenario: ServingScenario, cell: ServingCell = 
       model: m.model,
       weight: m.weight,
       ...(m.sloMs === undefined ? {} : { sloMs: m.sloMs }),
-      ...(m.rate === undefined ? {} : { rate: rateScheduleMs(m.rate) }),
+      ...withRate(modelRateSpec(v, m)),
       ...(m.serviceFromS === undefined ? {} : { serviceFromMs: m.serviceFromS * 1000 }),
       ...(m.serviceToS === undefined ? {} : { serviceToMs: m.serviceToS === null ? null : m.serviceToS * 1000 }),
       ...(m.classes === undefined ? {} : { classes: m.classes }),
@@ -63,6 +63,10 @@ export function buildServingSpec(scenario: ServingScenario, cell: ServingCell = 
         }),
     percentiles: percentileOptionsOf(scenario),
   };
+}
+
+function withRate(r: RateScheduleSpec | undefined): { rate?: RateSchedule } {
+  return r === undefined ? {} : { rate: rateScheduleMs(r) };
 }
 
 /** A scenario's rate schedule (seconds) as the engine's (milliseconds). */
@@ -119,19 +123,28 @@ function timed(scheduler: ServingScheduler, clock: () => number): { scheduler: S
  * A learning lane builds its agent from `learning` for this cell: from scratch with the
  * cell's seed, or from the shipped agent when the lane says `pretrained`.
  */
-export function runServingCell(scenario: ServingScenario, cell: SweepCell, clock: () => number = () => 0, learning?: LearningFactory): ServingLaneResult[] {
+export function runServingCell(
+  scenario: ServingScenario,
+  cell: SweepCell,
+  clock: () => number = () => 0,
+  learning?: LearningFactory,
+  /** Called with each lane's finished run (its per-slot series), e.g. for per-window figures (bench/timeline.ts). */
+  onLaneRun?: (lane: number, run: ServingRun) => void,
+): ServingLaneResult[] {
   const plain = cellScenario(scenario, cell);
   const seed = cell.seed;
   const spec = buildServingSpec(plain, {}, seed);
-  return plain.serving.lanes.map((lane) => {
+  return plain.serving.lanes.map((lane, laneIndex) => {
     const params = servingLaneParameters(lane);
     const inner = SERVING_SCHEDULERS[lane.scheduler].create(params, servingSchedulerContext(seed, spec.models.map((m) => m.model), learning, spec));
     const { scheduler, meanUs } = timed(inner, clock);
     let summary: ServingSummary;
     let report: Readonly<Record<string, unknown>> | undefined;
     try {
-      summary = new ServingRun(spec, scheduler).runToEnd();
+      const run = new ServingRun(spec, scheduler);
+      summary = run.runToEnd();
       report = inner.report?.();
+      onLaneRun?.(laneIndex, run);
     } finally {
       inner.dispose?.();
     }
