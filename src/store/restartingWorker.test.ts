@@ -19,11 +19,13 @@ function fakeWorker(index: number) {
   const { port1, port2 } = new MessageChannel();
   const errors = new EventTarget();
   let frameCallback: ((frame: number) => void) | null = null;
+  /** A worker busy in a long call: the liveness check's ping waits behind it. */
+  let busy = false;
   const api: FakeApi = {
     subscribe: (callback) => {
       frameCallback = callback;
     },
-    ping: () => true,
+    ping: () => (busy ? (new Promise<true>(() => undefined) as unknown as true) : true),
     echo: (value) => value + 1000 * index,
     never: () => new Promise<number>(() => undefined),
   };
@@ -43,6 +45,9 @@ function fakeWorker(index: number) {
     close: () => port2.close(),
     crash: () => errors.dispatchEvent(Object.assign(new Event('error', { cancelable: true }))),
     frame: (value: number) => frameCallback?.(value),
+    setBusy: (value: boolean) => {
+      busy = value;
+    },
   };
 }
 
@@ -126,6 +131,24 @@ describe('restartingWorker', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(frames).toEqual([7]);
     await clock.pass(2000, 100);
+    expect(restarts).toEqual(['stopped answering']);
+  });
+
+  it('keeps a worker busy in a long call while it sends frames, and restarts it once they stop', async () => {
+    const { fakes, clock, client, restarts } = setup();
+    const frames: number[] = [];
+    await client.subscribe((f) => frames.push(f));
+    void client.remote().never().catch(() => undefined);
+    fakes[0]!.setBusy(true);
+    // Three times the busy bound, a progress frame every 200 ms (a reference lane's search).
+    for (let i = 0; i < 22; i++) {
+      fakes[0]!.frame(i);
+      await clock.pass(200, 100);
+    }
+    expect(frames).toHaveLength(22);
+    expect(restarts).toEqual([]);
+    // Silent from now on: the busy bound applies again.
+    await clock.pass(1700, 100);
     expect(restarts).toEqual(['stopped answering']);
   });
 

@@ -99,8 +99,19 @@ export function restartingWorker<Api extends LiveApi<F>, F>(
       event.preventDefault();
       if (own === incarnation) restart('crashed');
     });
-    if (onFrame !== null) void (remote.subscribe as (cb: unknown) => Promise<void>)(proxy(onFrame));
+    if (onFrame !== null) void (remote.subscribe as (cb: unknown) => Promise<void>)(proxy(delivered(own)));
   };
+
+  /**
+   * The frame callback of worker `own`: a frame is an answer too (a worker busy in a long
+   * synchronous call, e.g. a reference lane's search, sends progress frames and is alive).
+   */
+  const delivered =
+    (own: number) =>
+    (frame: F): void => {
+      if (own === incarnation) pingSentMs = null;
+      onFrame?.(frame);
+    };
 
   const check = (): void => {
     const now = timers.now();
@@ -149,7 +160,7 @@ export function restartingWorker<Api extends LiveApi<F>, F>(
     remote: () => tracked,
     subscribe: (callback) => {
       onFrame = callback;
-      return (remote.subscribe as (cb: unknown) => Promise<void>)(proxy(callback));
+      return (remote.subscribe as (cb: unknown) => Promise<void>)(proxy(delivered(incarnation)));
     },
     onCrash: (listener) => void crashListeners.push(listener),
     dispose: () => {

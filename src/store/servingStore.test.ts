@@ -172,4 +172,25 @@ describe('ServingSeriesBuffer', () => {
     expect(buffer.models).toBe(3);
     expect(buffer.at('batchSize', 1, 2)).toBe(5);
   });
+
+  it('shows a reference lane’s search while the lanes are built, keeps the last run’s series meanwhile, and clears it when they are', async () => {
+    const store = inProcessStore();
+    expect(await store.getState().load(small(), 'preset')).toBe(true);
+    await store.getState().step(5000);
+    const before = store.getState();
+    const seen: (string | null)[] = [];
+    const unsubscribe = store.subscribe((s) => s.search, (search) => seen.push(search === null ? null : `${search.label} ${search.done}/${search.total}`));
+    const base = small(20);
+    expect(await store.getState().load({ ...base, serving: { ...base.serving, lanes: [{ scheduler: 'fixed' }, { scheduler: 'fixed-hindsight', params: { maxBatch: 4, maxInstances: 1 } }] } }, 'file')).toBe(true);
+    unsubscribe();
+    // 3 uniform + 1 pass × 6 models × 2 others = 15 evaluations at most; a frame for each (≤ 100).
+    expect(seen.filter((x) => x !== null)[0]).toBe('Best fixed in hindsight 1/15');
+    expect(seen.filter((x) => x !== null).length).toBeGreaterThan(2);
+    expect(seen.at(-1)).toBeNull();
+    expect(store.getState().search).toBeNull();
+    // The new lanes' series replaced the old ones (a search frame alone does not touch them).
+    expect(before.series[0]!.length).toBeGreaterThan(0);
+    expect(store.getState().lanes.map((l) => l.scheduler)).toEqual(['fixed', 'fixed-hindsight']);
+    expect(store.getState().series).toHaveLength(2);
+  });
 });

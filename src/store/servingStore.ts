@@ -16,6 +16,7 @@ import type {
   ServingLoadResult,
   ServingMarker,
   ServingModelInfo,
+  ServingSearchProgress,
   ServingSeriesChunk,
   ServingSpeed,
 } from '../worker/servingProtocol';
@@ -161,6 +162,8 @@ export interface ServingResultsSlice {
   /** Per lane: mean wall-clock decision time, µs (Fig. 16). */
   decisionUs: readonly (number | null)[];
   summaries: readonly ServingSummary[] | null;
+  /** A reference lane searching before the run (null when none is). */
+  search: ServingSearchProgress | null;
 }
 
 export interface ServingUiSlice {
@@ -255,6 +258,7 @@ const resultsSlice = (): ServingResultsSlice => ({
   policies: [],
   decisionUs: [],
   summaries: null,
+  search: null,
 });
 
 const uiSlice = (): ServingUiSlice => ({ selectedLane: 0, selectedModel: 0 });
@@ -282,10 +286,10 @@ function actions(set: Set, get: Get, client: ServingClient, startAllowed: (scena
   /** Remembers the scenario before a change, for undo (a new change clears redo). */
   const applyLoad = (result: ServingLoadResult, source: ScenarioSource): boolean => {
     if (!result.ok) {
-      set({ errors: { source, errors: result.errors } });
+      set({ errors: { source, errors: result.errors }, search: null });
       return false;
     }
-    set({ ...loadedState(result, get), errors: null });
+    set({ ...loadedState(result, get), errors: null, search: null });
     return true;
   };
   /** Loads and keeps playing if the run was playing. */
@@ -389,6 +393,11 @@ function actions(set: Set, get: Get, client: ServingClient, startAllowed: (scena
 
 /** Applies one frame from the worker: series in place, the rest as state. */
 export function applyServingFrame(set: Set, get: Get, frame: ServingFrame, nowMs: number, frameTimes: number[]): void {
+  // A search frame has no lanes (they are being built): it changes the progress only.
+  if (frame.search != null) {
+    set({ search: frame.search });
+    return;
+  }
   const state = get();
   const fresh = frame.generation !== state.generation;
   const series = fresh || state.series.length !== frame.lanes.length ? frame.lanes.map(() => new ServingSeriesBuffer()) : state.series;
@@ -416,6 +425,7 @@ export function applyServingFrame(set: Set, get: Get, frame: ServingFrame, nowMs
     furthestMs: frame.furthestMs,
     ...(frame.timeline ? { timelineMarkers: frame.timeline.markers } : {}),
     ...(frame.summaries ? { summaries: frame.summaries } : fresh ? { summaries: null } : {}),
+    ...(frame.search === null ? { search: null } : {}),
   });
 }
 
@@ -442,7 +452,7 @@ export function createServingStore(client: ServingClient, now: () => number = ()
     // A fresh worker knows nothing: give it the scenario back and say what happened.
     const { scenario, speed } = store.getState();
     // The new worker counts generations from scratch: make its first frame count as fresh.
-    store.setState({ generation: -1 });
+    store.setState({ generation: -1, search: null });
     const crashed = { source: 'worker' as const, errors: [{ path: '(simulation)', message: `${reason === 'crashed' ? 'stopped unexpectedly' : 'stopped answering'} and was restarted; the run starts again from time 0` }] };
     if (scenario === null) {
       store.setState({ errors: crashed });

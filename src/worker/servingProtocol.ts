@@ -146,6 +146,22 @@ export interface ServingMarker {
   readonly instances?: number;
 }
 
+/**
+ * A reference lane (`fixed-hindsight`, `fixed-per-phase`) searching on its own trace before
+ * the run can start: it re-runs the trace once per configuration it tries (reference.ts).
+ */
+export interface ServingSearchProgress {
+  /** The lane searching, and its label. */
+  readonly lane: number;
+  readonly label: string;
+  /** Which of the scenario's reference lanes this is (1-based), and how many it has. */
+  readonly ordinal: number;
+  readonly of: number;
+  /** Configurations evaluated so far, and the most the search can take (it may stop earlier). */
+  readonly done: number;
+  readonly total: number;
+}
+
 /** One batch of progress, at most ~60 per second (30 at full speed). */
 export interface ServingFrame {
   /** Increases on every load, reset, rate change or replay: frames of an older generation are stale. */
@@ -177,6 +193,11 @@ export interface ServingFrame {
   readonly furthestMs: number;
   /** Present when the time line's markers changed: all of them. */
   readonly timeline?: { readonly markers: readonly ServingMarker[] };
+  /**
+   * Present while a reference lane searches (frames with no lanes yet: the lanes are being
+   * built), then null on the first frame of the built lanes; absent otherwise.
+   */
+  readonly search?: ServingSearchProgress | null;
 }
 
 /** What `load` answers. */

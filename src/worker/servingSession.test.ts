@@ -169,4 +169,36 @@ describe('ServingSession', () => {
     const slots = collect(frames, 0);
     expect(slots.endMs.at(-1)).toBe(3_000_000);
   });
+
+  it('sends the reference lanes’ search progress before the lanes exist, then a frame that ends it', () => {
+    const { host, frames } = manualHost();
+    const session = new ServingSession(host);
+    const base = small(30);
+    const scenario: ServingScenario = {
+      ...base,
+      serving: { ...base.serving, lanes: [{ scheduler: 'fixed' }, { scheduler: 'fixed-hindsight', params: { maxBatch: 4, maxInstances: 2 } }, { scheduler: 'fixed-per-phase', params: { maxBatch: 2, maxInstances: 1 } }] },
+    };
+    expect(session.load(scenario).ok).toBe(true);
+    const searching = frames.filter((f) => f.search != null);
+    const firstBuilt = frames.findIndex((f) => f.lanes.length > 0);
+    // Every progress frame comes before the lanes' first frame, and has no lanes.
+    expect(searching.length).toBeGreaterThan(2);
+    expect(frames.slice(0, firstBuilt).every((f) => f.search != null && f.lanes.length === 0)).toBe(true);
+    expect(frames[firstBuilt]!.search).toBeNull();
+    const progress = searching.map((f) => f.search!);
+    expect(new Set(progress.map((p) => `${p.lane}:${p.label}:${p.ordinal}/${p.of}`))).toEqual(new Set(['1:Best fixed in hindsight:1/2', '2:Best fixed per phase:2/2']));
+    for (const lane of [1, 2]) {
+      const own = progress.filter((p) => p.lane === lane);
+      expect(own[0]!.done).toBe(1);
+      for (let i = 1; i < own.length; i++) expect(own[i]!.done).toBeGreaterThan(own[i - 1]!.done);
+      expect(own.every((p) => p.done <= p.total)).toBe(true);
+    }
+    // Frames after the first built one say nothing about a search.
+    session.step(2000);
+    expect(frames.slice(firstBuilt + 1).every((f) => f.search === undefined)).toBe(true);
+    // A scenario without reference lanes sends no search field at all.
+    const plain = manualHost();
+    new ServingSession(plain.host).load(small(30));
+    expect(plain.frames.every((f) => f.search === undefined)).toBe(true);
+  });
 });

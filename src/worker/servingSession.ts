@@ -19,6 +19,7 @@ import type {
   ServingLoadResult,
   ServingMarker,
   ServingModelLive,
+  ServingSearchProgress,
   ServingSeriesChunk,
   ServingSpeed,
 } from './servingProtocol';
@@ -208,6 +209,9 @@ type LiveChange =
   /** One SAC update applied by the walkthrough (it changes the learner, so a replay applies it too). */
   | { readonly kind: 'explain'; readonly atMs: number; readonly lane: number };
 
+/** Progress frames a reference lane's search sends at most (plus its first evaluation). */
+const SEARCH_PROGRESS_FRAMES = 100;
+
 /** Configuration changes the time line shows at most (the newest; slider drags make many). */
 const TIMELINE_CONFIG_MARKERS = 500;
 
@@ -280,6 +284,8 @@ export class ServingSession {
   private nextBackgroundId = 1;
   private summariesDue = false;
   private replaceDue = false;
+  /** A reference lane searched while the lanes were built: the next frame says it is over. */
+  private searchEndDue = false;
 
   /** Builds the learning lanes; set by the worker once TensorFlow.js is loaded. */
   private learningFactory: LearningFactory | null = null;
@@ -539,9 +545,13 @@ export class ServingSession {
     this.slot = 0;
     this.durationMs = spec.durationMs;
     this.slotMs = spec.assumptions.slotMs;
+    const references = scenario.serving.lanes.flatMap((l, index) => (SERVING_SCHEDULERS[l.scheduler].reference === true ? [index] : []));
     this.lanes = scenario.serving.lanes.map((l, index) => {
       const params = servingLaneParameters(l);
-      const inner = SERVING_SCHEDULERS[l.scheduler].create(params, servingSchedulerContext(scenario.seed, models, this.learningFactory ?? undefined, spec));
+      const context = servingSchedulerContext(scenario.seed, models, this.learningFactory ?? undefined, spec);
+      const ordinal = references.indexOf(index) + 1;
+      const searchProgress = ordinal === 0 ? undefined : this.searchReporter({ lane: index, label: servingLaneLabel(l.scheduler, params), ordinal, of: references.length });
+      const inner = SERVING_SCHEDULERS[l.scheduler].create(params, searchProgress === undefined ? context : { ...context, searchProgress });
       const hooks: LaneHooks = { overrides: l.scheduler === 'fixed' ? models.map(() => null) : null, view: null };
       const lane: Pick<Lane, 'decisionMs' | 'decisions'> = { decisionMs: 0, decisions: 0 };
       const timing = {
@@ -569,10 +579,39 @@ export class ServingSession {
         action: run.currentAction,
       });
     });
+    if (references.length > 0) this.searchEndDue = true;
     this.loop.resetMeasure();
     this.applied = new Set();
     this.summariesDue = false;
     this.replaceDue = true;
+  }
+
+  /**
+   * What a reference lane's search calls after each evaluation: a frame with the progress and
+   * no lanes (they are being built), sent on the first evaluation and then at most
+   * SEARCH_PROGRESS_FRAMES times. The worker is busy in this synchronous search, but frames
+   * still reach the page (and tell its liveness check the worker is alive).
+   */
+  private searchReporter(lane: Omit<ServingSearchProgress, 'done' | 'total'>): (done: number, total: number) => void {
+    return (done, total) => {
+      const every = Math.max(1, Math.floor(total / SEARCH_PROGRESS_FRAMES));
+      if (done !== 1 && done % every !== 0) return;
+      const frame: ServingFrame = {
+        generation: this.generation,
+        timeMs: 0,
+        durationMs: this.durationMs,
+        status: this.status,
+        stride: 1,
+        replace: true,
+        models: 0,
+        lanes: [],
+        backgrounds: [],
+        measuredSpeed: 0,
+        furthestMs: 0,
+        search: { ...lane, done, total },
+      };
+      this.host.emit(frame, []);
+    };
   }
 
   /** Rebuilds the lanes and replays every live change at its time up to `untilMs`. */
@@ -800,7 +839,9 @@ export class ServingSession {
       measuredSpeed: due.measuredSpeed,
       furthestMs: this.furthestMs,
       ...(timeline ? { timeline } : {}),
+      ...(this.searchEndDue ? { search: null } : {}),
     };
+    this.searchEndDue = false;
     this.host.emit(frame, transfer);
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ServingRun, DEFAULT_SERVING_ASSUMPTIONS, type ServingRunSpec } from '../../engine/serving/simulation';
 import { createFixed } from './fixed';
-import { createPlanned, phaseStartsMs, searchFixedInHindsight, searchFixedPerPhase, searchGrid, type ReferenceSearchParams } from './reference';
+import { createPlanned, phaseStartsMs, referenceSearchBound, searchFixedInHindsight, searchFixedPerPhase, searchGrid, type ReferenceSearchParams } from './reference';
 import { SERVING_SCHEDULERS, servingSchedulerContext } from './registry';
 
 // A small world that changes: ResNet-18's load steps up at 20 s, a tenant sits on the GPU
@@ -67,6 +67,33 @@ describe('reference lanes (oracles)', () => {
       expect(new ServingRun(spec, lane).runToEnd().utilityMean).toBe(found.utility);
       expect(lane.report?.()).toMatchObject({ evaluations: found.evaluations, searchUtility: found.utility });
     }
+  });
+
+  it('report every evaluation of their search, against a bound fixed before it starts, without changing what they find', () => {
+    const cases = [
+      ['fixed-hindsight', (p: ReferenceSearchParams, progress: (d: number, t: number) => void) => searchFixedInHindsight(spec, p, progress), hindsight],
+      ['fixed-per-phase', (p: ReferenceSearchParams, progress: (d: number, t: number) => void) => searchFixedPerPhase(spec, p, progress), perPhase],
+    ] as const;
+    for (const [kind, search, found] of cases) {
+      const calls: [number, number][] = [];
+      const result = search(params, (done, total) => calls.push([done, total]));
+      expect(result).toEqual(found);
+      // One call per evaluation, counting 1, 2, …, evaluations.
+      expect(calls.map(([done]) => done)).toEqual(Array.from({ length: result.evaluations }, (_, i) => i + 1));
+      const bound = referenceSearchBound(kind, spec, params);
+      expect(new Set(calls.map(([, total]) => total))).toEqual(new Set([bound]));
+      // Coordinate ascent stopped early here (8 passes allowed), so the bound is not reached.
+      expect(result.evaluations).toBeLessThan(bound);
+    }
+    // Without ascent the bound is exact: every uniform configuration once.
+    const uniformCalls: number[] = [];
+    const uniform = searchFixedInHindsight(spec, { ...params, perModel: false }, (done, total) => uniformCalls.push(total - done));
+    expect(uniform.evaluations).toBe(grid.length);
+    expect(uniformCalls.at(-1)).toBe(0);
+    // The registry's lanes pass their context's reporter on.
+    let reported = 0;
+    const lane = SERVING_SCHEDULERS['fixed-hindsight'].create({ maxBatch: 8, maxInstances: 2, rounds: 8 }, { ...servingSchedulerContext(spec.seed, ['res', 'mob', 'bert'], undefined, spec), searchProgress: () => reported++ });
+    expect(reported).toBe((lane.report?.() as { evaluations: number }).evaluations);
   });
 
   it('say so when created without the lane’s run', () => {

@@ -46,6 +46,14 @@ export interface ReferenceSearchParams {
   readonly phaseS?: number;
 }
 
+/**
+ * Called after each evaluation (one run of the trace, whole or up to a phase's end) with the
+ * evaluations so far and `total`, an upper bound fixed before the search starts
+ * (`referenceSearchBound`: coordinate ascent may stop early, after a pass that changed nothing,
+ * and the last call then has `done` below it). The page shows it while a reference lane searches.
+ */
+export type SearchProgress = (done: number, total: number) => void;
+
 /** One phase of a plan: from `fromMs` on, these actions. */
 export interface PhasePlan {
   readonly fromMs: number;
@@ -84,6 +92,35 @@ export function searchGrid(params: ReferenceSearchParams): ModelAction[] {
     for (const instances of INSTANCE_COUNTS) if (instances <= params.maxInstances) grid.push({ batchSize, instances });
   }
   return grid;
+}
+
+/** Evaluations of one coordinate-ascent search at most: every grid point but the current one, per model, per pass. */
+function ascentBound(models: number, grid: number, params: ReferenceSearchParams): number {
+  return params.perModel && models > 1 ? params.rounds * models * (grid - 1) : 0;
+}
+
+/**
+ * The most evaluations a search can take (the progress's total): hindsight |grid| + ascent;
+ * per phase, that plus, per phase, its start, |grid| and its ascent, plus the final run.
+ */
+export function referenceSearchBound(kind: 'fixed-hindsight' | 'fixed-per-phase', spec: ServingRunSpec, params: ReferenceSearchParams): number {
+  const grid = searchGrid(params).length;
+  const models = spec.models.length;
+  const hindsight = grid + ascentBound(models, grid, params);
+  if (kind === 'fixed-hindsight') return hindsight;
+  return hindsight + phaseStartsMs(spec, params.phaseS ?? 0).length * (1 + grid + ascentBound(models, grid, params)) + 1;
+}
+
+/** Counts evaluations and reports them; `offset` continues another search's count. */
+function counter(total: number, progress: SearchProgress | undefined, offset = 0): <T extends unknown[]>(f: (...args: T) => number) => (...args: T) => number {
+  let done = offset;
+  return (f) =>
+    (...args) => {
+      const value = f(...args);
+      done++;
+      progress?.(done, total);
+      return value;
+    };
 }
 
 /** Mean utility over the run (the summary's utilityMean) of a plan. */
@@ -146,15 +183,23 @@ function ascend(
 }
 
 /** `fixed-hindsight`: the best single configuration per model (or uniform) over the whole run. */
-export function searchFixedInHindsight(spec: ServingRunSpec, params: ReferenceSearchParams): ReferenceResult {
+export function searchFixedInHindsight(
+  spec: ServingRunSpec,
+  params: ReferenceSearchParams,
+  progress?: SearchProgress,
+  /** The total reported (a per-phase search starts with this one and reports its own). */
+  total = referenceSearchBound('fixed-hindsight', spec, params),
+): ReferenceResult {
   const grid = searchGrid(params);
   const models = spec.models.length;
+  const counted = counter(total, progress);
+  const evaluate = counted((actions: ServingAction) => runUtility(spec, [{ fromMs: 0, actions }]));
   let best: ServingAction = uniform(models, grid[0]!);
   let bestValue = Number.NEGATIVE_INFINITY;
   let evaluations = 0;
   for (const g of grid) {
     const actions = uniform(models, g);
-    const value = runUtility(spec, [{ fromMs: 0, actions }]);
+    const value = evaluate(actions);
     evaluations++;
     if (value > bestValue) {
       best = actions;
@@ -162,7 +207,7 @@ export function searchFixedInHindsight(spec: ServingRunSpec, params: ReferenceSe
     }
   }
   if (params.perModel && models > 1) {
-    const found = ascend(best, bestValue, grid, params.rounds, (actions) => runUtility(spec, [{ fromMs: 0, actions }]));
+    const found = ascend(best, bestValue, grid, params.rounds, evaluate);
     best = found.actions;
     bestValue = found.value;
     evaluations += found.evaluations;
@@ -180,8 +225,10 @@ export function phaseStartsMs(spec: ServingRunSpec, phaseS = 0): number[] {
 }
 
 /** `fixed-per-phase`: the best configuration per model for each phase of the known schedule. */
-export function searchFixedPerPhase(spec: ServingRunSpec, params: ReferenceSearchParams): ReferenceResult {
-  const hindsight = searchFixedInHindsight(spec, params);
+export function searchFixedPerPhase(spec: ServingRunSpec, params: ReferenceSearchParams, progress?: SearchProgress): ReferenceResult {
+  const total = referenceSearchBound('fixed-per-phase', spec, params);
+  const hindsight = searchFixedInHindsight(spec, params, progress, total);
+  const counted = counter(total, progress, hindsight.evaluations);
   const fixed = hindsight.plan[0]!.actions;
   const starts = phaseStartsMs(spec, params.phaseS ?? 0);
   const plan: PhasePlan[] = starts.map((fromMs) => ({ fromMs, actions: fixed }));
@@ -190,7 +237,7 @@ export function searchFixedPerPhase(spec: ServingRunSpec, params: ReferenceSearc
   starts.forEach((fromMs, k) => {
     const toMs = starts[k + 1] ?? spec.durationMs;
     const withPhase = (actions: ServingAction): PhasePlan[] => plan.map((p, j) => (j === k ? { fromMs: p.fromMs, actions } : p));
-    const evaluate = (actions: ServingAction): number => phaseUtility(spec, withPhase(actions), fromMs, toMs);
+    const evaluate = counted((actions: ServingAction): number => phaseUtility(spec, withPhase(actions), fromMs, toMs));
     let start = plan[k]!.actions;
     let startValue = evaluate(start);
     evaluations++;
@@ -208,7 +255,7 @@ export function searchFixedPerPhase(spec: ServingRunSpec, params: ReferenceSearc
     evaluations += found.evaluations;
     plan[k] = { fromMs, actions: found.actions };
   });
-  const utility = runUtility(spec, plan);
+  const utility = counted(runUtility)(spec, plan);
   evaluations++;
   if (utility < hindsight.utility) return { plan: [{ fromMs: 0, actions: fixed }], utility: hindsight.utility, evaluations, fellBackToHindsight: true };
   return { plan, utility, evaluations, fellBackToHindsight: false };

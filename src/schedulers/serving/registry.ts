@@ -6,7 +6,7 @@ import type { NumericParameter } from '../pipeline/registry';
 import { createDeepRt } from './deeprt';
 import { createFixed } from './fixed';
 import { createGa } from './ga';
-import { createPlanned, referenceReport, searchFixedInHindsight, searchFixedPerPhase, type ReferenceResult, type ReferenceSearchParams } from './reference';
+import { createPlanned, referenceReport, searchFixedInHindsight, searchFixedPerPhase, type ReferenceResult, type ReferenceSearchParams, type SearchProgress } from './reference';
 
 /** What a serving scheduler may be built with besides its parameters. */
 export interface ServingSchedulerContext {
@@ -25,6 +25,8 @@ export interface ServingSchedulerContext {
    * `fixed-per-phase`) search by re-running it; the other schedulers never look.
    */
   readonly spec?: ServingRunSpec;
+  /** Told each evaluation of a reference lane's search (the page shows it; reference.ts `SearchProgress`). */
+  readonly searchProgress?: SearchProgress;
 }
 
 /** The learning schedulers' ids (tfjs, src/agents). */
@@ -111,7 +113,7 @@ function referenceEntry(
   label: string,
   description: string,
   parameters: readonly NumericParameter[],
-  search: (spec: ServingRunSpec, params: ReferenceSearchParams) => ReferenceResult,
+  search: (spec: ServingRunSpec, params: ReferenceSearchParams, progress?: SearchProgress) => ReferenceResult,
 ): ServingSchedulerEntry {
   return {
     id,
@@ -127,7 +129,7 @@ function referenceEntry(
         rounds: value(params, SEARCH_ROUNDS),
         perModel: value(params, SEARCH_PER_MODEL) === 1,
         phaseS: params[PHASE_S.name] ?? PHASE_S.default,
-      });
+      }, context.searchProgress);
       return createPlanned(id, found.plan, () => referenceReport(found));
     },
   };
