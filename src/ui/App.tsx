@@ -16,7 +16,8 @@ import { LessonBar } from './LessonBar';
 import { LabStoreContext, useLab } from './labContext';
 import { LanesPanel } from './LanesPanel';
 import { MeasurePanel } from './MeasurePanel';
-import { decodeLink, encodeAnyScenarioLink } from '../scenario/link';
+import { decodeLink } from '../scenario/link';
+import { servingLinkHash } from './serving/traceScenario';
 import { linkFor, startLinkSync } from './linkSync';
 import { PlaybackBar } from './PlaybackBar';
 import { ScenarioPanel } from './ScenarioPanel';
@@ -283,12 +284,9 @@ export function App({ store: given }: { readonly store?: LabStore } = {}) {
       return;
     }
     const write = (scenario: ServingScenario | null) => {
-      if (scenario === null) return;
-      try {
-        window.history.replaceState(window.history.state, '', `#${encodeAnyScenarioLink(scenario)}`);
-      } catch {
-        // An invalid scenario cannot be linked; the address keeps the last good one.
-      }
+      // A scenario that cannot be linked (a trace too long for a link, or invalid): the address keeps the last good one.
+      const hash = scenario === null ? null : servingLinkHash(scenario);
+      if (hash !== null) window.history.replaceState(window.history.state, '', `#${hash}`);
     };
     write(serving.getState().scenario);
     return serving.subscribe((s) => s.scenario, write);

@@ -12,13 +12,13 @@ import { createDecisionTimeChart, type DecisionTimeData } from '../../charts/ser
 import { laneColour } from '../../charts/palette';
 import { runFigure1Sweep } from '../../engine/serving/figure1';
 import { BATCH_SIZES, INSTANCE_COUNTS } from '../../engine/serving/scheduler';
-import { encodeAnyScenarioLink } from '../../scenario/link';
 import { runServingScenario } from '../../scenario/servingRunner';
 import { SERVING_PRESETS } from '../../scenario/presets';
 import type { HideableControl, ServingScenario } from '../../scenario/schema';
 import { ClassroomPanel } from '../ClassroomPanel';
 import { ServingTimeline } from './ServingTimeline';
-import { isLearningScheduler } from '../../schedulers/serving/registry';
+import type { ServingSchedulerId } from '../../schedulers/serving/registry';
+import { notSweptCaption, sweptInPage } from './inPageSweep';
 import type { ServingState, ServingStore } from '../../store/servingStore';
 import { SpeedSelect } from '../SpeedSelect';
 import type { ServingSpeed } from '../../worker/servingProtocol';
@@ -26,6 +26,9 @@ import { DataChartHost } from './DataChartHost';
 import { tenantState, tenantText } from './deviceBoard';
 import { LearningCharts } from './LearningCharts';
 import { LearningPanel } from './LearningPanel';
+import { SearchProgress } from './SearchProgress';
+import { TracePanel } from './TracePanel';
+import { servingLink } from './traceScenario';
 
 function useServing<T>(store: ServingStore, selector: (s: ServingState) => T): T {
   return useStore(store, selector);
@@ -77,7 +80,7 @@ function useRpsSweep(scenario: ServingScenario | null): RpsSweepData | null {
   useEffect(() => {
     if (scenario === null) return;
     // Lane indices are kept so that each line has its lane's colour.
-    const swept = scenario.serving.lanes.map((lane, index) => ({ lane, index })).filter(({ lane }) => !isLearningScheduler(lane.scheduler));
+    const swept = scenario.serving.lanes.map((lane, index) => ({ lane, index })).filter(({ lane }) => sweptInPage(lane.scheduler));
     const points: { rps: number; violationPct: number }[][] = swept.map(() => []);
     let labels: string[] = [];
     let k = 0;
@@ -189,10 +192,14 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
   const state = store.getState();
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }), useSensor(TouchSensor, { activationConstraint: { delay: 120, tolerance: 6 } }), useSensor(KeyboardSensor));
   const [link, setLink] = useState<string | null>(null);
+  const [linkProblem, setLinkProblem] = useState<string | null>(null);
   const copyLink = async () => {
     const scenario = store.getState().scenario;
     if (scenario === null) return;
-    const url = `${window.location.origin}${window.location.pathname}#${encodeAnyScenarioLink(scenario)}`;
+    const linked = servingLink(scenario);
+    setLinkProblem(linked.ok ? null : linked.reason);
+    if (!linked.ok) return setLink(null);
+    const url = `${window.location.origin}${window.location.pathname}#${linked.hash}`;
     setLink(url);
     try {
       await navigator.clipboard.writeText(url);
@@ -228,7 +235,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
     schedule,
     series: models.map((m, k) => ({ model: m.model, sloMs: m.sloMs, latencyMs: timeS.map((_, i) => (series!.at('throughputRps', i, k) > 0 ? series!.at('latencyMeanMs', i, k) : Number.NaN)) })),
   };
-  const learningLabels = lanes.filter((l) => l.learning).map((l) => l.label);
+  const learningLabels = lanes.filter((l) => !sweptInPage(l.scheduler as ServingSchedulerId)).map((l) => l.label);
   const decisions: DecisionTimeData = { lanes: lanes.map((l, i) => ({ label: l.label, index: l.index, decisionUs: state.decisionUs[i] ?? null })) };
   const utility: UtilityBarsData | null =
     state.summaries === null
@@ -310,6 +317,8 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
           {panel === 'classroom' ? <ClassroomPanel view={view} onChange={(v) => act.setView({ mode: v.mode, hide: [...v.hide] })} parts={SERVING_PARTS} /> : null}
         </section>
       )}
+      {hidden('links') || view.mode === 'embed' ? null : <TracePanel store={store} />}
+      {linkProblem === null ? null : <p className="share-link" role="status" data-testid="links.problem">No link: {linkProblem}.</p>}
       {link !== null ? (
         <p className="share-link">
           <label>
@@ -331,6 +340,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
           </button>
         </div>
       ) : null}
+      <SearchProgress store={store} />
       <main className="serving-main">
         <DndContext sensors={sensors} onDragEnd={({ over }) => (over?.id === 'device' ? void act.addBackground(TENANT.intensity, TENANT.memoryMb) : undefined)}>
         <DeviceDrop>
@@ -469,11 +479,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
               testId="chart.rps"
               create={createRpsSweepChart}
               data={sweep}
-              caption={
-                learningLabels.length === 0
-                  ? undefined
-                  : `Computed in this page, where TensorFlow.js does not run: the learning lane${learningLabels.length === 1 ? '' : 's'} (${learningLabels.join(', ')}) ${learningLabels.length === 1 ? 'is' : 'are'} not swept, only the others.`
-              }
+              caption={notSweptCaption(learningLabels)}
             />
           )}
           <DataChartHost

@@ -1,0 +1,126 @@
+import { useRef, useState } from 'react';
+import { useStore } from 'zustand';
+import { traceLinkProblem, TRACE_LIMITS } from '../../scenario/trace';
+import type { ServingStore } from '../../store/servingStore';
+import { downloadText } from '../download';
+import { TRACE_FILE_BYTES, traceFileScenario, withoutTrace } from './traceScenario';
+import './servingPanels.css';
+
+function slug(text: string): string {
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60) || 'serving-scenario'
+  );
+}
+
+const MIB = 1024 * 1024;
+
+/**
+ * Trace replay in the serving lab (issue 16): a CSV or JSON file of arrival times and models
+ * replaces the drawn arrivals, read by the same parser with the same checks and caps as the
+ * scenario and the command line (scenario/trace.ts). A malformed file is refused with a banner
+ * naming the file and the field, and the current scenario stays. A trace longer than a link
+ * carries travels as a scenario file: this panel says so and saves and opens such files.
+ */
+export function TracePanel({ store }: { readonly store: ServingStore }) {
+  const scenario = useStore(store, (s) => s.scenario);
+  const [loaded, setLoaded] = useState<{ readonly name: string; readonly requests: number } | null>(null);
+  const traceInput = useRef<HTMLInputElement>(null);
+  const scenarioInput = useRef<HTMLInputElement>(null);
+  const act = store.getState();
+  const trace = scenario?.serving.trace;
+  const fileOnly = scenario === null ? null : traceLinkProblem(scenario);
+
+  const tooLarge = (file: File, what: string): boolean => {
+    if (file.size <= TRACE_FILE_BYTES) return false;
+    act.reject('file', [{ path: file.name, message: `is ${file.size.toLocaleString('en-US')} bytes; a ${what} may have at most ${TRACE_FILE_BYTES / MIB} MiB. Nothing changed.` }]);
+    return true;
+  };
+
+  const readTrace = async (file: File | undefined) => {
+    const current = store.getState().scenario;
+    if (file === undefined || current === null || tooLarge(file, 'trace file')) return;
+    const result = traceFileScenario(current, file.name, await file.text());
+    if (!result.ok) {
+      act.reject('file', result.errors);
+      return;
+    }
+    if (await act.load(result.scenario, 'file')) setLoaded({ name: file.name, requests: result.requests });
+  };
+
+  const readScenario = async (file: File | undefined) => {
+    if (file === undefined || tooLarge(file, 'scenario file')) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(await file.text());
+    } catch (error) {
+      act.reject('file', [{ path: file.name, message: `is not valid JSON: ${error instanceof Error ? error.message : String(error)}` }]);
+      return;
+    }
+    // The worker validates it like any scenario (a rejection keeps the current one).
+    if (await act.load(value, 'file')) setLoaded(null);
+  };
+
+  return (
+    <section className="trace-panel" aria-label="Trace replay and scenario files" data-testid="serving.trace">
+      <div className="trace-row">
+        <button type="button" data-testid="trace.load" onClick={() => traceInput.current?.click()} title="CSV with columns time_s, model (optional slo_ms, shape_class), or JSON [{tS, model, sloMs?, shapeClass?}]">
+          Replay a trace file…
+        </button>
+        <input
+          ref={traceInput}
+          type="file"
+          accept=".csv,.json,text/csv,application/json"
+          hidden
+          data-testid="trace.input"
+          onChange={(e) => {
+            void readTrace(e.target.files?.[0]);
+            e.target.value = '';
+          }}
+        />
+        {trace === undefined || scenario === null ? null : (
+          <button type="button" data-testid="trace.remove" onClick={() => void act.load(withoutTrace(scenario), 'edit')}>
+            Draw arrivals again
+          </button>
+        )}
+        <button
+          type="button"
+          data-testid="serving.export-scenario"
+          disabled={scenario === null}
+          onClick={() => scenario !== null && downloadText(`${slug(scenario.title)}.json`, `${JSON.stringify(scenario, null, 2)}\n`, 'application/json')}
+        >
+          Save scenario file
+        </button>
+        <button type="button" data-testid="serving.import-scenario" onClick={() => scenarioInput.current?.click()}>
+          Open scenario file…
+        </button>
+        <input
+          ref={scenarioInput}
+          type="file"
+          accept="application/json,.json"
+          hidden
+          data-testid="serving.import-input"
+          onChange={(e) => {
+            void readScenario(e.target.files?.[0]);
+            e.target.value = '';
+          }}
+        />
+      </div>
+      {trace === undefined || scenario === null ? null : (
+        <p className="trace-status" data-testid="trace.status" data-requests={trace.requests.length}>
+          Replaying {trace.requests.length.toLocaleString('en-US')} requests{loaded !== null && loaded.requests === trace.requests.length ? ` from ${loaded.name}` : ''} over {scenario.serving.durationS.toLocaleString('en-US')} s
+          instead of drawing arrivals (the run ends in the second after the last request).
+        </p>
+      )}
+      {fileOnly === null ? null : (
+        <p className="trace-status" role="status" data-testid="trace.file-only">
+          This trace is too long for a link (a link carries at most {TRACE_LIMITS.linkRequests.toLocaleString('en-US')} requests): it travels as a file. Save scenario file, and open
+          it here with Open scenario file….
+        </p>
+      )}
+    </section>
+  );
+}
