@@ -67,7 +67,7 @@ export function TracePanel({ store }: { readonly store: ServingStore }) {
   return (
     <section className="trace-panel" aria-label="Trace replay and scenario files" data-testid="serving.trace">
       <div className="trace-row">
-        <button type="button" data-testid="trace.load" onClick={() => traceInput.current?.click()} title="CSV with columns time_s, model (optional slo_ms, shape_class), or JSON [{tS, model, sloMs?, shapeClass?}]">
+        <button type="button" data-testid="trace.load" disabled={scenario === null} onClick={() => traceInput.current?.click()} title="CSV with columns time_s, model (optional slo_ms, shape_class), or JSON [{tS, model, sloMs?, shapeClass?}]">
           Replay a trace file…
         </button>
         <input
@@ -117,8 +117,8 @@ export function TracePanel({ store }: { readonly store: ServingStore }) {
       )}
       {fileOnly === null ? null : (
         <p className="trace-status" role="status" data-testid="trace.file-only">
-          This trace is too long for a link (a link carries at most {TRACE_LIMITS.linkRequests.toLocaleString('en-US')} requests): it travels as a file. Save scenario file, and open
-          it here with Open scenario file….
+          This trace is too long for a link (a link carries at most {TRACE_LIMITS.linkRequests.toLocaleString('en-US')} requests): it travels as a file. Save it with Save scenario file;
+          Open scenario file… opens it here again.
         </p>
       )}
     </section>
