@@ -54,6 +54,21 @@ describe('npm run sim', () => {
     for (const p of PRESETS) expect(stdout).toContain(p.id);
   });
 
+  it('runs with --seed N as with --set seed=N, and refuses a seed out of range', async () => {
+    const files = { 's.json': JSON.stringify(small()) };
+    const bySeed = await cli(['run', 's.json', '--seed', '7'], files);
+    const bySet = await cli(['run', 's.json', '--set', 'seed=7'], files);
+    const other = await cli(['run', 's.json'], files);
+    expect(bySeed.code).toBe(EXIT_OK);
+    expect(bySeed.stdout).toBe(bySet.stdout);
+    expect(bySeed.stdout).not.toBe(other.stdout);
+    expect((JSON.parse(bySeed.stdout) as { scenario: { seed: number } }).scenario.seed).toBe(7);
+    const bad = await cli(['run', 's.json', '--seed', '-1'], files);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toMatch(/--seed/);
+  });
+
   it('runs a scenario file and prints the contract keys', async () => {
     const { code, stdout, stderr } = await cli(['run', 's.json'], { 's.json': JSON.stringify(small()) });
     expect(stderr).toBe('');

@@ -1,5 +1,6 @@
 import type { CliCommand } from '../command';
-import { addAllowLongOption, addFormatOption, addOutOption, addSetOption, checkRunCost, type OutputFormat } from '../options';
+import { LIMITS } from '../../scenario/schema';
+import { addAllowLongOption, addFormatOption, addOutOption, addSetOption, checkRunCost, integerOption, type OutputFormat } from '../options';
 import { checkOutputPath } from '../outputPath';
 import { loadScenario } from '../scenarioInput';
 import { commandRun } from '../sweepCommand';
@@ -10,7 +11,11 @@ interface RunOptions {
   readonly out?: string;
   readonly set?: string[];
   readonly allowLong?: boolean;
+  readonly seed?: number;
 }
+
+/** `--seed N` is `--set seed=N`, applied after the other `--set`s. */
+const setsOf = (options: RunOptions): string[] => [...(options.set ?? []), ...(options.seed === undefined ? [] : [`seed=${options.seed}`])];
 
 /** `run <scenario.json | preset-id>`: every lane (and sweep combination) once, for the scenario's seed (ARCHITECTURE §5). */
 export const runCommand: CliCommand = {
@@ -20,14 +25,15 @@ export const runCommand: CliCommand = {
     addFormatOption(command, 'json');
     addOutOption(command);
     addSetOption(command);
+    command.option('--seed <n>', "run with this seed instead of the scenario's (the same as --set seed=N)", integerOption('--seed', LIMITS.seed.min, LIMITS.seed.max));
     addAllowLongOption(command);
     command.addHelpText('after', "\nscenario: a scenario .json file or a preset id (npx interference-lab presets).\nWith a sweep, every axis combination for the scenario's seed, and gridMeans: the per-lane mean over them.");
   },
-  needsLearning: ([source], options, io) => hasLearningLane(loadScenario(source, (options as unknown as RunOptions).set ?? [], io)),
+  needsLearning: ([source], options, io) => hasLearningLane(loadScenario(source, setsOf(options as unknown as RunOptions), io)),
   run([source], rawOptions, io) {
     const options = rawOptions as unknown as RunOptions;
     if (options.out !== undefined) checkOutputPath(io, '--out', options.out, 'file');
-    const scenario = loadScenario(source, options.set ?? [], io);
+    const scenario = loadScenario(source, setsOf(options), io);
     checkRunCost(scenario, 1, options.allowLong);
     return commandRun(scenario, { format: options.format, out: options.out, seeds: null, workers: null, shard: null, shards: null }, io);
   },
