@@ -94,7 +94,8 @@ describe('reference lanes (oracles)', () => {
     let reported = 0;
     const lane = SERVING_SCHEDULERS['fixed-hindsight'].create({ maxBatch: 8, maxInstances: 2, rounds: 8 }, { ...servingSchedulerContext(spec.seed, ['res', 'mob', 'bert'], undefined, spec), searchProgress: () => reported++ });
     expect(reported).toBe((lane.report?.() as { evaluations: number }).evaluations);
-  });
+    // Three searches of a 60 s world (hundreds of runs): room on a loaded machine.
+  }, 60_000);
 
   it('say so when created without the lane’s run', () => {
     expect(() => SERVING_SCHEDULERS['fixed-hindsight'].create({}, servingSchedulerContext(1))).toThrow(/reference lane/);
