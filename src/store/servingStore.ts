@@ -295,7 +295,12 @@ function actions(set: Set, get: Get, client: ServingClient, startAllowed: (scena
   /** Loads and keeps playing if the run was playing. */
   const replace = async (scenario: unknown, source: ScenarioSource): Promise<boolean> => {
     const wasPlaying = get().status === 'playing';
-    const ok = applyLoad(await client.load(scenario), source);
+    const viewBefore = get().view;
+    const result = await client.load(scenario);
+    // A view the person chose while the scenario was loading (presentation, hidden parts) stays, unless the scenario brings its own.
+    const chosen = get().view !== viewBefore ? get().view : null;
+    const ok = applyLoad(result, source);
+    if (ok && chosen !== null && result.ok && result.scenario.view === undefined) get().setView(chosen);
     if (ok && wasPlaying && startAllowed(get().scenario)) await client.play();
     return ok;
   };
@@ -374,7 +379,8 @@ function actions(set: Set, get: Get, client: ServingClient, startAllowed: (scena
     },
     setView: (view) => {
       const scenario = get().scenario;
-      if (scenario === null) return;
+      // Before the first scenario: kept, and applied to it when it loads (`replace`).
+      if (scenario === null) return void set({ view });
       const { view: _old, ...rest } = scenario;
       void _old;
       const isDefault = view.mode === 'normal' && view.hide.length === 0;
