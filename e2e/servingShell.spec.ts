@@ -92,3 +92,24 @@ test('a serving chart exports as PNG and SVG; undo puts back the scenario before
   await expect(lab.byTestId('controls.rps')).toHaveValue('45');
   lab.expectCleanLog();
 });
+
+test('Ctrl+Z, Ctrl+Shift+Z and Ctrl+Y undo and redo a serving edit (not the pipeline lab behind it)', async ({ page }) => {
+  const lab = new ServingPage(page);
+  await lab.open();
+  await lab.byTestId('serving.pause').click();
+  await lab.byTestId('controls.rps').fill('45');
+  await expect(lab.byTestId('controls.rps')).toHaveValue('45');
+  // Keys typed in a field are the field's: the shortcut works from outside it.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('Control+z');
+  await expect(lab.byTestId('controls.rps')).toHaveValue('30');
+  await expect(lab.byTestId('controls.redo')).toBeEnabled();
+  await page.keyboard.press('Control+Shift+z');
+  await expect(lab.byTestId('controls.rps')).toHaveValue('45');
+  await page.keyboard.press('Control+z');
+  await expect(lab.byTestId('controls.rps')).toHaveValue('30');
+  await page.keyboard.press('Control+y');
+  await expect(lab.byTestId('controls.rps')).toHaveValue('45');
+  await expect(lab.byTestId('serving')).toBeVisible();
+  lab.expectCleanLog();
+});

@@ -29,6 +29,7 @@ function defaultServingScenario(): ServingScenario {
   return structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
 }
 import { ShareBar } from './ShareBar';
+import { useHistoryKeys, useTeachingKeys } from './shellKeys';
 import { Timeline } from './Timeline';
 import { ExploreLauncher, ExploreMount } from './explore/ExploreMount';
 
@@ -77,88 +78,6 @@ async function openFirstScenario(store: LabStore, routes: LinkRoutes): Promise<v
   }
   // A link that opens the Explore view leaves the lab paused: the sweep's workers need the cores.
   if (ok && store.getState().view.explore !== true) await store.getState().play();
-}
-
-/** Ctrl+Z / Ctrl+Shift+Z (and Ctrl+Y) undo and redo scenario edits, except while typing. */
-function useHistoryKeys(store: LabStore): void {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement | null;
-      if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
-      if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
-      const key = e.key.toLowerCase();
-      if (key === 'z' && !e.shiftKey) {
-        e.preventDefault();
-        void store.getState().undo();
-      } else if ((key === 'z' && e.shiftKey) || key === 'y') {
-        e.preventDefault();
-        void store.getState().redo();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [store]);
-}
-
-/** Fields where keys are typed, not shortcuts. */
-const TYPING = 'input, textarea, select, [contenteditable="true"]';
-
-/**
- * Teaching-mode shortcuts (issue 7): Space play/pause, ←/→ one step, Shift+←/→ previous or
- * next marker, +/− speed, ? help, Escape closes the help. Not while typing in a field, not
- * while a workload is dragged with the keyboard (its arrows move it), and Space on a button
- * presses the button.
- */
-export function useTeachingKeys(store: LabStore): void {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
-      const target = e.target as HTMLElement | null;
-      if (target?.closest(TYPING)) return;
-      const act = store.getState();
-      if (e.key === 'Escape' && act.helpOpen) {
-        e.preventDefault();
-        act.setHelpOpen(false);
-        return;
-      }
-      if (e.key === '?') {
-        e.preventDefault();
-        act.setHelpOpen(!act.helpOpen);
-        return;
-      }
-      if (act.helpOpen || act.scenario === null) return;
-      const onControl = target?.closest('button, a, [role="button"], [aria-roledescription]') != null;
-      const dragging = target?.closest('[aria-roledescription="draggable"]') != null;
-      switch (e.key) {
-        case ' ':
-          if (onControl) return;
-          e.preventDefault();
-          void (act.status === 'playing' ? act.pause() : act.play());
-          return;
-        case 'ArrowLeft':
-        case 'ArrowRight': {
-          if (dragging) return;
-          e.preventDefault();
-          const direction = e.key === 'ArrowRight' ? 1 : -1;
-          void (e.shiftKey ? act.stepMarker(direction) : act.stepAlgorithm(direction));
-          return;
-        }
-        case '+':
-        case '=':
-          e.preventDefault();
-          void act.changeSpeed(1);
-          return;
-        case '-':
-        case '_':
-        case '−':
-          e.preventDefault();
-          void act.changeSpeed(-1);
-          return;
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [store]);
 }
 
 function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScenario) => void }) {
@@ -268,8 +187,10 @@ export function App({ store: given }: { readonly store?: LabStore } = {}) {
     void openFirstScenario(store, routes);
     return startLinkSync(store, window, () => !servingShownRef.current, (hash) => routeLink(store, hash, routes));
   }, [store]);
-  useHistoryKeys(store);
-  useTeachingKeys(store);
+  // The keys go to the lab that is shown: undo in the serving lab undoes a serving edit.
+  const servingShown = serving !== null && showServing;
+  useHistoryKeys(servingShown ? serving : store);
+  useTeachingKeys(servingShown ? null : store);
   // While the serving lab is shown, the address bar holds its scenario; back in the pipeline lab, the pipeline's.
   useEffect(() => {
     if (serving === null || !showServing) {
