@@ -58,6 +58,8 @@ test('a serving classroom link opens in presentation mode with the chosen parts 
   const fresh = await browser.newContext();
   const other = new ServingPage(await fresh.newPage());
   await other.page.goto(link);
+  // The lab has loaded the link's scenario (tfjs and the shipped agent first) before its view is read.
+  await expect(other.byTestId('device.model-yolo')).toBeVisible({ timeout: 30_000 });
   await expect(other.byTestId('serving')).toHaveAttribute('data-view', 'presentation');
   await expect(other.byTestId('device.model-yolo')).toBeVisible();
   await expect(other.byTestId('chart.utility')).toHaveCount(0);
@@ -111,5 +113,33 @@ test('Ctrl+Z, Ctrl+Shift+Z and Ctrl+Y undo and redo a serving edit (not the pipe
   await page.keyboard.press('Control+y');
   await expect(lab.byTestId('controls.rps')).toHaveValue('45');
   await expect(lab.byTestId('serving')).toBeVisible();
+  lab.expectCleanLog();
+});
+
+test('Fig. 1 and Fig. 15 are computed in the serving worker, learning lanes included: progress, then the result', async ({ page }) => {
+  test.setTimeout(180_000);
+  const lab = new ServingPage(page);
+  await lab.open();
+  // The default scenario has a learning lane (BCEdge): the page never had TensorFlow.js to sweep it.
+  await expect(lab.byTestId('lane.bcedge')).toBeVisible();
+  // Fig. 15 is computed once its chart has been on screen.
+  await expect(lab.byTestId('chart.rps.progress')).toHaveCount(0);
+  await lab.byTestId('chart.rps').scrollIntoViewIfNeeded();
+  await expect(lab.byTestId('chart.rps.progress')).toBeVisible();
+  const progressOf = async () => {
+    const bar = lab.byTestId('chart.rps.progress');
+    return (await bar.count()) === 0 ? Number.POSITIVE_INFINITY : Number(await bar.getAttribute('value'));
+  };
+  await expect.poll(progressOf, { timeout: 60_000 }).toBeGreaterThan(0);
+  await expect.poll(() => lab.chartPoints('chart.heatmap-throughput'), { timeout: 30_000 }).toBe(64);
+  // Five rates for each of the four lanes, BCEdge's line too.
+  await expect.poll(() => lab.chartPoints('chart.rps'), { timeout: 150_000 }).toBe(20);
+  await expect(lab.byTestId('chart.rps.progress')).toHaveCount(0);
+  await expect(lab.byTestId('chart.rps')).toContainText('BCEdge');
+  // A change that changes the sweep asks again: the progress shows, then the new lines.
+  await lab.byTestId('controls.batch-yolo').fill('5');
+  await expect(lab.byTestId('chart.rps.progress')).toBeVisible();
+  await expect(lab.byTestId('chart.rps.progress')).toHaveCount(0, { timeout: 150_000 });
+  await expect.poll(() => lab.chartPoints('chart.rps')).toBe(20);
   lab.expectCleanLog();
 });

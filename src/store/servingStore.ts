@@ -18,10 +18,15 @@ import type {
   ServingModelInfo,
   ServingSeriesChunk,
   ServingSpeed,
+  Figure1Cells,
+  RpsSweepLines,
+  ServingSweepRequest,
+  ServingSweepResult,
 } from '../worker/servingProtocol';
 import type { WorkerClient } from './restartingWorker';
 import { historyActions, type LoadErrors, type ScenarioSource } from './history';
 import { browserAsk, longRunGuard, type AskToStart } from './longRun';
+import { isWorkerRestarted } from './restartingWorker';
 import type { AnyScenario } from '../scenario/schema';
 
 /** The serving worker's API as the page sees it (every call is asynchronous), derived from `ServingApi`. */
@@ -163,6 +168,24 @@ export interface ServingResultsSlice {
   summaries: readonly ServingSummary[] | null;
 }
 
+/** One of the worker's sweeps as the page shows it: the request, its progress and its result. */
+export interface ServingSweepState<R> {
+  /** Stands for the request: a sweep asked again with the same key is not restarted. */
+  readonly key: string;
+  readonly request: ServingSweepRequest;
+  readonly done: number;
+  readonly total: number;
+  readonly result: R | null;
+  /** Why the sweep has no result (it failed in the worker). */
+  readonly error: string | null;
+}
+
+
+/** The sweeps the serving worker computes beside the live run (Fig. 1 and Fig. 15). */
+export interface ServingSweepsSlice {
+  sweeps: { readonly figure1: ServingSweepState<Figure1Cells> | null; readonly rps: ServingSweepState<RpsSweepLines> | null };
+}
+
 export interface ServingUiSlice {
   selectedLane: number;
   selectedModel: number;
@@ -206,6 +229,8 @@ export interface ServingActions {
   stepMarker(direction: 1 | -1): Promise<void>;
   /** Presentation mode and hidden parts (a classroom link). */
   setView(view: ServingView): void;
+  /** Asks the worker for a sweep (nothing happens when the same `key` is already there); a newer one of its kind replaces it. */
+  sweep(request: ServingSweepRequest, key: string): Promise<void>;
 }
 
 /** Markers of the serving time line a person can jump to for the selected lane. */
@@ -213,7 +238,7 @@ export function servingLaneMarkers(markers: readonly ServingMarker[], lane: numb
   return markers.filter((m) => m.lane === -1 || m.lane === lane);
 }
 
-export type ServingState = ServingScenarioSlice & ServingPlaybackSlice & ServingResultsSlice & ServingUiSlice & ServingTimelineSlice & ServingActions;
+export type ServingState = ServingScenarioSlice & ServingPlaybackSlice & ServingResultsSlice & ServingUiSlice & ServingTimelineSlice & ServingSweepsSlice & ServingActions;
 export type ServingStore = StoreApi<ServingState> & {
   subscribe: {
     (listener: (state: ServingState, previous: ServingState) => void): () => void;
@@ -376,6 +401,34 @@ function actions(set: Set, get: Get, client: ServingClient, startAllowed: (scena
       const isDefault = view.mode === 'normal' && view.hide.length === 0;
       set({ view, scenario: isDefault ? rest : { ...rest, view } });
     },
+    sweep: async (request, key) => {
+      const kind = request.kind;
+      if (get().sweeps[kind]?.key === key) return;
+      set({ sweeps: { ...get().sweeps, [kind]: { key, request, done: 0, total: 0, result: null, error: null } } });
+      const current = () => {
+        const now = get().sweeps[kind];
+        return now !== null && now.key === key ? now : null;
+      };
+      let result: ServingSweepResult;
+      try {
+        result = await client.sweep(request, (progress) => {
+          const now = current();
+          if (now !== null) set({ sweeps: { ...get().sweeps, [kind]: { ...now, done: progress.done, total: progress.total } } });
+        });
+      } catch (error) {
+        // The worker was restarted under the sweep: the crash handler asks the new one.
+        if (isWorkerRestarted(error)) return;
+        throw error;
+      }
+      const now = current();
+      if (now === null || (!result.ok && result.cancelled)) return;
+      if (!result.ok) {
+        set({ sweeps: { ...get().sweeps, [kind]: { ...now, error: result.errors.map((e) => `${e.path}: ${e.message}`).join('; ') } } });
+        return;
+      }
+      const value = result.kind === 'figure1' ? result.figure1 : result.rps;
+      set({ sweeps: { ...get().sweeps, [kind]: { ...now, done: Math.max(now.done, now.total), result: value } } });
+    },
     trainFromScratch: (lane) =>
       history.edit((scenario) => ({
         ...scenario,
@@ -434,13 +487,17 @@ export function createServingStore(client: ServingClient, now: () => number = ()
       ...uiSlice(),
       furthestMs: 0,
       timelineMarkers: [],
+      sweeps: { figure1: null, rps: null },
       ...actions(set, get, client, longRunGuard(ask)),
     })),
   );
   void client.subscribe((frame) => applyServingFrame(store.setState, store.getState, frame, now(), frameTimes));
   client.onCrash?.((reason) => {
     // A fresh worker knows nothing: give it the scenario back and say what happened.
-    const { scenario, speed } = store.getState();
+    const { scenario, speed, sweeps } = store.getState();
+    // Sweeps the old worker had not finished are asked of the new one.
+    store.setState({ sweeps: { figure1: sweeps.figure1?.result == null ? null : sweeps.figure1, rps: sweeps.rps?.result == null ? null : sweeps.rps } });
+    for (const s of [sweeps.figure1, sweeps.rps]) if (s !== null && s.result === null) void store.getState().sweep(s.request, s.key);
     // The new worker counts generations from scratch: make its first frame count as fresh.
     store.setState({ generation: -1 });
     const crashed = { source: 'worker' as const, errors: [{ path: '(simulation)', message: `${reason === 'crashed' ? 'stopped unexpectedly' : 'stopped answering'} and was restarted; the run starts again from time 0` }] };
