@@ -1,6 +1,7 @@
 import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../engine/pipeline/assumptions';
 import type { LayerTimeDatabase, ModeId } from '../engine/profiles/types';
-import { SCENARIO_VERSION, type PipelineScenario, type Scenario } from './schema';
+import { SCENARIO_VERSION } from './limits';
+import type { PipelineScenario, Scenario } from './schema';
 
 /** How much slower every layer gets in each co-location mode of the teaching database. */
 const TEACHING_SLOWDOWN: Readonly<Record<Exclude<ModeId, 'A'>, number>> = {

@@ -1,7 +1,8 @@
 import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../engine/pipeline/assumptions';
-import { DEFAULT_SERVING_ASSUMPTIONS } from '../engine/serving/simulation';
+import { DEFAULT_SERVING_ASSUMPTIONS } from '../engine/serving/assumptions';
 import { LESSONS } from './lessons';
-import { SCENARIO_VERSION, type AnyScenario, type PipelineScenario, type Scenario, type ServingScenario } from './schema';
+import { SCENARIO_VERSION } from './limits';
+import type { AnyScenario, PipelineScenario, Scenario, ServingScenario } from './schema';
 import type { Sweep } from './sweep';
 
 /** A named scenario that reproduces a figure of a paper, or the lab's first impression. */

@@ -1,8 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
+import { defaultScenario } from '../scenario/presets';
 import type { FieldError, HideableControl, ServingScenario } from '../scenario/schema';
-import { createServingWorkerClient } from '../store/servingClient';
-import { createServingStore, type ServingStore } from '../store/servingStore';
+import type { ServingStore } from '../store/servingStore';
 import { createLabStore, type LabStore } from '../store/labStore';
 import { createWorkerClient } from '../store/simClient';
 import { AlgorithmPanel } from './AlgorithmPanel';
@@ -15,23 +14,23 @@ import { HelpOverlay } from './HelpOverlay';
 import { LessonBar } from './LessonBar';
 import { LabStoreContext, useLab } from './labContext';
 import { LanesPanel } from './LanesPanel';
-import { MeasurePanel } from './MeasurePanel';
-import { decodeLink, encodeAnyScenarioLink } from '../scenario/link';
-import { linkFor, startLinkSync } from './linkSync';
+import { MeasureLauncher } from './MeasureLauncher';
+import { linkCodec, linkFor, startLinkSync } from './linkSync';
 import { PlaybackBar } from './PlaybackBar';
 import { ScenarioPanel } from './ScenarioPanel';
 
 /** The serving lab is loaded when it is first opened: the pipeline lab's first load stays small. */
 const ServingLab = lazy(() => import('./serving/ServingLab').then((m) => ({ default: m.ServingLab })));
 
-/** The serving world's default scenario (ARCHITECTURE §4): the six models on Xavier NX at 30 rps. */
-function defaultServingScenario(): ServingScenario {
-  return structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
-}
+/** The serving world's store, worker and default scenario, loaded when the serving lab is first opened. */
+const servingEntry = () => import('./serving/servingEntry');
 import { ShareBar } from './ShareBar';
 import { useHistoryKeys, useTeachingKeys } from './shellKeys';
 import { Timeline } from './Timeline';
-import { ExploreLauncher, ExploreMount } from './explore/ExploreMount';
+import { ExploreLauncher } from './explore/ExploreLauncher';
+
+/** The Explore view (its store, worker pool, sweeps and charts), loaded when it is first opened (issue 12). */
+const ExploreMount = lazy(() => import('./explore/ExploreMount').then((m) => ({ default: m.ExploreMount })));
 
 /** What the page does with a link, once it is decoded and routed to its world. */
 export interface LinkRoutes {
@@ -47,7 +46,7 @@ export interface LinkRoutes {
  * serving lab, with its scenario or with the serving scenario's own field errors.
  */
 export async function routeLink(store: LabStore, hash: string, routes: LinkRoutes): Promise<boolean> {
-  const decoded = decodeLink(hash);
+  const decoded = (await linkCodec()).decodeLink(hash);
   if (decoded.world === 'serving') {
     routes.serving(decoded.ok ? { scenario: decoded.scenario as ServingScenario } : { errors: decoded.errors });
     return decoded.ok;
@@ -63,7 +62,7 @@ export async function routeLink(store: LabStore, hash: string, routes: LinkRoute
 /** Opens the link in the address bar, or the default scenario (ARCHITECTURE §4), and plays it. */
 async function openFirstScenario(store: LabStore, routes: LinkRoutes): Promise<void> {
   const hash = window.location.hash.replace(/^#/, '');
-  if (hash !== '' && decodeLink(hash).world === 'serving') {
+  if (hash !== '' && (await linkCodec()).decodeLink(hash).world === 'serving') {
     // A serving link opens the serving lab; the pipeline lab waits behind it, on its default.
     await store.getState().load(defaultScenario(), 'preset');
     await routeLink(store, hash, routes);
@@ -93,7 +92,7 @@ function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScen
           {/* The Explore and Measure launchers sit beside the title, where the header has room,
               so that the board and the main chart stay on the first screen (issue 12). */}
           {mode === 'embed' ? null : <ExploreLauncher />}
-          {hidden('links') || mode === 'embed' ? null : <MeasurePanel />}
+          {hidden('links') || mode === 'embed' ? null : <MeasureLauncher />}
           <p className="tagline">
             Drop co-located workloads onto execution places and watch online schedulers rebalance a CNN inference pipeline — every
             lane on the same interference trace.
@@ -108,7 +107,11 @@ function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScen
       <ErrorBanner />
       {/* Board and main chart first, in the wide column; the algorithm panel, the lanes and the
           settings dock at the side, so that they never push the charts down (issue 12). */}
-      <ExploreMount />
+      {exploring ? (
+        <Suspense fallback={<p className="loading">Opening Explore…</p>}>
+          <ExploreMount />
+        </Suspense>
+      ) : null}
       <main className="lab-main" hidden={exploring}>
         <section className="lab-board" aria-labelledby="board-heading">
           <Board showPalette={!hidden('palette')} />
@@ -148,28 +151,32 @@ export function App({ store: given }: { readonly store?: LabStore } = {}) {
   const servingRef = useRef<ServingStore | null>(null);
   const servingShownRef = useRef(false);
   /** The serving world's store, started (with its worker) the first time it is opened. */
-  const servingStore = (): ServingStore => {
+  const servingStore = async (): Promise<ServingStore> => {
     if (servingRef.current === null) {
-      servingRef.current = createServingStore(createServingWorkerClient());
-      setServing(servingRef.current);
+      const { startServingStore } = await servingEntry();
+      if (servingRef.current === null) {
+        servingRef.current = startServingStore();
+        setServing(servingRef.current);
+      }
     }
     return servingRef.current;
   };
   const openServing = (routed: Parameters<LinkRoutes['serving']>[0]) => {
     void store.getState().pause();
     const existing = servingRef.current;
-    const target = servingStore();
     setShowServing(true);
-    if ('errors' in routed) {
-      // A broken serving link: its errors over the serving lab's last good scenario (the default the first time).
-      const fallback = existing?.getState().scenario ?? null;
-      void (fallback !== null ? Promise.resolve(true) : target.getState().load(defaultServingScenario(), 'preset')).then(() => target.getState().reject('link', routed.errors));
-      return;
-    }
-    void target
-      .getState()
-      .load(routed.scenario, 'preset')
-      .then((ok) => (ok ? target.getState().play() : undefined));
+    void Promise.all([servingStore(), servingEntry()]).then(([target, { defaultServingScenario }]) => {
+      if ('errors' in routed) {
+        // A broken serving link: its errors over the serving lab's last good scenario (the default the first time).
+        const fallback = existing?.getState().scenario ?? null;
+        void (fallback !== null ? Promise.resolve(true) : target.getState().load(defaultServingScenario(), 'preset')).then(() => target.getState().reject('link', routed.errors));
+        return;
+      }
+      void target
+        .getState()
+        .load(routed.scenario, 'preset')
+        .then((ok) => (ok ? target.getState().play() : undefined));
+    });
   };
   const routesRef = useRef<LinkRoutes>({ serving: () => undefined, pipeline: () => undefined });
   useEffect(() => {
@@ -194,21 +201,32 @@ export function App({ store: given }: { readonly store?: LabStore } = {}) {
   // While the serving lab is shown, the address bar holds its scenario; back in the pipeline lab, the pipeline's.
   useEffect(() => {
     if (serving === null || !showServing) {
-      const hash = store.getState().scenario === null ? null : linkFor(store.getState().scenario!);
-      if (hash !== null) window.history.replaceState(window.history.state, '', `#${hash}`);
+      const scenario = store.getState().scenario;
+      if (scenario !== null) void linkFor(scenario).then((hash) => (hash !== null && !servingShownRef.current ? window.history.replaceState(window.history.state, '', `#${hash}`) : undefined));
       return;
     }
+    let change = 0;
+    let live = true;
     const write = (scenario: ServingScenario | null) => {
       if (scenario === null) return;
-      try {
-        window.history.replaceState(window.history.state, '', `#${encodeAnyScenarioLink(scenario)}`);
-      } catch {
-        // An invalid scenario cannot be linked; the address keeps the last good one.
-      }
+      const own = ++change;
+      void linkCodec().then(({ encodeAnyScenarioLink }) => {
+        if (own !== change || !live) return;
+        try {
+          window.history.replaceState(window.history.state, '', `#${encodeAnyScenarioLink(scenario)}`);
+        } catch {
+          // An invalid scenario cannot be linked; the address keeps the last good one.
+        }
+      });
     };
     write(serving.getState().scenario);
-    return serving.subscribe((s) => s.scenario, write);
+    const unsubscribe = serving.subscribe((s) => s.scenario, write);
+    return () => {
+      live = false;
+      unsubscribe();
+    };
   }, [serving, showServing, store]);
+  if (showServing && serving === null) return <p className="loading" data-testid="serving.loading">Opening the serving lab…</p>;
   if (serving !== null && showServing) {
     return (
       <Suspense fallback={<p className="loading" data-testid="serving.loading">Opening the serving lab…</p>}>
