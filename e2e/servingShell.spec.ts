@@ -143,3 +143,47 @@ test('Fig. 1 and Fig. 15 are computed in the serving worker, learning lanes incl
   await expect.poll(() => lab.chartPoints('chart.rps')).toBe(20);
   lab.expectCleanLog();
 });
+
+test('a serving lesson, walked through with the keyboard only: each step goes to its time and lane', async ({ page }) => {
+  const lab = new ServingPage(page);
+  await lab.open();
+  // Tab to the Lessons button of the serving lab.
+  for (let i = 0; i < 80; i++) {
+    await page.keyboard.press('Tab');
+    if ((await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))) === 'lessons.open') break;
+  }
+  await expect(lab.byTestId('lessons.open')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await expect(lab.byTestId('lessons.start-lesson-batching')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(lab.byTestId('lesson')).toHaveAttribute('data-lesson', 'lesson-batching');
+  await expect(lab.byTestId('lesson.progress')).toContainText('step 1 of 5');
+  await expect(lab.byTestId('lesson.next')).toBeFocused();
+  // The lesson's scenario: YOLO alone, four Triton lanes, paused at 0 s.
+  await expect(page.locator('[data-testid^="device.model-"]')).toHaveCount(1);
+  await expect(page.locator('[data-testid^="lane."]')).toHaveCount(4);
+  await expect.poll(() => lab.timeMs()).toBe(0);
+  const times = [20_000, 30_000, 40_000, 60_000];
+  const lanes = ['b=1 m_c=1', 'b=128 m_c=1', 'b=64 m_c=8', 'b=8 m_c=2'];
+  for (const [k, timeMs] of times.entries()) {
+    await page.keyboard.press('Enter');
+    await expect(lab.byTestId('lesson.progress')).toContainText(`step ${k + 2} of 5`);
+    await expect.poll(() => lab.timeMs(), { timeout: 20_000 }).toBe(timeMs);
+    // The device board follows the step's lane.
+    await expect(lab.byTestId('device.board')).toContainText(lanes[k]!);
+  }
+  await expect(lab.byTestId('lesson.text')).toContainText('b = 8 on 2 instances');
+  // Back goes to the step before, its time and lane.
+  await page.keyboard.press('Shift+Tab');
+  await expect(lab.byTestId('lesson.back')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(lab.byTestId('lesson.progress')).toContainText('step 4 of 5');
+  await expect.poll(() => lab.timeMs()).toBe(40_000);
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(lab.byTestId('lesson.end')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(lab.byTestId('lessons.open')).toBeVisible();
+  lab.expectCleanLog();
+});

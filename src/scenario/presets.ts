@@ -1,6 +1,6 @@
 import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../engine/pipeline/assumptions';
 import { DEFAULT_SERVING_ASSUMPTIONS } from '../engine/serving/assumptions';
-import { LESSONS } from './lessons';
+import { LESSONS, servingLessons, type ServingLesson } from './lessons';
 import { SCENARIO_VERSION } from './limits';
 import type { AnyScenario, PipelineScenario, Scenario, ServingScenario } from './schema';
 import type { Sweep } from './sweep';
@@ -390,7 +390,22 @@ const DYNAMIC_PRESETS: readonly Preset[] = [
 const LESSON_PRESETS: readonly Preset[] = LESSONS.map((l) => ({ id: l.id, figure: 'lesson', description: `${l.title}: ${l.summary}`, scenario: l.scenario }));
 
 /** The serving world's presets: the paper's figures, then the changing worlds of issue 16. */
-export const SERVING_PRESETS: readonly Preset[] = [...PAPER_SERVING_PRESETS, ...DYNAMIC_PRESETS];
+/** The serving lessons, on the scenarios of the Fig. 1 and Fig. 14 presets (lessons.ts). */
+export const SERVING_LESSONS: readonly ServingLesson[] = servingLessons({
+  fig1: PAPER_SERVING_PRESETS.find((p) => p.id === 'bcedge-fig1-yolo')!.scenario as ServingScenario,
+  fig14: PAPER_SERVING_PRESETS.find((p) => p.id === 'bcedge-fig14-slo')!.scenario as ServingScenario,
+});
+
+/** The serving lesson with this id. */
+export function findServingLesson(id: string): ServingLesson | undefined {
+  return SERVING_LESSONS.find((l) => l.id === id);
+}
+
+export const SERVING_PRESETS: readonly Preset[] = [
+  ...PAPER_SERVING_PRESETS,
+  ...DYNAMIC_PRESETS,
+  ...SERVING_LESSONS.map((l) => ({ id: l.id, figure: 'lesson', description: `${l.title}: ${l.summary}`, scenario: l.scenario })),
+];
 
 export const PRESETS: readonly Preset[] = [...PIPELINE_PRESETS, ...LESSON_PRESETS, ...SERVING_PRESETS];
 

@@ -24,6 +24,7 @@ import type {
   ServingSweepResult,
 } from '../worker/servingProtocol';
 import type { WorkerClient } from './restartingWorker';
+import { findServingLesson } from '../scenario/presets';
 import { historyActions, type LoadErrors, type ScenarioSource } from './history';
 import { browserAsk, longRunGuard, type AskToStart } from './longRun';
 import { isWorkerRestarted } from './restartingWorker';
@@ -189,6 +190,8 @@ export interface ServingSweepsSlice {
 export interface ServingUiSlice {
   selectedLane: number;
   selectedModel: number;
+  /** The serving lesson being followed and its step (lessons.ts). */
+  lesson: { readonly id: string; readonly step: number } | null;
 }
 
 export interface ServingActions {
@@ -229,6 +232,11 @@ export interface ServingActions {
   stepMarker(direction: 1 | -1): Promise<void>;
   /** Presentation mode and hidden parts (a classroom link). */
   setView(view: ServingView): void;
+  /** Opens a serving lesson (its scenario, paused) at its first step. */
+  startLesson(id: string): Promise<boolean>;
+  /** Moves to another step of the lesson under way: selects its lane and goes to its time. */
+  lessonStep(step: number): Promise<void>;
+  endLesson(): void;
   /** Asks the worker for a sweep (nothing happens when the same `key` is already there); a newer one of its kind replaces it. */
   sweep(request: ServingSweepRequest, key: string): Promise<void>;
 }
@@ -282,7 +290,7 @@ const resultsSlice = (): ServingResultsSlice => ({
   summaries: null,
 });
 
-const uiSlice = (): ServingUiSlice => ({ selectedLane: 0, selectedModel: 0 });
+const uiSlice = (): ServingUiSlice => ({ selectedLane: 0, selectedModel: 0, lesson: null });
 
 /** What a successful load sets. */
 function loadedState(result: Extract<ServingLoadResult, { ok: true }>, get: Get): Partial<ServingState> {
@@ -401,6 +409,31 @@ function actions(set: Set, get: Get, client: ServingClient, startAllowed: (scena
       const isDefault = view.mode === 'normal' && view.hide.length === 0;
       set({ view, scenario: isDefault ? rest : { ...rest, view } });
     },
+    startLesson: async (id) => {
+      const lesson = findServingLesson(id);
+      if (lesson === undefined) return false;
+      await client.pause();
+      // A classroom view (presentation, hidden parts) stays on for the lesson.
+      const view = get().view;
+      const keepView = view.mode !== 'normal' || view.hide.length > 0;
+      const ok = await history.load(structuredClone(keepView ? { ...lesson.scenario, view } : lesson.scenario), 'preset');
+      if (!ok) return false;
+      set({ lesson: { id, step: 0 } });
+      await get().lessonStep(0);
+      return true;
+    },
+    lessonStep: async (step) => {
+      const current = get().lesson;
+      const lesson = current === null ? undefined : findServingLesson(current.id);
+      if (current === null || lesson === undefined) return;
+      const index = Math.max(0, Math.min(lesson.steps.length - 1, step));
+      const target = lesson.steps[index]!;
+      set({ lesson: { id: current.id, step: index } });
+      if (target.lane !== undefined) set({ selectedLane: target.lane });
+      await client.pause();
+      await get().seek(target.timeMs);
+    },
+    endLesson: () => set({ lesson: null }),
     sweep: async (request, key) => {
       const kind = request.kind;
       if (get().sweeps[kind]?.key === key) return;

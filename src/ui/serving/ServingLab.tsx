@@ -12,7 +12,8 @@ import { createDecisionTimeChart, type DecisionTimeData } from '../../charts/ser
 import { laneColour } from '../../charts/palette';
 import { BATCH_SIZES, INSTANCE_COUNTS } from '../../engine/serving/scheduler';
 import { encodeAnyScenarioLink } from '../../scenario/link';
-import { SERVING_PRESETS } from '../../scenario/presets';
+import { SERVING_LESSONS, SERVING_PRESETS } from '../../scenario/presets';
+import { LessonsPanel } from '../LessonBar';
 import type { HideableControl, ServingScenario } from '../../scenario/schema';
 import { ClassroomPanel } from '../ClassroomPanel';
 import { ServingTimeline } from './ServingTimeline';
@@ -107,6 +108,7 @@ const SERVING_PARTS: Partial<Record<HideableControl, string>> = {
   links: 'this share bar',
   algorithm: 'learning panel',
   timeline: 'time line',
+  lessons: 'lessons',
 };
 
 /** The co-located tenant a person can drop on the device (another workload on the GPU). */
@@ -139,6 +141,13 @@ function DeviceDrop({ children }: { readonly children: ReactNode }) {
       {children}
     </section>
   );
+}
+
+/** The serving lessons (lessons.ts), in the lessons bar both labs share. */
+function ServingLessons({ store }: { readonly store: ServingStore }) {
+  const lesson = useServing(store, (s) => s.lesson);
+  const act = store.getState();
+  return <LessonsPanel lessons={SERVING_LESSONS} lesson={lesson} startLesson={act.startLesson} lessonStep={act.lessonStep} endLesson={act.endLesson} />;
 }
 
 const SLACK_COLOURS = { late: '#b3261e', under25: '#e07a1f', under50: '#d9b300', rest: '#2e8b57' } as const;
@@ -295,6 +304,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
           {panel === 'classroom' ? <ClassroomPanel view={view} onChange={(v) => act.setView({ mode: v.mode, hide: [...v.hide] })} parts={SERVING_PARTS} /> : null}
         </section>
       )}
+      {hidden('lessons') ? null : <ServingLessons store={store} />}
       {link !== null ? (
         <p className="share-link">
           <label>
