@@ -40,3 +40,44 @@ test.describe('at 1440 × 900', () => {
     lab.expectCleanLog();
   });
 });
+
+// Not met yet (issue 12 part 5): in presentation at 1280 × 720 both labs put the chart (and the
+// algorithm or learning panel) below the fold — the header, share row and lessons bar take the
+// first 300 px and the board the rest. The test is written and fails today; it is marked fixme
+// until the presentation layout docks the chart beside the board.
+test.describe.fixme('in presentation at 1280 × 720', () => {
+  test.setTimeout(90_000);
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test('the pipeline lab: the board, the throughput chart and the algorithm panel fit together', async ({ page }, info) => {
+    const lab = new LabPage(page);
+    await lab.goto();
+    await lab.pause();
+    await lab.byTestId('view.classroom').click();
+    await lab.byTestId('view.mode').selectOption('presentation');
+    await lab.byTestId('view.classroom').click();
+    await expect(lab.byTestId('lab')).toHaveAttribute('data-view', 'presentation');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: info.outputPath('pipeline-presentation-1280x720.png') });
+    expect(await inViewport(page, lab.byTestId('board.ep-0'))).toBe(true);
+    expect(await inViewport(page, lab.byTestId('chart.throughput'), 200)).toBe(true);
+    expect(await inViewport(page, lab.byTestId('algorithm'), 120)).toBe(true);
+    lab.expectCleanLog();
+  });
+
+  test('the serving lab: the device, the throughput per model and the learning panel fit together', async ({ page }, info) => {
+    const lab = new ServingPage(page);
+    await lab.open();
+    await lab.byTestId('serving.pause').click();
+    await lab.byTestId('view.classroom').click();
+    await lab.byTestId('view.mode').selectOption('presentation');
+    await lab.byTestId('view.classroom').click();
+    await expect(lab.byTestId('serving')).toHaveAttribute('data-view', 'presentation');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: info.outputPath('serving-presentation-1280x720.png') });
+    expect(await inViewport(page, lab.byTestId('device.model-yolo'), 20)).toBe(true);
+    expect(await inViewport(page, lab.byTestId('chart.throughput'), 200)).toBe(true);
+    expect(await inViewport(page, lab.byTestId('learning.panel'), 120)).toBe(true);
+    lab.expectCleanLog();
+  });
+});

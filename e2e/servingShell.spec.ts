@@ -58,6 +58,8 @@ test('a serving classroom link opens in presentation mode with the chosen parts 
   const fresh = await browser.newContext();
   const other = new ServingPage(await fresh.newPage());
   await other.page.goto(link);
+  // The lab has loaded the link's scenario (tfjs and the shipped agent first) before its view is read.
+  await expect(other.byTestId('device.model-yolo')).toBeVisible({ timeout: 30_000 });
   await expect(other.byTestId('serving')).toHaveAttribute('data-view', 'presentation');
   await expect(other.byTestId('device.model-yolo')).toBeVisible();
   await expect(other.byTestId('chart.utility')).toHaveCount(0);
@@ -90,5 +92,98 @@ test('a serving chart exports as PNG and SVG; undo puts back the scenario before
   await expect(lab.byTestId('controls.rps')).toHaveValue('30');
   await lab.byTestId('controls.redo').click();
   await expect(lab.byTestId('controls.rps')).toHaveValue('45');
+  lab.expectCleanLog();
+});
+
+test('Ctrl+Z, Ctrl+Shift+Z and Ctrl+Y undo and redo a serving edit (not the pipeline lab behind it)', async ({ page }) => {
+  const lab = new ServingPage(page);
+  await lab.open();
+  await lab.byTestId('serving.pause').click();
+  await lab.byTestId('controls.rps').fill('45');
+  await expect(lab.byTestId('controls.rps')).toHaveValue('45');
+  // Keys typed in a field are the field's: the shortcut works from outside it.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('Control+z');
+  await expect(lab.byTestId('controls.rps')).toHaveValue('30');
+  await expect(lab.byTestId('controls.redo')).toBeEnabled();
+  await page.keyboard.press('Control+Shift+z');
+  await expect(lab.byTestId('controls.rps')).toHaveValue('45');
+  await page.keyboard.press('Control+z');
+  await expect(lab.byTestId('controls.rps')).toHaveValue('30');
+  await page.keyboard.press('Control+y');
+  await expect(lab.byTestId('controls.rps')).toHaveValue('45');
+  await expect(lab.byTestId('serving')).toBeVisible();
+  lab.expectCleanLog();
+});
+
+test('Fig. 1 and Fig. 15 are computed in the serving worker, learning lanes included: progress, then the result', async ({ page }) => {
+  test.setTimeout(180_000);
+  const lab = new ServingPage(page);
+  await lab.open();
+  // The default scenario has a learning lane (BCEdge): the page never had TensorFlow.js to sweep it.
+  await expect(lab.byTestId('lane.bcedge')).toBeVisible();
+  // Fig. 15 is computed once its chart has been on screen.
+  await expect(lab.byTestId('chart.rps.progress')).toHaveCount(0);
+  await lab.byTestId('chart.rps').scrollIntoViewIfNeeded();
+  await expect(lab.byTestId('chart.rps.progress')).toBeVisible();
+  const progressOf = async () => {
+    const bar = lab.byTestId('chart.rps.progress');
+    return (await bar.count()) === 0 ? Number.POSITIVE_INFINITY : Number(await bar.getAttribute('value'));
+  };
+  await expect.poll(progressOf, { timeout: 60_000 }).toBeGreaterThan(0);
+  await expect.poll(() => lab.chartPoints('chart.heatmap-throughput'), { timeout: 30_000 }).toBe(64);
+  // Five rates for each of the four lanes, BCEdge's line too.
+  await expect.poll(() => lab.chartPoints('chart.rps'), { timeout: 150_000 }).toBe(20);
+  await expect(lab.byTestId('chart.rps.progress')).toHaveCount(0);
+  await expect(lab.byTestId('chart.rps')).toContainText('BCEdge');
+  // A change that changes the sweep asks again: the progress shows, then the new lines.
+  await lab.byTestId('controls.batch-yolo').fill('5');
+  await expect(lab.byTestId('chart.rps.progress')).toBeVisible();
+  await expect(lab.byTestId('chart.rps.progress')).toHaveCount(0, { timeout: 150_000 });
+  await expect.poll(() => lab.chartPoints('chart.rps')).toBe(20);
+  lab.expectCleanLog();
+});
+
+test('a serving lesson, walked through with the keyboard only: each step goes to its time and lane', async ({ page }) => {
+  const lab = new ServingPage(page);
+  await lab.open();
+  // Tab to the Lessons button of the serving lab.
+  for (let i = 0; i < 80; i++) {
+    await page.keyboard.press('Tab');
+    if ((await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))) === 'lessons.open') break;
+  }
+  await expect(lab.byTestId('lessons.open')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await expect(lab.byTestId('lessons.start-lesson-batching')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(lab.byTestId('lesson')).toHaveAttribute('data-lesson', 'lesson-batching');
+  await expect(lab.byTestId('lesson.progress')).toContainText('step 1 of 5');
+  await expect(lab.byTestId('lesson.next')).toBeFocused();
+  // The lesson's scenario: YOLO alone, four Triton lanes, paused at 0 s.
+  await expect(page.locator('[data-testid^="device.model-"]')).toHaveCount(1);
+  await expect(page.locator('[data-testid^="lane."]')).toHaveCount(4);
+  await expect.poll(() => lab.timeMs()).toBe(0);
+  const times = [20_000, 30_000, 40_000, 60_000];
+  const lanes = ['b=1 m_c=1', 'b=128 m_c=1', 'b=64 m_c=8', 'b=8 m_c=2'];
+  for (const [k, timeMs] of times.entries()) {
+    await page.keyboard.press('Enter');
+    await expect(lab.byTestId('lesson.progress')).toContainText(`step ${k + 2} of 5`);
+    await expect.poll(() => lab.timeMs(), { timeout: 20_000 }).toBe(timeMs);
+    // The device board follows the step's lane.
+    await expect(lab.byTestId('device.board')).toContainText(lanes[k]!);
+  }
+  await expect(lab.byTestId('lesson.text')).toContainText('b = 8 on 2 instances');
+  // Back goes to the step before, its time and lane.
+  await page.keyboard.press('Shift+Tab');
+  await expect(lab.byTestId('lesson.back')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(lab.byTestId('lesson.progress')).toContainText('step 4 of 5');
+  await expect.poll(() => lab.timeMs()).toBe(40_000);
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(lab.byTestId('lesson.end')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(lab.byTestId('lessons.open')).toBeVisible();
   lab.expectCleanLog();
 });

@@ -1,4 +1,4 @@
-import { isLearningScheduler } from '../schedulers/serving/registry';
+import { isLearningScheduler } from '../schedulers/serving/learningIds';
 import type { AnyScenario } from './schema';
 import { applyCombination, sweepCombinations, type AxisValue } from './sweep';
 

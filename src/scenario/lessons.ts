@@ -1,6 +1,7 @@
 import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../engine/pipeline/assumptions';
 import type { LayerTimeDatabase, ModeId } from '../engine/profiles/types';
-import { SCENARIO_VERSION, type PipelineScenario, type Scenario } from './schema';
+import { SCENARIO_VERSION } from './limits';
+import type { PipelineScenario, Scenario, ServingScenario } from './schema';
 
 /** How much slower every layer gets in each co-location mode of the teaching database. */
 const TEACHING_SLOWDOWN: Readonly<Record<Exclude<ModeId, 'A'>, number>> = {
@@ -190,4 +191,125 @@ export const LESSONS: readonly Lesson[] = [
 /** The lesson with this id. */
 export function findLesson(id: string): Lesson | undefined {
   return LESSONS.find((l) => l.id === id);
+}
+
+/** One narrated step of a serving lesson: what to say, and where the run should be when it is said. */
+export interface ServingLessonStep {
+  readonly text: string;
+  /** Jump to this simulated time, ms (time travel: replayed from time 0, learning lanes included). */
+  readonly timeMs: number;
+  /** Lane to select (the device board and the learning panel follow it). */
+  readonly lane?: number;
+}
+
+export interface ServingLesson {
+  readonly id: string;
+  readonly title: string;
+  readonly summary: string;
+  readonly scenario: ServingScenario;
+  readonly steps: readonly ServingLessonStep[];
+}
+
+/**
+ * The serving world's lessons (issue 12), built on its presets: the scenario of
+ * `bcedge-fig1-yolo` (YOLO alone on Xavier NX) with four Triton settings side by side, and
+ * that of `bcedge-fig14-slo` (BCEdge with and without the interference predictor) learning
+ * from scratch. Numbers in the texts are checked against the engine in lessons.test.ts.
+ */
+export function servingLessons(presets: { readonly fig1: ServingScenario; readonly fig14: ServingScenario }): readonly ServingLesson[] {
+  const { sweep: _sweep, ...fig1 } = presets.fig1;
+  void _sweep;
+  return [
+    {
+      id: 'lesson-batching',
+      title: 'Why batch size and concurrency interact',
+      summary: 'BCEdge Fig. 1 live: YOLO alone at 60 requests/s under four fixed (b, m_c) settings.',
+      scenario: {
+        ...fig1,
+        title: 'Lesson: batch size × concurrent instances (YOLO, 60 rps)',
+        serving: {
+          ...fig1.serving,
+          rateRps: 60,
+          durationS: 60,
+          lanes: [
+            { scheduler: 'fixed', params: { batchSize: 1, instances: 1 } },
+            { scheduler: 'fixed', params: { batchSize: 8, instances: 2 } },
+            { scheduler: 'fixed', params: { batchSize: 64, instances: 8 } },
+            { scheduler: 'fixed', params: { batchSize: 128, instances: 1 } },
+          ],
+        },
+      },
+      steps: [
+        {
+          timeMs: 0,
+          lane: 0,
+          text: 'YOLO alone on Xavier NX receives 60 requests/s. Four Triton lanes serve the same requests, each with a fixed batch size b and number of concurrent instances m_c. The Fig. 1 heatmaps show every (b, m_c) cell of YOLO under overload: throughput and latency both grow with b and m_c — the two knobs interact.',
+        },
+        {
+          timeMs: 20_000,
+          lane: 0,
+          text: 'b = 1, one instance: every request is a batch of one and the GPU runs one small job at a time. It serves about 21 of the 60 requests per second; the queue grows without end and almost every request misses its SLO.',
+        },
+        {
+          timeMs: 30_000,
+          lane: 3,
+          text: 'b = 128, one instance: a large batch uses the GPU well, but a request waits for its batch to fill and then for a long batch to run. About 50 requests/s are served, with latencies of seconds.',
+        },
+        {
+          timeMs: 40_000,
+          lane: 2,
+          text: 'b = 64 on 8 instances: in total enough capacity (it keeps up with the load), yet the eight instances share one GPU, so each batch runs slower beside the others. Mean latency is above a second and almost every request is late.',
+        },
+        {
+          timeMs: 60_000,
+          lane: 1,
+          text: 'b = 8 on 2 instances keeps up with the 60 requests/s at the lowest latency and the highest utility of the four. The best pair depends on the model, the rate and the other tenants: that is what BCEdge learns to choose for each model, every slot.',
+        },
+      ],
+    },
+    {
+      id: 'lesson-sac',
+      title: 'How the SAC scheduler learns, and what the predictor masks',
+      summary: 'BCEdge learning from scratch for 5 minutes on the six models at 30 rps, with and without its interference predictor (Fig. 14).',
+      scenario: {
+        ...presets.fig14,
+        title: 'Lesson: BCEdge learns from scratch, with and without the predictor',
+        serving: {
+          ...presets.fig14.serving,
+          durationS: 300,
+          lanes: [
+            { scheduler: 'bcedge', params: { pretrained: 0, predictor: 1 } },
+            { scheduler: 'bcedge', params: { pretrained: 0, predictor: 0 } },
+          ],
+        },
+      },
+      steps: [
+        {
+          timeMs: 0,
+          lane: 0,
+          text: 'Two BCEdge lanes start from untrained networks. Every 1 s slot the actor reads the state of each model (§IV-B1: its queue, its requests\u2019 SLOs, the device) and samples a batch size and instance count from its policy π; the learning panel shows π as a grid of 8 × 8 actions.',
+        },
+        {
+          timeMs: 20_000,
+          lane: 0,
+          text: 'The first slots only collect experience: each decision becomes a transition (state, action, reward = utility of Eq. 3, next state) in the replay buffer. With six models a slot gives six transitions; until the buffer holds 256 (about 43 s) no update runs, and the policy stays close to uniform (its entropy is high).',
+        },
+        {
+          timeMs: 60_000,
+          lane: 0,
+          text: 'Now the soft actor-critic updates run every slot: the two critics learn Q(s, a) from minibatches of the buffer, the actor moves π toward actions the critics rate high, and the temperature α trades reward for entropy, so the agent keeps exploring while it improves (Eq. 9–12).',
+        },
+        {
+          timeMs: 240_000,
+          lane: 0,
+          text: 'The interference predictor learns too, from every batch it sees run (their latency beside what else ran on the GPU); it is trusted after 256 batches and 200 updates of its own, here after about three and a half minutes. Since then, before each decision it estimates the latency of every action, and the actions it expects to break the SLO are masked (their probability set to 0): the learning panel counts them at the last decision.',
+        },
+        {
+          timeMs: 300_000,
+          lane: 1,
+          text: 'The second lane learns without the predictor: nothing is masked, so it also tries — and is punished for — actions that overload the device. Compare the two lanes\u2019 SLO violations and utility: Fig. 14 of BCEdge makes the same comparison over 3000 s, from trained agents.',
+        },
+      ],
+    },
+  ];
 }

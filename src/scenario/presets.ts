@@ -1,7 +1,8 @@
 import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../engine/pipeline/assumptions';
-import { DEFAULT_SERVING_ASSUMPTIONS } from '../engine/serving/simulation';
-import { LESSONS } from './lessons';
-import { SCENARIO_VERSION, type AnyScenario, type PipelineScenario, type Scenario, type ServingScenario } from './schema';
+import { DEFAULT_SERVING_ASSUMPTIONS } from '../engine/serving/assumptions';
+import { LESSONS, servingLessons, type ServingLesson } from './lessons';
+import { SCENARIO_VERSION } from './limits';
+import type { AnyScenario, PipelineScenario, Scenario, ServingScenario } from './schema';
 import type { Sweep } from './sweep';
 
 /** A named scenario that reproduces a figure of a paper, or the lab's first impression. */
@@ -404,7 +405,22 @@ const DYNAMIC_PRESETS: readonly Preset[] = [
 const LESSON_PRESETS: readonly Preset[] = LESSONS.map((l) => ({ id: l.id, figure: 'lesson', description: `${l.title}: ${l.summary}`, scenario: l.scenario }));
 
 /** The serving world's presets: the paper's figures, then the changing worlds of issue 16. */
-export const SERVING_PRESETS: readonly Preset[] = [...PAPER_SERVING_PRESETS, ...DYNAMIC_PRESETS];
+/** The serving lessons, on the scenarios of the Fig. 1 and Fig. 14 presets (lessons.ts). */
+export const SERVING_LESSONS: readonly ServingLesson[] = servingLessons({
+  fig1: PAPER_SERVING_PRESETS.find((p) => p.id === 'bcedge-fig1-yolo')!.scenario as ServingScenario,
+  fig14: PAPER_SERVING_PRESETS.find((p) => p.id === 'bcedge-fig14-slo')!.scenario as ServingScenario,
+});
+
+/** The serving lesson with this id. */
+export function findServingLesson(id: string): ServingLesson | undefined {
+  return SERVING_LESSONS.find((l) => l.id === id);
+}
+
+export const SERVING_PRESETS: readonly Preset[] = [
+  ...PAPER_SERVING_PRESETS,
+  ...DYNAMIC_PRESETS,
+  ...SERVING_LESSONS.map((l) => ({ id: l.id, figure: 'lesson', description: `${l.title}: ${l.summary}`, scenario: l.scenario })),
+];
 
 export const PRESETS: readonly Preset[] = [...PIPELINE_PRESETS, ...LESSON_PRESETS, ...SERVING_PRESETS];
 

@@ -118,10 +118,71 @@ function timed(scheduler: ServingScheduler, clock: () => number): { scheduler: S
   return { scheduler: wrapped, meanUs: () => (decisions > 0 ? (1000 * totalMs) / decisions : 0) };
 }
 
+/** One lane of a cell, built and not yet run: advance `run` as far as wanted, then `finish` (or `dispose`). */
+export interface ServingLaneRunner {
+  readonly run: ServingRun;
+  /** Runs to the end, returns the lane's result and frees its scheduler (a learner's tensors). */
+  finish(): ServingLaneResult;
+  /** Frees the scheduler without a result (a sweep cancelled half-way). */
+  dispose(): void;
+}
+
 /**
- * Runs one sweep cell (its fields set, its seed): every lane on the identical arrival trace.
- * A learning lane builds its agent from `learning` for this cell: from scratch with the
- * cell's seed, or from the shipped agent when the lane says `pretrained`.
+ * The lanes of one sweep cell (its fields set, its seed), each built only when called, so that
+ * at most one learner lives at a time: every lane on the identical arrival trace. A learning
+ * lane builds its agent from `learning` for this cell: from scratch with the cell's seed, or
+ * from the shipped agent when the lane says `pretrained`. `runServingCell` runs them in one
+ * go; the serving worker's sweeps advance them in slices (ARCHITECTURE §3).
+ */
+export function servingCellLanes(scenario: ServingScenario, cell: SweepCell, clock: () => number = () => 0, learning?: LearningFactory): (() => ServingLaneRunner)[] {
+  const plain = cellScenario(scenario, cell);
+  const seed = cell.seed;
+  const spec = buildServingSpec(plain, {}, seed);
+  return plain.serving.lanes.map((lane) => () => {
+    const params = servingLaneParameters(lane);
+    const inner = SERVING_SCHEDULERS[lane.scheduler].create(params, servingSchedulerContext(seed, spec.models.map((m) => m.model), learning, spec));
+    const { scheduler, meanUs } = timed(inner, clock);
+    let disposed = false;
+    const dispose = () => {
+      if (disposed) return;
+      disposed = true;
+      inner.dispose?.();
+    };
+    let run: ServingRun;
+    try {
+      run = new ServingRun(spec, scheduler);
+    } catch (error) {
+      dispose();
+      throw error;
+    }
+    return {
+      run,
+      dispose,
+      finish: () => {
+        let summary: ServingSummary;
+        let report: Readonly<Record<string, unknown>> | undefined;
+        try {
+          summary = run.runToEnd();
+          report = inner.report?.();
+        } finally {
+          dispose();
+        }
+        return {
+          scheduler: lane.scheduler,
+          label: servingLaneLabel(lane.scheduler, params),
+          params,
+          ...(scenario.sweep === undefined ? {} : { cell: cell.key }),
+          seed,
+          summary: { ...summary, decisionMeanUs: meanUs(), ...(report === undefined ? {} : { learning: report }) },
+        };
+      },
+    };
+  });
+}
+
+/**
+ * Runs one sweep cell (its fields set, its seed): every lane on the identical arrival trace,
+ * one after the other (see `servingCellLanes`).
  */
 export function runServingCell(
   scenario: ServingScenario,
@@ -131,31 +192,11 @@ export function runServingCell(
   /** Called with each lane's finished run (its per-slot series), e.g. for per-window figures (bench/timeline.ts). */
   onLaneRun?: (lane: number, run: ServingRun) => void,
 ): ServingLaneResult[] {
-  const plain = cellScenario(scenario, cell);
-  const seed = cell.seed;
-  const spec = buildServingSpec(plain, {}, seed);
-  return plain.serving.lanes.map((lane, laneIndex) => {
-    const params = servingLaneParameters(lane);
-    const inner = SERVING_SCHEDULERS[lane.scheduler].create(params, servingSchedulerContext(seed, spec.models.map((m) => m.model), learning, spec));
-    const { scheduler, meanUs } = timed(inner, clock);
-    let summary: ServingSummary;
-    let report: Readonly<Record<string, unknown>> | undefined;
-    try {
-      const run = new ServingRun(spec, scheduler);
-      summary = run.runToEnd();
-      report = inner.report?.();
-      onLaneRun?.(laneIndex, run);
-    } finally {
-      inner.dispose?.();
-    }
-    return {
-      scheduler: lane.scheduler,
-      label: servingLaneLabel(lane.scheduler, params),
-      params,
-      ...(scenario.sweep === undefined ? {} : { cell: cell.key }),
-      seed,
-      summary: { ...summary, decisionMeanUs: meanUs(), ...(report === undefined ? {} : { learning: report }) },
-    };
+  return servingCellLanes(scenario, cell, clock, learning).map((start, lane) => {
+    const runner = start();
+    const result = runner.finish();
+    onLaneRun?.(lane, runner.run);
+    return result;
   });
 }
 

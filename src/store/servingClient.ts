@@ -1,4 +1,5 @@
 import type { ServingApi, ServingFrame } from '../worker/servingProtocol';
+import { proxy } from 'comlink';
 import { workerClient } from './restartingWorker';
 import type { ServingClient } from './servingStore';
 
@@ -15,6 +16,8 @@ export function createServingWorkerClient(): ServingClient {
         await forwarded.configure({ agentsBaseUrl: new URL('agents/', document.baseURI).href });
         return forwarded.load(scenario);
       },
+      // The progress callback crosses to the worker as a comlink proxy.
+      sweep: (request, onProgress) => forwarded.sweep(request, proxy(onProgress)),
     }),
   );
 }

@@ -19,10 +19,16 @@ import type {
   ServingSearchProgress,
   ServingSeriesChunk,
   ServingSpeed,
+  Figure1Cells,
+  RpsSweepLines,
+  ServingSweepRequest,
+  ServingSweepResult,
 } from '../worker/servingProtocol';
 import type { WorkerClient } from './restartingWorker';
+import { findServingLesson } from '../scenario/presets';
 import { historyActions, type LoadErrors, type ScenarioSource } from './history';
 import { browserAsk, longRunGuard, type AskToStart } from './longRun';
+import { isWorkerRestarted } from './restartingWorker';
 import type { AnyScenario } from '../scenario/schema';
 
 /** The serving worker's API as the page sees it (every call is asynchronous), derived from `ServingApi`. */
@@ -166,9 +172,29 @@ export interface ServingResultsSlice {
   search: ServingSearchProgress | null;
 }
 
+/** One of the worker's sweeps as the page shows it: the request, its progress and its result. */
+export interface ServingSweepState<R> {
+  /** Stands for the request: a sweep asked again with the same key is not restarted. */
+  readonly key: string;
+  readonly request: ServingSweepRequest;
+  readonly done: number;
+  readonly total: number;
+  readonly result: R | null;
+  /** Why the sweep has no result (it failed in the worker). */
+  readonly error: string | null;
+}
+
+
+/** The sweeps the serving worker computes beside the live run (Fig. 1 and Fig. 15). */
+export interface ServingSweepsSlice {
+  sweeps: { readonly figure1: ServingSweepState<Figure1Cells> | null; readonly rps: ServingSweepState<RpsSweepLines> | null };
+}
+
 export interface ServingUiSlice {
   selectedLane: number;
   selectedModel: number;
+  /** The serving lesson being followed and its step (lessons.ts). */
+  lesson: { readonly id: string; readonly step: number } | null;
 }
 
 export interface ServingActions {
@@ -209,6 +235,13 @@ export interface ServingActions {
   stepMarker(direction: 1 | -1): Promise<void>;
   /** Presentation mode and hidden parts (a classroom link). */
   setView(view: ServingView): void;
+  /** Opens a serving lesson (its scenario, paused) at its first step. */
+  startLesson(id: string): Promise<boolean>;
+  /** Moves to another step of the lesson under way: selects its lane and goes to its time. */
+  lessonStep(step: number): Promise<void>;
+  endLesson(): void;
+  /** Asks the worker for a sweep (nothing happens when the same `key` is already there); a newer one of its kind replaces it. */
+  sweep(request: ServingSweepRequest, key: string): Promise<void>;
 }
 
 /** Markers of the serving time line a person can jump to for the selected lane. */
@@ -216,7 +249,7 @@ export function servingLaneMarkers(markers: readonly ServingMarker[], lane: numb
   return markers.filter((m) => m.lane === -1 || m.lane === lane);
 }
 
-export type ServingState = ServingScenarioSlice & ServingPlaybackSlice & ServingResultsSlice & ServingUiSlice & ServingTimelineSlice & ServingActions;
+export type ServingState = ServingScenarioSlice & ServingPlaybackSlice & ServingResultsSlice & ServingUiSlice & ServingTimelineSlice & ServingSweepsSlice & ServingActions;
 export type ServingStore = StoreApi<ServingState> & {
   subscribe: {
     (listener: (state: ServingState, previous: ServingState) => void): () => void;
@@ -261,7 +294,7 @@ const resultsSlice = (): ServingResultsSlice => ({
   search: null,
 });
 
-const uiSlice = (): ServingUiSlice => ({ selectedLane: 0, selectedModel: 0 });
+const uiSlice = (): ServingUiSlice => ({ selectedLane: 0, selectedModel: 0, lesson: null });
 
 /** What a successful load sets. */
 function loadedState(result: Extract<ServingLoadResult, { ok: true }>, get: Get): Partial<ServingState> {
@@ -386,6 +419,59 @@ function actions(set: Set, get: Get, client: ServingClient, startAllowed: (scena
       const isDefault = view.mode === 'normal' && view.hide.length === 0;
       set({ view, scenario: isDefault ? rest : { ...rest, view } });
     },
+    startLesson: async (id) => {
+      const lesson = findServingLesson(id);
+      if (lesson === undefined) return false;
+      await client.pause();
+      // A classroom view (presentation, hidden parts) stays on for the lesson.
+      const view = get().view;
+      const keepView = view.mode !== 'normal' || view.hide.length > 0;
+      const ok = await history.load(structuredClone(keepView ? { ...lesson.scenario, view } : lesson.scenario), 'preset');
+      if (!ok) return false;
+      set({ lesson: { id, step: 0 } });
+      await get().lessonStep(0);
+      return true;
+    },
+    lessonStep: async (step) => {
+      const current = get().lesson;
+      const lesson = current === null ? undefined : findServingLesson(current.id);
+      if (current === null || lesson === undefined) return;
+      const index = Math.max(0, Math.min(lesson.steps.length - 1, step));
+      const target = lesson.steps[index]!;
+      set({ lesson: { id: current.id, step: index } });
+      if (target.lane !== undefined) set({ selectedLane: target.lane });
+      await client.pause();
+      await get().seek(target.timeMs);
+    },
+    endLesson: () => set({ lesson: null }),
+    sweep: async (request, key) => {
+      const kind = request.kind;
+      if (get().sweeps[kind]?.key === key) return;
+      set({ sweeps: { ...get().sweeps, [kind]: { key, request, done: 0, total: 0, result: null, error: null } } });
+      const current = () => {
+        const now = get().sweeps[kind];
+        return now !== null && now.key === key ? now : null;
+      };
+      let result: ServingSweepResult;
+      try {
+        result = await client.sweep(request, (progress) => {
+          const now = current();
+          if (now !== null) set({ sweeps: { ...get().sweeps, [kind]: { ...now, done: progress.done, total: progress.total } } });
+        });
+      } catch (error) {
+        // The worker was restarted under the sweep: the crash handler asks the new one.
+        if (isWorkerRestarted(error)) return;
+        throw error;
+      }
+      const now = current();
+      if (now === null || (!result.ok && result.cancelled)) return;
+      if (!result.ok) {
+        set({ sweeps: { ...get().sweeps, [kind]: { ...now, error: result.errors.map((e) => `${e.path}: ${e.message}`).join('; ') } } });
+        return;
+      }
+      const value = result.kind === 'figure1' ? result.figure1 : result.rps;
+      set({ sweeps: { ...get().sweeps, [kind]: { ...now, done: Math.max(now.done, now.total), result: value } } });
+    },
     trainFromScratch: (lane) =>
       history.edit((scenario) => ({
         ...scenario,
@@ -450,13 +536,17 @@ export function createServingStore(client: ServingClient, now: () => number = ()
       ...uiSlice(),
       furthestMs: 0,
       timelineMarkers: [],
+      sweeps: { figure1: null, rps: null },
       ...actions(set, get, client, longRunGuard(ask)),
     })),
   );
   void client.subscribe((frame) => applyServingFrame(store.setState, store.getState, frame, now(), frameTimes));
   client.onCrash?.((reason) => {
     // A fresh worker knows nothing: give it the scenario back and say what happened.
-    const { scenario, speed } = store.getState();
+    const { scenario, speed, sweeps } = store.getState();
+    // Sweeps the old worker had not finished are asked of the new one.
+    store.setState({ sweeps: { figure1: sweeps.figure1?.result == null ? null : sweeps.figure1, rps: sweeps.rps?.result == null ? null : sweeps.rps } });
+    for (const s of [sweeps.figure1, sweeps.rps]) if (s !== null && s.result === null) void store.getState().sweep(s.request, s.key);
     // The new worker counts generations from scratch: make its first frame count as fresh.
     store.setState({ generation: -1, search: null });
     const crashed = { source: 'worker' as const, errors: [{ path: '(simulation)', message: `${reason === 'crashed' ? 'stopped unexpectedly' : 'stopped answering'} and was restarted; the run starts again from time 0` }] };

@@ -1,8 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
+import { defaultScenario } from '../scenario/presets';
 import type { FieldError, HideableControl, ServingScenario } from '../scenario/schema';
-import { createServingWorkerClient } from '../store/servingClient';
-import { createServingStore, type ServingStore } from '../store/servingStore';
+import type { ServingStore } from '../store/servingStore';
 import { createLabStore, type LabStore } from '../store/labStore';
 import { createWorkerClient } from '../store/simClient';
 import { AlgorithmPanel } from './AlgorithmPanel';
@@ -15,24 +14,24 @@ import { HelpOverlay } from './HelpOverlay';
 import { LessonBar } from './LessonBar';
 import { LabStoreContext, useLab } from './labContext';
 import { LanesPanel } from './LanesPanel';
-import { MeasurePanel } from './MeasurePanel';
-import { decodeLink } from '../scenario/link';
-import { servingLinkHash } from './serving/traceScenario';
-import { linkFor, startLinkSync } from './linkSync';
+import { MeasureLauncher } from './MeasureLauncher';
+import { linkCodec, linkFor, startLinkSync } from './linkSync';
 import { PlaybackBar } from './PlaybackBar';
 import { ScenarioPanel } from './ScenarioPanel';
 
 /** The serving lab is loaded when it is first opened: the pipeline lab's first load stays small. */
 const ServingLab = lazy(() => import('./serving/ServingLab').then((m) => ({ default: m.ServingLab })));
 
-/** The serving world's default scenario (ARCHITECTURE §4): the six models on Xavier NX at 30 rps. */
-function defaultServingScenario(): ServingScenario {
-  return structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
-}
+/** The serving world's store, worker and default scenario, loaded when the serving lab is first opened. */
+const servingEntry = () => import('./serving/servingEntry');
 import { ShareBar } from './ShareBar';
+import { useHistoryKeys, useTeachingKeys } from './shellKeys';
 import { Timeline } from './Timeline';
-import { ExploreLauncher, ExploreMount } from './explore/ExploreMount';
+import { ExploreLauncher } from './explore/ExploreLauncher';
 import { ClaimsLauncher, ClaimsMount } from './claims/ClaimsMount';
+
+/** The Explore view (its store, worker pool, sweeps and charts), loaded when it is first opened (issue 12). */
+const ExploreMount = lazy(() => import('./explore/ExploreMount').then((m) => ({ default: m.ExploreMount })));
 
 /** What the page does with a link, once it is decoded and routed to its world. */
 export interface LinkRoutes {
@@ -48,7 +47,7 @@ export interface LinkRoutes {
  * serving lab, with its scenario or with the serving scenario's own field errors.
  */
 export async function routeLink(store: LabStore, hash: string, routes: LinkRoutes): Promise<boolean> {
-  const decoded = decodeLink(hash);
+  const decoded = (await linkCodec()).decodeLink(hash);
   if (decoded.world === 'serving') {
     routes.serving(decoded.ok ? { scenario: decoded.scenario as ServingScenario } : { errors: decoded.errors });
     return decoded.ok;
@@ -64,7 +63,7 @@ export async function routeLink(store: LabStore, hash: string, routes: LinkRoute
 /** Opens the link in the address bar, or the default scenario (ARCHITECTURE §4), and plays it. */
 async function openFirstScenario(store: LabStore, routes: LinkRoutes): Promise<void> {
   const hash = window.location.hash.replace(/^#/, '');
-  if (hash !== '' && decodeLink(hash).world === 'serving') {
+  if (hash !== '' && (await linkCodec()).decodeLink(hash).world === 'serving') {
     // A serving link opens the serving lab; the pipeline lab waits behind it, on its default.
     await store.getState().load(defaultScenario(), 'preset');
     await routeLink(store, hash, routes);
@@ -82,88 +81,6 @@ async function openFirstScenario(store: LabStore, routes: LinkRoutes): Promise<v
   if (ok && view.explore !== true && view.claims !== true) await store.getState().play();
 }
 
-/** Ctrl+Z / Ctrl+Shift+Z (and Ctrl+Y) undo and redo scenario edits, except while typing. */
-function useHistoryKeys(store: LabStore): void {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement | null;
-      if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
-      if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
-      const key = e.key.toLowerCase();
-      if (key === 'z' && !e.shiftKey) {
-        e.preventDefault();
-        void store.getState().undo();
-      } else if ((key === 'z' && e.shiftKey) || key === 'y') {
-        e.preventDefault();
-        void store.getState().redo();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [store]);
-}
-
-/** Fields where keys are typed, not shortcuts. */
-const TYPING = 'input, textarea, select, [contenteditable="true"]';
-
-/**
- * Teaching-mode shortcuts (issue 7): Space play/pause, ←/→ one step, Shift+←/→ previous or
- * next marker, +/− speed, ? help, Escape closes the help. Not while typing in a field, not
- * while a workload is dragged with the keyboard (its arrows move it), and Space on a button
- * presses the button.
- */
-export function useTeachingKeys(store: LabStore): void {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
-      const target = e.target as HTMLElement | null;
-      if (target?.closest(TYPING)) return;
-      const act = store.getState();
-      if (e.key === 'Escape' && act.helpOpen) {
-        e.preventDefault();
-        act.setHelpOpen(false);
-        return;
-      }
-      if (e.key === '?') {
-        e.preventDefault();
-        act.setHelpOpen(!act.helpOpen);
-        return;
-      }
-      if (act.helpOpen || act.scenario === null) return;
-      const onControl = target?.closest('button, a, [role="button"], [aria-roledescription]') != null;
-      const dragging = target?.closest('[aria-roledescription="draggable"]') != null;
-      switch (e.key) {
-        case ' ':
-          if (onControl) return;
-          e.preventDefault();
-          void (act.status === 'playing' ? act.pause() : act.play());
-          return;
-        case 'ArrowLeft':
-        case 'ArrowRight': {
-          if (dragging) return;
-          e.preventDefault();
-          const direction = e.key === 'ArrowRight' ? 1 : -1;
-          void (e.shiftKey ? act.stepMarker(direction) : act.stepAlgorithm(direction));
-          return;
-        }
-        case '+':
-        case '=':
-          e.preventDefault();
-          void act.changeSpeed(1);
-          return;
-        case '-':
-        case '_':
-        case '−':
-          e.preventDefault();
-          void act.changeSpeed(-1);
-          return;
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [store]);
-}
-
 function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScenario) => void }) {
   const mode = useLab((s) => s.view.mode);
   const hide = useLab((s) => s.view.hide);
@@ -179,7 +96,7 @@ function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScen
               so that the board and the main chart stay on the first screen (issue 12). */}
           {mode === 'embed' ? null : <ExploreLauncher />}
           {mode === 'embed' ? null : <ClaimsLauncher />}
-          {hidden('links') || mode === 'embed' ? null : <MeasurePanel />}
+          {hidden('links') || mode === 'embed' ? null : <MeasureLauncher />}
           <p className="tagline">
             Drop co-located workloads onto execution places and watch online schedulers rebalance a CNN inference pipeline — every
             lane on the same interference trace.
@@ -195,7 +112,12 @@ function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScen
       {/* Board and main chart first, in the wide column; the algorithm panel, the lanes and the
           settings dock at the side, so that they never push the charts down (issue 12). */}
       {/* One view over the lab at a time: the Claims view, or the Explore view. */}
-      {claiming ? <ClaimsMount onOpenServing={onOpenServing} /> : <ExploreMount />}
+      {claiming ? <ClaimsMount onOpenServing={onOpenServing} /> : null}
+      {exploring && !claiming ? (
+        <Suspense fallback={<p className="loading">Opening Explore…</p>}>
+          <ExploreMount />
+        </Suspense>
+      ) : null}
       <main className="lab-main" hidden={exploring || claiming}>
         <section className="lab-board" aria-labelledby="board-heading">
           <Board showPalette={!hidden('palette')} />
@@ -235,28 +157,32 @@ export function App({ store: given }: { readonly store?: LabStore } = {}) {
   const servingRef = useRef<ServingStore | null>(null);
   const servingShownRef = useRef(false);
   /** The serving world's store, started (with its worker) the first time it is opened. */
-  const servingStore = (): ServingStore => {
+  const servingStore = async (): Promise<ServingStore> => {
     if (servingRef.current === null) {
-      servingRef.current = createServingStore(createServingWorkerClient());
-      setServing(servingRef.current);
+      const { startServingStore } = await servingEntry();
+      if (servingRef.current === null) {
+        servingRef.current = startServingStore();
+        setServing(servingRef.current);
+      }
     }
     return servingRef.current;
   };
   const openServing = (routed: Parameters<LinkRoutes['serving']>[0]) => {
     void store.getState().pause();
     const existing = servingRef.current;
-    const target = servingStore();
     setShowServing(true);
-    if ('errors' in routed) {
-      // A broken serving link: its errors over the serving lab's last good scenario (the default the first time).
-      const fallback = existing?.getState().scenario ?? null;
-      void (fallback !== null ? Promise.resolve(true) : target.getState().load(defaultServingScenario(), 'preset')).then(() => target.getState().reject('link', routed.errors));
-      return;
-    }
-    void target
-      .getState()
-      .load(routed.scenario, 'preset')
-      .then((ok) => (ok ? target.getState().play() : undefined));
+    void Promise.all([servingStore(), servingEntry()]).then(([target, { defaultServingScenario }]) => {
+      if ('errors' in routed) {
+        // A broken serving link: its errors over the serving lab's last good scenario (the default the first time).
+        const fallback = existing?.getState().scenario ?? null;
+        void (fallback !== null ? Promise.resolve(true) : target.getState().load(defaultServingScenario(), 'preset')).then(() => target.getState().reject('link', routed.errors));
+        return;
+      }
+      void target
+        .getState()
+        .load(routed.scenario, 'preset')
+        .then((ok) => (ok ? target.getState().play() : undefined));
+    });
   };
   const routesRef = useRef<LinkRoutes>({ serving: () => undefined, pipeline: () => undefined });
   useEffect(() => {
@@ -274,23 +200,37 @@ export function App({ store: given }: { readonly store?: LabStore } = {}) {
     void openFirstScenario(store, routes);
     return startLinkSync(store, window, () => !servingShownRef.current, (hash) => routeLink(store, hash, routes));
   }, [store]);
-  useHistoryKeys(store);
-  useTeachingKeys(store);
+  // The keys go to the lab that is shown: undo in the serving lab undoes a serving edit.
+  const servingShown = serving !== null && showServing;
+  useHistoryKeys(servingShown ? serving : store);
+  useTeachingKeys(servingShown ? null : store);
   // While the serving lab is shown, the address bar holds its scenario; back in the pipeline lab, the pipeline's.
   useEffect(() => {
     if (serving === null || !showServing) {
-      const hash = store.getState().scenario === null ? null : linkFor(store.getState().scenario!);
-      if (hash !== null) window.history.replaceState(window.history.state, '', `#${hash}`);
+      const scenario = store.getState().scenario;
+      if (scenario !== null) void linkFor(scenario).then((hash) => (hash !== null && !servingShownRef.current ? window.history.replaceState(window.history.state, '', `#${hash}`) : undefined));
       return;
     }
+    let change = 0;
+    let live = true;
     const write = (scenario: ServingScenario | null) => {
+      if (scenario === null) return;
+      const own = ++change;
       // A scenario that cannot be linked (a trace too long for a link, or invalid): the address keeps the last good one.
-      const hash = scenario === null ? null : servingLinkHash(scenario);
-      if (hash !== null) window.history.replaceState(window.history.state, '', `#${hash}`);
+      void import('./serving/traceScenario').then(({ servingLinkHash }) => {
+        if (own !== change || !live) return;
+        const hash = servingLinkHash(scenario);
+        if (hash !== null) window.history.replaceState(window.history.state, '', `#${hash}`);
+      });
     };
     write(serving.getState().scenario);
-    return serving.subscribe((s) => s.scenario, write);
+    const unsubscribe = serving.subscribe((s) => s.scenario, write);
+    return () => {
+      live = false;
+      unsubscribe();
+    };
   }, [serving, showServing, store]);
+  if (showServing && serving === null) return <p className="loading" data-testid="serving.loading">Opening the serving lab…</p>;
   if (serving !== null && showServing) {
     return (
       <Suspense fallback={<p className="loading" data-testid="serving.loading">Opening the serving lab…</p>}>

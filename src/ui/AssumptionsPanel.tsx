@@ -1,4 +1,5 @@
-import { LIMITS, type Scenario } from '../scenario/schema';
+import { LIMITS } from '../scenario/limits';
+import type { Scenario } from '../scenario/schema';
 import { NumberField, SelectField } from './fields';
 import { useLab, useLabStore } from './labContext';
 

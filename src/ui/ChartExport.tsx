@@ -1,5 +1,5 @@
 import { useRef, useState, type RefObject } from 'react';
-import { chartFileName, chartPngBlob, chartSvgString, legendFromHtml, type ExportLegendItem } from '../charts/export';
+import type { ExportLegendItem } from '../charts/export';
 import { downloadBlob, downloadText } from './download';
 
 type ExportFormat = 'png' | 'svg';
@@ -39,6 +39,8 @@ export function ChartExport({
     if (busy.current) return;
     busy.current = true;
     try {
+      // The exporter loads with the first export: the first screen does not need it (issue 12).
+      const { chartFileName, chartPngBlob, chartSvgString, legendFromHtml } = await import('../charts/export');
       const shown = legendFromHtml(element);
       const options = { title, legend: shown.length > 0 ? shown : fallbackLegend() };
       if (format === 'svg') downloadText(chartFileName(title, 'svg'), chartSvgString(svg, options), 'image/svg+xml');

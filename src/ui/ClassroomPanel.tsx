@@ -1,4 +1,4 @@
-import { HIDEABLE_CONTROLS, VIEW_MODES, type HideableControl } from '../scenario/schema';
+import { HIDEABLE_CONTROLS, VIEW_MODES, type HideableControl } from '../scenario/limits';
 
 /** How a scenario is presented (both worlds carry it in their links). */
 export interface ClassroomView {

@@ -2,7 +2,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { laneColour } from '../charts/palette';
 import type { Scenario } from '../scenario/schema';
 import { PIPELINE_SCHEDULERS, PIPELINE_SCHEDULER_IDS, type PipelineSchedulerId } from '../schedulers/pipeline/registry';
-import { LIMITS } from '../scenario/schema';
+import { LIMITS } from '../scenario/limits';
 import { useLab, useLabStore } from './labContext';
 
 /** Test ids: `lane.{scheduler}` for the first lane of a scheduler, `lane.{scheduler}-{k}` after. */

@@ -1,19 +1,33 @@
 import { LessonsIcon } from './icons';
 import { useEffect, useId, useRef, useState } from 'react';
-import { LESSONS, findLesson } from '../scenario/lessons';
+import { LESSONS } from '../scenario/lessons';
 import { useLab, useLabStore } from './labContext';
 
-/**
- * Guided lessons (teaching mode): pick one of three, then read each narrated step and press
- * Next; every step puts the run where the text speaks about (time travel).
- */
+/** What the lessons bar needs of a lab (either world): its lessons, the one under way, and the moves. */
+export interface LessonsOfLab {
+  readonly lessons: readonly { readonly id: string; readonly title: string; readonly summary: string; readonly steps: readonly { readonly text: string }[] }[];
+  readonly lesson: { readonly id: string; readonly step: number } | null;
+  startLesson(id: string): Promise<boolean>;
+  lessonStep(step: number): Promise<void>;
+  endLesson(): void;
+}
+
+/** The pipeline lab's lessons bar (ODIN lessons, over the lab store). */
 export function LessonBar() {
   const store = useLabStore();
   const lesson = useLab((s) => s.lesson);
+  const act = store.getState();
+  return <LessonsPanel lessons={LESSONS} lesson={lesson} startLesson={act.startLesson} lessonStep={act.lessonStep} endLesson={act.endLesson} />;
+}
+
+/**
+ * Guided lessons (teaching mode), for either world: pick one, then read each narrated step
+ * and press Next; every step puts the run where the text speaks about (time travel).
+ */
+export function LessonsPanel({ lessons, lesson, ...act }: LessonsOfLab) {
   const [listOpen, setListOpen] = useState(false);
   const headingId = useId();
-  const act = store.getState();
-  const current = lesson === null ? undefined : findLesson(lesson.id);
+  const current = lesson === null ? undefined : lessons.find((l) => l.id === lesson.id);
   const next = useRef<HTMLButtonElement>(null);
   const lessonId = lesson?.id ?? null;
   // A lesson that starts takes the focus to its Next button, so the keyboard goes on from there.
@@ -29,7 +43,7 @@ export function LessonBar() {
         </button>
         {listOpen ? (
           <ul className="lesson-list">
-            {LESSONS.map((l) => (
+            {lessons.map((l) => (
               <li key={l.id}>
                 <button
                   type="button"

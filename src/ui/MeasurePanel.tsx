@@ -92,9 +92,13 @@ function SlowdownChart({ database, partial, model, inputSize, modes }: { readonl
  * The Measure panel (issue 15): measure the layer-time database on this machine, the way
  * the ODIN paper built its own, watch it fill in, and run the schedulers on it.
  */
-export function MeasurePanel() {
+export function MeasurePanel({ initiallyOpen = false }: { readonly initiallyOpen?: boolean } = {}) {
   const lab = useLabStore();
-  const [store] = useState<MeasureStore>(() => createMeasureStore(createMeasureWorkerClient()));
+  const [store] = useState<MeasureStore>(() => {
+    const created = createMeasureStore(createMeasureWorkerClient());
+    if (initiallyOpen) created.getState().setOpen(true);
+    return created;
+  });
   const open = useMeasure(store, (s) => s.open);
   const model = useMeasure(store, (s) => s.model);
   const modes = useMeasure(store, (s) => s.modes);
@@ -122,7 +126,7 @@ export function MeasurePanel() {
       return;
     }
     const json = JSON.stringify(lab.getState().scenario);
-    if (linkFor(next) === null) {
+    if ((await linkFor(next)) === null) {
       setTooLarge(json);
       act.notify({ kind: 'info', text: 'The scenario now runs on this database. It is too large to travel in a link: download the scenario file to share it.' });
     } else {

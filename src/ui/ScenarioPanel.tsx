@@ -1,5 +1,6 @@
 import type { ModelId } from '../engine/profiles/types';
-import { LIMITS, type Scenario } from '../scenario/schema';
+import { LIMITS } from '../scenario/limits';
+import type { Scenario } from '../scenario/schema';
 import { NumberField, SelectField } from './fields';
 import { useLab, useLabStore } from './labContext';
 

@@ -1,12 +1,13 @@
-import { useRef, useState } from 'react';
-import { parseScenarioJson } from '../scenario/parse';
-import { PRESETS } from '../scenario/presets';
+import { lazy, Suspense, useRef, useState } from 'react';
 import type { HideableControl, ServingScenario } from '../scenario/schema';
 import { ClassroomPanel } from './ClassroomPanel';
 import { downloadText } from './download';
 import { useLab, useLabStore } from './labContext';
 import { currentLink } from './linkSync';
 import { resultsCsv, resultsJson } from './results';
+
+/** The gallery of every preset, loaded when it is first opened (issue 12: first load). */
+const PresetsGallery = lazy(() => import('./PresetsGallery').then((m) => ({ default: m.PresetsGallery })));
 
 /** Files larger than this are refused before they are read (a scenario is a few KiB). */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
@@ -49,7 +50,7 @@ export function ShareBar({ onOpenServing }: { readonly onOpenServing?: (scenario
   const act = store.getState();
 
   const copyLink = async () => {
-    const url = currentLink(store, window);
+    const url = await currentLink(store, window);
     if (url === null) {
       setLink(null);
       setCopied('too-large');
@@ -71,6 +72,8 @@ export function ShareBar({ onOpenServing }: { readonly onOpenServing?: (scenario
       act.reject('file', [{ path: '(file)', message: `is ${file.size} bytes; a scenario file may have at most ${MAX_FILE_BYTES}` }]);
       return;
     }
+    // The validator (zod) loads with the first file: the first screen does not need it (issue 12).
+    const { parseScenarioJson } = await import('../scenario/parse');
     const parsed = parseScenarioJson(await file.text());
     if (!parsed.ok) act.reject('file', parsed.errors);
     else await act.load(parsed.scenario, 'file');
@@ -134,51 +137,16 @@ export function ShareBar({ onOpenServing }: { readonly onOpenServing?: (scenario
         </p>
       ) : null}
       {panel === 'presets' ? (
-        <ul className="presets" aria-label="Presets">
-          {PRESETS.map((p) => {
-            const scenario = p.scenario;
-            if (scenario.world === 'serving') {
-              return (
-                <li key={p.id}>
-                  <button
-                    type="button"
-                    data-testid={`presets.${p.id}`}
-                    disabled={onOpenServing === undefined}
-                    onClick={() => {
-                      setPanel(null);
-                      onOpenServing?.(structuredClone(scenario));
-                    }}
-                  >
-                    {scenario.title}
-                  </button>
-                  <span className="preset-figure">{p.figure || 'serving world'}</span>
-                  <span className="preset-description">
-                    {p.description} {scenario.sweep !== undefined ? `The lab plays one cell; \`npm run sim -- run ${p.id}\` runs the whole sweep.` : 'Opens the serving lab.'}
-                  </span>
-                </li>
-              );
-            }
-            return (
-              <li key={p.id}>
-                <button
-                  type="button"
-                  data-testid={`presets.${p.id}`}
-                  onClick={() => {
-                    setPanel(null);
-                    void act.load(structuredClone(scenario), 'preset');
-                  }}
-                >
-                  {scenario.title}
-                </button>
-                <span className="preset-figure">{p.figure || 'the lab'}</span>
-                <span className="preset-description">
-                  {p.description}
-                  {scenario.sweep ? ' The lab plays one cell; Explore (or `npm run sim -- run ' + p.id + '`) runs the whole sweep.' : ''}
-                </span>
-              </li>
-            );
-          })}
-        </ul>
+        <Suspense fallback={<p className="loading">Opening the presets…</p>}>
+          <PresetsGallery
+            onOpenServing={onOpenServing}
+            onLoad={(scenario) => {
+              setPanel(null);
+              void act.load(scenario, 'preset');
+            }}
+            onClose={() => setPanel(null)}
+          />
+        </Suspense>
       ) : null}
       {panel === 'classroom' ? <ClassroomPanel view={view} onChange={(v) => act.setView({ mode: v.mode, hide: [...v.hide] })} parts={HIDE_LABELS} /> : null}
     </section>

@@ -4,7 +4,13 @@ import { createStore } from 'zustand/vanilla';
 import { defaultScenario } from '../scenario/presets';
 import type { Scenario } from '../scenario/schema';
 import type { LabStore } from '../store/labStore';
-import { linkFor, startLinkSync } from './linkSync';
+import { linkCodec, linkFor, startLinkSync } from './linkSync';
+
+/** Lets the link codec's promises (it loads lazily, ARCHITECTURE §7a′) settle. */
+async function settle(): Promise<void> {
+  await linkCodec();
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+}
 
 /** A window with an address bar, replaceState and hashchange listeners, no more. */
 function fakeWindow() {
@@ -34,7 +40,7 @@ function fakeWindow() {
 afterEach(() => vi.useRealTimers());
 
 describe('the address bar and the scenario in step', () => {
-  it('a hash navigated to is opened even when a debounced write replaced the address before its hashchange event', () => {
+  it('a hash navigated to is opened even when a debounced write replaced the address before its hashchange event', async () => {
     vi.useFakeTimers();
     const store = createStore(subscribeWithSelector(() => ({ scenario: null as Scenario | null }))) as unknown as LabStore;
     const { win, navigate, hash } = fakeWindow();
@@ -45,13 +51,14 @@ describe('the address bar and the scenario in step', () => {
     // The pasted link changes the address; the edit's debounced write runs before the hashchange event.
     const fire = navigate('pasted-link');
     vi.advanceTimersByTime(300);
-    expect(hash()).toBe(linkFor(scenario));
+    await settle();
+    expect(hash()).toBe(await linkFor(scenario));
     fire();
     expect(opened).toEqual(['pasted-link']);
     stop();
   });
 
-  it("writes the scenario's link after the debounce, and does not reopen its own write", () => {
+  it("writes the scenario's link after the debounce, and does not reopen its own write", async () => {
     vi.useFakeTimers();
     const store = createStore(subscribeWithSelector(() => ({ scenario: null as Scenario | null }))) as unknown as LabStore;
     const { win, navigate, hash } = fakeWindow();
@@ -60,10 +67,13 @@ describe('the address bar and the scenario in step', () => {
     const scenario = defaultScenario();
     (store as unknown as { setState: (s: object) => void }).setState({ scenario });
     vi.advanceTimersByTime(249);
+    await settle();
     expect(hash()).toBe('');
     vi.advanceTimersByTime(1);
-    expect(hash()).toBe(linkFor(scenario));
-    navigate(linkFor(scenario)!)();
+    await settle();
+    const link = await linkFor(scenario);
+    expect(hash()).toBe(link);
+    navigate(link!)();
     expect(opened).toEqual([]);
     stop();
   });

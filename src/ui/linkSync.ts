@@ -1,6 +1,16 @@
 import type { Scenario } from '../scenario/schema';
-import { decodeScenarioLink, encodeScenarioLink, LINK_LIMITS } from '../scenario/link';
 import type { LabStore } from '../store/labStore';
+
+/**
+ * The link codec (`scenario/link.ts`), loaded when a link is first written or opened: it
+ * validates with the schema (zod), which the first screen does not need (issue 12: first load).
+ */
+let codec: Promise<typeof import('../scenario/link')> | null = null;
+export function linkCodec(): Promise<typeof import('../scenario/link')> {
+  codec ??= import('../scenario/link');
+  codec.catch(() => (codec = null));
+  return codec;
+}
 
 /** How long the address waits after the last edit before it follows the scenario, ms. */
 const DEBOUNCE_MS = 250;
@@ -9,7 +19,8 @@ const DEBOUNCE_MS = 250;
  * The hash for a scenario, or null when it cannot travel in a link: too large to open
  * again (tens of thousands of events), or — a bug — not valid.
  */
-export function linkFor(scenario: Scenario): string | null {
+export async function linkFor(scenario: Scenario): Promise<string | null> {
+  const { encodeScenarioLink, LINK_LIMITS } = await linkCodec();
   try {
     const hash = encodeScenarioLink(scenario);
     return hash.length <= LINK_LIMITS.maxHashChars ? hash : null;
@@ -29,7 +40,7 @@ function hashOf(url: string): string | null {
 
 /** Opens a link's scenario; a broken link leaves a banner and the current scenario. */
 export async function openLink(store: LabStore, hash: string): Promise<boolean> {
-  const decoded = decodeScenarioLink(hash);
+  const decoded = (await linkCodec()).decodeScenarioLink(hash);
   if (!decoded.ok) {
     store.getState().reject('link', decoded.errors);
     return false;
@@ -50,18 +61,22 @@ export function startLinkSync(
 ): () => void {
   let written = win.location.hash.replace(/^#/, '');
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** Increases with every change: a hash encoded for an older scenario is not written. */
+  let change = 0;
   const unsubscribe = store.subscribe(
     (s) => s.scenario,
     (scenario) => {
       if (scenario === null) return;
       clearTimeout(timer);
+      const own = ++change;
       timer = setTimeout(() => {
         // Another lab (the serving world) may own the address bar for now.
         if (!active()) return;
-        const hash = linkFor(scenario);
-        if (hash === null || hash === written) return;
-        written = hash;
-        win.history.replaceState(win.history.state, '', `#${hash}`);
+        void linkFor(scenario).then((hash) => {
+          if (own !== change || !active() || hash === null || hash === written) return;
+          written = hash;
+          win.history.replaceState(win.history.state, '', `#${hash}`);
+        });
       }, DEBOUNCE_MS);
     },
   );
@@ -82,10 +97,10 @@ export function startLinkSync(
 }
 
 /** The address of the current scenario (what "Copy link" copies); null when it is too large for a link. */
-export function currentLink(store: LabStore, win: Window): string | null {
+export async function currentLink(store: LabStore, win: Window): Promise<string | null> {
   const scenario = store.getState().scenario;
   const base = `${win.location.origin}${win.location.pathname}${win.location.search}`;
   if (scenario === null) return base;
-  const hash = linkFor(scenario);
+  const hash = await linkFor(scenario);
   return hash === null ? null : `${base}#${hash}`;
 }

@@ -247,5 +247,47 @@ export interface ServingApi {
   explainUpdate(lane: number): SacUpdateExplained | null;
   /** Loads an agent into a learning lane (from a file or the browser's storage). */
   importAgent(lane: number, file: unknown): { readonly ok: true } | { readonly ok: false; readonly error: string };
+  /**
+   * Computes a sweep in slices between the live run's ticks, telling `onProgress` as it goes;
+   * a newer request of the same kind cancels this one (it answers `cancelled`).
+   */
+  sweep(request: ServingSweepRequest, onProgress: (progress: ServingSweepProgress) => void): Promise<ServingSweepResult>;
 }
 
+
+/**
+ * A sweep the serving worker computes beside the live run, in slices (issue 12): BCEdge
+ * Fig. 1 for one model (every batch size × instances cell) or Fig. 15 (SLO violations
+ * against the request rate for every lane of the scenario, learning lanes included).
+ */
+export type ServingSweepRequest =
+  | { readonly kind: 'figure1'; readonly model: ModelId; readonly platform: PlatformId }
+  | { readonly kind: 'rps'; readonly scenario: ServingScenario };
+
+/** How far a sweep is, in its own units (cells for Fig. 1, simulated lane-seconds for Fig. 15). */
+export interface ServingSweepProgress {
+  readonly done: number;
+  readonly total: number;
+}
+
+/** Fig. 1's two matrices, [batch size][instances]; null where the cell ran out of memory. */
+export interface Figure1Cells {
+  readonly model: ModelId;
+  readonly platform: PlatformId;
+  readonly throughput: readonly (readonly (number | null)[])[];
+  readonly latency: readonly (readonly (number | null)[])[];
+}
+
+/** Fig. 15's lines: per lane (by its index in the scenario), SLO violations at each rate. */
+export interface RpsSweepLines {
+  /** Simulated seconds each rate ran. */
+  readonly secondsPerRate: number;
+  readonly lanes: readonly { readonly label: string; readonly index: number; readonly points: readonly { readonly rps: number; readonly violationPct: number }[] }[];
+}
+
+/** What `sweep` answers: the result, or why there is none (a newer request of the same kind replaced it). */
+export type ServingSweepResult =
+  | { readonly ok: true; readonly kind: 'figure1'; readonly figure1: Figure1Cells }
+  | { readonly ok: true; readonly kind: 'rps'; readonly rps: RpsSweepLines }
+  | { readonly ok: false; readonly cancelled: true }
+  | { readonly ok: false; readonly cancelled: false; readonly errors: readonly FieldError[] };

@@ -5,11 +5,12 @@
  * page registers, with their typed arrays transferred; the session never waits for the page.
  */
 import { expose, transfer } from 'comlink';
-import type { ServingApi, ServingFrame, ServingSpeed } from './servingProtocol';
+import type { ServingApi, ServingFrame, ServingSpeed, ServingSweepProgress } from './servingProtocol';
 import { parseAnyScenario } from '../scenario/parse';
 import { isLearningScheduler } from '../schedulers/serving/registry';
 import { learningFactoryFor } from './learningLoader';
 import { ServingSession } from './servingSession';
+import { checkSweepRequest, SweepRunner } from './servingSweeps';
 
 /** Where the shipped agents are (the page tells: it knows its own base URL). */
 let agentsBaseUrl = new URL('/agents/', self.location.origin).href;
@@ -23,6 +24,11 @@ const session = new ServingSession({
     if (onFrame !== null) void onFrame(transfer(frame, buffers));
   },
 });
+
+/** Fig. 1 and Fig. 15 sweeps, in slices between the live run's ticks. */
+const sweeps = new SweepRunner({ now: () => performance.now(), schedule: (fn, delayMs) => void setTimeout(fn, delayMs) });
+
+const sweepRequests = { figure1: 0, rps: 0 };
 
 const api: ServingApi = {
   /** Registers the page's frame callback (wrapped with comlink's `proxy` by the page). */
@@ -60,6 +66,23 @@ const api: ServingApi = {
   removeBackground: (id: number) => session.removeBackground(id),
   currentScenario: () => session.currentScenario(),
   seek: (timeMs: unknown) => session.seek(timeMs),
+  sweep: async (request: unknown, onProgress: (progress: ServingSweepProgress) => void) => {
+    const checked = checkSweepRequest(request);
+    if (!checked.ok) return { ok: false as const, cancelled: false as const, errors: checked.errors };
+    // The newest request of a kind wins, even when an older one is still loading tfjs.
+    const kind = checked.request.kind;
+    const own = ++sweepRequests[kind];
+    let learning = null;
+    if (checked.request.kind === 'rps') {
+      try {
+        learning = await learningFactoryFor(checked.request.scenario, agentsBaseUrl);
+      } catch (error) {
+        return { ok: false as const, cancelled: false as const, errors: [{ path: 'sweep.scenario.serving.lanes', message: `could not start a learner: ${error instanceof Error ? error.message : String(error)}` }] };
+      }
+    }
+    if (own !== sweepRequests[kind]) return { ok: false as const, cancelled: true as const };
+    return sweeps.start(checked.request, learning, (progress) => void onProgress(progress));
+  },
 };
 
 export type ServingWorkerApi = typeof api;

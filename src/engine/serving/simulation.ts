@@ -2,11 +2,9 @@ import { EventQueue } from '../eventQueue';
 import { createRng, type Rng } from '../rng';
 import {
   contendedBatchMs,
-  DEFAULT_CONTENTION,
   emptyDeviceLoad,
   fitsInMemory,
   usedMemoryMb,
-  type ContentionParams,
   type DeviceLoad,
 } from './contention';
 import {
@@ -93,57 +91,9 @@ export interface BackgroundInterference {
   readonly memoryMb?: number;
 }
 
-/**
- * The serving world's modelling choices (ARCHITECTURE §2, "modelling choices are scenario
- * parameters"); each is a named parameter with a documented default.
- */
-export interface ServingAssumptions {
-  /**
-   * Scheduling slot, ms. Eq. 1 defines the slot per model as Σ_batch SLO / m_c, which
-   * changes with every decision and differs between models; a simulation with one
-   * scheduler deciding for all models needs one clock. We decide every `slotMs` (default
-   * 1 s: the paper's profiler records interference "with one second period", §V-E) and
-   * keep Eq. 1's t_i as the latency budget inside the utility (metrics.ts).
-   */
-  readonly slotMs: number;
-  /** Bandwidth of the link from the IoT devices, Mbit/s (t_t of Eq. 2; assumed 200: 5 GHz Wi-Fi). */
-  readonly linkBandwidthMbps: number;
-  /** One-way propagation on the link, ms (added to t_t and t_o). */
-  readonly linkLatencyMs: number;
-  /**
-   * Per-request SLO jitter: each request's SLO is drawn uniformly in SLO·[1 − j, 1 + j]
-   * (§III-A1: "each request may have different SLOs"); 0 = every request has its model's.
-   */
-  readonly sloJitter: number;
-  /** Copy rate that assembles a batch's inputs into one tensor, MB/s (t_s of Eq. 2). */
-  readonly serializationMBps: number;
-  /**
-   * After an out-of-memory failure the instance is unavailable for this long, ms (the CUDA
-   * error is caught, buffers freed, the error returned). A choice: the paper only says
-   * memory can overflow (§I).
-   */
-  readonly oomRecoveryMs: number;
-  /**
-   * Noisy interference (issue 16): each batch's contended time is multiplied by a seeded
-   * mean-one log-normal factor exp(σ·z − σ²/2) with σ = noise × slowdown (capped at 2),
-   * slowdown = contended / isolated time ≥ 1: the more a batch is interfered with, the
-   * wider its spread (§V-E: interference is noisy and non-linear). 0 (the default) draws
-   * nothing and reproduces the deterministic model bit for bit.
-   */
-  readonly interferenceNoise?: number;
-  readonly contention: ContentionParams;
-}
-
-export const DEFAULT_SERVING_ASSUMPTIONS: ServingAssumptions = {
-  slotMs: 1000,
-  linkBandwidthMbps: 200,
-  linkLatencyMs: 1,
-  sloJitter: 0,
-  serializationMBps: 2000,
-  oomRecoveryMs: 50,
-  interferenceNoise: 0,
-  contention: DEFAULT_CONTENTION,
-};
+// The modelling choices and their defaults are in assumptions.ts (presets read them without the engine).
+export { DEFAULT_SERVING_ASSUMPTIONS, type ServingAssumptions } from './assumptions';
+import type { ServingAssumptions } from './assumptions';
 
 /** One request of an explicit trace (tests, replays): sent at `sentMs` for model index `model`. */
 export interface TracedRequest {

@@ -29,19 +29,15 @@ export interface ServingSchedulerContext {
   readonly searchProgress?: SearchProgress;
 }
 
-/** The learning schedulers' ids (tfjs, src/agents). */
-export const LEARNING_SCHEDULER_IDS = ['bcedge', 'tac', 'ppo', 'ddqn'] as const;
-export type LearningSchedulerId = (typeof LEARNING_SCHEDULER_IDS)[number];
+// The learning ids live in learningIds.ts, which the page reads without the registry (issue 12).
+export { isLearningScheduler, LEARNING_SCHEDULER_IDS, type LearningSchedulerId } from './learningIds';
+import { LEARNING_SCHEDULER_IDS, type LearningSchedulerId } from './learningIds';
 
 /** Implemented in src/agents (registry.ts) over a loaded tfjs. */
 export interface LearningFactory {
   create(id: LearningSchedulerId, params: Readonly<Record<string, number>>, context: ServingSchedulerContext): ServingScheduler;
 }
 
-/** Whether a lane's scheduler needs TensorFlow.js. */
-export function isLearningScheduler(id: string): id is LearningSchedulerId {
-  return (LEARNING_SCHEDULER_IDS as readonly string[]).includes(id);
-}
 
 /**
  * A per-model parameter name: `batchSize.yolo` sets b for YOLO only (the page's per-model

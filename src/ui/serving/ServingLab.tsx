@@ -5,21 +5,19 @@ import { useStore } from 'zustand';
 import { createHeatmapChart, type HeatmapData } from '../../charts/serving/heatmapChart';
 import { createPerModelLinesChart, type PerModelLinesData } from '../../charts/serving/perModelLinesChart';
 import { createPerModelStackChart, type PerModelStackData } from '../../charts/serving/perModelStackChart';
-import { createRpsSweepChart, type RpsSweepData } from '../../charts/serving/rpsSweepChart';
+import { createRpsSweepChart } from '../../charts/serving/rpsSweepChart';
 import { NO_SCHEDULE, scheduleMarks } from '../../charts/serving/scheduleOverlay';
 import { createUtilityBarsChart, type UtilityBarsData } from '../../charts/serving/utilityBarsChart';
 import { createDecisionTimeChart, type DecisionTimeData } from '../../charts/serving/decisionTimeChart';
 import { laneColour } from '../../charts/palette';
-import { runFigure1Sweep } from '../../engine/serving/figure1';
 import { BATCH_SIZES, INSTANCE_COUNTS } from '../../engine/serving/scheduler';
-import { runServingScenario } from '../../scenario/servingRunner';
-import { SERVING_PRESETS } from '../../scenario/presets';
+import { SERVING_LESSONS, SERVING_PRESETS } from '../../scenario/presets';
+import { LessonsPanel } from '../LessonBar';
 import type { HideableControl, ServingScenario } from '../../scenario/schema';
+import { SERVING_SCHEDULERS } from '../../schedulers/serving/registry';
 import { ClassroomPanel } from '../ClassroomPanel';
 import { ServingTimeline } from './ServingTimeline';
-import type { ServingSchedulerId } from '../../schedulers/serving/registry';
-import { notSweptCaption, sweptInPage } from './inPageSweep';
-import type { ServingState, ServingStore } from '../../store/servingStore';
+import type { ServingState, ServingStore, ServingSweepState } from '../../store/servingStore';
 import { SpeedSelect } from '../SpeedSelect';
 import type { ServingSpeed } from '../../worker/servingProtocol';
 import { DataChartHost } from './DataChartHost';
@@ -34,85 +32,79 @@ function useServing<T>(store: ServingStore, selector: (s: ServingState) => T): T
   return useStore(store, selector);
 }
 
+/** How long the page waits after a change of the scenario before asking for Fig. 15 again, ms (a slider being dragged). */
+const RPS_SWEEP_DEBOUNCE_MS = 400;
+
 /**
- * Fig. 1 of BCEdge for one model, computed cell by cell (about 2 ms each) on successive
- * animation frames, so the sweep never blocks the page (10 s of simulated load per cell).
+ * Fig. 1 of BCEdge for the focused model: computed in the serving worker, cell by cell
+ * between the live run's ticks (issue 12); null until every cell is in.
  */
-function useFigure1(model: ServingScenario['serving']['models'][number]['model'] | null, platform: ServingScenario['serving']['platform'] | null) {
-  const [cells, setCells] = useState<{ key: string; throughput: (number | null)[][]; latency: (number | null)[][] } | null>(null);
+function useFigure1(store: ServingStore, model: ServingScenario['serving']['models'][number]['model'] | null, platform: ServingScenario['serving']['platform'] | null) {
   useEffect(() => {
     if (model === null || platform === null) return;
-    const key = `${model}@${platform}`;
-    const throughput = BATCH_SIZES.map(() => INSTANCE_COUNTS.map(() => null as number | null));
-    const latency = BATCH_SIZES.map(() => INSTANCE_COUNTS.map(() => null as number | null));
-    let i = 0;
-    let frame = requestAnimationFrame(function next() {
-      const b = Math.floor(i / INSTANCE_COUNTS.length);
-      const m = i % INSTANCE_COUNTS.length;
-      const r = runFigure1Sweep({ model, platform, batchSizes: [BATCH_SIZES[b]!], instanceCounts: [INSTANCE_COUNTS[m]!], durationMs: 10_000 });
-      const oom = (r.oomBatches[0]?.[0] ?? 0) > 0;
-      throughput[b]![m] = oom ? null : r.throughputRps[0]![0]!;
-      latency[b]![m] = oom ? null : r.latencyMeanMs[0]![0]!;
-      i++;
-      // Shown once complete: the chart draws a missing cell as out of memory.
-      if (i === BATCH_SIZES.length * INSTANCE_COUNTS.length) setCells({ key, throughput, latency });
-      else frame = requestAnimationFrame(next);
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [model, platform]);
-  return cells;
+    void store.getState().sweep({ kind: 'figure1', model, platform }, `${model}@${platform}`);
+  }, [store, model, platform]);
+  return useServing(store, (s) => s.sweeps.figure1);
 }
 
-/** The request rates of BCEdge Fig. 15. */
-const SWEEP_RATES = [10, 20, 30, 40, 50] as const;
-/** Simulated time per rate of the in-page sweep, s (the CLI's `bcedge-fig15-rps` runs longer). */
-const SWEEP_SECONDS = 120;
+/**
+ * True once the element with `testId` has been on screen: work for a chart far down the page
+ * waits until someone scrolls to it.
+ */
+function useSeen(testId: string, present: boolean): boolean {
+  const [seen, setSeen] = useState(false);
+  useEffect(() => {
+    // Not on the page (the charts are hidden): looked for again when they are shown.
+    const element = present && !seen ? document.querySelector(`[data-testid="${testId}"]`) : null;
+    if (element === null) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setSeen(true);
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [testId, present, seen]);
+  return seen;
+}
+
+/** The Fig. 15 caption: how the learning lanes start at each rate, and which lanes the sweep leaves out (undefined when neither applies). */
+function rpsCaption(learning: readonly string[], reference: readonly string[]): string | undefined {
+  const parts: string[] = [];
+  const many = (n: number) => (n === 1 ? '' : 's');
+  if (learning.length > 0) parts.push(`Swept in the simulation worker: at each rate the learning lane${many(learning.length)} (${learning.join(', ')}) start${learning.length === 1 ? 's' : ''} where the scenario says (from scratch or from the shipped agent).`);
+  if (reference.length > 0) parts.push(`The reference lane${many(reference.length)} ${reference.join(', ')} ${reference.length === 1 ? 'is' : 'are'} not swept: ${reference.length === 1 ? 'its' : 'their'} search re-runs the trace hundreds of times per rate.`);
+  return parts.length === 0 ? undefined : parts.join(' ');
+}
 
 /**
- * Fig. 15: SLO violations against the request rate for every lane of the scenario that does
- * not learn, one rate per animation frame, recomputed (debounced) when the scenario changes.
- * It runs on the page's thread, where TensorFlow.js is not loaded (only the serving worker
- * has it): the learning lanes (BCEdge, TAC, PPO, DDQN) are left out of the sweep.
+ * Fig. 15: SLO violations against the request rate for every lane of the scenario, learning
+ * lanes included, computed in the serving worker (where TensorFlow.js runs); asked again
+ * (debounced) when the scenario changes in a way that changes the sweep. Five rates of every
+ * learning lane cost the worker tens of seconds beside the live run, so the sweep starts once
+ * its chart has been on screen (`seen`).
  */
-function useRpsSweep(scenario: ServingScenario | null): RpsSweepData | null {
-  const [data, setData] = useState<RpsSweepData | null>(null);
-  const key = scenario === null ? '' : JSON.stringify({ ...scenario.serving, rateRps: 0, background: [] });
+function useRpsSweep(store: ServingStore, scenario: ServingScenario | null, seen: boolean) {
+  // The key stands for the scenario: the rate, the tenants and the view do not change the sweep.
+  const key = scenario === null ? '' : JSON.stringify({ ...scenario.serving, rateRps: 0, background: [], seed: scenario.seed });
   useEffect(() => {
-    if (scenario === null) return;
-    // Lane indices are kept so that each line has its lane's colour.
-    const swept = scenario.serving.lanes.map((lane, index) => ({ lane, index })).filter(({ lane }) => sweptInPage(lane.scheduler));
-    const points: { rps: number; violationPct: number }[][] = swept.map(() => []);
-    let labels: string[] = [];
-    let k = 0;
-    let frame = 0;
-    const step = () => {
-      if (swept.length === 0) {
-        setData({ lanes: [] });
-        return;
-      }
-      const rate = SWEEP_RATES[k]!;
-      const { sweep: _sweep, ...plain } = scenario;
-      void _sweep;
-      const serving = plain.serving;
-      const results = runServingScenario({
-        ...plain,
-        serving: { ...serving, lanes: swept.map(({ lane }) => lane), rateRps: rate, durationS: Math.min(serving.durationS, SWEEP_SECONDS), background: [] },
-      });
-      labels = results.map((r) => r.label);
-      results.forEach((r, l) => points[l]!.push({ rps: rate, violationPct: r.summary.sloViolationPct }));
-      k++;
-      if (k < SWEEP_RATES.length) frame = requestAnimationFrame(step);
-      else setData({ lanes: labels.map((label, l) => ({ label, index: swept[l]!.index, points: points[l]! })) });
-    };
-    const timer = setTimeout(() => (frame = requestAnimationFrame(step)), 400);
-    return () => {
-      clearTimeout(timer);
-      cancelAnimationFrame(frame);
-    };
-    // The key stands for the scenario: rate and tenants do not change the sweep.
+    if (scenario === null || !seen) return;
+    const timer = setTimeout(() => void store.getState().sweep({ kind: 'rps', scenario }, key), RPS_SWEEP_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
-  return data;
+  }, [store, key, seen]);
+  return useServing(store, (s) => s.sweeps.rps);
+}
+
+/** A sweep's progress bar, beside its chart's title, while it runs. */
+function SweepProgress({ sweep, testId }: { readonly sweep: ServingSweepState<unknown> | null; readonly testId: string }) {
+  if (sweep === null) return null;
+  if (sweep.error !== null) return <span className="sweep-error" role="status" data-testid={`${testId}.error`}>{sweep.error}</span>;
+  if (sweep.result !== null) return null;
+  const pct = sweep.total === 0 ? 0 : Math.round((100 * sweep.done) / sweep.total);
+  return (
+    <label className="sweep-progress">
+      computing in the worker <progress data-testid={`${testId}.progress`} max={Math.max(1, sweep.total)} value={sweep.done} aria-label="sweep progress" /> {pct} %
+    </label>
+  );
 }
 
 /** Playback speeds: simulated seconds per wall-clock second, or as fast as the worker goes. */
@@ -128,6 +120,7 @@ const SERVING_PARTS: Partial<Record<HideableControl, string>> = {
   links: 'this share bar',
   algorithm: 'learning panel',
   timeline: 'time line',
+  lessons: 'lessons',
 };
 
 /** The co-located tenant a person can drop on the device (another workload on the GPU). */
@@ -160,6 +153,13 @@ function DeviceDrop({ children }: { readonly children: ReactNode }) {
       {children}
     </section>
   );
+}
+
+/** The serving lessons (lessons.ts), in the lessons bar both labs share. */
+function ServingLessons({ store }: { readonly store: ServingStore }) {
+  const lesson = useServing(store, (s) => s.lesson);
+  const act = store.getState();
+  return <LessonsPanel lessons={SERVING_LESSONS} lesson={lesson} startLesson={act.startLesson} lessonStep={act.lessonStep} endLesson={act.endLesson} />;
 }
 
 const SLACK_COLOURS = { late: '#b3261e', under25: '#e07a1f', under50: '#d9b300', rest: '#2e8b57' } as const;
@@ -211,7 +211,8 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
   const live = state.live[selectedLane];
   const configurable = lanes.findIndex((l) => l.configurable);
   const focusModel = models[selectedModel]?.model ?? null;
-  const figure1 = useFigure1(focusModel, platform);
+  const figure1Sweep = useFigure1(store, focusModel, platform);
+  const figure1 = figure1Sweep?.result != null && figure1Sweep.result.model === focusModel ? figure1Sweep.result : null;
   const scenario = useServing(store, (s) => s.scenario);
   /** What the person set for model k on the Triton lane (it applies from the next slot). */
   const configured = (k: number): { batchSize: number; instances: number } | null => {
@@ -222,7 +223,9 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
     return { batchSize: p[`batchSize.${model}`] ?? p.batchSize ?? 8, instances: p[`instances.${model}`] ?? p.instances ?? 2 };
   };
   const marker = configured(selectedModel);
-  const sweep = useRpsSweep(scenario);
+  const rpsSeen = useSeen('chart.rps', !view.hide.includes('charts'));
+  const rpsSweep = useRpsSweep(store, scenario, rpsSeen);
+  const sweep = rpsSweep?.result ?? null;
   const heat = (metric: 'throughput' | 'latency'): HeatmapData | null =>
     figure1 === null ? null : { metric, batchSizes: BATCH_SIZES, instanceCounts: INSTANCE_COUNTS, values: metric === 'throughput' ? figure1.throughput : figure1.latency, marker };
   const series = state.series[selectedLane];
@@ -235,7 +238,8 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
     schedule,
     series: models.map((m, k) => ({ model: m.model, sloMs: m.sloMs, latencyMs: timeS.map((_, i) => (series!.at('throughputRps', i, k) > 0 ? series!.at('latencyMeanMs', i, k) : Number.NaN)) })),
   };
-  const learningLabels = lanes.filter((l) => !sweptInPage(l.scheduler as ServingSchedulerId)).map((l) => l.label);
+  const learningLabels = lanes.filter((l) => l.learning).map((l) => l.label);
+  const referenceLabels = lanes.filter((l) => SERVING_SCHEDULERS[l.scheduler as keyof typeof SERVING_SCHEDULERS]?.reference === true).map((l) => l.label);
   const decisions: DecisionTimeData = { lanes: lanes.map((l, i) => ({ label: l.label, index: l.index, decisionUs: state.decisionUs[i] ?? null })) };
   const utility: UtilityBarsData | null =
     state.summaries === null
@@ -319,6 +323,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
       )}
       {hidden('links') || view.mode === 'embed' ? null : <TracePanel store={store} />}
       {linkProblem === null ? null : <p className="share-link" role="status" data-testid="links.problem">No link: {linkProblem}.</p>}
+      {hidden('lessons') ? null : <ServingLessons store={store} />}
       {link !== null ? (
         <p className="share-link">
           <label>
@@ -468,20 +473,24 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
         {hidden('charts') ? null : <LearningCharts store={store} />}
         {hidden('timeline') ? null : <ServingTimeline store={store} />}
         {hidden('charts') ? null : <section className="serving-charts" aria-label="Charts">
-          <DataChartHost title={`Fig. 1: throughput of ${focusModel ?? ''} (batch × instances)`} testId="chart.heatmap-throughput" create={createHeatmapChart} data={heat('throughput')} />
+          <DataChartHost
+            title={`Fig. 1: throughput of ${focusModel ?? ''} (batch × instances)`}
+            testId="chart.heatmap-throughput"
+            create={createHeatmapChart}
+            data={heat('throughput')}
+            controls={<SweepProgress sweep={figure1Sweep} testId="chart.heatmap-throughput" />}
+          />
           <DataChartHost title={`Fig. 1: latency of ${focusModel ?? ''} (batch × instances)`} testId="chart.heatmap-latency" create={createHeatmapChart} data={heat('latency')} />
           <DataChartHost title="Fig. 7: utility per model (normalized)" testId="chart.utility" create={createUtilityBarsChart} data={utility} />
           <DataChartHost title="Fig. 9: latency per model" testId="chart.latency" create={createPerModelLinesChart} data={lines} />
-          {/* Only lanes that do not learn can be swept in the page: without one, there is no Fig. 15 here. */}
-          {learningLabels.length > 0 && learningLabels.length === lanes.length ? null : (
-            <DataChartHost
-              title={`Fig. 15: SLO violations against the request rate (${SWEEP_SECONDS} s per rate)`}
-              testId="chart.rps"
-              create={createRpsSweepChart}
-              data={sweep}
-              caption={notSweptCaption(learningLabels)}
-            />
-          )}
+          <DataChartHost
+            title={`Fig. 15: SLO violations against the request rate (${sweep?.secondsPerRate ?? Math.min(scenario?.serving.durationS ?? 120, 120)} s per rate)`}
+            testId="chart.rps"
+            create={createRpsSweepChart}
+            data={sweep}
+            controls={rpsSeen ? <SweepProgress sweep={rpsSweep} testId="chart.rps" /> : null}
+            caption={rpsCaption(learningLabels, referenceLabels)}
+          />
           <DataChartHost
             title="Fig. 16: time per scheduling decision"
             testId="chart.decision"

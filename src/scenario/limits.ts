@@ -1,0 +1,59 @@
+/**
+ * The scenario's version and bounds, and the page's view options: plain constants that the
+ * schema (schema.ts, with zod) enforces and the page's fields and menus read. They sit apart
+ * from the schema so that the page's first load does not carry the validator (issue 12).
+ */
+
+/**
+ * The scenario schema version this build writes. Older versions are migrated on load
+ * (parse.ts): version 2 renamed `name` to `title` and added the optional `view`; version 3
+ * replaced the fixed grids (`pipeline.grid`, `serving.grid`) by the `sweep` over any field.
+ */
+export const SCENARIO_VERSION = 3;
+
+/** Bounds that keep a shared scenario from hanging or exhausting the page (ARCHITECTURE §7). */
+export const LIMITS = {
+  executionPlaces: { min: 1, max: 64 },
+  queries: { min: 1, max: 10_000_000 },
+  events: 10_000,
+  lanes: 8,
+  gridValues: 64,
+  periodQueries: { min: 1, max: 1_000_000 },
+  durationQueries: { min: 1, max: 1_000_000 },
+  bufferCapacity: { min: 0, max: 1_000_000 },
+  detectionThreshold: { min: 0.0001, max: 10 },
+  hopMs: { min: 0, max: 10_000 },
+  rateQps: { min: 0.001, max: 1_000_000 },
+  seed: { min: 0, max: 0xffffffff },
+  nameLength: 200,
+  hiddenControls: 32,
+  /** Streaming percentiles' relative error bound: 0.001 % to 10 %. */
+  percentileRelativeError: { min: 0.00001, max: 0.1 },
+} as const;
+
+/** Parts of the page a classroom link can hide (issue: classroom links). */
+export const HIDEABLE_CONTROLS = ['playback', 'palette', 'lanes', 'scenario', 'assumptions', 'events', 'charts', 'links', 'algorithm', 'timeline', 'lessons'] as const;
+export type HideableControl = (typeof HIDEABLE_CONTROLS)[number];
+
+/** How the page presents a scenario: normal, large-type high-contrast, or chrome-less for an iframe. */
+export const VIEW_MODES = ['normal', 'presentation', 'embed'] as const;
+
+/** Bounds of the serving world's fields. */
+export const SERVING_LIMITS = {
+  rateRps: { min: 0.1, max: 10_000 },
+  durationS: { min: 1, max: 100_000 },
+  /** rate × duration: requests a run may send. */
+  requests: 10_000_000,
+  background: 1_000,
+  sloMs: { min: 1, max: 100_000 },
+  /** Steps or points of one rate schedule. */
+  schedulePoints: 1_000,
+  /** Input-shape classes per model. */
+  classes: 8,
+  classScale: { min: 0.01, max: 64 },
+  /** Requests of a replayed trace in a scenario (a file; a link holds far fewer, see trace.ts). */
+  traceRequests: 200_000,
+  interferenceNoise: { min: 0, max: 2 },
+  /** Every scheduler and the three reference lanes side by side. */
+  lanes: 10,
+} as const;
