@@ -72,3 +72,18 @@ export function historyActions<S>(
     },
   };
 }
+
+/** A view of either world's scenario (both share its shape). */
+interface AnyView {
+  readonly mode: string;
+  readonly hide: readonly string[];
+}
+
+/**
+ * A lesson's scenario as it is loaded: a copy, carrying the classroom view (presentation,
+ * hidden parts) when one is on, so that it stays on for the lesson.
+ */
+export function lessonScenario<S extends object>(scenario: S, view: AnyView): S {
+  const keepView = view.mode !== 'normal' || view.hide.length > 0;
+  return structuredClone(keepView ? { ...scenario, view } : scenario);
+}

@@ -7,7 +7,7 @@ import type { EventView, Frame, SimApi, LaneInfo, LaneLive, LoadResult, Marker, 
 import { TIMELINE_MARKERS } from '../worker/protocol';
 import { findLesson } from '../scenario/lessons';
 import type { WorkerClient } from './restartingWorker';
-import { historyActions, type LoadErrors, type ScenarioSource } from './history';
+import { historyActions, lessonScenario, type LoadErrors, type ScenarioSource } from './history';
 import { MarkerBuffer, SeriesBuffer } from './series';
 import { browserAsk, longRunGuard, type AskToStart } from './longRun';
 import type { AnyScenario } from '../scenario/schema';
@@ -305,10 +305,7 @@ function actions(set: Set, get: Get, client: SimClient, startAllowed: (scenario:
       if (lesson === undefined) return false;
       await client.pause();
       set({ status: 'paused' });
-      // A classroom view (presentation, hidden parts) stays on for the lesson.
-      const view = get().view;
-      const keepView = view.mode !== 'normal' || view.hide.length > 0;
-      const ok = await history.load(structuredClone(keepView ? { ...lesson.scenario, view } : lesson.scenario), 'preset');
+      const ok = await history.load(lessonScenario(lesson.scenario, get().view), 'preset');
       if (!ok) return false;
       set({ lesson: { id, step: 0 } });
       await get().lessonStep(0);

@@ -26,7 +26,7 @@ import type {
 } from '../worker/servingProtocol';
 import type { WorkerClient } from './restartingWorker';
 import { findServingLesson } from '../scenario/presets';
-import { historyActions, type LoadErrors, type ScenarioSource } from './history';
+import { historyActions, lessonScenario, type LoadErrors, type ScenarioSource } from './history';
 import { browserAsk, longRunGuard, type AskToStart } from './longRun';
 import { isWorkerRestarted } from './restartingWorker';
 import type { AnyScenario } from '../scenario/schema';
@@ -423,10 +423,7 @@ function actions(set: Set, get: Get, client: ServingClient, startAllowed: (scena
       const lesson = findServingLesson(id);
       if (lesson === undefined) return false;
       await client.pause();
-      // A classroom view (presentation, hidden parts) stays on for the lesson.
-      const view = get().view;
-      const keepView = view.mode !== 'normal' || view.hide.length > 0;
-      const ok = await history.load(structuredClone(keepView ? { ...lesson.scenario, view } : lesson.scenario), 'preset');
+      const ok = await history.load(lessonScenario(lesson.scenario, get().view), 'preset');
       if (!ok) return false;
       set({ lesson: { id, step: 0 } });
       await get().lessonStep(0);

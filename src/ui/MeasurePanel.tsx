@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { FileButton } from './FileButton';
 import { useStore } from 'zustand';
 import { renderSlowdownChart } from '../charts/slowdownChart';
 import { getDatabase } from '../engine/profiles/databases';
@@ -111,7 +112,6 @@ export function MeasurePanel({ initiallyOpen = false }: { readonly initiallyOpen
   const notice = useMeasure(store, (s) => s.notice);
   const cores = useMeasure(store, (s) => s.cores);
   const [tooLarge, setTooLarge] = useState<string | null>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
   const act = store.getState();
   const running = status === 'running' || status === 'cancelling';
 
@@ -215,20 +215,9 @@ export function MeasurePanel({ initiallyOpen = false }: { readonly initiallyOpen
             <button type="button" data-testid="measure.use" disabled={running || database === null} onClick={() => void use()}>
               Use this database
             </button>
-            <button type="button" data-testid="measure.import" disabled={running} onClick={() => fileInput.current?.click()}>
+            <FileButton testId="measure.import" inputTestId="measure.file" accept=".json,.csv,application/json,text/csv" disabled={running} onFile={onFile}>
               Import database…
-            </button>
-            <input
-              ref={fileInput}
-              type="file"
-              accept=".json,.csv,application/json,text/csv"
-              hidden
-              data-testid="measure.file"
-              onChange={(e) => {
-                void onFile(e.target.files?.[0]);
-                e.target.value = '';
-              }}
-            />
+            </FileButton>
             <button type="button" data-testid="measure.export-json" disabled={database === null} onClick={() => database !== null && downloadText(`${slug(database)}.json`, databaseToJson(database), 'application/json')}>
               Export JSON
             </button>

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useRef, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
+import { FileButton } from './FileButton';
 import type { HideableControl, ServingScenario } from '../scenario/schema';
 import { ClassroomPanel } from './ClassroomPanel';
 import { downloadText } from './download';
@@ -46,7 +47,6 @@ export function ShareBar({ onOpenServing }: { readonly onOpenServing?: (scenario
   const [link, setLink] = useState<string | null>(null);
   const [copied, setCopied] = useState<'copied' | 'select' | 'too-large' | null>(null);
   const [panel, setPanel] = useState<'presets' | 'classroom' | null>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
   const act = store.getState();
 
   const copyLink = async () => {
@@ -89,20 +89,9 @@ export function ShareBar({ onOpenServing }: { readonly onOpenServing?: (scenario
         <button type="button" data-testid="links.presets" aria-expanded={panel === 'presets'} onClick={() => setPanel(panel === 'presets' ? null : 'presets')}>
           Presets
         </button>
-        <button type="button" data-testid="files.import" onClick={() => fileInput.current?.click()}>
+        <FileButton testId="files.import" inputTestId="files.import-input" accept="application/json,.json" onFile={importFile}>
           Import scenario…
-        </button>
-        <input
-          ref={fileInput}
-          type="file"
-          accept="application/json,.json"
-          hidden
-          data-testid="files.import-input"
-          onChange={(e) => {
-            void importFile(e.target.files?.[0]);
-            e.target.value = '';
-          }}
-        />
+        </FileButton>
         <button type="button" data-testid="files.export-scenario" onClick={() => downloadText(`${slug(title)}.json`, `${JSON.stringify(store.getState().scenario, null, 2)}\n`, 'application/json')}>
           Export scenario
         </button>

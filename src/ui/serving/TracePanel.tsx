@@ -1,4 +1,5 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
+import { FileButton } from '../FileButton';
 import { useStore } from 'zustand';
 import { traceLinkProblem, TRACE_LIMITS } from '../../scenario/trace';
 import type { ServingStore } from '../../store/servingStore';
@@ -28,8 +29,6 @@ const MIB = 1024 * 1024;
 export function TracePanel({ store }: { readonly store: ServingStore }) {
   const scenario = useStore(store, (s) => s.scenario);
   const [loaded, setLoaded] = useState<{ readonly name: string; readonly requests: number } | null>(null);
-  const traceInput = useRef<HTMLInputElement>(null);
-  const scenarioInput = useRef<HTMLInputElement>(null);
   const act = store.getState();
   const trace = scenario?.serving.trace;
   const fileOnly = scenario === null ? null : traceLinkProblem(scenario);
@@ -67,20 +66,9 @@ export function TracePanel({ store }: { readonly store: ServingStore }) {
   return (
     <section className="trace-panel" aria-label="Trace replay and scenario files" data-testid="serving.trace">
       <div className="trace-row">
-        <button type="button" data-testid="trace.load" disabled={scenario === null} onClick={() => traceInput.current?.click()} title="CSV with columns time_s, model (optional slo_ms, shape_class), or JSON [{tS, model, sloMs?, shapeClass?}]">
+        <FileButton testId="trace.load" inputTestId="trace.input" accept=".csv,.json,text/csv,application/json" disabled={scenario === null} onFile={readTrace} title="CSV with columns time_s, model (optional slo_ms, shape_class), or JSON [{tS, model, sloMs?, shapeClass?}]">
           Replay a trace file…
-        </button>
-        <input
-          ref={traceInput}
-          type="file"
-          accept=".csv,.json,text/csv,application/json"
-          hidden
-          data-testid="trace.input"
-          onChange={(e) => {
-            void readTrace(e.target.files?.[0]);
-            e.target.value = '';
-          }}
-        />
+        </FileButton>
         {trace === undefined || scenario === null ? null : (
           <button type="button" data-testid="trace.remove" onClick={() => void act.load(withoutTrace(scenario), 'edit')}>
             Draw arrivals again
@@ -94,20 +82,9 @@ export function TracePanel({ store }: { readonly store: ServingStore }) {
         >
           Save scenario file
         </button>
-        <button type="button" data-testid="serving.import-scenario" onClick={() => scenarioInput.current?.click()}>
+        <FileButton testId="serving.import-scenario" inputTestId="serving.import-input" accept="application/json,.json" onFile={readScenario}>
           Open scenario file…
-        </button>
-        <input
-          ref={scenarioInput}
-          type="file"
-          accept="application/json,.json"
-          hidden
-          data-testid="serving.import-input"
-          onChange={(e) => {
-            void readScenario(e.target.files?.[0]);
-            e.target.value = '';
-          }}
-        />
+        </FileButton>
       </div>
       {trace === undefined || scenario === null ? null : (
         <p className="trace-status" data-testid="trace.status" data-requests={trace.requests.length}>
