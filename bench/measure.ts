@@ -19,7 +19,7 @@ import { averageDeep } from '../src/scenario/average';
 import { scenarioWithDatabase } from '../src/scenario/databaseFile';
 import { runPipelineScenario } from '../src/scenario/pipelineRunner';
 import { findPreset } from '../src/scenario/presets';
-import type { Scenario } from '../src/scenario/schema';
+import type { PipelineScenario } from '../src/scenario/schema';
 
 interface Row {
   readonly name: string;
@@ -42,7 +42,7 @@ interface LaneMeans {
   readonly rebalancingQueries: number;
 }
 
-function gridMeans(scenario: Scenario): Record<'ODIN α=10' | 'LLS', LaneMeans> {
+function gridMeans(scenario: PipelineScenario): Record<'ODIN α=10' | 'LLS', LaneMeans> {
   const results = runPipelineScenario(scenario);
   const out: Partial<Record<'ODIN α=10' | 'LLS', LaneMeans>> = {};
   for (const label of ['ODIN α=10', 'LLS'] as const) {
@@ -89,7 +89,7 @@ export async function benchMeasure(tf: Tf, rows: Row[]): Promise<object> {
     rows.push({ name: `measure: slowdown ${m.mode} median over units (${hogs})`, value: m.median, unit: '×', baseline: r.median, ratio: m.median / r.median, note: 'baseline: roofline' });
     rows.push({ name: `measure: slowdown ${m.mode} largest unit`, value: m.max, unit: '×', baseline: r.max, ratio: m.max / r.max, note: 'baseline: roofline' });
   }
-  const preset = findPreset('odin-fig5-vgg16')!.scenario as Scenario;
+  const preset = findPreset('odin-fig5-vgg16')!.scenario as PipelineScenario;
   const onMeasured = scenarioWithDatabase(preset, measured);
   if (!onMeasured.ok) throw new Error(`odin-fig5-vgg16 uses modes the measured database lacks: ${onMeasured.missingModes.join(', ')}`);
   const meansRoofline = gridMeans(preset);

@@ -6,11 +6,11 @@
 import { parseAnyScenario } from '../src/scenario/parse';
 import { runPipelineScenario } from '../src/scenario/pipelineRunner';
 import { findPreset } from '../src/scenario/presets';
-import type { Scenario } from '../src/scenario/schema';
+import type { PipelineScenario } from '../src/scenario/schema';
 
 const queries = Number(process.argv[2]);
 const method = process.argv[3];
-const preset = findPreset('default')!.scenario as Scenario;
+const preset = findPreset('default')!.scenario as PipelineScenario;
 const parsed = parseAnyScenario({ ...preset, pipeline: { ...preset.pipeline, queries }, metrics: { percentiles: method } });
 if (!parsed.ok || parsed.scenario.world !== 'pipeline') throw new Error(JSON.stringify(parsed));
 const results = runPipelineScenario(parsed.scenario);

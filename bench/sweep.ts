@@ -10,7 +10,7 @@ import { chromium } from '@playwright/test';
 import { openSweepPool, runCellsOnPool } from '../src/cli/sweepPool';
 import { encodeScenarioLink } from '../src/scenario/link';
 import { findPreset } from '../src/scenario/presets';
-import type { AnyScenario, Scenario, ServingScenario } from '../src/scenario/schema';
+import type { AnyScenario, PipelineScenario, ServingScenario } from '../src/scenario/schema';
 import { sweepCells, sweepSeeds } from '../src/scenario/sweep';
 import type { BenchRow } from './row';
 
@@ -68,9 +68,9 @@ async function pageRows(rows: SweepBenchRow[]): Promise<void> {
   const server = spawn('./node_modules/.bin/vite', ['preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort', '--outDir', OUT_DIR], { stdio: 'ignore' });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
   try {
-    const base = findPreset('odin-fig5-vgg16')!.scenario as Scenario;
+    const base = findPreset('odin-fig5-vgg16')!.scenario as PipelineScenario;
     // The ODIN grid (3 × 3) with 4 seeds at 2000 queries: 36 cells of five lanes each.
-    const scenario: Scenario = { ...base, pipeline: { ...base.pipeline, queries: 2000 }, sweep: { ...base.sweep!, seeds: 4 }, view: { mode: 'normal', hide: [], explore: true } };
+    const scenario: PipelineScenario = { ...base, pipeline: { ...base.pipeline, queries: 2000 }, sweep: { ...base.sweep!, seeds: 4 }, view: { mode: 'normal', hide: [], explore: true } };
     const page = await browser.newPage();
     const url = `http://127.0.0.1:${PORT}/#${encodeScenarioLink(scenario)}`;
     for (let attempt = 0; ; attempt++) {
@@ -118,7 +118,7 @@ async function pageRows(rows: SweepBenchRow[]): Promise<void> {
 }
 
 export async function benchSweep(rows: SweepBenchRow[], options: { page?: boolean } = {}): Promise<void> {
-  const fig5 = structuredClone(findPreset('odin-fig5-vgg16')!.scenario) as Scenario;
+  const fig5 = structuredClone(findPreset('odin-fig5-vgg16')!.scenario) as PipelineScenario;
   fig5.sweep = { ...fig5.sweep!, seeds: 10 };
   await poolRow('sweep odin-fig5-vgg16, 10 seeds', fig5, rows);
   // BCEdge Fig. 15 with a BCEdge lane learning from scratch in every cell, shortened to 120 s of requests.

@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { encodeScenarioLink } from '../src/scenario/link';
 import { defaultScenario } from '../src/scenario/presets';
-import type { Scenario } from '../src/scenario/schema';
+import type { PipelineScenario } from '../src/scenario/schema';
 import { LabPage } from './pages/lab';
 
 /** The default scenario on 400 queries with a 3 × 3 sweep (ODIN α × detection threshold), one seed. */
-function sweptScenario(seeds = 1): Scenario {
+function sweptScenario(seeds = 1): PipelineScenario {
   const s = defaultScenario();
   return {
     ...s,
@@ -28,7 +28,7 @@ async function resultsOf(page: Page): Promise<{ results: { label: string; summar
 
 test('a 3 × 3 sweep fills on the worker pool, the heatmap shows every cell, and a cell opens that run with the same numbers', async ({ page }) => {
   const lab = new LabPage(page);
-  await page.goto(`./#${encodeScenarioLink({ ...sweptScenario(), sweep: undefined } as unknown as Scenario).replace(/^#/, '')}`);
+  await page.goto(`./#${encodeScenarioLink({ ...sweptScenario(), sweep: undefined } as unknown as PipelineScenario).replace(/^#/, '')}`);
   await expect(lab.byTestId('lane.odin')).toBeVisible();
   await lab.byTestId('explore.open').click();
   await expect(lab.byTestId('explore')).toBeVisible();

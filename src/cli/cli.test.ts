@@ -8,7 +8,7 @@ import { LEARNING_SCHEDULER_IDS } from '../schedulers/serving/registry';
 import { findPreset, PRESETS } from '../scenario/presets';
 import { EXIT_OK, EXIT_USAGE, needsLearning, runCli, type CliIo } from './cli';
 import { checkRunCost } from './options';
-import type { Scenario } from '../scenario/schema';
+import type { PipelineScenario } from '../scenario/schema';
 
 /** tfjs and the shipped agents, as main.ts gives them to `runCli` for learning lanes. */
 let learning: CliIo['learning'];
@@ -384,9 +384,9 @@ describe('the cost estimate (issue 17 part 4)', () => {
   });
 
   it('lets --allow-long through', () => {
-    const scenario = findPreset('default')!.scenario as Scenario;
+    const scenario = findPreset('default')!.scenario as PipelineScenario;
     const values = [1, 2, 3, 4, 5, 6, 7, 8];
-    const big: Scenario = {
+    const big: PipelineScenario = {
       ...scenario,
       pipeline: { ...scenario.pipeline, queries: 10_000_000 },
       sweep: {

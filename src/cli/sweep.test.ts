@@ -7,11 +7,11 @@ import { findPreset } from '../scenario/presets';
 import { EXIT_OK, EXIT_USAGE, runCli, type CliIo } from './cli';
 import { resolveShard, shardCells } from './shards';
 import { sweepCells } from '../scenario/sweep';
-import type { Scenario } from '../scenario/schema';
+import type { PipelineScenario } from '../scenario/schema';
 
 /** A small sweep: the ODIN Fig. 5 grid (3 × 3) on 200 queries, 2 lanes, 2 seeds = 18 cells. */
-function smallSweep(): Scenario {
-  const s = structuredClone(findPreset('odin-fig5-vgg16')!.scenario) as Scenario;
+function smallSweep(): PipelineScenario {
+  const s = structuredClone(findPreset('odin-fig5-vgg16')!.scenario) as PipelineScenario;
   s.pipeline.queries = 200;
   s.pipeline.lanes = [{ scheduler: 'odin', params: { alpha: 10 } }, { scheduler: 'lls' }];
   s.sweep = { ...s.sweep!, seeds: 2, compare: { a: 0, b: 1 } };

@@ -3,7 +3,7 @@ import { INTERFERENCE_MODE_IDS, MODEL_IDS } from '../engine/profiles/types';
 import { PIPELINE_SCHEDULER_IDS, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
 import { pipelinePresets } from './presets';
 import type { Sweep } from './sweep';
-import { HIDEABLE_CONTROLS, LIMITS, VIEW_MODES, type InterferenceEventSpec, type PipelineLane, type PipelineScenario, type Scenario } from './schema';
+import { HIDEABLE_CONTROLS, LIMITS, VIEW_MODES, type InterferenceEventSpec, type PipelineLane, type PipelineSpec, type PipelineScenario } from './schema';
 
 /** An integer within one of the schema's `{ min, max }` bounds. */
 const within = (bounds: { readonly min: number; readonly max: number }) => fc.integer(bounds);
@@ -40,7 +40,7 @@ const laneArbitrary: fc.Arbitrary<PipelineLane> = fc.constantFrom(...PIPELINE_SC
   return fc.oneof(fc.constant<PipelineLane>({ scheduler }), params.map((p): PipelineLane => ({ scheduler, params: p })));
 });
 
-const assumptionsArbitrary: fc.Arbitrary<PipelineScenario['assumptions']> = fc.record(
+const assumptionsArbitrary: fc.Arbitrary<PipelineSpec['assumptions']> = fc.record(
   {
     trialCost: fc.constantFrom('serial', 'pipelined', 'free'),
     llsReading: fc.constantFrom('literal', 'repaired'),
@@ -56,7 +56,7 @@ const assumptionsArbitrary: fc.Arbitrary<PipelineScenario['assumptions']> = fc.r
   plainRecord,
 );
 
-const randomArbitrary: fc.Arbitrary<PipelineScenario['interference']['random']> = fc
+const randomArbitrary: fc.Arbitrary<PipelineSpec['interference']['random']> = fc
   .record(
     {
       enabled: fc.boolean(),
@@ -121,7 +121,7 @@ function eventsArbitrary(executionPlaces: number): fc.Arbitrary<InterferenceEven
   return fc.array(event, { maxLength: 60, size: 'max' });
 }
 
-const viewArbitrary: fc.Arbitrary<NonNullable<Scenario['view']>> = fc.record(
+const viewArbitrary: fc.Arbitrary<NonNullable<PipelineScenario['view']>> = fc.record(
   { mode: fc.constantFrom(...VIEW_MODES), hide: fc.array(fc.constantFrom(...HIDEABLE_CONTROLS), { maxLength: 12 }) },
   plainRecord,
 );
@@ -133,7 +133,7 @@ const viewArbitrary: fc.Arbitrary<NonNullable<Scenario['view']>> = fc.record(
  * so a JSON round trip gives a strictly equal object. Each scenario is a fresh copy: a test
  * may change it without touching PRESETS.
  */
-export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc.constantFrom(...pipelinePresets()).chain(({ scenario: preset }) => {
+export const scenarioArbitrary: fc.Arbitrary<PipelineScenario> = fc.constantFrom(...pipelinePresets()).chain(({ scenario: preset }) => {
   const p = preset.pipeline;
   return fc
     .record({
@@ -152,8 +152,8 @@ export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc.constantFrom(...pipe
       const minEps = Math.min(v.executionPlaces, ...sweptExecutionPlaces(v.sweep));
       const fits = p.interference.events.every((e) => e.executionPlace < minEps);
       const events = fits ? keepOr(p.interference.events, eventsArbitrary(minEps)) : eventsArbitrary(minEps);
-      return events.map((eventList): Scenario => {
-        const pipeline: PipelineScenario = {
+      return events.map((eventList): PipelineScenario => {
+        const pipeline: PipelineSpec = {
           model: v.model,
           executionPlaces: v.executionPlaces,
           queries: v.queries,

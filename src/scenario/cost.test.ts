@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { COST_BOUND_LANE_EVENTS, describeRunCost, estimateRunCost, LEARNING_LANE_WEIGHT } from './cost';
 import { parseAnyScenario } from './parse';
 import { findPreset, PRESETS } from './presets';
-import type { AnyScenario, Scenario, ServingScenario } from './schema';
+import type { AnyScenario, PipelineScenario, ServingScenario } from './schema';
 
 function valid(document: unknown): AnyScenario {
   const parsed = parseAnyScenario(document);
@@ -12,7 +12,7 @@ function valid(document: unknown): AnyScenario {
 
 describe('run cost estimate (issue 17 part 4)', () => {
   it('counts cells × queries × lanes', () => {
-    const s = structuredClone(findPreset('odin-fig5-vgg16')!.scenario) as Scenario;
+    const s = structuredClone(findPreset('odin-fig5-vgg16')!.scenario) as PipelineScenario;
     const cost = estimateRunCost(s);
     const lanes = s.pipeline.lanes.length;
     expect(cost.cells).toBe(9);
@@ -36,7 +36,7 @@ describe('run cost estimate (issue 17 part 4)', () => {
   });
 
   it('puts the 100-hour scenario of the issue above the bound, and every preset below it (10 seeds)', () => {
-    const huge = structuredClone(findPreset('default')!.scenario) as Scenario;
+    const huge = structuredClone(findPreset('default')!.scenario) as PipelineScenario;
     const values = Array.from({ length: 64 }, (_, i) => i + 1);
     huge.sweep = {
       axes: [

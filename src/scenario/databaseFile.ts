@@ -9,7 +9,7 @@ import { csvFormatRows, csvParseRows } from 'd3';
 import { getModelLayers } from '../engine/profiles/layers';
 import { MODE_IDS, MODEL_IDS, type LayerTimeDatabase, type ModeId } from '../engine/profiles/types';
 import { validateDatabase, type DatabaseValidation, type DatabaseValidationError } from '../engine/profiles/validate';
-import type { Scenario } from './schema';
+import type { PipelineScenario } from './schema';
 
 /** Largest database file read, bytes (a 1024-unit, 12-mode database with spreads is far smaller). */
 export const MAX_DATABASE_FILE_BYTES = 2 * 1024 * 1024;
@@ -89,7 +89,7 @@ export function parseDatabaseFile(text: string, path = 'database'): DatabaseVali
 
 /** The result of {@link scenarioWithDatabase}. */
 export type WithDatabase =
-  | { readonly ok: true; readonly scenario: Scenario }
+  | { readonly ok: true; readonly scenario: PipelineScenario }
   | { readonly ok: false; readonly missingModes: readonly ModeId[] };
 
 /**
@@ -98,11 +98,11 @@ export type WithDatabase =
  * it lacks, when the scenario's workloads (events or random modes) use a mode `db` does
  * not have: those cannot be invented.
  */
-export function scenarioWithDatabase(scenario: Scenario, db: LayerTimeDatabase): WithDatabase {
+export function scenarioWithDatabase(scenario: PipelineScenario, db: LayerTimeDatabase): WithDatabase {
   const present = new Set(Object.keys(db.modes));
   const used: ModeId[] = [...scenario.pipeline.interference.events.map((e) => e.mode), ...(scenario.pipeline.interference.random.modes ?? [])];
   const missingModes = MODE_IDS.filter((m) => used.includes(m) && !present.has(m));
   if (missingModes.length > 0) return { ok: false, missingModes };
-  const model = (MODEL_IDS as readonly string[]).includes(db.model) ? (db.model as Scenario['pipeline']['model']) : scenario.pipeline.model;
+  const model = (MODEL_IDS as readonly string[]).includes(db.model) ? (db.model as PipelineScenario['pipeline']['model']) : scenario.pipeline.model;
   return { ok: true, scenario: { ...scenario, pipeline: { ...scenario.pipeline, model, database: db } } };
 }

@@ -1,7 +1,7 @@
 import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../engine/pipeline/assumptions';
 import type { LayerTimeDatabase, ModeId } from '../engine/profiles/types';
 import { SCENARIO_VERSION } from './limits';
-import type { PipelineScenario, Scenario, ServingScenario } from './schema';
+import type { PipelineSpec, PipelineScenario, ServingScenario } from './schema';
 
 /** How much slower every layer gets in each co-location mode of the teaching database. */
 const TEACHING_SLOWDOWN: Readonly<Record<Exclude<ModeId, 'A'>, number>> = {
@@ -33,7 +33,7 @@ export const TEACHING_DATABASE: LayerTimeDatabase = {
   },
 };
 
-function teachingScenario(title: string, overrides: Partial<PipelineScenario>): Scenario {
+function teachingScenario(title: string, overrides: Partial<PipelineSpec>): PipelineScenario {
   return {
     version: SCENARIO_VERSION,
     world: 'pipeline',
@@ -68,7 +68,7 @@ export interface Lesson {
   readonly id: string;
   readonly title: string;
   readonly summary: string;
-  readonly scenario: Scenario;
+  readonly scenario: PipelineScenario;
   readonly steps: readonly LessonStep[];
 }
 

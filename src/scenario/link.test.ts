@@ -5,7 +5,7 @@ import { scenarioArbitrary } from './arbitraries';
 import v1Fixture from './fixtures/v1-default.json';
 import { decodeScenarioLink, encodeLinkJson, encodeScenarioLink, LINK_LIMITS } from './link';
 import { defaultScenario } from './presets';
-import { SCENARIO_VERSION, validateScenario, type InterferenceEventSpec, type Scenario, type ScenarioResult } from './schema';
+import { SCENARIO_VERSION, validateScenario, type InterferenceEventSpec, type PipelineScenario, type ScenarioResult } from './schema';
 
 /** Property runs: enough to reach the codec's corners, still a few seconds each. */
 const RUNS = 10_000;
@@ -51,7 +51,7 @@ function reverseKeys(value: unknown): unknown {
   return value;
 }
 
-function withFiftyEvents(): Scenario {
+function withFiftyEvents(): PipelineScenario {
   const s = defaultScenario();
   const modes = ['B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'K', 'L'] as const;
   const events: InterferenceEventSpec[] = Array.from({ length: 50 }, (_, k) => ({
@@ -75,7 +75,7 @@ describe('encodeScenarioLink', () => {
   it('is deterministic whatever the key order of the scenario', () => {
     fc.assert(
       fc.property(scenarioArbitrary, (s) => {
-        expect(encodeScenarioLink(reverseKeys(s) as Scenario)).toBe(encodeScenarioLink(s));
+        expect(encodeScenarioLink(reverseKeys(s) as PipelineScenario)).toBe(encodeScenarioLink(s));
       }),
       { numRuns: 500 },
     );
@@ -342,7 +342,7 @@ describe('decodeScenarioLink: hostile and broken links', () => {
 
 describe('the Claims view in a link (issue 14)', () => {
   it('a link carries the open Claims view, and a link without it still opens closed', () => {
-    const open: Scenario = { ...defaultScenario(), view: { mode: 'normal', hide: [], claims: true } };
+    const open: PipelineScenario = { ...defaultScenario(), view: { mode: 'normal', hide: [], claims: true } };
     const decoded = decodeScenarioLink(encodeScenarioLink(open).replace(/^#/, ''));
     expect(decoded.ok && decoded.scenario.view).toEqual({ mode: 'normal', hide: [], claims: true });
     const plain = decodeScenarioLink(encodeScenarioLink({ ...defaultScenario(), view: { mode: 'normal', hide: [] } }).replace(/^#/, ''));

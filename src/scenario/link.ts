@@ -1,6 +1,6 @@
 import { Inflate, zlibSync } from 'fflate';
 import { parseAnyScenario, parseScenario } from './parse';
-import { formatErrors, validateAnyScenario, validateScenario, type AnyScenario, type AnyScenarioResult, type FieldError, type Scenario, type ScenarioResult } from './schema';
+import { formatErrors, validateAnyScenario, validateScenario, type AnyScenario, type AnyScenarioResult, type FieldError, type PipelineScenario, type ScenarioResult } from './schema';
 
 /**
  * Bounds on what a link may cost to open (ARCHITECTURE §7): a hostile link is refused before it
@@ -42,7 +42,7 @@ const INFLATE_STEP_BYTES = 256;
  * @throws RangeError if `scenario` does not validate: scenarios reach the lab through
  * validating doors, so an invalid one here is a bug, not a person's mistake.
  */
-export function encodeScenarioLink(scenario: Scenario): string {
+export function encodeScenarioLink(scenario: PipelineScenario): string {
   const checked = validateScenario(scenario);
   if (!checked.ok) throw new RangeError(`cannot link an invalid scenario:\n${formatErrors(checked.errors)}`);
   return encodeLinkJson(JSON.stringify(checked.scenario));

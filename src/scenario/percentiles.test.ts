@@ -4,11 +4,11 @@ import { parseAnyScenario } from './parse';
 import { runPipelineScenario } from './pipelineRunner';
 import { findPreset } from './presets';
 import { runServingScenario } from './servingRunner';
-import { formatErrors, type Scenario, type ServingScenario } from './schema';
+import { formatErrors, type PipelineScenario, type ServingScenario } from './schema';
 
 const PERCENTILE_KEYS = new Set(['latencyP50Ms', 'latencyP99Ms', 'configLatencyP99Ms']);
 
-function withMetrics<T extends Scenario | ServingScenario>(scenario: T, metrics: T['metrics']): T {
+function withMetrics<T extends PipelineScenario | ServingScenario>(scenario: T, metrics: T['metrics']): T {
   const parsed = parseAnyScenario({ ...scenario, metrics });
   if (!parsed.ok) throw new Error(formatErrors(parsed.errors));
   return parsed.scenario as T;
@@ -33,7 +33,7 @@ function compare(streaming: Record<string, unknown>, exact: Record<string, unkno
 
 describe('metrics.percentiles: streaming by default, exact on request (issue 17 part 8)', () => {
   it('pipeline: the default run streams; only the percentiles differ from exact, within 0.1 %', () => {
-    const base = structuredClone(findPreset('default')!.scenario) as Scenario;
+    const base = structuredClone(findPreset('default')!.scenario) as PipelineScenario;
     base.pipeline.queries = 3000;
     const byDefault = runPipelineScenario(withMetrics(base, undefined));
     const streaming = runPipelineScenario(withMetrics(base, { percentiles: 'streaming' }));
@@ -54,7 +54,7 @@ describe('metrics.percentiles: streaming by default, exact on request (issue 17 
   });
 
   it('a looser bound is a scenario parameter too, and is honoured', () => {
-    const base = structuredClone(findPreset('default')!.scenario) as Scenario;
+    const base = structuredClone(findPreset('default')!.scenario) as PipelineScenario;
     base.pipeline.queries = 2000;
     const loose = runPipelineScenario(withMetrics(base, { percentiles: 'streaming', relativeError: 0.05 }));
     const exact = runPipelineScenario(withMetrics(base, { percentiles: 'exact' }));

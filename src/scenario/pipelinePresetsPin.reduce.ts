@@ -1,5 +1,5 @@
 import { pipelinePresets } from './presets';
-import type { Scenario } from './schema';
+import type { PipelineScenario } from './schema';
 import { runPipelineScenario } from './pipelineRunner';
 
 /**
@@ -8,7 +8,7 @@ import { runPipelineScenario } from './pipelineRunner';
  * 16 and 52, seed 1, every lane and cell. The fixture holds every number the summaries had
  * before the interference-overlap and trial-latency assumptions were added (issue 14).
  */
-export function reducedPreset(scenario: Scenario): Scenario {
+export function reducedPreset(scenario: PipelineScenario): PipelineScenario {
   const s = structuredClone(scenario);
   s.pipeline.queries = Math.min(s.pipeline.queries, 400);
   if (s.sweep?.axes.some((a) => a.path === 'pipeline.executionPlaces')) s.sweep = { axes: [{ path: 'pipeline.executionPlaces', values: [4, 16, 52] }] };

@@ -8,7 +8,7 @@ import { getDatabase } from '../engine/profiles/databases';
 import { INTERFERENCE_MODE_IDS, type ModeId } from '../engine/profiles/types';
 import { laneLabel, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
 import type { AlgorithmTrace } from '../schedulers/pipeline/trace';
-import { percentileOptionsOf, scenarioDatabase, type PipelineLane, type PipelineScenario, type Scenario } from './schema';
+import { percentileOptionsOf, scenarioDatabase, type PipelineLane, type PipelineSpec, type PipelineScenario } from './schema';
 import { cellScenario, sweepCells, type AxisValue, type SweepCell } from './sweep';
 
 /** Field overrides of one run (the sweep sets fields in the scenario instead: `cellScenario`). */
@@ -34,7 +34,7 @@ export interface LaneResult {
 const compiledCache = new WeakMap<object, CompiledDatabase>();
 
 /** The compiled database of a scenario (cached per database object). */
-export function compiledDatabaseOf(pipeline: PipelineScenario): CompiledDatabase {
+export function compiledDatabaseOf(pipeline: PipelineSpec): CompiledDatabase {
   const db = scenarioDatabase(pipeline, getDatabase);
   let compiled = compiledCache.get(db);
   if (compiled === undefined) {
@@ -45,7 +45,7 @@ export function compiledDatabaseOf(pipeline: PipelineScenario): CompiledDatabase
 }
 
 /** The engine's run spec for a scenario, a grid cell and a seed. */
-export function buildRunSpec(scenario: Scenario, cell: GridCell = {}, seed = scenario.seed): PipelineRunSpec {
+export function buildRunSpec(scenario: PipelineScenario, cell: GridCell = {}, seed = scenario.seed): PipelineRunSpec {
   const p = scenario.pipeline;
   const database = compiledDatabaseOf(p);
   const random = p.interference.random;
@@ -110,7 +110,7 @@ export function reportedParams(lane: PipelineLane, assumptions: PipelineAssumpti
  * gives a lane's algorithm a sink for its line-by-line steps (the teaching view).
  */
 export function createLaneRuns(
-  scenario: Scenario,
+  scenario: PipelineScenario,
   cell: GridCell = {},
   seed = scenario.seed,
   latencySampleCap?: number,
@@ -131,7 +131,7 @@ export function createLaneRuns(
 }
 
 /** Runs one sweep cell (its fields set, its seed) to the end: every lane on the identical trace. */
-export function runPipelineCell(scenario: Scenario, cell: SweepCell): LaneResult[] {
+export function runPipelineCell(scenario: PipelineScenario, cell: SweepCell): LaneResult[] {
   const plain = cellScenario(scenario, cell);
   return createLaneRuns(plain).map(({ lane, label, run }) => ({
     scheduler: lane.scheduler,
@@ -144,7 +144,7 @@ export function runPipelineCell(scenario: Scenario, cell: SweepCell): LaneResult
 }
 
 /** Runs every axis combination and lane of a scenario to the end for one seed. */
-export function runPipelineScenario(scenario: Scenario, seed = scenario.seed, onCell?: (done: number, total: number) => void): LaneResult[] {
+export function runPipelineScenario(scenario: PipelineScenario, seed = scenario.seed, onCell?: (done: number, total: number) => void): LaneResult[] {
   const cells = sweepCells(scenario, [seed]);
   return cells.flatMap((cell, i) => {
     const results = runPipelineCell(scenario, cell);

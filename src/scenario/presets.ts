@@ -2,7 +2,7 @@ import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../engine/pipeline/assumptions';
 import { DEFAULT_SERVING_ASSUMPTIONS } from '../engine/serving/assumptions';
 import { LESSONS, servingLessons, type ServingLesson } from './lessons';
 import { SCENARIO_VERSION } from './limits';
-import type { AnyScenario, PipelineScenario, Scenario, ServingScenario } from './schema';
+import type { AnyScenario, PipelineSpec, PipelineScenario, ServingScenario } from './schema';
 import type { Sweep } from './sweep';
 
 /** A named scenario that reproduces a figure of a paper, or the lab's first impression. */
@@ -25,7 +25,7 @@ const ODIN_PERIOD_DURATION: Sweep = {
   ],
 };
 
-function pipeline(title: string, overrides: Partial<PipelineScenario>, seed = 1, sweep?: Sweep): Scenario {
+function pipeline(title: string, overrides: Partial<PipelineSpec>, seed = 1, sweep?: Sweep): PipelineScenario {
   return {
     version: SCENARIO_VERSION,
     world: 'pipeline',
@@ -44,7 +44,7 @@ function pipeline(title: string, overrides: Partial<PipelineScenario>, seed = 1,
   };
 }
 
-const GRID_LANES: PipelineScenario['lanes'] = [
+const GRID_LANES: PipelineSpec['lanes'] = [
   { scheduler: 'odin', params: { alpha: 2 } },
   { scheduler: 'odin', params: { alpha: 10 } },
   { scheduler: 'lls' },
@@ -52,7 +52,7 @@ const GRID_LANES: PipelineScenario['lanes'] = [
   { scheduler: 'static' },
 ];
 
-function fig5(model: 'vgg16' | 'resnet50'): Scenario {
+function fig5(model: 'vgg16' | 'resnet50'): PipelineScenario {
   return pipeline(
     `ODIN Fig. 5–8: ${model === 'vgg16' ? 'VGG16' : 'ResNet-50'}, period × duration grid`,
     {
@@ -430,11 +430,11 @@ export function findPreset(id: string): Preset | undefined {
 }
 
 /** The presets the live (pipeline) lab can open. */
-export function pipelinePresets(): readonly (Preset & { readonly scenario: Scenario })[] {
-  return PRESETS.filter((p): p is Preset & { readonly scenario: Scenario } => p.scenario.world === 'pipeline');
+export function pipelinePresets(): readonly (Preset & { readonly scenario: PipelineScenario })[] {
+  return PRESETS.filter((p): p is Preset & { readonly scenario: PipelineScenario } => p.scenario.world === 'pipeline');
 }
 
 /** The scenario the lab opens on. */
-export function defaultScenario(): Scenario {
-  return structuredClone(PIPELINE_PRESETS.find((p) => p.id === 'default')!.scenario) as Scenario;
+export function defaultScenario(): PipelineScenario {
+  return structuredClone(PIPELINE_PRESETS.find((p) => p.id === 'default')!.scenario) as PipelineScenario;
 }

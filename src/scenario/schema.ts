@@ -157,7 +157,8 @@ export const scenarioSchema = z
     }
   });
 
-export type Scenario = z.infer<typeof scenarioSchema>;
+/** A whole scenario of the pipeline world (ODIN): its version, title, seed, view and sweep around the `pipeline` block. */
+export type PipelineScenario = z.infer<typeof scenarioSchema>;
 
 const rate = () => num(0, SERVING_LIMITS.rateRps.max);
 const timeS = () => num(0, SERVING_LIMITS.durationS.max);
@@ -407,9 +408,10 @@ export function schedulePeakRps(r: RateScheduleSpec): number {
   }
 }
 
-export type PipelineScenario = Scenario['pipeline'];
-export type PipelineLane = PipelineScenario['lanes'][number];
-export type InterferenceEventSpec = PipelineScenario['interference']['events'][number];
+/** The pipeline world's own block of a scenario (`scenario.pipeline`): model, EPs, lanes, interference, assumptions. */
+export type PipelineSpec = PipelineScenario['pipeline'];
+export type PipelineLane = PipelineSpec['lanes'][number];
+export type InterferenceEventSpec = PipelineSpec['interference']['events'][number];
 
 /** One problem with one field of a scenario. */
 export interface FieldError {
@@ -417,7 +419,7 @@ export interface FieldError {
   readonly message: string;
 }
 
-export type ScenarioResult = { readonly ok: true; readonly scenario: Scenario } | { readonly ok: false; readonly errors: readonly FieldError[] };
+export type ScenarioResult = { readonly ok: true; readonly scenario: PipelineScenario } | { readonly ok: false; readonly errors: readonly FieldError[] };
 
 /** A JSON-ish path: `pipeline.lanes[0].params.alpha`. */
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -514,7 +516,7 @@ export function validateServingScenario(input: unknown): { ok: true; scenario: S
 }
 
 /** A scenario of either world. */
-export type AnyScenario = Scenario | ServingScenario;
+export type AnyScenario = PipelineScenario | ServingScenario;
 export type AnyScenarioResult = { readonly ok: true; readonly scenario: AnyScenario } | { readonly ok: false; readonly errors: readonly FieldError[] };
 
 /** Validates a scenario of either world, by its `world`. Never throws. */
@@ -524,7 +526,7 @@ export function validateAnyScenario(input: unknown): AnyScenarioResult {
 }
 
 /** The database a pipeline scenario runs on: its embedded one, or its model's. */
-export function scenarioDatabase(pipeline: PipelineScenario, builtIn: (model: PipelineScenario['model']) => LayerTimeDatabase): LayerTimeDatabase {
+export function scenarioDatabase(pipeline: PipelineSpec, builtIn: (model: PipelineSpec['model']) => LayerTimeDatabase): LayerTimeDatabase {
   if (pipeline.database !== undefined) {
     const checked = validateDatabase(pipeline.database, 'pipeline.database');
     if (checked.ok) return checked.database;

@@ -6,7 +6,7 @@ import { parseAnyScenario } from './parse';
 import { runPipelineScenario } from './pipelineRunner';
 import { findPreset } from './presets';
 import { runServingScenario } from './servingRunner';
-import type { Scenario, ServingScenario } from './schema';
+import type { PipelineScenario, ServingScenario } from './schema';
 
 /** Paths of every number in a summary that is not finite (JSON would write it as `null`). */
 function nonFinite(value: unknown, path = 'summary'): string[] {
@@ -18,7 +18,7 @@ function nonFinite(value: unknown, path = 'summary'): string[] {
 
 const database = (timeMs: number) => ({ model: 'edge', layers: ['a', 'b', 'c', 'd', 'e'], modes: { A: [timeMs, timeMs, timeMs, timeMs, timeMs], D: [timeMs, 2 * timeMs, timeMs, timeMs, timeMs].map((t) => Math.min(t, LAYER_TIME_RANGE_MS.max)) } });
 
-function pipelineSummaries(scenario: Scenario): unknown[] {
+function pipelineSummaries(scenario: PipelineScenario): unknown[] {
   const parsed = parseAnyScenario(scenario);
   if (!parsed.ok || parsed.scenario.world !== 'pipeline') throw new Error(JSON.stringify(parsed));
   return runPipelineScenario(parsed.scenario, parsed.scenario.seed).map((r) => r.summary);
@@ -26,7 +26,7 @@ function pipelineSummaries(scenario: Scenario): unknown[] {
 
 describe('no summary field is ever null or NaN for a valid scenario (issue 17 part 5)', () => {
   it.each([LAYER_TIME_RANGE_MS.min, LAYER_TIME_RANGE_MS.max, 1])('pipeline on a database of %d ms per layer', (timeMs) => {
-    const s = structuredClone(findPreset('default')!.scenario) as Scenario;
+    const s = structuredClone(findPreset('default')!.scenario) as PipelineScenario;
     s.pipeline.database = database(timeMs);
     s.pipeline.queries = 300;
     s.pipeline.interference.events = [{ executionPlace: 1, mode: 'D', fromQuery: 50, toQuery: 200 }];
@@ -38,7 +38,7 @@ describe('no summary field is ever null or NaN for a valid scenario (issue 17 pa
     fc.assert(
       fc.property(scenarioArbitrary, fc.integer({ min: 1, max: 120 }), (scenario, queries) => {
         // One run per lane, not per sweep cell: a sweep multiplies the time, not the cases.
-        const small: Scenario = { ...scenario, pipeline: { ...scenario.pipeline, queries } };
+        const small: PipelineScenario = { ...scenario, pipeline: { ...scenario.pipeline, queries } };
         delete small.sweep;
         for (const summary of pipelineSummaries(small)) expect(nonFinite(summary)).toEqual([]);
       }),

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { parseAnyScenario } from './parse';
 import { defaultScenario, findPreset } from './presets';
 import { runPipelineCell } from './pipelineRunner';
-import { SCENARIO_VERSION, validateAnyScenario, type AnyScenario, type Scenario } from './schema';
+import { SCENARIO_VERSION, validateAnyScenario, type AnyScenario, type PipelineScenario } from './schema';
 import { runServingCell } from './servingRunner';
 import { applyCombination, axisValues, cellKey, cellScenario, sweepCells, sweepSeeds, type Sweep } from './sweep';
 import { differencePct, meanInterval } from './sweepStats';
 
-const withSweep = (sweep: Sweep, base: Scenario = defaultScenario()): unknown => ({ ...base, sweep });
+const withSweep = (sweep: Sweep, base: PipelineScenario = defaultScenario()): unknown => ({ ...base, sweep });
 const errorsOf = (input: unknown): string[] => {
   const r = validateAnyScenario(input);
   return r.ok ? [] : r.errors.map((e) => `${e.path}: ${e.message}`);
@@ -15,7 +15,7 @@ const errorsOf = (input: unknown): string[] => {
 
 describe('sweep cells', () => {
   it('are keyed by axis values and seed, in canonical order: first axis outermost, seeds innermost', () => {
-    const s = withSweep({ axes: [{ path: 'pipeline.executionPlaces', values: [2, 4] }, { path: 'pipeline.assumptions.trialCost', values: ['serial', 'free'] }], seeds: 2 }) as Scenario;
+    const s = withSweep({ axes: [{ path: 'pipeline.executionPlaces', values: [2, 4] }, { path: 'pipeline.assumptions.trialCost', values: ['serial', 'free'] }], seeds: 2 }) as PipelineScenario;
     const cells = sweepCells(s);
     expect(cells.map((c) => [c.index, c.combination, ...c.values, c.seed])).toEqual([
       [0, 0, 2, 'serial', 1],
@@ -38,7 +38,7 @@ describe('sweep cells', () => {
   });
 
   it('run as the plain scenario with the fields set, the input left alone', () => {
-    const s = withSweep({ axes: [{ path: 'pipeline.lanes[1].params.alpha', values: [3] }] }) as Scenario;
+    const s = withSweep({ axes: [{ path: 'pipeline.lanes[1].params.alpha', values: [3] }] }) as PipelineScenario;
     const before = JSON.stringify(s);
     const plain = cellScenario(s, { values: [3], seed: 7 });
     expect(JSON.stringify(s)).toBe(before);
@@ -46,12 +46,12 @@ describe('sweep cells', () => {
     expect(plain.seed).toBe(7);
     // lane 1 of the default scenario is LLS: no α; the schema says so for the sweep.
     expect(errorsOf(s)).toEqual(['sweep.axes[0].values[0]: 3 is not a value of pipeline.lanes[1].params.alpha: is not a parameter of lls, got 3']);
-    expect(applyCombination(withSweep({ axes: [{ path: 'pipeline.lanes[0].params.alpha', values: [3] }] }) as Scenario, [3]).pipeline.lanes[0]!.params).toEqual({ alpha: 3 });
+    expect(applyCombination(withSweep({ axes: [{ path: 'pipeline.lanes[0].params.alpha', values: [3] }] }) as PipelineScenario, [3]).pipeline.lanes[0]!.params).toEqual({ alpha: 3 });
   });
 
   it('over an enum axis: each value is a run of its own, with the numbers of that plain run', () => {
     const base = { ...defaultScenario(), pipeline: { ...defaultScenario().pipeline, queries: 300 } };
-    const s = withSweep({ axes: [{ path: 'pipeline.assumptions.trialCost', values: ['serial', 'pipelined', 'free'] }] }, base) as Scenario;
+    const s = withSweep({ axes: [{ path: 'pipeline.assumptions.trialCost', values: ['serial', 'pipelined', 'free'] }] }, base) as PipelineScenario;
     expect(errorsOf(s)).toEqual([]);
     const cells = sweepCells(s);
     const results = cells.map((c) => runPipelineCell(s, c));
@@ -75,7 +75,7 @@ describe('sweep cells', () => {
   });
 
   it('seeds come from the sweep, or a count, from the scenario seed on', () => {
-    const s = withSweep({ axes: [{ path: 'pipeline.queries', values: [10] }], seeds: 3 }, { ...defaultScenario(), seed: 41 }) as Scenario;
+    const s = withSweep({ axes: [{ path: 'pipeline.queries', values: [10] }], seeds: 3 }, { ...defaultScenario(), seed: 41 }) as PipelineScenario;
     expect(sweepSeeds(s)).toEqual([41, 42, 43]);
     expect(sweepSeeds(s, 1)).toEqual([41]);
   });
@@ -181,8 +181,8 @@ describe('sweeps over the optional pipeline assumptions (issue 14)', () => {
     expect(parsed.ok ? '' : parsed.errors[0]!.message).toMatch(/is not a field/);
   });
   it('give a cell that runs with the swept reading', () => {
-    const base = structuredClone(findPreset('odin-fig5-vgg16')!.scenario) as Scenario;
-    const s: Scenario = { ...base, pipeline: { ...base.pipeline, queries: 400, interference: { ...base.pipeline.interference, random: { ...base.pipeline.interference.random, periodQueries: 2, durationQueries: 100 } } }, sweep: { axes: [{ path: 'pipeline.assumptions.interferenceOverlap', values: ['stack', 'onePerEp'] }] } };
+    const base = structuredClone(findPreset('odin-fig5-vgg16')!.scenario) as PipelineScenario;
+    const s: PipelineScenario = { ...base, pipeline: { ...base.pipeline, queries: 400, interference: { ...base.pipeline.interference, random: { ...base.pipeline.interference.random, periodQueries: 2, durationQueries: 100 } } }, sweep: { axes: [{ path: 'pipeline.assumptions.interferenceOverlap', values: ['stack', 'onePerEp'] }] } };
     const [stack, one] = sweepCells(s, [1]).map((cell) => runPipelineCell(s, cell));
     expect(one![0]!.params['interferenceOverlap']).toBe('onePerEp');
     expect(one![3]!.summary.optimalRatioMean).toBe(1);

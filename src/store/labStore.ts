@@ -2,7 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { subscribeWithSelector } from 'zustand/middleware';
 import type { PipelineSummary } from '../engine/pipeline/metrics';
 import type { InterferenceModeId } from '../engine/profiles/types';
-import type { FieldError, Scenario } from '../scenario/schema';
+import type { FieldError, PipelineScenario } from '../scenario/schema';
 import type { EventView, Frame, SimApi, LaneInfo, LaneLive, LoadResult, Marker, PlaybackStatus, Speed, TeachingFrame } from '../worker/protocol';
 import { TIMELINE_MARKERS } from '../worker/protocol';
 import { findLesson } from '../scenario/lessons';
@@ -17,7 +17,7 @@ export type SimClient = WorkerClient<SimApi, Frame>;
 
 export interface ScenarioSlice {
   /** The scenario running now (null before the first load). */
-  scenario: Scenario | null;
+  scenario: PipelineScenario | null;
   lanes: readonly LaneInfo[];
   layers: readonly string[];
   peakQps: number;
@@ -26,16 +26,16 @@ export interface ScenarioSlice {
   /** Why the last load was rejected (and from where); the last good scenario keeps running. */
   errors: LoadErrors | null;
   /** Scenarios before the current one (most recent last), for undo. */
-  past: readonly Scenario[];
+  past: readonly PipelineScenario[];
   /** Scenarios undone, for redo (most recent last). */
-  future: readonly Scenario[];
+  future: readonly PipelineScenario[];
   /** How the page presents the scenario (carried by the link). */
   view: ScenarioView;
 }
 
 export { HISTORY_LIMIT, type LoadErrors, type ScenarioSource } from './history';
 
-export type ScenarioView = NonNullable<Scenario['view']>;
+export type ScenarioView = NonNullable<PipelineScenario['view']>;
 
 /** The view a scenario without `view` has: normal, nothing hidden, Explore and Claims closed. */
 function isDefaultView(view: ScenarioView): boolean {
@@ -112,7 +112,7 @@ export interface Actions {
   redo(): Promise<void>;
   setView(view: ScenarioView): void;
   /** Applies an edit to the current scenario and reloads it (a fresh run). */
-  edit(change: (scenario: Scenario) => Scenario): Promise<boolean>;
+  edit(change: (scenario: PipelineScenario) => PipelineScenario): Promise<boolean>;
   play(): Promise<void>;
   pause(): Promise<void>;
   step(n: number): Promise<void>;
@@ -216,10 +216,10 @@ function actions(set: Set, get: Get, client: SimClient, startAllowed: (scenario:
     if (ok && wasPlaying && startAllowed(get().scenario)) await client.play();
     return ok;
   };
-  const history = historyActions<Scenario>(get, set, replace);
+  const history = historyActions<PipelineScenario>(get, set, replace);
   const remember = history.remember;
   /** The worker changed the scenario in place (placed events, α, threshold): keep it, with history. */
-  const refreshScenario = async (before: Scenario | null): Promise<void> => {
+  const refreshScenario = async (before: PipelineScenario | null): Promise<void> => {
     const scenario = await client.currentScenario();
     if (scenario === null) return;
     const view = get().view;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
-import type { Scenario, ServingScenario } from '../scenario/schema';
+import type { PipelineScenario, ServingScenario } from '../scenario/schema';
 import { longRunGuard } from './longRun';
 import { inProcessLab } from './testing/inProcess';
 
@@ -8,7 +8,7 @@ import { inProcessLab } from './testing/inProcess';
 const statusOf = (session: unknown) => (session as { status: string }).status;
 
 /** The default pipeline scenario at 10 M queries, swept over 64 cells (2.6·10⁹ lane-queries as a sweep; 4·10⁷ as the run Play plays). */
-function sweptHuge(): Scenario {
+function sweptHuge(): PipelineScenario {
   const s = defaultScenario();
   const values = [1, 2, 3, 4, 5, 6, 7, 8];
   return {

@@ -9,7 +9,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { MODE_IDS, type LayerTimeDatabase, type ModeId, type ModelId } from '../engine/profiles/types';
 import { formatValidationErrors } from '../engine/profiles/validate';
 import { parseDatabaseFile, scenarioWithDatabase } from '../scenario/databaseFile';
-import type { Scenario } from '../scenario/schema';
+import type { PipelineScenario } from '../scenario/schema';
 import type { MeasureOptions, MeasureOutcome, MeasureProgress } from '../worker/measureProtocol';
 
 /** The page's handle on the measure worker. */
@@ -56,7 +56,7 @@ export interface MeasureState {
    * The scenario running on the current database, or a notice why not (no database, or
    * the scenario uses modes the database lacks).
    */
-  scenarioFor(scenario: Scenario): Scenario | null;
+  scenarioFor(scenario: PipelineScenario): PipelineScenario | null;
   notify(notice: MeasureNotice | null): void;
 }
 

@@ -1,9 +1,9 @@
 import { LIMITS } from '../scenario/limits';
-import type { Scenario } from '../scenario/schema';
+import type { PipelineScenario } from '../scenario/schema';
 import { NumberField, SelectField } from './fields';
 import { useLab, useLabStore } from './labContext';
 
-type Assumptions = Scenario['pipeline']['assumptions'];
+type Assumptions = PipelineScenario['pipeline']['assumptions'];
 
 /**
  * The modelling choices the ODIN paper leaves open (ARCHITECTURE §2), each with what it means.

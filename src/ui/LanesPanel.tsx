@@ -1,6 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import { laneColour } from '../charts/palette';
-import type { Scenario } from '../scenario/schema';
+import type { PipelineScenario } from '../scenario/schema';
 import { PIPELINE_SCHEDULERS, PIPELINE_SCHEDULER_IDS, type PipelineSchedulerId } from '../schedulers/pipeline/registry';
 import { LIMITS } from '../scenario/limits';
 import { useLab, useLabStore } from './labContext';
@@ -27,7 +27,7 @@ export function LanesPanel() {
   const state = store.getState();
   const testIds = laneTestIds(lanes.map((l) => l.scheduler));
   const firstOdin = lanes.findIndex((l) => l.scheduler === 'odin');
-  const editLanes = (change: (lanes: Scenario['pipeline']['lanes']) => Scenario['pipeline']['lanes']) =>
+  const editLanes = (change: (lanes: PipelineScenario['pipeline']['lanes']) => PipelineScenario['pipeline']['lanes']) =>
     void state.edit((s) => ({ ...s, pipeline: { ...s.pipeline, lanes: change(s.pipeline.lanes) } }));
   return (
     <section className="panel" aria-labelledby="lanes-heading">

@@ -1,5 +1,5 @@
 import { PRESETS } from '../scenario/presets';
-import type { Scenario, ServingScenario } from '../scenario/schema';
+import type { PipelineScenario, ServingScenario } from '../scenario/schema';
 
 /**
  * The gallery of presets of both worlds (ARCHITECTURE §4): a pipeline preset loads in the
@@ -11,7 +11,7 @@ export function PresetsGallery({
   onOpenServing,
   onClose,
 }: {
-  readonly onLoad: (scenario: Scenario) => void;
+  readonly onLoad: (scenario: PipelineScenario) => void;
   readonly onOpenServing: ((scenario: ServingScenario) => void) | undefined;
   readonly onClose: () => void;
 }) {

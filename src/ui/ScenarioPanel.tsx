@@ -1,6 +1,6 @@
 import type { ModelId } from '../engine/profiles/types';
 import { LIMITS } from '../scenario/limits';
-import type { Scenario } from '../scenario/schema';
+import type { PipelineScenario } from '../scenario/schema';
 import { NumberField, SelectField } from './fields';
 import { useLab, useLabStore } from './labContext';
 
@@ -10,7 +10,7 @@ const MODELS: readonly { value: ModelId; label: string }[] = [
   { value: 'resnet152', label: 'ResNet-152 (52 units)' },
 ];
 
-type Pipeline = Scenario['pipeline'];
+type Pipeline = PipelineScenario['pipeline'];
 
 /** Model, EPs, workload and random interference; most changes restart the run. */
 export function ScenarioPanel() {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { subscribeWithSelector } from 'zustand/middleware';
 import { createStore } from 'zustand/vanilla';
 import { defaultScenario } from '../scenario/presets';
-import type { Scenario } from '../scenario/schema';
+import type { PipelineScenario } from '../scenario/schema';
 import type { LabStore } from '../store/labStore';
 import { linkCodec, linkFor, startLinkSync } from './linkSync';
 
@@ -42,7 +42,7 @@ afterEach(() => vi.useRealTimers());
 describe('the address bar and the scenario in step', () => {
   it('a hash navigated to is opened even when a debounced write replaced the address before its hashchange event', async () => {
     vi.useFakeTimers();
-    const store = createStore(subscribeWithSelector(() => ({ scenario: null as Scenario | null }))) as unknown as LabStore;
+    const store = createStore(subscribeWithSelector(() => ({ scenario: null as PipelineScenario | null }))) as unknown as LabStore;
     const { win, navigate, hash } = fakeWindow();
     const opened: string[] = [];
     const stop = startLinkSync(store, win, () => true, async (h) => (opened.push(h), true));
@@ -60,7 +60,7 @@ describe('the address bar and the scenario in step', () => {
 
   it("writes the scenario's link after the debounce, and does not reopen its own write", async () => {
     vi.useFakeTimers();
-    const store = createStore(subscribeWithSelector(() => ({ scenario: null as Scenario | null }))) as unknown as LabStore;
+    const store = createStore(subscribeWithSelector(() => ({ scenario: null as PipelineScenario | null }))) as unknown as LabStore;
     const { win, navigate, hash } = fakeWindow();
     const opened: string[] = [];
     const stop = startLinkSync(store, win, () => true, async (h) => (opened.push(h), true));

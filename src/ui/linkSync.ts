@@ -1,4 +1,4 @@
-import type { Scenario } from '../scenario/schema';
+import type { PipelineScenario } from '../scenario/schema';
 import type { LabStore } from '../store/labStore';
 
 /**
@@ -19,7 +19,7 @@ const DEBOUNCE_MS = 250;
  * The hash for a scenario, or null when it cannot travel in a link: too large to open
  * again (tens of thousands of events), or — a bug — not valid.
  */
-export async function linkFor(scenario: Scenario): Promise<string | null> {
+export async function linkFor(scenario: PipelineScenario): Promise<string | null> {
   const { encodeScenarioLink, LINK_LIMITS } = await linkCodec();
   try {
     const hash = encodeScenarioLink(scenario);

@@ -3,7 +3,7 @@ import type { PipelineRun, PipelineRunSnapshot, QueryRecord } from '../engine/pi
 import { INTERFERENCE_MODE_IDS, MODE_IDS, type InterferenceModeId } from '../engine/profiles/types';
 import { parseScenario } from '../scenario/parse';
 import { createLaneRuns, laneParameters } from '../scenario/pipelineRunner';
-import type { Scenario } from '../scenario/schema';
+import type { PipelineScenario } from '../scenario/schema';
 import { laneLabel } from '../schedulers/pipeline/registry';
 import type { AlgorithmStep, AlgorithmTrace } from '../schedulers/pipeline/trace';
 import type { EventView, Frame, LaneInfo, LoadResult, Marker, SeekResult, Speed, TeachingFrame, TimelineFrame } from './protocol';
@@ -73,7 +73,7 @@ type LiveEdit = () => void;
  * owns no timers itself (the host schedules), so it runs the same in a worker and a test.
  */
 export class PipelineSession {
-  private scenario: Scenario | null = null;
+  private scenario: PipelineScenario | null = null;
   private lanes: Lane[] = [];
   private generation = 0;
   private served = 0;
@@ -332,7 +332,7 @@ export class PipelineSession {
   }
 
   /** The scenario as it stands (placed events and live changes included). */
-  currentScenario(): Scenario | null {
+  currentScenario(): PipelineScenario | null {
     return this.scenario;
   }
 

@@ -4,7 +4,7 @@
  */
 import type { PipelineSummary } from '../engine/pipeline/metrics';
 import type { InterferenceModeId, ModeId } from '../engine/profiles/types';
-import type { FieldError, Scenario } from '../scenario/schema';
+import type { FieldError, PipelineScenario } from '../scenario/schema';
 import type { AlgorithmStep } from '../schedulers/pipeline/trace';
 import type { PlaybackStatus, Speed } from './liveLoop';
 
@@ -143,7 +143,7 @@ export interface TimelineFrame {
 export type LoadResult =
   | {
       readonly ok: true;
-      readonly scenario: Scenario;
+      readonly scenario: PipelineScenario;
       readonly lanes: readonly LaneInfo[];
       readonly layers: readonly string[];
       readonly peakQps: number;
@@ -171,7 +171,7 @@ export interface SimApi {
   removeEvent(id: number): readonly EventView[];
   setLaneParameter(lane: number, name: string, value: number): LaneInfo | null;
   setDetectionThreshold(threshold: number): boolean;
-  currentScenario(): Scenario | null;
+  currentScenario(): PipelineScenario | null;
   /** Goes to `query` queries served (and, within its rebalancing, algorithm step `step`). */
   seek(query: unknown, step?: unknown): SeekResult;
   /** One algorithm step forward or back (one query where no algorithm runs). */

@@ -1,14 +1,14 @@
 import type { ClaimRow, ClaimsReport } from '../claimsReport';
 import { CLAIMS_REPORT_VERSION } from '../claimsReport';
 import { defaultScenario, SERVING_PRESETS } from '../presets';
-import type { Scenario, ServingScenario } from '../schema';
+import type { PipelineScenario, ServingScenario } from '../schema';
 
 /**
  * A hand-made reproduction report for tests of its door and of the Claims view: two ODIN rows
  * over a small swept scenario and one BCEdge row. Its numbers are made up (the tests that need
  * computed numbers compute them); its shape is `ClaimsReport`'s.
  */
-export function sweptPipelineScenario(): Scenario {
+export function sweptPipelineScenario(): PipelineScenario {
   const s = defaultScenario();
   return {
     ...s,

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import type { ClaimRow } from '../../scenario/claimsReport';
-import type { Scenario, ServingScenario } from '../../scenario/schema';
+import type { PipelineScenario, ServingScenario } from '../../scenario/schema';
 import { cellScenario, sweepCombinations } from '../../scenario/sweep';
 import { useLab, useLabStore } from '../labContext';
 
@@ -49,10 +49,10 @@ export function ClaimsMount({ onOpenServing }: { readonly onOpenServing: (scenar
     }
     // A sweep over several combinations opens in the Explore view, which runs it; a claim of one
     // combination (its sweep holds only seeds) plays that run in the lab, with the sweep's first seed.
-    const { view: _view, ...swept } = row.scenario as Scenario;
+    const { view: _view, ...swept } = row.scenario as PipelineScenario;
     void _view;
     const single = swept.sweep === undefined || sweepCombinations(swept).length === 1;
-    const scenario: Scenario = single ? cellScenario(swept, { values: sweepCombinations(swept)[0]!, seed: swept.seed }) : { ...swept, view: { mode: 'normal', hide: [], explore: true } };
+    const scenario: PipelineScenario = single ? cellScenario(swept, { values: sweepCombinations(swept)[0]!, seed: swept.seed }) : { ...swept, view: { mode: 'normal', hide: [], explore: true } };
     void store
       .getState()
       .load(scenario, 'preset')

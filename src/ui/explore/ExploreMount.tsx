@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Scenario } from '../../scenario/schema';
+import type { PipelineScenario } from '../../scenario/schema';
 import { createExploreStore, type ExploreStore } from '../../store/exploreStore';
 import { createWebCellPool } from '../../store/explorePool';
 import { useLab, useLabStore } from '../labContext';
@@ -33,7 +33,7 @@ export function ExploreMount() {
       onOpenRun={(run) => {
         explore.getState().cancel();
         // The run alone, in the normal view: Explore closes on it.
-        const { view: _view, ...plain } = run as Scenario;
+        const { view: _view, ...plain } = run as PipelineScenario;
         void _view;
         void store
           .getState()

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { exploreData } from '../../charts/exploreData';
 import { parseAnyScenario } from '../../scenario/parse';
 import { defaultScenario } from '../../scenario/presets';
-import type { Scenario } from '../../scenario/schema';
+import type { PipelineScenario } from '../../scenario/schema';
 import { sweepCells } from '../../scenario/sweep';
 import { runCell, type CellOutcome } from '../../scenario/sweepReport';
 import { createExploreStore } from '../../store/exploreStore';
 import type { CellPool } from '../../store/explorePool';
 
-function swept(): Scenario {
+function swept(): PipelineScenario {
   const s = defaultScenario();
   return {
     ...s,
@@ -90,7 +90,7 @@ describe('the Explore store', () => {
     const m = manualPool();
     const s = swept();
     // The first axis now changes the cost: 200 or 2000 queries.
-    const costly: Scenario = { ...s, sweep: { ...s.sweep!, axes: [{ path: 'pipeline.queries', values: [200, 2000] }, s.sweep!.axes[1]!] } };
+    const costly: PipelineScenario = { ...s, sweep: { ...s.sweep!, axes: [{ path: 'pipeline.queries', values: [200, 2000] }, s.sweep!.axes[1]!] } };
     createExploreStore(() => m.pool, () => 0, () => undefined).getState().start(costly);
     expect(m.pending.map((p) => p.index)).toEqual([4, 5, 6, 7, 0, 1, 2, 3]);
   });
