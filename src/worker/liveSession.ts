@@ -6,7 +6,7 @@
  * world's live edits (`PipelineSession`, `ServingSession`). It owns no timers (the host
  * schedules), so it runs the same in a worker and a test.
  */
-import { CheckpointLog, EditLog, LiveLoop, type SessionHost, type Speed } from './liveLoop';
+import { CheckpointLog, EditLog, LiveLoop, type PlaybackStatus, type SessionHost, type Speed } from './liveLoop';
 import type { LiveFrame, LoadResultOf, SeekResult } from './liveProtocol';
 import type { FrameContext, WorldPlugin, WorldTypes } from './world';
 
@@ -48,6 +48,11 @@ export class LiveSession<T extends WorldTypes> {
       },
       world.initialSpeed,
     );
+  }
+
+  /** Playing, paused or done. */
+  get status(): PlaybackStatus {
+    return this.loop.status;
   }
 
   /** Whether a scenario is loaded. */
@@ -176,11 +181,12 @@ export class LiveSession<T extends WorldTypes> {
    * (`again`), since its replay starts from 0.
    */
   protected goTo(target: number, again = this.checkpoints !== null): void {
+    // A new generation: the page drops its series and markers and takes them afresh (frames
+    // sent while the lanes are rebuilt, e.g. a reference lane's search, belong to it already).
+    this.generationNow++;
     const position = this.world.position();
     if (target < position || (target === position && again)) this.rewind(target);
     this.advanceTo(target);
-    // A new generation: the page drops its series and markers and takes them afresh.
-    this.generationNow++;
     this.loop.resetMeasure();
     this.world.jumped();
   }
@@ -269,7 +275,6 @@ export class LiveSession<T extends WorldTypes> {
   /** Back to the latest checkpoint before `target` (a replay world: the start). */
   private rewind(target: number): void {
     if (this.checkpoints === null) {
-      this.generationNow++;
       this.world.rebuild();
       this.edits.rewindTo(0);
     } else {
