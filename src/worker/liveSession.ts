@@ -64,7 +64,8 @@ export class LiveSession<T extends WorldTypes> {
   load(input: unknown): LoadResultOf<T['loaded']> {
     const parsed = this.world.parse(input);
     if (!parsed.ok) return parsed;
-    const previous = this.started;
+    // The scenario as it stands, live edits folded in: what comes back if this one cannot be built.
+    const previous = this.isLoaded ? this.world.currentScenario() : null;
     this.loop.status = 'paused';
     try {
       this.start(parsed.scenario);
