@@ -8,7 +8,7 @@ import { loadTfNode } from '../agents/tfNode';
 import { SERVING_PRESETS } from '../scenario/presets';
 import type { ServingScenario } from '../scenario/schema';
 import type { ServingFrame } from './servingProtocol';
-import { ServingSession } from './servingSession';
+import { ServingSession, ServingWorld, type ServingEdit } from './servingSession';
 import { manualHost } from './testing/manualHost';
 
 let tf: Tf;
@@ -138,5 +138,43 @@ describe('time travel with a learning lane', () => {
     expect(straight.session.seek(30_000)).toEqual({ ok: true });
     expect(shown(straight.frames.at(-1)!)).toStrictEqual(at30);
     expect(tf.memory().numTensors).toBeLessThan(1000);
+  }, 60_000);
+
+  it('the serving plugin declares replay: rebuild → the live edits again → run equals an uninterrupted run, the BCEdge lane included', () => {
+    const w = new ServingWorld();
+    w.learningFactory = createLearningFactory(tf, { agents, predictor: (context) => createLatencyPredictor(tf, context) });
+    const edits: ServingEdit[] = [];
+    w.attach({ now: () => 0, emit: () => {}, generation: () => 1, status: () => 'paused', furthest: () => 0, edits: () => edits });
+    expect(w.timeTravel).toBe('replay');
+    w.start(scenario([{ scheduler: 'fixed' }, { scheduler: 'bcedge', params: { warmup: 16 } }]));
+    const runTo = (target: number) => {
+      while (w.position() < target) w.advanceToward(target);
+    };
+    const tenant: ServingEdit = { kind: 'background', atMs: 7_500, id: 1, intensity: 0.4, memoryMb: 600, toMs: null };
+    const seen = () => {
+      w.jumped();
+      const context = { force: true, nowMs: 0, status: 'paused' as const, furthest: 0, transfer: [] };
+      const { lanes } = w.frameLanes(context);
+      return {
+        points: lanes.map((l) => l.points),
+        live: lanes.map((l) => l.live),
+        learning: lanes.map((l) => (l.learning ? { ...l.learning, decisionUs: 0 } : null)),
+        summaries: w.summaries().map(({ decisionMeanUs: _d, ...rest }) => (void _d, rest)),
+      };
+    };
+    const straight = () => {
+      runTo(7_500);
+      edits.push(tenant);
+      w.applyEdit(tenant);
+      runTo(25_000);
+      return seen();
+    };
+    const first = straight();
+    expect(first.learning[1]!.updates).toBeGreaterThan(0);
+    expect(first.learning[1]!.policy).not.toBeNull();
+    edits.length = 0;
+    w.rebuild();
+    expect(w.position()).toBe(0);
+    expect(straight()).toStrictEqual(first);
   }, 60_000);
 });

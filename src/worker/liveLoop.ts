@@ -152,26 +152,53 @@ export class LiveLoop {
 
 /**
  * Live edits (a placed workload, a parameter, a tenant) kept with the position they were
- * made at, so that a replay from a checkpoint applies each again where it happened.
+ * made at, so that a replay from a checkpoint applies each again where it happened. Each
+ * entry knows whether the world as it stands has had it (`due` hands out those it has not).
  */
 export class EditLog<E> {
-  private entries: { readonly position: number; readonly edit: E }[] = [];
+  private entries: { readonly position: number; readonly edit: E; applied: boolean }[] = [];
 
+  /** The edits in the order they were made. */
   get all(): readonly E[] {
     return this.entries.map((e) => e.edit);
+  }
+
+  /** The edits in the order of their positions (made at the same position: in the order they were made). */
+  get ordered(): readonly E[] {
+    return this.sorted().map((e) => e.edit);
   }
 
   get size(): number {
     return this.entries.length;
   }
 
-  add(position: number, edit: E): void {
-    this.entries.push({ position, edit });
+  /** Keeps an edit made at `position`; `applied` when the world has it already. */
+  add(position: number, edit: E, applied = false): void {
+    this.entries.push({ position, edit, applied });
   }
 
   /** The edits made at exactly `position`, in the order they were made. */
   at(position: number): E[] {
     return this.entries.filter((e) => e.position === position).map((e) => e.edit);
+  }
+
+  /** The world went back to `position` (a checkpoint taken there, before its edits): it has the edits made before, not the others. */
+  rewindTo(position: number): void {
+    for (const e of this.entries) e.applied = e.position < position;
+  }
+
+  /** The edits up to `position` the world has not had yet, in position order; they count as applied from now. */
+  takeDue(position: number): E[] {
+    const due = this.sorted().filter((e) => !e.applied && e.position <= position);
+    for (const e of due) e.applied = true;
+    return due.map((e) => e.edit);
+  }
+
+  /** Where the next edit the world has not had lies past `position` (Infinity when none). */
+  nextAfter(position: number): number {
+    let next = Number.POSITIVE_INFINITY;
+    for (const e of this.entries) if (!e.applied && e.position > position && e.position < next) next = e.position;
+    return next;
   }
 
   remove(edit: E): void {
@@ -180,6 +207,11 @@ export class EditLog<E> {
 
   clear(): void {
     this.entries = [];
+  }
+
+  private sorted() {
+    // Array.prototype.sort is stable: edits at one position keep the order they were made in.
+    return [...this.entries].sort((a, b) => a.position - b.position);
   }
 }
 
@@ -207,6 +239,11 @@ export class CheckpointLog<C> {
   reset(position: number, checkpoint: C): void {
     this.every = this.firstEvery;
     this.items = [{ position, checkpoint }];
+  }
+
+  /** The next position past `position` where a checkpoint may be due (a multiple of the spacing). */
+  nextDue(position: number): number {
+    return (Math.floor(position / this.every) + 1) * this.every;
   }
 
   /** Whether a checkpoint is due at `position` (a multiple of the spacing, past the last one). */

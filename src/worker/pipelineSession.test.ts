@@ -4,7 +4,7 @@ import { runPipelineScenario } from '../scenario/pipelineRunner';
 import { defaultScenario } from '../scenario/presets';
 import type { Frame } from './protocol';
 import { SERIES_MAX_POINTS as MAX_POINTS } from './liveLoop';
-import { PipelineSession } from './pipelineSession';
+import { PipelineSession, PipelineWorld } from './pipelineSession';
 
 const manualHost = () => createManualHost<Frame>();
 
@@ -110,5 +110,53 @@ describe('PipelineSession', () => {
     for (const f of frames) points = f.replace ? f.lanes[0]!.points.query.length : points + f.lanes[0]!.points.query.length;
     expect(points).toBeLessThanOrEqual(MAX_POINTS);
     expect(frames.at(-1)!.stride).toBeGreaterThan(32);
+  });
+});
+
+describe('PipelineWorld (the plugin): checkpoint → restore → replay equals an uninterrupted run', () => {
+  /** The world alone, with what a session would tell it. */
+  function world() {
+    const w = new PipelineWorld();
+    let furthest = 0;
+    w.attach({ now: () => 0, emit: () => {}, generation: () => 1, status: () => 'paused', furthest: () => furthest, edits: () => [] });
+    w.start(small());
+    const runTo = (target: number) => {
+      while (w.position() < target) w.advanceToward(target);
+      furthest = Math.max(furthest, w.position());
+    };
+    /**
+     * Everything the page would see now: every lane's whole series (resent), live state,
+     * summaries, the charts' markers and the teaching view (not the time line's increment:
+     * it is sent once, as far as the run has been).
+     */
+    const seen = () => {
+      w.jumped();
+      const context = { force: true, nowMs: 0, status: 'paused' as const, furthest, transfer: [] };
+      const { timeline: _timeline, ...extra } = w.frameExtra(context);
+      void _timeline;
+      return { lanes: w.frameLanes(context), summaries: w.summaries(), extra };
+    };
+    return { w, runTo, seen };
+  }
+
+  it('restores every lane (runs, series, live state) and replays to the same numbers, a placed workload included', () => {
+    const { w, runTo, seen } = world();
+    const place = () => {
+      for (const lane of w.lanes) lane.run.timeline.addEvent({ executionPlace: 3, mode: 4, fromQuery: 260, toQuery: null, id: 99 });
+    };
+    runTo(130);
+    const checkpoint = w.snapshot();
+    runTo(260);
+    place();
+    runTo(420);
+    const straight = seen();
+    w.restore(checkpoint);
+    expect(w.position()).toBe(130);
+    runTo(260);
+    place();
+    runTo(420);
+    expect(seen()).toStrictEqual(straight);
+    // The checkpoint was taken through the scripted hog's detection (query 150): the lanes rebalanced on the way.
+    expect(straight.summaries.some((s) => s.rebalancings > 0)).toBe(true);
   });
 });

@@ -1,4 +1,3 @@
-import type { PipelineSummary } from '../engine/pipeline/metrics';
 import type { PipelineRun, PipelineRunSnapshot, QueryRecord } from '../engine/pipeline/simulation';
 import { INTERFERENCE_MODE_IDS, MODE_IDS, type InterferenceModeId } from '../engine/profiles/types';
 import { parseScenario } from '../scenario/parse';
@@ -6,10 +5,13 @@ import { createLaneRuns, laneParameters } from '../scenario/pipelineRunner';
 import type { PipelineScenario } from '../scenario/schema';
 import { laneLabel } from '../schedulers/pipeline/registry';
 import type { AlgorithmStep, AlgorithmTrace } from '../schedulers/pipeline/trace';
-import type { EventView, Frame, LaneInfo, LoadResult, Marker, SeekResult, Speed, TeachingFrame, TimelineFrame } from './protocol';
+import type { EventView, Frame, LaneInfo, Marker, PipelineLoaded, SeekResult, TeachingFrame, TimelineFrame } from './protocol';
 import { SPEED_LIMITS, TIMELINE_MARKERS } from './protocol';
-import { CheckpointLog, EditLog, LiveLoop, type SessionHost } from './liveLoop';
+import type { SessionHost } from './liveLoop';
+import { describeValue, LiveSession } from './liveSession';
 import { LaneSeriesBuilder, type SeriesSnapshot } from './seriesBuilder';
+import type { FrameContext, FrameExtra, SessionContext, WorldPlugin } from './world';
+
 /**
  * Markers sent per frame at most (the newest). At full speed thousands of detections and
  * interference changes happen between two frames, far more than a chart has pixels.
@@ -31,6 +33,8 @@ const MARKERS_AFTER_SEEK = 2_000;
 const TIMELINE_BUCKETS = 4_000;
 /** Minimum wall-clock time between two time-line updates while playing, ms. */
 const TIMELINE_INTERVAL_MS = 500;
+/** Queries one stretch of the loop serves at most before it looks at the clock again. */
+const QUERIES_PER_STRETCH = 256;
 
 interface Lane {
   info: LaneInfo;
@@ -50,8 +54,8 @@ function keep(lane: Lane, r: QueryRecord): void {
   lane.lastStageTimes.set(r.stageTimesMs);
 }
 
-/** Every lane and the session's own state after `served` queries. */
-interface Checkpoint {
+/** Every lane and the world's own state after `served` queries. */
+export interface PipelineCheckpoint {
   readonly served: number;
   readonly previousModes: Uint8Array;
   readonly lanes: readonly {
@@ -65,284 +69,83 @@ interface Checkpoint {
 }
 
 /** A change made live (placed workload, α, threshold), replayed at its query after a seek: it applies before the next query is served. */
-type LiveEdit = () => void;
+export type PipelineEdit = () => void;
+
+/** The pipeline world's types in the generic session. */
+export interface PipelineTypes {
+  readonly scenario: PipelineScenario;
+  readonly loaded: PipelineLoaded;
+  readonly frame: Frame;
+  readonly edit: PipelineEdit;
+  readonly checkpoint: PipelineCheckpoint;
+}
 
 /**
- * The live pipeline lab behind the page: every lane of a scenario advancing in lock step,
- * query by query, on one interference trace, paced to a speed and reported in frames. It
- * owns no timers itself (the host schedules), so it runs the same in a worker and a test.
+ * The pipeline world (ODIN) as a plugin of the live session: every lane of a scenario
+ * advancing in lock step, query by query, on one interference trace; its position is the
+ * number of queries served. Goes back in time by checkpoints of its `PipelineRun`s. Its own
+ * state beyond the lanes is the teaching trace of one lane (the algorithm steps of the last
+ * query) and the markers of the charts and the time line.
  */
-export class PipelineSession {
-  private scenario: PipelineScenario | null = null;
-  private lanes: Lane[] = [];
-  private generation = 0;
-  private served = 0;
-  private total = 0;
-  private stages = 0;
-  private events: EventView[] = [];
-  private nextEventId = 1;
+export class PipelineWorld implements WorldPlugin<PipelineTypes> {
+  readonly unitsPerSpeedSecond = 1;
+  readonly integral = true;
+  readonly timeTravel = { every: CHECKPOINT_EVERY, max: MAX_CHECKPOINTS };
+  readonly initialSpeed = 60;
+  readonly speedLimits = SPEED_LIMITS;
+  readonly positionField = 'query';
+  readonly positionRule = 'an integer';
+  readonly buildErrorPath = 'pipeline';
+
+  scenario: PipelineScenario | null = null;
+  lanes: Lane[] = [];
+  served = 0;
+  total = 0;
+  stages = 0;
+  events: EventView[] = [];
+  nextEventId = 1;
   private markers: Marker[] = [];
   private previousModes = new Uint8Array(0);
-  private summariesDue = false;
-  private readonly checkpoints = new CheckpointLog<Checkpoint>(CHECKPOINT_EVERY, MAX_CHECKPOINTS);
-  private readonly edits = new EditLog<LiveEdit>();
-  /** Markers up to `furthest`, in query order, for the time line. */
+  /** Markers up to how far the run has been, in query order, for the time line. */
   private markerLog: Marker[] = [];
   private markerLogSent = 0;
   private timelineReset = true;
-  private furthest = 0;
-  private traceLane = 0;
-  /** On only while the last query of a batch is served: the trace costs nothing elsewhere. */
+  traceLane = 0;
+  /** On only while the last query of a stretch is served: the trace costs nothing elsewhere. */
   private tracing = false;
-  private steps: AlgorithmStep[] = [];
+  steps: AlgorithmStep[] = [];
   private collected: AlgorithmStep[] = [];
-  private cursor = -1;
-  private teachingDirty = true;
+  cursor = -1;
+  teachingDirty = true;
   private lastTeachingMs = Number.NEGATIVE_INFINITY;
   /** The time-line bucket of the last logged marker, per kind and lane. */
   private readonly markerBuckets = new Map<string, number>();
   private markerCap = MARKERS_PER_FRAME;
   private lastTimelineMs = Number.NEGATIVE_INFINITY;
+  private session!: SessionContext<PipelineTypes>;
 
-  private readonly loop: LiveLoop;
-
-  constructor(private readonly host: SessionHost<Frame>) {
-    this.loop = new LiveLoop(
-      host,
-      {
-        position: () => this.served,
-        end: () => this.total,
-        unitsPerSpeedSecond: 1,
-        integral: true,
-        advanceToward: (target) => this.advance(Math.min(256, target - this.served)),
-      },
-      (done) => {
-        if (done) this.summariesDue = true;
-        this.report(done);
-      },
-      60,
-    );
+  attach(session: SessionContext<PipelineTypes>): void {
+    this.session = session;
   }
 
-  private get status() {
-    return this.loop.status;
+  parse(input: unknown) {
+    return parseScenario(input);
   }
 
-  private set status(status: Frame['status']) {
-    this.loop.status = status;
+  position(): number {
+    return this.served;
   }
 
-  /** Loads a scenario from any value (validated here: the worker is a door too). */
-  load(input: unknown): LoadResult {
-    const parsed = parseScenario(input);
-    if (!parsed.ok) return parsed;
-    this.scenario = parsed.scenario;
-    this.status = 'paused';
-    this.rebuild();
-    const first = this.lanes[0]!.run;
-    return {
-      ok: true,
-      scenario: this.scenario,
-      lanes: this.lanes.map((l) => l.info),
-      layers: this.layers(),
-      peakQps: first.metrics.summary().peakThroughputQps,
-      initialConfiguration: first.configuration.slice(),
-      events: this.events,
-    };
+  end(): number {
+    return this.total;
   }
 
-  play(): void {
-    if (this.scenario === null) return;
-    this.loop.play();
+  advanceToward(target: number): void {
+    this.advance(Math.min(QUERIES_PER_STRETCH, target - this.served));
   }
 
-  pause(): void {
-    if (!this.loop.pause()) return;
-    this.summariesDue = true;
-    this.report(true);
-  }
-
-  /** Serves `n` more queries on every lane, then reports. */
-  step(n: number): void {
-    if (this.scenario === null || !Number.isInteger(n) || n < 1) return;
-    if (this.status === 'playing') this.status = 'paused';
-    this.advance(Math.min(n, this.total - this.served));
-    this.cursor = this.steps.length - 1;
-    if (this.served >= this.total) this.status = 'done';
-    this.summariesDue = true;
-    this.report(true);
-  }
-
-  /**
-   * Goes to `query` queries served — back by restoring the nearest checkpoint at or before it
-   * and replaying (the board and charts then show exactly what they showed the first time),
-   * forward by serving — and shows algorithm step `step` of that query's rebalancing. The
-   * worker is a door: a bad position is refused with a message naming the field.
-   */
-  seek(query: unknown, step?: unknown): SeekResult {
-    if (this.scenario === null) return { ok: false, errors: [{ path: 'query', message: 'no scenario is loaded' }] };
-    if (typeof query !== 'number' || !Number.isInteger(query) || query < 0 || query > this.total) {
-      return { ok: false, errors: [{ path: 'query', message: `must be an integer from 0 to ${this.total}, got ${describe(query)}` }] };
-    }
-    if (step !== undefined && (typeof step !== 'number' || !Number.isInteger(step) || step < 0)) {
-      return { ok: false, errors: [{ path: 'step', message: `must be an integer ≥ 0 (an algorithm step of the query), got ${describe(step)}` }] };
-    }
-    if (this.status === 'playing') this.status = 'paused';
-    this.goTo(query);
-    this.cursor = step === undefined ? this.steps.length - 1 : Math.min(step, this.steps.length - 1);
-    this.teachingDirty = true;
-    this.status = this.served >= this.total ? 'done' : 'paused';
-    this.summariesDue = true;
-    this.report(true);
-    return { ok: true };
-  }
-
-  /**
-   * One step of the algorithm the teaching view follows: the next (or previous) line it
-   * executed; where no algorithm runs, one query forward (or back).
-   */
-  stepAlgorithm(direction: 1 | -1): void {
-    if (this.scenario === null) return;
-    if (this.status === 'playing') this.status = 'paused';
-    if (direction === 1) {
-      if (this.cursor < this.steps.length - 1) this.cursor++;
-      else if (this.served < this.total) {
-        this.advance(1);
-        this.cursor = this.steps.length > 0 ? 0 : -1;
-      }
-    } else if (direction === -1) {
-      if (this.cursor > 0) this.cursor--;
-      else if (this.served > 0) {
-        this.goTo(this.served - 1);
-        this.cursor = this.steps.length - 1;
-      }
-    } else {
-      return;
-    }
-    this.teachingDirty = true;
-    this.status = this.served >= this.total ? 'done' : 'paused';
-    this.summariesDue = true;
-    this.report(true);
-  }
-
-  /** Follows another lane's algorithm (the selected lane); its steps of the last query are replayed. */
-  setTraceLane(lane: number): void {
-    if (this.scenario === null || !Number.isInteger(lane) || lane < 0 || lane >= this.lanes.length || lane === this.traceLane) return;
-    this.traceLane = lane;
-    const wasPlaying = this.status === 'playing';
-    if (!wasPlaying) {
-      const cursor = this.cursor;
-      this.goTo(this.served);
-      this.cursor = Math.min(cursor < 0 ? this.steps.length - 1 : cursor, this.steps.length - 1);
-      this.summariesDue = true;
-    } else {
-      this.steps = [];
-      this.cursor = -1;
-    }
-    this.teachingDirty = true;
-    this.report(true);
-  }
-
-  /** Back to query 0 of the scenario as it stands now (placed events included). */
-  reset(): void {
-    if (this.scenario === null) return;
-    this.status = 'paused';
-    this.rebuild();
-  }
-
-  setSpeed(speed: Speed): void {
-    if (speed !== 'max' && !(Number.isFinite(speed) && speed >= SPEED_LIMITS.min && speed <= SPEED_LIMITS.max)) return;
-    this.loop.setSpeed(speed);
-  }
-
-  /** Co-locates a workload in `mode` on an EP from the next query on. */
-  addEvent(executionPlace: number, mode: InterferenceModeId): readonly EventView[] {
-    if (this.scenario === null || !Number.isInteger(executionPlace) || executionPlace < 0 || executionPlace >= this.stages) return this.events;
-    if (!INTERFERENCE_MODE_IDS.includes(mode) || this.served >= this.total) return this.events;
-    const event: EventView = { id: this.nextEventId++, executionPlace, mode, fromQuery: this.served, toQuery: null };
-    const modeIndex = MODE_IDS.indexOf(mode);
-    const apply = () => {
-      for (const lane of this.lanes) lane.run.timeline.addEvent({ executionPlace, mode: modeIndex, fromQuery: event.fromQuery, toQuery: null, id: event.id });
-    };
-    apply();
-    this.logEdit(apply);
-    this.events = [...this.events, event];
-    this.syncScenarioEvents();
-    this.report(true);
-    return this.events;
-  }
-
-  /** Ends a placed or scripted event from the next query on (or drops it if not started). */
-  removeEvent(id: number): readonly EventView[] {
-    const event = this.events.find((e) => e.id === id);
-    if (event === undefined || this.scenario === null) return this.events;
-    if (event.fromQuery >= this.served || this.served >= this.total) {
-      // Not started yet (or the run is over): it never happened.
-      if (this.served < this.total) {
-        const at = Math.max(this.served, event.fromQuery);
-        const apply = () => {
-          for (const lane of this.lanes) lane.run.endEvent(id, at);
-        };
-        apply();
-        this.logEdit(apply);
-      }
-      this.events = this.events.filter((e) => e.id !== id);
-    } else if (event.toQuery === null || event.toQuery > this.served) {
-      const at = this.served;
-      const apply = () => {
-        for (const lane of this.lanes) lane.run.endEvent(id, at);
-      };
-      apply();
-      this.logEdit(apply);
-      this.events = this.events.map((e) => (e.id === id ? { ...e, toQuery: this.served } : e));
-    }
-    this.syncScenarioEvents();
-    this.report(true);
-    return this.events;
-  }
-
-  /** Changes a lane's scheduler parameter (ODIN's α) from its next rebalancing on. */
-  setLaneParameter(laneIndex: number, name: string, value: number): LaneInfo | null {
-    const lane = this.lanes[laneIndex];
-    if (lane === undefined || this.scenario === null) return null;
-    try {
-      if (!lane.run.setSchedulerParameter(name, value)) return null;
-    } catch {
-      return null;
-    }
-    this.logEdit(() => lane.run.setSchedulerParameter(name, value));
-    const lanes = this.scenario.pipeline.lanes.map((l, i) => (i === laneIndex ? { ...l, params: { ...l.params, [name]: value } } : l));
-    this.scenario = { ...this.scenario, pipeline: { ...this.scenario.pipeline, lanes } };
-    const params = laneParameters(lanes[laneIndex]!);
-    lane.info = { ...lane.info, params, label: laneLabel(lane.info.scheduler as never, params) };
-    return lane.info;
-  }
-
-  /** Changes the monitor's threshold on every lane from the next query on. */
-  setDetectionThreshold(threshold: number): boolean {
-    if (this.scenario === null || !(threshold >= 0.0001 && threshold <= 10)) return false;
-    const apply = () => {
-      for (const lane of this.lanes) lane.run.setDetectionThreshold(threshold);
-    };
-    apply();
-    this.logEdit(apply);
-    const p = this.scenario.pipeline;
-    this.scenario = { ...this.scenario, pipeline: { ...p, assumptions: { ...p.assumptions, detectionThreshold: threshold } } };
-    return true;
-  }
-
-  /** The scenario as it stands (placed events and live changes included). */
-  currentScenario(): PipelineScenario | null {
-    return this.scenario;
-  }
-
-  private layers(): string[] {
-    return [...this.lanes[0]!.run.layerNames];
-  }
-
-  private rebuild(): void {
-    const scenario = this.scenario!;
-    this.generation++;
+  start(scenario: PipelineScenario): void {
+    this.scenario = scenario;
     this.served = 0;
     this.total = scenario.pipeline.queries;
     this.stages = scenario.pipeline.executionPlaces;
@@ -361,33 +164,37 @@ export class PipelineSession {
     this.nextEventId = this.events.length + 1;
     this.markers = [];
     this.previousModes = new Uint8Array(this.stages);
-    this.loop.resetMeasure();
-    this.summariesDue = false;
-    this.edits.clear();
     this.markerLog = [];
     this.markerBuckets.clear();
     this.markerLogSent = 0;
     this.timelineReset = true;
-    this.furthest = 0;
     this.steps = [];
     this.cursor = -1;
     this.teachingDirty = true;
-    this.checkpoints.reset(0, this.checkpoint());
-    this.report(true);
   }
 
-  /** The trace sink of lane `index`: on for the followed lane while a traced query is served. */
-  private traceSink(index: number): AlgorithmTrace {
-    const isOn = (): boolean => this.tracing && this.traceLane === index;
+  rebuild(): void {
+    throw new TypeError('the pipeline world goes back by checkpoints');
+  }
+
+  loaded(): PipelineLoaded {
+    const first = this.lanes[0]!.run;
     return {
-      get enabled() {
-        return isOn();
-      },
-      push: (step) => void this.collected.push(step),
+      scenario: this.scenario!,
+      lanes: this.lanes.map((l) => l.info),
+      layers: [...first.layerNames],
+      peakQps: first.metrics.summary().peakThroughputQps,
+      initialConfiguration: first.configuration.slice(),
+      events: this.events,
     };
   }
 
-  private checkpoint(): Checkpoint {
+  /** The scenario as it stands (placed events and live changes are folded in as they are made). */
+  currentScenario(): PipelineScenario {
+    return this.scenario!;
+  }
+
+  snapshot(): PipelineCheckpoint {
     return {
       served: this.served,
       previousModes: this.previousModes.slice(),
@@ -402,28 +209,7 @@ export class PipelineSession {
     };
   }
 
-  /** Keeps a checkpoint every so many queries, at most MAX_CHECKPOINTS of them. */
-  private maybeCheckpoint(): void {
-    if (this.checkpoints.due(this.served)) this.checkpoints.add(this.served, this.checkpoint());
-  }
-
-  /**
-   * Puts every lane at `target` queries served: forward by serving on; back (or here again)
-   * by restoring the latest checkpoint before `target` and replaying from it, so that the
-   * last query is served again and its algorithm steps are collected.
-   */
-  private goTo(target: number): void {
-    if (target <= this.served) this.restore(this.checkpoints.before(target).checkpoint);
-    if (target > this.served) this.advance(target - this.served);
-    // A new generation: the page drops its series and markers and takes them afresh.
-    this.generation++;
-    this.teachingDirty = true;
-    for (const lane of this.lanes) lane.series.resend();
-    this.markers = this.markersBefore(this.served);
-    this.markerCap = MARKERS_AFTER_SEEK;
-  }
-
-  private restore(c: Checkpoint): void {
+  restore(c: PipelineCheckpoint): void {
     this.served = c.served;
     this.previousModes = c.previousModes.slice();
     c.lanes.forEach((s, i) => {
@@ -437,29 +223,46 @@ export class PipelineSession {
     });
     this.steps = [];
     this.cursor = -1;
-    this.applyEditsAt(this.served);
   }
 
-  /** Re-applies the live edits made when `served` queries had been served (after a restore). */
-  private applyEditsAt(served: number): void {
-    for (const apply of this.edits.at(served)) apply();
+  applyEdit(edit: PipelineEdit): void {
+    edit();
   }
 
-  /**
-   * Records a live edit made now. When the run had been further than here (the person went
-   * back in time), the future it saw is gone: checkpoints and time-line markers past this
-   * point are dropped, and the run will be served afresh.
-   */
-  private logEdit(apply: () => void): void {
-    this.edits.add(this.served, apply);
-    if (this.furthest > this.served) {
-      this.furthest = this.served;
-      this.checkpoints.dropAfter(this.served);
-      this.markerLog = this.markerLog.filter((m) => m.query < this.served);
-      this.markerBuckets.clear();
-      this.markerLogSent = 0;
-      this.timelineReset = true;
-    }
+  forgetAfter(position: number): void {
+    this.markerLog = this.markerLog.filter((m) => m.query < position);
+    this.markerBuckets.clear();
+    this.markerLogSent = 0;
+    this.timelineReset = true;
+  }
+
+  jumped(): void {
+    this.teachingDirty = true;
+    for (const lane of this.lanes) lane.series.resend();
+    this.markers = this.markersBefore(this.served);
+    this.markerCap = MARKERS_AFTER_SEEK;
+  }
+
+  stepped(): void {
+    this.cursor = this.steps.length - 1;
+  }
+
+  /** Folds the placed events into the scenario (a reset keeps them). */
+  syncScenarioEvents(): void {
+    const p = this.scenario!.pipeline;
+    const events = this.events.map(({ executionPlace, mode, fromQuery, toQuery }) => ({ executionPlace, mode, fromQuery, toQuery }));
+    this.scenario = { ...this.scenario!, pipeline: { ...p, interference: { ...p.interference, events } } };
+  }
+
+  /** The trace sink of lane `index`: on for the followed lane while a traced query is served. */
+  private traceSink(index: number): AlgorithmTrace {
+    const isOn = (): boolean => this.tracing && this.traceLane === index;
+    return {
+      get enabled() {
+        return isOn();
+      },
+      push: (step) => void this.collected.push(step),
+    };
   }
 
   /** The charts' markers (no trials) of queries before `served`, the newest MARKERS_AFTER_SEEK of them. */
@@ -471,16 +274,10 @@ export class PipelineSession {
     return out.reverse();
   }
 
-  private syncScenarioEvents(): void {
-    const p = this.scenario!.pipeline;
-    const events = this.events.map(({ executionPlace, mode, fromQuery, toQuery }) => ({ executionPlace, mode, fromQuery, toQuery }));
-    this.scenario = { ...this.scenario!, pipeline: { ...p, interference: { ...p.interference, events } } };
-  }
-
   /**
    * Serves `n` queries on every lane, lane by lane query by query (same trace). The followed
-   * lane's algorithm steps are collected for the last of them only; live edits made at a
-   * query are applied again when a replay reaches it; checkpoints are taken on the way.
+   * lane's algorithm steps are collected for the last of them only (the session stops a
+   * stretch at live edits and checkpoints).
    */
   private advance(n: number): void {
     for (let k = 0; k < n; k++) {
@@ -507,10 +304,6 @@ export class PipelineSession {
         this.teachingDirty = true;
       }
       this.served++;
-      if (this.served > this.furthest) this.furthest = this.served;
-      // The checkpoint comes before the edits made at this query, which a restore applies again.
-      this.maybeCheckpoint();
-      this.applyEditsAt(this.served);
     }
   }
 
@@ -521,7 +314,7 @@ export class PipelineSession {
    */
   private mark(marker: Marker): void {
     if (marker.kind !== 'trial') this.markers.push(marker);
-    if (marker.query >= this.furthest) {
+    if (marker.query >= this.session.furthest()) {
       // A dense run (interference every few queries at full speed) makes thousands of
       // markers a second: the time line keeps one per kind and lane per 1/TIMELINE_BUCKETS
       // of the run (the track cannot show more), so a sparse run keeps every marker.
@@ -549,12 +342,7 @@ export class PipelineSession {
     }
   }
 
-  /** Sends a frame when one is due (or `force`). */
-  private report(force: boolean): void {
-    const due = this.loop.frameDue(force);
-    if (due === null) return;
-    const now = this.host.now();
-    const transfer: ArrayBuffer[] = [];
+  frameLanes(context: FrameContext) {
     let replace = false;
     const lanes = this.lanes.map((lane) => {
       const { chunk, replace: r } = lane.series.takeChunk(this.stages);
@@ -569,21 +357,25 @@ export class PipelineSession {
         trialQueries: lane.run.metrics.trialQueriesSoFar,
         latencyHistogram: lane.series.latencyHistogram.slice(),
       };
-      for (const a of Object.values(chunk)) transfer.push((a as Float64Array).buffer as ArrayBuffer);
-      transfer.push(live.configuration.buffer, live.stageTimesMs.buffer, live.latencyHistogram.buffer);
+      for (const a of Object.values(chunk)) context.transfer.push((a as Float64Array).buffer as ArrayBuffer);
+      context.transfer.push(live.configuration.buffer, live.stageTimesMs.buffer, live.latencyHistogram.buffer);
       return { points: chunk, live };
     });
-    let summaries: PipelineSummary[] | undefined;
-    if (this.summariesDue) {
-      summaries = this.lanes.map((l) => l.run.summary());
-      this.summariesDue = false;
-    }
+    return { lanes, replace, stride: this.lanes[0]?.series.stride ?? 1 };
+  }
+
+  summaries() {
+    return this.lanes.map((l) => l.run.summary());
+  }
+
+  frameExtra(context: FrameContext): FrameExtra<Frame> {
+    const { force, nowMs: now } = context;
     const modes = this.previousModes.slice();
-    transfer.push(modes.buffer);
+    context.transfer.push(modes.buffer);
     let teaching: TeachingFrame | undefined;
     // While playing, the algorithm panel is a glimpse (it is read in step mode): at most
     // twice a second, like the time line, so a fast run does not redraw it every frame.
-    if (this.teachingDirty && (force || this.status !== 'playing' || now - this.lastTeachingMs >= TIMELINE_INTERVAL_MS)) {
+    if (this.teachingDirty && (force || context.status !== 'playing' || now - this.lastTeachingMs >= TIMELINE_INTERVAL_MS)) {
       this.lastTeachingMs = now;
       const scheduler = this.lanes[this.traceLane]?.info.scheduler;
       teaching = {
@@ -600,37 +392,169 @@ export class PipelineSession {
     if (this.timelineReset || force || (this.markerLogSent < this.markerLog.length && now - this.lastTimelineMs >= TIMELINE_INTERVAL_MS)) {
       this.lastTimelineMs = now;
       const from = this.timelineReset ? 0 : this.markerLogSent;
-      timeline = { furthest: this.furthest, markers: this.markerLog.slice(from), reset: this.timelineReset };
+      timeline = { furthest: context.furthest, markers: this.markerLog.slice(from), reset: this.timelineReset };
       this.markerLogSent = this.markerLog.length;
       this.timelineReset = false;
     }
-    const frame: Frame = {
-      generation: this.generation,
+    const markers = this.markers.length > this.markerCap ? this.markers.slice(-this.markerCap) : this.markers;
+    this.markers = [];
+    this.markerCap = MARKERS_PER_FRAME;
+    return {
       served: this.served,
       totalQueries: this.total,
-      status: this.status,
-      stride: this.lanes[0]?.series.stride ?? 1,
-      replace,
       stages: this.stages,
       modes,
-      lanes,
-      markers: this.markers.length > this.markerCap ? this.markers.slice(-this.markerCap) : this.markers,
-      ...(summaries ? { summaries } : {}),
-      measuredSpeed: due.measuredSpeed,
+      markers,
       ...(teaching ? { teaching } : {}),
       ...(timeline ? { timeline } : {}),
     };
-    this.markers = [];
-    this.markerCap = MARKERS_PER_FRAME;
-    this.host.emit(frame, transfer);
   }
 }
 
-/** A short rendering of a bad value for a message. */
-function describe(value: unknown): string {
-  if (typeof value === 'number') return Number.isNaN(value) ? 'NaN' : String(value);
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (value === null) return 'null';
-  if (value === undefined) return 'nothing';
-  return Array.isArray(value) ? 'an array' : typeof value;
+/**
+ * The live pipeline lab behind the page: the generic live session over the pipeline world,
+ * with the pipeline's live edits (placed workloads, α, the monitor's threshold) and its
+ * teaching view (an algorithm step forward or back, the followed lane).
+ */
+export class PipelineSession extends LiveSession<PipelineTypes> {
+  constructor(host: SessionHost<Frame>) {
+    super(host, new PipelineWorld());
+  }
+
+  /**
+   * Goes to `query` queries served (see `LiveSession.seek`) and shows algorithm step `step`
+   * of that query's rebalancing.
+   */
+  override seek(query: unknown, step?: unknown): SeekResult {
+    const refused = this.checkPosition(query);
+    if (refused !== null) return refused;
+    if (step !== undefined && (typeof step !== 'number' || !Number.isInteger(step) || step < 0)) {
+      return { ok: false, errors: [{ path: 'step', message: `must be an integer ≥ 0 (an algorithm step of the query), got ${describeValue(step)}` }] };
+    }
+    const w = this.pipeline;
+    this.seekChecked(query as number, () => {
+      w.cursor = step === undefined ? w.steps.length - 1 : Math.min(step, w.steps.length - 1);
+      w.teachingDirty = true;
+    });
+    return { ok: true };
+  }
+
+  /**
+   * One step of the algorithm the teaching view follows: the next (or previous) line it
+   * executed; where no algorithm runs, one query forward (or back).
+   */
+  stepAlgorithm(direction: 1 | -1): void {
+    const w = this.pipeline;
+    if (w.scenario === null) return;
+    if (this.loop.status === 'playing') this.loop.status = 'paused';
+    if (direction === 1) {
+      if (w.cursor < w.steps.length - 1) w.cursor++;
+      else if (w.served < w.total) {
+        this.advanceTo(w.served + 1);
+        w.cursor = w.steps.length > 0 ? 0 : -1;
+      }
+    } else if (direction === -1) {
+      if (w.cursor > 0) w.cursor--;
+      else if (w.served > 0) {
+        this.goTo(w.served - 1);
+        w.cursor = w.steps.length - 1;
+      }
+    } else {
+      return;
+    }
+    w.teachingDirty = true;
+    this.loop.settle();
+    this.wantSummaries();
+    this.report(true);
+  }
+
+  /** Follows another lane's algorithm (the selected lane); its steps of the last query are replayed. */
+  setTraceLane(lane: number): void {
+    const w = this.pipeline;
+    if (w.scenario === null || !Number.isInteger(lane) || lane < 0 || lane >= w.lanes.length || lane === w.traceLane) return;
+    w.traceLane = lane;
+    if (this.loop.status !== 'playing') {
+      const cursor = w.cursor;
+      this.goTo(w.served);
+      w.cursor = Math.min(cursor < 0 ? w.steps.length - 1 : cursor, w.steps.length - 1);
+      this.wantSummaries();
+    } else {
+      w.steps = [];
+      w.cursor = -1;
+    }
+    w.teachingDirty = true;
+    this.report(true);
+  }
+
+  /** Co-locates a workload in `mode` on an EP from the next query on. */
+  addEvent(executionPlace: number, mode: InterferenceModeId): readonly EventView[] {
+    const w = this.pipeline;
+    if (w.scenario === null || !Number.isInteger(executionPlace) || executionPlace < 0 || executionPlace >= w.stages) return w.events;
+    if (!INTERFERENCE_MODE_IDS.includes(mode) || w.served >= w.total) return w.events;
+    const event: EventView = { id: w.nextEventId++, executionPlace, mode, fromQuery: w.served, toQuery: null };
+    const modeIndex = MODE_IDS.indexOf(mode);
+    this.edit(() => {
+      for (const lane of w.lanes) lane.run.timeline.addEvent({ executionPlace, mode: modeIndex, fromQuery: event.fromQuery, toQuery: null, id: event.id });
+    });
+    w.events = [...w.events, event];
+    w.syncScenarioEvents();
+    this.report(true);
+    return w.events;
+  }
+
+  /** Ends a placed or scripted event from the next query on (or drops it if not started). */
+  removeEvent(id: number): readonly EventView[] {
+    const w = this.pipeline;
+    const event = w.events.find((e) => e.id === id);
+    if (event === undefined || w.scenario === null) return w.events;
+    const endAt = (at: number) =>
+      this.edit(() => {
+        for (const lane of w.lanes) lane.run.endEvent(id, at);
+      });
+    if (event.fromQuery >= w.served || w.served >= w.total) {
+      // Not started yet (or the run is over): it never happened.
+      if (w.served < w.total) endAt(Math.max(w.served, event.fromQuery));
+      w.events = w.events.filter((e) => e.id !== id);
+    } else if (event.toQuery === null || event.toQuery > w.served) {
+      endAt(w.served);
+      w.events = w.events.map((e) => (e.id === id ? { ...e, toQuery: w.served } : e));
+    }
+    w.syncScenarioEvents();
+    this.report(true);
+    return w.events;
+  }
+
+  /** Changes a lane's scheduler parameter (ODIN's α) from its next rebalancing on. */
+  setLaneParameter(laneIndex: number, name: string, value: number): LaneInfo | null {
+    const w = this.pipeline;
+    const lane = w.lanes[laneIndex];
+    if (lane === undefined || w.scenario === null) return null;
+    try {
+      if (!lane.run.setSchedulerParameter(name, value)) return null;
+    } catch {
+      return null;
+    }
+    this.edit(() => lane.run.setSchedulerParameter(name, value), true);
+    const lanes = w.scenario.pipeline.lanes.map((l, i) => (i === laneIndex ? { ...l, params: { ...l.params, [name]: value } } : l));
+    w.scenario = { ...w.scenario, pipeline: { ...w.scenario.pipeline, lanes } };
+    const params = laneParameters(lanes[laneIndex]!);
+    lane.info = { ...lane.info, params, label: laneLabel(lane.info.scheduler as never, params) };
+    return lane.info;
+  }
+
+  /** Changes the monitor's threshold on every lane from the next query on. */
+  setDetectionThreshold(threshold: number): boolean {
+    const w = this.pipeline;
+    if (w.scenario === null || !(threshold >= 0.0001 && threshold <= 10)) return false;
+    this.edit(() => {
+      for (const lane of w.lanes) lane.run.setDetectionThreshold(threshold);
+    });
+    const p = w.scenario.pipeline;
+    w.scenario = { ...w.scenario, pipeline: { ...p, assumptions: { ...p.assumptions, detectionThreshold: threshold } } };
+    return true;
+  }
+
+  private get pipeline(): PipelineWorld {
+    return this.world as PipelineWorld;
+  }
 }

@@ -1,12 +1,13 @@
 /**
- * What the simulation worker and the page say to each other. Plain data only: comlink
- * carries these with structured clone, and the typed arrays of a frame are transferred.
+ * What the pipeline world's worker (ODIN, ARCHITECTURE §2) and the pipeline page say to each
+ * other: the generic frame and API of `liveProtocol.ts` over the pipeline's lane data, plus
+ * its own fields and calls. The serving world's counterpart is `servingProtocol.ts`.
  */
 import type { PipelineSummary } from '../engine/pipeline/metrics';
 import type { InterferenceModeId, ModeId } from '../engine/profiles/types';
-import type { FieldError, PipelineScenario } from '../scenario/schema';
+import type { PipelineScenario } from '../scenario/schema';
 import type { AlgorithmStep } from '../schedulers/pipeline/trace';
-import type { PlaybackStatus, Speed } from './liveLoop';
+import type { LiveApi, LiveFrame, LoadResultOf, SeekResult } from './liveProtocol';
 
 /** One lane as the page shows it. */
 export interface LaneInfo {
@@ -82,37 +83,28 @@ export interface EventView {
   readonly toQuery: number | null;
 }
 
-export type { PlaybackStatus } from './liveLoop';
+export type { PlaybackStatus, SeekResult, Speed } from './liveProtocol';
 
-/** One batch of progress, at most ~60 per second. */
-export interface Frame {
-  /** Increases on every load or reset: frames of an older generation are stale. */
-  readonly generation: number;
+/** One lane in a frame: new points of its series and its state now. */
+export interface PipelineLaneFrame {
+  readonly points: SeriesChunk;
+  readonly live: LaneLive;
+}
+
+/** One batch of progress, at most ~60 per second: the generic frame over the pipeline's lanes. */
+export interface Frame extends LiveFrame<PipelineLaneFrame, PipelineSummary> {
   /** Queries served by every lane so far. */
   readonly served: number;
   readonly totalQueries: number;
-  readonly status: PlaybackStatus;
-  /** Queries per bucket of the series now. */
-  readonly stride: number;
-  /** True when `lanes[i].points` replace the series (after a compaction) instead of extending it. */
-  readonly replace: boolean;
   readonly stages: number;
   /** Per-EP modes of the last query (0 = A). */
   readonly modes: Uint8Array;
-  readonly lanes: readonly { readonly points: SeriesChunk; readonly live: LaneLive }[];
   readonly markers: readonly Marker[];
-  /** Present when the run has just paused or finished: the full summaries. */
-  readonly summaries?: readonly PipelineSummary[];
-  /** Simulation speed measured over the last wall-clock second: queries served per wall second (not an arrival rate). */
-  readonly measuredSpeed: number;
   /** Present when the teaching view changed. */
   readonly teaching?: TeachingFrame;
   /** Present when the time line changed. */
   readonly timeline?: TimelineFrame;
 }
-
-/** What `seek` answers: a bad position is refused with a message naming the field. */
-export type SeekResult = { readonly ok: true } | { readonly ok: false; readonly errors: readonly FieldError[] };
 
 /**
  * The teaching view of the traced lane (the selected one): the algorithm steps its scheduler
@@ -139,39 +131,29 @@ export interface TimelineFrame {
   readonly reset: boolean;
 }
 
+/** What a pipeline `load` describes besides `ok`. */
+export interface PipelineLoaded {
+  readonly scenario: PipelineScenario;
+  readonly lanes: readonly LaneInfo[];
+  readonly layers: readonly string[];
+  readonly peakQps: number;
+  readonly initialConfiguration: Int32Array;
+  readonly events: readonly EventView[];
+}
+
 /** What `load` answers. */
-export type LoadResult =
-  | {
-      readonly ok: true;
-      readonly scenario: PipelineScenario;
-      readonly lanes: readonly LaneInfo[];
-      readonly layers: readonly string[];
-      readonly peakQps: number;
-      readonly initialConfiguration: Int32Array;
-      readonly events: readonly EventView[];
-    }
-  | { readonly ok: false; readonly errors: readonly FieldError[] };
+export type LoadResult = LoadResultOf<PipelineLoaded>;
 
 /** Speed: simulated queries per wall-clock second, or 'max'. */
-export type { Speed } from './liveLoop';
 export const SPEED_LIMITS = { min: 0.25, max: 1_000_000 } as const;
 
-/** The worker's API (synchronous on the worker side; comlink makes every call a promise). */
-export interface SimApi {
-  subscribe(callback: (frame: Frame) => void): void;
-  /** Answers at once: the page's liveness check (a worker that stops answering is restarted). */
-  ping(): true;
+/** The pipeline worker's API: the generic one (load, play, pause, step n queries, seek a query, …) and the pipeline's live edits. */
+export interface SimApi extends LiveApi<Frame, LoadResult, PipelineScenario> {
   load(scenario: unknown): LoadResult;
-  play(): void;
-  pause(): void;
-  step(n: number): void;
-  reset(): void;
-  setSpeed(speed: Speed): void;
   addEvent(executionPlace: number, mode: InterferenceModeId): readonly EventView[];
   removeEvent(id: number): readonly EventView[];
   setLaneParameter(lane: number, name: string, value: number): LaneInfo | null;
   setDetectionThreshold(threshold: number): boolean;
-  currentScenario(): PipelineScenario | null;
   /** Goes to `query` queries served (and, within its rebalancing, algorithm step `step`). */
   seek(query: unknown, step?: unknown): SeekResult;
   /** One algorithm step forward or back (one query where no algorithm runs). */

@@ -1,7 +1,7 @@
 /**
- * What the serving-world worker (BCEdge, ARCHITECTURE §3) and the serving page say to each other.
- * Plain data only: comlink carries these with structured clone, and the typed arrays of a
- * frame are transferred. The pipeline world's counterpart is `protocol.ts`.
+ * What the serving-world worker (BCEdge, ARCHITECTURE §3) and the serving page say to each
+ * other: the generic frame and API of `liveProtocol.ts` over the serving lanes' data, plus
+ * the serving world's own fields and calls. The pipeline world's counterpart is `protocol.ts`.
  */
 import type { AgentFile } from '../agents/learner';
 import type { SacUpdateExplained } from '../agents/sac';
@@ -9,7 +9,7 @@ import type { ServingSummary } from '../engine/serving/metrics';
 import type { ModelId } from '../engine/serving/models';
 import type { PlatformId } from '../engine/serving/platforms';
 import type { FieldError, ServingScenario } from '../scenario/schema';
-import type { PlaybackStatus, Speed } from './liveLoop';
+import type { LiveApi, LiveFrame, LoadResultOf, SeekResult, Speed } from './liveProtocol';
 
 /** One lane as the page shows it. */
 export interface ServingLaneInfo {
@@ -162,33 +162,24 @@ export interface ServingSearchProgress {
   readonly total: number;
 }
 
-/** One batch of progress, at most ~60 per second (30 at full speed). */
-export interface ServingFrame {
-  /** Increases on every load, reset, rate change or replay: frames of an older generation are stale. */
-  readonly generation: number;
+/** One lane in a frame: new points of its series, its device now, and its learner's state. */
+export interface ServingLaneFrame {
+  readonly points: ServingSeriesChunk;
+  readonly live: ServingLaneLive;
+  /** Mean wall-clock time of the lane's decisions so far, µs (BCEdge Fig. 16). */
+  readonly decisionUs: number | null;
+  /** Present for learning lanes. */
+  readonly learning?: LearningLive;
+}
+
+/** One batch of progress, at most ~60 per second (30 at full speed): the generic frame over the serving lanes. */
+export interface ServingFrame extends LiveFrame<ServingLaneFrame, ServingSummary> {
   /** Simulated time every lane has reached, ms. */
   readonly timeMs: number;
   readonly durationMs: number;
-  readonly status: PlaybackStatus;
-  /** Slots per point of the series now. */
-  readonly stride: number;
-  /** True when `lanes[i].points` replace the series (after a compaction or a replay) instead of extending it. */
-  readonly replace: boolean;
   /** Models per point in the per-model columns. */
   readonly models: number;
-  readonly lanes: readonly {
-    readonly points: ServingSeriesChunk;
-    readonly live: ServingLaneLive;
-    /** Mean wall-clock time of the lane's decisions so far, µs (BCEdge Fig. 16). */
-    readonly decisionUs: number | null;
-    /** Present for learning lanes. */
-    readonly learning?: LearningLive;
-  }[];
   readonly backgrounds: readonly BackgroundView[];
-  /** Present when the run has just paused, stepped or finished: the cumulative summaries. */
-  readonly summaries?: readonly ServingSummary[];
-  /** Simulation speed measured over the last wall-clock second: simulated seconds per wall second (not an arrival rate). */
-  readonly measuredSpeed: number;
   /** How far the run has been (the time line's extent), simulated ms: seeking up to it replays what was seen. */
   readonly furthestMs: number;
   /** Present when the time line's markers changed: all of them. */
@@ -200,47 +191,41 @@ export interface ServingFrame {
   readonly search?: ServingSearchProgress | null;
 }
 
+/** What a serving `load` describes besides `ok`. */
+export interface ServingLoaded {
+  readonly scenario: ServingScenario;
+  readonly lanes: readonly ServingLaneInfo[];
+  readonly models: readonly ServingModelInfo[];
+  readonly platform: PlatformId;
+  readonly memoryMb: number;
+  readonly slotMs: number;
+  readonly durationMs: number;
+  readonly backgrounds: readonly BackgroundView[];
+}
+
 /** What `load` answers. */
-export type ServingLoadResult =
-  | {
-      readonly ok: true;
-      readonly scenario: ServingScenario;
-      readonly lanes: readonly ServingLaneInfo[];
-      readonly models: readonly ServingModelInfo[];
-      readonly platform: PlatformId;
-      readonly memoryMb: number;
-      readonly slotMs: number;
-      readonly durationMs: number;
-      readonly backgrounds: readonly BackgroundView[];
-    }
-  | { readonly ok: false; readonly errors: readonly FieldError[] };
+export type ServingLoadResult = LoadResultOf<ServingLoaded>;
 
 /** Speed: simulated seconds per wall-clock second, or 'max'. */
 export type ServingSpeed = Speed;
 export const SERVING_SPEED_LIMITS = { min: 0.1, max: 100_000 } as const;
 
-/** The serving worker's API (synchronous on the worker side; comlink makes every call a promise). */
-export interface ServingApi {
-  subscribe(callback: (frame: ServingFrame) => void): void;
-  /** Answers at once: the page's liveness check (a worker that stops answering is restarted). */
-  ping(): true;
+/**
+ * The serving worker's API: the generic one (load, play, pause, step simulated ms, seek a
+ * time, …) and the serving world's live edits, agents and sweeps.
+ */
+export interface ServingApi extends LiveApi<ServingFrame, ServingLoadResult, ServingScenario> {
   /** Where the shipped agents are served (the page's `agents/` folder). */
   configure(options: { readonly agentsBaseUrl: string }): void;
   /** Validates and loads a scenario; learning lanes load TensorFlow.js (and shipped agents) first. */
   load(scenario: unknown): ServingLoadResult | Promise<ServingLoadResult>;
-  play(): void;
-  pause(): void;
-  step(simulatedMs: number): void;
-  reset(): void;
-  setSpeed(speed: ServingSpeed): void;
   /** Sets the requests' arrival rate (the run restarts from time 0). */
   setArrivalRate(rateRps: number): boolean;
   setModelConfig(lane: number, model: number, batchSize: number, instances: number): ServingLaneInfo | null;
   addBackground(intensity: number, memoryMb: number): readonly BackgroundView[];
   removeBackground(id: number): readonly BackgroundView[];
-  currentScenario(): ServingScenario | null;
   /** Goes to `timeMs` of the run (back by replaying from time 0, learning lanes included). */
-  seek(timeMs: unknown): { readonly ok: true } | { readonly ok: false; readonly errors: readonly FieldError[] };
+  seek(timeMs: unknown): SeekResult;
   /** A learning lane's agent as a file (null when the lane does not learn). */
   exportAgent(lane: number): AgentFile | null;
   /** The next SAC update of a BCEdge or TAC lane, applied and explained (null for other lanes or before any transition). */

@@ -1,11 +1,11 @@
 /// <reference lib="webworker" />
 /**
- * The serving-world worker (BCEdge): a thin comlink adapter over `ServingSession`, as
- * `pipelineWorker.ts` is for the pipeline world. Frames go to the page through a callback the
- * page registers, with their typed arrays transferred; the session never waits for the page.
+ * The serving-world worker (BCEdge): a thin comlink adapter over `ServingSession` — the
+ * generic calls (`liveWorker.ts`) and the serving world's own (agents, sweeps).
  */
-import { expose, transfer } from 'comlink';
-import type { ServingApi, ServingFrame, ServingSpeed, ServingSweepProgress } from './servingProtocol';
+import { expose } from 'comlink';
+import type { ServingApi, ServingFrame, ServingSweepProgress } from './servingProtocol';
+import { liveApi, workerHost } from './liveWorker';
 import { parseAnyScenario } from '../scenario/parse';
 import { isLearningScheduler } from '../schedulers/serving/registry';
 import { learningFactoryFor } from './learningLoader';
@@ -15,15 +15,8 @@ import { checkSweepRequest, SweepRunner } from './servingSweeps';
 /** Where the shipped agents are (the page tells: it knows its own base URL). */
 let agentsBaseUrl = new URL('/agents/', self.location.origin).href;
 
-let onFrame: ((frame: ServingFrame) => void) | null = null;
-
-const session = new ServingSession({
-  now: () => performance.now(),
-  schedule: (fn, delayMs) => void setTimeout(fn, delayMs),
-  emit: (frame, buffers) => {
-    if (onFrame !== null) void onFrame(transfer(frame, buffers));
-  },
-});
+const frames = workerHost<ServingFrame>();
+const session = new ServingSession(frames.host);
 
 /** Fig. 1 and Fig. 15 sweeps, in slices between the live run's ticks. */
 const sweeps = new SweepRunner({ now: () => performance.now(), schedule: (fn, delayMs) => void setTimeout(fn, delayMs) });
@@ -31,14 +24,10 @@ const sweeps = new SweepRunner({ now: () => performance.now(), schedule: (fn, de
 const sweepRequests = { figure1: 0, rps: 0 };
 
 const api: ServingApi = {
-  /** Registers the page's frame callback (wrapped with comlink's `proxy` by the page). */
-  subscribe: (callback: (frame: ServingFrame) => void) => {
-    onFrame = callback;
-  },
+  ...liveApi(session, frames),
   configure: (options: { agentsBaseUrl: string }) => {
     agentsBaseUrl = options.agentsBaseUrl;
   },
-  ping: () => true as const,
   load: async (scenario: unknown) => {
     // Learning lanes need tfjs (and maybe a shipped agent) before the session can build them.
     const parsed = parseAnyScenario(scenario);
@@ -55,17 +44,10 @@ const api: ServingApi = {
   exportAgent: (lane: number) => session.exportAgent(lane),
   explainUpdate: (lane: number) => session.explainUpdate(lane),
   importAgent: (lane: number, file: unknown) => session.importAgent(lane, file),
-  play: () => session.play(),
-  pause: () => session.pause(),
-  step: (simulatedMs: number) => session.step(simulatedMs),
-  reset: () => session.reset(),
-  setSpeed: (speed: ServingSpeed) => session.setSpeed(speed),
   setArrivalRate: (rateRps: number) => session.setArrivalRate(rateRps),
   setModelConfig: (lane: number, model: number, batchSize: number, instances: number) => session.setModelConfig(lane, model, batchSize, instances),
   addBackground: (intensity: number, memoryMb: number) => session.addBackground(intensity, memoryMb),
   removeBackground: (id: number) => session.removeBackground(id),
-  currentScenario: () => session.currentScenario(),
-  seek: (timeMs: unknown) => session.seek(timeMs),
   sweep: async (request: unknown, onProgress: (progress: ServingSweepProgress) => void) => {
     const checked = checkSweepRequest(request);
     if (!checked.ok) return { ok: false as const, cancelled: false as const, errors: checked.errors };
