@@ -145,7 +145,7 @@ describe('time travel with a learning lane', () => {
     w.learningFactory = createLearningFactory(tf, { agents, predictor: (context) => createLatencyPredictor(tf, context) });
     const edits: ServingEdit[] = [];
     w.attach({ now: () => 0, emit: () => {}, generation: () => 1, status: () => 'paused', furthest: () => 0, edits: () => edits });
-    expect(w.timeTravel).toBe('replay');
+    expect(w.timeTravel.by).toBe('replay');
     w.start(scenario([{ scheduler: 'fixed' }, { scheduler: 'bcedge', params: { warmup: 16 } }]));
     const runTo = (target: number) => {
       while (w.position() < target) w.advanceToward(target);
@@ -173,7 +173,9 @@ describe('time travel with a learning lane', () => {
     expect(first.learning[1]!.updates).toBeGreaterThan(0);
     expect(first.learning[1]!.policy).not.toBeNull();
     edits.length = 0;
-    w.rebuild();
+    const travel = w.timeTravel;
+    if (travel.by !== 'replay') throw new TypeError('the serving world goes back by replaying');
+    travel.rebuild();
     expect(w.position()).toBe(0);
     expect(straight()).toStrictEqual(first);
   }, 60_000);

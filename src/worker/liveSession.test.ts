@@ -5,6 +5,9 @@ import { LiveSession } from './liveSession';
 import { manualHost } from './testing/manualHost';
 import type { FrameContext, SessionContext, TimeTravel, WorldPlugin } from './world';
 
+/** How the counter world goes back: checkpoints at this spacing and count, or replay. */
+type CounterTravel = { readonly every: number; readonly max: number } | 'replay';
+
 /**
  * A tiny world: one lane, a counter that adds its increment at every unit of position; a
  * live edit sets the increment. Its frames carry the counter; it counts the units it ran,
@@ -41,11 +44,18 @@ class CounterWorld implements WorldPlugin<CounterTypes> {
   rebuilds = 0;
   jumps = 0;
 
+  readonly timeTravel: TimeTravel<CounterTypes['checkpoint']>;
+
   constructor(
-    readonly timeTravel: TimeTravel,
+    travel: CounterTravel,
     /** Wall-clock cost of one unit, ms (the manual clock advances by it). */
     private readonly cost: { ms: number; clock?: { advance(ms: number): void } } = { ms: 0 },
-  ) {}
+  ) {
+    this.timeTravel =
+      travel === 'replay'
+        ? { by: 'replay', rebuild: () => this.rebuild() }
+        : { by: 'checkpoints', ...travel, snapshot: () => this.snapshot(), restore: (c) => this.restore(c) };
+  }
 
   attach(_session: SessionContext<CounterTypes>): void {
     void _session;
@@ -121,7 +131,7 @@ class CounterSession extends LiveSession<CounterTypes> {
   }
 }
 
-function counter(timeTravel: TimeTravel = { every: 4, max: 8 }, end = 200) {
+function counter(timeTravel: CounterTravel = { every: 4, max: 8 }, end = 200) {
   const h = manualHost<CounterFrame>();
   const world = new CounterWorld(timeTravel);
   const session = new CounterSession(h.host, world);
@@ -129,7 +139,7 @@ function counter(timeTravel: TimeTravel = { every: 4, max: 8 }, end = 200) {
   return { ...h, world, session, last: () => h.frames.at(-1)! };
 }
 
-const TRAVELS: readonly [string, TimeTravel][] = [
+const TRAVELS: readonly [string, CounterTravel][] = [
   ['checkpoints', { every: 4, max: 8 }],
   ['replay from the start', 'replay'],
 ];

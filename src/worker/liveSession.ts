@@ -24,7 +24,7 @@ export class LiveSession<T extends WorldTypes> {
     protected readonly world: WorldPlugin<T>,
   ) {
     const travel = world.timeTravel;
-    this.checkpoints = travel === 'replay' ? null : new CheckpointLog(travel.every, travel.max);
+    this.checkpoints = travel.by === 'replay' ? null : new CheckpointLog(travel.every, travel.max);
     world.attach({
       now: () => host.now(),
       emit: (frame, transfer) => host.emit(frame, transfer),
@@ -170,7 +170,7 @@ export class LiveSession<T extends WorldTypes> {
     this.furthestNow = 0;
     this.loop.resetMeasure();
     this.summariesDue = false;
-    this.checkpoints?.reset(0, this.world.snapshot());
+    if (this.checkpoints !== null) this.checkpoints.reset(0, this.snapshot());
     this.report(true);
   }
 
@@ -264,7 +264,7 @@ export class LiveSession<T extends WorldTypes> {
     const at = this.world.position();
     if (at > this.furthestNow) this.furthestNow = at;
     // The checkpoint comes before the edits made at its position, which a restore applies again.
-    if (this.checkpoints?.due(at)) this.checkpoints.add(at, this.world.snapshot());
+    if (this.checkpoints?.due(at)) this.checkpoints.add(at, this.snapshot());
     this.applyDue();
   }
 
@@ -275,14 +275,22 @@ export class LiveSession<T extends WorldTypes> {
 
   /** Back to the latest checkpoint before `target` (a replay world: the start). */
   private rewind(target: number): void {
-    if (this.checkpoints === null) {
-      this.world.rebuild();
+    const travel = this.world.timeTravel;
+    if (travel.by === 'replay') {
+      travel.rebuild();
       this.edits.rewindTo(0);
     } else {
-      const { position, checkpoint } = this.checkpoints.before(target);
-      this.world.restore(checkpoint);
+      const { position, checkpoint } = this.checkpoints!.before(target);
+      travel.restore(checkpoint);
       this.edits.rewindTo(position);
     }
+  }
+
+  /** The world's lanes now, for a checkpoint (only a checkpoint world is asked). */
+  private snapshot(): T['checkpoint'] {
+    const travel = this.world.timeTravel;
+    if (travel.by === 'replay') throw new TypeError('a replay world keeps no checkpoints');
+    return travel.snapshot();
   }
 }
 

@@ -144,13 +144,15 @@ describe('PipelineWorld (the plugin): checkpoint → restore → replay equals a
     const place = () => {
       for (const lane of w.lanes) lane.run.timeline.addEvent({ executionPlace: 3, mode: 4, fromQuery: 260, toQuery: null, id: 99 });
     };
+    const travel = w.timeTravel;
+    if (travel.by !== 'checkpoints') throw new TypeError('the pipeline world goes back by checkpoints');
     runTo(130);
-    const checkpoint = w.snapshot();
+    const checkpoint = travel.snapshot();
     runTo(260);
     place();
     runTo(420);
     const straight = seen();
-    w.restore(checkpoint);
+    travel.restore(checkpoint);
     expect(w.position()).toBe(130);
     runTo(260);
     place();

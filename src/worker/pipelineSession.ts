@@ -10,7 +10,7 @@ import { SPEED_LIMITS, TIMELINE_MARKERS } from './protocol';
 import type { SessionHost } from './liveLoop';
 import { describeValue, LiveSession } from './liveSession';
 import { LaneSeriesBuilder, type SeriesSnapshot } from './seriesBuilder';
-import type { FrameContext, FrameExtra, SessionContext, WorldPlugin } from './world';
+import type { FrameContext, FrameExtra, SessionContext, TimeTravel, WorldPlugin } from './world';
 
 /**
  * Markers sent per frame at most (the newest). At full speed thousands of detections and
@@ -90,7 +90,13 @@ export interface PipelineTypes {
 export class PipelineWorld implements WorldPlugin<PipelineTypes> {
   readonly unitsPerSpeedSecond = 1;
   readonly integral = true;
-  readonly timeTravel = { every: CHECKPOINT_EVERY, max: MAX_CHECKPOINTS };
+  readonly timeTravel: TimeTravel<PipelineCheckpoint> = {
+    by: 'checkpoints',
+    every: CHECKPOINT_EVERY,
+    max: MAX_CHECKPOINTS,
+    snapshot: () => this.snapshot(),
+    restore: (c) => this.restore(c),
+  };
   readonly initialSpeed = 60;
   readonly speedLimits = SPEED_LIMITS;
   readonly positionField = 'query';
@@ -173,10 +179,6 @@ export class PipelineWorld implements WorldPlugin<PipelineTypes> {
     this.teachingDirty = true;
   }
 
-  rebuild(): void {
-    throw new TypeError('the pipeline world goes back by checkpoints');
-  }
-
   loaded(): PipelineLoaded {
     const first = this.lanes[0]!.run;
     return {
@@ -194,7 +196,7 @@ export class PipelineWorld implements WorldPlugin<PipelineTypes> {
     return this.scenario!;
   }
 
-  snapshot(): PipelineCheckpoint {
+  private snapshot(): PipelineCheckpoint {
     return {
       served: this.served,
       previousModes: this.previousModes.slice(),
@@ -209,7 +211,7 @@ export class PipelineWorld implements WorldPlugin<PipelineTypes> {
     };
   }
 
-  restore(c: PipelineCheckpoint): void {
+  private restore(c: PipelineCheckpoint): void {
     this.served = c.served;
     this.previousModes = c.previousModes.slice();
     c.lanes.forEach((s, i) => {

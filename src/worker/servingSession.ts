@@ -25,7 +25,7 @@ import type {
 } from './servingProtocol';
 import { SERVING_SPEED_LIMITS } from './servingProtocol';
 import { ServingSeries } from './servingSeries';
-import type { FrameContext, FrameExtra, SessionContext, WorldPlugin } from './world';
+import type { FrameContext, FrameExtra, SessionContext, TimeTravel, WorldPlugin } from './world';
 
 /** What a lane's scheduler wrapper shares with the session. */
 interface LaneHooks {
@@ -117,7 +117,7 @@ export interface ServingTypes {
 export class ServingWorld implements WorldPlugin<ServingTypes> {
   readonly unitsPerSpeedSecond = 1000;
   readonly integral = false;
-  readonly timeTravel = 'replay' as const;
+  readonly timeTravel: TimeTravel<null> = { by: 'replay', rebuild: () => this.rebuild() };
   readonly initialSpeed = 10;
   readonly speedLimits = SERVING_SPEED_LIMITS;
   readonly positionField = 'timeMs';
@@ -183,7 +183,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   }
 
   /** Fresh lanes at time 0 from `base`. */
-  rebuild(): void {
+  private rebuild(): void {
     const scenario = this.base!;
     this.disposeLanes();
     const spec = { ...buildServingSpec(scenario), seriesCap: 2 };
@@ -228,14 +228,6 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     });
     if (references.length > 0) this.searchEndDue = true;
     this.replaceDue = true;
-  }
-
-  snapshot(): null {
-    return null;
-  }
-
-  restore(): void {
-    throw new TypeError('the serving world goes back by replaying');
   }
 
   applyEdit(c: ServingEdit): void {

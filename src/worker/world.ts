@@ -53,16 +53,20 @@ export interface SessionContext<T extends WorldTypes> extends Pick<SessionHost<T
 }
 
 /**
- * How a world goes back in time: by checkpoints of its lanes, one every `every` position
- * units at first and at most `max` of them (the spacing doubles past it); or by replaying
- * from the start with the live edits at their positions (`replay`: nothing kept but the
- * edits, a seek back costs the run up to the target).
+ * How a world goes back in time, and the calls that need: by checkpoints of its lanes, one
+ * every `every` position units at first and at most `max` of them (the spacing doubles past
+ * it), taken by `snapshot` (every lane and the world's own state now) and put back by
+ * `restore`; or by replaying from the start with the live edits at their positions
+ * (`replay`: nothing kept but the edits, `rebuild` gives the lanes of the run as it started,
+ * at position 0, and a seek back costs the run up to the target).
  */
-export type TimeTravel = { readonly every: number; readonly max: number } | 'replay';
+export type TimeTravel<C> =
+  | { readonly by: 'checkpoints'; readonly every: number; readonly max: number; snapshot(): C; restore(checkpoint: C): void }
+  | { readonly by: 'replay'; rebuild(): void };
 
 /** A world plugged into `LiveSession`: positions, pacing and lanes (`PacedWorld`) and the rest. */
 export interface WorldPlugin<T extends WorldTypes> extends PacedWorld {
-  readonly timeTravel: TimeTravel;
+  readonly timeTravel: TimeTravel<T['checkpoint']>;
   /** The speed a fresh session plays at, and the bounds `setSpeed` accepts. */
   readonly initialSpeed: Speed;
   readonly speedLimits: { readonly min: number; readonly max: number };
@@ -78,11 +82,6 @@ export interface WorldPlugin<T extends WorldTypes> extends PacedWorld {
   parse(input: unknown): { readonly ok: true; readonly scenario: T['scenario'] } | { readonly ok: false; readonly errors: readonly FieldError[] };
   /** A fresh run of `scenario` at position 0; throws when it cannot be built (the session keeps the last good one). */
   start(scenario: T['scenario']): void;
-  /** Replay worlds: the lanes of the run as it started (the same scenario), at position 0; the session replays the edits. */
-  rebuild(): void;
-  /** Checkpoint worlds: every lane (and the world's own state) now; `restore` puts it back. */
-  snapshot(): T['checkpoint'];
-  restore(checkpoint: T['checkpoint']): void;
   /** Applies a live edit to the lanes (made now, or reached again by a replay). */
   applyEdit(edit: T['edit']): void;
   /** A live edit changed the run from `position` on: the future it had seen is gone (its time-line markers). */
