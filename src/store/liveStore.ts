@@ -293,10 +293,11 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
     /** Loads and keeps playing if the run was playing. */
     const replace = async (scenario: unknown, source: ScenarioSource): Promise<boolean> => {
       const wasPlaying = get().status === 'playing';
+      const first = get().scenario === null;
       const viewBefore = get().view;
       const result = await client.load(scenario);
-      // A view the person chose while the scenario was loading (presentation, hidden parts) stays, unless the scenario brings its own.
-      const chosen = get().view !== viewBefore ? get().view : null;
+      // A view the person chose before the first scenario or while this one was loading (presentation, hidden parts) stays, unless the scenario brings its own.
+      const chosen = get().view !== viewBefore || (first && !isDefaultView(viewBefore)) ? get().view : null;
       const ok = applyLoad(result, source);
       if (ok && chosen !== null && result.ok && result.scenario.view === undefined) get().setView(chosen);
       if (ok && wasPlaying && startAllowed(get().scenario)) await client.play();
