@@ -4,7 +4,7 @@ import type { FieldError, PipelineScenario } from '../scenario/schema';
 import type { PlaybackStatus, Speed } from '../worker/protocol';
 import type { RestartReason } from './restartingWorker';
 import { HISTORY_LIMIT } from './constants';
-import { createLiveStore, type AnyLabStore, type LiveClient, type LiveFrame, type LiveWorld, type WorldTypes } from './liveStore';
+import { createLiveStore, type AnyLabStore, type LaneFrame, type LiveClient, type LiveFrame, type LiveWorld, type WorldTypes } from './liveStore';
 import { ColumnBuffer } from './series';
 import { createLabStore } from './labStore';
 import { createServingStore } from './servingStore';
@@ -14,7 +14,7 @@ import { createServingStore } from './servingStore';
  * scenario nobody simulates, its two lanes count, its frames are whatever the test sends.
  */
 type Chunk = { readonly at: Float64Array; readonly items: Int32Array };
-interface TinyFrame extends LiveFrame<Chunk, number, string> {
+interface TinyFrame extends LiveFrame<LaneFrame<Chunk, number>, string> {
   readonly position: number;
   readonly items: number;
   readonly furthest: number;

@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { subscribeWithSelector } from 'zustand/middleware';
 import type { AnyScenario, FieldError } from '../scenario/schema';
-import type { PlaybackStatus, Speed } from '../worker/protocol';
+import type { LiveFrame, PlaybackStatus, Speed } from '../worker/liveProtocol';
 import { FPS_WINDOW_MS } from './constants';
 import { historyActions, lessonScenario, type HistoryActions, type LoadErrors, type ScenarioSource } from './history';
 import { browserAsk, longRunGuard, type AskToStart } from './longRun';
@@ -29,21 +29,13 @@ export interface LaneSeries<Chunk> {
   add(chunk: Chunk, replace: boolean, width: number): void;
 }
 
-/** The part of a world's frame the shared slices read (both worlds' frames carry these fields). */
-export interface LiveFrame<Chunk, Live, Summary> {
-  /** Increases on every load or reset: frames of an older generation are stale. */
-  readonly generation: number;
-  readonly status: PlaybackStatus;
-  /** Queries or slots per point of the series now. */
-  readonly stride: number;
-  /** True when the lanes' points replace the series instead of extending it. */
-  readonly replace: boolean;
-  /** Simulation speed measured by the worker (queries or simulated seconds per wall second). */
-  readonly measuredSpeed: number;
-  readonly lanes: readonly { readonly points: Chunk; readonly live: Live }[];
-  /** Present when the run has just paused, stepped or finished. */
-  readonly summaries?: readonly Summary[];
+/** One lane of a frame as the shared slices read it: new points of its series and its state now. */
+export interface LaneFrame<Chunk, Live> {
+  readonly points: Chunk;
+  readonly live: Live;
 }
+
+export type { LiveFrame } from '../worker/liveProtocol';
 
 /** What a good `load` answers, at the least. */
 export interface Loaded<S, L> {
@@ -67,7 +59,8 @@ export interface WorldTypes {
   readonly series: LaneSeries<this['chunk']>;
   /** `lane` −1: a marker of every lane (interference, a tenant). */
   readonly marker: { readonly lane: number };
-  readonly frame: LiveFrame<this['chunk'], this['live'], this['summary']>;
+  /** The world's frame: the generic frame of `liveProtocol.ts` over its lanes. */
+  readonly frame: LiveFrame<LaneFrame<this['chunk'], this['live']>, this['summary']>;
   readonly loaded: Loaded<this['scenario'], this['lane']>;
   readonly lessonStep: { readonly lane?: number };
 }
