@@ -8,9 +8,8 @@ import { sweepCells } from '../scenario/sweep';
 import type { CellOutcome } from '../scenario/sweepReport';
 import type { Verdict } from '../scenario/verdict';
 import type { CellPool } from './explorePool';
+import { PUBLISH_EVERY_MS } from './constants';
 
-/** How often progress reaches the view while a row is recomputed, ms (as the Explore store). */
-export const CLAIMS_PUBLISH_EVERY_MS = 100;
 
 /**
  * How a row is recomputed: the registry's claim with this id measured with `seeds` seeds, its
@@ -116,7 +115,7 @@ export function runCellsOnPool(pool: CellPool, scenario: AnyScenario, seeds: rea
  */
 export function createClaimsStore(deps: ClaimsStoreDeps): ClaimsStore {
   const nowIso = deps.nowIso ?? (() => new Date().toISOString());
-  const later = deps.later ?? ((publish: () => void) => void setTimeout(publish, CLAIMS_PUBLISH_EVERY_MS));
+  const later = deps.later ?? ((publish: () => void) => void setTimeout(publish, PUBLISH_EVERY_MS));
   let pool: CellPool | null = null;
   let run = 0;
   let progress = { done: 0, total: 0 };

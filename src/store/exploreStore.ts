@@ -5,9 +5,7 @@ import type { AnyScenario } from '../scenario/schema';
 import { sweepCells, sweepSeeds } from '../scenario/sweep';
 import type { CellOutcome } from '../scenario/sweepReport';
 import type { CellPool } from './explorePool';
-
-/** How often finished cells reach the view while a sweep runs, ms. */
-export const PUBLISH_EVERY_MS = 100;
+import { PUBLISH_EVERY_MS } from './constants';
 
 export type ExploreStatus = 'idle' | 'running' | 'done' | 'cancelled' | 'error';
 

@@ -1,4 +1,5 @@
 import type { FieldError } from '../scenario/schema';
+import { HISTORY_LIMIT } from './constants';
 
 /** Where a scenario came from: the rejected ones are reported by source. */
 export type ScenarioSource = 'link' | 'file' | 'preset' | 'edit' | 'history' | 'worker';
@@ -7,9 +8,6 @@ export interface LoadErrors {
   readonly source: ScenarioSource;
   readonly errors: readonly FieldError[];
 }
-
-/** At most this many scenarios are kept for undo. */
-export const HISTORY_LIMIT = 100;
 
 /** What a store with a scenario history holds. */
 export interface HistoryState<S> {

@@ -12,6 +12,8 @@ describe('the lab store', () => {
     await store.getState().step(200);
     const s = store.getState();
     expect(s.served).toBe(200);
+    expect(s.position).toBe(200);
+    expect(s.furthest).toBe(200);
     expect(s.series).toHaveLength(4);
     expect(s.series[0]!.length).toBeGreaterThan(0);
     expect(s.live[0]!.configuration.reduce((a, b) => a + b, 0)).toBe(16);

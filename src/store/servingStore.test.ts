@@ -2,25 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
 import type { ServingScenario } from '../scenario/schema';
 import { isLearningScheduler } from '../schedulers/serving/registry';
-import type { ServingApi, ServingFrame } from '../worker/servingProtocol';
-import { inProcessClient } from './testing/inProcess';
+import { inProcessServing } from './testing/inProcess';
 import { SERIES_MAX_POINTS } from '../worker/liveLoop';
-import { ServingSession } from '../worker/servingSession';
-import { createServingStore, ServingSeriesBuffer } from './servingStore';
+import { ServingSeriesBuffer } from './servingStore';
 
 /** The store wired to a serving session in the same thread, with a manual clock (as labStore.test.ts). */
-function inProcessStore() {
-  let listener: ((frame: ServingFrame) => void) | null = null;
-  const session = new ServingSession({
-    now: () => 0,
-    schedule: () => undefined,
-    emit: (frame) => listener?.(frame),
-  });
-  const client = inProcessClient<ServingApi, ServingFrame>(session, (onFrame) => {
-    listener = onFrame;
-  });
-  return createServingStore(client, () => 0);
-}
+const inProcessStore = () => inProcessServing().store;
 
 const small = (durationS = 30): ServingScenario => {
   const s = structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
@@ -41,6 +28,10 @@ describe('the serving store', () => {
     const s = store.getState();
     expect(s.version).toBeGreaterThan(version);
     expect(s.timeMs).toBe(10_000);
+    // The shared names of the same things (the page shell reads these in either lab).
+    expect(s.position).toBe(10_000);
+    expect(s.furthest).toBe(s.furthestMs);
+    expect(s.furthestMs).toBe(10_000);
     expect(s.status).toBe('paused');
     expect(s.modelCount).toBe(6);
     expect(s.series).toHaveLength(3);

@@ -1,6 +1,9 @@
 import type { Frame, SimApi } from '../../worker/protocol';
+import type { ServingApi, ServingFrame } from '../../worker/servingProtocol';
 import { PipelineSession } from '../../worker/pipelineSession';
+import { ServingSession } from '../../worker/servingSession';
 import { createLabStore, type LabStore } from '../labStore';
+import { createServingStore, type ServingStore } from '../servingStore';
 import type { WorkerClient } from '../restartingWorker';
 import type { AskToStart } from '../longRun';
 
@@ -28,4 +31,14 @@ export function inProcessLab(ask?: AskToStart): { readonly store: LabStore; read
     listener = onFrame;
   });
   return { store: createLabStore(client, () => 0, ask), session };
+}
+
+/** The serving store wired to a serving session in the same thread, with a manual clock. */
+export function inProcessServing(ask?: AskToStart): { readonly store: ServingStore; readonly session: ServingSession } {
+  let listener: ((frame: ServingFrame) => void) | null = null;
+  const session = new ServingSession({ now: () => 0, schedule: () => undefined, emit: (frame) => listener?.(frame) });
+  const client = inProcessClient<ServingApi, ServingFrame>(session, (onFrame) => {
+    listener = onFrame;
+  });
+  return { store: createServingStore(client, () => 0, ask), session };
 }

@@ -1,0 +1,461 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { subscribeWithSelector } from 'zustand/middleware';
+import type { AnyScenario, FieldError } from '../scenario/schema';
+import type { LiveFrame, PlaybackStatus, Speed } from '../worker/liveProtocol';
+import { FPS_WINDOW_MS } from './constants';
+import { historyActions, lessonScenario, type HistoryActions, type LoadErrors, type ScenarioSource } from './history';
+import { browserAsk, longRunGuard, type AskToStart } from './longRun';
+import type { RestartReason } from './restartingWorker';
+
+/** How a lab is shown (carried by the link): normal or presentation, the parts a classroom hides. */
+export interface LabView {
+  readonly mode: string;
+  readonly hide: readonly string[];
+}
+
+/** The view of a scenario without `view`: normal, nothing hidden, Explore and Claims closed. */
+export const DEFAULT_VIEW = { mode: 'normal', hide: [] } as const satisfies LabView;
+
+/** True for the view a scenario without `view` has (the scenario then carries none). */
+export function isDefaultView(view: LabView): boolean {
+  const open = view as { readonly explore?: unknown; readonly claims?: unknown };
+  return view.mode === 'normal' && view.hide.length === 0 && open.explore !== true && open.claims !== true;
+}
+
+/** A lane's series buffer as the shared slices use it (`series.ts`). */
+export interface LaneSeries<Chunk> {
+  readonly length: number;
+  /** Appends a frame's points (or replaces everything with them); `width` values per point in the wide columns. */
+  add(chunk: Chunk, replace: boolean, width: number): void;
+}
+
+/** One lane of a frame as the shared slices read it: new points of its series and its state now. */
+export interface LaneFrame<Chunk, Live> {
+  readonly points: Chunk;
+  readonly live: Live;
+}
+
+export type { LiveFrame } from '../worker/liveProtocol';
+
+/** What a good `load` answers, at the least. */
+export interface Loaded<S, L> {
+  readonly ok: true;
+  readonly scenario: S;
+  readonly lanes: readonly L[];
+}
+
+/**
+ * The types a world brings to its store: its scenario and view, a lane as `load` describes
+ * it, a lane's live state and summary, its series (chunk and buffer), its time-line markers,
+ * its frame, what a good `load` answers and a lesson's step.
+ */
+export interface WorldTypes {
+  readonly scenario: AnyScenario;
+  readonly view: LabView;
+  readonly lane: { readonly index: number };
+  readonly live: unknown;
+  readonly summary: unknown;
+  readonly chunk: unknown;
+  readonly series: LaneSeries<this['chunk']>;
+  /** `lane` −1: a marker of every lane (interference, a tenant). */
+  readonly marker: { readonly lane: number };
+  /** The world's frame: the generic frame of `liveProtocol.ts` over its lanes. */
+  readonly frame: LiveFrame<LaneFrame<this['chunk'], this['live']>, this['summary']>;
+  readonly loaded: Loaded<this['scenario'], this['lane']>;
+  readonly lessonStep: { readonly lane?: number };
+}
+
+type Failed = { readonly ok: false; readonly errors: readonly FieldError[] };
+
+/** What the shared slices ask of a world's worker client (both clients are derived from their API: `WorkerClient`). */
+export interface LiveClient<T extends WorldTypes> {
+  subscribe(onFrame: (frame: T['frame']) => void): Promise<void>;
+  /** Calls `listener` when the simulation had to be restarted (its state is gone). */
+  onCrash?(listener: (reason: RestartReason) => void): void;
+  load(scenario: unknown): Promise<T['loaded'] | Failed>;
+  play(): Promise<void>;
+  pause(): Promise<void>;
+  step(amount: number): Promise<void>;
+  reset(): Promise<void>;
+  setSpeed(speed: Speed): Promise<void>;
+  currentScenario(): Promise<T['scenario'] | null>;
+  seek(position: number, step?: number): Promise<{ readonly ok: true } | Failed>;
+}
+
+/** The scenario, its lanes, the errors of the last load, undo history and view. */
+export interface SharedScenarioSlice<T extends WorldTypes = WorldTypes> {
+  /** The scenario running now (null before the first load). */
+  scenario: T['scenario'] | null;
+  lanes: readonly T['lane'][];
+  /** Why the last load was rejected (and from where); the last good scenario keeps running. */
+  errors: LoadErrors | null;
+  /** Scenarios before the current one (most recent last), for undo. */
+  past: readonly T['scenario'][];
+  /** Scenarios undone, for redo (most recent last). */
+  future: readonly T['scenario'][];
+  /** How the page presents the scenario (carried by the link: presentation, classroom's hidden parts). */
+  view: T['view'];
+}
+
+export interface SharedPlaybackSlice {
+  status: PlaybackStatus;
+  speed: Speed;
+  /** The speeds the playback offers, slowest first (`constants.ts`). */
+  speeds: readonly Speed[];
+  /** Simulation speed measured by the worker (not an arrival rate). */
+  measuredSpeed: number;
+  /** Frames received per wall-clock second. */
+  framesPerSecond: number;
+  /** Where the run is: queries served (pipeline, also `served`) or simulated ms (serving, also `timeMs`). */
+  position: number;
+}
+
+export interface SharedResultsSlice<T extends WorldTypes = WorldTypes> {
+  /** Increases with every frame: charts subscribe to it and read the buffers below. */
+  version: number;
+  generation: number;
+  /** Queries or slots per point of the series now. */
+  stride: number;
+  series: T['series'][];
+  live: readonly T['live'][];
+  summaries: readonly T['summary'][] | null;
+}
+
+/** The time line: how far the run has been (in `position`'s unit), and its markers up to there. */
+export interface SharedTimelineSlice<T extends WorldTypes = WorldTypes> {
+  furthest: number;
+  timelineMarkers: readonly T['marker'][];
+}
+
+export interface SharedUiSlice {
+  selectedLane: number;
+  /** The keyboard-shortcut overlay is open. */
+  helpOpen: boolean;
+  /** The lesson being followed and its step. */
+  lesson: { readonly id: string; readonly step: number } | null;
+}
+
+/** Where a seek goes: a position (queries served or simulated ms) and, in the pipeline world, an algorithm step. */
+export interface SeekTarget {
+  readonly position: number;
+  readonly step?: number;
+}
+
+export interface SharedActions<T extends WorldTypes = WorldTypes> extends HistoryActions<T['scenario']> {
+  /** Presentation mode and hidden parts (a classroom link); kept in the scenario unless it is the default. */
+  setView(view: T['view']): void;
+  play(): Promise<void>;
+  pause(): Promise<void>;
+  /** Advances every lane by `amount`: queries (pipeline) or simulated ms (serving). */
+  step(amount: number): Promise<void>;
+  reset(): Promise<void>;
+  setSpeed(speed: Speed): Promise<void>;
+  /** One notch faster or slower on `speeds`. */
+  changeSpeed(direction: 1 | -1): Promise<void>;
+  dismissErrors(): void;
+  selectLane(lane: number): void;
+  setHelpOpen(open: boolean): void;
+  /** Time travel: goes to `position` (and an algorithm step, pipeline); false when refused. */
+  seek(position: number, step?: number): Promise<boolean>;
+  /** Jumps to the next or previous marker of the time line (every lane's, and the selected lane's). */
+  stepMarker(direction: 1 | -1): Promise<void>;
+  /** Opens a lesson (its scenario, paused) at its first step. */
+  startLesson(id: string): Promise<boolean>;
+  /** Moves to another step of the lesson under way: selects its lane and goes where it says. */
+  lessonStep(step: number): Promise<void>;
+  endLesson(): void;
+}
+
+/** What every lab's store holds and does, whatever its world (ARCHITECTURE §1, step 3). */
+export type SharedLabState<T extends WorldTypes = WorldTypes> = SharedScenarioSlice<T> &
+  SharedPlaybackSlice &
+  SharedResultsSlice<T> &
+  SharedTimelineSlice<T> &
+  SharedUiSlice &
+  SharedActions<T>;
+
+/** A lab's store: zustand's, with `subscribeWithSelector`'s `subscribe`. */
+export type LiveStore<S> = StoreApi<S> & {
+  subscribe: {
+    (listener: (state: S, previous: S) => void): () => void;
+    <U>(selector: (state: S) => U, listener: (selected: U, previous: U) => void, options?: { equalityFn?: (a: U, b: U) => boolean; fireImmediately?: boolean }): () => void;
+  };
+};
+
+/** Any lab's store as the page shell reads it (either world's store is one). */
+export type AnyLabStore = Pick<LiveStore<SharedLabState>, 'getState' | 'getInitialState' | 'subscribe'>;
+
+/** Markers of the time line a person can jump to for `lane` (those of every lane, and its own). */
+export function markersOfLane<M extends { readonly lane: number }>(markers: readonly M[], lane: number): M[] {
+  return markers.filter((m) => m.lane === -1 || m.lane === lane);
+}
+
+type State<T extends WorldTypes, W> = SharedLabState<T> & W;
+type Set<T extends WorldTypes, W> = StoreApi<State<T, W>>['setState'];
+type Get<T extends WorldTypes, W> = StoreApi<State<T, W>>['getState'];
+
+/** What the shared slices lend a world's own actions. */
+export interface WorldTools<T extends WorldTypes> {
+  /** Records the scenario before a change, for undo (a new change clears redo). */
+  remember(before: T['scenario'] | null): void;
+  /** Applies an edit to the current scenario and reloads it (a fresh run), with history. */
+  edit(change: (scenario: T['scenario']) => T['scenario']): Promise<boolean>;
+  /** The worker changed the scenario in place (a live edit): take it back, with history and the view kept. */
+  refreshScenario(before: T['scenario'] | null): Promise<void>;
+}
+
+/**
+ * A world's part of its store: its own state and actions (`slice`), and how the shared
+ * slices read its loads, frames, markers and lessons.
+ */
+export interface LiveWorld<T extends WorldTypes, W extends object> {
+  /** The speeds its playback offers, and the one it starts at. */
+  readonly speeds: readonly Speed[];
+  readonly speed: Speed;
+  /** Where a restarted worker's run starts again, as the crash banner says it ("query 0", "time 0"). */
+  readonly origin: string;
+  /** The world's own state and actions. */
+  slice(set: Set<T, W>, get: Get<T, W>, tools: WorldTools<T>): W;
+  /** What a good load sets besides the scenario, its lanes, view and selected lane. */
+  loaded(result: T['loaded'], state: State<T, W>): Partial<State<T, W>>;
+  /** Set with every answer of a load, good or bad. */
+  readonly settled?: Partial<State<T, W>>;
+  /** What a scenario the worker changed in place also sets. */
+  refreshed?(scenario: T['scenario']): Partial<State<T, W>>;
+  newSeries(): T['series'];
+  /** Values per point of the frame's wide columns (stages, models). */
+  width(frame: T['frame']): number;
+  /** The frame's position: queries served, simulated ms. */
+  position(frame: T['frame']): number;
+  /** A frame that carries progress only (no lanes): what it sets; null for a frame of the run. */
+  progress?(frame: T['frame']): Partial<State<T, W>> | null;
+  /** The world's part of a frame of the run (`fresh`: of a new generation). */
+  frame(frame: T['frame'], state: State<T, W>, fresh: boolean): Partial<State<T, W>>;
+  /** Where a marker takes the run. */
+  markerTarget(marker: T['marker']): SeekTarget;
+  findLesson(id: string): { readonly scenario: T['scenario']; readonly steps: readonly T['lessonStep'][] } | undefined;
+  lessonTarget(step: T['lessonStep']): SeekTarget;
+  /** Tells the worker which lane is selected (the pipeline's algorithm trace follows it). */
+  selectLane?(lane: number): Promise<void>;
+  /** Called when the worker was restarted, before the scenario is given back. */
+  restarted?(store: LiveStore<State<T, W>>): void;
+}
+
+export interface LiveStoreOptions {
+  /** The page's clock (frames per second), ms. */
+  readonly now?: () => number;
+  /** Asks before a run estimated as long starts (`longRun.ts`). */
+  readonly ask?: AskToStart;
+}
+
+/**
+ * One lab's store, for any world (zustand, slices: scenario and history, playback, results,
+ * time line, ui and lessons, crash recovery, frames per second; `subscribeWithSelector`
+ * applied once), wired to the world's worker client, with the world's own slice on top.
+ * Charts subscribe to `version` and read the series buffers; React components select single values.
+ */
+export function createLiveStore<T extends WorldTypes, W extends object>(client: LiveClient<T>, world: LiveWorld<T, W>, options: LiveStoreOptions = {}): LiveStore<State<T, W>> {
+  const now = options.now ?? (() => performance.now());
+  const startAllowed = longRunGuard(options.ask ?? browserAsk);
+  const frameTimes: number[] = [];
+  type S = State<T, W>;
+
+  /** What a good load sets (also when a restarted worker is given the scenario back). */
+  const loadedState = (result: T['loaded'], state: S): Partial<S> => {
+    const shared: Partial<SharedLabState<T>> = {
+      scenario: result.scenario,
+      lanes: result.lanes,
+      summaries: null,
+      view: (result.scenario.view ?? DEFAULT_VIEW) as T['view'],
+      selectedLane: Math.max(0, Math.min(state.selectedLane, result.lanes.length - 1)),
+    };
+    return { ...shared, ...world.loaded(result, state) } as Partial<S>;
+  };
+
+  const slices = (set: Set<T, W>, get: Get<T, W>): S => {
+    const setShared = (partial: Partial<SharedLabState<T>>): void => set(partial as Partial<S>);
+
+    const applyLoad = (result: T['loaded'] | Failed, source: ScenarioSource): boolean => {
+      if (!result.ok) {
+        set({ errors: { source, errors: result.errors }, ...world.settled } as Partial<S>);
+        return false;
+      }
+      set({ ...loadedState(result, get()), errors: null, ...world.settled });
+      return true;
+    };
+    /** Loads and keeps playing if the run was playing. */
+    const replace = async (scenario: unknown, source: ScenarioSource): Promise<boolean> => {
+      const wasPlaying = get().status === 'playing';
+      const first = get().scenario === null;
+      const viewBefore = get().view;
+      const result = await client.load(scenario);
+      // A view the person chose before the first scenario or while this one was loading (presentation, hidden parts) stays, unless the scenario brings its own.
+      const chosen = get().view !== viewBefore || (first && !isDefaultView(viewBefore)) ? get().view : null;
+      const ok = applyLoad(result, source);
+      if (ok && chosen !== null && result.ok && result.scenario.view === undefined) get().setView(chosen);
+      if (ok && wasPlaying && startAllowed(get().scenario)) await client.play();
+      return ok;
+    };
+    const history = historyActions<T['scenario']>(get, setShared, replace);
+    const refreshScenario = async (before: T['scenario'] | null): Promise<void> => {
+      const scenario = await client.currentScenario();
+      if (scenario === null) return;
+      const view = get().view;
+      const merged = (isDefaultView(view) ? scenario : { ...scenario, view }) as T['scenario'];
+      if (before !== null && JSON.stringify(before) !== JSON.stringify(merged)) history.remember(before);
+      set({ scenario: merged, ...world.refreshed?.(merged) } as Partial<S>);
+    };
+    const seekTo = (target: SeekTarget): Promise<boolean> => (target.step === undefined ? get().seek(target.position) : get().seek(target.position, target.step));
+
+    const shared: SharedLabState<T> = {
+      scenario: null,
+      lanes: [],
+      errors: null,
+      past: [],
+      future: [],
+      view: DEFAULT_VIEW as T['view'],
+      status: 'paused',
+      speed: world.speed,
+      speeds: world.speeds,
+      measuredSpeed: 0,
+      framesPerSecond: 0,
+      position: 0,
+      version: 0,
+      generation: 0,
+      stride: 1,
+      series: [],
+      live: [],
+      summaries: null,
+      furthest: 0,
+      timelineMarkers: [],
+      selectedLane: 0,
+      helpOpen: false,
+      lesson: null,
+
+      load: history.load,
+      reject: history.reject,
+      edit: history.edit,
+      undo: history.undo,
+      redo: history.redo,
+      setView: (view) => {
+        const scenario = get().scenario;
+        // Before the first scenario: kept, and applied to it when it loads (`replace`).
+        if (scenario === null) return void setShared({ view });
+        const { view: _old, ...rest } = scenario;
+        void _old;
+        setShared({ view, scenario: (isDefaultView(view) ? rest : { ...rest, view }) as T['scenario'] });
+      },
+      play: () => (startAllowed(get().scenario) ? client.play() : Promise.resolve()),
+      pause: () => client.pause(),
+      step: (amount) => client.step(amount),
+      reset: () => client.reset(),
+      setSpeed: async (speed) => {
+        setShared({ speed });
+        await client.setSpeed(speed);
+      },
+      changeSpeed: async (direction) => {
+        const { speed, speeds } = get();
+        const at = speeds.indexOf(speed);
+        const index = at === -1 ? speeds.findIndex((s) => s === 'max' || (speed !== 'max' && s >= speed)) : at;
+        const next = speeds[Math.max(0, Math.min(speeds.length - 1, index + direction))]!;
+        if (next !== speed) await get().setSpeed(next);
+      },
+      dismissErrors: () => setShared({ errors: null }),
+      selectLane: (lane) => {
+        setShared({ selectedLane: lane });
+        void world.selectLane?.(lane);
+      },
+      setHelpOpen: (open) => setShared({ helpOpen: open }),
+      seek: async (position, step) => {
+        const result = await (step === undefined ? client.seek(position) : client.seek(position, step));
+        if (!result.ok) setShared({ errors: { source: 'worker', errors: result.errors } });
+        return result.ok;
+      },
+      stepMarker: async (direction) => {
+        const { timelineMarkers, selectedLane, position } = get();
+        const targets = markersOfLane(timelineMarkers, selectedLane).map((m) => world.markerTarget(m));
+        const target = direction === 1 ? targets.find((t) => t.position > position) : targets.findLast((t) => t.position < position);
+        if (target !== undefined) await seekTo(target);
+      },
+      startLesson: async (id) => {
+        const lesson = world.findLesson(id);
+        if (lesson === undefined) return false;
+        await client.pause();
+        setShared({ status: 'paused' });
+        const ok = await history.load(lessonScenario(lesson.scenario, get().view), 'preset');
+        if (!ok) return false;
+        setShared({ lesson: { id, step: 0 } });
+        await get().lessonStep(0);
+        return true;
+      },
+      lessonStep: async (step) => {
+        const current = get().lesson;
+        const lesson = current === null ? undefined : world.findLesson(current.id);
+        if (current === null || lesson === undefined) return;
+        const index = Math.max(0, Math.min(lesson.steps.length - 1, step));
+        const target = lesson.steps[index]!;
+        setShared({ lesson: { id: current.id, step: index } });
+        if (target.lane !== undefined && target.lane !== get().selectedLane) {
+          setShared({ selectedLane: target.lane });
+          await world.selectLane?.(target.lane);
+        }
+        await client.pause();
+        await seekTo(world.lessonTarget(target));
+      },
+      endLesson: () => setShared({ lesson: null }),
+    };
+    const own = world.slice(set, get, { remember: history.remember, edit: history.edit, refreshScenario });
+    return { ...shared, ...own } as S;
+  };
+
+  const store = createStore<S>()(subscribeWithSelector(slices)) as LiveStore<S>;
+
+  /** Applies one frame from the worker: series in place, the rest as state, in one update. */
+  const applyFrame = (frame: T['frame']): void => {
+    const progress = world.progress?.(frame) ?? null;
+    if (progress !== null) return store.setState(progress);
+    const state = store.getState();
+    const fresh = frame.generation !== state.generation;
+    const series = fresh || state.series.length !== frame.lanes.length ? frame.lanes.map(() => world.newSeries()) : state.series;
+    const width = world.width(frame);
+    frame.lanes.forEach((lane, i) => series[i]!.add(lane.points, frame.replace || fresh, width));
+    const nowMs = now();
+    frameTimes.push(nowMs);
+    while (frameTimes.length > 0 && nowMs - frameTimes[0]! > FPS_WINDOW_MS) frameTimes.shift();
+    const shared: Partial<SharedLabState<T>> = {
+      version: state.version + 1,
+      generation: frame.generation,
+      stride: frame.stride,
+      series,
+      live: frame.lanes.map((l) => l.live),
+      status: frame.status,
+      position: world.position(frame),
+      measuredSpeed: frame.measuredSpeed,
+      framesPerSecond: frameTimes.length,
+      ...(frame.summaries ? { summaries: frame.summaries } : fresh ? { summaries: null } : {}),
+    };
+    store.setState({ ...shared, ...world.frame(frame, state, fresh) } as Partial<S>);
+  };
+  void client.subscribe(applyFrame);
+
+  client.onCrash?.((reason) => {
+    // A fresh worker knows nothing: give it the scenario (and the speed) back and say what happened.
+    const { scenario, speed } = store.getState();
+    world.restarted?.(store);
+    // The new worker counts generations from scratch: make its first frame count as fresh.
+    store.setState({ generation: -1 } as Partial<S>);
+    const crashed: LoadErrors = {
+      source: 'worker',
+      errors: [{ path: '(simulation)', message: `${reason === 'crashed' ? 'stopped unexpectedly' : 'stopped answering'} and was restarted; the run starts again from ${world.origin}` }],
+    };
+    if (scenario === null) return void store.setState({ errors: crashed } as Partial<S>);
+    void client
+      .setSpeed(speed)
+      .then(() => client.load(scenario))
+      .then((result) => {
+        if (result.ok) store.setState(loadedState(result, store.getState()));
+        store.setState({ errors: crashed } as Partial<S>);
+      });
+  });
+  return store;
+}
