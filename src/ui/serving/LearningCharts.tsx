@@ -82,7 +82,7 @@ export function LearningCharts({ store }: { readonly store: ServingStore }) {
   );
 
   return (
-    <section className="serving-charts learning-charts" aria-label="Learning charts" data-testid="learning.charts">
+    <section className="learning-charts" aria-label="Learning charts" data-testid="learning.charts">
       <ChartGrid
         label="Learning charts"
         cards={[
