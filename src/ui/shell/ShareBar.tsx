@@ -32,11 +32,11 @@ export function ShareBar({ share }: { readonly share: WorldShare }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [copied, setCopied] = useState<'copied' | 'select' | null>(null);
   const [panel, setPanel] = useState<'presets' | 'classroom' | null>(null);
-  const [menuOpen, setMenuOpen] = useState(false);
+  const [filesOpen, setFilesOpen] = useState(false);
   const act = store.getState();
-  // In presentation the row folds into one button, so that the board, the main chart and the
-  // dock share the projector's screen; it stays open while one of its panels is.
-  const folded = view.mode === 'presentation' && !menuOpen && panel === null && link === null && problem === null;
+  // In presentation the world's file buttons fold into one, so that the share bar fits on the
+  // title's row and the board, the main chart and the dock share the projector's screen.
+  const foldFiles = view.mode === 'presentation' && share.files !== undefined;
 
   const copyLink = async () => {
     const linked = await share.copyLink();
@@ -56,30 +56,21 @@ export function ShareBar({ share }: { readonly share: WorldShare }) {
     }
   };
 
-  if (folded) {
-    return (
-      <section className="share share-folded" aria-label="Share, files and history" data-hideable="links">
-        <button type="button" data-testid="links.menu" aria-expanded={false} onClick={() => setMenuOpen(true)}>
-          Share and files ▾
-        </button>
-      </section>
-    );
-  }
   return (
     <section className="share" aria-label="Share, files and history" data-hideable="links">
       <div className="share-row">
-        {view.mode === 'presentation' ? (
-          <button type="button" data-testid="links.menu" aria-expanded={true} onClick={() => setMenuOpen(false)}>
-            Fold ▴
-          </button>
-        ) : null}
         <button type="button" data-testid="links.copy" onClick={() => void copyLink()}>
           Copy link
         </button>
         <button type="button" data-testid="links.presets" aria-expanded={panel === 'presets'} onClick={() => setPanel(panel === 'presets' ? null : 'presets')}>
           Presets
         </button>
-        {share.files}
+        {foldFiles ? (
+          <button type="button" data-testid="links.files" aria-expanded={filesOpen} onClick={() => setFilesOpen(!filesOpen)}>
+            Files {filesOpen ? '▴' : '▾'}
+          </button>
+        ) : null}
+        {!foldFiles || filesOpen ? share.files : null}
         <button type="button" data-testid="controls.undo" disabled={!canUndo} onClick={() => void act.undo()} aria-keyshortcuts="Control+Z" title="Undo (Ctrl+Z)">
           ↶ Undo
         </button>
