@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import type { HideableControl, ServingScenario } from '../scenario/schema';
 import type { LabStore } from '../store/labStore';
-import { downloadText } from './download';
+import { downloadText, fileSlug } from './download';
 import { FileButton } from './FileButton';
 import { useLab, useLabStore } from './labContext';
 import { currentLink } from './linkSync';
@@ -29,16 +29,6 @@ export const PIPELINE_PARTS: Record<HideableControl, string> = {
   lessons: 'lessons',
 };
 
-function slug(text: string): string {
-  return (
-    text
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '')
-      .slice(0, 60) || 'scenario'
-  );
-}
-
 /** The pipeline world's file buttons in the share bar: scenario import and export, results as JSON and CSV. */
 function PipelineFiles() {
   const store = useLabStore();
@@ -61,13 +51,13 @@ function PipelineFiles() {
       <FileButton testId="files.import" inputTestId="files.import-input" accept="application/json,.json" onFile={importFile}>
         Import scenario…
       </FileButton>
-      <button type="button" data-testid="files.export-scenario" onClick={() => downloadText(`${slug(title)}.json`, `${JSON.stringify(store.getState().scenario, null, 2)}\n`, 'application/json')}>
+      <button type="button" data-testid="files.export-scenario" onClick={() => downloadText(`${fileSlug(title)}.json`, `${JSON.stringify(store.getState().scenario, null, 2)}\n`, 'application/json')}>
         Export scenario
       </button>
-      <button type="button" data-testid="files.export-json" onClick={() => downloadText(`${slug(title)}-results.json`, resultsJson(store.getState()), 'application/json')}>
+      <button type="button" data-testid="files.export-json" onClick={() => downloadText(`${fileSlug(title)}-results.json`, resultsJson(store.getState()), 'application/json')}>
         Results JSON
       </button>
-      <button type="button" data-testid="files.export-csv" onClick={() => downloadText(`${slug(title)}-results.csv`, resultsCsv(store.getState()), 'text/csv')}>
+      <button type="button" data-testid="files.export-csv" onClick={() => downloadText(`${fileSlug(title)}-results.csv`, resultsCsv(store.getState()), 'text/csv')}>
         Results CSV
       </button>
     </>
