@@ -46,9 +46,14 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+/** The chart layout as it is now. */
+export function chartLayout(): ChartLayout {
+  return layout;
+}
+
 /** The chart layout, re-rendering when it changes. */
 export function useChartLayout(): ChartLayout {
-  return useSyncExternalStore(subscribe, () => layout);
+  return useSyncExternalStore(subscribe, chartLayout);
 }
 
 /** Collapses or expands one chart card. */
