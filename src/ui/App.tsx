@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { LESSONS } from '../scenario/lessons';
 import { defaultScenario } from '../scenario/presets';
 import type { FieldError, HideableControl, ServingScenario } from '../scenario/schema';
 import type { ServingStore } from '../store/servingStore';
@@ -7,28 +8,27 @@ import { createWorkerClient } from '../store/simClient';
 import { AlgorithmPanel } from './AlgorithmPanel';
 import { AssumptionsPanel } from './AssumptionsPanel';
 import { Board } from './Board';
-import { ChartsPanel } from './ChartsPanel';
-import { ErrorBanner } from './ErrorBanner';
+import { PipelineCharts, ThroughputCard } from './ChartsPanel';
 import { EventsList } from './EventsList';
-import { HelpOverlay } from './HelpOverlay';
-import { LessonBar } from './LessonBar';
-import { LabStoreContext, useLab } from './labContext';
+import { SHORTCUTS } from './HelpOverlay';
+import { LabStoreContext, useLab, useLabStore } from './labContext';
 import { LanesPanel } from './LanesPanel';
 import { MeasureLauncher } from './MeasureLauncher';
 import { linkCodec, linkFor, startLinkSync } from './linkSync';
-import { PlaybackBar } from './PlaybackBar';
+import { PIPELINE_PLAYBACK } from './PlaybackBar';
 import { ScenarioPanel } from './ScenarioPanel';
+import { pipelineShare } from './ShareBar';
+import { LabShell, type LabWorld } from './shell/LabShell';
+import { useHistoryKeys, useTeachingKeys } from './shellKeys';
+import { PipelineTimeline } from './Timeline';
+import { ExploreLauncher } from './explore/ExploreLauncher';
+import { ClaimsLauncher, ClaimsMount } from './claims/ClaimsMount';
 
 /** The serving lab is loaded when it is first opened: the pipeline lab's first load stays small. */
 const ServingLab = lazy(() => import('./serving/ServingLab').then((m) => ({ default: m.ServingLab })));
 
 /** The serving world's store, worker and default scenario, loaded when the serving lab is first opened. */
 const servingEntry = () => import('./serving/servingEntry');
-import { ShareBar } from './ShareBar';
-import { useHistoryKeys, useTeachingKeys } from './shellKeys';
-import { Timeline } from './Timeline';
-import { ExploreLauncher } from './explore/ExploreLauncher';
-import { ClaimsLauncher, ClaimsMount } from './claims/ClaimsMount';
 
 /** The Explore view (its store, worker pool, sweeps and charts), loaded when it is first opened (issue 12). */
 const ExploreMount = lazy(() => import('./explore/ExploreMount').then((m) => ({ default: m.ExploreMount })));
@@ -81,68 +81,52 @@ async function openFirstScenario(store: LabStore, routes: LinkRoutes): Promise<v
   if (ok && view.explore !== true && view.claims !== true) await store.getState().play();
 }
 
+/** The pipeline world in the page shell: its board, side panels, charts, time line, share bar and lessons. */
 function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScenario) => void }) {
-  const mode = useLab((s) => s.view.mode);
+  const store = useLabStore();
   const hide = useLab((s) => s.view.hide);
   const hidden = (c: HideableControl) => hide.includes(c);
   const exploring = useLab((s) => s.view.explore === true);
   const claiming = useLab((s) => s.view.claims === true);
-  return (
-    <div className="lab" data-view={mode} data-testid="lab">
-      <header className="lab-header">
-        <div className="lab-title">
-          <h1 data-testid="app.title">Interference Lab</h1>
-          {/* The Explore and Measure launchers sit beside the title, where the header has room,
-              so that the board and the main chart stay on the first screen (issue 12). */}
-          {mode === 'embed' ? null : <ExploreLauncher />}
-          {mode === 'embed' ? null : <ClaimsLauncher />}
-          {hidden('links') || mode === 'embed' ? null : <MeasureLauncher />}
-          <p className="tagline">
-            Drop co-located workloads onto execution places and watch online schedulers rebalance a CNN inference pipeline — every
-            lane on the same interference trace.
-          </p>
-        </div>
-        {hidden('playback') ? null : <PlaybackBar />}
-      </header>
-      <div className="lab-toolbar">
-        {hidden('links') || mode === 'embed' ? null : <ShareBar onOpenServing={onOpenServing} />}
-        {hidden('lessons') ? null : <LessonBar />}
-      </div>
-      <ErrorBanner />
-      {/* Board and main chart first, in the wide column; the algorithm panel, the lanes and the
-          settings dock at the side, so that they never push the charts down (issue 12). */}
-      {/* One view over the lab at a time: the Claims view, or the Explore view. */}
-      {claiming ? <ClaimsMount onOpenServing={onOpenServing} /> : null}
-      {exploring && !claiming ? (
-        <Suspense fallback={<p className="loading">Opening Explore…</p>}>
-          <ExploreMount />
-        </Suspense>
-      ) : null}
-      <main className="lab-main" hidden={exploring || claiming}>
-        <section className="lab-board" aria-labelledby="board-heading">
-          <Board showPalette={!hidden('palette')} />
-        </section>
-        <aside className="lab-side" aria-label="Algorithm, scenario and lanes">
-          {hidden('lanes') ? null : <LanesPanel />}
-          {hidden('algorithm') ? null : <AlgorithmPanel />}
-          {hidden('events') ? null : <EventsList />}
-          {hidden('scenario') ? null : <ScenarioPanel />}
-          {hidden('assumptions') ? null : <AssumptionsPanel />}
-        </aside>
-        {hidden('charts') ? null : (
-          <section className="lab-charts" aria-label="Charts">
-            <ChartsPanel />
-          </section>
-        )}
-        {hidden('timeline') ? null : (
-          <div className="lab-timeline">
-            <Timeline />
-          </div>
-        )}
-      </main>
-      <HelpOverlay />
-    </div>
-  );
+  const share = useMemo(() => pipelineShare(store, onOpenServing), [store, onOpenServing]);
+  // One view over the lab at a time: the Claims view, or the Explore view.
+  const over = claiming ? (
+    <ClaimsMount onOpenServing={onOpenServing} />
+  ) : exploring ? (
+    <Suspense fallback={<p className="loading">Opening Explore…</p>}>
+      <ExploreMount />
+    </Suspense>
+  ) : null;
+  const world: LabWorld = {
+    testId: 'lab',
+    title: 'Interference Lab',
+    tagline: 'Drop co-located workloads onto execution places and watch online schedulers rebalance a CNN inference pipeline — every lane on the same interference trace.',
+    launchers: (
+      <>
+        <ExploreLauncher />
+        <ClaimsLauncher />
+        {hidden('links') ? null : <MeasureLauncher />}
+      </>
+    ),
+    playback: PIPELINE_PLAYBACK,
+    share,
+    lessons: LESSONS,
+    shortcuts: SHORTCUTS,
+    board: <Board showPalette={!hidden('palette')} />,
+    dockLabel: 'Algorithm, scenario and lanes',
+    dock: [
+      { part: 'lanes', node: <LanesPanel /> },
+      { part: 'algorithm', node: <AlgorithmPanel /> },
+      { part: 'events', node: <EventsList /> },
+      { part: 'scenario', node: <ScenarioPanel /> },
+      { part: 'assumptions', node: <AssumptionsPanel /> },
+    ],
+    mainChart: <ThroughputCard />,
+    charts: <PipelineCharts />,
+    timeline: <PipelineTimeline />,
+    over,
+  };
+  return <LabShell store={store} world={world} />;
 }
 
 /**

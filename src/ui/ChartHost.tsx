@@ -1,9 +1,8 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { laneColour } from '../charts/palette';
 import type { LabStore } from '../store/labStore';
-import { ChartExport } from './ChartExport';
 import { useLabStore } from './labContext';
-import './charts.css';
+import { ChartCard } from './shell/ChartCard';
 
 /** A chart module's entry point: builds its SVG in `host`, returns the cleanup. */
 export type CreateChart = (host: HTMLElement, store: LabStore) => () => void;
@@ -15,35 +14,33 @@ export interface ChartHostProps {
   readonly testId: string;
   /** The chart module, e.g. `createThroughputChart`. Keep it stable (a module function). */
   readonly create: CreateChart;
+  readonly caption?: ReactNode | undefined;
+  readonly controls?: ReactNode | undefined;
 }
 
 /**
- * A figure that hosts one imperative D3 chart: React renders the frame once, the chart owns
- * everything inside the host div and follows the store by itself (ARCHITECTURE §8: charts subscribe,
- * React does not re-render per frame). The caption row has buttons that download the chart
- * as PNG or SVG, with its title and legend drawn in (without a legend on screen, one line
- * per lane in its palette colour).
+ * A pipeline chart card that hosts one imperative D3 chart: React renders the frame once, the
+ * chart owns everything inside the host div and follows the store by itself (ARCHITECTURE §8:
+ * charts subscribe, React does not re-render per frame). The card (`ChartCard`) brings the
+ * PNG/SVG export, with one legend line per lane in its palette colour when the chart has
+ * drawn no legend on screen.
  */
-export function ChartHost({ title, testId, create }: ChartHostProps) {
+export function ChartHost({ title, testId, create, caption, controls }: ChartHostProps) {
   const store = useLabStore();
   const hostRef = useRef<HTMLDivElement>(null);
-  const headingId = useId();
-
   useEffect(() => {
     const host = hostRef.current;
     if (host === null) return undefined;
     return create(host, store);
   }, [create, store]);
-
   return (
-    <figure className="chart-figure" data-testid={testId} aria-labelledby={headingId}>
-      <figcaption className="chart-caption">
-        <h3 id={headingId} className="chart-title">
-          {title}
-        </h3>
-        <ChartExport title={title} testId={testId} host={hostRef} fallbackLegend={() => store.getState().lanes.map((lane, i) => ({ label: lane.label, colour: laneColour(i), swatch: 'line' }))} />
-      </figcaption>
-      <div ref={hostRef} className="chart-host" />
-    </figure>
+    <ChartCard
+      title={title}
+      testId={testId}
+      host={hostRef}
+      caption={caption}
+      controls={controls}
+      fallbackLegend={() => store.getState().lanes.map((lane, i) => ({ label: lane.label, colour: laneColour(i), swatch: 'line' }))}
+    />
   );
 }

@@ -1,4 +1,3 @@
-import { useId } from 'react';
 import { createConfigChart } from '../charts/configChart';
 import { createLatencyBoxChart } from '../charts/latencyBoxChart';
 import { createLatencyChart } from '../charts/latencyChart';
@@ -8,54 +7,59 @@ import { createThroughputChart } from '../charts/throughputChart';
 import type { UiSlice } from '../store/labStore';
 import { ChartHost } from './ChartHost';
 import { useLab, useLabStore } from './labContext';
-import './charts.css';
+import { ChartGrid } from './shell/ChartCard';
 
 const VIEWS: readonly { readonly view: UiSlice['throughputView']; readonly label: string }[] = [
   { view: 'measured', label: 'Measured' },
   { view: 'config', label: 'Configuration' },
 ];
 
-/**
- * The lab's charts in a responsive grid (two columns when the panel is wide, one when it is
- * narrow), with the throughput view toggle and what the two views mean (ARCHITECTURE §2). Not a
- * landmark itself: the page wraps it in its own `<section aria-label="Charts">`.
- */
-export function ChartsPanel() {
+/** The measured / configuration toggle of the throughput chart (ARCHITECTURE §2). */
+function ThroughputView() {
   const store = useLabStore();
   const view = useLab((s) => s.throughputView);
-  const headingId = useId();
-
   return (
-    <div className="charts-panel" role="group" aria-labelledby={headingId} data-testid="charts">
-      <div className="charts-header">
-        <h2 id={headingId}>Charts</h2>
-        <div className="chart-toggle" role="group" aria-label="Throughput view" data-testid="charts.throughput-view">
-          {VIEWS.map(({ view: v, label }) => (
-            <button
-              key={v}
-              type="button"
-              aria-pressed={view === v}
-              data-testid={`charts.throughput-view.${v}`}
-              onClick={() => store.getState().setThroughputView(v)}
-            >
-              {label}
-            </button>
-          ))}
-        </div>
-      </div>
-      <p className="charts-explain">
-        <strong>Measured</strong>: completed queries per simulated second, trials included.{' '}
-        <strong>Configuration</strong>: T(C) = 1 / max tᵢ of the configuration that served each query, as the ODIN paper
-        plots.
-      </p>
-      <div className="charts-grid">
-        <ChartHost title="Throughput over time" testId="chart.throughput" create={createThroughputChart} />
-        <ChartHost title="Latency over time" testId="chart.latency" create={createLatencyChart} />
-        <ChartHost title="Configuration of the selected lane" testId="chart.config" create={createConfigChart} />
-        <ChartHost title="Stage times of the selected lane" testId="chart.stages" create={createStagesChart} />
-        <ChartHost title="Latency distribution" testId="chart.latency-box" create={createLatencyBoxChart} />
-        <ChartHost title="SLO violations (ODIN Figure 9)" testId="chart.slo" create={createSloChart} />
-      </div>
+    <div className="chart-toggle" role="group" aria-label="Throughput view" data-testid="charts.throughput-view">
+      {VIEWS.map(({ view: v, label }) => (
+        <button key={v} type="button" aria-pressed={view === v} data-testid={`charts.throughput-view.${v}`} onClick={() => store.getState().setThroughputView(v)}>
+          {label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The pipeline lab's main chart: throughput over time, with what its two views mean. */
+export function ThroughputCard() {
+  return (
+    <ChartHost
+      title="Throughput over time"
+      testId="chart.throughput"
+      create={createThroughputChart}
+      controls={<ThroughputView />}
+      caption={
+        <span className="charts-explain">
+          <strong>Measured</strong>: completed queries per simulated second, trials included. <strong>Configuration</strong>: T(C) = 1 / max tᵢ of the configuration that served
+          each query, as the ODIN paper plots.
+        </span>
+      }
+    />
+  );
+}
+
+const CARDS = [
+  { id: 'chart.latency', node: <ChartHost title="Latency over time" testId="chart.latency" create={createLatencyChart} /> },
+  { id: 'chart.config', node: <ChartHost title="Configuration of the selected lane" testId="chart.config" create={createConfigChart} /> },
+  { id: 'chart.stages', node: <ChartHost title="Stage times of the selected lane" testId="chart.stages" create={createStagesChart} /> },
+  { id: 'chart.latency-box', node: <ChartHost title="Latency distribution" testId="chart.latency-box" create={createLatencyBoxChart} /> },
+  { id: 'chart.slo', node: <ChartHost title="SLO violations (ODIN Figure 9)" testId="chart.slo" create={createSloChart} /> },
+] as const;
+
+/** The pipeline lab's other charts, in a grid the person can rearrange and collapse. */
+export function PipelineCharts() {
+  return (
+    <div className="charts-panel" data-testid="charts">
+      <ChartGrid cards={CARDS} label="Charts" />
     </div>
   );
 }

@@ -1,5 +1,5 @@
-import type { ScenarioSource } from '../store/labStore';
-import { useLab, useLabStore } from './labContext';
+import type { ScenarioSource } from '../store/history';
+import { useShell, useShellStore } from './shell/shellStore';
 
 const WHAT: Record<ScenarioSource, string> = {
   link: 'That link could not be opened',
@@ -10,10 +10,10 @@ const WHAT: Record<ScenarioSource, string> = {
   worker: 'The simulation crashed',
 };
 
-/** Field-level errors of a rejected scenario; the last good scenario keeps running. */
+/** Field-level errors of a rejected scenario, in either lab; the last good scenario keeps running. */
 export function ErrorBanner() {
-  const errors = useLab((s) => s.errors);
-  const store = useLabStore();
+  const errors = useShell((s) => s.errors);
+  const store = useShellStore();
   if (errors === null || errors.errors.length === 0) return null;
   const shown = errors.errors.slice(0, 8);
   return (

@@ -1,8 +1,13 @@
 import { useEffect, useId, useRef } from 'react';
-import { useLab, useLabStore } from './labContext';
 
-/** The keyboard shortcuts of the lab (teaching mode), for the help overlay and the README. */
-export const SHORTCUTS: readonly { readonly keys: string; readonly does: string }[] = [
+/** A keyboard shortcut, for the help overlay and the README. */
+export interface Shortcut {
+  readonly keys: string;
+  readonly does: string;
+}
+
+/** The keyboard shortcuts of the pipeline lab (teaching mode). */
+export const SHORTCUTS: readonly Shortcut[] = [
   { keys: 'Space', does: 'play / pause' },
   { keys: '← / →', does: 'one step back / forward: an algorithm line during a rebalancing, otherwise one query' },
   { keys: 'Shift + ← / →', does: 'previous / next marker on the time line' },
@@ -12,10 +17,8 @@ export const SHORTCUTS: readonly { readonly keys: string; readonly does: string 
   { keys: 'Ctrl+Z / Ctrl+Shift+Z', does: 'undo / redo a scenario edit' },
 ];
 
-/** The help overlay: a modal dialog listing the keyboard shortcuts. */
-export function HelpOverlay() {
-  const store = useLabStore();
-  const open = useLab((s) => s.helpOpen);
+/** The help overlay of either lab: a modal dialog listing its keyboard shortcuts. */
+export function HelpOverlay({ open, onClose, shortcuts }: { readonly open: boolean; readonly onClose: () => void; readonly shortcuts: readonly Shortcut[] }) {
   const headingId = useId();
   const close = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -23,13 +26,13 @@ export function HelpOverlay() {
   }, [open]);
   if (!open) return null;
   return (
-    <div className="help-backdrop" onClick={() => store.getState().setHelpOpen(false)}>
+    <div className="help-backdrop" onClick={onClose}>
       <div className="help panel" role="dialog" aria-modal="true" aria-labelledby={headingId} data-testid="help" onClick={(e) => e.stopPropagation()}>
         <h2 id={headingId}>Keyboard shortcuts</h2>
         <p className="subtle">They work anywhere on the page except while you type in a field.</p>
         <table>
           <tbody>
-            {SHORTCUTS.map((s) => (
+            {shortcuts.map((s) => (
               <tr key={s.keys}>
                 <th scope="row">
                   <kbd>{s.keys}</kbd>
@@ -39,7 +42,7 @@ export function HelpOverlay() {
             ))}
           </tbody>
         </table>
-        <button type="button" ref={close} data-testid="help.close" onClick={() => store.getState().setHelpOpen(false)}>
+        <button type="button" ref={close} data-testid="help.close" onClick={onClose}>
           Close
         </button>
       </div>

@@ -1,7 +1,5 @@
 import { LessonsIcon } from './icons';
 import { useEffect, useId, useRef, useState } from 'react';
-import { LESSONS } from '../scenario/lessons';
-import { useLab, useLabStore } from './labContext';
 
 /** What the lessons bar needs of a lab (either world): its lessons, the one under way, and the moves. */
 export interface LessonsOfLab {
@@ -10,14 +8,6 @@ export interface LessonsOfLab {
   startLesson(id: string): Promise<boolean>;
   lessonStep(step: number): Promise<void>;
   endLesson(): void;
-}
-
-/** The pipeline lab's lessons bar (ODIN lessons, over the lab store). */
-export function LessonBar() {
-  const store = useLabStore();
-  const lesson = useLab((s) => s.lesson);
-  const act = store.getState();
-  return <LessonsPanel lessons={LESSONS} lesson={lesson} startLesson={act.startLesson} lessonStep={act.lessonStep} endLesson={act.endLesson} />;
 }
 
 /**

@@ -1,11 +1,12 @@
-import { lazy, Suspense, useState } from 'react';
-import { FileButton } from './FileButton';
+import { lazy, Suspense } from 'react';
 import type { HideableControl, ServingScenario } from '../scenario/schema';
-import { ClassroomPanel } from './ClassroomPanel';
-import { downloadText } from './download';
+import type { LabStore } from '../store/labStore';
+import { downloadText, fileSlug } from './download';
+import { FileButton } from './FileButton';
 import { useLab, useLabStore } from './labContext';
 import { currentLink } from './linkSync';
 import { resultsCsv, resultsJson } from './results';
+import type { WorldShare } from './shell/ShareBar';
 
 /** The gallery of every preset, loaded when it is first opened (issue 12: first load). */
 const PresetsGallery = lazy(() => import('./PresetsGallery').then((m) => ({ default: m.PresetsGallery })));
@@ -13,7 +14,8 @@ const PresetsGallery = lazy(() => import('./PresetsGallery').then((m) => ({ defa
 /** Files larger than this are refused before they are read (a scenario is a few KiB). */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
 
-const HIDE_LABELS: Record<HideableControl, string> = {
+/** The parts a pipeline classroom link can hide. */
+export const PIPELINE_PARTS: Record<HideableControl, string> = {
   playback: 'playback',
   palette: 'workload palette',
   lanes: 'lanes',
@@ -27,45 +29,11 @@ const HIDE_LABELS: Record<HideableControl, string> = {
   lessons: 'lessons',
 };
 
-function slug(text: string): string {
-  return (
-    text
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '')
-      .slice(0, 60) || 'scenario'
-  );
-}
-
-/** Sharing and files: copy link, presets, import/export, undo/redo, classroom view. */
-export function ShareBar({ onOpenServing }: { readonly onOpenServing?: (scenario: ServingScenario) => void } = {}) {
+/** The pipeline world's file buttons in the share bar: scenario import and export, results as JSON and CSV. */
+function PipelineFiles() {
   const store = useLabStore();
-  const canUndo = useLab((s) => s.past.length > 0);
-  const canRedo = useLab((s) => s.future.length > 0);
-  const view = useLab((s) => s.view);
   const title = useLab((s) => s.scenario?.title ?? 'scenario');
-  const [link, setLink] = useState<string | null>(null);
-  const [copied, setCopied] = useState<'copied' | 'select' | 'too-large' | null>(null);
-  const [panel, setPanel] = useState<'presets' | 'classroom' | null>(null);
   const act = store.getState();
-
-  const copyLink = async () => {
-    const url = await currentLink(store, window);
-    if (url === null) {
-      setLink(null);
-      setCopied('too-large');
-      return;
-    }
-    setLink(url);
-    try {
-      await navigator.clipboard.writeText(url);
-      setCopied('copied');
-    } catch {
-      // No clipboard permission (or an insecure context): the link is shown, selected, to copy by hand.
-      setCopied('select');
-    }
-  };
-
   const importFile = async (file: File | undefined) => {
     if (file === undefined) return;
     if (file.size > MAX_FILE_BYTES) {
@@ -78,66 +46,44 @@ export function ShareBar({ onOpenServing }: { readonly onOpenServing?: (scenario
     if (!parsed.ok) act.reject('file', parsed.errors);
     else await act.load(parsed.scenario, 'file');
   };
-
-
   return (
-    <section className="share" aria-label="Share, files and history" data-hideable="links">
-      <div className="share-row">
-        <button type="button" data-testid="links.copy" onClick={() => void copyLink()}>
-          Copy link
-        </button>
-        <button type="button" data-testid="links.presets" aria-expanded={panel === 'presets'} onClick={() => setPanel(panel === 'presets' ? null : 'presets')}>
-          Presets
-        </button>
-        <FileButton testId="files.import" inputTestId="files.import-input" accept="application/json,.json" onFile={importFile}>
-          Import scenario…
-        </FileButton>
-        <button type="button" data-testid="files.export-scenario" onClick={() => downloadText(`${slug(title)}.json`, `${JSON.stringify(store.getState().scenario, null, 2)}\n`, 'application/json')}>
-          Export scenario
-        </button>
-        <button type="button" data-testid="files.export-json" onClick={() => downloadText(`${slug(title)}-results.json`, resultsJson(store.getState()), 'application/json')}>
-          Results JSON
-        </button>
-        <button type="button" data-testid="files.export-csv" onClick={() => downloadText(`${slug(title)}-results.csv`, resultsCsv(store.getState()), 'text/csv')}>
-          Results CSV
-        </button>
-        <button type="button" data-testid="controls.undo" disabled={!canUndo} onClick={() => void act.undo()} aria-keyshortcuts="Control+Z" title="Undo (Ctrl+Z)">
-          ↶ Undo
-        </button>
-        <button type="button" data-testid="controls.redo" disabled={!canRedo} onClick={() => void act.redo()} aria-keyshortcuts="Control+Shift+Z" title="Redo (Ctrl+Shift+Z)">
-          ↷ Redo
-        </button>
-        <button type="button" data-testid="view.classroom" aria-expanded={panel === 'classroom'} onClick={() => setPanel(panel === 'classroom' ? null : 'classroom')}>
-          Classroom…
-        </button>
-      </div>
-      {copied === 'too-large' ? (
-        <p className="share-link" role="status">
-          This scenario is too large for a link (over 64 KiB once packed): use Export scenario to share it as a file.
-        </p>
-      ) : null}
-      {link !== null ? (
-        <p className="share-link">
-          <label>
-            {copied === 'copied' ? 'Copied to the clipboard:' : 'Copy this link:'}{' '}
-            <input readOnly value={link} data-testid="links.url" onFocus={(e) => e.target.select()} autoFocus={copied === 'select'} />
-          </label>
-          <span className="subtle"> ({link.length.toLocaleString('en-US')} characters)</span>
-        </p>
-      ) : null}
-      {panel === 'presets' ? (
-        <Suspense fallback={<p className="loading">Opening the presets…</p>}>
-          <PresetsGallery
-            onOpenServing={onOpenServing}
-            onLoad={(scenario) => {
-              setPanel(null);
-              void act.load(scenario, 'preset');
-            }}
-            onClose={() => setPanel(null)}
-          />
-        </Suspense>
-      ) : null}
-      {panel === 'classroom' ? <ClassroomPanel view={view} onChange={(v) => act.setView({ mode: v.mode, hide: [...v.hide] })} parts={HIDE_LABELS} /> : null}
-    </section>
+    <>
+      <FileButton testId="files.import" inputTestId="files.import-input" accept="application/json,.json" onFile={importFile}>
+        Import scenario…
+      </FileButton>
+      <button type="button" data-testid="files.export-scenario" onClick={() => downloadText(`${fileSlug(title)}.json`, `${JSON.stringify(store.getState().scenario, null, 2)}\n`, 'application/json')}>
+        Export scenario
+      </button>
+      <button type="button" data-testid="files.export-json" onClick={() => downloadText(`${fileSlug(title)}-results.json`, resultsJson(store.getState()), 'application/json')}>
+        Results JSON
+      </button>
+      <button type="button" data-testid="files.export-csv" onClick={() => downloadText(`${fileSlug(title)}-results.csv`, resultsCsv(store.getState()), 'text/csv')}>
+        Results CSV
+      </button>
+    </>
   );
+}
+
+/** The pipeline world's share bar: its link codec, its presets gallery (which also opens serving presets) and its files. */
+export function pipelineShare(store: LabStore, onOpenServing: (scenario: ServingScenario) => void): WorldShare {
+  return {
+    copyLink: async () => {
+      const url = await currentLink(store, window);
+      return url === null ? { problem: 'this scenario is too large for a link (over 64 KiB once packed): use Export scenario to share it as a file' } : { url };
+    },
+    presets: (close) => (
+      <Suspense fallback={<p className="loading">Opening the presets…</p>}>
+        <PresetsGallery
+          onOpenServing={onOpenServing}
+          onLoad={(scenario) => {
+            close();
+            void store.getState().load(scenario, 'preset');
+          }}
+          onClose={close}
+        />
+      </Suspense>
+    ),
+    files: <PipelineFiles />,
+    parts: PIPELINE_PARTS,
+  };
 }

@@ -26,3 +26,14 @@ export function downloadText(fileName: string, text: string, mime = 'text/plain'
   const type = /;\s*charset=/i.test(mime) ? mime : `${mime};charset=utf-8`;
   downloadBlob(fileName, new Blob([text], { type }));
 }
+
+/** A file name made of `text` (lower case, dashes, at most 60 characters), or `fallback` when nothing is left. */
+export function fileSlug(text: string, fallback = 'scenario'): string {
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60) || fallback
+  );
+}

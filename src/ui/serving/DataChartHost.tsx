@@ -1,13 +1,13 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import type { DataChart } from '../../charts/serving/common';
-import { ChartExport } from '../ChartExport';
+import { ChartCard } from '../shell/ChartCard';
 
 /**
  * Mounts a data-driven chart (`createXxxChart(host)`) in a figure with its title and feeds
  * it `data` whenever it changes (null: nothing yet). `minIntervalMs` throttles the updates of
  * charts fed on every frame (the latest data is always drawn, at most that often); `caption`
  * is a sentence under the title; `controls` sit beside it; `attributes` are `data-*` values
- * on the figure. The caption row has the PNG and SVG export buttons (`<testId>.png`, `.svg`).
+ * on the figure. The card (`ChartCard`) has the PNG and SVG export buttons (`<testId>.png`, `.svg`).
  */
 export function DataChartHost<D>({
   title,
@@ -65,17 +65,5 @@ export function DataChartHost<D>({
     },
     [],
   );
-  return (
-    <figure className="chart-figure" data-testid={testId} {...attributes}>
-      <figcaption>
-        <div className="chart-caption">
-          <h3 className="chart-title">{title}</h3>
-          {controls === undefined ? null : <div className="chart-controls">{controls}</div>}
-          <ChartExport title={title} testId={testId} host={host} fallbackLegend={() => []} />
-        </div>
-        {caption === undefined || caption === null ? null : <p className="chart-note">{caption}</p>}
-      </figcaption>
-      <div ref={host} className="chart-host" />
-    </figure>
-  );
+  return <ChartCard title={title} testId={testId} host={host} caption={caption} controls={controls} attributes={attributes} fallbackLegend={() => []} />;
 }

@@ -6,6 +6,7 @@ import { createTemperatureChart } from '../../charts/serving/temperatureChart';
 import { createTrainingCurvesChart } from '../../charts/serving/trainingCurvesChart';
 import { BATCH_SIZES, INSTANCE_COUNTS } from '../../engine/serving/scheduler';
 import type { ServingState, ServingStore } from '../../store/servingStore';
+import { ChartGrid } from '../shell/ChartCard';
 import { DataChartHost } from './DataChartHost';
 import { policyGrid, policyTotal, predictorErrorCdf, sloViolationCdf, temperatureCurves, trainingCurves } from './learningData';
 
@@ -81,61 +82,76 @@ export function LearningCharts({ store }: { readonly store: ServingStore }) {
   );
 
   return (
-    <section className="serving-charts learning-charts" aria-label="Learning charts" data-testid="learning.charts">
-      <DataChartHost
-        title="Fig. 10: training curves — reward per slot"
-        testId="chart.training"
-        create={createTrainingCurvesChart}
-        data={curves}
-        minIntervalMs={LIVE_CHART_MS}
-        caption="Each lane’s reward (its utility, Eq. 6) per scheduling slot, smoothed by a moving average: learning lanes solid, the others dashed for comparison."
-      />
-      <DataChartHost
-        title="SAC temperature α over slots"
-        testId="chart.temperature"
-        create={createTemperatureChart}
-        data={temperature}
-        minIntervalMs={LIVE_CHART_MS}
-        caption={
-          hasAlpha
-            ? 'BCEdge tunes its entropy temperature α automatically towards a target entropy: high α explores, low α exploits.'
-            : 'Only BCEdge (SAC) has a temperature: TAC runs at α = 0, and PPO and DDQN have none.'
-        }
-      />
-      <DataChartHost
-        title={`Policy π(a|s) of ${policyLane.label} for ${modelName}`}
-        testId="chart.policy"
-        create={createHeatmapChart}
-        data={policy}
-        controls={policyControls}
-        attributes={{ 'data-sum': Number.isFinite(total) ? total : '', 'data-lane': policyLane.index, 'data-model': modelName }}
-        caption={
-          latest === null
-            ? 'Waiting for the lane’s first decision…'
-            : `Probability of each batch size × instances at the lane’s last decision (sent about 4 times a second; they sum to ${Number.isFinite(total) ? (100 * total).toFixed(1) : '–'} %). Hatched actions are masked (memory, or the interference predictor); the most probable one is outlined, the configuration in force ringed.`
-        }
-      />
-      <DataChartHost
-        title="Fig. 13: interference predictor against linear regression (CDF of relative error)"
-        testId="chart.predictor-cdf"
-        create={createCdfChart}
-        data={predictor}
-        caption={
-          summaries === null
-            ? 'No data yet: this distribution is computed when the run pauses or ends. Pause to see the relative error of BCEdge’s interference predictor (MLP) and of linear regression on batches they had not learned from.'
-            : 'Relative error of the predicted inference time on batches neither model had learned from yet (scored online, as of the last pause).'
-        }
-      />
-      <DataChartHost
-        title="Fig. 14: SLO violations per slot (CDF)"
-        testId="chart.slo-cdf"
-        create={createCdfChart}
-        data={slo}
-        caption={
-          summaries === null
-            ? 'No data yet: this distribution is computed when the run pauses or ends. Pause to see, per learning lane, the share of requests that missed their SLO in each slot.'
-            : 'Share of each slot’s requests that missed their SLO, per learning lane (as of the last pause).'
-        }
+    <section className="learning-charts" aria-label="Learning charts" data-testid="learning.charts">
+      <ChartGrid
+        label="Learning charts"
+        cards={[
+          { id: 'chart.training', node: (
+            <DataChartHost
+              title="Fig. 10: training curves — reward per slot"
+              testId="chart.training"
+              create={createTrainingCurvesChart}
+              data={curves}
+              minIntervalMs={LIVE_CHART_MS}
+              caption="Each lane’s reward (its utility, Eq. 6) per scheduling slot, smoothed by a moving average: learning lanes solid, the others dashed for comparison."
+            />
+          ) },
+          { id: 'chart.temperature', node: (
+            <DataChartHost
+              title="SAC temperature α over slots"
+              testId="chart.temperature"
+              create={createTemperatureChart}
+              data={temperature}
+              minIntervalMs={LIVE_CHART_MS}
+              caption={
+                hasAlpha
+                  ? 'BCEdge tunes its entropy temperature α automatically towards a target entropy: high α explores, low α exploits.'
+                  : 'Only BCEdge (SAC) has a temperature: TAC runs at α = 0, and PPO and DDQN have none.'
+              }
+            />
+          ) },
+          { id: 'chart.policy', node: (
+            <DataChartHost
+              title={`Policy π(a|s) of ${policyLane.label} for ${modelName}`}
+              testId="chart.policy"
+              create={createHeatmapChart}
+              data={policy}
+              controls={policyControls}
+              attributes={{ 'data-sum': Number.isFinite(total) ? total : '', 'data-lane': policyLane.index, 'data-model': modelName }}
+              caption={
+                latest === null
+                  ? 'Waiting for the lane’s first decision…'
+                  : `Probability of each batch size × instances at the lane’s last decision (sent about 4 times a second; they sum to ${Number.isFinite(total) ? (100 * total).toFixed(1) : '–'} %). Hatched actions are masked (memory, or the interference predictor); the most probable one is outlined, the configuration in force ringed.`
+              }
+            />
+          ) },
+          { id: 'chart.predictor-cdf', node: (
+            <DataChartHost
+              title="Fig. 13: interference predictor against linear regression (CDF of relative error)"
+              testId="chart.predictor-cdf"
+              create={createCdfChart}
+              data={predictor}
+              caption={
+                summaries === null
+                  ? 'No data yet: this distribution is computed when the run pauses or ends. Pause to see the relative error of BCEdge’s interference predictor (MLP) and of linear regression on batches they had not learned from.'
+                  : 'Relative error of the predicted inference time on batches neither model had learned from yet (scored online, as of the last pause).'
+              }
+            />
+          ) },
+          { id: 'chart.slo-cdf', node: (
+            <DataChartHost
+              title="Fig. 14: SLO violations per slot (CDF)"
+              testId="chart.slo-cdf"
+              create={createCdfChart}
+              data={slo}
+              caption={
+                summaries === null
+                  ? 'No data yet: this distribution is computed when the run pauses or ends. Pause to see, per learning lane, the share of requests that missed their SLO in each slot.'
+                  : 'Share of each slot’s requests that missed their SLO, per learning lane (as of the last pause).'
+              }
+            />
+          ) },
+        ]}
       />
     </section>
   );

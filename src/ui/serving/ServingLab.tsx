@@ -12,13 +12,10 @@ import { createDecisionTimeChart, type DecisionTimeData } from '../../charts/ser
 import { laneColour } from '../../charts/palette';
 import { BATCH_SIZES, INSTANCE_COUNTS } from '../../engine/serving/scheduler';
 import { SERVING_LESSONS, SERVING_PRESETS } from '../../scenario/presets';
-import { LessonsPanel } from '../LessonBar';
 import type { HideableControl, ServingScenario } from '../../scenario/schema';
 import { SERVING_SCHEDULERS } from '../../schedulers/serving/registry';
-import { ClassroomPanel } from '../ClassroomPanel';
 import { ServingTimeline } from './ServingTimeline';
 import type { ServingState, ServingStore, ServingSweepState } from '../../store/servingStore';
-import { SpeedSelect } from '../SpeedSelect';
 import type { ServingSpeed } from '../../worker/servingProtocol';
 import { DataChartHost } from './DataChartHost';
 import { tenantState, tenantText } from './deviceBoard';
@@ -27,6 +24,10 @@ import { LearningPanel } from './LearningPanel';
 import { SearchProgress } from './SearchProgress';
 import { TracePanel } from './TracePanel';
 import { servingLink } from './traceScenario';
+import type { Shortcut } from '../HelpOverlay';
+import { ChartGrid } from '../shell/ChartCard';
+import { LabShell, type LabWorld } from '../shell/LabShell';
+import type { WorldShare } from '../shell/ShareBar';
 
 function useServing<T>(store: ServingStore, selector: (s: ServingState) => T): T {
   return useStore(store, selector);
@@ -155,11 +156,45 @@ function DeviceDrop({ children }: { readonly children: ReactNode }) {
   );
 }
 
-/** The serving lessons (lessons.ts), in the lessons bar both labs share. */
-function ServingLessons({ store }: { readonly store: ServingStore }) {
-  const lesson = useServing(store, (s) => s.lesson);
-  const act = store.getState();
-  return <LessonsPanel lessons={SERVING_LESSONS} lesson={lesson} startLesson={act.startLesson} lessonStep={act.lessonStep} endLesson={act.endLesson} />;
+/** The keys of the serving lab (the help overlay lists them). */
+const SERVING_SHORTCUTS: readonly Shortcut[] = [{ keys: 'Ctrl+Z / Ctrl+Shift+Z', does: 'undo / redo a scenario edit' }];
+
+/**
+ * The serving world's share bar: its link (a trace too long for a link says why there is
+ * none), its presets, and its trace and scenario files.
+ */
+function servingShare(store: ServingStore): WorldShare {
+  return {
+    copyLink: () => {
+      const scenario = store.getState().scenario;
+      const base = `${window.location.origin}${window.location.pathname}`;
+      if (scenario === null) return Promise.resolve({ url: base });
+      const linked = servingLink(scenario);
+      return Promise.resolve(linked.ok ? { url: `${base}#${linked.hash}` } : { problem: linked.reason });
+    },
+    presets: (close) => (
+      <ul className="presets" data-testid="presets.list">
+        {SERVING_PRESETS.map((p) => (
+          <li key={p.id}>
+            <button
+              type="button"
+              data-testid={`presets.${p.id}`}
+              onClick={() => {
+                close();
+                void store.getState().load(structuredClone(p.scenario), 'preset');
+              }}
+            >
+              {p.scenario.title}
+            </button>
+            <span className="preset-figure">{p.figure || 'serving world'}</span>
+            <span className="preset-description">{p.description}</span>
+          </li>
+        ))}
+      </ul>
+    ),
+    files: <TracePanel store={store} />,
+    parts: SERVING_PARTS,
+  };
 }
 
 const SLACK_COLOURS = { late: '#b3261e', under25: '#e07a1f', under50: '#d9b300', rest: '#2e8b57' } as const;
@@ -171,7 +206,6 @@ const SLACK_COLOURS = { late: '#b3261e', under25: '#e07a1f', under50: '#d9b300',
 export function ServingLab({ store, onExit }: { readonly store: ServingStore; readonly onExit: () => void }) {
   const title = useServing(store, (s) => s.scenario?.title ?? '');
   const status = useServing(store, (s) => s.status);
-  const speed = useServing(store, (s) => s.speed);
   const timeMs = useServing(store, (s) => s.timeMs);
   const durationMs = useServing(store, (s) => s.durationMs);
   const rateRps = useServing(store, (s) => s.rateRps);
@@ -182,31 +216,12 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
   const selectedLane = useServing(store, (s) => s.selectedLane);
   const selectedModel = useServing(store, (s) => s.selectedModel);
   const version = useServing(store, (s) => s.version);
-  const errors = useServing(store, (s) => s.errors);
   const view = useServing(store, (s) => s.view);
-  const canUndo = useServing(store, (s) => s.past.length > 0);
-  const canRedo = useServing(store, (s) => s.future.length > 0);
-  const [panel, setPanel] = useState<'presets' | 'classroom' | null>(null);
+  const share = useMemo(() => servingShare(store), [store]);
   const hidden = (part: HideableControl) => view.hide.includes(part);
   const act = store.getState();
   const state = store.getState();
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }), useSensor(TouchSensor, { activationConstraint: { delay: 120, tolerance: 6 } }), useSensor(KeyboardSensor));
-  const [link, setLink] = useState<string | null>(null);
-  const [linkProblem, setLinkProblem] = useState<string | null>(null);
-  const copyLink = async () => {
-    const scenario = store.getState().scenario;
-    if (scenario === null) return;
-    const linked = servingLink(scenario);
-    setLinkProblem(linked.ok ? null : linked.reason);
-    if (!linked.ok) return setLink(null);
-    const url = `${window.location.origin}${window.location.pathname}#${linked.hash}`;
-    setLink(url);
-    try {
-      await navigator.clipboard.writeText(url);
-    } catch {
-      // No clipboard here: the link is shown to copy by hand.
-    }
-  };
   void version; // live numbers below are read on every frame
   const live = state.live[selectedLane];
   const configurable = lanes.findIndex((l) => l.configurable);
@@ -246,208 +261,142 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
       ? null
       : { models: models.map((m) => m.model), lanes: lanes.map((l) => ({ label: l.label, index: l.index })), utility: models.map((m) => state.summaries!.map((s) => s.perModel[m.model]?.utilityMean ?? null)) };
 
-  return (
-    <div className="lab serving-lab" data-testid="serving" data-view={view.mode}>
-      <header className="lab-header">
-        <div className="lab-title">
-          <h1 data-testid="app.title">Interference Lab — serving</h1>
-          <p className="tagline">{title}: six DNN models on an edge GPU; tune batch size and concurrent instances per model and compare with DeepRT and GA on the same requests.</p>
-        </div>
-        {hidden('playback') ? null : <div className="playback" role="group" aria-label="Playback">
-          <button type="button" data-testid="serving.play" disabled={status !== 'paused'} onClick={() => void act.play()}>
-            ▶ Play
-          </button>
-          <button type="button" data-testid="serving.pause" disabled={status !== 'playing'} onClick={() => void act.pause()}>
-            ❚❚ Pause
-          </button>
-          <button type="button" data-testid="serving.step" disabled={status === 'done'} onClick={() => void act.step(1000)}>
-            Step 1 s
-          </button>
-          <button type="button" data-testid="serving.reset" onClick={() => void act.reset()}>
-            ⟲ Reset
-          </button>
-          <SpeedSelect speeds={SPEEDS} value={speed} label={speedLabel} testId="serving.speed" onChange={(v) => void act.setSpeed(v)} />
-          <label className="speed">
-            Requests/s <output>{rateRps}</output>
-            <input type="range" min={5} max={60} step={5} value={rateRps} data-testid="controls.rps" aria-label="Request rate (rps)" onChange={(e) => void act.setArrivalRate(Number(e.target.value))} />
-          </label>
-          <output className="progress" data-testid="serving.time" data-time-ms={timeMs}>
-            {(timeMs / 1000).toFixed(0)} s / {(durationMs / 1000).toFixed(0)} s · {status}
-          </output>
-          <button type="button" data-testid="links.copy" onClick={() => void copyLink()}>
-            Copy link
-          </button>
-          <button type="button" onClick={onExit} data-testid="serving.exit">
-            Back to the pipeline lab
-          </button>
-        </div>}
-      </header>
-      {hidden('links') || view.mode === 'embed' ? null : (
-        <section className="share" aria-label="Share and history">
-          <div className="share-row">
-            <button type="button" data-testid="links.presets" aria-expanded={panel === 'presets'} onClick={() => setPanel(panel === 'presets' ? null : 'presets')}>
-              Presets
-            </button>
-            <button type="button" data-testid="controls.undo" disabled={!canUndo} onClick={() => void act.undo()} title="Undo">
-              ↶ Undo
-            </button>
-            <button type="button" data-testid="controls.redo" disabled={!canRedo} onClick={() => void act.redo()} title="Redo">
-              ↷ Redo
-            </button>
-            <button type="button" data-testid="view.classroom" aria-expanded={panel === 'classroom'} onClick={() => setPanel(panel === 'classroom' ? null : 'classroom')}>
-              Classroom…
-            </button>
+  const world: LabWorld = {
+    testId: 'serving',
+    className: 'serving-lab',
+    title: 'Interference Lab — serving',
+    tagline: `${title}: six DNN models on an edge GPU; tune batch size and concurrent instances per model and compare with DeepRT and GA on the same requests.`,
+    launchers: (
+      <button type="button" onClick={onExit} data-testid="serving.exit">
+        Back to the pipeline lab
+      </button>
+    ),
+    playback: {
+      ids: 'serving',
+      speeds: SPEEDS,
+      speedLabel,
+      step: (
+        <button type="button" data-testid="serving.step" disabled={status === 'done'} onClick={() => void act.step(1000)}>
+          Step 1 s
+        </button>
+      ),
+      extras: (
+        <label className="speed">
+          Requests/s <output>{rateRps}</output>
+          <input type="range" min={5} max={60} step={5} value={rateRps} data-testid="controls.rps" aria-label="Request rate (rps)" onChange={(e) => void act.setArrivalRate(Number(e.target.value))} />
+        </label>
+      ),
+      progress: (
+        <output className="progress" data-testid="serving.time" data-time-ms={timeMs}>
+          {(timeMs / 1000).toFixed(0)} s / {(durationMs / 1000).toFixed(0)} s · {status}
+        </output>
+      ),
+    },
+    share,
+    lessons: SERVING_LESSONS,
+    shortcuts: SERVING_SHORTCUTS,
+    notices: <SearchProgress store={store} />,
+    board: (
+      <DndContext sensors={sensors} onDragEnd={({ over }) => (over?.id === 'device' ? void act.addBackground(TENANT.intensity, TENANT.memoryMb) : undefined)}>
+      <DeviceDrop>
+        <h2 id="device-heading">
+          Device: {platform ?? ''} <span className="subtle">— {lanes[selectedLane]?.label ?? ''}</span>
+        </h2>
+        {live ? (
+          <div className="memory" data-testid="device.memory" aria-label={`memory ${Math.round(live.memoryUsedMb)} of ${Math.round(live.memoryTotalMb)} MB`}>
+            <div className="memory-used" style={{ width: `${Math.min(100, (100 * live.memoryUsedMb) / Math.max(1, live.memoryTotalMb))}%` }} />
+            <span>
+              memory {Math.round(live.memoryUsedMb)} / {Math.round(live.memoryTotalMb)} MB · GPU free {(100 * live.availableCompute).toFixed(0)} %
+            </span>
           </div>
-          {panel === 'presets' ? (
-            <ul className="presets" data-testid="presets.list">
-              {SERVING_PRESETS.map((p) => (
-                <li key={p.id}>
-                  <button
-                    type="button"
-                    data-testid={`presets.${p.id}`}
-                    onClick={() => {
-                      setPanel(null);
-                      void act.load(structuredClone(p.scenario), 'preset');
-                    }}
-                  >
-                    {p.scenario.title}
-                  </button>
-                  <span className="preset-figure">{p.figure || 'serving world'}</span>
-                  <span className="preset-description">{p.description}</span>
-                </li>
-              ))}
-            </ul>
-          ) : null}
-          {panel === 'classroom' ? <ClassroomPanel view={view} onChange={(v) => act.setView({ mode: v.mode, hide: [...v.hide] })} parts={SERVING_PARTS} /> : null}
-        </section>
-      )}
-      {hidden('links') || view.mode === 'embed' ? null : <TracePanel store={store} />}
-      {linkProblem === null ? null : <p className="share-link" role="status" data-testid="links.problem">No link: {linkProblem}.</p>}
-      {hidden('lessons') ? null : <ServingLessons store={store} />}
-      {link !== null ? (
-        <p className="share-link">
-          <label>
-            Link to this scenario: <input readOnly value={link} data-testid="links.url" onFocus={(e) => e.target.select()} />
-          </label>
-        </p>
-      ) : null}
-      {errors !== null ? (
-        <div className="banner" role="alert" data-testid="banner.errors" data-source={errors.source}>
-          <ul>
-            {errors.errors.map((e) => (
-              <li key={e.path + e.message}>
-                <code>{e.path}</code>: {e.message}
-              </li>
-            ))}
-          </ul>
-          <button type="button" onClick={() => act.dismissErrors()}>
-            Dismiss
-          </button>
-        </div>
-      ) : null}
-      <SearchProgress store={store} />
-      <main className="serving-main">
-        <DndContext sensors={sensors} onDragEnd={({ over }) => (over?.id === 'device' ? void act.addBackground(TENANT.intensity, TENANT.memoryMb) : undefined)}>
-        <DeviceDrop>
-          <h2 id="device-heading">
-            Device: {platform ?? ''} <span className="subtle">— {lanes[selectedLane]?.label ?? ''}</span>
-          </h2>
-          {live ? (
-            <div className="memory" data-testid="device.memory" aria-label={`memory ${Math.round(live.memoryUsedMb)} of ${Math.round(live.memoryTotalMb)} MB`}>
-              <div className="memory-used" style={{ width: `${Math.min(100, (100 * live.memoryUsedMb) / Math.max(1, live.memoryTotalMb))}%` }} />
-              <span>
-                memory {Math.round(live.memoryUsedMb)} / {Math.round(live.memoryTotalMb)} MB · GPU free {(100 * live.availableCompute).toFixed(0)} %
+        ) : null}
+        <table className="device-models">
+          <thead>
+            <tr>
+              <th>model</th>
+              <th>instances (busy)</th>
+              <th>queue (by slack)</th>
+              <th>batch × instances (Triton)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {models.map((m, k) => {
+              const ml = live?.models[k];
+              const fixed = configured(k);
+              const batchIndex = Math.max(0, BATCH_SIZES.indexOf(fixed?.batchSize ?? 8));
+              return (
+                <tr key={m.model} data-testid={`device.model-${m.model}`} className={k === selectedModel ? 'selected' : ''} onClick={() => act.selectModel(k)}>
+                  <th scope="row">
+                    {m.model} <span className="subtle">(SLO {m.sloMs} ms)</span>
+                  </th>
+                  <td>
+                    {Array.from({ length: ml?.instances ?? 0 }, (_, j) => (
+                      <span key={j} className={`instance${j < (ml?.busyInstances ?? 0) ? ' busy' : ''}`} />
+                    ))}
+                  </td>
+                  <td data-testid={`device.queue-${m.model}`} data-queue={ml?.queueLength ?? 0}>
+                    {ml
+                      ? (['late', 'under25', 'under50', 'rest'] as const).map((bucket) =>
+                          ml.slack[bucket] > 0 ? <span key={bucket} className="queue-part" style={{ width: `${Math.min(160, 4 * ml.slack[bucket])}px`, background: SLACK_COLOURS[bucket] }} title={`${ml.slack[bucket]} ${bucket}`} /> : null,
+                        )
+                      : null}
+                    <span className="subtle"> {ml?.queueLength ?? 0}</span>
+                  </td>
+                  <td>
+                    {configurable >= 0 && fixed ? (
+                      <span className="sliders">
+                        <label>
+                          b = {BATCH_SIZES[batchIndex]}
+                          <input
+                            type="range"
+                            min={0}
+                            max={BATCH_SIZES.length - 1}
+                            value={batchIndex}
+                            data-testid={`controls.batch-${m.model}`}
+                            aria-label={`batch size of ${m.model}`}
+                            onChange={(e) => void act.setModelConfig(configurable, k, BATCH_SIZES[Number(e.target.value)]!, fixed.instances)}
+                          />
+                        </label>
+                        <label>
+                          m_c = {fixed.instances}
+                          <input
+                            type="range"
+                            min={1}
+                            max={INSTANCE_COUNTS.length}
+                            value={fixed.instances}
+                            data-testid={`controls.instances-${m.model}`}
+                            aria-label={`instances of ${m.model}`}
+                            onChange={(e) => void act.setModelConfig(configurable, k, fixed.batchSize, Number(e.target.value))}
+                          />
+                        </label>
+                      </span>
+                    ) : null}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        <div className="backgrounds">
+          {hidden('palette') ? null : <TenantToken onClick={() => void act.addBackground(TENANT.intensity, TENANT.memoryMb)} />}
+          {backgrounds
+            .filter((b) => tenantState(b, timeMs) !== 'gone')
+            .map((b) => (
+              <span key={b.id} className={`chip tenant-${tenantState(b, timeMs)}`} data-testid={`device.background-${b.id}`} data-state={tenantState(b, timeMs)}>
+                {tenantText(b, timeMs)}
+                <button type="button" aria-label="Remove this tenant" onClick={() => void act.removeBackground(b.id)}>
+                  ×
+                </button>
               </span>
-            </div>
-          ) : null}
-          <table className="device-models">
-            <thead>
-              <tr>
-                <th>model</th>
-                <th>instances (busy)</th>
-                <th>queue (by slack)</th>
-                <th>batch × instances (Triton)</th>
-              </tr>
-            </thead>
-            <tbody>
-              {models.map((m, k) => {
-                const ml = live?.models[k];
-                const fixed = configured(k);
-                const batchIndex = Math.max(0, BATCH_SIZES.indexOf(fixed?.batchSize ?? 8));
-                return (
-                  <tr key={m.model} data-testid={`device.model-${m.model}`} className={k === selectedModel ? 'selected' : ''} onClick={() => act.selectModel(k)}>
-                    <th scope="row">
-                      {m.model} <span className="subtle">(SLO {m.sloMs} ms)</span>
-                    </th>
-                    <td>
-                      {Array.from({ length: ml?.instances ?? 0 }, (_, j) => (
-                        <span key={j} className={`instance${j < (ml?.busyInstances ?? 0) ? ' busy' : ''}`} />
-                      ))}
-                    </td>
-                    <td data-testid={`device.queue-${m.model}`} data-queue={ml?.queueLength ?? 0}>
-                      {ml
-                        ? (['late', 'under25', 'under50', 'rest'] as const).map((bucket) =>
-                            ml.slack[bucket] > 0 ? <span key={bucket} className="queue-part" style={{ width: `${Math.min(160, 4 * ml.slack[bucket])}px`, background: SLACK_COLOURS[bucket] }} title={`${ml.slack[bucket]} ${bucket}`} /> : null,
-                          )
-                        : null}
-                      <span className="subtle"> {ml?.queueLength ?? 0}</span>
-                    </td>
-                    <td>
-                      {configurable >= 0 && fixed ? (
-                        <span className="sliders">
-                          <label>
-                            b = {BATCH_SIZES[batchIndex]}
-                            <input
-                              type="range"
-                              min={0}
-                              max={BATCH_SIZES.length - 1}
-                              value={batchIndex}
-                              data-testid={`controls.batch-${m.model}`}
-                              aria-label={`batch size of ${m.model}`}
-                              onChange={(e) => void act.setModelConfig(configurable, k, BATCH_SIZES[Number(e.target.value)]!, fixed.instances)}
-                            />
-                          </label>
-                          <label>
-                            m_c = {fixed.instances}
-                            <input
-                              type="range"
-                              min={1}
-                              max={INSTANCE_COUNTS.length}
-                              value={fixed.instances}
-                              data-testid={`controls.instances-${m.model}`}
-                              aria-label={`instances of ${m.model}`}
-                              onChange={(e) => void act.setModelConfig(configurable, k, fixed.batchSize, Number(e.target.value))}
-                            />
-                          </label>
-                        </span>
-                      ) : null}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-          <div className="backgrounds">
-            {hidden('palette') ? null : <TenantToken onClick={() => void act.addBackground(TENANT.intensity, TENANT.memoryMb)} />}
-            {backgrounds
-              .filter((b) => tenantState(b, timeMs) !== 'gone')
-              .map((b) => (
-                <span key={b.id} className={`chip tenant-${tenantState(b, timeMs)}`} data-testid={`device.background-${b.id}`} data-state={tenantState(b, timeMs)}>
-                  {tenantText(b, timeMs)}
-                  <button type="button" aria-label="Remove this tenant" onClick={() => void act.removeBackground(b.id)}>
-                    ×
-                  </button>
-                </span>
-              ))}
-          </div>
-        </DeviceDrop>
-        </DndContext>
-        {hidden('charts') ? null : (
-          <div className="serving-main-chart">
-            <DataChartHost title="Fig. 8: throughput per model" testId="chart.throughput" create={createPerModelStackChart} data={stack} />
-          </div>
-        )}
-        {hidden('lanes') ? null : <section className="panel serving-lanes" aria-labelledby="serving-lanes-heading">
+            ))}
+        </div>
+      </DeviceDrop>
+      </DndContext>
+    ),
+    dockLabel: 'Lanes and learning',
+    dock: [
+      { part: 'lanes', node: (
+        <section className="panel serving-lanes" aria-labelledby="serving-lanes-heading">
           <h2 id="serving-lanes-heading">Lanes</h2>
           <ul className="lanes">
             {lanes.map((l, i) => {
@@ -468,39 +417,60 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
               );
             })}
           </ul>
-        </section>}
-        {hidden('algorithm') ? null : <LearningPanel store={store} />}
-        {hidden('charts') ? null : <LearningCharts store={store} />}
-        {hidden('timeline') ? null : <ServingTimeline store={store} />}
-        {hidden('charts') ? null : <section className="serving-charts" aria-label="Charts">
-          <DataChartHost
-            title={`Fig. 1: throughput of ${focusModel ?? ''} (batch × instances)`}
-            testId="chart.heatmap-throughput"
-            create={createHeatmapChart}
-            data={heat('throughput')}
-            controls={<SweepProgress sweep={figure1Sweep} testId="chart.heatmap-throughput" />}
-          />
-          <DataChartHost title={`Fig. 1: latency of ${focusModel ?? ''} (batch × instances)`} testId="chart.heatmap-latency" create={createHeatmapChart} data={heat('latency')} />
-          <DataChartHost title="Fig. 7: utility per model (normalized)" testId="chart.utility" create={createUtilityBarsChart} data={utility} />
-          <DataChartHost title="Fig. 9: latency per model" testId="chart.latency" create={createPerModelLinesChart} data={lines} />
-          <DataChartHost
-            title={`Fig. 15: SLO violations against the request rate (${sweep?.secondsPerRate ?? Math.min(scenario?.serving.durationS ?? 120, 120)} s per rate)`}
-            testId="chart.rps"
-            create={createRpsSweepChart}
-            data={sweep}
-            controls={rpsSeen ? <SweepProgress sweep={rpsSweep} testId="chart.rps" /> : null}
-            caption={rpsCaption(learningLabels, referenceLabels)}
-          />
-          <DataChartHost
-            title="Fig. 16: time per scheduling decision"
-            testId="chart.decision"
-            create={createDecisionTimeChart}
-            data={decisions}
-            minIntervalMs={500}
-            caption="Mean wall-clock time each lane’s scheduler takes to decide a slot, measured in the simulation worker on this computer."
-          />
-        </section>}
-      </main>
-    </div>
-  );
+        </section>
+      ) },
+      { part: 'algorithm', node: <LearningPanel store={store} /> },
+    ],
+    mainChart: <DataChartHost title="Fig. 8: throughput per model" testId="chart.throughput" create={createPerModelStackChart} data={stack} />,
+    charts: (
+      <>
+        <ChartGrid
+          label="Serving charts"
+          cards={[
+            { id: 'chart.heatmap-throughput', node: (
+              <DataChartHost
+                title={`Fig. 1: throughput of ${focusModel ?? ''} (batch × instances)`}
+                testId="chart.heatmap-throughput"
+                create={createHeatmapChart}
+                data={heat('throughput')}
+                controls={<SweepProgress sweep={figure1Sweep} testId="chart.heatmap-throughput" />}
+              />
+            ) },
+            { id: 'chart.heatmap-latency', node: (
+              <DataChartHost title={`Fig. 1: latency of ${focusModel ?? ''} (batch × instances)`} testId="chart.heatmap-latency" create={createHeatmapChart} data={heat('latency')} />
+            ) },
+            { id: 'chart.utility', node: (
+              <DataChartHost title="Fig. 7: utility per model (normalized)" testId="chart.utility" create={createUtilityBarsChart} data={utility} />
+            ) },
+            { id: 'chart.latency', node: (
+              <DataChartHost title="Fig. 9: latency per model" testId="chart.latency" create={createPerModelLinesChart} data={lines} />
+            ) },
+            { id: 'chart.rps', node: (
+              <DataChartHost
+                title={`Fig. 15: SLO violations against the request rate (${sweep?.secondsPerRate ?? Math.min(scenario?.serving.durationS ?? 120, 120)} s per rate)`}
+                testId="chart.rps"
+                create={createRpsSweepChart}
+                data={sweep}
+                controls={rpsSeen ? <SweepProgress sweep={rpsSweep} testId="chart.rps" /> : null}
+                caption={rpsCaption(learningLabels, referenceLabels)}
+              />
+            ) },
+            { id: 'chart.decision', node: (
+              <DataChartHost
+                title="Fig. 16: time per scheduling decision"
+                testId="chart.decision"
+                create={createDecisionTimeChart}
+                data={decisions}
+                minIntervalMs={500}
+                caption="Mean wall-clock time each lane’s scheduler takes to decide a slot, measured in the simulation worker on this computer."
+              />
+            ) },
+          ]}
+        />
+        <LearningCharts store={store} />
+      </>
+    ),
+    timeline: <ServingTimeline store={store} />,
+  };
+  return <LabShell store={store} world={world} />;
 }

@@ -3,19 +3,9 @@ import { FileButton } from '../FileButton';
 import { useStore } from 'zustand';
 import { traceLinkProblem, TRACE_LIMITS } from '../../scenario/trace';
 import type { ServingStore } from '../../store/servingStore';
-import { downloadText } from '../download';
+import { downloadText, fileSlug } from '../download';
 import { TRACE_FILE_BYTES, traceFileScenario, withoutTrace } from './traceScenario';
 import './servingPanels.css';
-
-function slug(text: string): string {
-  return (
-    text
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '')
-      .slice(0, 60) || 'serving-scenario'
-  );
-}
 
 const MIB = 1024 * 1024;
 
@@ -78,7 +68,7 @@ export function TracePanel({ store }: { readonly store: ServingStore }) {
           type="button"
           data-testid="serving.export-scenario"
           disabled={scenario === null}
-          onClick={() => scenario !== null && downloadText(`${slug(scenario.title)}.json`, `${JSON.stringify(scenario, null, 2)}\n`, 'application/json')}
+          onClick={() => scenario !== null && downloadText(`${fileSlug(scenario.title, 'serving-scenario')}.json`, `${JSON.stringify(scenario, null, 2)}\n`, 'application/json')}
         >
           Save scenario file
         </button>

@@ -1,0 +1,131 @@
+import { useState, type ReactNode } from 'react';
+import type { HideableControl } from '../../scenario/limits';
+import { ErrorBanner } from '../ErrorBanner';
+import { HelpOverlay, type Shortcut } from '../HelpOverlay';
+import { LessonsPanel, type LessonsOfLab } from '../LessonBar';
+import { PlaybackBar, type WorldPlayback } from './PlaybackBar';
+import { ShareBar, type WorldShare } from './ShareBar';
+import { ShellStoreContext, useShell, type ShellStore } from './shellStore';
+
+/** A panel of the dock, and the classroom part that hides it. */
+export interface DockPanel {
+  readonly part: HideableControl;
+  readonly node: ReactNode;
+}
+
+/**
+ * What a world contributes to the page shell (ARCHITECTURE §7c): its header text, its
+ * playback step and unit, its share bar (link codec, presets, files), its lessons and keys,
+ * its board, the panels of its dock, its main time chart, its other charts and its time
+ * line. Everything else — the layout, the error banner, undo/redo, the classroom view and
+ * its hidden parts, the lessons bar, the help overlay — is the shell's.
+ */
+export interface LabWorld {
+  /** The root's test id: `lab` (pipeline), `serving`. */
+  readonly testId: string;
+  /** Extra class of the root (`serving-lab`). */
+  readonly className?: string;
+  readonly title: string;
+  readonly tagline: ReactNode;
+  /** Buttons beside the title (Explore, Claims, Measure; back to the pipeline lab). */
+  readonly launchers?: ReactNode;
+  readonly playback: WorldPlayback;
+  readonly share: WorldShare;
+  readonly lessons: LessonsOfLab['lessons'];
+  readonly shortcuts: readonly Shortcut[];
+  /** Notices under the error banner (a reference lane's search progress). */
+  readonly notices?: ReactNode;
+  readonly board: ReactNode;
+  /** The side dock's label and panels (the algorithm or learning panel, lanes, settings). */
+  readonly dockLabel: string;
+  readonly dock: readonly DockPanel[];
+  /** The main time chart, under the board (throughput; per model in the serving world). */
+  readonly mainChart: ReactNode;
+  /** The other charts: chart grids (`ChartGrid`) the person can rearrange and collapse. */
+  readonly charts: ReactNode;
+  readonly timeline: ReactNode;
+  /** A view over the lab (Explore, Claims): shown above, the lab's main part hidden meanwhile. */
+  readonly over?: ReactNode;
+}
+
+/** The help overlay's state: the store's where it keeps one (the pipeline's `?` key), the shell's otherwise. */
+function useHelp(store: ShellStore): { open: boolean; setOpen: (open: boolean) => void } {
+  const [local, setLocal] = useState(false);
+  const stored = useShell((s) => s.helpOpen);
+  if (stored !== undefined && store.getState().setHelpOpen !== undefined) return { open: stored, setOpen: (open) => store.getState().setHelpOpen?.(open) };
+  return { open: local, setOpen: setLocal };
+}
+
+/** The lessons bar over the shown lab's store. */
+function ShellLessons({ store, lessons }: { readonly store: ShellStore; readonly lessons: LabWorld['lessons'] }) {
+  const lesson = useShell((s) => s.lesson);
+  const act = store.getState();
+  return <LessonsPanel lessons={lessons} lesson={lesson} startLesson={act.startLesson} lessonStep={act.lessonStep} endLesson={act.endLesson} />;
+}
+
+/**
+ * The page shell of every lab (issue 12): a compact header (title, launchers, playback), one
+ * toolbar row (share bar and lessons), the error banner, then the lab in a grid — the board
+ * and the main chart in the wide column, the time line and the chart grid under them, and
+ * the dock at the side over the whole height, so that the algorithm panel never pushes the
+ * charts down. The dock collapses to a strip. Classroom views: presentation (large type, the
+ * board and the main chart and the dock on one screen at 1280 × 720) and embed (no chrome);
+ * hidden parts are not rendered.
+ */
+export function LabShell({ store, world }: { readonly store: ShellStore; readonly world: LabWorld }) {
+  return (
+    <ShellStoreContext.Provider value={store}>
+      <Shell store={store} world={world} />
+    </ShellStoreContext.Provider>
+  );
+}
+
+function Shell({ store, world }: { readonly store: ShellStore; readonly world: LabWorld }) {
+  const mode = useShell((s) => s.view.mode);
+  const hide = useShell((s) => s.view.hide);
+  const hidden = (part: HideableControl) => hide.includes(part);
+  const help = useHelp(store);
+  const [dockOpen, setDockOpen] = useState(true);
+  const chrome = mode !== 'embed';
+  const dock = world.dock.filter((p) => !hidden(p.part));
+  return (
+    <div className={`lab shell${world.className === undefined ? '' : ` ${world.className}`}`} data-view={mode} data-testid={world.testId}>
+      <header className="lab-header shell-header">
+        <div className="lab-title">
+          <h1 data-testid="app.title">{world.title}</h1>
+          {chrome ? world.launchers : null}
+          <p className="tagline">{world.tagline}</p>
+        </div>
+        {hidden('playback') ? null : <PlaybackBar playback={world.playback} onHelp={() => help.setOpen(true)} />}
+        <div className="lab-toolbar">
+          {hidden('links') || !chrome ? null : <ShareBar share={world.share} />}
+          {hidden('lessons') ? null : <ShellLessons store={store} lessons={world.lessons} />}
+        </div>
+      </header>
+      <ErrorBanner />
+      {world.notices}
+      {world.over}
+      <main className={`lab-main shell-main${dock.length === 0 || !chrome ? ' no-dock' : ''}${dockOpen ? '' : ' dock-closed'}`} hidden={world.over !== undefined && world.over !== null}>
+        <section className="lab-board shell-board" aria-label="Board">
+          {world.board}
+        </section>
+        {hidden('charts') ? null : <div className="shell-main-chart">{world.mainChart}</div>}
+        {hidden('timeline') ? null : <div className="lab-timeline shell-timeline">{world.timeline}</div>}
+        {hidden('charts') ? null : (
+          <section className="lab-charts shell-charts" aria-label="Charts">
+            {world.charts}
+          </section>
+        )}
+        {dock.length === 0 || !chrome ? null : (
+          <aside className="lab-side shell-dock" aria-label={world.dockLabel} data-testid="dock" data-open={dockOpen}>
+            <button type="button" className="dock-toggle" data-testid="dock.toggle" aria-expanded={dockOpen} onClick={() => setDockOpen(!dockOpen)} title={dockOpen ? 'Fold the side panels away' : 'Show the side panels'}>
+              {dockOpen ? 'Hide panels ▸' : '◂'}
+            </button>
+            {dockOpen ? dock.map((p) => <div key={p.part} className={`dock-panel dock-${p.part}`}>{p.node}</div>) : null}
+          </aside>
+        )}
+      </main>
+      <HelpOverlay open={help.open} onClose={() => help.setOpen(false)} shortcuts={world.shortcuts} />
+    </div>
+  );
+}
