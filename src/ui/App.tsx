@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { defaultScenario } from '../scenario/presets';
+import { defaultScenario } from '../scenario/defaultPreset';
 import type { FieldError, HideableControl, ServingScenario } from '../scenario/schema';
 import type { ServingStore } from '../store/servingStore';
 import { createLabStore, type LabStore } from '../store/labStore';
