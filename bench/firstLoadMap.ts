@@ -9,13 +9,17 @@
  * Columns: raw bytes of minified code, the gzip size of that code compressed alone, and its
  * share of the files' real gzip total (the alone-sizes scaled to add up to it — gzip-ish: code
  * compresses better beside its neighbours, so a share is an estimate, the total is exact).
- * `--modules` lists single source files instead of packages. Bytes no mapping covers (the
+ * `--modules` lists single source files instead of packages; `--exports` lists what the entry
+ * exports to the chunks loaded later (code it may hold only for them). Bytes no mapping covers (the
  * bundler's glue) are listed as `(unmapped)`.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { parseAst } from 'rolldown/parseAst';
+
+const nameOf = (node: { type: string; name?: string; value?: unknown }): string => (node.type === 'Identifier' ? node.name! : String(node.value));
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const DIGIT = new Map([...BASE64].map((c, i) => [c, i]));
@@ -42,7 +46,72 @@ export function decodeVlq(segment: string): number[] {
 
 interface SourceMap {
   sources: string[];
+  names?: string[];
   mappings: string;
+}
+
+/** The map's segments of each generated line: [column, source index, original name or null], by column. */
+function segmentsByLine(map: SourceMap): [number, number, string | null][][] {
+  let source = 0;
+  let name = 0;
+  return map.mappings.split(';').map((line) => {
+    let column = 0;
+    const out: [number, number, string | null][] = [];
+    for (const segment of line.split(',')) {
+      if (segment === '') continue;
+      const fields = decodeVlq(segment);
+      column += fields[0]!;
+      if (fields.length >= 4) source += fields[1]!;
+      if (fields.length >= 5) name += fields[4]!;
+      out.push([column, fields.length >= 4 ? source : -1, fields.length >= 5 ? (map.names?.[name] ?? null) : null]);
+    }
+    return out;
+  });
+}
+
+/**
+ * The entry chunk's exports (what the lazily loaded chunks import from it), each with its
+ * original name and module and the chunks that import it: code the entry may hold only for
+ * chunks loaded later, because a module the entry needs also exports it.
+ */
+export function entryExports(outDir: string): { name: string; original: string; module: string; importers: string[] }[] {
+  const entry = firstLoadFiles(outDir)[0]!;
+  const code = readFileSync(join(outDir, entry), 'utf8');
+  const map = JSON.parse(readFileSync(join(outDir, `${entry}.map`), 'utf8')) as SourceMap;
+  const segments = segmentsByLine(map);
+  const ast = parseAst(code);
+  const declared = new Map<string, number>();
+  let exportList: { local: string; exported: string }[] = [];
+  for (const node of ast.body) {
+    if ((node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') && node.id) declared.set(node.id.name, node.id.start);
+    if (node.type === 'VariableDeclaration') for (const d of node.declarations) if (d.id.type === 'Identifier') declared.set(d.id.name, d.id.start);
+    if (node.type === 'ExportNamedDeclaration' && node.source === null) {
+      exportList = node.specifiers.map((spec) => ({ local: nameOf(spec.local), exported: nameOf(spec.exported) }));
+    }
+  }
+  const lineStarts = [0];
+  for (let i = 0; i < code.length; i++) if (code.charCodeAt(i) === 10) lineStarts.push(i + 1);
+  const entryFile = entry.replace(/^.*\//, '');
+  const chunks = readdirSync(join(outDir, 'assets')).filter((f) => f.endsWith('.js') && f !== entryFile);
+  const escape = (text: string): string => text.replace(/[$]/g, '\\$&');
+  return exportList.map(({ local, exported }) => {
+    let original = '?';
+    let module = '?';
+    const offset = declared.get(local);
+    if (offset !== undefined) {
+      let l = lineStarts.length - 1;
+      while (lineStarts[l]! > offset) l--;
+      const column = offset - lineStarts[l]!;
+      let best: [number, number, string | null] | undefined;
+      for (const seg of segments[l] ?? []) if (seg[0] <= column) best = seg;
+      if (best && best[1] >= 0) {
+        module = groupOf(map.sources[best[1]]!, true);
+        original = best[2] ?? local;
+      }
+    }
+    const importers = chunks.filter((chunk) => new RegExp(`import\\{[^}]*\\b${escape(exported)} as [^}]*\\}from"\\./${escape(entryFile)}"`).test(readFileSync(join(outDir, 'assets', chunk), 'utf8')));
+    return { name: exported, original, module, importers: importers.map((c) => c.replace(/-[\w-]+\.js$/, '')) };
+  });
 }
 
 /** Splits generated `code` into the pieces each source produced: source index (−1 = unmapped) → code. */
@@ -144,6 +213,10 @@ function main(): void {
   if (!args.includes('--no-build')) {
     const build = spawnSync('./node_modules/.bin/vite', ['build', '--outDir', outDir, '--sourcemap', '--emptyOutDir', '--logLevel', 'error'], { encoding: 'utf8' });
     if (build.status !== 0) throw new Error(`vite build failed: ${build.stderr}`);
+  }
+  if (args.includes('--exports')) {
+    for (const e of entryExports(outDir)) console.log(`${e.module.padEnd(48)} ${e.original.padEnd(28)} ← ${e.importers.join(', ')}`);
+    return;
   }
   const { rows, rawBytes, gzipBytes } = attributeFirstLoad(outDir, args.includes('--modules'));
   const kB = (n: number): string => (n / 1000).toFixed(1);

@@ -1,9 +1,8 @@
-import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../engine/pipeline/assumptions';
 import { DEFAULT_SERVING_ASSUMPTIONS } from '../engine/serving/assumptions';
 import { LESSONS, servingLessons, type ServingLesson } from './lessons';
 import { DEFAULT_PRESET, pipeline, type Preset } from './defaultPreset';
 import { SCENARIO_VERSION } from './limits';
-import type { AnyScenario, PipelineSpec, PipelineScenario, ServingScenario } from './schema';
+import type { PipelineSpec, PipelineScenario, ServingScenario } from './schema';
 import type { Sweep } from './sweep';
 
 export type { Preset };
