@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { layerColour } from '../charts/palette';
-import { describeMode } from '../engine/profiles/databases';
+import { describeMode } from '../engine/profiles/modeLabels';
 import { INTERFERENCE_MODE_IDS, MODE_IDS, type InterferenceModeId } from '../engine/profiles/types';
 import { stepConfiguration } from '../schedulers/pipeline/teaching';
 import type { EventView } from '../worker/protocol';
