@@ -5,11 +5,9 @@ import type { ServingStore } from '../store/servingStore';
 import { createLabStore, type LabStore } from '../store/labStore';
 import { createWorkerClient } from '../store/simClient';
 import { AlgorithmPanel } from './AlgorithmPanel';
-import { AssumptionsPanel } from './AssumptionsPanel';
 import { Board } from './Board';
 import { ChartsPanel } from './ChartsPanel';
 import { ErrorBanner } from './ErrorBanner';
-import { EventsList } from './EventsList';
 import { HelpOverlay } from './HelpOverlay';
 import { LessonBar } from './LessonBar';
 import { LabStoreContext, useLab } from './labContext';
@@ -17,7 +15,7 @@ import { LanesPanel } from './LanesPanel';
 import { MeasureLauncher } from './MeasureLauncher';
 import { linkCodec, linkFor, startLinkSync } from './linkSync';
 import { PlaybackBar } from './PlaybackBar';
-import { ScenarioPanel } from './ScenarioPanel';
+import { AssumptionsPanel, EventsList, ScenarioPanel } from './sidePanels';
 
 /** The serving lab is loaded when it is first opened: the pipeline lab's first load stays small. */
 const ServingLab = lazy(() => import('./serving/ServingLab').then((m) => ({ default: m.ServingLab })));

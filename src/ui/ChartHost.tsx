@@ -2,6 +2,7 @@ import { useEffect, useId, useRef } from 'react';
 import { laneColour } from '../charts/palette';
 import type { LabStore } from '../store/labStore';
 import { ChartExport } from './ChartExport';
+import { whenNearOrIdle } from './deferred';
 import { useLabStore } from './labContext';
 import './charts.css';
 
@@ -14,7 +15,13 @@ export interface ChartHostProps {
   /** Dotted test id of the figure, e.g. "chart.throughput". */
   readonly testId: string;
   /** The chart module, e.g. `createThroughputChart`. Keep it stable (a module function). */
-  readonly create: CreateChart;
+  readonly create?: CreateChart;
+  /**
+   * Instead of `create`, for a chart below the first screen: fetches the chart module when the
+   * figure nears the viewport or the browser is idle (`deferred.tsx`), so that its code is not
+   * part of the page's first load. Keep it stable too.
+   */
+  readonly load?: () => Promise<CreateChart>;
 }
 
 /**
@@ -24,7 +31,7 @@ export interface ChartHostProps {
  * as PNG or SVG, with its title and legend drawn in (without a legend on screen, one line
  * per lane in its palette colour).
  */
-export function ChartHost({ title, testId, create }: ChartHostProps) {
+export function ChartHost({ title, testId, create, load }: ChartHostProps) {
   const store = useLabStore();
   const hostRef = useRef<HTMLDivElement>(null);
   const headingId = useId();
@@ -32,8 +39,21 @@ export function ChartHost({ title, testId, create }: ChartHostProps) {
   useEffect(() => {
     const host = hostRef.current;
     if (host === null) return undefined;
-    return create(host, store);
-  }, [create, store]);
+    if (create !== undefined) return create(host, store);
+    if (load === undefined) return undefined;
+    let cleanup: (() => void) | null = null;
+    let live = true;
+    const cancel = whenNearOrIdle(host, () =>
+      void load().then((made) => {
+        if (live) cleanup = made(host, store);
+      }),
+    );
+    return () => {
+      live = false;
+      cancel();
+      cleanup?.();
+    };
+  }, [create, load, store]);
 
   return (
     <figure className="chart-figure" data-testid={testId} aria-labelledby={headingId}>

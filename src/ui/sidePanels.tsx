@@ -1,0 +1,11 @@
+/**
+ * The side panels below the first screen (at 1440 × 900 the lanes and the start of the
+ * algorithm panel are on it; the workloads, the scenario and the assumptions below), loaded
+ * when they near the viewport or the browser is first idle (`deferred.tsx`, issue 12 part 6).
+ * Same names and props as the panels themselves.
+ */
+import { deferred } from './deferred';
+
+export const EventsList = deferred('events', () => import('./EventsList').then((m) => m.EventsList), 48);
+export const ScenarioPanel = deferred('scenario', () => import('./ScenarioPanel').then((m) => m.ScenarioPanel), 220);
+export const AssumptionsPanel = deferred('assumptions', () => import('./AssumptionsPanel').then((m) => m.AssumptionsPanel), 220);
