@@ -15,7 +15,7 @@ import { LanesPanel } from './LanesPanel';
 import { MeasureLauncher } from './MeasureLauncher';
 import { linkCodec, linkFor, startLinkSync } from './linkSync';
 import { PlaybackBar } from './PlaybackBar';
-import { AssumptionsPanel, EventsList, ScenarioPanel } from './sidePanels';
+import { AssumptionsPanel, EventsList, ScenarioPanel, Timeline } from './belowTheFold';
 
 /** The serving lab is loaded when it is first opened: the pipeline lab's first load stays small. */
 const ServingLab = lazy(() => import('./serving/ServingLab').then((m) => ({ default: m.ServingLab })));
@@ -24,7 +24,6 @@ const ServingLab = lazy(() => import('./serving/ServingLab').then((m) => ({ defa
 const servingEntry = () => import('./serving/servingEntry');
 import { ShareBar } from './ShareBar';
 import { useHistoryKeys, useTeachingKeys } from './shellKeys';
-import { Timeline } from './Timeline';
 import { ExploreLauncher } from './explore/ExploreLauncher';
 import { ClaimsLauncher, ClaimsMount } from './claims/ClaimsMount';
 

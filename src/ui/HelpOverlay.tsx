@@ -1,48 +1,16 @@
-import { useEffect, useId, useRef } from 'react';
-import { useLab, useLabStore } from './labContext';
+import { lazy, Suspense } from 'react';
+import { useLab } from './labContext';
 
-/** The keyboard shortcuts of the lab (teaching mode), for the help overlay and the README. */
-export const SHORTCUTS: readonly { readonly keys: string; readonly does: string }[] = [
-  { keys: 'Space', does: 'play / pause' },
-  { keys: '← / →', does: 'one step back / forward: an algorithm line during a rebalancing, otherwise one query' },
-  { keys: 'Shift + ← / →', does: 'previous / next marker on the time line' },
-  { keys: '+ / −', does: 'faster / slower' },
-  { keys: '?', does: 'show or hide this help' },
-  { keys: 'Esc', does: 'close this help' },
-  { keys: 'Ctrl+Z / Ctrl+Shift+Z', does: 'undo / redo a scenario edit' },
-];
+/** The dialog and its table of shortcuts, loaded when the help is first opened (issue 12 part 6). */
+const HelpDialog = lazy(() => import('./HelpDialog').then((m) => ({ default: m.HelpDialog })));
 
-/** The help overlay: a modal dialog listing the keyboard shortcuts. */
+/** The help overlay: a modal dialog listing the keyboard shortcuts, while the store's `helpOpen` says so. */
 export function HelpOverlay() {
-  const store = useLabStore();
   const open = useLab((s) => s.helpOpen);
-  const headingId = useId();
-  const close = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (open) close.current?.focus();
-  }, [open]);
   if (!open) return null;
   return (
-    <div className="help-backdrop" onClick={() => store.getState().setHelpOpen(false)}>
-      <div className="help panel" role="dialog" aria-modal="true" aria-labelledby={headingId} data-testid="help" onClick={(e) => e.stopPropagation()}>
-        <h2 id={headingId}>Keyboard shortcuts</h2>
-        <p className="subtle">They work anywhere on the page except while you type in a field.</p>
-        <table>
-          <tbody>
-            {SHORTCUTS.map((s) => (
-              <tr key={s.keys}>
-                <th scope="row">
-                  <kbd>{s.keys}</kbd>
-                </th>
-                <td>{s.does}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <button type="button" ref={close} data-testid="help.close" onClick={() => store.getState().setHelpOpen(false)}>
-          Close
-        </button>
-      </div>
-    </div>
+    <Suspense fallback={null}>
+      <HelpDialog />
+    </Suspense>
   );
 }

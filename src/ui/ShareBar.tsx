@@ -1,14 +1,16 @@
 import { lazy, Suspense, useState } from 'react';
 import { FileButton } from './FileButton';
 import type { HideableControl, ServingScenario } from '../scenario/schema';
-import { ClassroomPanel } from './ClassroomPanel';
 import { downloadText } from './download';
 import { useLab, useLabStore } from './labContext';
 import { currentLink } from './linkSync';
-import { resultsCsv, resultsJson } from './results';
 
 /** The gallery of every preset, loaded when it is first opened (issue 12: first load). */
 const PresetsGallery = lazy(() => import('./PresetsGallery').then((m) => ({ default: m.PresetsGallery })));
+/** The classroom settings, loaded when first opened (issue 12 part 6). */
+const ClassroomPanel = lazy(() => import('./ClassroomPanel').then((m) => ({ default: m.ClassroomPanel })));
+/** The results' JSON and CSV writers, loaded on the first export. */
+const results = () => import('./results');
 
 /** Files larger than this are refused before they are read (a scenario is a few KiB). */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
@@ -95,10 +97,10 @@ export function ShareBar({ onOpenServing }: { readonly onOpenServing?: (scenario
         <button type="button" data-testid="files.export-scenario" onClick={() => downloadText(`${slug(title)}.json`, `${JSON.stringify(store.getState().scenario, null, 2)}\n`, 'application/json')}>
           Export scenario
         </button>
-        <button type="button" data-testid="files.export-json" onClick={() => downloadText(`${slug(title)}-results.json`, resultsJson(store.getState()), 'application/json')}>
+        <button type="button" data-testid="files.export-json" onClick={() => void results().then(({ resultsJson }) => downloadText(`${slug(title)}-results.json`, resultsJson(store.getState()), 'application/json'))}>
           Results JSON
         </button>
-        <button type="button" data-testid="files.export-csv" onClick={() => downloadText(`${slug(title)}-results.csv`, resultsCsv(store.getState()), 'text/csv')}>
+        <button type="button" data-testid="files.export-csv" onClick={() => void results().then(({ resultsCsv }) => downloadText(`${slug(title)}-results.csv`, resultsCsv(store.getState()), 'text/csv'))}>
           Results CSV
         </button>
         <button type="button" data-testid="controls.undo" disabled={!canUndo} onClick={() => void act.undo()} aria-keyshortcuts="Control+Z" title="Undo (Ctrl+Z)">
@@ -137,7 +139,11 @@ export function ShareBar({ onOpenServing }: { readonly onOpenServing?: (scenario
           />
         </Suspense>
       ) : null}
-      {panel === 'classroom' ? <ClassroomPanel view={view} onChange={(v) => act.setView({ mode: v.mode, hide: [...v.hide] })} parts={HIDE_LABELS} /> : null}
+      {panel === 'classroom' ? (
+        <Suspense fallback={null}>
+          <ClassroomPanel view={view} onChange={(v) => act.setView({ mode: v.mode, hide: [...v.hide] })} parts={HIDE_LABELS} />
+        </Suspense>
+      ) : null}
     </section>
   );
 }

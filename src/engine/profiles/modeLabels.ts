@@ -3,7 +3,7 @@
  * so that the board's palette does not bring the layer shapes and the roofline into the page's
  * first load (issue 12 part 6).
  */
-import { TABLE1_COLOCATIONS, type HogPlacement } from './roofline';
+import { TABLE1_COLOCATIONS, type HogPlacement } from './table1';
 import type { ModeId } from './types';
 
 function cores(n: number): string {
