@@ -1,6 +1,7 @@
 import { LessonsIcon } from './icons';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Lesson } from '../scenario/lessons';
+import { whenIdle } from './deferred';
 import { useLab, useLabStore } from './labContext';
 
 /** What the lessons bar needs of a lab (either world): its lessons, the one under way, and the moves. */
@@ -29,6 +30,8 @@ export function LessonBar() {
   useEffect(() => {
     if (active && lessons === null) load();
   }, [active, lessons]);
+  // Fetched once the browser is idle, so that the list opens at once, also offline.
+  useEffect(() => whenIdle(() => void loadPipelineLessons().catch(() => (pipelineLessons = null))), []);
   const act = store.getState();
   return <LessonsPanel lessons={lessons} lesson={lesson} startLesson={act.startLesson} lessonStep={act.lessonStep} endLesson={act.endLesson} onOpenList={load} />;
 }

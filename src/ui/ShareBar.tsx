@@ -1,15 +1,16 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { FileButton } from './FileButton';
 import type { HideableControl, ServingScenario } from '../scenario/schema';
+import { whenIdle } from './deferred';
 import { downloadText } from './download';
 import { useLab, useLabStore } from './labContext';
 import { currentLink } from './linkSync';
 
 /** The gallery of every preset, loaded when it is first opened (issue 12: first load). */
 const PresetsGallery = lazy(() => import('./PresetsGallery').then((m) => ({ default: m.PresetsGallery })));
-/** The classroom settings, loaded when first opened (issue 12 part 6). */
-const ClassroomPanel = lazy(() => import('./ClassroomPanel').then((m) => ({ default: m.ClassroomPanel })));
-/** The results' JSON and CSV writers, loaded on the first export. */
+/** The classroom settings and the results' JSON and CSV writers, not on the first load (issue 12 part 6): fetched when the browser is first idle, so that they work at once, also offline. */
+const classroomPanel = () => import('./ClassroomPanel');
+const ClassroomPanel = lazy(() => classroomPanel().then((m) => ({ default: m.ClassroomPanel })));
 const results = () => import('./results');
 
 /** Files larger than this are refused before they are read (a scenario is a few KiB). */
@@ -42,6 +43,7 @@ function slug(text: string): string {
 /** Sharing and files: copy link, presets, import/export, undo/redo, classroom view. */
 export function ShareBar({ onOpenServing }: { readonly onOpenServing?: (scenario: ServingScenario) => void } = {}) {
   const store = useLabStore();
+  useEffect(() => whenIdle(() => void Promise.all([classroomPanel(), results()]).catch(() => undefined)), []);
   const canUndo = useLab((s) => s.past.length > 0);
   const canRedo = useLab((s) => s.future.length > 0);
   const view = useLab((s) => s.view);

@@ -1,8 +1,10 @@
 /**
- * Parts of the page below the first screen (issue 12 part 6): their code loads when the part
- * comes near the viewport, or when the browser is first idle after the first screen is drawn,
- * whichever comes first, so that the page's first load carries only what the first screen
- * shows. Until then a placeholder of the part's usual height holds its place.
+ * Parts of the page below the first screen (issue 12 part 6): their code loads right after the
+ * first screen is drawn — when the part comes near the viewport or the browser is first idle,
+ * whichever comes first — so that the page's first load carries only what the first screen
+ * shows, and the page still works offline once it has loaded. Until then a placeholder of the
+ * part's usual height holds its place. A load that fails (the network went away) is tried again
+ * when the browser is back online.
  */
 import { useEffect, useRef, useState, type ComponentType } from 'react';
 
@@ -12,7 +14,7 @@ const NEAR_MARGIN = '50%';
 const IDLE_TIMEOUT_MS = 1500;
 
 /** Calls `run` once the browser is idle (at most `IDLE_TIMEOUT_MS` later); returns the cancel. */
-function whenIdle(run: () => void): () => void {
+export function whenIdle(run: () => void): () => void {
   if (typeof window.requestIdleCallback === 'function') {
     const id = window.requestIdleCallback(run, { timeout: IDLE_TIMEOUT_MS });
     return () => window.cancelIdleCallback(id);
@@ -54,10 +56,16 @@ export function deferred<P extends object>(name: string, load: () => Promise<Com
   let loaded: ComponentType<P> | null = null;
   let loading: Promise<ComponentType<P>> | null = null;
   const start = (): Promise<ComponentType<P>> =>
-    (loading ??= load().then((component) => {
-      loaded = component;
-      return component;
-    }));
+    (loading ??= load().then(
+      (component) => {
+        loaded = component;
+        return component;
+      },
+      (error: unknown) => {
+        loading = null;
+        throw error;
+      },
+    ));
   function Deferred(props: P) {
     const [Component, setComponent] = useState<ComponentType<P> | null>(() => loaded);
     const placeholder = useRef<HTMLDivElement>(null);
@@ -65,10 +73,17 @@ export function deferred<P extends object>(name: string, load: () => Promise<Com
     useEffect(() => {
       if (ready) return undefined;
       let live = true;
-      const cancel = whenNearOrIdle(placeholder.current, () => void start().then((c) => (live ? setComponent(() => c) : undefined)));
+      const go = () =>
+        void start().then(
+          (c) => (live ? setComponent(() => c) : undefined),
+          // Offline before the part loaded: the placeholder stays, and the part comes when the network does.
+          () => window.addEventListener('online', go, { once: true }),
+        );
+      const cancel = whenNearOrIdle(placeholder.current, go);
       return () => {
         live = false;
         cancel();
+        window.removeEventListener('online', go);
       };
     }, [ready]);
     if (Component === null) return <div ref={placeholder} className="deferred" data-deferred={name} style={{ minHeight }} aria-hidden="true" />;
