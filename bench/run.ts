@@ -7,7 +7,8 @@
  * (seconds instead of minutes) and writes bench/results-sac-update.json; `BENCH_ONLY=memory`
  * only the peak-memory rows of long runs (bench/memory.ts, a few minutes); `BENCH_ONLY=sweep`
  * only the sweeps (1 worker against every core, in Node and in the page); `BENCH_ONLY=seek` only
- * the serving seek 600 simulated seconds back with a BCEdge lane, against playing 600 s forward.
+ * the serving seek 600 simulated seconds back with a BCEdge lane, against playing 600 s forward;
+ * `BENCH_ONLY=first-load` only the page's first-load JavaScript (a fresh build, seconds).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -38,7 +39,7 @@ type Row = BenchRow;
 const rows: Row[] = [];
 
 // BENCH_ONLY=<part>: that part alone (while developing it; the bench's figures are the full run).
-const ONLY_PARTS = ['sac-update', 'measure', 'memory', 'sweep', 'seek'] as const;
+const ONLY_PARTS = ['sac-update', 'measure', 'memory', 'sweep', 'seek', 'first-load'] as const;
 const only = process.env['BENCH_ONLY'];
 if (only !== undefined) {
   if (!(ONLY_PARTS as readonly string[]).includes(only)) {
@@ -55,6 +56,8 @@ if (only !== undefined) {
     report(`bench/results-${only}.json`, {});
   } else if (only === 'seek') {
     report(`bench/results-${only}.json`, {}, { shell: { servingSeek: benchServingSeek(await loadTfNode(), rows) } });
+  } else if (only === 'first-load') {
+    report(`bench/results-${only}.json`, {}, { shell: { firstLoad: benchFirstLoad(rows) } });
   } else {
     sacUpdateTimes(await loadTfNode(), rows);
     report(`bench/results-${only}.json`, {});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COST_BOUND_LANE_EVENTS, describeRunCost, estimateRunCost, LEARNING_LANE_WEIGHT } from './cost';
+import { COST_BOUND_LANE_EVENTS, describeRunCost, estimateRunCost, LEARNING_LANE_WEIGHT, singleRunCost } from './cost';
 import { parseAnyScenario } from './parse';
 import { findPreset, PRESETS } from './presets';
 import type { AnyScenario, PipelineScenario, ServingScenario } from './schema';
@@ -11,6 +11,17 @@ function valid(document: unknown): AnyScenario {
 }
 
 describe('run cost estimate (issue 17 part 4)', () => {
+  it('costs one run without the sweep machinery as estimateRunCost costs the sweepless scenario, in both worlds', () => {
+    for (const preset of PRESETS) {
+      const { sweep: _sweep, ...played } = structuredClone(preset.scenario);
+      void _sweep;
+      expect(singleRunCost(played as AnyScenario), preset.id).toEqual(estimateRunCost(played as AnyScenario));
+    }
+    const swept = structuredClone(findPreset('odin-fig5-vgg16')!.scenario);
+    expect(singleRunCost(swept).cells).toBe(1);
+    expect(singleRunCost(swept).laneEvents).toBe(swept.world === 'pipeline' ? swept.pipeline.queries * swept.pipeline.lanes.length : NaN);
+  });
+
   it('counts cells × queries × lanes', () => {
     const s = structuredClone(findPreset('odin-fig5-vgg16')!.scenario) as PipelineScenario;
     const cost = estimateRunCost(s);

@@ -1,19 +1,12 @@
-import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../engine/pipeline/assumptions';
 import { DEFAULT_SERVING_ASSUMPTIONS } from '../engine/serving/assumptions';
 import { LESSONS, servingLessons, type ServingLesson } from './lessons';
+import { DEFAULT_PRESET, pipeline, type Preset } from './defaultPreset';
 import { SCENARIO_VERSION } from './limits';
-import type { AnyScenario, PipelineSpec, PipelineScenario, ServingScenario } from './schema';
+import type { PipelineSpec, PipelineScenario, ServingScenario } from './schema';
 import type { Sweep } from './sweep';
 
-/** A named scenario that reproduces a figure of a paper, or the lab's first impression. */
-export interface Preset {
-  readonly id: string;
-  /** The paper figure it reproduces, e.g. "ODIN Fig. 5(b)"; empty for the lab's own. */
-  readonly figure: string;
-  /** One line for the gallery and `npm run sim -- presets`. */
-  readonly description: string;
-  readonly scenario: AnyScenario;
-}
+export type { Preset };
+export { defaultScenario } from './defaultPreset';
 
 const ODIN_GRID = [2, 10, 100];
 
@@ -24,25 +17,6 @@ const ODIN_PERIOD_DURATION: Sweep = {
     { path: 'pipeline.interference.random.durationQueries', name: 'durationQueries', values: ODIN_GRID },
   ],
 };
-
-function pipeline(title: string, overrides: Partial<PipelineSpec>, seed = 1, sweep?: Sweep): PipelineScenario {
-  return {
-    version: SCENARIO_VERSION,
-    world: 'pipeline',
-    title,
-    seed,
-    ...(sweep === undefined ? {} : { sweep }),
-    pipeline: {
-      model: 'vgg16',
-      executionPlaces: 4,
-      queries: 4000,
-      interference: { random: { enabled: false, periodQueries: 10, durationQueries: 10 }, events: [] },
-      assumptions: DEFAULT_PIPELINE_ASSUMPTIONS,
-      lanes: [{ scheduler: 'odin', params: { alpha: 10 } }, { scheduler: 'lls' }, { scheduler: 'optimal' }, { scheduler: 'static' }],
-      ...overrides,
-    },
-  };
-}
 
 const GRID_LANES: PipelineSpec['lanes'] = [
   { scheduler: 'odin', params: { alpha: 2 } },
@@ -70,23 +44,7 @@ function fig5(model: 'vgg16' | 'resnet50'): PipelineScenario {
  * literal LLS, buffers of 1, saturated admission, 5 % detection threshold, no hop cost).
  */
 const PIPELINE_PRESETS: readonly Preset[] = [
-  {
-    id: 'default',
-    figure: '',
-    description:
-      'VGG16 on 4 EPs; a memBW hog lands on EP 2 at query 150 and leaves at 450. ODIN α=10, LLS, optimal, static. The monitor watches every stage, so the pipeline also recovers when the hog leaves.',
-    scenario: pipeline('A memory-bandwidth hog visits EP 2', {
-      queries: 2000,
-      // Not a paper preset: with the paper's bottleneck-only monitor (§3.1) the departure of
-      // a hog from a stage that is no longer the bottleneck goes unseen, and a newcomer would
-      // see no recovery; `anyStage` shows both halves of the story. The assumptions panel says so.
-      assumptions: { ...DEFAULT_PIPELINE_ASSUMPTIONS, detectionSignal: 'anyStage' },
-      interference: {
-        random: { enabled: false, periodQueries: 10, durationQueries: 10 },
-        events: [{ executionPlace: 1, mode: 'E', fromQuery: 150, toQuery: 450 }],
-      },
-    }),
-  },
+  DEFAULT_PRESET,
   {
     id: 'odin-fig1-vgg16',
     figure: 'ODIN Fig. 1',
@@ -434,7 +392,4 @@ export function pipelinePresets(): readonly (Preset & { readonly scenario: Pipel
   return PRESETS.filter((p): p is Preset & { readonly scenario: PipelineScenario } => p.scenario.world === 'pipeline');
 }
 
-/** The scenario the lab opens on. */
-export function defaultScenario(): PipelineScenario {
-  return structuredClone(PIPELINE_PRESETS.find((p) => p.id === 'default')!.scenario) as PipelineScenario;
-}
+

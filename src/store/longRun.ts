@@ -1,4 +1,4 @@
-import { COST_BOUND_LANE_EVENTS, describeRunCost, estimateRunCost } from '../scenario/cost';
+import { COST_BOUND_LANE_EVENTS, describeRunCost, singleRunCost } from '../scenario/runCost';
 import type { AnyScenario } from '../scenario/schema';
 
 /** Asks the person whether to start; true to start. The page's is the browser's confirm dialog. */
@@ -19,7 +19,7 @@ export function longRunGuard(ask: AskToStart): (scenario: AnyScenario | null) =>
     // Play runs the scenario itself, not its sweep's cells (those run in the Explore view, which shows its own estimate).
     const { sweep: _sweep, ...played } = scenario;
     void _sweep;
-    const cost = estimateRunCost(played as AnyScenario);
+    const cost = singleRunCost(played as AnyScenario);
     if (cost.laneEvents <= COST_BOUND_LANE_EVENTS) return true;
     const key = JSON.stringify(scenario);
     if (approved === key) return true;

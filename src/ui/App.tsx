@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { LESSONS } from '../scenario/lessons';
-import { defaultScenario } from '../scenario/presets';
+import { defaultScenario } from '../scenario/defaultPreset';
 import type { FieldError, HideableControl, ServingScenario } from '../scenario/schema';
 import type { ServingStore } from '../store/servingStore';
 import { createLabStore, type LabStore } from '../store/labStore';

@@ -1,24 +1,11 @@
-import {
-  DndContext,
-  KeyboardSensor,
-  PointerSensor,
-  TouchSensor,
-  useDraggable,
-  useDroppable,
-  useSensor,
-  useSensors,
-  type Announcements,
-  type DragEndEvent,
-  type KeyboardCoordinateGetter,
-} from '@dnd-kit/core';
-import { CSS } from '@dnd-kit/utilities';
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { layerColour } from '../charts/palette';
-import { describeMode } from '../engine/profiles/databases';
+import { describeMode } from '../engine/profiles/modeLabels';
 import { INTERFERENCE_MODE_IDS, MODE_IDS, type InterferenceModeId } from '../engine/profiles/types';
 import { stepConfiguration } from '../schedulers/pipeline/teaching';
 import type { EventView } from '../worker/protocol';
+import { DragDropArea, useDraggable, useDroppable, type DragAnnouncements, type DragItem } from './dragDrop';
 import { useLab, useLabStore } from './labContext';
 
 /** Height of a layer block row, px, when the column has room for it. */
@@ -35,48 +22,13 @@ export function blocksHeight(units: number, executionPlaces: number): number {
 
 type DragData = { kind: 'mode'; mode: InterferenceModeId } | { kind: 'event'; event: EventView };
 
-/**
- * Keyboard dragging jumps from drop target to drop target (arrow keys) instead of moving
- * a few pixels per key press, so an EP is a couple of presses away.
- */
-const jumpBetweenTargets: KeyboardCoordinateGetter = (event, { context }) => {
-  const { collisionRect, droppableRects, droppableContainers } = context;
-  const horizontal = event.code === 'ArrowRight' || event.code === 'ArrowLeft';
-  const vertical = event.code === 'ArrowDown' || event.code === 'ArrowUp';
-  if (!horizontal && !vertical) return undefined;
-  event.preventDefault();
-  if (!collisionRect) return undefined;
-  const targets = droppableContainers
-    .getEnabled()
-    .map((c) => ({ id: c.id, rect: droppableRects.get(c.id) }))
-    .filter((t): t is { id: typeof t.id; rect: NonNullable<typeof t.rect> } => t.rect !== undefined)
-    .filter((t) => String(t.id).startsWith('ep-'))
-    .sort((a, b) => a.rect.left - b.rect.left);
-  if (targets.length === 0) return undefined;
-  const centreX = collisionRect.left + collisionRect.width / 2;
-  const centreY = collisionRect.top + collisionRect.height / 2;
-  // Only a target the dragged item is really over counts (the palette sits below the EPs).
-  const currentIndex = targets.findIndex(
-    (t) => centreX >= t.rect.left && centreX <= t.rect.left + t.rect.width && centreY >= t.rect.top && centreY <= t.rect.top + t.rect.height,
-  );
-  const forward = event.code === 'ArrowRight' || event.code === 'ArrowDown';
-  let nextIndex: number;
-  if (currentIndex === -1) nextIndex = forward ? 0 : targets.length - 1;
-  else nextIndex = Math.max(0, Math.min(targets.length - 1, currentIndex + (forward ? 1 : -1)));
-  const next = targets[nextIndex]!.rect;
-  return {
-    x: next.left + next.width / 2 - collisionRect.width / 2,
-    y: next.top + Math.min(80, next.height / 2) - collisionRect.height / 2,
-  };
-};
-
 const modeLabel = (mode: string): string => `${mode}: ${describeMode(mode as InterferenceModeId)}`;
 
-const announcements: Announcements = {
-  onDragStart: ({ active }) => `Picked up ${dragName(active.data.current as DragData | undefined)}. Use the arrow keys to choose an execution place, space to drop it there, escape to cancel.`,
-  onDragOver: ({ over }) => (over ? `Over ${String(over.id).replace('ep-', 'execution place ').replace(/(\d+)$/, (d) => String(Number(d) + 1))}.` : 'Not over an execution place.'),
-  onDragEnd: ({ over }) => (over ? 'Dropped.' : 'Dropped outside the board: removed.'),
-  onDragCancel: () => 'Cancelled.',
+const announcements: DragAnnouncements = {
+  start: (item) => `Picked up ${dragName(item.data as DragData | undefined)}. Use the arrow keys to choose an execution place, space to drop it there, escape to cancel.`,
+  over: (target) => (target ? `Over ${target.id.replace('ep-', 'execution place ').replace(/(\d+)$/, (d) => String(Number(d) + 1))}.` : 'Not over an execution place.'),
+  drop: (_item, target) => (target ? 'Dropped.' : 'Dropped outside the board: removed.'),
+  cancel: () => 'Cancelled.',
 };
 
 function dragName(data: DragData | undefined): string {
@@ -86,14 +38,13 @@ function dragName(data: DragData | undefined): string {
 
 /** A palette token: one co-located workload of the ODIN paper's Table 1. */
 function ModeToken({ mode }: { readonly mode: InterferenceModeId }) {
-  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: `mode-${mode}`, data: { kind: 'mode', mode } satisfies DragData });
+  const { attributes, listeners, style, isDragging } = useDraggable({ id: `mode-${mode}`, data: { kind: 'mode', mode } satisfies DragData });
   return (
     <button
       type="button"
-      ref={setNodeRef}
       className={`token mode-${mode}${isDragging ? ' dragging' : ''}`}
       data-testid={`palette.mode-${mode}`}
-      style={{ transform: CSS.Translate.toString(transform) }}
+      style={style}
       {...attributes}
       {...listeners}
       title="Drag onto an execution place (keyboard: space, arrows, space)"
@@ -107,10 +58,10 @@ function ModeToken({ mode }: { readonly mode: InterferenceModeId }) {
 /** A workload placed on an EP: drag it off the board or press × to remove it. */
 function EventChip({ event }: { readonly event: EventView }) {
   const store = useLabStore();
-  const { attributes, listeners, setNodeRef, transform } = useDraggable({ id: `event-${event.id}`, data: { kind: 'event', event } satisfies DragData });
+  const { attributes, listeners, style } = useDraggable({ id: `event-${event.id}`, data: { kind: 'event', event } satisfies DragData });
   return (
-    <span className={`chip mode-${event.mode}`} style={{ transform: CSS.Translate.toString(transform) }} data-testid={`board.event-${event.id}`}>
-      <button type="button" ref={setNodeRef} className="chip-handle" {...attributes} {...listeners} aria-label={`Workload ${modeLabel(event.mode)} on EP ${event.executionPlace + 1}; drag off the board to remove`}>
+    <span className={`chip mode-${event.mode}`} style={style} data-testid={`board.event-${event.id}`}>
+      <button type="button" className="chip-handle" {...attributes} {...listeners} aria-label={`Workload ${modeLabel(event.mode)} on EP ${event.executionPlace + 1}; drag off the board to remove`}>
         {event.mode}
       </button>
       <button type="button" className="chip-remove" onClick={() => void store.getState().removeEvent(event.id)} aria-label={`Remove workload ${event.mode} from EP ${event.executionPlace + 1}`}>
@@ -174,11 +125,6 @@ export function Board({ showPalette = true }: { readonly showPalette?: boolean }
   const configuration = stepConfig ?? liveConfiguration;
   const stageTimes = useMemo(() => (step === null ? liveStageTimes : step.stageTimesMs.map((t) => Math.round(t * 10) / 10)), [step, liveStageTimes]);
   const modes = useLab(useShallow((s) => Array.from(s.modes)));
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
-    useSensor(TouchSensor, { activationConstraint: { delay: 120, tolerance: 6 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: jumpBetweenTargets }),
-  );
   const n = configuration.length;
   const bottleneck = stageTimes.length > 0 ? stageTimes.indexOf(Math.max(...stageTimes)) : -1;
   const maxCount = Math.max(1, ...configuration);
@@ -194,10 +140,10 @@ export function Board({ showPalette = true }: { readonly showPalette?: boolean }
   }, [configuration]);
   const activeOn = (ep: number) => events.filter((e) => e.executionPlace === ep && e.fromQuery <= served && (e.toQuery === null || e.toQuery > served));
 
-  const onDragEnd = ({ active, over }: DragEndEvent) => {
-    const data = active.data.current as DragData | undefined;
+  const onDrop = (item: DragItem, target: DragItem | null) => {
+    const data = item.data as DragData | undefined;
     if (data === undefined) return;
-    const ep = (over?.data.current as { ep?: number } | undefined)?.ep;
+    const ep = (target?.data as { ep?: number } | undefined)?.ep;
     const act = store.getState();
     if (data.kind === 'mode' && ep !== undefined) void act.addEvent(ep, data.mode);
     if (data.kind === 'event' && ep !== data.event.executionPlace) {
@@ -206,7 +152,7 @@ export function Board({ showPalette = true }: { readonly showPalette?: boolean }
   };
 
   return (
-    <DndContext sensors={sensors} onDragEnd={onDragEnd} accessibility={{ announcements }}>
+    <DragDropArea onDrop={onDrop} announcements={announcements}>
       <h2 id="board-heading">
         Execution places <span className="subtle">— layers of {laneLabel || 'the selected lane'}</span>
       </h2>
@@ -246,6 +192,6 @@ export function Board({ showPalette = true }: { readonly showPalette?: boolean }
           <Palette />
         </>
       ) : null}
-    </DndContext>
+    </DragDropArea>
   );
 }

@@ -1,4 +1,4 @@
-import { describeMode } from '../engine/profiles/databases';
+import { describeMode } from '../engine/profiles/modeLabels';
 import { useLab, useLabStore } from './labContext';
 
 /** Every scripted or placed workload, with when it acts; × ends or drops it. */

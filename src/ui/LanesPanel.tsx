@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { laneColour } from '../charts/palette';
 import type { PipelineScenario } from '../scenario/schema';
-import { PIPELINE_SCHEDULERS, PIPELINE_SCHEDULER_IDS, type PipelineSchedulerId } from '../schedulers/pipeline/registry';
+import { PIPELINE_SCHEDULER_INFO, PIPELINE_SCHEDULER_IDS, type PipelineSchedulerId } from '../schedulers/pipeline/registryInfo';
 import { LIMITS } from '../scenario/limits';
 import { useLab, useLabStore } from './labContext';
 
@@ -41,7 +41,7 @@ export function LanesPanel() {
           const configQps = live && live.bottleneckMs > 0 ? 1000 / live.bottleneckMs : 0;
           const optimalQps = live && live.optimalBottleneckMs > 0 ? 1000 / live.optimalBottleneckMs : 0;
           const measuredQps = last >= 0 ? series!.columns.measuredQps[last]! : 0;
-          const alpha = PIPELINE_SCHEDULERS[lane.scheduler as PipelineSchedulerId]?.parameters.find((p) => p.name === 'alpha');
+          const alpha = PIPELINE_SCHEDULER_INFO[lane.scheduler as PipelineSchedulerId]?.parameters.find((p) => p.name === 'alpha');
           return (
             <li
               key={lane.index}
@@ -91,9 +91,9 @@ export function LanesPanel() {
             data-testid={`controls.add-${id}`}
             disabled={lanes.length >= LIMITS.lanes}
             onClick={() => editLanes((ls) => [...ls, id === 'odin' ? { scheduler: id, params: { alpha: 10 } } : { scheduler: id }])}
-            title={PIPELINE_SCHEDULERS[id].description}
+            title={PIPELINE_SCHEDULER_INFO[id].description}
           >
-            + {PIPELINE_SCHEDULERS[id].label}
+            + {PIPELINE_SCHEDULER_INFO[id].label}
           </button>
         ))}
       </div>

@@ -5,8 +5,7 @@
  * (roofline.ts). ARCHITECTURE §2: "The default database is derived, not invented".
  */
 import { getModelLayers } from './layers';
-import { ALDER_LAKE_P_CORES, TABLE1_COLOCATIONS, modeResources, unitTimeMs } from './roofline';
-import type { HogPlacement } from './roofline';
+import { ALDER_LAKE_P_CORES, modeResources, unitTimeMs } from './roofline';
 import { MODE_IDS } from './types';
 import type { LayerTimeDatabase, ModeId, ModelId } from './types';
 
@@ -35,27 +34,4 @@ export function getDatabase(model: ModelId): LayerTimeDatabase {
   return database;
 }
 
-function cores(n: number): string {
-  return n === 1 ? '1 core' : `${n} cores`;
-}
-
-function hogLabel(kind: HogPlacement['kind']): string {
-  return kind === 'cpu' ? 'CPU' : 'memBW';
-}
-
-/**
- * A short human label for `mode`, read off Table 1: "alone", "memBW hog on 4 cores",
- * "CPU hog on 1 core", "CNN on 4 cores + memBW hog on 4 others", … For the palette and
- * the CLI.
- */
-export function describeMode(mode: ModeId): string {
-  const row = TABLE1_COLOCATIONS[mode];
-  if (row.hogs.length === 0) return 'alone';
-  const kinds = row.hogs.map((hog) => hogLabel(hog.kind));
-  const hogs = kinds.length === 1 ? `${kinds.join('')} hog` : `${kinds.join(' and ')} hogs`;
-  // Every Table 1 row puts all its hogs on the same cores; the first one stands for all.
-  const hogCores = row.hogs[0]?.cores ?? [];
-  const shared = hogCores.some((core) => row.cnnCores.includes(core));
-  if (shared) return `${hogs} on ${cores(hogCores.length)}`;
-  return `CNN on ${cores(row.cnnCores.length)} + ${hogs} on ${hogCores.length} others`;
-}
+export { describeMode } from './modeLabels';

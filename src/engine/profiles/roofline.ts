@@ -7,6 +7,7 @@
  * {@link ALDER_LAKE_P_CORES}, with the reason for its value.
  */
 import type { ModeId } from './types';
+import { TABLE1_COLOCATIONS, type CoLocation, type HogKind } from './table1';
 
 /** The parameters of one execution place and of the co-located hogs. */
 export interface ExecutionPlaceSpec {
@@ -76,53 +77,7 @@ export const ALDER_LAKE_P_CORES: ExecutionPlaceSpec = Object.freeze({
   memBwHogCoreShare: 0.25,
 });
 
-/** The two iBench workloads of §4.1. */
-export type HogKind = 'cpu' | 'memBW';
-
-/** Hog threads of one kind, one pinned to each listed core. */
-export interface HogPlacement {
-  readonly kind: HogKind;
-  readonly cores: readonly number[];
-}
-
-/** One row of the paper's Table 1: where the CNN and the hogs are pinned. */
-export interface CoLocation {
-  readonly cnnCores: readonly number[];
-  readonly hogs: readonly HogPlacement[];
-}
-
-function coreRange(first: number, last: number): readonly number[] {
-  const cores: number[] = [];
-  for (let core = first; core <= last; core += 1) cores.push(core);
-  return Object.freeze(cores);
-}
-
-function colocation(cnnCores: readonly number[], ...hogs: HogPlacement[]): CoLocation {
-  return Object.freeze({ cnnCores, hogs: Object.freeze(hogs.map((h) => Object.freeze(h))) });
-}
-
-const ALL = coreRange(0, 7);
-const LOW = coreRange(0, 3);
-const HIGH = coreRange(4, 7);
-
-/**
- * Table 1 of the paper, as data. We read each "IBench-X: [cores]" as one hog thread per
- * listed core (the paper says threads are pinned to cores, not how many per core).
- */
-export const TABLE1_COLOCATIONS: Readonly<Record<ModeId, CoLocation>> = Object.freeze({
-  A: colocation(ALL),
-  B: colocation(ALL, { kind: 'memBW', cores: coreRange(0, 0) }),
-  C: colocation(ALL, { kind: 'memBW', cores: coreRange(0, 1) }),
-  D: colocation(ALL, { kind: 'memBW', cores: LOW }),
-  E: colocation(ALL, { kind: 'memBW', cores: ALL }),
-  F: colocation(ALL, { kind: 'cpu', cores: coreRange(0, 0) }),
-  G: colocation(ALL, { kind: 'cpu', cores: coreRange(0, 1) }),
-  H: colocation(ALL, { kind: 'cpu', cores: LOW }),
-  I: colocation(ALL, { kind: 'cpu', cores: ALL }),
-  J: colocation(LOW, { kind: 'memBW', cores: HIGH }),
-  K: colocation(LOW, { kind: 'cpu', cores: HIGH }),
-  L: colocation(LOW, { kind: 'cpu', cores: HIGH }, { kind: 'memBW', cores: HIGH }),
-});
+export { TABLE1_COLOCATIONS, type CoLocation, type HogKind, type HogPlacement } from './table1';
 
 /** What a co-location mode leaves to the CNN on one execution place. */
 export interface ModeResources {

@@ -1,7 +1,6 @@
 import { lazy, Suspense } from 'react';
 import type { ClaimRow } from '../../scenario/claimsReport';
 import type { PipelineScenario, ServingScenario } from '../../scenario/schema';
-import { cellScenario, sweepCombinations } from '../../scenario/sweep';
 import { useLab, useLabStore } from '../labContext';
 
 /** The view, its store and the claims registry are loaded when the view first opens: the lab's first load stays small. */
@@ -42,11 +41,13 @@ export function ClaimsMount({ onOpenServing }: { readonly onOpenServing: (scenar
     void _claims;
     store.getState().setView(view);
   };
-  const openRow = (row: ClaimRow) => {
+  const openRow = async (row: ClaimRow) => {
     if (row.scenario.world === 'serving') {
       onOpenServing(row.scenario);
       return;
     }
+    // The sweep helpers come with the Claims view's chunk (already loaded when a row can be opened), not the lab's first load.
+    const { cellScenario, sweepCombinations } = await import('../../scenario/sweep');
     // A sweep over several combinations opens in the Explore view, which runs it; a claim of one
     // combination (its sweep holds only seeds) plays that run in the lab, with the sweep's first seed.
     const { view: _view, ...swept } = row.scenario as PipelineScenario;
@@ -60,7 +61,7 @@ export function ClaimsMount({ onOpenServing }: { readonly onOpenServing: (scenar
   };
   return (
     <Suspense fallback={<p className="loading" data-testid="claims.loading">Opening the Claims view…</p>}>
-      <ClaimsPage onOpen={openRow} onClose={close} />
+      <ClaimsPage onOpen={(row) => void openRow(row)} onClose={close} />
     </Suspense>
   );
 }
