@@ -436,7 +436,7 @@ const B = { bcedge: 0, tac: 1, deeprt: 2, fixed: 3 } as const;
 /**
  * Learning claims run 300 s instead of the paper's 3000 s and at most 4 seeds: one learning
  * lane costs about 6 s of CPU per 300 s of serving on this project's 2-core machine, the
- * report's learning rows need 55 such lane-runs per seed, so 4 seeds are about 20 minutes of
+ * report's learning rows need about 60 such lane-runs per seed, so 4 seeds are about 20 minutes of
  * CPU (the rows said "noise" at 2). Each row states its seeds and run length.
  */
 const SHORT = { 'serving.durationS': 300 } as const;
@@ -552,7 +552,7 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
     labNumber: 'BCEdge against DeepRT, mean utility (six models, Xavier NX, 30 rps), %',
     measure: fig7Measure('utilityMean', { kind: 'diffPct', a: B.bcedge, b: B.deeprt }),
     rule: { kind: 'sign', sign: 1, paperValue: 37, tolerance: 15 },
-    sensitivity: [RATE, PLATFORM, SLO_JITTER, SLOT],
+    sensitivity: [RATE, PLATFORM, SLO_JITTER, SLOT, ENTROPY],
     learns: true,
   },
   {
@@ -564,7 +564,7 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
     labNumber: 'BCEdge against TAC, mean utility (six models, Xavier NX, 30 rps), %',
     measure: { ...fig7Measure('utilityMean', { kind: 'diffPct', a: B.bcedge, b: B.tac }), references: [B.deeprt, B.fixed] },
     rule: { kind: 'sign', sign: 1, paperValue: 25, tolerance: 15 },
-    sensitivity: [RATE, PLATFORM, SLO_JITTER, SLOT],
+    sensitivity: [RATE, PLATFORM, SLO_JITTER, SLOT, ENTROPY],
     learns: true,
   },
   {
