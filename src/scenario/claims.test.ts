@@ -229,6 +229,12 @@ describe('claimRow: verdict, strip and reason from the numbers', () => {
     const halves = claimRow(byId('bcedge-fig8-9-saturate'), { main: e(5, 1, 4), readings: [], seeds: 4 });
     expect(halves.reason).toContain('4 seeds of runs of 300 and 600 s (the paper: halves of 1500 s)');
   });
+  it('says which choices were not computed under every reading, rather than that they agree', () => {
+    const partial = readings.map((r) => (r.path === 'pipeline.assumptions.database' ? { ...r, estimate: null } : r));
+    const row = claimRow(claim, { main: e(-30, 2), readings: partial, seeds: 10 });
+    expect(row.reason).toContain('not computed under every reading of database');
+    expect(row.reason).not.toMatch(/no reading of [^;]*database/);
+  });
   it('a row that could not be computed is not a verdict of the claim', () => {
     const row = claimRow(claim, { main: null, readings: [] });
     expect(row.verdict).toBe('noise');

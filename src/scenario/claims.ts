@@ -434,10 +434,11 @@ const BCEDGE_LANES = [{ scheduler: 'bcedge', params: { pretrained: 1 } }, { sche
 const B = { bcedge: 0, tac: 1, deeprt: 2, fixed: 3 } as const;
 
 /**
- * Learning claims run 300 s instead of the paper's 3000 s and at most 4 seeds: one learning
- * lane costs about 6 s of CPU per 300 s of serving on this project's 2-core machine, the
- * report's learning rows need about 60 such lane-runs per seed, so 4 seeds are about 20 minutes of
- * CPU (the rows said "noise" at 2). Each row states its seeds and run length.
+ * Learning claims run 300 s instead of the paper's 3000 s and at most 4 seeds (they read
+ * "noise" at 2): one learning lane costs about 4 s of CPU per 300 s of serving on the
+ * project's 2-core machine and the learning rows need about 60 such lane-runs per seed, so 4
+ * seeds are about 16 minutes of CPU: half an hour of wall time on the two cores alone, far
+ * more when other work shares them. Each row states its seeds and run length.
  */
 const SHORT = { 'serving.durationS': 300 } as const;
 const SHORT_NOTE = 'shorter runs and fewer seeds than the rest of the report: learning lanes cost seconds per simulated minute';
@@ -1019,7 +1020,8 @@ export function claimRow(claim: Claim, computed: ClaimComputation): ClaimRow {
     label: s.label,
     readings: s.values.map((value): ReadingResult => {
       const found = computed.readings.find((r) => r.path === s.path && r.value === value);
-      const estimate = found?.estimate ?? null;
+      // A reading whose metric is missing from its runs (NaN, null once in JSON) was not measured.
+      const estimate = found?.estimate !== null && found?.estimate !== undefined && Number.isFinite(found.estimate.mean) && Number.isFinite(found.estimate.halfWidth95) ? found.estimate : null;
       return { value, estimate, verdict: judged(claim.rule, estimate) };
     }),
   }));
@@ -1041,11 +1043,14 @@ export function claimRow(claim: Claim, computed: ClaimComputation): ClaimRow {
       return `${s.label} = ${away.map((r) => `${describeValue(r.value)} (${r.verdict}, ${formatEstimate(r.estimate!)})`).join(' or ')}`;
     });
     parts.push(`${shown}: ${flip.label} flips it${also.length > 0 ? `; so ${also.length === 1 ? 'does' : 'do'} ${also.join('; ')}` : ''}`);
-  } else if (sensitivity.length > 0) {
+  } else if (sensitivity.some((s) => measured(s).length > 0)) {
     const values = sensitivity.flatMap((s) => measured(s).map((r) => r.estimate!.mean));
     const range = values.length > 1 ? ` (its readings give ${formatEstimate({ mean: Math.min(...values), halfWidth95: 0, seeds: 1 })} to ${formatEstimate({ mean: Math.max(...values), halfWidth95: 0, seeds: 1 })})` : '';
-    parts.push(`no reading of ${sensitivity.map((s) => s.label).join(', ')} changes the verdict${range}`);
+    parts.push(`no reading of ${sensitivity.filter((s) => measured(s).length > 0).map((s) => s.label).join(', ')} changes the verdict${range}`);
   }
+  // Choices whose readings were not all computed say so, rather than pass for agreeing.
+  const missing = sensitivity.filter((s) => s.readings.some((r) => r.estimate === null)).map((s) => s.label);
+  if (main !== null && missing.length > 0) parts.push(`not computed under every reading of ${missing.join(', ')}`);
   const scenario = mainScenario(claim, computed.seeds ?? main?.seeds ?? 1);
   // Learning rows say how much they ran: seeds (unless the judgement just said them) and run length against the paper's.
   if (claim.learns && computed.seeds !== undefined) {

@@ -6,8 +6,8 @@
  * `pipeline.assumptions.database: 'measured'`; the roofline databases (databases.ts) stay
  * the default. Regenerate a file with the same command and the record says where it came from.
  */
-import resnet50 from './measured/resnet50.json';
-import vgg16 from './measured/vgg16.json';
+import resnet50 from './measured/resnet50.json' with { type: 'json' };
+import vgg16 from './measured/vgg16.json' with { type: 'json' };
 import type { LayerTimeDatabase, ModelId } from './types';
 import { formatValidationErrors, validateDatabase } from './validate';
 
