@@ -8,7 +8,9 @@
  * only the peak-memory rows of long runs (bench/memory.ts, a few minutes); `BENCH_ONLY=sweep`
  * only the sweeps (1 worker against every core, in Node and in the page); `BENCH_ONLY=seek` only
  * the serving seek 600 simulated seconds back with a BCEdge lane, against playing 600 s forward;
- * `BENCH_ONLY=first-load` only the page's first-load JavaScript (a fresh build, seconds).
+ * `BENCH_ONLY=first-load` only the page's first-load JavaScript (a fresh build, seconds);
+ * `BENCH_ONLY=claims` only the long tasks while a Claims row recomputes in the page, beside the
+ * idle lab (bench/claims.ts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -32,6 +34,7 @@ import { benchMeasure } from './measure';
 import { benchFirstLoad, benchServingSeek } from './shell';
 import { memoryRows } from './memory';
 import { benchSweep } from './sweep';
+import { benchClaims } from './claims';
 import type { BenchRow } from './row';
 
 type Row = BenchRow;
@@ -39,7 +42,7 @@ type Row = BenchRow;
 const rows: Row[] = [];
 
 // BENCH_ONLY=<part>: that part alone (while developing it; the bench's figures are the full run).
-const ONLY_PARTS = ['sac-update', 'measure', 'memory', 'sweep', 'seek', 'first-load'] as const;
+const ONLY_PARTS = ['sac-update', 'measure', 'memory', 'sweep', 'seek', 'first-load', 'claims'] as const;
 const only = process.env['BENCH_ONLY'];
 if (only !== undefined) {
   if (!(ONLY_PARTS as readonly string[]).includes(only)) {
@@ -58,6 +61,8 @@ if (only !== undefined) {
     report(`bench/results-${only}.json`, {}, { shell: { servingSeek: benchServingSeek(await loadTfNode(), rows) } });
   } else if (only === 'first-load') {
     report(`bench/results-${only}.json`, {}, { shell: { firstLoad: benchFirstLoad(rows) } });
+  } else if (only === 'claims') {
+    report(`bench/results-${only}.json`, {}, { claims: await benchClaims(rows) });
   } else {
     sacUpdateTimes(await loadTfNode(), rows);
     report(`bench/results-${only}.json`, {});
@@ -205,7 +210,10 @@ const shellDetails = { servingSeek: benchServingSeek(tf, rows), firstLoad: bench
 // 8. Sweeps at scale (issue 13): 1 worker against every core, in Node and in the page.
 await benchSweep(rows);
 
-report('bench/results.json', learningDetails, { measure: measureDetails, shell: shellDetails });
+// 9. The Claims view (issue 14): long tasks while a cheap row recomputes in the page, against the idle lab.
+const claimsDetails = await benchClaims(rows);
+
+report('bench/results.json', learningDetails, { measure: measureDetails, shell: shellDetails, claims: claimsDetails });
 
 /** Prints the table and the notes, and writes the rows and `details` to `file`. */
 function report(file: string, details: Record<string, unknown>, extra: Record<string, unknown> = {}): void {

@@ -124,4 +124,32 @@ describe('the learning scheduler (BCEdge Algorithm 1 in the serving world)', () 
     expect(seen.length).toBeGreaterThan(0); // the profiler's records reached the predictor
     learner.dispose();
   }, 60_000);
+
+  it('with predictorMask off, the predictor learns from every batch but masks nothing', () => {
+    const learner = new DiscreteSac(tf, STATE_SIZE, ACTION_COUNT, { ...DEFAULT_SAC_CONFIG, warmup: 32 }, createRng(4, 2));
+    const seen: number[] = [];
+    // A predictor that says every batch of 16 or more takes 10 s.
+    const predictor = {
+      add: (b: { batchSize: number }) => void seen.push(b.batchSize),
+      train: () => undefined,
+      ready: true,
+      predictActions: (_o: ServingObservation, _m: number, actions: readonly { batchSize: number }[]) => Float32Array.from(actions, (a) => (a.batchSize >= 16 ? 10_000 : 1)),
+    };
+    const scheduler = new LearningScheduler({ id: 'bcedge', learner, train: true, explore: true, predictor, predictorBudget: 0.8, predictorSteps: 1, predictorMask: false });
+    const chosen: number[] = [];
+    new ServingRun({ ...nano(30_000), platform: 'xavier-nx', background: [] }, {
+      id: 'probe',
+      decide: (o) => {
+        const a = scheduler.decide(o);
+        for (const x of a) chosen.push(x.batchSize);
+        return a;
+      },
+      learn: () => scheduler.learn(),
+      observeBatch: (b) => scheduler.observeBatch!(b),
+    }).runToEnd();
+    expect(chosen.length).toBe(30 * 6);
+    expect(scheduler.telemetry().predictorMasked).toBe(0);
+    expect(seen.length).toBeGreaterThan(0); // the profiler's records reached the predictor
+    learner.dispose();
+  }, 60_000);
 });

@@ -37,6 +37,8 @@ export interface LearningSchedulerOptions {
   readonly predictor: LatencyPredictor | null;
   /** Share of the SLO a batch's predicted inference may take (the rest is transmission, queueing and return). */
   readonly predictorBudget: number;
+  /** Whether the predictions mask actions (absent: they do); off, the predictor only learns. */
+  readonly predictorMask?: boolean;
   /** Predictor updates after each decision. */
   readonly predictorSteps: number;
 }
@@ -160,7 +162,7 @@ export class LearningScheduler implements ServingScheduler {
   /** Masks the actions the predictor expects to break the SLO; returns how many it removed. */
   private applyPredictor(observation: ServingObservation, masks: Uint8Array): number {
     const predictor = this.options.predictor;
-    if (predictor === null || !predictor.ready) return 0;
+    if (predictor === null || !predictor.ready || this.options.predictorMask === false) return 0;
     const candidates = Array.from({ length: ACTION_COUNT }, (_, a) => actionOf(a));
     let removed = 0;
     observation.models.forEach((o, m) => {

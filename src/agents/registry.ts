@@ -101,6 +101,7 @@ export function createLearningFactory(tf: Tf, options: LearningFactoryOptions = 
         explore: params['explore'] !== 0,
         predictor: usePredictor ? options.predictor!(context) : null,
         predictorBudget: params['predictorBudget'] ?? 0.8,
+        predictorMask: params['predictorMask'] !== 0,
         predictorSteps: 1,
       });
       options.onCreate?.(scheduler, id);

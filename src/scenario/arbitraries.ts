@@ -48,6 +48,7 @@ const assumptionsArbitrary: fc.Arbitrary<PipelineSpec['assumptions']> = fc.recor
     admission: fc.oneof(
       fc.constant({ kind: 'saturated' as const }),
       real(LIMITS.rateQps).map((rateQps) => ({ kind: 'poisson' as const, rateQps })),
+      real(LIMITS.shareOfPeak).map((shareOfPeak) => ({ kind: 'poissonShare' as const, shareOfPeak })),
     ),
     detectionThreshold: real(LIMITS.detectionThreshold),
     detectionSignal: fc.constantFrom('bottleneck', 'anyStage'),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claimRow, CLAIMS, claimScenarios, computeClaims, estimateClaim, type Claim } from './claims';
+import { claimRow, CLAIMS, claimScenarios, computeClaims, defaultReading, estimateClaim, formatEstimate, type Claim } from './claims';
 import { parseAnyScenario } from './parse';
 import type { AnyScenario } from './schema';
 import { sweepCells } from './sweep';
@@ -66,6 +66,37 @@ describe('the claims registry', () => {
       for (const r of claim.measure.references ?? []) expect(r).toBeLessThan(lanes);
     });
   }
+});
+
+describe('readings that were missing from the strips', () => {
+  const reading = (id: string, path: string, value: unknown) => claimScenarios(CLAIMS.find((c) => c.id === id)!, 2).readings.find((r) => r.path === path && r.value === value);
+
+  it("ODIN's admission, an object field: each named reading writes its object, and the default is named", () => {
+    for (const id of ['odin-fig5-latency', 'odin-fig6-throughput', 'odin-fig7-tail', 'odin-fig9-slo80', 'odin-s42-queries-alpha10']) {
+      const poisson = reading(id, 'pipeline.assumptions.admission', 'Poisson 80 %');
+      expect(poisson?.scenario.world === 'pipeline' && poisson.scenario.pipeline.assumptions.admission, id).toEqual({ kind: 'poissonShare', shareOfPeak: 0.8 });
+      const saturated = reading(id, 'pipeline.assumptions.admission', 'saturated');
+      expect(saturated?.scenario.world === 'pipeline' && saturated.scenario.pipeline.assumptions.admission, id).toEqual({ kind: 'saturated' });
+      expect(defaultReading(CLAIMS.find((c) => c.id === id)!, 'pipeline.assumptions.admission'), id).toBe('saturated');
+    }
+  });
+
+  it('the database: roofline (the default) or the measured one, for Figs. 1, 3, 5–9 and §4.2', () => {
+    for (const id of ['odin-fig1-interference', 'odin-fig3-recovery', 'odin-fig5-latency', 'odin-fig6-throughput', 'odin-fig7-tail', 'odin-fig8-overhead', 'odin-fig9-sustain70', 'odin-s42-queries-lls']) {
+      const measured = reading(id, 'pipeline.assumptions.database', 'measured');
+      expect(measured?.scenario.world === 'pipeline' && measured.scenario.pipeline.assumptions.database, id).toBe('measured');
+      expect(defaultReading(CLAIMS.find((c) => c.id === id)!, 'pipeline.assumptions.database'), id).toBe('roofline');
+    }
+  });
+
+  it("BCEdge Figs. 13–14: the predictor's masking and budget, the SLO jitter and the slot length", () => {
+    for (const id of ['bcedge-fig13-predictor', 'bcedge-fig13-vs-linear', 'bcedge-fig14-predictor-slo']) {
+      const paths = CLAIMS.find((c) => c.id === id)!.sensitivity.map((s) => s.path);
+      expect(paths, id).toEqual(['serving.lanes[0].params.predictorMask', 'serving.lanes[0].params.predictorBudget', 'serving.assumptions.sloJitter', 'serving.assumptions.slotMs']);
+      const off = reading(id, 'serving.lanes[0].params.predictorMask', 0);
+      expect(off?.scenario.world === 'serving' && off.scenario.serving.lanes[0]!.params, id).toMatchObject({ predictor: 1, predictorMask: 0 });
+    }
+  });
 });
 
 /** Estimates each rule kind must judge holds / partly / fails / noise (hand-made, not measured). */
@@ -171,6 +202,38 @@ describe('claimRow: verdict, strip and reason from the numbers', () => {
   it('says when no reading changes the verdict', () => {
     const row = claimRow(claim, { main: e(-30, 2), readings, seeds: 10 });
     expect(row.reason).toMatch(/no reading of trial cost, .* changes the verdict/);
+  });
+  it('names the default reading instead of repeating its number, and each other choice that flips it by its reading', () => {
+    const flipped = readings.map((r) =>
+      r.path === 'pipeline.assumptions.trialCost' && r.value === 'pipelined' ? { ...r, estimate: e(15, 2) } : r.path === 'pipeline.assumptions.database' && r.value === 'measured' ? { ...r, estimate: e(12, 1) } : r.path === 'pipeline.assumptions.trialCost' && r.value === 'free' ? { ...r, estimate: e(-25, 2) } : r,
+    );
+    const row = claimRow(claim, { main: e(-30, 2), readings: flipped, seeds: 10 });
+    expect(row.reason).toContain('fails with trial cost = serial (the default)');
+    expect(row.reason).toContain('so does database = measured (holds, +12.0 ± 1.00)');
+    expect(row.reason.match(/-30/g)?.length).toBe(1);
+  });
+  it('gives the range of the readings when none flips it', () => {
+    const spread = readings.map((r, i) => ({ ...r, estimate: e(-30 + i, 2) }));
+    const row = claimRow(claim, { main: e(-30, 2), readings: spread, seeds: 10 });
+    expect(row.reason).toContain(`(its readings give -30.0 to ${formatEstimate(e(-30 + spread.length - 1, 0, 1))})`);
+  });
+  it('a learning row states its seeds and run length once, beside the paper\'s', () => {
+    const learning = byId('bcedge-fig15-vs-deeprt');
+    const row = claimRow(learning, { main: e(-60, 4, 4), readings: [], seeds: 4 });
+    expect(row.reason).toContain("4 seeds of 300 s of serving (the paper: 3000 s)");
+    expect(row.reason.match(/seeds/g)?.length).toBe(1);
+    const noisy = claimRow(learning, { main: e(-1, 40, 4), readings: [], seeds: 4 });
+    expect(noisy.reason).toContain('inside the noise of 4 seeds');
+    expect(noisy.reason.match(/seeds/g)?.length).toBe(1);
+    expect(noisy.reason).toContain('300 s of serving (the paper: 3000 s)');
+    const halves = claimRow(byId('bcedge-fig8-9-saturate'), { main: e(5, 1, 4), readings: [], seeds: 4 });
+    expect(halves.reason).toContain('4 seeds of runs of 300 and 600 s (the paper: halves of 1500 s)');
+  });
+  it('says which choices were not computed under every reading, rather than that they agree', () => {
+    const partial = readings.map((r) => (r.path === 'pipeline.assumptions.database' ? { ...r, estimate: null } : r));
+    const row = claimRow(claim, { main: e(-30, 2), readings: partial, seeds: 10 });
+    expect(row.reason).toContain('not computed under every reading of database');
+    expect(row.reason).not.toMatch(/no reading of [^;]*database/);
   });
   it('a row that could not be computed is not a verdict of the claim', () => {
     const row = claimRow(claim, { main: null, readings: [] });

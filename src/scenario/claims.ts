@@ -26,7 +26,19 @@ export interface Sensitivity {
   readonly path: string;
   /** A short name for the strip's column. */
   readonly label: string;
+  /** The readings by name (what the strip shows). */
   readonly values: readonly ReadingValue[];
+  /**
+   * For a field whose value is an object (ODIN's admission): the value each reading's name
+   * writes into the scenario. Absent: the name is the value.
+   */
+  readonly settings?: Readonly<Record<string, unknown>>;
+}
+
+/** The value a reading writes into the scenario. */
+export function readingSetting(s: Sensitivity, value: ReadingValue): unknown {
+  const setting = s.settings?.[String(value)];
+  return setting === undefined ? value : structuredClone(setting);
 }
 
 /**
@@ -85,8 +97,10 @@ export interface ClaimMeasure {
   readonly learns: boolean;
   /** At most this many seeds (learning claims are costly): the row says so. */
   readonly maxSeeds?: number;
-  /** What was shortened or changed against the paper's setting, said in the row. */
+  /** What was shortened or changed against the paper's setting, and why, said in the row (seeds and run length are written from the scenario). */
   readonly note?: string;
+  /** How long the paper's runs are (`3000 s`), beside the row's own run length. */
+  readonly paperRun?: string;
 }
 
 export interface Claim {
@@ -126,16 +140,29 @@ const MONITOR: Sensitivity = { path: 'pipeline.assumptions.detectionSignal', lab
 const BUFFER: Sensitivity = { path: 'pipeline.assumptions.bufferCapacity', label: 'buffer', values: [1, 4] };
 const THRESHOLD: Sensitivity = { path: 'pipeline.assumptions.detectionThreshold', label: 'threshold', values: [0.02, 0.05, 0.2] };
 const OVERLAP: Sensitivity = { path: 'pipeline.assumptions.interferenceOverlap', label: 'overlap', values: ['stack', 'onePerEp', 'replace'] };
+/**
+ * Admission (ODIN §4.2 runs a saturated closed loop; the paper says nothing of open arrivals):
+ * Poisson arrivals at 80 % of the pipeline's interference-free peak throughput, a share rather
+ * than a rate so that VGG16 (peak ≈ 53 qps on the roofline database) and ResNet-50 (≈ 215 qps)
+ * are loaded alike within one grid. An object field: `settings` gives the value each name writes.
+ */
+const ADMISSION: Sensitivity = {
+  path: 'pipeline.assumptions.admission',
+  label: 'admission',
+  values: ['saturated', 'Poisson 80 %'],
+  settings: { saturated: { kind: 'saturated' }, 'Poisson 80 %': { kind: 'poissonShare', shareOfPeak: 0.8 } },
+};
+/**
+ * The layer-time database: the derived roofline one (the default) or the one measured on one
+ * machine by the measure command and shipped in engine/profiles/measured/ (its record says
+ * which machine, runtime, input size and repeats).
+ */
+const DATABASE: Sensitivity = { path: 'pipeline.assumptions.database', label: 'database', values: ['roofline', 'measured'] };
 /** Only for latency claims: whether trial queries count in the headline latency. */
 const LATENCY_QUERIES: Sensitivity = { path: 'pipeline.assumptions.latencyQueries', label: 'latency counts', values: ['all', 'normal'] };
 
-/**
- * The readings of ODIN's open modelling choices (ARCHITECTURE §2) re-measured for the grid
- * claims. Not here: admission (an object field: a Poisson reading needs a rate per model;
- * the closed loop is the paper's §4.2 setting) and the measured database (no second
- * database of these models is shipped).
- */
-const ODIN_READINGS: readonly Sensitivity[] = [TRIAL_COST, LLS_READING, MONITOR, BUFFER, THRESHOLD, OVERLAP];
+/** The readings of ODIN's open modelling choices (ARCHITECTURE §2) re-measured for the grid claims. */
+const ODIN_READINGS: readonly Sensitivity[] = [TRIAL_COST, LLS_READING, MONITOR, BUFFER, THRESHOLD, OVERLAP, ADMISSION, DATABASE];
 const ODIN_LATENCY_READINGS: readonly Sensitivity[] = [...ODIN_READINGS, LATENCY_QUERIES];
 
 const gridMeasure = (metric: string, compare: ClaimCompare, references: readonly number[] = [G.optimal, G.static], over: 'mean' | 'worst' = 'mean'): ClaimMeasure => ({
@@ -168,7 +195,7 @@ export const ODIN_CLAIMS: readonly Claim[] = [
       learns: false,
     },
     rule: { kind: 'sign', sign: -1, paperValue: -46, tolerance: 15 },
-    sensitivity: [],
+    sensitivity: [DATABASE],
     learns: false,
   },
   {
@@ -188,7 +215,7 @@ export const ODIN_CLAIMS: readonly Claim[] = [
       learns: false,
     },
     rule: { kind: 'sign', sign: -1 },
-    sensitivity: [],
+    sensitivity: [DATABASE],
     learns: false,
   },
   {
@@ -208,7 +235,7 @@ export const ODIN_CLAIMS: readonly Claim[] = [
     },
     // "Restore" read as: within 10 % of the peak (the paper shows the bars, not a number).
     rule: { kind: 'near', paperValue: 0, tolerance: 10 },
-    sensitivity: [],
+    sensitivity: [DATABASE],
     learns: false,
   },
   {
@@ -228,7 +255,7 @@ export const ODIN_CLAIMS: readonly Claim[] = [
     },
     // "A successful solution": read as 90 % of the optimum on average (the paper gives no number).
     rule: { kind: 'atLeast', bound: 0.9 },
-    sensitivity: [TRIAL_COST, MONITOR, THRESHOLD],
+    sensitivity: [TRIAL_COST, MONITOR, THRESHOLD, DATABASE],
     learns: false,
   },
   {
@@ -300,7 +327,7 @@ export const ODIN_CLAIMS: readonly Claim[] = [
     labNumber: 'ODIN α=10, trial queries per rebalancing, grid mean (both models)',
     measure: gridMeasure('queriesPerRebalance', { kind: 'value', a: G.odin10 }, [G.lls]),
     rule: { kind: 'near', paperValue: 12, tolerance: 3 },
-    sensitivity: [TRIAL_COST, MONITOR, THRESHOLD, OVERLAP],
+    sensitivity: [TRIAL_COST, MONITOR, THRESHOLD, OVERLAP, ADMISSION, DATABASE],
     learns: false,
   },
   {
@@ -312,7 +339,7 @@ export const ODIN_CLAIMS: readonly Claim[] = [
     labNumber: 'ODIN α=2, trial queries per rebalancing, grid mean (both models)',
     measure: gridMeasure('queriesPerRebalance', { kind: 'value', a: G.odin2 }, [G.lls]),
     rule: { kind: 'near', paperValue: 4, tolerance: 1.5 },
-    sensitivity: [TRIAL_COST, MONITOR, THRESHOLD],
+    sensitivity: [TRIAL_COST, MONITOR, THRESHOLD, ADMISSION, DATABASE],
     learns: false,
   },
   {
@@ -324,7 +351,7 @@ export const ODIN_CLAIMS: readonly Claim[] = [
     labNumber: 'LLS, trial queries per rebalancing, grid mean (both models)',
     measure: gridMeasure('queriesPerRebalance', { kind: 'value', a: G.lls }, []),
     rule: { kind: 'near', paperValue: 1, tolerance: 0.5 },
-    sensitivity: [TRIAL_COST, LLS_READING, MONITOR, THRESHOLD],
+    sensitivity: [TRIAL_COST, LLS_READING, MONITOR, THRESHOLD, ADMISSION, DATABASE],
     learns: false,
   },
   {
@@ -346,7 +373,7 @@ export const ODIN_CLAIMS: readonly Claim[] = [
       learns: false,
     },
     rule: { kind: 'sign', sign: 1 },
-    sensitivity: [TRIAL_COST, MONITOR],
+    sensitivity: [TRIAL_COST, MONITOR, DATABASE],
     learns: false,
   },
   {
@@ -407,13 +434,15 @@ const BCEDGE_LANES = [{ scheduler: 'bcedge', params: { pretrained: 1 } }, { sche
 const B = { bcedge: 0, tac: 1, deeprt: 2, fixed: 3 } as const;
 
 /**
- * Learning claims run 300 s instead of the paper's 3000 s and at most 2 seeds, so the whole
- * report is regenerated in about 25 minutes on a 2-core machine that others share; each row
- * says so. (With an idle machine, 600 s and 3 seeds fit in the same time.)
+ * Learning claims run 300 s instead of the paper's 3000 s and at most 4 seeds (they read
+ * "noise" at 2): one learning lane costs about 4 s of CPU per 300 s of serving on the
+ * project's 2-core machine and the learning rows need about 60 such lane-runs per seed, so 4
+ * seeds are about 16 minutes of CPU: half an hour of wall time on the two cores alone, far
+ * more when other work shares them. Each row states its seeds and run length.
  */
 const SHORT = { 'serving.durationS': 300 } as const;
-const SHORT_NOTE = '300 s of serving instead of the paper\'s 3000 s, at most 2 seeds (learning lanes cost seconds per simulated minute)';
-const LEARNING_SEEDS = 2;
+const SHORT_NOTE = 'shorter runs and fewer seeds than the rest of the report: learning lanes cost seconds per simulated minute';
+const LEARNING_SEEDS = 4;
 
 const RATE: Sensitivity = { path: 'serving.rateRps', label: 'rate (rps)', values: [10, 30, 50] };
 const PLATFORM: Sensitivity = { path: 'serving.platform', label: 'platform', values: ['xavier-nx', 'tx2', 'nano'] };
@@ -422,6 +451,10 @@ const SLO_JITTER: Sensitivity = { path: 'serving.assumptions.sloJitter', label: 
 const SLOT: Sensitivity = { path: 'serving.assumptions.slotMs', label: 'slot (ms)', values: [1000, 2000] };
 const ENTROPY: Sensitivity = { path: 'serving.lanes[0].params.targetEntropyRatio', label: 'entropy target', values: [0.3, 0.6] };
 const PREDICTOR_BUDGET: Sensitivity = { path: 'serving.lanes[0].params.predictorBudget', label: 'predictor budget', values: [0.5, 0.8, 1] };
+/** Whether the predictor's predictions mask actions (1, §IV-F) or it only learns (0): lane 0 then acts as BCEdge without it. */
+const PREDICTOR_MASK: Sensitivity = { path: 'serving.lanes[0].params.predictorMask', label: 'predictor masks', values: [1, 0] };
+/** The predictor claims' readings: its masking and budget, the SLO jitter and the slot length (both lanes alike). */
+const PREDICTOR_READINGS: readonly Sensitivity[] = [PREDICTOR_MASK, PREDICTOR_BUDGET, SLO_JITTER, SLOT];
 
 const fig7Measure = (metric: string, compare: ClaimCompare): ClaimMeasure => ({
   preset: 'bcedge-fig7-utility',
@@ -434,6 +467,7 @@ const fig7Measure = (metric: string, compare: ClaimCompare): ClaimMeasure => ({
   learns: true,
   maxSeeds: LEARNING_SEEDS,
   note: SHORT_NOTE,
+  paperRun: '3000 s',
 });
 
 /** Fig. 11's setting: YOLO-v5, ResNet-18 and TinyBERT at 30 rps on each platform (Nano, TX2, Xavier NX). */
@@ -448,6 +482,7 @@ const platformsMeasure = (metric: string, compare: ClaimCompare): ClaimMeasure =
   learns: true,
   maxSeeds: LEARNING_SEEDS,
   note: SHORT_NOTE,
+  paperRun: '3000 s',
 });
 
 /** Fig. 14's two lanes: 0 BCEdge with the interference predictor, 1 without (both from the shipped agent). */
@@ -461,6 +496,7 @@ const predictorMeasure = (metric: string, compare: ClaimCompare, scale?: number)
   learns: true,
   maxSeeds: LEARNING_SEEDS,
   note: SHORT_NOTE,
+  paperRun: '3000 s',
 });
 
 const fig15Measure = (compare: ClaimCompare): ClaimMeasure => ({
@@ -474,6 +510,7 @@ const fig15Measure = (compare: ClaimCompare): ClaimMeasure => ({
   learns: true,
   maxSeeds: LEARNING_SEEDS,
   note: SHORT_NOTE,
+  paperRun: '3000 s',
 });
 
 /** The batch × instances grid of Fig. 1, thinned to 4 × 4 (its last cell is b = 128, m_c = 8). */
@@ -516,7 +553,7 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
     labNumber: 'BCEdge against DeepRT, mean utility (six models, Xavier NX, 30 rps), %',
     measure: fig7Measure('utilityMean', { kind: 'diffPct', a: B.bcedge, b: B.deeprt }),
     rule: { kind: 'sign', sign: 1, paperValue: 37, tolerance: 15 },
-    sensitivity: [RATE, PLATFORM, SLO_JITTER, SLOT],
+    sensitivity: [RATE, PLATFORM, SLO_JITTER, SLOT, ENTROPY],
     learns: true,
   },
   {
@@ -528,7 +565,7 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
     labNumber: 'BCEdge against TAC, mean utility (six models, Xavier NX, 30 rps), %',
     measure: { ...fig7Measure('utilityMean', { kind: 'diffPct', a: B.bcedge, b: B.tac }), references: [B.deeprt, B.fixed] },
     rule: { kind: 'sign', sign: 1, paperValue: 25, tolerance: 15 },
-    sensitivity: [RATE, PLATFORM, SLO_JITTER, SLOT],
+    sensitivity: [RATE, PLATFORM, SLO_JITTER, SLOT, ENTROPY],
     learns: true,
   },
   {
@@ -548,8 +585,9 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
       compare: { kind: 'laterVsEarlier', a: 0 },
       over: 'mean',
       learns: true,
-      maxSeeds: 2,
-      note: "halves of 300 s instead of the paper's 1500 s, 2 seeds (training from scratch is the costliest row); the summaries have no time series, so the halves come from two run lengths",
+      maxSeeds: LEARNING_SEEDS,
+      note: 'the summaries have no time series, so the two halves come from two run lengths on the same trace, shorter than the paper\'s (training from scratch is the costliest row)',
+      paperRun: 'halves of 1500 s',
     },
     rule: { kind: 'sign', sign: 1 },
     sensitivity: [],
@@ -571,7 +609,8 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
       over: 'mean',
       learns: true,
       maxSeeds: LEARNING_SEEDS,
-      note: 'the summaries have no per-slot curve to read a convergence time from: the row compares the utility of the first 300 s instead, so it judges the direction only; 2 seeds',
+      note: 'the summaries have no per-slot curve to read a convergence time from: the row compares the utility of the first part of training instead, so it judges the direction only',
+      paperRun: 'a convergence curve over the whole training',
     },
     rule: { kind: 'sign', sign: 1 },
     sensitivity: [ENTROPY],
@@ -633,7 +672,7 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
     labNumber: "the predictor's 95th-percentile relative error, each record predicted before it is learnt from (BCEdge with the predictor), %",
     measure: predictorMeasure('learning/predictor/mlp/p95', { kind: 'value', a: 0 }, 100),
     rule: { kind: 'atMost', bound: 3.25 },
-    sensitivity: [],
+    sensitivity: PREDICTOR_READINGS,
     learns: true,
   },
   {
@@ -645,7 +684,7 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
     labNumber: "the predictor's p95 relative error against linear regression's on the same records, %",
     measure: predictorMeasure('learning/predictor/mlp/p95', { kind: 'diffPct', a: 0, b: 0, bMetric: 'learning/predictor/linear/p95' }, 100),
     rule: { kind: 'sign', sign: -1, paperValue: -50, tolerance: 20 },
-    sensitivity: [],
+    sensitivity: PREDICTOR_READINGS,
     learns: true,
   },
   {
@@ -657,7 +696,7 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
     labNumber: 'BCEdge with the predictor against without, SLO violations (six models, Xavier NX, 30 rps), %',
     measure: predictorMeasure('sloViolationPct', { kind: 'diffPct', a: 0, b: 1 }),
     rule: { kind: 'sign', sign: -1, paperValue: -55.4, tolerance: 25 },
-    sensitivity: [PREDICTOR_BUDGET, SLO_JITTER],
+    sensitivity: PREDICTOR_READINGS,
     learns: true,
   },
   {
@@ -776,7 +815,10 @@ function mainScenario(claim: Claim, seeds: number): AnyScenario {
   // reading of the default is the very same scenario (run once) and the strip shows it.
   if (scenario.world === 'pipeline') {
     const a = scenario.pipeline.assumptions;
-    scenario = { ...scenario, pipeline: { ...scenario.pipeline, assumptions: { ...a, interferenceOverlap: a.interferenceOverlap ?? 'stack', latencyQueries: a.latencyQueries ?? 'all' } } };
+    scenario = {
+      ...scenario,
+      pipeline: { ...scenario.pipeline, assumptions: { ...a, interferenceOverlap: a.interferenceOverlap ?? 'stack', latencyQueries: a.latencyQueries ?? 'all', database: a.database ?? 'roofline' } },
+    };
   }
   for (const [path, value] of Object.entries(m.set ?? {})) scenario = setPath(scenario, path, value);
   // A one-combination claim still has a sweep (its seeds): one axis holding the field's own value.
@@ -807,13 +849,19 @@ export interface ClaimReadingScenario {
  */
 export function claimScenarios(claim: Claim, seeds: number): { main: AnyScenario; readings: ClaimReadingScenario[] } {
   const main = mainScenario(claim, seeds);
-  const readings = claim.sensitivity.flatMap((s) => s.values.map((value) => ({ path: s.path, label: s.label, value, scenario: setPath(main, s.path, value) })));
+  const readings = claim.sensitivity.flatMap((s) => s.values.map((value) => ({ path: s.path, label: s.label, value, scenario: setPath(main, s.path, readingSetting(s, value)) })));
   return { main, readings };
 }
 
-/** The value at `path` of the claim's main scenario: the default reading of that choice. */
+/**
+ * The default reading of a choice: the value at `path` of the claim's main scenario, or, for
+ * an object field, the name of the reading whose setting it equals.
+ */
 export function defaultReading(claim: Claim, path: string): ReadingValue | undefined {
-  return getPath(mainScenario(claim, 1), path) as ReadingValue | undefined;
+  const value = getPath(mainScenario(claim, 1), path);
+  const s = claim.sensitivity.find((x) => x.path === path);
+  if (s?.settings !== undefined) return s.values.find((v) => JSON.stringify(readingSetting(s, v)) === JSON.stringify(value));
+  return value as ReadingValue | undefined;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -950,6 +998,14 @@ const judged = (rule: VerdictRule, e: Estimate | null): Verdict => (e === null |
 
 const describeValue = (v: ReadingValue): string => (typeof v === 'string' ? v : String(v));
 
+/** How long a serving claim's runs are: `300 s of serving`, or `runs of 300 and 600 s` when the sweep is over the length. */
+function runLength(scenario: AnyScenario): string {
+  if (scenario.world !== 'serving') return `${scenario.pipeline.queries} queries`;
+  const lengths = scenario.sweep?.axes.find((a) => a.path === 'serving.durationS')?.values;
+  if (lengths !== undefined && lengths.length > 1) return `runs of ${lengths.slice(0, -1).join(', ')} and ${String(lengths.at(-1))} s`;
+  return `${scenario.serving.durationS} s of serving`;
+}
+
 /**
  * The claim's row: verdict, sensitivity strip and a one-line reason written from the numbers
  * — the judgement of the default readings, then the first modelling choice whose readings
@@ -964,26 +1020,44 @@ export function claimRow(claim: Claim, computed: ClaimComputation): ClaimRow {
     label: s.label,
     readings: s.values.map((value): ReadingResult => {
       const found = computed.readings.find((r) => r.path === s.path && r.value === value);
-      const estimate = found?.estimate ?? null;
+      // A reading whose metric is missing from its runs (NaN, null once in JSON) was not measured.
+      const estimate = found?.estimate !== null && found?.estimate !== undefined && Number.isFinite(found.estimate.mean) && Number.isFinite(found.estimate.halfWidth95) ? found.estimate : null;
       return { value, estimate, verdict: judged(claim.rule, estimate) };
     }),
   }));
-  const parts: string[] = [];
-  parts.push(main === null ? 'not computed' : judge(claim.rule, main).reason);
-  const flip = sensitivity.find((s) => new Set(s.readings.filter((r) => r.estimate !== null).map((r) => r.verdict)).size > 1);
+  const judgement = main === null ? null : judge(claim.rule, main);
+  const parts: string[] = [judgement === null ? 'not computed' : judgement.reason];
+  const defaults = new Map(claim.sensitivity.map((s) => [s.path, defaultReading(claim, s.path)]));
+  const measured = (s: SensitivityResult) => s.readings.filter((r) => r.estimate !== null);
+  const flips = sensitivity.filter((s) => new Set(measured(s).map((r) => r.verdict)).size > 1);
+  const [flip, ...others] = flips;
   if (flip !== undefined) {
-    const shown = flip.readings
-      .filter((r) => r.estimate !== null)
-      .map((r) => `${r.verdict} with ${flip.label} = ${describeValue(r.value)} (${formatEstimate(r.estimate!)})`)
+    // The default reading is the row's own number: named, not repeated.
+    const isDefault = (s: SensitivityResult, r: ReadingResult) => defaults.get(s.path) === r.value;
+    const shown = measured(flip)
+      .map((r) => `${r.verdict} with ${flip.label} = ${describeValue(r.value)} (${isDefault(flip, r) ? 'the default' : formatEstimate(r.estimate!)})`)
       .join(', ');
-    const others = sensitivity.filter((s) => s !== flip && new Set(s.readings.filter((r) => r.estimate !== null).map((r) => r.verdict)).size > 1).map((s) => s.label);
-    parts.push(`${shown}: ${flip.label} flips it${others.length > 0 ? ` (so ${others.length === 1 ? 'does' : 'do'} ${others.join(', ')})` : ''}`);
-  } else if (sensitivity.length > 0) {
-    parts.push(`no reading of ${sensitivity.map((s) => s.label).join(', ')} changes the verdict`);
+    // Each other choice that flips it, by the readings that disagree with the default's verdict.
+    const also = others.map((s) => {
+      const away = measured(s).filter((r) => r.verdict !== verdict);
+      return `${s.label} = ${away.map((r) => `${describeValue(r.value)} (${r.verdict}, ${formatEstimate(r.estimate!)})`).join(' or ')}`;
+    });
+    parts.push(`${shown}: ${flip.label} flips it${also.length > 0 ? `; so ${also.length === 1 ? 'does' : 'do'} ${also.join('; ')}` : ''}`);
+  } else if (sensitivity.some((s) => measured(s).length > 0)) {
+    const values = sensitivity.flatMap((s) => measured(s).map((r) => r.estimate!.mean));
+    const range = values.length > 1 ? ` (its readings give ${formatEstimate({ mean: Math.min(...values), halfWidth95: 0, seeds: 1 })} to ${formatEstimate({ mean: Math.max(...values), halfWidth95: 0, seeds: 1 })})` : '';
+    parts.push(`no reading of ${sensitivity.filter((s) => measured(s).length > 0).map((s) => s.label).join(', ')} changes the verdict${range}`);
   }
-  if (claim.measure.maxSeeds !== undefined && computed.seeds !== undefined) parts.push(`${computed.seeds} seed${computed.seeds === 1 ? '' : 's'} (learning runs are costly)`);
-  if (claim.measure.note !== undefined) parts.push(claim.measure.note);
+  // Choices whose readings were not all computed say so, rather than pass for agreeing.
+  const missing = sensitivity.filter((s) => s.readings.some((r) => r.estimate === null)).map((s) => s.label);
+  if (main !== null && missing.length > 0) parts.push(`not computed under every reading of ${missing.join(', ')}`);
   const scenario = mainScenario(claim, computed.seeds ?? main?.seeds ?? 1);
+  // Learning rows say how much they ran: seeds (unless the judgement just said them) and run length against the paper's.
+  if (claim.learns && computed.seeds !== undefined) {
+    const seedsSaid = judgement !== null && judgement.verdict === 'noise' && judgement.reason.includes(' seed');
+    const seeds = seedsSaid ? '' : `${computed.seeds} seed${computed.seeds === 1 ? '' : 's'} of `;
+    parts.push(`${seeds}${runLength(scenario)}${claim.measure.paperRun === undefined ? '' : ` (the paper: ${claim.measure.paperRun})`}`);
+  }
   return {
     id: claim.id,
     paper: claim.paper,

@@ -24,6 +24,8 @@ export const LIMITS = {
   detectionThreshold: { min: 0.0001, max: 10 },
   hopMs: { min: 0, max: 10_000 },
   rateQps: { min: 0.001, max: 1_000_000 },
+  /** Poisson admission at a share of the interference-free peak throughput. */
+  shareOfPeak: { min: 0.01, max: 10 },
   seed: { min: 0, max: 0xffffffff },
   nameLength: 200,
   hiddenControls: 32,

@@ -96,12 +96,14 @@ export function reportedParams(lane: PipelineLane, assumptions: PipelineAssumpti
     bufferCapacity: assumptions.bufferCapacity,
     admission: admission.kind,
     ...(admission.kind === 'poisson' ? { rateQps: admission.rateQps } : {}),
+    ...(admission.kind === 'poissonShare' ? { shareOfPeak: admission.shareOfPeak } : {}),
     detectionThreshold: assumptions.detectionThreshold,
     detectionSignal: assumptions.detectionSignal,
     hopMs: assumptions.hopMs,
     // Reported only when a scenario names them, so the reports of scenarios that do not stay as they were.
     ...(assumptions.interferenceOverlap === undefined ? {} : { interferenceOverlap: assumptions.interferenceOverlap }),
     ...(assumptions.latencyQueries === undefined ? {} : { latencyQueries: assumptions.latencyQueries }),
+    ...(assumptions.database === undefined ? {} : { database: assumptions.database }),
   };
 }
 

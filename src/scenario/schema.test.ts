@@ -24,6 +24,25 @@ describe('scenario schema', () => {
     }
   });
 
+  it('the measured-database reading: accepted for a model with a shipped measured database, refused by field otherwise', () => {
+    const measured = (model: string, embed = false) =>
+      withPipeline((p) => {
+        p.model = model;
+        (p.assumptions as Record<string, unknown>).database = 'measured';
+        if (embed) p.database = { model: 'custom', layers: ['a'], modes: { A: [1] } };
+      });
+    expect(parseScenario(measured('vgg16')).ok).toBe(true);
+    expect(parseScenario(measured('resnet50')).ok).toBe(true);
+    expect(errorsOf(measured('resnet152'))).toEqual(['pipeline.assumptions.database: no measured database of resnet152 is shipped (vgg16, resnet50), got "measured"']);
+    expect(errorsOf(measured('vgg16', true)).join('\n')).toContain('pipeline.assumptions.database: must be left out (or "roofline") when the scenario embeds its own database');
+    expect(errorsOf(withPipeline((p) => ((p.assumptions as Record<string, unknown>).database = 'measured-here'))).join()).toMatch(/^pipeline\.assumptions\.database: /);
+  });
+
+  it('Poisson admission at a share of the peak: checked by field', () => {
+    expect(parseScenario(withPipeline((p) => ((p.assumptions as Record<string, unknown>).admission = { kind: 'poissonShare', shareOfPeak: 0.8 }))).ok).toBe(true);
+    expect(errorsOf(withPipeline((p) => ((p.assumptions as Record<string, unknown>).admission = { kind: 'poissonShare', shareOfPeak: 0 }))).join()).toMatch(/^pipeline\.assumptions\.admission\.shareOfPeak: /);
+  });
+
   it('names the field, the rule and the value', () => {
     expect(errorsOf(withPipeline((p) => (p.executionPlaces = 1000)))).toEqual(['pipeline.executionPlaces: must be an integer from 1 to 64, got 1000']);
     expect(errorsOf(withPipeline((p) => (p.queries = 1e9)))).toEqual(['pipeline.queries: must be an integer from 1 to 10000000, got 1000000000']);

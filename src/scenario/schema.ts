@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { validateDatabase } from '../engine/profiles/validate';
+import { getMeasuredDatabase, MEASURED_MODELS } from '../engine/profiles/measured';
 import { DEFAULT_PERCENTILE_RELATIVE_ERROR, type PercentileMethod, type PercentileOptions } from '../engine/quantiles';
 import { MODE_IDS, MODEL_IDS, type LayerTimeDatabase, type ModeId } from '../engine/profiles/types';
 import { PIPELINE_SCHEDULER_IDS, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
@@ -55,8 +56,12 @@ const randomSchema = z.strictObject({
 
 const admissionSchema = z.discriminatedUnion(
   'kind',
-  [z.strictObject({ kind: z.literal('saturated') }), z.strictObject({ kind: z.literal('poisson'), rateQps: num(LIMITS.rateQps.min, LIMITS.rateQps.max) })],
-  { error: 'must be {"kind": "saturated"} or {"kind": "poisson", "rateQps": …}' },
+  [
+    z.strictObject({ kind: z.literal('saturated') }),
+    z.strictObject({ kind: z.literal('poisson'), rateQps: num(LIMITS.rateQps.min, LIMITS.rateQps.max) }),
+    z.strictObject({ kind: z.literal('poissonShare'), shareOfPeak: num(LIMITS.shareOfPeak.min, LIMITS.shareOfPeak.max) }),
+  ],
+  { error: 'must be {"kind": "saturated"}, {"kind": "poisson", "rateQps": …} or {"kind": "poissonShare", "shareOfPeak": …}' },
 );
 
 const assumptionsSchema = z.strictObject({
@@ -71,6 +76,8 @@ const assumptionsSchema = z.strictObject({
   interferenceOverlap: oneOf(['stack', 'onePerEp', 'replace'] as const).optional(),
   /** Absent: `all`. */
   latencyQueries: oneOf(['all', 'normal'] as const).optional(),
+  /** Absent: `roofline` (engine/pipeline/assumptions.ts; a model without a shipped measured database is refused). */
+  database: oneOf(['roofline', 'measured'] as const).optional(),
 });
 
 const laneSchema = z
@@ -142,6 +149,11 @@ export const scenarioSchema = z
         ctx.addIssue({ code: 'custom', path: ['pipeline', 'interference', 'events', i, 'toQuery'], message: 'must be after fromQuery (or null)' });
       }
     });
+    if (p.assumptions.database === 'measured') {
+      const path = ['pipeline', 'assumptions', 'database'];
+      if (p.database !== undefined) ctx.addIssue({ code: 'custom', path, message: 'must be left out (or "roofline") when the scenario embeds its own database' });
+      else if (!MEASURED_MODELS.includes(p.model)) ctx.addIssue({ code: 'custom', path, message: `no measured database of ${p.model} is shipped (${MEASURED_MODELS.join(', ')})` });
+    }
     if (p.database !== undefined) {
       const checked = validateDatabase(p.database, 'pipeline.database');
       if (!checked.ok) {
@@ -531,6 +543,11 @@ export function scenarioDatabase(pipeline: PipelineSpec, builtIn: (model: Pipeli
     const checked = validateDatabase(pipeline.database, 'pipeline.database');
     if (checked.ok) return checked.database;
     throw new TypeError('scenario database was not validated');
+  }
+  if (pipeline.assumptions.database === 'measured') {
+    const measured = getMeasuredDatabase(pipeline.model);
+    if (measured === undefined) throw new RangeError(`pipeline.assumptions.database: no measured database of ${pipeline.model} is shipped (${MEASURED_MODELS.join(', ')})`);
+    return measured;
   }
   return builtIn(pipeline.model);
 }

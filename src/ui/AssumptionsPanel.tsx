@@ -59,12 +59,16 @@ export function AssumptionsPanel() {
         options={[
           { value: 'saturated', label: 'saturated (closed loop)' },
           { value: 'poisson', label: 'Poisson arrivals' },
+          { value: 'poissonShare', label: 'Poisson at a share of the peak' },
         ]}
-        onChange={(kind) => set({ admission: kind === 'saturated' ? { kind } : { kind, rateQps: 30 } })}
+        onChange={(kind) => set({ admission: kind === 'saturated' ? { kind } : kind === 'poisson' ? { kind, rateQps: 30 } : { kind, shareOfPeak: 0.8 } })}
         hint="Saturated: a query is always waiting to enter. Poisson: queries arrive at random at a rate and may queue in front of the pipeline."
       />
       {admission.kind === 'poisson' ? (
         <NumberField label="Arrival rate (queries/s)" value={admission.rateQps} min={LIMITS.rateQps.min} max={LIMITS.rateQps.max} integer={false} step={1} testId="assumptions.rate" onCommit={(rateQps) => set({ admission: { kind: 'poisson', rateQps } })} />
+      ) : null}
+      {admission.kind === 'poissonShare' ? (
+        <NumberField label="Arrival rate (share of the peak)" value={admission.shareOfPeak} min={LIMITS.shareOfPeak.min} max={LIMITS.shareOfPeak.max} integer={false} step={0.05} testId="assumptions.shareOfPeak" onCommit={(shareOfPeak) => set({ admission: { kind: 'poissonShare', shareOfPeak } })} />
       ) : null}
       <SelectField
         label="Monitor watches"

@@ -3,6 +3,12 @@
  * parameter with a documented default, reported with every result, because whether ODIN
  * beats LLS turns on them.
  */
+/** How queries enter the pipeline (see `PipelineAssumptions.admission`). */
+export type PipelineAdmission =
+  | { readonly kind: 'saturated' }
+  | { readonly kind: 'poisson'; readonly rateQps: number }
+  | { readonly kind: 'poissonShare'; readonly shareOfPeak: number };
+
 export interface PipelineAssumptions {
   /**
    * What a trial configuration costs during rebalancing:
@@ -16,8 +22,13 @@ export interface PipelineAssumptions {
   readonly llsReading: 'literal' | 'repaired';
   /** Queries that may wait between two consecutive stages (blocking after service). */
   readonly bufferCapacity: number;
-  /** Closed loop (`saturated`: a query is always waiting) or Poisson arrivals at a rate. */
-  readonly admission: { readonly kind: 'saturated' } | { readonly kind: 'poisson'; readonly rateQps: number };
+  /**
+   * Closed loop (`saturated`: a query is always waiting, ODIN §4.2's setting), Poisson
+   * arrivals at a rate (`poisson`), or Poisson arrivals at a share of the pipeline's
+   * interference-free peak throughput (`poissonShare`: one reading that loads every model
+   * alike, so a sweep over models keeps the same load; the claims' admission reading).
+   */
+  readonly admission: PipelineAdmission;
   /** Relative change that triggers rebalancing (ODIN §3.1), as a fraction of the slowest stage's time. */
   readonly detectionThreshold: number;
   /**
@@ -42,6 +53,13 @@ export interface PipelineAssumptions {
    * The summaries always report trial and normal queries' mean latency apart as well.
    */
   readonly latencyQueries?: LatencyQueries | undefined;
+  /**
+   * Which layer-time database a scenario without an embedded one runs on: `roofline` (absent:
+   * the derived databases of profiles/databases.ts) or `measured` (the one shipped in
+   * profiles/measured/ for the model, measured on one machine by the measure command; issue 14's
+   * database reading). An embedded `pipeline.database` is used as it is.
+   */
+  readonly database?: 'roofline' | 'measured' | undefined;
 }
 
 /**

@@ -71,3 +71,18 @@ describe('PipelineRun queueing', () => {
     );
   });
 });
+
+describe('Poisson admission at a share of the peak', () => {
+  it('arrives at share × the interference-free peak throughput: the same arrivals as Poisson at that rate', () => {
+    const base = toySpec({ executionPlaces: 2, queries: 200, seed: 7, random: RANDOM });
+    const peakQps = new PipelineRun(base, createStatic()).runToEnd().peakThroughputQps;
+    const share = collect(new PipelineRun(toySpec({ executionPlaces: 2, queries: 200, seed: 7, random: RANDOM }, { admission: { kind: 'poissonShare', shareOfPeak: 0.5 } }), createStatic()));
+    const rate = collect(new PipelineRun(toySpec({ executionPlaces: 2, queries: 200, seed: 7, random: RANDOM }, { admission: { kind: 'poisson', rateQps: 0.5 * peakQps } }), createStatic()));
+    expect(share.length).toBe(200);
+    share.forEach((r, i) => expect(r.completionMs).toBeCloseTo(rate[i]!.completionMs, 6));
+    // Without interference the pipeline serves what arrives: about half its peak.
+    const quiet = new PipelineRun(toySpec({ executionPlaces: 2, queries: 2000, seed: 7 }, { admission: { kind: 'poissonShare', shareOfPeak: 0.5 } }), createStatic()).runToEnd();
+    expect(quiet.throughputMeanQps / quiet.peakThroughputQps).toBeGreaterThan(0.45);
+    expect(quiet.throughputMeanQps / quiet.peakThroughputQps).toBeLessThan(0.55);
+  });
+});

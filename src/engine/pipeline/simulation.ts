@@ -144,9 +144,6 @@ export class PipelineRun {
     this.a = spec.assumptions;
     this.buffer = Math.min(spec.assumptions.bufferCapacity, UNBOUNDED_BUFFER);
     this.timeline = new InterferenceTimeline(n, spec.events, spec.random, spec.seed);
-    const admission = spec.assumptions.admission;
-    this.arrivals = admission.kind === 'poisson' ? createRng(spec.seed, ARRIVAL_STREAM) : null;
-    this.meanGapMs = admission.kind === 'poisson' ? 1000 / admission.rateQps : 0;
     this.free = new Float64Array(n);
     this.blocking = this.buffer < UNBOUNDED_BUFFER;
     this.ring = this.blocking ? this.buffer + 1 : 1;
@@ -156,6 +153,10 @@ export class PipelineRun {
     this.referenceTimes = new Float64Array(n);
     this.optima = spec.optimumCache ?? new OptimumCache(this.db, this.a.hopMs);
     const peak = this.optima.get(new Uint8Array(n));
+    const admission = spec.assumptions.admission;
+    this.arrivals = admission.kind === 'saturated' ? null : createRng(spec.seed, ARRIVAL_STREAM);
+    // `poissonShare`: the rate is a share of the interference-free optimum's throughput, 1000 / its bottleneck (ms).
+    this.meanGapMs = admission.kind === 'poisson' ? 1000 / admission.rateQps : admission.kind === 'poissonShare' ? peak.bottleneckMs / admission.shareOfPeak : 0;
     this.installed = spec.initialConfiguration?.slice() ?? peak.counts.slice();
     if (!isValidConfiguration(this.installed, this.db.unitCount) || this.installed.length !== n) {
       throw new RangeError(`initial configuration ${configurationKey(this.installed)} is not valid for ${n} EPs`);

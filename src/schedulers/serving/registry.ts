@@ -90,6 +90,13 @@ const ENTROPY_RATIO: NumericParameter = { name: 'targetEntropyRatio', label: 'ta
 const TEMPERATURE: NumericParameter = { name: 'initialTemperature', label: 'initial temperature α', min: 0.0001, max: 10, integer: false, default: 0.1 };
 const PREDICTOR: NumericParameter = { name: 'predictor', label: 'interference predictor (0/1)', min: 0, max: 1, integer: true, default: 1 };
 const PREDICTOR_BUDGET: NumericParameter = { name: 'predictorBudget', label: 'predicted inference ≤ share of SLO', min: 0.05, max: 1, integer: false, default: 0.8 };
+/**
+ * Whether the predictor's predictions mask actions (§IV-F). 0: the predictor still learns from
+ * every batch (its Fig. 13 error is still measured) but removes no action, so the lane acts as
+ * BCEdge without it would, and the predictor's effect on SLO violations (Fig. 14) can be told
+ * apart from its mere presence (the claims' masking reading).
+ */
+const PREDICTOR_MASK: NumericParameter = { name: 'predictorMask', label: 'predictor masks actions (0/1)', min: 0, max: 1, integer: true, default: 1 };
 const ROLLOUT: NumericParameter = { name: 'rolloutSize', label: 'rollout (transitions)', min: 32, max: 8192, integer: true, default: 256 };
 const EPOCHS: NumericParameter = { name: 'epochs', label: 'epochs per rollout', min: 1, max: 32, integer: true, default: 4 };
 const CLIP: NumericParameter = { name: 'clip', label: 'clip ε', min: 0.01, max: 1, integer: false, default: 0.2 };
@@ -197,7 +204,7 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
     'bcedge',
     'BCEdge (SAC)',
     'BCEdge: discrete soft actor-critic over (b, m_c) per model, with automatic temperature and the interference predictor.',
-    [TRAIN, EXPLORE, PRETRAINED, GAMMA, UPDATES, MINIBATCH, WARMUP_TRANSITIONS, ENTROPY_RATIO, TEMPERATURE, PREDICTOR, PREDICTOR_BUDGET],
+    [TRAIN, EXPLORE, PRETRAINED, GAMMA, UPDATES, MINIBATCH, WARMUP_TRANSITIONS, ENTROPY_RATIO, TEMPERATURE, PREDICTOR, PREDICTOR_BUDGET, PREDICTOR_MASK],
   ),
   tac: learningEntry('tac', 'TAC', 'Triton with actor-critic: the same learner as BCEdge without entropy (α = 0) and without the predictor.', [
     TRAIN,
@@ -254,7 +261,7 @@ export function servingSchedulerContext(seed: number, models: readonly ModelId[]
 export function servingLaneLabel(id: ServingSchedulerId, params: Readonly<Record<string, number>>): string {
   const entry = SERVING_SCHEDULERS[id];
   if (entry.learning === true) {
-    const notes = [params['predictor'] === 0 && id === 'bcedge' ? 'no predictor' : '', params['train'] === 0 ? 'frozen' : '', params['pretrained'] === 1 ? 'pretrained' : ''];
+    const notes = [params['predictor'] === 0 && id === 'bcedge' ? 'no predictor' : '', params['predictor'] !== 0 && params['predictorMask'] === 0 && id === 'bcedge' ? 'predictor not masking' : '', params['train'] === 0 ? 'frozen' : '', params['pretrained'] === 1 ? 'pretrained' : ''];
     const shown = notes.filter((n) => n !== '');
     return shown.length === 0 ? entry.label : `${entry.label} (${shown.join(', ')})`;
   }
