@@ -9,9 +9,10 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { encodeScenarioLink } from '../src/scenario/link';
 import { defaultScenario } from '../src/scenario/presets';
+import { gotoWhenServed, launchBenchBrowser } from './browser';
 import type { BenchRow } from './row';
 
 const PORT = 4185;
@@ -47,7 +48,7 @@ export async function benchClaims(rows: BenchRow[]): Promise<Record<string, unkn
   const build = spawnSync('./node_modules/.bin/vite', ['build', '--outDir', OUT_DIR, '--logLevel', 'error'], { encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`vite build failed: ${build.stderr}`);
   const server = spawn('./node_modules/.bin/vite', ['preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort', '--outDir', OUT_DIR], { stdio: 'ignore' });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  const browser = await launchBenchBrowser();
   const details: Record<string, unknown> = {};
   try {
     const page = await browser.newPage();
@@ -59,15 +60,7 @@ export async function benchClaims(rows: BenchRow[]): Promise<Record<string, unkn
       }).observe({ type: 'longtask' as never, buffered: true });
     });
     const url = `http://127.0.0.1:${PORT}/#${encodeScenarioLink({ ...defaultScenario(), view: { mode: 'normal', hide: [], claims: true } })}`;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await page.goto(url);
-        break;
-      } catch (error) {
-        if (attempt > 50) throw error;
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    }
+    await gotoWhenServed(page, url);
     const view = page.getByTestId('claims');
     await view.waitFor({ timeout: 60_000 });
     for (let i = 0; i < 1200 && (await view.getAttribute('data-status')) !== 'ready'; i++) await new Promise((r) => setTimeout(r, 50));

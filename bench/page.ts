@@ -5,8 +5,8 @@
  * (computed here, in Node, by the same engine on the same trace). Part of `npm run bench`.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chromium } from '@playwright/test';
 import { encodeAnyScenarioLink } from '../src/scenario/link';
+import { gotoWhenServed, launchBenchBrowser } from './browser';
 import type { ServingScenario } from '../src/scenario/schema';
 
 const PORT = 4179;
@@ -24,22 +24,11 @@ export async function benchPageTraining(scenario: ServingScenario, lane: number,
   const build = spawnSync('./node_modules/.bin/vite', ['build', '--outDir', OUT_DIR, '--logLevel', 'error'], { encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`vite build failed: ${build.stderr}`);
   const server = spawn('./node_modules/.bin/vite', ['preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort', '--outDir', OUT_DIR], { stdio: 'ignore' });
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchBenchBrowser();
   try {
     const page = await browser.newPage();
     const url = `http://127.0.0.1:${PORT}/#${encodeAnyScenarioLink(scenario)}`;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await page.goto(url);
-        break;
-      } catch (error) {
-        if (attempt > 50) throw error;
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    }
+    await gotoWhenServed(page, url);
     // The page plays on load: wait for the worker (tfjs loaded), pause, go back to time 0
     // (a fresh learner), then time from the click on Play at full speed.
     const reward = page.getByTestId(`learning.recent-reward.${lane}`);

@@ -6,12 +6,12 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
-import { chromium } from '@playwright/test';
 import { openSweepPool, runCellsOnPool } from '../src/cli/sweepPool';
 import { encodeScenarioLink } from '../src/scenario/link';
 import { findPreset } from '../src/scenario/presets';
 import type { AnyScenario, PipelineScenario, ServingScenario } from '../src/scenario/schema';
 import { sweepCells, sweepSeeds } from '../src/scenario/sweep';
+import { gotoWhenServed, launchBenchBrowser } from './browser';
 import type { BenchRow } from './row';
 
 export type SweepBenchRow = BenchRow;
@@ -66,22 +66,14 @@ async function pageRows(rows: SweepBenchRow[]): Promise<void> {
   const build = spawnSync('./node_modules/.bin/vite', ['build', '--outDir', OUT_DIR, '--logLevel', 'error'], { encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`vite build failed: ${build.stderr}`);
   const server = spawn('./node_modules/.bin/vite', ['preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort', '--outDir', OUT_DIR], { stdio: 'ignore' });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  const browser = await launchBenchBrowser();
   try {
     const base = findPreset('odin-fig5-vgg16')!.scenario as PipelineScenario;
     // The ODIN grid (3 × 3) with 4 seeds at 2000 queries: 36 cells of five lanes each.
     const scenario: PipelineScenario = { ...base, pipeline: { ...base.pipeline, queries: 2000 }, sweep: { ...base.sweep!, seeds: 4 }, view: { mode: 'normal', hide: [], explore: true } };
     const page = await browser.newPage();
     const url = `http://127.0.0.1:${PORT}/#${encodeScenarioLink(scenario)}`;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await page.goto(url);
-        break;
-      } catch (error) {
-        if (attempt > 50) throw error;
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    }
+    await gotoWhenServed(page, url);
     const cores = await page.evaluate(() => navigator.hardwareConcurrency);
     const progress = page.getByTestId('explore.progress');
     const waitDone = async () => {
