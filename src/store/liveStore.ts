@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { subscribeWithSelector } from 'zustand/middleware';
+import type { HideableControl, VIEW_MODES } from '../scenario/limits';
 import type { AnyScenario, FieldError } from '../scenario/schema';
 import type { LiveFrame, PlaybackStatus, Speed } from '../worker/liveProtocol';
 import { FPS_WINDOW_MS } from './constants';
@@ -9,8 +10,8 @@ import type { RestartReason } from './restartingWorker';
 
 /** How a lab is shown (carried by the link): normal or presentation, the parts a classroom hides. */
 export interface LabView {
-  readonly mode: string;
-  readonly hide: readonly string[];
+  readonly mode: (typeof VIEW_MODES)[number];
+  readonly hide: readonly HideableControl[];
 }
 
 /** The view of a scenario without `view`: normal, nothing hidden, Explore and Claims closed. */
