@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import shipped from '../../public/claims/report.json';
 import { CLAIMS, claimScenarios, computeClaims, type Claim } from './claims';
 import type { ClaimsReport } from './claimsReport';
+import { checkClaimsReport } from './claimsReportCheck';
 import { sweepCells } from './sweep';
 import { runCell } from './sweepReport';
 import { judge } from './verdict';
@@ -29,6 +30,11 @@ describe('the shipped claims report', () => {
     expect(report.rows.map((r) => r.id)).toEqual(CLAIMS.map((c) => c.id));
     for (const key of ['commit', 'date', 'machine', 'command'] as const) expect(report.provenance[key].length).toBeGreaterThan(0);
     expect(report.provenance.command).toContain('--format json');
+  });
+
+  it("passes the page's own check of a report (the Claims view refuses a report that does not)", () => {
+    const checked = checkClaimsReport(shipped);
+    expect(checked.ok ? [] : checked.errors).toEqual([]);
   });
 
   it("gives every row the verdict its rule gives its number, and the claim's own scenario", () => {
