@@ -18,6 +18,8 @@ const TRIALS = [
 ];
 
 test('stepping through one ODIN rebalancing highlights Algorithm 1 line by line with γ, PS_affected and direction', async ({ page }) => {
+  // Up to 120 key presses, each waited for and read back (four reads a step): a budget per press, not the default 30 s for all.
+  test.setTimeout(120_000);
   const lab = new LabPage(page);
   await lab.goto();
   await lab.openPreset('lesson-odin');
