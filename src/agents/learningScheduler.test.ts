@@ -27,6 +27,34 @@ const nano = (durationMs = 60_000): ServingRunSpec => ({
   assumptions: DEFAULT_SERVING_ASSUMPTIONS,
 });
 
+/** A predictor that says every batch of 16 or more takes 10 s, and keeps the batch sizes it learns from. */
+function slowBigBatchPredictor() {
+  const seen: number[] = [];
+  const predictor = {
+    add: (b: { batchSize: number }) => void seen.push(b.batchSize),
+    train: () => undefined,
+    ready: true,
+    predictActions: (_o: ServingObservation, _m: number, actions: readonly { batchSize: number }[]) => Float32Array.from(actions, (a) => (a.batchSize >= 16 ? 10_000 : 1)),
+  };
+  return { predictor, seen };
+}
+
+/** Runs 30 s of the Xavier NX device under `scheduler` (learning and profiling) and gives every batch size it chose. */
+function batchSizesChosen(scheduler: LearningScheduler): number[] {
+  const chosen: number[] = [];
+  new ServingRun({ ...nano(30_000), platform: 'xavier-nx', background: [] }, {
+    id: 'probe',
+    decide: (o) => {
+      const a = scheduler.decide(o);
+      for (const x of a) chosen.push(x.batchSize);
+      return a;
+    },
+    learn: () => scheduler.learn(),
+    observeBatch: (b) => scheduler.observeBatch!(b),
+  }).runToEnd();
+  return chosen;
+}
+
 describe('the learning scheduler (BCEdge Algorithm 1 in the serving world)', () => {
   it('never takes an action the memory mask forbids, while it explores and learns', () => {
     const learner = new DiscreteSac(tf, STATE_SIZE, ACTION_COUNT, { ...DEFAULT_SAC_CONFIG, warmup: 32 }, createRng(1, 2));
@@ -98,26 +126,9 @@ describe('the learning scheduler (BCEdge Algorithm 1 in the serving world)', () 
 
   it('masks the actions the interference predictor expects to break the SLO (masked, not penalized)', () => {
     const learner = new DiscreteSac(tf, STATE_SIZE, ACTION_COUNT, { ...DEFAULT_SAC_CONFIG, warmup: 32 }, createRng(4, 2));
-    const seen: number[] = [];
-    // A predictor that says every batch of 16 or more takes 10 s.
-    const predictor = {
-      add: (b: { batchSize: number }) => void seen.push(b.batchSize),
-      train: () => undefined,
-      ready: true,
-      predictActions: (_o: ServingObservation, _m: number, actions: readonly { batchSize: number }[]) => Float32Array.from(actions, (a) => (a.batchSize >= 16 ? 10_000 : 1)),
-    };
+    const { predictor, seen } = slowBigBatchPredictor();
     const scheduler = new LearningScheduler({ id: 'bcedge', learner, train: true, explore: true, predictor, predictorBudget: 0.8, predictorSteps: 1 });
-    const chosen: number[] = [];
-    new ServingRun({ ...nano(30_000), platform: 'xavier-nx', background: [] }, {
-      id: 'probe',
-      decide: (o) => {
-        const a = scheduler.decide(o);
-        for (const x of a) chosen.push(x.batchSize);
-        return a;
-      },
-      learn: () => scheduler.learn(),
-      observeBatch: (b) => scheduler.observeBatch!(b),
-    }).runToEnd();
+    const chosen = batchSizesChosen(scheduler);
     expect(chosen.length).toBe(30 * 6);
     expect(Math.max(...chosen)).toBeLessThan(16);
     expect(scheduler.telemetry().predictorMasked).toBeGreaterThan(0);
@@ -127,26 +138,9 @@ describe('the learning scheduler (BCEdge Algorithm 1 in the serving world)', () 
 
   it('with predictorMask off, the predictor learns from every batch but masks nothing', () => {
     const learner = new DiscreteSac(tf, STATE_SIZE, ACTION_COUNT, { ...DEFAULT_SAC_CONFIG, warmup: 32 }, createRng(4, 2));
-    const seen: number[] = [];
-    // A predictor that says every batch of 16 or more takes 10 s.
-    const predictor = {
-      add: (b: { batchSize: number }) => void seen.push(b.batchSize),
-      train: () => undefined,
-      ready: true,
-      predictActions: (_o: ServingObservation, _m: number, actions: readonly { batchSize: number }[]) => Float32Array.from(actions, (a) => (a.batchSize >= 16 ? 10_000 : 1)),
-    };
+    const { predictor, seen } = slowBigBatchPredictor();
     const scheduler = new LearningScheduler({ id: 'bcedge', learner, train: true, explore: true, predictor, predictorBudget: 0.8, predictorSteps: 1, predictorMask: false });
-    const chosen: number[] = [];
-    new ServingRun({ ...nano(30_000), platform: 'xavier-nx', background: [] }, {
-      id: 'probe',
-      decide: (o) => {
-        const a = scheduler.decide(o);
-        for (const x of a) chosen.push(x.batchSize);
-        return a;
-      },
-      learn: () => scheduler.learn(),
-      observeBatch: (b) => scheduler.observeBatch!(b),
-    }).runToEnd();
+    const chosen = batchSizesChosen(scheduler);
     expect(chosen.length).toBe(30 * 6);
     expect(scheduler.telemetry().predictorMasked).toBe(0);
     expect(seen.length).toBeGreaterThan(0); // the profiler's records reached the predictor

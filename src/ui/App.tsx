@@ -21,8 +21,8 @@ import { pipelineShare } from './ShareBar';
 import { LabShell, type LabWorld } from './shell/LabShell';
 import { useHistoryKeys, useTeachingKeys } from './shellKeys';
 import { PipelineTimeline } from './Timeline';
-import { ExploreLauncher } from './explore/ExploreLauncher';
-import { ClaimsLauncher, ClaimsMount } from './claims/ClaimsMount';
+import { ViewLauncher } from './ViewLauncher';
+import { ClaimsMount } from './claims/ClaimsMount';
 
 /** The serving lab is loaded when it is first opened: the pipeline lab's first load stays small. */
 const ServingLab = lazy(() => import('./serving/ServingLab').then((m) => ({ default: m.ServingLab })));
@@ -103,8 +103,8 @@ function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScen
     tagline: 'Drop co-located workloads onto execution places and watch online schedulers rebalance a CNN inference pipeline — every lane on the same interference trace.',
     launchers: (
       <>
-        <ExploreLauncher />
-        <ClaimsLauncher />
+        <ViewLauncher view="explore" label="Explore…" title="Sweep one or two of the scenario's fields over seeds, on every core" />
+        <ViewLauncher view="claims" label="Claims…" title="Every claim of both papers beside the lab’s number, its verdict and the assumptions that flip it" />
         {hidden('links') ? null : <MeasureLauncher />}
       </>
     ),

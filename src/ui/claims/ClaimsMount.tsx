@@ -6,31 +6,6 @@ import { useLab, useLabStore } from '../labContext';
 /** The view, its store and the claims registry are loaded when the view first opens: the lab's first load stays small. */
 const ClaimsPage = lazy(() => import('./ClaimsPage').then((m) => ({ default: m.ClaimsPage })));
 
-/** The button that shows the Claims view (its state lives in the scenario's `view`, so a link reopens it). */
-export function ClaimsLauncher() {
-  const store = useLabStore();
-  const open = useLab((s) => s.view.claims === true);
-  if (open) return null;
-  return (
-    <div className="claims-launcher">
-      <button
-        type="button"
-        data-testid="claims.open"
-        title="Every claim of both papers beside the lab’s number, its verdict and the assumptions that flip it"
-        onClick={() => {
-          // Recomputing a row needs the cores; the Explore view closes (one view over the lab at a time).
-          void store.getState().pause();
-          const { explore: _explore, ...view } = store.getState().view;
-          void _explore;
-          store.getState().setView({ ...view, claims: true });
-        }}
-      >
-        Claims…
-      </button>
-    </div>
-  );
-}
-
 /** The Claims view over the live lab, when the view says so. */
 export function ClaimsMount({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScenario) => void }) {
   const store = useLabStore();
