@@ -24,6 +24,12 @@ export interface RunningHogs {
   resetRates(): void;
   /** Work rates since the last reset, summed over hogs of each kind. */
   rates(): HogRates;
+  /**
+   * Resolves once every hog has reported since the last reset (or after one report interval and
+   * a half, whichever comes first): a mode measured faster than a hog reports would otherwise
+   * read a rate of 0 for work that was done.
+   */
+  reported(): Promise<void>;
   /** Reports received so far, per hog (tests and the page's "they are running"). */
   readonly reportCounts: readonly number[];
   stop(): Promise<void>;
@@ -45,6 +51,7 @@ export async function startHogs(
   const reportEveryMs = options.reportEveryMs ?? 200;
   const kinds: HogConfig['kind'][] = [...Array<'cpu'>(plan.cpu).fill('cpu'), ...Array<'memBW'>(plan.memBW).fill('memBW')];
   const counts = kinds.map(() => 0);
+  const sinceReset = kinds.map(() => 0);
   const totals = { cpu: { work: 0, ms: 0 }, memBW: { work: 0, ms: 0 } };
   const workers: HogWorker[] = [];
   let failure: Error | null = null;
@@ -55,6 +62,7 @@ export async function startHogs(
         { kind, bufferMiB: options.bufferMiB, reportEveryMs },
         (report) => {
           counts[index] = (counts[index] ?? 0) + 1;
+          sinceReset[index] = (sinceReset[index] ?? 0) + 1;
           // Rates per kind: the work of all its hogs over one hog's elapsed time.
           totals[report.kind].work += report.work;
           totals[report.kind].ms += report.elapsedMs / kinds.filter((k) => k === report.kind).length;
@@ -101,7 +109,23 @@ export async function startHogs(
     resetRates: () => {
       totals.cpu = { work: 0, ms: 0 };
       totals.memBW = { work: 0, ms: 0 };
+      sinceReset.fill(0);
     },
+    reported: () =>
+      new Promise<void>((resolve) => {
+        let done = false;
+        const finish = () => {
+          if (done) return;
+          done = true;
+          wake = null;
+          resolve();
+        };
+        wake = () => {
+          if (failure !== null || sinceReset.every((c) => c > 0)) finish();
+        };
+        options.schedule(finish, reportEveryMs * 1.5);
+        wake();
+      }),
     rates: () => ({
       ...(plan.cpu > 0 ? { cpuOpsPerS: rate(totals.cpu) } : {}),
       ...(plan.memBW > 0 ? { memBytesPerS: rate(totals.memBW) } : {}),

@@ -166,6 +166,7 @@ export async function measureDatabase(
         await env.sleep(0);
       }
       if (running !== null) {
+        await running.reported();
         ratesByMode[mode] = running.rates();
         await running.stop();
         running = null;
