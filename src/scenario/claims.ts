@@ -1049,8 +1049,10 @@ export function claimRow(claim: Claim, computed: ClaimComputation): ClaimRow {
     parts.push(`no reading of ${sensitivity.filter((s) => measured(s).length > 0).map((s) => s.label).join(', ')} changes the verdict${range}`);
   }
   // Choices whose readings were not all computed say so, rather than pass for agreeing.
-  const missing = sensitivity.filter((s) => s.readings.some((r) => r.estimate === null)).map((s) => s.label);
-  if (main !== null && missing.length > 0) parts.push(`not computed under every reading of ${missing.join(', ')}`);
+  const missing = sensitivity
+    .filter((s) => s.readings.some((r) => r.estimate === null))
+    .map((s) => `${s.label} = ${s.readings.filter((r) => r.estimate === null).map((r) => describeValue(r.value)).join(' or ')}`);
+  if (main !== null && missing.length > 0) parts.push(`no number under ${missing.join('; ')} (the metric is missing from those runs)`);
   const scenario = mainScenario(claim, computed.seeds ?? main?.seeds ?? 1);
   // Learning rows say how much they ran: seeds (unless the judgement just said them) and run length against the paper's.
   if (claim.learns && computed.seeds !== undefined) {
