@@ -23,7 +23,8 @@ test.describe('at 1440 × 900', () => {
     await page.screenshot({ path: info.outputPath('pipeline-1440x900.png') });
     expect(await inViewport(page, lab.byTestId('controls.play'), 20)).toBe(true);
     expect(await inViewport(page, lab.byTestId('board.ep-0'))).toBe(true);
-    expect(await inViewport(page, lab.byTestId('chart.throughput'), 200)).toBe(true);
+    // The whole main chart, its query axis included, not only its top.
+    expect(await inViewport(page, lab.byTestId('chart.throughput'), Number.POSITIVE_INFINITY)).toBe(true);
     lab.expectCleanLog();
   });
 
@@ -39,6 +40,30 @@ test.describe('at 1440 × 900', () => {
     expect(await inViewport(page, lab.byTestId('chart.throughput'), 200)).toBe(true);
     lab.expectCleanLog();
   });
+});
+
+test('the chart grid: a card collapsed and a card moved stay so after a reload, and the page can put them back', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.goto();
+  await lab.pause();
+  const order = () => page.locator('[data-testid="charts"] figure[data-testid^="chart."]').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-testid')));
+  const before = await order();
+  expect(before.slice(0, 2)).toEqual(['chart.latency', 'chart.config']);
+  await lab.byTestId('chart.latency.collapse').click();
+  await expect(lab.byTestId('chart.latency')).toHaveAttribute('data-collapsed', 'true');
+  await expect(lab.byTestId('chart.latency').locator('.chart-host')).toBeHidden();
+  await lab.byTestId('chart.config.earlier').click();
+  await expect.poll(order).toEqual(['chart.config', 'chart.latency', ...before.slice(2)]);
+  await page.reload();
+  await lab.partsLoaded();
+  await expect(lab.byTestId('chart.latency')).toHaveAttribute('data-collapsed', 'true');
+  expect(await order()).toEqual(['chart.config', 'chart.latency', ...before.slice(2)]);
+  // Opened again and moved back: the world's order.
+  await lab.byTestId('chart.latency.collapse').click();
+  await expect(lab.byTestId('chart.latency')).toHaveAttribute('data-collapsed', 'false');
+  await lab.byTestId('chart.latency.earlier').click();
+  await expect.poll(order).toEqual(before);
+  lab.expectCleanLog();
 });
 
 // Presentation on a projector (issue 12 part 5): the header folds the share bar into one button,

@@ -68,7 +68,7 @@ test('rewinding to a marker restores the board and the charts exactly', async ({
   // The default scenario's hog lands on EP 2 at query 150; the marker takes the run just past it.
   await lab.step(151);
   const board = await lab.boardState();
-  const charts = await lab.chartsState();
+  const charts = await lab.settledChartsState();
   await lab.step(249);
   expect(await lab.boardState()).not.toEqual(board);
   await lab.byTestId('timeline.marker-interference-on-150').click();

@@ -33,6 +33,12 @@ export class LabPage {
   async goto(): Promise<void> {
     await this.page.goto('./');
     await expect(this.byTestId('lane.odin')).toBeVisible();
+    await this.partsLoaded();
+  }
+
+  /** Waits until the parts below the first screen (the time line, the chart grid, the dock's lower panels) have loaded their code. */
+  async partsLoaded(): Promise<void> {
+    await expect(this.page.locator('[data-deferred]')).toHaveCount(0, { timeout: 15_000 });
   }
 
   async served(): Promise<number> {
@@ -145,6 +151,21 @@ export class LabPage {
         texts: Array.from(chart.querySelectorAll('svg text'), (t) => t.textContent),
       })),
     );
+  }
+
+  /** The charts once they have settled: two reads 250 ms apart agree (a paused run's summaries, the SLO curves, arrive after its last frame). */
+  async settledChartsState(): Promise<unknown> {
+    let last = await this.chartsState();
+    await expect
+      .poll(async () => {
+        await this.page.waitForTimeout(250);
+        const now = await this.chartsState();
+        const same = JSON.stringify(now) === JSON.stringify(last);
+        last = now;
+        return same;
+      })
+      .toBe(true);
+    return last;
   }
 
   expectCleanLog(): void {

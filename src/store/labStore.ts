@@ -4,7 +4,6 @@ import type { PipelineScenario } from '../scenario/schema';
 import type { LessonStep } from '../scenario/lessons';
 import type { EventView, Frame, SimApi, LaneInfo, LaneLive, LoadResult, Marker, SeriesChunk, TeachingFrame } from '../worker/protocol';
 import { TIMELINE_MARKERS } from '../worker/protocol';
-import { findLesson } from '../scenario/lessons';
 import type { WorkerClient } from './restartingWorker';
 import { DEFAULT_SPEED, PIPELINE_SPEEDS } from './constants';
 import { createLiveStore, markersOfLane, type LiveStore, type LiveWorld, type SeekTarget, type SharedLabState, type WorldTypes } from './liveStore';
@@ -156,7 +155,8 @@ function pipelineWorld(client: SimClient): LiveWorld<PipelineTypes, PipelineSlic
       const { query, step } = markerTarget(marker);
       return seekTarget(query, step);
     },
-    findLesson,
+    // The lessons' texts are not on the page's first load (issue 12 part 6).
+    findLesson: (id) => import('../scenario/lessons').then((m) => m.findLesson(id)),
     lessonTarget: (step) => seekTarget(step.query, step.algorithmStep),
     selectLane: (lane) => client.setTraceLane(lane),
   };

@@ -196,6 +196,12 @@ type Set<T extends WorldTypes, W> = StoreApi<State<T, W>>['setState'];
 type Get<T extends WorldTypes, W> = StoreApi<State<T, W>>['getState'];
 
 /** What the shared slices lend a world's own actions. */
+/** A lesson as the store walks it: the scenario it opens and where each step takes the run. */
+export interface WorldLesson<T extends WorldTypes> {
+  readonly scenario: T['scenario'];
+  readonly steps: readonly T['lessonStep'][];
+}
+
 export interface WorldTools<T extends WorldTypes> {
   /** Records the scenario before a change, for undo (a new change clears redo). */
   remember(before: T['scenario'] | null): void;
@@ -234,7 +240,8 @@ export interface LiveWorld<T extends WorldTypes, W extends object> {
   frame(frame: T['frame'], state: State<T, W>, fresh: boolean): Partial<State<T, W>>;
   /** Where a marker takes the run. */
   markerTarget(marker: T['marker']): SeekTarget;
-  findLesson(id: string): { readonly scenario: T['scenario']; readonly steps: readonly T['lessonStep'][] } | undefined;
+  /** A lesson of the world by id; a promise where the lessons' texts load when first needed (the pipeline's, issue 12 part 6). */
+  findLesson(id: string): WorldLesson<T> | undefined | Promise<WorldLesson<T> | undefined>;
   lessonTarget(step: T['lessonStep']): SeekTarget;
   /** Tells the worker which lane is selected (the pipeline's algorithm trace follows it). */
   selectLane?(lane: number): Promise<void>;
@@ -379,7 +386,7 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
         if (target !== undefined) await seekTo(target);
       },
       startLesson: async (id) => {
-        const lesson = world.findLesson(id);
+        const lesson = await world.findLesson(id);
         if (lesson === undefined) return false;
         await client.pause();
         setShared({ status: 'paused' });
@@ -391,7 +398,7 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
       },
       lessonStep: async (step) => {
         const current = get().lesson;
-        const lesson = current === null ? undefined : world.findLesson(current.id);
+        const lesson = current === null ? undefined : await world.findLesson(current.id);
         if (current === null || lesson === undefined) return;
         const index = Math.max(0, Math.min(lesson.steps.length - 1, step));
         const target = lesson.steps[index]!;

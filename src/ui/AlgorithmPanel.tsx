@@ -1,6 +1,31 @@
-import { useId } from 'react';
-import { narrate, pseudocodeOf, watchList } from '../schedulers/pipeline/teaching';
+import { useEffect, useId, useState } from 'react';
+import { pseudocodeOf } from '../schedulers/pipeline/teaching';
 import { useLab, useLabStore } from './labContext';
+import { loadOnce, whenIdle } from './shell/deferred';
+
+/** The steps' narration and watch list: not on the first load (issue 12 part 6), fetched when the browser is first idle or a step is shown. */
+const narrationModule = loadOnce(() => import('../schedulers/pipeline/narration'));
+type Narration = Awaited<ReturnType<typeof narrationModule>>;
+
+/** The narration module once loaded (null until then): fetched when the browser is first idle, at once when `wanted`. */
+function useNarration(wanted: boolean): Narration | null {
+  const [module, setModule] = useState<Narration | null>(() => narrationModule.value() ?? null);
+  useEffect(() => {
+    if (module !== null) return undefined;
+    let live = true;
+    const take = () =>
+      void narrationModule().then(
+        (m) => (live ? setModule(m) : undefined),
+        () => undefined,
+      );
+    const cancel = wanted ? (take(), () => undefined) : whenIdle(take);
+    return () => {
+      live = false;
+      cancel();
+    };
+  }, [wanted, module]);
+  return module;
+}
 
 /**
  * The algorithm panel (teaching mode): the pseudocode of the followed lane's algorithm (ODIN's
@@ -22,11 +47,12 @@ export function AlgorithmPanel() {
   const step = teaching !== null && teaching.cursor >= 0 ? (teaching.steps[teaching.cursor] ?? null) : null;
   const currentLine = step?.line ?? null;
   const act = store.getState();
+  const narrationOf = useNarration(step !== null);
 
   let narration: string;
   if (fast) narration = 'Running at full speed: pause, or step with → , to follow the algorithm line by line.';
   else if (algorithm === null) narration = `${laneLabel || 'This lane'} has no line-by-line algorithm: select an ODIN or LLS lane to follow its rebalancing.`;
-  else if (step !== null) narration = narrate(step);
+  else if (step !== null) narration = narrationOf === null ? `Line ${step.line}.` : narrationOf.narrate(step);
   else if (teaching?.rebalancing) narration = `Query ${served - 1} was one of those already in the pipeline when the change was detected: it finishes on the old configuration before the next trial runs (serial trials, ODIN §4.2).`;
   else narration = `No rebalancing ran during query ${Math.max(0, served - 1)}: ${algorithm === 'odin' ? 'ODIN' : 'LLS'} waits for the monitor to see the slowest stage change.`;
 
@@ -68,13 +94,13 @@ export function AlgorithmPanel() {
               </li>
             ))}
           </ol>
-          {step === null ? (
+          {step === null || narrationOf === null ? (
             <p className="watch subtle" data-testid="algorithm.watch">
               The variables appear while the algorithm runs.
             </p>
           ) : (
             <dl className="watch" aria-label="Watch list" data-testid="algorithm.watch">
-              {watchList(step).map((row) => (
+              {narrationOf.watchList(step).map((row) => (
                 <div key={row.key} className="watch-row">
                   <dt>{row.name}</dt>
                   <dd data-testid={`algorithm.watch.${row.key}`}>{row.value}</dd>

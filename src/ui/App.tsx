@@ -1,34 +1,32 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { LESSONS } from '../scenario/lessons';
 import { defaultScenario } from '../scenario/defaultPreset';
 import type { FieldError, HideableControl, ServingScenario } from '../scenario/schema';
 import type { ServingStore } from '../store/servingStore';
 import { createLabStore, type LabStore } from '../store/labStore';
 import { createWorkerClient } from '../store/simClient';
 import { AlgorithmPanel } from './AlgorithmPanel';
-import { AssumptionsPanel } from './AssumptionsPanel';
 import { Board } from './Board';
-import { PipelineCharts, ThroughputCard } from './ChartsPanel';
-import { EventsList } from './EventsList';
+import { AssumptionsPanel, EventsList, pipelineLessons, PipelineCharts, PipelineTimeline, ScenarioPanel } from './belowTheFold';
 import { SHORTCUTS } from './HelpOverlay';
 import { LabStoreContext, useLab, useLabStore } from './labContext';
 import { LanesPanel } from './LanesPanel';
 import { MeasureLauncher } from './MeasureLauncher';
 import { linkCodec, linkFor, startLinkSync } from './linkSync';
 import { PIPELINE_PLAYBACK } from './PlaybackBar';
-import { ScenarioPanel } from './ScenarioPanel';
 import { pipelineShare } from './ShareBar';
 import { LabShell, type LabWorld } from './shell/LabShell';
+import { ThroughputCard } from './ThroughputCard';
 import { useHistoryKeys, useTeachingKeys } from './shellKeys';
-import { PipelineTimeline } from './Timeline';
 import { ViewLauncher } from './ViewLauncher';
-import { ClaimsMount } from './claims/ClaimsMount';
 
 /** The serving lab is loaded when it is first opened: the pipeline lab's first load stays small. */
 const ServingLab = lazy(() => import('./serving/ServingLab').then((m) => ({ default: m.ServingLab })));
 
 /** The serving world's store, worker and default scenario, loaded when the serving lab is first opened. */
 const servingEntry = () => import('./serving/servingEntry');
+
+/** The Claims view's mount, loaded when the view is first opened (it loads the view itself). */
+const ClaimsMount = lazy(() => import('./claims/ClaimsMount').then((m) => ({ default: m.ClaimsMount })));
 
 /** The Explore view (its store, worker pool, sweeps and charts), loaded when it is first opened (issue 12). */
 const ExploreMount = lazy(() => import('./explore/ExploreMount').then((m) => ({ default: m.ExploreMount })));
@@ -91,7 +89,9 @@ function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScen
   const share = useMemo(() => pipelineShare(store, onOpenServing), [store, onOpenServing]);
   // One view over the lab at a time: the Claims view, or the Explore view.
   const over = claiming ? (
-    <ClaimsMount onOpenServing={onOpenServing} />
+    <Suspense fallback={<p className="loading" data-testid="claims.loading">Opening the Claims view…</p>}>
+      <ClaimsMount onOpenServing={onOpenServing} />
+    </Suspense>
   ) : exploring ? (
     <Suspense fallback={<p className="loading">Opening Explore…</p>}>
       <ExploreMount />
@@ -110,7 +110,7 @@ function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScen
     ),
     playback: PIPELINE_PLAYBACK,
     share,
-    lessons: LESSONS,
+    lessons: pipelineLessons,
     shortcuts: SHORTCUTS,
     board: <Board showPalette={!hidden('palette')} />,
     dockLabel: 'Algorithm, scenario and lanes',

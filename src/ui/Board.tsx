@@ -12,12 +12,13 @@ import { useLab, useLabStore } from './labContext';
 const ROW_PX = 22;
 
 /**
- * Height of the area where a column stacks its layer blocks, px: room for twice a balanced
- * stage (a scheduler may pile layers onto one EP), within 120–300 px. It depends only on the
- * scenario, so the page does not jump while layers move.
+ * Height of the area where a column stacks its layer blocks, px: room for one and a half
+ * balanced stages, within 120–300 px; a column that holds more (a scheduler may pile layers
+ * onto one EP) draws its rows thinner. It depends only on the scenario, so the page does not
+ * jump while layers move, and it leaves the main chart room on the first screen.
  */
 export function blocksHeight(units: number, executionPlaces: number): number {
-  return Math.max(120, Math.min(300, ROW_PX * (Math.ceil((2 * units) / Math.max(1, executionPlaces)) + 1)));
+  return Math.max(120, Math.min(300, ROW_PX * (Math.ceil((1.5 * units) / Math.max(1, executionPlaces)) + 1)));
 }
 
 type DragData = { kind: 'mode'; mode: InterferenceModeId } | { kind: 'event'; event: EventView };
@@ -97,6 +98,8 @@ function Palette() {
   const { setNodeRef, isOver } = useDroppable({ id: 'palette' });
   return (
     <div ref={setNodeRef} className={`palette${isOver ? ' over' : ''}`} role="group" aria-label="Co-located workloads (ODIN Table 1)">
+      {/* The heading leads the palette's own row, so that the board and the main chart share the first screen (issue 12 part 5). */}
+      <h3 className="palette-heading">Co-located workloads — drag one onto an execution place:</h3>
       {INTERFERENCE_MODE_IDS.map((mode) => (
         <ModeToken key={mode} mode={mode} />
       ))}
@@ -187,10 +190,7 @@ export function Board({ showPalette = true }: { readonly showPalette?: boolean }
         </div>
       </div>
       {showPalette ? (
-        <>
-          <h3 className="palette-heading">Co-located workloads — drag one onto an execution place</h3>
-          <Palette />
-        </>
+        <Palette />
       ) : null}
     </DragDropArea>
   );

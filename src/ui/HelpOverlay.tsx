@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect } from 'react';
+import { deferred, preloadWhenIdle } from './shell/deferred';
 
 /** A keyboard shortcut, for the help overlay and the README. */
 export interface Shortcut {
@@ -17,35 +18,11 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: 'Ctrl+Z / Ctrl+Shift+Z', does: 'undo / redo a scenario edit' },
 ];
 
-/** The help overlay of either lab: a modal dialog listing its keyboard shortcuts. */
+/** The dialog, not on the first load (issue 12 part 6): fetched when the browser is first idle, so that `?` opens it at once, also offline. */
+const HelpDialog = deferred('help', () => import('./HelpDialog').then((m) => m.HelpDialog), { when: 'onShow' });
+
+/** The help overlay of either lab: a modal dialog listing its keyboard shortcuts, while `open`. */
 export function HelpOverlay({ open, onClose, shortcuts }: { readonly open: boolean; readonly onClose: () => void; readonly shortcuts: readonly Shortcut[] }) {
-  const headingId = useId();
-  const close = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (open) close.current?.focus();
-  }, [open]);
-  if (!open) return null;
-  return (
-    <div className="help-backdrop" onClick={onClose}>
-      <div className="help panel" role="dialog" aria-modal="true" aria-labelledby={headingId} data-testid="help" onClick={(e) => e.stopPropagation()}>
-        <h2 id={headingId}>Keyboard shortcuts</h2>
-        <p className="subtle">They work anywhere on the page except while you type in a field.</p>
-        <table>
-          <tbody>
-            {shortcuts.map((s) => (
-              <tr key={s.keys}>
-                <th scope="row">
-                  <kbd>{s.keys}</kbd>
-                </th>
-                <td>{s.does}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <button type="button" ref={close} data-testid="help.close" onClick={onClose}>
-          Close
-        </button>
-      </div>
-    </div>
-  );
+  useEffect(() => preloadWhenIdle(HelpDialog.preload), []);
+  return open ? <HelpDialog open={open} onClose={onClose} shortcuts={shortcuts} /> : null;
 }

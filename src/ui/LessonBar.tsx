@@ -1,83 +1,47 @@
+import { useEffect, useState } from 'react';
 import { LessonsIcon } from './icons';
-import { useEffect, useId, useRef, useState } from 'react';
+import { deferred, preloadWhenIdle } from './shell/deferred';
+
+/** A lesson as the bar shows it: its title, summary and the text of each step. */
+export interface LessonText {
+  readonly id: string;
+  readonly title: string;
+  readonly summary: string;
+  readonly steps: readonly { readonly text: string }[];
+}
 
 /** What the lessons bar needs of a lab (either world): its lessons, the one under way, and the moves. */
 export interface LessonsOfLab {
-  readonly lessons: readonly { readonly id: string; readonly title: string; readonly summary: string; readonly steps: readonly { readonly text: string }[] }[];
+  /**
+   * The lab's lessons. Their texts are not on the first load (issue 12 part 6): fetched when
+   * the browser is first idle, and at once when the list opens or a lesson starts.
+   */
+  readonly lessons: () => Promise<readonly LessonText[]>;
   readonly lesson: { readonly id: string; readonly step: number } | null;
   startLesson(id: string): Promise<boolean>;
   lessonStep(step: number): Promise<void>;
   endLesson(): void;
 }
 
+/** The list and the lesson under way, with their texts: loaded when first shown, fetched when the browser is first idle. */
+const LessonView = deferred('lessons', () => import('./LessonView').then((m) => m.LessonView), { when: 'onShow' });
+
 /**
  * Guided lessons (teaching mode), for either world: pick one, then read each narrated step
- * and press Next; every step puts the run where the text speaks about (time travel).
+ * and press Next; every step puts the run where the text speaks about (time travel). The
+ * first screen carries only the Lessons button (issue 12 part 6).
  */
-export function LessonsPanel({ lessons, lesson, ...act }: LessonsOfLab) {
+export function LessonsPanel(props: LessonsOfLab) {
   const [listOpen, setListOpen] = useState(false);
-  const headingId = useId();
-  const current = lesson === null ? undefined : lessons.find((l) => l.id === lesson.id);
-  const next = useRef<HTMLButtonElement>(null);
-  const lessonId = lesson?.id ?? null;
-  // A lesson that starts takes the focus to its Next button, so the keyboard goes on from there.
-  useEffect(() => {
-    if (lessonId !== null) next.current?.focus();
-  }, [lessonId]);
-
-  if (current === undefined || lesson === null) {
-    return (
-      <section className="lessons" aria-label="Lessons" data-testid="lessons">
-        <button type="button" data-testid="lessons.open" aria-expanded={listOpen} onClick={() => setListOpen(!listOpen)}>
-          <LessonsIcon /> Lessons
-        </button>
-        {listOpen ? (
-          <ul className="lesson-list">
-            {lessons.map((l) => (
-              <li key={l.id}>
-                <button
-                  type="button"
-                  data-testid={`lessons.start-${l.id}`}
-                  onClick={() => {
-                    setListOpen(false);
-                    void act.startLesson(l.id);
-                  }}
-                >
-                  {l.title}
-                </button>{' '}
-                <span className="subtle">{l.summary}</span>
-              </li>
-            ))}
-          </ul>
-        ) : null}
-      </section>
-    );
-  }
-  const last = lesson.step === current.steps.length - 1;
+  const { lessons } = props;
+  useEffect(() => preloadWhenIdle(() => Promise.all([LessonView.preload(), lessons()])), [lessons]);
+  if (props.lesson !== null) return <LessonView {...props} onStarted={() => setListOpen(false)} />;
   return (
-    <section className="lessons lesson-active panel" aria-labelledby={headingId} data-testid="lesson" data-lesson={current.id} data-step={lesson.step}>
-      <h2 id={headingId}>
-        {current.title}{' '}
-        <span className="subtle" data-testid="lesson.progress">
-          — step {lesson.step + 1} of {current.steps.length}
-        </span>
-      </h2>
-      <p className="lesson-text" data-testid="lesson.text" aria-live="polite">
-        {current.steps[lesson.step]!.text}
-      </p>
-      <div className="lesson-buttons">
-        <button type="button" data-testid="lesson.back" disabled={lesson.step === 0} onClick={() => void act.lessonStep(lesson.step - 1)}>
-          ◂ Back
-        </button>
-        <button type="button" ref={next} data-testid={last ? 'lesson.end' : 'lesson.next'} onClick={() => (last ? act.endLesson() : void act.lessonStep(lesson.step + 1))}>
-          {last ? 'Finish the lesson' : 'Next ▸'}
-        </button>
-        {last ? null : (
-          <button type="button" data-testid="lesson.exit" onClick={() => act.endLesson()}>
-            Leave the lesson
-          </button>
-        )}
-      </div>
+    <section className="lessons" aria-label="Lessons" data-testid="lessons">
+      <button type="button" data-testid="lessons.open" aria-expanded={listOpen} onClick={() => setListOpen(!listOpen)}>
+        <LessonsIcon /> Lessons
+      </button>
+      {listOpen ? <LessonView {...props} onStarted={() => setListOpen(false)} /> : null}
     </section>
   );
 }

@@ -1,15 +1,18 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import type { HideableControl, ServingScenario } from '../scenario/schema';
 import type { LabStore } from '../store/labStore';
 import { downloadText, fileSlug } from './download';
 import { FileButton } from './FileButton';
 import { useLab, useLabStore } from './labContext';
 import { currentLink } from './linkSync';
-import { resultsCsv, resultsJson } from './results';
+import { loadOnce, preloadWhenIdle } from './shell/deferred';
 import type { WorldShare } from './shell/ShareBar';
 
 /** The gallery of every preset, loaded when it is first opened (issue 12: first load). */
 const PresetsGallery = lazy(() => import('./PresetsGallery').then((m) => ({ default: m.PresetsGallery })));
+
+/** The results' JSON and CSV writers, not on the first load (issue 12 part 6): fetched when the browser is first idle, so that they work at once, also offline. */
+const results = loadOnce(() => import('./results'));
 
 /** Files larger than this are refused before they are read (a scenario is a few KiB). */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
@@ -34,6 +37,7 @@ function PipelineFiles() {
   const store = useLabStore();
   const title = useLab((s) => s.scenario?.title ?? 'scenario');
   const act = store.getState();
+  useEffect(() => preloadWhenIdle(results), []);
   const importFile = async (file: File | undefined) => {
     if (file === undefined) return;
     if (file.size > MAX_FILE_BYTES) {
@@ -54,10 +58,10 @@ function PipelineFiles() {
       <button type="button" data-testid="files.export-scenario" onClick={() => downloadText(`${fileSlug(title)}.json`, `${JSON.stringify(store.getState().scenario, null, 2)}\n`, 'application/json')}>
         Export scenario
       </button>
-      <button type="button" data-testid="files.export-json" onClick={() => downloadText(`${fileSlug(title)}-results.json`, resultsJson(store.getState()), 'application/json')}>
+      <button type="button" data-testid="files.export-json" onClick={() => void results().then((r) => downloadText(`${fileSlug(title)}-results.json`, r.resultsJson(store.getState()), 'application/json'))}>
         Results JSON
       </button>
-      <button type="button" data-testid="files.export-csv" onClick={() => downloadText(`${fileSlug(title)}-results.csv`, resultsCsv(store.getState()), 'text/csv')}>
+      <button type="button" data-testid="files.export-csv" onClick={() => void results().then((r) => downloadText(`${fileSlug(title)}-results.csv`, r.resultsCsv(store.getState()), 'text/csv'))}>
         Results CSV
       </button>
     </>

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { findLesson } from '../../scenario/lessons';
 import { createLaneRuns } from '../../scenario/pipelineRunner';
-import { narrate, ODIN_PSEUDOCODE, watchList } from './teaching';
+import { narrate, watchList } from './narration';
+import { ODIN_PSEUDOCODE } from './teaching';
 import type { AlgorithmStep } from './trace';
 
 /** Runs a lesson's scenario and collects lane 0's algorithm steps, per query that produced them. */

@@ -33,6 +33,9 @@ function useServing<T>(store: ServingStore, selector: (s: ServingState) => T): T
   return useStore(store, selector);
 }
 
+
+/** The serving lessons (on this lab's own load already). */
+const servingLessons = () => Promise.resolve(SERVING_LESSONS);
 /** How long the page waits after a change of the scenario before asking for Fig. 15 again, ms (a slider being dragged). */
 const RPS_SWEEP_DEBOUNCE_MS = 400;
 
@@ -293,7 +296,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
       ),
     },
     share,
-    lessons: SERVING_LESSONS,
+    lessons: servingLessons,
     shortcuts: SERVING_SHORTCUTS,
     notices: <SearchProgress store={store} />,
     board: (

@@ -1,7 +1,10 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { HideableControl } from '../../scenario/limits';
-import { ClassroomPanel } from '../ClassroomPanel';
+import { deferred, preloadWhenIdle } from './deferred';
 import { useShell, useShellStore } from './shellStore';
+
+/** The classroom settings, not on the first load (issue 12 part 6): fetched when the browser is first idle. */
+const ClassroomPanel = deferred('classroom', () => import('../ClassroomPanel').then((m) => m.ClassroomPanel), { when: 'onShow' });
 
 /** A link to the scenario, or why there is none (too large, a trace too long for a link). */
 export type CopiedLink = { readonly url: string } | { readonly problem: string };
@@ -34,6 +37,7 @@ export function ShareBar({ share }: { readonly share: WorldShare }) {
   const [panel, setPanel] = useState<'presets' | 'classroom' | null>(null);
   const [filesOpen, setFilesOpen] = useState(false);
   const act = store.getState();
+  useEffect(() => preloadWhenIdle(ClassroomPanel.preload), []);
   // In presentation the world's file buttons fold into one, so that the share bar fits on the
   // title's row and the board, the main chart and the dock share the projector's screen.
   const foldFiles = view.mode === 'presentation' && share.files !== undefined;

@@ -1,0 +1,35 @@
+import { useEffect, useId, useRef } from 'react';
+import type { Shortcut } from './HelpOverlay';
+
+/** The help overlay's dialog (either lab): its keyboard shortcuts, modal; `HelpOverlay.tsx` loads it. */
+export function HelpDialog({ open, onClose, shortcuts }: { readonly open: boolean; readonly onClose: () => void; readonly shortcuts: readonly Shortcut[] }) {
+  const headingId = useId();
+  const close = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (open) close.current?.focus();
+  }, [open]);
+  if (!open) return null;
+  return (
+    <div className="help-backdrop" onClick={onClose}>
+      <div className="help panel" role="dialog" aria-modal="true" aria-labelledby={headingId} data-testid="help" onClick={(e) => e.stopPropagation()}>
+        <h2 id={headingId}>Keyboard shortcuts</h2>
+        <p className="subtle">They work anywhere on the page except while you type in a field.</p>
+        <table>
+          <tbody>
+            {shortcuts.map((s) => (
+              <tr key={s.keys}>
+                <th scope="row">
+                  <kbd>{s.keys}</kbd>
+                </th>
+                <td>{s.does}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <button type="button" ref={close} data-testid="help.close" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </div>
+  );
+}
