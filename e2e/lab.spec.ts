@@ -95,3 +95,22 @@ test('a workload dragged with touch lands on the execution place', async ({ brow
   lab.expectCleanLog();
   await context.close();
 });
+
+test('a workload dragged with the keyboard lands on the execution place the arrows chose, and the drop does not pick it up again', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.goto();
+  await lab.pause();
+  const token = lab.byTestId('palette.mode-F');
+  await token.focus();
+  await page.keyboard.press('Space');
+  await expect(token).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('ArrowRight'); // EP 1
+  await page.keyboard.press('ArrowRight'); // EP 2
+  await page.keyboard.press('Space');
+  await expect(lab.byTestId('events.item-2')).toContainText('EP 2');
+  await expect(token).not.toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('status').filter({ hasText: 'Dropped.' })).toHaveCount(1);
+  await lab.step(1);
+  expect((await lab.epModes())[1]).toBe('F');
+  lab.expectCleanLog();
+});

@@ -187,3 +187,25 @@ test('a serving lesson, walked through with the keyboard only: each step goes to
   await expect(lab.byTestId('lessons.open')).toBeVisible();
   lab.expectCleanLog();
 });
+
+test('another tenant dragged onto the device with the keyboard runs there (the same drag and drop as the pipeline board)', async ({ page }) => {
+  const lab = new ServingPage(page);
+  await lab.open();
+  await lab.byTestId('serving.pause').click();
+  await expect(page.locator('[data-testid^="device.background-"]')).toHaveCount(0);
+  const token = lab.byTestId('palette.background');
+  await token.focus();
+  await page.keyboard.press('Space');
+  await expect(token).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Space');
+  await expect(page.locator('[data-testid^="device.background-"]')).toHaveCount(1);
+  await expect(page.getByRole('status').filter({ hasText: 'Dropped on the device' })).toHaveCount(1);
+  // Picked up and cancelled with Escape: nothing more is added.
+  await token.focus();
+  await page.keyboard.press('Space');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Escape');
+  await expect(page.locator('[data-testid^="device.background-"]')).toHaveCount(1);
+  lab.expectCleanLog();
+});

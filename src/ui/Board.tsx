@@ -155,7 +155,7 @@ export function Board({ showPalette = true }: { readonly showPalette?: boolean }
   };
 
   return (
-    <DragDropArea onDrop={onDrop} announcements={announcements}>
+    <DragDropArea onDrop={onDrop} announcements={announcements} keyboardTargets="ep-" keyboardWhere="between execution places">
       <h2 id="board-heading">
         Execution places <span className="subtle">— layers of {laneLabel || 'the selected lane'}</span>
       </h2>

@@ -1,13 +1,14 @@
 /**
- * The board's drag and drop: a palette token or a placed workload dragged onto an execution
- * place with the mouse, a pen, a finger (after a short press, so that a swipe still scrolls)
- * or the keyboard (Space or Enter picks up, the arrows jump from target to target, Space,
- * Enter or Tab drops, Escape cancels), announced to screen readers in a live region.
+ * The boards' drag and drop (both worlds): a palette token or a placed workload dragged onto
+ * a drop target — an execution place, the serving device — with the mouse, a pen, a finger
+ * (after a short press, so that a swipe still scrolls) or the keyboard (Space or Enter picks
+ * up, the arrows jump from target to target, Space, Enter or Tab drops, Escape cancels),
+ * announced to screen readers in a live region.
  *
- * Written for the board rather than taken from a general drag-and-drop library, because the
- * board needs only this and the library was a tenth of the page's first load (issue 12
- * part 6). The hooks keep the shape of the usual ones (`useDraggable`, `useDroppable`, a
- * provider with `onDrop`); the geometry is in `dragGeometry.ts`.
+ * Written for the boards rather than taken from a general drag-and-drop library, because they
+ * need only this and the library was a tenth of the page's first load (issue 12 part 6). The
+ * hooks keep the shape of the usual ones (`useDraggable`, `useDroppable`, a provider with
+ * `onDrop`); the geometry is in `dragGeometry.ts`.
  */
 import { createContext, useCallback, useContext, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
 import { keyboardJump, targetUnder, type Rect, type TargetRect } from './dragGeometry';
@@ -31,8 +32,6 @@ export const POINTER_DISTANCE_PX = 4;
 /** A finger must rest this long (ms) before it drags; moving farther than `TOUCH_TOLERANCE_PX` first lets the page scroll instead. */
 export const TOUCH_DELAY_MS = 120;
 export const TOUCH_TOLERANCE_PX = 6;
-/** Keyboard moves jump between the drop targets whose id starts with this. */
-const KEYBOARD_TARGET_PREFIX = 'ep-';
 
 interface DragState {
   readonly item: DragItem;
@@ -76,11 +75,30 @@ const rectOf = (node: Element): Rect => {
 
 const newSession = (item: DragItem, node: HTMLElement): Session => ({ item, active: false, delta: { x: 0, y: 0 }, pointer: null, over: null, base: rectOf(node), scroll: { x: window.scrollX, y: window.scrollY }, cleanup: [] });
 
-/**
- * The area inside which items can be dragged onto targets. `onDrop` gets the item and the
- * target it was dropped on (null: dropped outside every target).
- */
-export function DragDropArea({ onDrop, announcements, children }: { readonly onDrop: (item: DragItem, target: DragItem | null) => void; readonly announcements: DragAnnouncements; readonly children: ReactNode }) {
+/** Stops the click that follows a pointer drag's release on the item itself, if one comes at once. */
+function swallowNextClick(): void {
+  const swallow = (e: MouseEvent) => {
+    e.preventDefault();
+    e.stopPropagation();
+  };
+  window.addEventListener('click', swallow, { capture: true, once: true });
+  window.setTimeout(() => window.removeEventListener('click', swallow, { capture: true }), 0);
+}
+
+/** What a drag-and-drop area is told: the drop handler, its sentences and its keyboard targets. */
+export interface DragDropAreaProps {
+  /** The item and the target it was dropped on (null: dropped outside every target). */
+  readonly onDrop: (item: DragItem, target: DragItem | null) => void;
+  readonly announcements: DragAnnouncements;
+  /** Keyboard moves jump between the drop targets whose id starts with this (`ep-`: the execution places). */
+  readonly keyboardTargets: string;
+  /** Where the arrow keys move a picked-up item, for the instructions read with each draggable ("between execution places"). */
+  readonly keyboardWhere: string;
+  readonly children: ReactNode;
+}
+
+/** The area inside which items can be dragged onto targets. */
+export function DragDropArea({ onDrop, announcements, keyboardTargets, keyboardWhere, children }: DragDropAreaProps) {
   const [drag, setDrag] = useState<DragState | null>(null);
   const [message, setMessage] = useState('');
   const targets = useRef(new Map<string, { node: HTMLElement; data: { current: unknown } }>());
@@ -112,6 +130,8 @@ export function DragDropArea({ onDrop, announcements, children }: { readonly onD
     session.current = null;
     for (const off of s.cleanup) off();
     if (!s.active) return;
+    // The item moved under the pointer: the release over it would also click it (a second drop).
+    if (s.pointer !== null) swallowNextClick();
     setDrag(null);
     if (drop) {
       const target = targetItem(s.over);
@@ -177,22 +197,27 @@ export function DragDropArea({ onDrop, announcements, children }: { readonly onD
     event.preventDefault();
     const s = newSession(item, event.currentTarget);
     session.current = s;
-    // Capture phase: the drag's keys come before the lab's shortcuts (Space plays, arrows step).
+    // Capture phase: the drag's keys come before the lab's shortcuts (Space plays, arrows step),
+    // and stop there — the Space that drops must not reach the item and pick it up again.
+    const consume = (e: KeyboardEvent) => {
+      e.preventDefault();
+      e.stopPropagation();
+    };
     listen(
       s,
       'keydown',
       (e) => {
         if (e.key === 'Escape') {
-          e.preventDefault();
+          consume(e);
           end(false);
         } else if (e.key === ' ' || e.key === 'Enter' || e.key === 'Tab') {
-          e.preventDefault();
+          consume(e);
           end(true);
         } else {
           const now = itemRect(s);
-          const to = keyboardJump(e.key, targetRects(), now, KEYBOARD_TARGET_PREFIX);
+          const to = keyboardJump(e.key, targetRects(), now, keyboardTargets);
           if (to === null) return;
-          e.preventDefault();
+          consume(e);
           s.delta = { x: s.delta.x + to.x - now.left, y: s.delta.y + to.y - now.top };
           publish(s);
         }
@@ -215,7 +240,7 @@ export function DragDropArea({ onDrop, announcements, children }: { readonly onD
     <DragContext.Provider value={value}>
       {children}
       <div id={instructionsId} style={{ display: 'none' }}>
-        To pick up a draggable item, press space or enter. While dragging, use the arrow keys to move it between execution places. Press space or enter again to drop it, or escape to cancel.
+        To pick up a draggable item, press space or enter. While dragging, use the arrow keys to move it {keyboardWhere}. Press space or enter again to drop it, or escape to cancel.
       </div>
       <div className="visually-hidden" role="status" aria-live="assertive" aria-atomic="true">
         {message}

@@ -1,5 +1,3 @@
-import { DndContext, KeyboardSensor, PointerSensor, TouchSensor, useDraggable, useDroppable, useSensor, useSensors } from '@dnd-kit/core';
-import { CSS } from '@dnd-kit/utilities';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { createHeatmapChart, type HeatmapData } from '../../charts/serving/heatmapChart';
@@ -26,6 +24,7 @@ import { TracePanel } from './TracePanel';
 import { servingLink } from './traceScenario';
 import type { Shortcut } from '../HelpOverlay';
 import { ChartGrid } from '../shell/ChartCard';
+import { DragDropArea, useDraggable, useDroppable, type DragAnnouncements } from '../dragDrop';
 import { LabShell, type LabWorld } from '../shell/LabShell';
 import type { WorldShare } from '../shell/ShareBar';
 
@@ -130,15 +129,22 @@ const SERVING_PARTS: Partial<Record<HideableControl, string>> = {
 /** The co-located tenant a person can drop on the device (another workload on the GPU). */
 const TENANT = { intensity: 0.3, memoryMb: 1024 } as const;
 
+/** What the live region says while the tenant is dragged. */
+const TENANT_ANNOUNCEMENTS: DragAnnouncements = {
+  start: () => 'Picked up another tenant. Use the arrow keys to move it onto the device, space to drop it there, escape to cancel.',
+  over: (target) => (target ? 'Over the device.' : 'Not over the device.'),
+  drop: (_item, target) => (target ? 'Dropped on the device: it runs there from now on.' : 'Dropped outside the device: nothing added.'),
+  cancel: () => 'Cancelled.',
+};
+
 function TenantToken({ onClick }: { readonly onClick: () => void }) {
-  const { attributes, listeners, setNodeRef, transform, isDragging } = useDraggable({ id: 'tenant' });
+  const { attributes, listeners, style, isDragging } = useDraggable({ id: 'tenant', data: TENANT });
   return (
     <button
       type="button"
-      ref={setNodeRef}
       className={`token${isDragging ? ' dragging' : ''}`}
       data-testid="palette.background"
-      style={{ transform: CSS.Translate.toString(transform) }}
+      style={style}
       {...attributes}
       {...listeners}
       onClick={onClick}
@@ -224,7 +230,6 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
   const hidden = (part: HideableControl) => view.hide.includes(part);
   const act = store.getState();
   const state = store.getState();
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }), useSensor(TouchSensor, { activationConstraint: { delay: 120, tolerance: 6 } }), useSensor(KeyboardSensor));
   void version; // live numbers below are read on every frame
   const live = state.live[selectedLane];
   const configurable = lanes.findIndex((l) => l.configurable);
@@ -300,7 +305,12 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
     shortcuts: SERVING_SHORTCUTS,
     notices: <SearchProgress store={store} />,
     board: (
-      <DndContext sensors={sensors} onDragEnd={({ over }) => (over?.id === 'device' ? void act.addBackground(TENANT.intensity, TENANT.memoryMb) : undefined)}>
+      <DragDropArea
+        onDrop={(_item, target) => (target?.id === 'device' ? void act.addBackground(TENANT.intensity, TENANT.memoryMb) : undefined)}
+        announcements={TENANT_ANNOUNCEMENTS}
+        keyboardTargets="device"
+        keyboardWhere="onto the device"
+      >
       <DeviceDrop>
         <h2 id="device-heading">
           Device: {platform ?? ''} <span className="subtle">— {lanes[selectedLane]?.label ?? ''}</span>
@@ -394,7 +404,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
             ))}
         </div>
       </DeviceDrop>
-      </DndContext>
+      </DragDropArea>
     ),
     dockLabel: 'Lanes and learning',
     dock: [
