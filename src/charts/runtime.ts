@@ -114,16 +114,10 @@ export function mountChart(
     if (alive) requestDraw(run);
   };
   const unsubscribe = store.subscribe(watch, redraw, { equalityFn: sameValues });
-  const observer = new ResizeObserver((entries) => {
-    const entry = entries[entries.length - 1];
-    if (!entry) return;
-    const w = Math.floor(entry.contentRect.width);
-    if (w !== width) {
-      width = w;
-      redraw();
-    }
+  const observer = observeWidth(host, () => width, (w) => {
+    width = w;
+    redraw();
   });
-  observer.observe(host);
   redraw();
   const cleanup = () => {
     alive = false;
@@ -281,4 +275,19 @@ let nextChartId = 0;
 export function uniqueId(prefix: string): string {
   nextChartId += 1;
   return `${prefix}-${nextChartId}`;
+}
+
+/**
+ * Watches `host`'s content width in whole pixels: `resized` is called when it differs from
+ * `current()`. The caller disconnects the returned observer.
+ */
+export function observeWidth(host: Element, current: () => number, resized: (width: number) => void): ResizeObserver {
+  const observer = new ResizeObserver((entries) => {
+    const entry = entries[entries.length - 1];
+    if (!entry) return;
+    const w = Math.floor(entry.contentRect.width);
+    if (w !== current()) resized(w);
+  });
+  observer.observe(host);
+  return observer;
 }

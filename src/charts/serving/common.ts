@@ -1,6 +1,6 @@
 import type { Axis, AxisDomain, Selection } from 'd3';
 import { MODEL_IDS, type ModelId } from '../../engine/serving/models';
-import { FONT_PX, THEME, createScaffold, styleAxis, type ChartScaffold, type G, type Svg } from '../runtime';
+import { FONT_PX, THEME, createScaffold, observeWidth, styleAxis, type ChartScaffold, type G, type Svg } from '../runtime';
 import { plottable } from '../sampling';
 
 /**
@@ -176,16 +176,10 @@ export function mountDataChart<D>(host: ChartHost & Element, root: { remove(): v
   const schedule = () => {
     if (alive && frame === 0) frame = requestAnimationFrame(run);
   };
-  const observer = new ResizeObserver((entries) => {
-    const entry = entries[entries.length - 1];
-    if (!entry) return;
-    const w = Math.floor(entry.contentRect.width);
-    if (w !== width) {
-      width = w;
-      schedule();
-    }
+  const observer = observeWidth(host, () => width, (w) => {
+    width = w;
+    schedule();
   });
-  observer.observe(host);
   return {
     update(next: D) {
       data = next;
