@@ -101,7 +101,7 @@ export function AlgorithmPanel() {
           ) : (
             <dl className="watch" aria-label="Watch list" data-testid="algorithm.watch">
               {narrationOf.watchList(step).map((row) => (
-                <div key={row.key} className="watch-row">
+                <div key={row.key} className="watch-row" data-wide={row.value.length > 8}>
                   <dt>{row.name}</dt>
                   <dd data-testid={`algorithm.watch.${row.key}`}>{row.value}</dd>
                 </div>
