@@ -89,7 +89,7 @@ function pipelineWorld(client: SimClient): LiveWorld<PipelineTypes, PipelineSlic
     speeds: PIPELINE_SPEEDS,
     speed: DEFAULT_SPEED.pipeline,
     origin: 'query 0',
-    slice: (set, get, { refreshScenario }) => ({
+    slice: (set, get, { liveEdit }) => ({
       layers: [],
       peakQps: 0,
       initialConfiguration: new Int32Array(0),
@@ -102,27 +102,17 @@ function pipelineWorld(client: SimClient): LiveWorld<PipelineTypes, PipelineSlic
       throughputView: 'config',
       teaching: null,
       teachingServed: 0,
-      addEvent: async (executionPlace, mode) => {
-        const before = get().scenario;
-        set({ events: await client.addEvent(executionPlace, mode) });
-        await refreshScenario(before);
-      },
-      removeEvent: async (id) => {
-        const before = get().scenario;
-        set({ events: await client.removeEvent(id) });
-        await refreshScenario(before);
-      },
-      setLaneParameter: async (lane, name, value) => {
-        const before = get().scenario;
-        const info = await client.setLaneParameter(lane, name, value);
-        if (info !== null) set({ lanes: get().lanes.map((l) => (l.index === lane ? info : l)) });
-        await refreshScenario(before);
-      },
-      setDetectionThreshold: async (threshold) => {
-        const before = get().scenario;
-        await client.setDetectionThreshold(threshold);
-        await refreshScenario(before);
-      },
+      addEvent: (executionPlace, mode) => liveEdit(async () => set({ events: await client.addEvent(executionPlace, mode) })),
+      removeEvent: (id) => liveEdit(async () => set({ events: await client.removeEvent(id) })),
+      setLaneParameter: (lane, name, value) =>
+        liveEdit(async () => {
+          const info = await client.setLaneParameter(lane, name, value);
+          if (info !== null) set({ lanes: get().lanes.map((l) => (l.index === lane ? info : l)) });
+        }),
+      setDetectionThreshold: (threshold) =>
+        liveEdit(async () => {
+          await client.setDetectionThreshold(threshold);
+        }),
       setThroughputView: (view) => set({ throughputView: view }),
       stepAlgorithm: (direction) => client.stepAlgorithm(direction),
     }),

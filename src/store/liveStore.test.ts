@@ -133,12 +133,11 @@ function tinyWorld(client: TinyClient): LiveWorld<TinyTypes, TinySlice> {
       label: '',
       busy: null,
       restarts: 0,
-      rename: async (label) => {
-        const before = get().scenario;
-        if (client.current !== null) client.current = { ...client.current, title: label };
-        set({ label });
-        await tools.refreshScenario(before);
-      },
+      rename: (label) =>
+        tools.liveEdit(async () => {
+          if (client.current !== null) client.current = { ...client.current, title: label };
+          set({ label });
+        }),
     }),
     loaded: (result) => ({ label: result.label }),
     settled: { busy: null },

@@ -207,8 +207,12 @@ export interface WorldTools<T extends WorldTypes> {
   remember(before: T['scenario'] | null): void;
   /** Applies an edit to the current scenario and reloads it (a fresh run), with history. */
   edit(change: (scenario: T['scenario']) => T['scenario']): Promise<boolean>;
-  /** The worker changed the scenario in place (a live edit): take it back, with history and the view kept. */
-  refreshScenario(before: T['scenario'] | null): Promise<void>;
+  /**
+   * A live edit: `call` changes the scenario in the worker (a placed workload, a slider);
+   * unless `applied` says the worker refused it, the store then takes the scenario back,
+   * with the one before it in the history and the view kept. Gives `call`'s result.
+   */
+  liveEdit<R>(call: () => Promise<R>, applied?: (result: R) => boolean): Promise<R>;
 }
 
 /**
@@ -305,13 +309,17 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
       return ok;
     };
     const history = historyActions<T['scenario']>(get, setShared, replace);
-    const refreshScenario = async (before: T['scenario'] | null): Promise<void> => {
+    const liveEdit = async <R,>(call: () => Promise<R>, applied: (result: R) => boolean = () => true): Promise<R> => {
+      const before = get().scenario;
+      const result = await call();
+      if (!applied(result)) return result;
       const scenario = await client.currentScenario();
-      if (scenario === null) return;
+      if (scenario === null) return result;
       const view = get().view;
       const merged = (isDefaultView(view) ? scenario : { ...scenario, view }) as T['scenario'];
       if (before !== null && JSON.stringify(before) !== JSON.stringify(merged)) history.remember(before);
       set({ scenario: merged, ...world.refreshed?.(merged) } as Partial<S>);
+      return result;
     };
     const seekTo = (target: SeekTarget): Promise<boolean> => (target.step === undefined ? get().seek(target.position) : get().seek(target.position, target.step));
 
@@ -412,7 +420,7 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
       },
       endLesson: () => setShared({ lesson: null }),
     };
-    const own = world.slice(set, get, { remember: history.remember, edit: history.edit, refreshScenario });
+    const own = world.slice(set, get, { remember: history.remember, edit: history.edit, liveEdit });
     return { ...shared, ...own } as S;
   };
 

@@ -128,7 +128,7 @@ function servingWorld(client: ServingClient): LiveWorld<ServingTypes, ServingSli
     speeds: SERVING_SPEEDS,
     speed: DEFAULT_SPEED.serving,
     origin: 'time 0',
-    slice: (set, get, { edit, refreshScenario }) => ({
+    slice: (set, get, { edit, liveEdit }) => ({
       models: [],
       platform: null,
       memoryMb: 0,
@@ -145,30 +145,18 @@ function servingWorld(client: ServingClient): LiveWorld<ServingTypes, ServingSli
       search: null,
       sweeps: { figure1: null, rps: null },
       selectedModel: 0,
-      setArrivalRate: async (rateRps) => {
-        const before = get().scenario;
-        const ok = await client.setArrivalRate(rateRps);
-        if (ok) await refreshScenario(before);
-        return ok;
-      },
-      setModelConfig: async (lane, model, batchSize, instances) => {
-        const before = get().scenario;
-        const info = await client.setModelConfig(lane, model, batchSize, instances);
-        if (info === null) return false;
-        set({ lanes: get().lanes.map((l) => (l.index === lane ? info : l)) });
-        await refreshScenario(before);
-        return true;
-      },
-      addBackground: async (intensity, memoryMb) => {
-        const before = get().scenario;
-        set({ backgrounds: await client.addBackground(intensity, memoryMb) });
-        await refreshScenario(before);
-      },
-      removeBackground: async (id) => {
-        const before = get().scenario;
-        set({ backgrounds: await client.removeBackground(id) });
-        await refreshScenario(before);
-      },
+      setArrivalRate: (rateRps) => liveEdit(() => client.setArrivalRate(rateRps), (ok) => ok),
+      setModelConfig: (lane, model, batchSize, instances) =>
+        liveEdit(
+          async () => {
+            const info = await client.setModelConfig(lane, model, batchSize, instances);
+            if (info !== null) set({ lanes: get().lanes.map((l) => (l.index === lane ? info : l)) });
+            return info !== null;
+          },
+          (ok) => ok,
+        ),
+      addBackground: (intensity, memoryMb) => liveEdit(async () => set({ backgrounds: await client.addBackground(intensity, memoryMb) })),
+      removeBackground: (id) => liveEdit(async () => set({ backgrounds: await client.removeBackground(id) })),
       selectModel: (model) => set({ selectedModel: model }),
       exportAgent: (lane) => client.exportAgent(lane),
       explainUpdate: (lane) => client.explainUpdate(lane),
