@@ -1,14 +1,14 @@
 import { useEffect, useId, useRef } from 'react';
 import type { Shortcut } from './HelpOverlay';
 
-/** The help overlay's dialog (either lab): its keyboard shortcuts, modal; `HelpOverlay.tsx` loads it. */
-export function HelpDialog({ open, onClose, shortcuts }: { readonly open: boolean; readonly onClose: () => void; readonly shortcuts: readonly Shortcut[] }) {
+/** The help overlay's dialog (either lab): its keyboard shortcuts, modal; `HelpOverlay.tsx` loads it and shows it while the help is open. */
+export function HelpDialog({ onClose, shortcuts }: { readonly onClose: () => void; readonly shortcuts: readonly Shortcut[] }) {
   const headingId = useId();
   const close = useRef<HTMLButtonElement>(null);
+  // Shown only while open: the focus goes to Close when it appears.
   useEffect(() => {
-    if (open) close.current?.focus();
-  }, [open]);
-  if (!open) return null;
+    close.current?.focus();
+  }, []);
   return (
     <div className="help-backdrop" onClick={onClose}>
       <div className="help panel" role="dialog" aria-modal="true" aria-labelledby={headingId} data-testid="help" onClick={(e) => e.stopPropagation()}>

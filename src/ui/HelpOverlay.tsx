@@ -24,5 +24,5 @@ const HelpDialog = deferred('help', () => import('./HelpDialog').then((m) => m.H
 /** The help overlay of either lab: a modal dialog listing its keyboard shortcuts, while `open`. */
 export function HelpOverlay({ open, onClose, shortcuts }: { readonly open: boolean; readonly onClose: () => void; readonly shortcuts: readonly Shortcut[] }) {
   useEffect(() => preloadWhenIdle(HelpDialog.preload), []);
-  return open ? <HelpDialog open={open} onClose={onClose} shortcuts={shortcuts} /> : null;
+  return open ? <HelpDialog onClose={onClose} shortcuts={shortcuts} /> : null;
 }
