@@ -1,31 +1,10 @@
-import { useEffect, useId, useState } from 'react';
+import { useId } from 'react';
 import { pseudocodeOf } from '../schedulers/pipeline/teaching';
 import { useLab, useLabStore } from './labContext';
-import { loadOnce, whenIdle } from './shell/deferred';
+import { loadOnce, now, useLoaded, whenIdle } from './shell/deferred';
 
 /** The steps' narration and watch list: not on the first load (issue 12 part 6), fetched when the browser is first idle or a step is shown. */
 const narrationModule = loadOnce(() => import('../schedulers/pipeline/narration'));
-type Narration = Awaited<ReturnType<typeof narrationModule>>;
-
-/** The narration module once loaded (null until then): fetched when the browser is first idle, at once when `wanted`. */
-function useNarration(wanted: boolean): Narration | null {
-  const [module, setModule] = useState<Narration | null>(() => narrationModule.value() ?? null);
-  useEffect(() => {
-    if (module !== null) return undefined;
-    let live = true;
-    const take = () =>
-      void narrationModule().then(
-        (m) => (live ? setModule(m) : undefined),
-        () => undefined,
-      );
-    const cancel = wanted ? (take(), () => undefined) : whenIdle(take);
-    return () => {
-      live = false;
-      cancel();
-    };
-  }, [wanted, module]);
-  return module;
-}
 
 /**
  * The algorithm panel (teaching mode): the pseudocode of the followed lane's algorithm (ODIN's
@@ -47,7 +26,8 @@ export function AlgorithmPanel() {
   const step = teaching !== null && teaching.cursor >= 0 ? (teaching.steps[teaching.cursor] ?? null) : null;
   const currentLine = step?.line ?? null;
   const act = store.getState();
-  const narrationOf = useNarration(step !== null);
+  // Fetched when the browser is first idle, at once when a step is shown.
+  const narrationOf = useLoaded(narrationModule, step !== null ? now : whenIdle, narrationModule.value() ?? null);
 
   let narration: string;
   if (fast) narration = 'Running at full speed: pause, or step with → , to follow the algorithm line by line.';

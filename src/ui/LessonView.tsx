@@ -1,28 +1,13 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import type { LessonsOfLab, LessonText } from './LessonBar';
-
-/** The lessons' texts, once `load` has given them (null meanwhile). */
-function useLessonTexts(load: LessonsOfLab['lessons']): readonly LessonText[] | null {
-  const [lessons, setLessons] = useState<readonly LessonText[] | null>(null);
-  useEffect(() => {
-    let live = true;
-    void load().then(
-      (loaded) => (live ? setLessons(loaded) : undefined),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [load]);
-  return lessons;
-}
+import { useEffect, useId, useRef } from 'react';
+import type { LessonsOfLab } from './LessonBar';
+import { now, useLoaded } from './shell/deferred';
 
 /**
  * The lessons bar's list (no lesson under way) or the lesson under way, step by step
  * (`LessonBar.tsx` loads it when first shown). `onStarted`: a lesson was picked from the list.
  */
 export function LessonView({ lessons: load, lesson, onStarted, ...act }: LessonsOfLab & { readonly onStarted: () => void }) {
-  const lessons = useLessonTexts(load);
+  const lessons = useLoaded(load, now);
   const headingId = useId();
   const current = lesson === null ? undefined : lessons?.find((l) => l.id === lesson.id);
   const next = useRef<HTMLButtonElement>(null);

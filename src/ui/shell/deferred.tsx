@@ -7,7 +7,7 @@
  * the page has loaded. A load that fails (the network went away) is tried again when the
  * browser is back online.
  */
-import { useEffect, useRef, useState, type ComponentType } from 'react';
+import { createElement, useEffect, useRef, useState, type ComponentType } from 'react';
 
 /** How near the viewport (a fraction of its height) a part starts loading. */
 const NEAR_MARGIN = '50%';
@@ -25,7 +25,7 @@ export function whenIdle(run: () => void): () => void {
 }
 
 /** Calls `run` once, when `node` comes within `NEAR_MARGIN` of the viewport or the browser is idle; returns the cancel. */
-function whenNearOrIdle(node: Element | null, run: () => void): () => void {
+export function whenNearOrIdle(node: Element | null, run: () => void): () => void {
   let done = false;
   const observer = typeof IntersectionObserver === 'function' && node !== null ? new IntersectionObserver((entries) => (entries.some((e) => e.isIntersecting) ? once() : undefined), { rootMargin: `${NEAR_MARGIN} 0px` }) : null;
   const cancelIdle = whenIdle(() => once());
@@ -68,6 +68,41 @@ export function preloadWhenIdle(load: () => Promise<unknown>): () => void {
   };
 }
 
+/** When a load starts: `go` is the load; the result is the cancel (`now`, `whenIdle`, `whenNearOrIdle`). */
+export type LoadStart = (go: () => void) => () => void;
+
+/** Starts a load at once. */
+export const now: LoadStart = (go) => {
+  go();
+  return () => undefined;
+};
+
+/**
+ * What `load` gives, once it has (null until then), for a component: the load starts when
+ * `start` says, and again when the browser is back online if it failed (offline before the
+ * part loaded: the part comes with the network). `initial`: a value already loaded.
+ */
+export function useLoaded<T>(load: () => Promise<T>, start: LoadStart, initial: T | null = null): T | null {
+  const [value, setValue] = useState<T | null>(() => initial);
+  const ready = value !== null;
+  useEffect(() => {
+    if (ready) return undefined;
+    let live = true;
+    const go = () =>
+      void load().then(
+        (v) => (live ? setValue(() => v) : undefined),
+        () => window.addEventListener('online', go, { once: true }),
+      );
+    const cancel = start(go);
+    return () => {
+      live = false;
+      cancel();
+      window.removeEventListener('online', go);
+    };
+  }, [ready, load, start]);
+  return value;
+}
+
 /** How a deferred part starts loading: near the viewport or when idle (`below`), or as soon as it is shown (`onShow`). */
 export type DeferredWhen = 'below' | 'onShow';
 
@@ -82,29 +117,13 @@ export function deferred<P extends object>(
   options: { readonly minHeight?: number; readonly when?: DeferredWhen } = {},
 ): ComponentType<P> & { readonly preload: () => Promise<ComponentType<P>> } {
   const module = loadOnce(load);
-  const when = options.when ?? 'below';
   function Deferred(props: P) {
-    const [Component, setComponent] = useState<ComponentType<P> | null>(() => module.value() ?? null);
     const placeholder = useRef<HTMLDivElement>(null);
-    const ready = Component !== null;
-    useEffect(() => {
-      if (ready) return undefined;
-      let live = true;
-      const go = () =>
-        void module().then(
-          (c) => (live ? setComponent(() => c) : undefined),
-          // Offline before the part loaded: the placeholder stays, and the part comes with the network.
-          () => window.addEventListener('online', go, { once: true }),
-        );
-      const cancel = when === 'onShow' ? (go(), () => undefined) : whenNearOrIdle(placeholder.current, go);
-      return () => {
-        live = false;
-        cancel();
-        window.removeEventListener('online', go);
-      };
-    }, [ready]);
-    if (Component === null) return <div ref={placeholder} className="deferred" data-deferred={name} style={{ minHeight: options.minHeight ?? 0 }} aria-hidden="true" />;
-    return <Component {...props} />;
+    const [start] = useState<LoadStart>(() => (options.when === 'onShow' ? now : (go: () => void) => whenNearOrIdle(placeholder.current, go)));
+    const loaded = useLoaded(module, start, module.value() ?? null);
+    if (loaded === null) return <div ref={placeholder} className="deferred" data-deferred={name} style={{ minHeight: options.minHeight ?? 0 }} aria-hidden="true" />;
+    // The loaded module's component: one per deferred part, the same on every render.
+    return createElement(loaded, props);
   }
   Deferred.displayName = `Deferred(${name})`;
   return Object.assign(Deferred, { preload: module });
