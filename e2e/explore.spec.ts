@@ -66,7 +66,8 @@ test('a 3 × 3 sweep fills on the worker pool, the heatmap shows every cell, and
 test('cancel stops the pool: no cell finishes after it', async ({ page }) => {
   const lab = new LabPage(page);
   const s = sweptScenario(40);
-  await page.goto(`./#${encodeScenarioLink({ ...s, pipeline: { ...s.pipeline, queries: 2000 }, view: { mode: 'normal', hide: [], explore: true } })}`);
+  // 360 cells of 20,000 queries: several seconds on two workers, so that the cancel lands half-way (at 2,000 queries an idle machine finished them in half a second, before the click).
+  await page.goto(`./#${encodeScenarioLink({ ...s, pipeline: { ...s.pipeline, queries: 20_000 }, view: { mode: 'normal', hide: [], explore: true } })}`);
   await expect(lab.byTestId('explore')).toBeVisible();
   await expect.poll(async () => Number(await lab.byTestId('explore.progress').getAttribute('value')), { timeout: 30_000 }).toBeGreaterThan(0);
   await lab.byTestId('explore.cancel').click();
