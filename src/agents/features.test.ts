@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServingObservation, ServingScheduler } from '../engine/serving/scheduler';
 import { ServingRun } from '../engine/serving/simulation';
 import { SERVING_PRESETS } from '../scenario/presets';
+import { EARLIER_SCENARIO_READINGS } from '../scenario/readings';
 import type { ServingScenario } from '../scenario/schema';
 import { buildServingSpec } from '../scenario/servingRunner';
 import { ACTION_COUNT, encodeState, memoryMask, STATE_SIZE } from './features';
@@ -37,6 +38,8 @@ describe('the learners’ state', () => {
   it('is bit-identical to the encoding of before issue 16 on the default scenario (new parts default to the old values)', () => {
     const s = structuredClone(SERVING_PRESETS[0]!.scenario) as ServingScenario;
     s.serving.durationS = 40;
+    // The run of then: the earlier readings of BCEdge (the encoding has not changed since).
+    s.serving.assumptions = { ...s.serving.assumptions, ...EARLIER_SCENARIO_READINGS };
     // Computed with the state encoding and engine of before request classes and load schedules.
     expect(hashOfStates(s)).toEqual({ decisions: 40, sha256: 'd91d9c70a6e38af4d7ae533ff8d12aeb217e420035d9e3edc6a8db66d13c2ab5' });
   });

@@ -39,6 +39,8 @@ export interface LearningSchedulerOptions {
   readonly predictorBudget: number;
   /** Whether the predictions mask actions (absent: they do); off, the predictor only learns. */
   readonly predictorMask?: boolean;
+  /** What the predictor judges (engine/serving/readings.ts; absent: `coLocated`). */
+  readonly interference?: 'coLocated' | 'ownModel';
   /** Predictor updates after each decision. */
   readonly predictorSteps: number;
 }
@@ -168,16 +170,25 @@ export class LearningScheduler implements ServingScheduler {
     observation.models.forEach((o, m) => {
       const predicted = predictor.predictActions(observation, m, candidates);
       const limit = this.options.predictorBudget * o.sloMs;
+      // ownModel: (1, 1) is never masked. coLocated: it may be, and when every action is
+      // predicted to break the SLO the one predicted fastest stays.
+      const spared = this.options.interference === 'ownModel' ? 0 : -1;
       let kept = 0;
+      let fastest = 0;
       for (let a = 0; a < ACTION_COUNT; a++) {
         const i = m * ACTION_COUNT + a;
-        if (masks[i] === 1 && predicted[a]! > limit && a !== 0) {
+        if (masks[i] === 1 && predicted[a]! < predicted[fastest]!) fastest = a;
+        if (masks[i] === 1 && predicted[a]! > limit && a !== spared) {
           masks[i] = 0;
           removed++;
         }
         if (masks[i] === 1) kept++;
       }
-      if (kept === 0) masks[m * ACTION_COUNT] = 1;
+      if (kept === 0) {
+        const restored = spared === 0 ? 0 : fastest;
+        masks[m * ACTION_COUNT + restored] = 1;
+        if (restored !== 0 || spared !== 0) removed--;
+      }
     });
     return removed;
   }

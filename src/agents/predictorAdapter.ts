@@ -23,9 +23,17 @@ export const PREDICTOR_MIN_UPDATES = 200;
  * changed by the action: free memory less the instances it would add, the model's other
  * busy instances replaced by m_c − 1 concurrent ones, the loaded instances of the other
  * models plus m_c, and the profile's isolated time of b.
+ *
+ * Under the `coLocated` reading (engine/serving/readings.ts, §IV-F: interference "caused by
+ * concurrent inference of multiple models or multiple instances of a single model") the
+ * device is the one the joint action in force makes at load: every other model with work
+ * runs all its m_c instances (their batches in `runningBatches`, their activations taken
+ * from the free memory), not the instant's snapshot, in which a slot boundary often finds
+ * the device half idle. Under `ownModel` it is the snapshot, the earlier reading.
  */
 export function createLatencyPredictor(tf: Tf, context: ServingSchedulerContext): LatencyPredictor {
   const modelCount = context.models.length;
+  const coLocated = (context.spec?.assumptions.interference ?? 'coLocated') === 'coLocated';
   // Its own stream (seeded from the scheduler's), so its minibatch draws leave the learner's untouched.
   const predictor = new InterferencePredictor(tf, createRng(context.rng.nextInt(0x7fffffff), PREDICTOR_STREAM), { modelCount });
   const errors = new PrequentialErrors(modelCount);
@@ -45,17 +53,26 @@ export function createLatencyPredictor(tf: Tf, context: ServingSchedulerContext)
     predictActions: (observation: ServingObservation, m: number, actions: readonly ModelAction[]) => {
       const o = observation.models[m]!;
       let otherInstances = 0;
+      // co-located: the batches the other models with work run when all their instances are
+      // busy, and the activations those batches hold beyond what is held now.
+      let otherRunning = 0;
+      let otherActivationMb = 0;
       observation.models.forEach((other, j) => {
-        if (j !== m) otherInstances += other.instances;
+        if (j === m) return;
+        otherInstances += other.instances;
+        if (other.inService === false || (other.queueLength === 0 && other.busyInstances === 0 && (other.lastSlot?.arrivals ?? 0) === 0)) return;
+        otherRunning += other.instances;
+        otherActivationMb += (other.instances - other.busyInstances) * other.batchSize * other.profile.activationMbPerSample;
       });
       const rows = actions.map((a) => {
         const bi = BATCH_SIZES.indexOf(a.batchSize);
+        const freeMb = observation.availableMemoryMb - (a.instances - o.instances) * instanceMemoryMb(o) - (coLocated ? otherActivationMb : 0);
         const record: BatchObservation = {
           model: m,
           batchSize: a.batchSize,
-          availableMemory: (observation.availableMemoryMb - (a.instances - o.instances) * instanceMemoryMb(o)) / observation.memoryMb,
+          availableMemory: freeMb / observation.memoryMb,
           availableCompute: observation.availableCompute,
-          runningBatches: Math.max(0, observation.runningBatches - o.busyInstances + a.instances - 1),
+          runningBatches: coLocated ? otherRunning + a.instances - 1 : Math.max(0, observation.runningBatches - o.busyInstances + a.instances - 1),
           concurrentInstances: otherInstances + a.instances,
           isolatedMs: o.isolatedMsByBatch[bi < 0 ? 0 : bi]!,
           inferenceMs: 1,

@@ -102,6 +102,7 @@ export function createLearningFactory(tf: Tf, options: LearningFactoryOptions = 
         predictor: usePredictor ? options.predictor!(context) : null,
         predictorBudget: params['predictorBudget'] ?? 0.8,
         predictorMask: params['predictorMask'] !== 0,
+        interference: context.spec?.assumptions.interference ?? 'coLocated',
         predictorSteps: 1,
       });
       options.onCreate?.(scheduler, id);

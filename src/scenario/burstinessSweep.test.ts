@@ -60,9 +60,12 @@ describe('serving.bursts', () => {
 
   it('turns each share of rateRps into on/off bursts at the same mean (burstiness 1: a Poisson stream of its own)', () => {
     const v = { ...base.serving, bursts: { burstiness: 4, meanOnS: 10 } };
-    expect(modelRateSpec(v, v.models[0]!)).toEqual({ kind: 'mmpp', onRps: 20, offRps: 0, meanOnS: 10, meanOffS: 30, startOn: false });
-    // Mean of the MMPP: on rate × on share = 20 × 10 / (10 + 30) = 5 rps, the model's share of 30 rps.
-    expect(modelRateSpec({ ...v, bursts: { burstiness: 1, meanOnS: 10 } }, v.models[0]!)).toEqual({ kind: 'constant', rateRps: 5 });
+    expect(modelRateSpec(v, v.models[0]!)).toEqual({ kind: 'mmpp', onRps: 120, offRps: 0, meanOnS: 10, meanOffS: 30, startOn: false });
+    // Mean of the MMPP: on rate × on share = 120 × 10 / (10 + 30) = 30 rps, the model's 30 rps (rateBasis perModel).
+    expect(modelRateSpec({ ...v, bursts: { burstiness: 1, meanOnS: 10 } }, v.models[0]!)).toEqual({ kind: 'constant', rateRps: 30 });
+    // Read in total, the 30 rps are shared by the six models.
+    const total = { ...v, assumptions: { ...v.assumptions, rateBasis: 'total' as const } };
+    expect(modelRateSpec(total, v.models[0]!)).toEqual({ kind: 'mmpp', onRps: 20, offRps: 0, meanOnS: 10, meanOffS: 30, startOn: false });
     expect(modelRateSpec(base.serving, base.serving.models[0]!)).toBeUndefined();
   });
 
@@ -82,6 +85,6 @@ describe('serving.bursts', () => {
   it('counts the on rate in the request bound', () => {
     const result = validateServingScenario({ ...base, serving: { ...base.serving, rateRps: 1000, durationS: 5000, bursts: { burstiness: 3, meanOnS: 20 } } });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.errors.find((e) => e.path === 'serving.durationS')?.message).toMatch(/up to 15000000 requests/);
+    if (!result.ok) expect(result.errors.find((e) => e.path === 'serving.durationS')?.message).toMatch(/up to 90000000 requests/);
   });
 });

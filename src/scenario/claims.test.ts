@@ -5,6 +5,7 @@ import type { AnyScenario } from './schema';
 import { sweepCells } from './sweep';
 import type { CellOutcome } from './sweepReport';
 import { judge, type Estimate, type VerdictRule } from './verdict';
+import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS } from './readings';
 
 const e = (mean: number, halfWidth95 = 0, seeds = 10): Estimate => ({ mean, halfWidth95, seeds });
 
@@ -62,7 +63,7 @@ describe('the claims registry', () => {
       const lanes = main.world === 'pipeline' ? main.pipeline.lanes.length : main.serving.lanes.length;
       const c = claim.measure.compare;
       expect(c.a).toBeLessThan(lanes);
-      if (c.kind === 'diffPct') expect(c.b).toBeLessThan(lanes);
+      if (c.kind === 'diffPct' || c.kind === 'ratioPct') expect(c.b).toBeLessThan(lanes);
       for (const r of claim.measure.references ?? []) expect(r).toBeLessThan(lanes);
     });
   }
@@ -89,10 +90,27 @@ describe('readings that were missing from the strips', () => {
     }
   });
 
+  it('every BCEdge row is measured under the paper’s and the earlier reading of each reading of BCEdge', () => {
+    const engineReadings = ['rateBasis', 'batching', 'throughputTerm', 'reward', 'latencyProfile'] as const;
+    const bcedge = CLAIMS.filter((c) => c.paper === 'bcedge');
+    expect(bcedge.length).toBeGreaterThan(15);
+    for (const claim of bcedge) {
+      for (const name of engineReadings) {
+        const strip = claim.sensitivity.find((s) => s.path === `serving.assumptions.${name}`);
+        expect(strip, `${claim.id}: ${name}`).toBeDefined();
+        expect(strip!.values, `${claim.id}: ${name}`).toEqual([PAPER_SCENARIO_READINGS[name], EARLIER_SCENARIO_READINGS[name]]);
+        // The default reading is the paper's (absent from the preset).
+        expect(defaultReading(claim, `serving.assumptions.${name}`), `${claim.id}: ${name}`).toBe(PAPER_SCENARIO_READINGS[name]);
+        const earlier = reading(claim.id, `serving.assumptions.${name}`, EARLIER_SCENARIO_READINGS[name]);
+        expect(earlier?.scenario.world === 'serving' && earlier.scenario.serving.assumptions[name], `${claim.id}: ${name}`).toBe(EARLIER_SCENARIO_READINGS[name]);
+      }
+    }
+  });
+
   it("BCEdge Figs. 13–14: the predictor's masking and budget, the SLO jitter and the slot length", () => {
     for (const id of ['bcedge-fig13-predictor', 'bcedge-fig13-vs-linear', 'bcedge-fig14-predictor-slo']) {
       const paths = CLAIMS.find((c) => c.id === id)!.sensitivity.map((s) => s.path);
-      expect(paths, id).toEqual(['serving.lanes[0].params.predictorMask', 'serving.lanes[0].params.predictorBudget', 'serving.assumptions.sloJitter', 'serving.assumptions.slotMs']);
+      expect(paths.slice(0, 5), id).toEqual(['serving.lanes[0].params.predictorMask', 'serving.lanes[0].params.predictorBudget', 'serving.assumptions.sloJitter', 'serving.assumptions.slotMs', 'serving.assumptions.interference']);
       const off = reading(id, 'serving.lanes[0].params.predictorMask', 0);
       expect(off?.scenario.world === 'serving' && off.scenario.serving.lanes[0]!.params, id).toMatchObject({ predictor: 1, predictorMask: 0 });
     }

@@ -1,3 +1,4 @@
+import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS, type ScenarioReadings } from './readings';
 import type { ClaimRow, Paper, ReadingResult, ReadingValue, SensitivityResult } from './claimsReport';
 import { estimateRunCost } from './cost';
 import { findPreset } from './presets';
@@ -33,6 +34,8 @@ export interface Sensitivity {
    * writes into the scenario. Absent: the name is the value.
    */
   readonly settings?: Readonly<Record<string, unknown>>;
+  /** The reading a scenario that leaves the field out runs under (an optional reading). */
+  readonly absent?: ReadingValue;
 }
 
 /** The value a reading writes into the scenario. */
@@ -49,6 +52,9 @@ export function readingSetting(s: Sensitivity, value: ReadingValue): unknown {
  * - `diffPct`: lane a's metric against lane b's (`bMetric`, default the same metric) in % of b,
  *   e.g. a lane's configuration throughput against its own `peakThroughputQps`;
  *   with `at`, only that combination of the sweep counts (BCEdge at 40 rps, on Jetson Nano);
+ * - `ratioPct`: like `diffPct`, for utilities (ln-valued, Eq. 3): exp(U_a − U_b) − 1, in %, the
+ *   ratio of the two utilities' arguments, which has no unit (a percent difference of ln
+ *   values changes with the unit of T, ARCHITECTURE §3);
  * - `cells`: lane a's metric in combination `from` against combination `to` of the sweep, in % of `to`;
  * - `lastVsBest`: lane a's metric in the sweep's last combination against the best combination
  *   (highest when higher is better, else lowest), in % of the best;
@@ -58,6 +64,7 @@ export function readingSetting(s: Sensitivity, value: ReadingValue): unknown {
 export type ClaimCompare =
   | { readonly kind: 'value'; readonly a: number; readonly at?: number }
   | { readonly kind: 'diffPct'; readonly a: number; readonly b: number; readonly bMetric?: string; readonly at?: number }
+  | { readonly kind: 'ratioPct'; readonly a: number; readonly b: number; readonly at?: number }
   | { readonly kind: 'cells'; readonly a: number; readonly from: number; readonly to: number }
   | { readonly kind: 'lastVsBest'; readonly a: number }
   | { readonly kind: 'laterVsEarlier'; readonly a: number };
@@ -453,8 +460,27 @@ const ENTROPY: Sensitivity = { path: 'serving.lanes[0].params.targetEntropyRatio
 const PREDICTOR_BUDGET: Sensitivity = { path: 'serving.lanes[0].params.predictorBudget', label: 'predictor budget', values: [0.5, 0.8, 1] };
 /** Whether the predictor's predictions mask actions (1, §IV-F) or it only learns (0): lane 0 then acts as BCEdge without it. */
 const PREDICTOR_MASK: Sensitivity = { path: 'serving.lanes[0].params.predictorMask', label: 'predictor masks', values: [1, 0] };
+/**
+ * The readings of BCEdge (ARCHITECTURE §3, scenario/readings.ts): every BCEdge row is measured
+ * under the paper's reading of each (the default) and under the lab's earlier one.
+ */
+const reading = (name: keyof ScenarioReadings, label: string): Sensitivity => ({
+  path: `serving.assumptions.${name}`,
+  label,
+  values: [PAPER_SCENARIO_READINGS[name], EARLIER_SCENARIO_READINGS[name]],
+  absent: PAPER_SCENARIO_READINGS[name],
+});
+const BCEDGE_READINGS: readonly Sensitivity[] = [
+  reading('rateBasis', 'rate basis'),
+  reading('batching', 'batching'),
+  reading('throughputTerm', 'T of Eq. 3'),
+  reading('reward', 'reward'),
+  reading('latencyProfile', 'latency profile'),
+];
+/** What the interference predictor judges (predictor rows only: no other lane has one). */
+const INTERFERENCE: Sensitivity = reading('interference', 'predictor judges');
 /** The predictor claims' readings: its masking and budget, the SLO jitter and the slot length (both lanes alike). */
-const PREDICTOR_READINGS: readonly Sensitivity[] = [PREDICTOR_MASK, PREDICTOR_BUDGET, SLO_JITTER, SLOT];
+const PREDICTOR_READINGS: readonly Sensitivity[] = [PREDICTOR_MASK, PREDICTOR_BUDGET, SLO_JITTER, SLOT, INTERFERENCE, ...BCEDGE_READINGS];
 
 const fig7Measure = (metric: string, compare: ClaimCompare): ClaimMeasure => ({
   preset: 'bcedge-fig7-utility',
@@ -527,10 +553,10 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
     where: 'Fig. 1(a), §I',
     quote:
       'Fig. 1 illustrates that higher-throughput and lower-latency appear in moderate batch size and number of concurrent models. Due to resource contention caused by model interference, excessive batch size and number of concurrent models significantly reduce throughput and increase latency or even cause memory overflow, especially when batch size and number of concurrent models are large, e.g., batch size is 128, model number is 8.',
-    labNumber: "YOLO's throughput at b = 128, m_c = 8 against the best cell of the batch × instances grid (Triton fixed, Xavier NX, overloaded), %",
+    labNumber: "YOLO's throughput at b = 128, m_c = 8 against the best cell of the batch × instances grid (Triton fixed, Xavier NX, a closed loop at load), %",
     measure: { preset: 'bcedge-fig1-yolo', axes: FIG1_AXES, metric: 'throughputRps', compare: { kind: 'lastVsBest', a: 0 }, over: 'mean', learns: false },
     rule: { kind: 'sign', sign: -1 },
-    sensitivity: [PLATFORM],
+    sensitivity: [PLATFORM, ...BCEDGE_READINGS],
     learns: false,
   },
   {
@@ -541,7 +567,7 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
     labNumber: "YOLO's mean latency at b = 128, m_c = 8 against the lowest of the batch × instances grid, %",
     measure: { preset: 'bcedge-fig1-yolo', axes: FIG1_AXES, metric: 'latencyMeanMs', compare: { kind: 'lastVsBest', a: 0 }, over: 'mean', learns: false },
     rule: { kind: 'sign', sign: 1 },
-    sensitivity: [PLATFORM],
+    sensitivity: [PLATFORM, ...BCEDGE_READINGS],
     learns: false,
   },
   {
@@ -550,10 +576,10 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
     where: 'Fig. 7, §V-C1',
     quote: 'To be more specific, BCEdge offers higher utility than both DeepRT and TAC by an average of 37% and 25%, respectively.',
     paperNumber: '+37 %',
-    labNumber: 'BCEdge against DeepRT, mean utility (six models, Xavier NX, 30 rps), %',
-    measure: fig7Measure('utilityMean', { kind: 'diffPct', a: B.bcedge, b: B.deeprt }),
+    labNumber: 'BCEdge against DeepRT, mean utility as the ratio exp(ΔU) − 1 (six models, Xavier NX, 30 rps each), %',
+    measure: fig7Measure('utilityMean', { kind: 'ratioPct', a: B.bcedge, b: B.deeprt }),
     rule: { kind: 'sign', sign: 1, paperValue: 37, tolerance: 15 },
-    sensitivity: [RATE, PLATFORM, SLO_JITTER, SLOT, ENTROPY],
+    sensitivity: [RATE, PLATFORM, SLO_JITTER, SLOT, ENTROPY, ...BCEDGE_READINGS],
     learns: true,
   },
   {
@@ -562,10 +588,10 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
     where: 'Fig. 7, §V-C1',
     quote: 'To be more specific, BCEdge offers higher utility than both DeepRT and TAC by an average of 37% and 25%, respectively.',
     paperNumber: '+25 %',
-    labNumber: 'BCEdge against TAC, mean utility (six models, Xavier NX, 30 rps), %',
-    measure: { ...fig7Measure('utilityMean', { kind: 'diffPct', a: B.bcedge, b: B.tac }), references: [B.deeprt, B.fixed] },
+    labNumber: 'BCEdge against TAC, mean utility as the ratio exp(ΔU) − 1 (six models, Xavier NX, 30 rps each), %',
+    measure: { ...fig7Measure('utilityMean', { kind: 'ratioPct', a: B.bcedge, b: B.tac }), references: [B.deeprt, B.fixed] },
     rule: { kind: 'sign', sign: 1, paperValue: 25, tolerance: 15 },
-    sensitivity: [RATE, PLATFORM, SLO_JITTER, SLOT, ENTROPY],
+    sensitivity: [RATE, PLATFORM, SLO_JITTER, SLOT, ENTROPY, ...BCEDGE_READINGS],
     learns: true,
   },
   {
@@ -590,7 +616,7 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
       paperRun: 'halves of 1500 s',
     },
     rule: { kind: 'sign', sign: 1 },
-    sensitivity: [],
+    sensitivity: BCEDGE_READINGS,
     learns: true,
   },
   {
@@ -599,13 +625,13 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
     where: 'Fig. 10, §V-C2',
     quote: 'As shown in Fig. 10, our proposed scheduling algorithm has has the convergence speed increase of 1.8×∼3.7× compared with baseline methods.',
     paperNumber: '1.8–3.7× faster',
-    labNumber: "BCEdge against PPO, both learning from scratch, mean utility over the first 300 s, % (faster convergence shows as a higher early utility)",
+    labNumber: "BCEdge against PPO, both learning from scratch, mean utility over the first 300 s as the ratio exp(ΔU) − 1, % (faster convergence shows as a higher early utility)",
     measure: {
       preset: 'bcedge-fig10-convergence',
       lanes: [{ scheduler: 'bcedge' }, { scheduler: 'ppo' }],
       set: SHORT,
       metric: 'utilityMean',
-      compare: { kind: 'diffPct', a: 0, b: 1 },
+      compare: { kind: 'ratioPct', a: 0, b: 1 },
       over: 'mean',
       learns: true,
       maxSeeds: LEARNING_SEEDS,
@@ -613,7 +639,7 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
       paperRun: 'a convergence curve over the whole training',
     },
     rule: { kind: 'sign', sign: 1 },
-    sensitivity: [ENTROPY],
+    sensitivity: [ENTROPY, ...BCEDGE_READINGS],
     learns: true,
   },
   {
@@ -622,10 +648,10 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
     where: 'Fig. 11, §V-C3',
     quote: 'Even for Jetson nano with the weakest computing power, the utility of BCEdge can increases by 30% and 19% compared with DeepRT and TAC, respectively.',
     paperNumber: '+30 % (Nano)',
-    labNumber: 'BCEdge against DeepRT on Jetson Nano, mean utility (YOLO-v5, ResNet-18, TinyBERT at 30 rps), %',
-    measure: platformsMeasure('utilityMean', { kind: 'diffPct', a: B.bcedge, b: B.deeprt, at: 0 }),
+    labNumber: 'BCEdge against DeepRT on Jetson Nano, mean utility as the ratio exp(ΔU) − 1 (YOLO-v5, ResNet-18, TinyBERT at 30 rps each), %',
+    measure: platformsMeasure('utilityMean', { kind: 'ratioPct', a: B.bcedge, b: B.deeprt, at: 0 }),
     rule: { kind: 'sign', sign: 1, paperValue: 30, tolerance: 15 },
-    sensitivity: [],
+    sensitivity: BCEDGE_READINGS,
     learns: true,
   },
   {
@@ -634,10 +660,10 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
     where: 'Fig. 11, §V-C3',
     quote: 'Even for Jetson nano with the weakest computing power, the utility of BCEdge can increases by 30% and 19% compared with DeepRT and TAC, respectively.',
     paperNumber: '+19 % (Nano)',
-    labNumber: 'BCEdge against TAC on Jetson Nano, mean utility (YOLO-v5, ResNet-18, TinyBERT at 30 rps), %',
-    measure: platformsMeasure('utilityMean', { kind: 'diffPct', a: B.bcedge, b: B.tac, at: 0 }),
+    labNumber: 'BCEdge against TAC on Jetson Nano, mean utility as the ratio exp(ΔU) − 1 (YOLO-v5, ResNet-18, TinyBERT at 30 rps each), %',
+    measure: platformsMeasure('utilityMean', { kind: 'ratioPct', a: B.bcedge, b: B.tac, at: 0 }),
     rule: { kind: 'sign', sign: 1, paperValue: 19, tolerance: 15 },
-    sensitivity: [],
+    sensitivity: BCEDGE_READINGS,
     learns: true,
   },
   {
@@ -646,10 +672,10 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
     where: 'Fig. 11, §V-C3',
     quote: 'Since Jetson TX2 has more computing resources that configure more batch size and number of concurrent models, BCEdge can achieve higher performance, and the utility is 39% and 27% higher than DeepRT and TAC, respectively.',
     paperNumber: '+39 % (TX2)',
-    labNumber: 'BCEdge against DeepRT on Jetson TX2, mean utility (YOLO-v5, ResNet-18, TinyBERT at 30 rps), %',
-    measure: platformsMeasure('utilityMean', { kind: 'diffPct', a: B.bcedge, b: B.deeprt, at: 1 }),
+    labNumber: 'BCEdge against DeepRT on Jetson TX2, mean utility as the ratio exp(ΔU) − 1 (YOLO-v5, ResNet-18, TinyBERT at 30 rps each), %',
+    measure: platformsMeasure('utilityMean', { kind: 'ratioPct', a: B.bcedge, b: B.deeprt, at: 1 }),
     rule: { kind: 'sign', sign: 1, paperValue: 39, tolerance: 15 },
-    sensitivity: [],
+    sensitivity: BCEDGE_READINGS,
     learns: true,
   },
   {
@@ -657,10 +683,10 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
     paper: 'bcedge',
     where: 'Fig. 12, §V-C3',
     quote: 'The throughput and average latency of heterogeneous edge platforms. The more computing resources of the edge platform, the higher the throughput and the lower the average latency.',
-    labNumber: "BCEdge's mean latency on Jetson Nano against Xavier NX (YOLO-v5, ResNet-18, TinyBERT at 30 rps), %",
+    labNumber: "BCEdge's mean latency on Jetson Nano against Xavier NX (YOLO-v5, ResNet-18, TinyBERT at 30 rps each), %",
     measure: platformsMeasure('latencyMeanMs', { kind: 'cells', a: B.bcedge, from: 0, to: 2 }),
     rule: { kind: 'sign', sign: 1 },
-    sensitivity: [],
+    sensitivity: BCEDGE_READINGS,
     learns: true,
   },
   {
@@ -693,7 +719,7 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
     where: 'Fig. 14, §V-D',
     quote: 'The proposed model can reduce the SLO violation rate of BCEdge from 9.2% to 4.1%, compared to BCEdge without the interference prediction model.',
     paperNumber: '9.2 % → 4.1 % (−55 %)',
-    labNumber: 'BCEdge with the predictor against without, SLO violations (six models, Xavier NX, 30 rps), %',
+    labNumber: 'BCEdge with the predictor against without, SLO violations (six models, Xavier NX, 30 rps each), %',
     measure: predictorMeasure('sloViolationPct', { kind: 'diffPct', a: 0, b: 1 }),
     rule: { kind: 'sign', sign: -1, paperValue: -55.4, tolerance: 25 },
     sensitivity: PREDICTOR_READINGS,
@@ -708,7 +734,7 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
     labNumber: 'BCEdge against DeepRT, SLO violations, difference of the means over 10–50 rps, %',
     measure: fig15Measure({ kind: 'diffPct', a: B.bcedge, b: B.deeprt }),
     rule: { kind: 'sign', sign: -1, paperValue: -53, tolerance: 20 },
-    sensitivity: [],
+    sensitivity: BCEDGE_READINGS,
     learns: true,
   },
   {
@@ -720,7 +746,7 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
     labNumber: 'BCEdge against TAC, SLO violations, difference of the means over 10–50 rps, %',
     measure: fig15Measure({ kind: 'diffPct', a: B.bcedge, b: B.tac }),
     rule: { kind: 'sign', sign: -1, paperValue: -25, tolerance: 15 },
-    sensitivity: [],
+    sensitivity: BCEDGE_READINGS,
     learns: true,
   },
   {
@@ -732,7 +758,7 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
     labNumber: "BCEdge's SLO violations at 40 rps, %",
     measure: fig15Measure({ kind: 'value', a: B.bcedge, at: 3 }),
     rule: { kind: 'atMost', bound: 5 },
-    sensitivity: [],
+    sensitivity: BCEDGE_READINGS,
     learns: true,
   },
   {
@@ -744,7 +770,7 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
     labNumber: 'BCEdge against DeepRT, wall-clock time per scheduling decision on this machine, %',
     measure: fig7Measure('decisionMeanUs', { kind: 'diffPct', a: B.bcedge, b: B.deeprt }),
     rule: { kind: 'sign', sign: -1, paperValue: -26, tolerance: 15 },
-    sensitivity: [],
+    sensitivity: BCEDGE_READINGS,
     learns: true,
   },
   {
@@ -756,7 +782,7 @@ export const BCEDGE_CLAIMS: readonly Claim[] = [
     labNumber: 'BCEdge against TAC, wall-clock time per scheduling decision on this machine, %',
     measure: fig7Measure('decisionMeanUs', { kind: 'diffPct', a: B.bcedge, b: B.tac }),
     rule: { kind: 'sign', sign: -1, paperValue: -43, tolerance: 15 },
-    sensitivity: [],
+    sensitivity: BCEDGE_READINGS,
     learns: true,
   },
 ];
@@ -829,7 +855,7 @@ function mainScenario(claim: Claim, seeds: number): AnyScenario {
     axes: [...axes],
     seeds: claimSeedCount(claim, seeds),
     ...(metrics.includes(m.metric) ? { metric: m.metric } : {}),
-    ...(m.compare.kind === 'diffPct' && m.compare.a !== m.compare.b ? { compare: { a: m.compare.a, b: m.compare.b } } : {}),
+    ...((m.compare.kind === 'diffPct' || m.compare.kind === 'ratioPct') && m.compare.a !== m.compare.b ? { compare: { a: m.compare.a, b: m.compare.b } } : {}),
   };
   return { ...scenario, title: `${claim.where}: ${claim.id}`.slice(0, 80), sweep };
 }
@@ -861,7 +887,7 @@ export function defaultReading(claim: Claim, path: string): ReadingValue | undef
   const value = getPath(mainScenario(claim, 1), path);
   const s = claim.sensitivity.find((x) => x.path === path);
   if (s?.settings !== undefined) return s.values.find((v) => JSON.stringify(readingSetting(s, v)) === JSON.stringify(value));
-  return value as ReadingValue | undefined;
+  return (value as ReadingValue | undefined) ?? s?.absent;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -949,15 +975,18 @@ export function estimateClaim(claim: Claim, scenario: AnyScenario, seeds: readon
       );
     }
     case 'value':
-    case 'diffPct': {
+    case 'diffPct':
+    case 'ratioPct': {
       if (compare.at !== undefined) {
         const only = byCell[compare.at];
         if (only === undefined) throw new RangeError(`claim ${claim.id}: the sweep has no combination ${compare.at}`);
         byCell.splice(0, byCell.length, only);
       }
       const side = (s: number, c: number): number => perSeed(s, c, a);
-      const other = (s: number, c: number): number => (compare.kind === 'diffPct' ? perSeed(s, c, compare.b, compare.bMetric) : 0);
-      const number = (aValue: number, bValue: number): number => (compare.kind === 'value' ? aValue : differencePct(aValue, bValue));
+      const other = (s: number, c: number): number =>
+        compare.kind === 'diffPct' ? perSeed(s, c, compare.b, compare.bMetric) : compare.kind === 'ratioPct' ? perSeed(s, c, compare.b) : 0;
+      const number = (aValue: number, bValue: number): number =>
+        compare.kind === 'value' ? aValue : compare.kind === 'ratioPct' ? 100 * Math.expm1(aValue - bValue) : differencePct(aValue, bValue);
       if (m.over === 'mean') {
         return meanInterval(seedsIdx.map((s) => number(mean(byCell.map((_, c) => side(s, c))), mean(byCell.map((_, c) => other(s, c))))));
       }

@@ -219,17 +219,20 @@ export interface ServingLesson {
 export function servingLessons(presets: { readonly fig1: ServingScenario; readonly fig14: ServingScenario }): readonly ServingLesson[] {
   const { sweep: _sweep, ...fig1 } = presets.fig1;
   void _sweep;
+  // The lesson sends requests at a rate (Fig. 1's preset keeps a closed loop in flight).
+  const { closedLoop: _closedLoop, ...fig1Serving } = fig1.serving;
+  void _closedLoop;
   return [
     {
       id: 'lesson-batching',
       title: 'Why batch size and concurrency interact',
-      summary: 'BCEdge Fig. 1 live: YOLO alone at 60 requests/s under four fixed (b, m_c) settings.',
+      summary: 'BCEdge Fig. 1 live: YOLO alone at 600 requests/s under four fixed (b, m_c) settings.',
       scenario: {
         ...fig1,
-        title: 'Lesson: batch size × concurrent instances (YOLO, 60 rps)',
+        title: 'Lesson: batch size × concurrent instances (YOLO, 600 rps)',
         serving: {
-          ...fig1.serving,
-          rateRps: 60,
+          ...fig1Serving,
+          rateRps: 600,
           durationS: 60,
           lanes: [
             { scheduler: 'fixed', params: { batchSize: 1, instances: 1 } },
@@ -243,27 +246,27 @@ export function servingLessons(presets: { readonly fig1: ServingScenario; readon
         {
           timeMs: 0,
           lane: 0,
-          text: 'YOLO alone on Xavier NX receives 60 requests/s. Four Triton lanes serve the same requests, each with a fixed batch size b and number of concurrent instances m_c. The Fig. 1 heatmaps show every (b, m_c) cell of YOLO under overload: throughput and latency both grow with b and m_c — the two knobs interact.',
+          text: 'YOLO alone on Xavier NX receives 600 requests/s. Four Triton lanes serve the same requests, each with a fixed batch size b and number of concurrent instances m_c. A batch forms: a free instance waits for b requests, or leaves with fewer when waiting longer would make the oldest miss its SLO. The Fig. 1 heatmaps show every (b, m_c) cell of YOLO at load: throughput and latency both change with b and m_c — the two knobs interact.',
         },
         {
           timeMs: 20_000,
           lane: 0,
-          text: 'b = 1, one instance: every request is a batch of one and the GPU runs one small job at a time. It serves about 21 of the 60 requests per second; the queue grows without end and almost every request misses its SLO.',
+          text: 'b = 1, one instance: every request is a batch of one and the GPU runs one small job at a time. It serves about 260 of the 600 requests per second; the queue grows without end and almost every request misses its SLO.',
         },
         {
           timeMs: 30_000,
           lane: 3,
-          text: 'b = 128, one instance: a large batch uses the GPU well, but a request waits for its batch to fill and then for a long batch to run. About 50 requests/s are served, with latencies of seconds.',
+          text: 'b = 128, one instance: 128 requests take 213 ms to arrive at 600 rps, longer than YOLO’s 138 ms SLO, so each batch leaves at its oldest request’s deadline with about 47 requests. One instance runs them back to back; it keeps up, but a third of the requests are late.',
         },
         {
           timeMs: 40_000,
           lane: 2,
-          text: 'b = 64 on 8 instances: in total enough capacity (it keeps up with the load), yet the eight instances share one GPU, so each batch runs slower beside the others. Mean latency is above a second and almost every request is late.',
+          text: 'b = 64 on 8 instances: its batches also leave at the deadline, with about 40 requests, but the instances run them side by side: about 5 % are late, and it has the highest utility of the four, because Eq. 3 grows with the requests a batch holds.',
         },
         {
           timeMs: 60_000,
           lane: 1,
-          text: 'b = 8 on 2 instances keeps up with the 60 requests/s at the lowest latency and the highest utility of the four. The best pair depends on the model, the rate and the other tenants: that is what BCEdge learns to choose for each model, every slot.',
+          text: 'b = 8 on 2 instances keeps up at the lowest latency, about 30 ms, with no request late; its utility is a little below that of b = 64, whose larger batches Eq. 3 rewards. The best pair depends on the model, the rate and what else runs: that is what BCEdge learns to choose for each model, every slot.',
         },
       ],
     },

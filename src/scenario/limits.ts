@@ -7,9 +7,11 @@
 /**
  * The scenario schema version this build writes. Older versions are migrated on load
  * (parse.ts): version 2 renamed `name` to `title` and added the optional `view`; version 3
- * replaced the fixed grids (`pipeline.grid`, `serving.grid`) by the `sweep` over any field.
+ * replaced the fixed grids (`pipeline.grid`, `serving.grid`) by the `sweep` over any field;
+ * version 4 named the serving world's readings of BCEdge (absent = the paper's; a version-3
+ * serving scenario is given the earlier ones).
  */
-export const SCENARIO_VERSION = 3;
+export const SCENARIO_VERSION = 4;
 
 /** Bounds that keep a shared scenario from hanging or exhausting the page (ARCHITECTURE §7). */
 export const LIMITS = {
@@ -56,6 +58,10 @@ export const SERVING_LIMITS = {
   /** Requests of a replayed trace in a scenario (a file; a link holds far fewer, see trace.ts). */
   traceRequests: 200_000,
   interferenceNoise: { min: 0, max: 2 },
+  /** Requests in flight per model under a closed loop. */
+  closedLoopOutstanding: 100_000,
+  /** A closed loop's run, s (it sends as fast as the device serves). */
+  closedLoopDurationS: 3600,
   /** Every scheduler and the three reference lanes side by side. */
   lanes: 10,
 } as const;

@@ -1,4 +1,5 @@
 import { findForbiddenKey } from '../engine/forbiddenKeys';
+import { EARLIER_SCENARIO_READINGS } from './readings';
 import { formatPath, SCENARIO_VERSION, validateAnyScenario, validateScenario, type AnyScenarioResult, type FieldError, type ScenarioResult } from './schema';
 
 /**
@@ -26,7 +27,28 @@ export const MIGRATIONS: readonly Migration[] = [
     describe: 'the fixed grids (pipeline.grid, serving.grid) become a sweep over the same fields, in the same cell order',
     migrate: migrateGridToSweep,
   },
+  {
+    from: 3,
+    describe: 'the serving world names its readings of BCEdge; a version-3 serving scenario keeps the earlier ones, so it runs as before',
+    migrate: migrateServingReadings,
+  },
 ];
+
+/**
+ * Version 3 → 4. Version 4 names the readings of BCEdge in `serving.assumptions` and reads
+ * the paper where they are absent (ARCHITECTURE §3). A version-3 serving scenario was run
+ * under the earlier readings, so they are written into it: an old link reopens with the
+ * same numbers. A reading the document already sets (none could be, in version 3) and a
+ * malformed block are left for validation.
+ */
+function migrateServingReadings(document: Record<string, unknown>): Record<string, unknown> {
+  if (document.world !== 'serving') return document;
+  const body = document.serving;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return document;
+  const assumptions = (body as Record<string, unknown>).assumptions;
+  if (assumptions === null || typeof assumptions !== 'object' || Array.isArray(assumptions)) return document;
+  return { ...document, serving: { ...body, assumptions: { ...EARLIER_SCENARIO_READINGS, ...assumptions } } };
+}
 
 /** Where each axis of a version-2 grid lives in the scenario, in the order its cells were run (outermost first). */
 const PIPELINE_GRID_AXES: readonly [string, string][] = [

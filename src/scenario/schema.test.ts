@@ -166,7 +166,7 @@ describe('the serving scenario schema', () => {
     expect(errors((s) => (s.serving.rateRps = 0))).toEqual(['serving.rateRps: must be a number from 0.1 to 10000, got 0']);
     expect(errors((s) => (s.serving.models = [{ model: 'yolo', weight: 1 }, { model: 'yolo', weight: 2 }]))).toEqual(['serving.models[1].model: is listed twice (yolo), got "yolo"']);
     expect(errors((s) => (s.serving.lanes = [{ scheduler: 'fixed', params: { batchSize: 500 } }]))).toEqual(['serving.lanes[0].params.batchSize: must be an integer from 1 to 128, got 500']);
-    expect(errors((s) => ((s.serving.durationS = 100_000), (s.serving.rateRps = 1000)))).toEqual(['serving.durationS: sends 100000000 requests at 1000 rps; at most 10000000, got 100000']);
+    expect(errors((s) => ((s.serving.durationS = 100_000), (s.serving.rateRps = 1000)))).toEqual(['serving.durationS: sends 600000000 requests at 6000 rps (1000 rps for each of 6 models); at most 10000000, got 100000']);
   });
 
   it('keeps serving scenarios out of the pipeline page with a clear message', () => {

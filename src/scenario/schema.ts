@@ -6,6 +6,7 @@ import { MODE_IDS, MODEL_IDS, type LayerTimeDatabase, type ModeId } from '../eng
 import { PIPELINE_SCHEDULER_IDS, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
 import { MODEL_IDS as SERVING_MODEL_IDS } from '../engine/serving/models';
 import { PLATFORM_IDS } from '../engine/serving/platforms';
+import { LATENCY_PROFILE_IDS, type LatencyProfileId } from '../engine/serving/models';
 import { perModelParameter, SERVING_SCHEDULER_IDS, SERVING_SCHEDULERS } from '../schedulers/serving/registry';
 import { checkSweep } from './sweep';
 import { sweepSchema } from './sweepSchema';
@@ -292,6 +293,26 @@ export const servingScenarioSchema = z
         serializationMBps: num(1, 1_000_000),
         oomRecoveryMs: num(0, 60_000),
         interferenceNoise: num(SERVING_LIMITS.interferenceNoise.min, SERVING_LIMITS.interferenceNoise.max).optional(),
+        // The readings of BCEdge (ARCHITECTURE §3, engine/serving/assumptions.ts); absent = the paper's.
+        /** §V-A's 30 rps: for each model (`perModel`) or in total over the models (`total`). */
+        rateBasis: oneOf(['perModel', 'total'] as const).optional(),
+        batching: oneOf(['form', 'cap'] as const).optional(),
+        throughputTerm: oneOf(['configuration', 'completed'] as const).optional(),
+        reward: oneOf(['withinSlo', 'utility'] as const).optional(),
+        latencyProfile: oneOf(LATENCY_PROFILE_IDS as readonly LatencyProfileId[] as [LatencyProfileId, ...LatencyProfileId[]]).optional(),
+        /** What the interference predictor judges: the joint action of the co-located models, or each model's own action. */
+        interference: oneOf(['coLocated', 'ownModel'] as const).optional(),
+        /** Figs. 11–12: each model alone on the platform (`perModel`, §V-D "respectively") or all together (`mixed`). */
+        platformSetting: oneOf(['perModel', 'mixed'] as const).optional(),
+        /** The contention constants (engine/serving/contention.ts); absent = its defaults. */
+        contention: z
+          .strictObject({
+            coRunnerPenalty: num(0, 100),
+            oversubscriptionPenalty: num(0, 100),
+            memoryPressureThreshold: num(0, 0.99),
+            memoryPressurePenalty: num(0, 1000),
+          })
+          .optional(),
       }),
       /**
        * On/off bursts at a constant mean (the burstiness sweep's axis): every model without a
@@ -301,6 +322,12 @@ export const servingScenarioSchema = z
        * models' shares are drawn as before (one stream).
        */
       bursts: z.strictObject({ burstiness: num(1, 100), meanOnS: num(0.001, SERVING_LIMITS.durationS.max) }).optional(),
+      /**
+       * Closed-loop clients instead of open arrivals (BCEdge Fig. 1 measures configurations at
+       * load): each model keeps `outstanding` requests in flight, a new one sent as one is served
+       * or lost; `rateRps`, the models' rates and bursts are then unused.
+       */
+      closedLoop: z.strictObject({ outstanding: int(1, SERVING_LIMITS.closedLoopOutstanding) }).optional(),
       /** Replays these requests instead of drawing arrivals (`rateRps` and the models' rates are then unused). */
       trace: z
         .strictObject({
@@ -330,7 +357,7 @@ export const servingScenarioSchema = z
       seen.add(m.model);
     });
     if (v.models.every((m) => m.weight === 0)) ctx.addIssue({ code: 'custom', path: ['serving', 'models'], message: 'must give at least one model a weight above 0' });
-    const maxRate = v.rateRps;
+    const maxRate = totalRateRps(v);
     // With per-model schedules, the bound is the sum of the models' peak rates.
     const totalWeight = v.models.reduce((sum, m) => sum + m.weight, 0);
     const peakRate = v.models.some((m) => modelRateSpec(v, m) !== undefined)
@@ -339,8 +366,12 @@ export const servingScenarioSchema = z
           return sum + (own === undefined ? (maxRate * m.weight) / Math.max(totalWeight, 1e-9) : schedulePeakRps(own));
         }, 0)
       : maxRate;
-    if (peakRate * v.durationS > SERVING_LIMITS.requests) {
-      ctx.addIssue({ code: 'custom', path: ['serving', 'durationS'], message: `sends ${peakRate === maxRate ? '' : 'up to '}${Math.round(peakRate * v.durationS)} requests at ${peakRate} rps; at most ${SERVING_LIMITS.requests}` });
+    if (v.closedLoop !== undefined && v.durationS > SERVING_LIMITS.closedLoopDurationS) {
+      // A closed loop sends as fast as the device serves: its bound is on time.
+      ctx.addIssue({ code: 'custom', path: ['serving', 'durationS'], message: `must be at most ${SERVING_LIMITS.closedLoopDurationS} s under a closed loop` });
+    } else if (v.closedLoop === undefined && peakRate * v.durationS > SERVING_LIMITS.requests) {
+      const perModel = peakRate === maxRate && maxRate !== v.rateRps ? ` (${v.rateRps} rps for each of ${maxRate / v.rateRps} models)` : '';
+      ctx.addIssue({ code: 'custom', path: ['serving', 'durationS'], message: `sends ${peakRate === maxRate ? '' : 'up to '}${Math.round(peakRate * v.durationS)} requests at ${peakRate} rps${perModel}; at most ${SERVING_LIMITS.requests}` });
     }
     v.models.forEach((m, i) => {
       const at = ['serving', 'models', i];
@@ -393,15 +424,35 @@ type ServingModelSpec = z.infer<typeof servingModelSchema>;
  * when it takes its share of the one Poisson stream.
  */
 export function modelRateSpec(
-  v: { readonly rateRps: number; readonly models: readonly ServingModelSpec[]; readonly bursts?: { readonly burstiness: number; readonly meanOnS: number } | undefined },
+  v: RateBlock & { readonly bursts?: { readonly burstiness: number; readonly meanOnS: number } | undefined },
   m: ServingModelSpec,
 ): RateScheduleSpec | undefined {
   if (m.rate !== undefined || v.bursts === undefined) return m.rate;
   const totalWeight = v.models.reduce((sum, x) => sum + x.weight, 0);
-  const shareRps = (v.rateRps * m.weight) / Math.max(totalWeight, 1e-9);
+  const shareRps = (totalRateRps(v) * m.weight) / Math.max(totalWeight, 1e-9);
   const { burstiness, meanOnS } = v.bursts;
   if (burstiness === 1) return { kind: 'constant', rateRps: shareRps };
   return { kind: 'mmpp', onRps: burstiness * shareRps, offRps: 0, meanOnS, meanOffS: meanOnS * (burstiness - 1), startOn: false };
+}
+
+/** What the rate of the models without a schedule of their own is read from. */
+interface RateBlock {
+  readonly rateRps: number;
+  readonly models: readonly ServingModelSpec[];
+  readonly assumptions: { readonly rateBasis?: 'perModel' | 'total' | undefined };
+}
+
+/**
+ * The total rate the models without a schedule of their own share by weight, rps. BCEdge
+ * §V-A sets "the request arrival rate … to 30 requests per second" with "a request queue
+ * for each model" (§III-A1); `rateBasis: "perModel"` (the default) reads it per model: the
+ * models that send (weight > 0) send `rateRps` each on average (n × `rateRps` in total,
+ * shared by weight, so equal weights give each `rateRps`); `"total"` splits `rateRps` over
+ * them (the earlier reading).
+ */
+export function totalRateRps(v: RateBlock): number {
+  if ((v.assumptions.rateBasis ?? 'perModel') === 'total') return v.rateRps;
+  return v.rateRps * v.models.filter((m) => m.weight > 0).length;
 }
 
 /** The largest rate a schedule reaches, rps. */

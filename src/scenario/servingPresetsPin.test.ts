@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isLearningScheduler } from '../schedulers/serving/registry';
 import { SERVING_PRESETS } from './presets';
+import { EARLIER_SCENARIO_READINGS } from './readings';
 import type { ServingScenario } from './schema';
 import { runServingScenario } from './servingRunner';
 import pinned from './testing/servingPresetsPin.json';
@@ -15,6 +16,8 @@ import pinned from './testing/servingPresetsPin.json';
  */
 function reduced(scenario: ServingScenario): ServingScenario | null {
   const s = structuredClone(scenario);
+  // They ran under the readings of before (the presets now read the paper, ARCHITECTURE §3).
+  s.serving.assumptions = { ...s.serving.assumptions, ...EARLIER_SCENARIO_READINGS };
   s.serving.durationS = 60;
   s.serving.lanes = s.serving.lanes.filter((l) => !isLearningScheduler(l.scheduler));
   if (s.serving.lanes.length === 0) return null;

@@ -1,10 +1,10 @@
 import type { ServingSummary } from '../engine/serving/metrics';
 import type { PlatformId } from '../engine/serving/platforms';
 import { wrapDecide, type ServingScheduler } from '../engine/serving/scheduler';
-import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingRunSpec } from '../engine/serving/simulation';
+import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingAssumptions, type ServingRunSpec } from '../engine/serving/simulation';
 import { perModelParameter, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext, type LearningFactory } from '../schedulers/serving/registry';
 import type { RateSchedule } from '../engine/serving/load';
-import { modelRateSpec, percentileOptionsOf, type RateScheduleSpec, type ServingScenario } from './schema';
+import { modelRateSpec, percentileOptionsOf, totalRateRps, type RateScheduleSpec, type ServingScenario } from './schema';
 import { cellScenario, sweepCells, type AxisValue, type SweepCell } from './sweep';
 
 /** Field overrides of one run (the sweep sets fields in the scenario instead: `cellScenario`). */
@@ -41,7 +41,7 @@ export function buildServingSpec(scenario: ServingScenario, cell: ServingCell = 
       ...(m.serviceToS === undefined ? {} : { serviceToMs: m.serviceToS === null ? null : m.serviceToS * 1000 }),
       ...(m.classes === undefined ? {} : { classes: m.classes }),
     })),
-    rateRps: cell.rateRps ?? v.rateRps,
+    rateRps: totalRateRps(cell.rateRps === undefined ? v : { ...v, rateRps: cell.rateRps }),
     durationMs: v.durationS * 1000,
     seed,
     background: v.background.map((b) => ({
@@ -50,7 +50,7 @@ export function buildServingSpec(scenario: ServingScenario, cell: ServingCell = 
       intensity: b.intensity,
       ...(b.memoryMb === undefined ? {} : { memoryMb: b.memoryMb }),
     })),
-    assumptions: { ...DEFAULT_SERVING_ASSUMPTIONS, ...v.assumptions, interferenceNoise: v.assumptions.interferenceNoise ?? 0 },
+    assumptions: servingAssumptionsOf(v.assumptions),
     ...(v.trace === undefined
       ? {}
       : {
@@ -62,6 +62,27 @@ export function buildServingSpec(scenario: ServingScenario, cell: ServingCell = 
           })),
         }),
     percentiles: percentileOptionsOf(scenario),
+    ...(v.closedLoop === undefined ? {} : { closedLoop: v.closedLoop }),
+  };
+}
+
+/** The engine's assumptions for a scenario's: its fields over the defaults (the paper's readings where it names none). */
+export function servingAssumptionsOf(a: ServingScenario['serving']['assumptions']): ServingAssumptions {
+  const d = DEFAULT_SERVING_ASSUMPTIONS;
+  return {
+    slotMs: a.slotMs,
+    linkBandwidthMbps: a.linkBandwidthMbps,
+    linkLatencyMs: a.linkLatencyMs,
+    sloJitter: a.sloJitter,
+    serializationMBps: a.serializationMBps,
+    oomRecoveryMs: a.oomRecoveryMs,
+    interferenceNoise: a.interferenceNoise ?? 0,
+    contention: a.contention ?? d.contention,
+    batching: a.batching ?? d.batching,
+    throughputTerm: a.throughputTerm ?? d.throughputTerm,
+    reward: a.reward ?? d.reward,
+    latencyProfile: a.latencyProfile ?? d.latencyProfile,
+    interference: a.interference ?? d.interference,
   };
 }
 

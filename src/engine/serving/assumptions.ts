@@ -1,10 +1,14 @@
 import { DEFAULT_CONTENTION, type ContentionParams } from './contention';
+import type { ServingReadings } from './readings';
+
+export { EARLIER_SERVING_READINGS, PAPER_SERVING_READINGS, type ServingReadings } from './readings';
+import { PAPER_SERVING_READINGS } from './readings';
 
 /**
  * The serving world's modelling choices (ARCHITECTURE §2, "modelling choices are scenario
  * parameters"); each is a named parameter with a documented default.
  */
-export interface ServingAssumptions {
+export interface ServingAssumptions extends ServingReadings {
   /**
    * Scheduling slot, ms. Eq. 1 defines the slot per model as Σ_batch SLO / m_c, which
    * changes with every decision and differs between models; a simulation with one
@@ -50,4 +54,5 @@ export const DEFAULT_SERVING_ASSUMPTIONS: ServingAssumptions = {
   oomRecoveryMs: 50,
   interferenceNoise: 0,
   contention: DEFAULT_CONTENTION,
+  ...PAPER_SERVING_READINGS,
 };

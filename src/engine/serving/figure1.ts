@@ -1,6 +1,6 @@
 import type { ModelId } from './models';
 import type { PlatformId } from './platforms';
-import { BATCH_SIZES, INSTANCE_COUNTS, type ServingScheduler } from './scheduler';
+import { BATCH_SIZES, INSTANCE_COUNTS, MAX_BATCH_SIZE, MAX_INSTANCES, type ServingScheduler } from './scheduler';
 import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingAssumptions } from './simulation';
 
 /** Options of the Figure 1 sweep; every field has a default. */
@@ -10,13 +10,14 @@ export interface Figure1Options {
   readonly batchSizes?: readonly number[];
   readonly instanceCounts?: readonly number[];
   /**
-   * Poisson rate offered to every cell, rps. The default, 200 rps, is about twice the best
-   * cell's capacity for yolo on Xavier NX (≈ 95 rps), so every instance stays busy and
-   * batches fill up (Fig. 1 is measured at load) and the throughput matrix shows each
-   * configuration's capacity. Latencies are then dominated by the growing queue (seconds
-   * over a 20 s window); their ordering, not their size, is the figure's point.
+   * The load of every cell. Default: a closed loop (BCEdge Fig. 1 measures a configuration
+   * at load) of `outstanding` requests in flight, so the throughput is the configuration's
+   * own. A number: a Poisson rate in rps instead (the earlier measurement, at 200 rps, whose
+   * latencies grew with the queue of an overloaded run).
    */
   readonly rateRps?: number;
+  /** Requests in flight under the closed loop (default: FIGURE1_OUTSTANDING). */
+  readonly outstanding?: number;
   /** Simulated time per cell, ms (default 20 s: long enough for batches of 128 to form). */
   readonly durationMs?: number;
   readonly seed?: number;
@@ -45,16 +46,26 @@ export interface Figure1Result {
 
 /**
  * BCEdge Figure 1 on the engine: one model alone on a platform, for every batch size b and
- * number of concurrent instances m_c, a fixed configuration serves a Poisson load that keeps
- * the instances busy; the cell records throughput and mean latency. Same seed, same arrival
+ * number of concurrent instances m_c, a fixed configuration serves a closed-loop load that
+ * keeps the instances busy; the cell records throughput and mean latency. Same seed, same arrival
  * trace for every cell. Pure and deterministic.
  */
+/**
+ * Requests in flight in Figure 1's closed loop: enough for the largest configuration
+ * (128 × 8) to run a full batch on every instance. A fixed population, as a load generator
+ * keeps (Little's law: latency = population / throughput), so the cells with the highest
+ * throughput have the lowest latency, as in the figure; the latencies include the queue of
+ * the whole population (seconds).
+ */
+export const FIGURE1_OUTSTANDING = MAX_BATCH_SIZE * MAX_INSTANCES;
+
 export function runFigure1Sweep(options: Figure1Options = {}): Figure1Result {
   const model = options.model ?? 'yolo';
   const platform = options.platform ?? 'xavier-nx';
   const batchSizes = options.batchSizes ?? BATCH_SIZES;
   const instanceCounts = options.instanceCounts ?? INSTANCE_COUNTS;
-  const rateRps = options.rateRps ?? 200;
+  const rateRps = options.rateRps;
+  const outstanding = options.outstanding ?? FIGURE1_OUTSTANDING;
   const durationMs = options.durationMs ?? 20_000;
   const seed = options.seed ?? 1;
   const assumptions = options.assumptions ?? DEFAULT_SERVING_ASSUMPTIONS;
@@ -68,7 +79,16 @@ export function runFigure1Sweep(options: Figure1Options = {}): Figure1Result {
     for (const instances of instanceCounts) {
       const fixed: ServingScheduler = { id: 'figure1', decide: () => [{ batchSize, instances }] };
       const run = new ServingRun(
-        { platform, models: [{ model, weight: 1 }], rateRps, durationMs, seed, background: [], assumptions },
+        {
+          platform,
+          models: [{ model, weight: 1 }],
+          rateRps: rateRps ?? 1,
+          durationMs,
+          seed,
+          background: [],
+          assumptions,
+          ...(rateRps === undefined ? { closedLoop: { outstanding } } : {}),
+        },
         fixed,
       );
       const summary = run.runToEnd();

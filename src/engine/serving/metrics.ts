@@ -30,6 +30,52 @@ export function utility(throughputRps: number, batchSloSumMs: number, instances:
 /** Utility of a slot in which a model with work completed nothing (a choice, see `utility`). */
 export const STALLED_UTILITY = -10;
 
+/** What one model did in one slot, as the utility reads it. */
+export interface SlotUtilityInput {
+  readonly completed: number;
+  /** Length of the slot, s. */
+  readonly seconds: number;
+  /** Instance-busy time (t_s + t_m) of the batches completed in the slot, ms. */
+  readonly busyMs: number;
+  /** Σ SLO_j of a completed batch, averaged over the slot's batches, ms. */
+  readonly batchSloMeanMs: number;
+  /** m_c in force during the slot. */
+  readonly instances: number;
+  readonly latencyMeanMs: number;
+  /** Completions after their deadline. */
+  readonly late: number;
+  /** Late completions + requests lost (OOM, admission, service stop). */
+  readonly violations: number;
+  /** Requests arrived, waited, ran or were lost in the slot. */
+  readonly hadWork: boolean;
+}
+
+/** Eq. 3's T for one model's slot under the `throughputTerm` reading, rps (0 when nothing completed). */
+export function throughputTermRps(readings: { readonly throughputTerm: 'configuration' | 'completed' }, slot: SlotUtilityInput): number {
+  if (slot.completed === 0) return 0;
+  if (readings.throughputTerm === 'configuration') return (slot.instances * slot.completed) / (slot.busyMs / 1000);
+  return slot.seconds > 0 ? slot.completed / slot.seconds : 0;
+}
+
+/**
+ * A model's utility in one slot under the scenario's readings (assumptions.ts): T is
+ * Eq. 3's throughput of the configuration (`configuration`: m_c × requests per
+ * instance-busy second) or the completed rate (`completed`); with `withinSlo`, Eq. 4's
+ * constraint enters as ln of the share of the slot's requests that met their SLO, floored
+ * at `STALLED_UTILITY`. Null when the model had nothing to do.
+ */
+export function slotUtility(
+  readings: { readonly throughputTerm: 'configuration' | 'completed'; readonly reward: 'withinSlo' | 'utility' },
+  slot: SlotUtilityInput,
+): number | null {
+  if (slot.completed === 0) return slot.hadWork ? STALLED_UTILITY : null;
+  const u = utility(throughputTermRps(readings, slot), slot.batchSloMeanMs, slot.instances, slot.latencyMeanMs);
+  if (readings.reward === 'utility') return u;
+  const lost = slot.violations - slot.late;
+  const withinShare = (slot.completed - slot.late) / (slot.completed + lost);
+  return withinShare > 0 ? Math.max(STALLED_UTILITY, u + Math.log(withinShare)) : STALLED_UTILITY;
+}
+
 /**
  * Latency samples for percentiles with bounded memory: exact up to `cap`, then every other
  * sample is dropped and only every 2nd, 4th, … value is kept (a systematic sample).
@@ -130,7 +176,12 @@ export interface SlotRecord {
 
 export interface SlotModelRecord {
   readonly utility: number | null;
+  /** Requests completed in the slot per second. */
   readonly throughputRps: number;
+  /** The T of Eq. 3 under the slot's reading (`throughputTerm`), rps; 0 when nothing completed. */
+  readonly throughputTermRps: number;
+  /** Mean batch size of the batches completed in the slot (0 when none). */
+  readonly batchSizeMean: number;
   readonly latencyMeanMs: number;
   readonly batchSize: number;
   readonly instances: number;

@@ -45,10 +45,10 @@ describe('the paper’s tables', () => {
 describe('the performance model', () => {
   it('gives the table’s batch-1 latency on Xavier NX, and slower ones on TX2 and Nano', () => {
     for (const id of MODEL_IDS) {
-      const nx = batchOneLatencyMs(id, NX);
+      const nx = batchOneLatencyMs(id, NX, 'lab');
       expect(nx).toBeCloseTo(MODELS[id].latencyB1NxMs, 9);
-      expect(batchOneLatencyMs(id, PLATFORMS.tx2)).toBeGreaterThan(nx);
-      expect(batchOneLatencyMs(id, PLATFORMS.nano)).toBeGreaterThan(batchOneLatencyMs(id, PLATFORMS.tx2));
+      expect(batchOneLatencyMs(id, PLATFORMS.tx2, 'lab')).toBeGreaterThan(nx);
+      expect(batchOneLatencyMs(id, PLATFORMS.nano, 'lab')).toBeGreaterThan(batchOneLatencyMs(id, PLATFORMS.tx2, 'lab'));
       // Every model meets its SLO alone at batch 1 on the reference platform.
       expect(nx).toBeLessThan(MODELS[id].sloMs / 2);
     }
@@ -57,7 +57,7 @@ describe('the performance model', () => {
   it('grows batch time sub-linearly: per-sample time falls, batch time rises', () => {
     for (const platform of Object.values(PLATFORMS)) {
       for (const id of MODEL_IDS) {
-        const model = compileModel(MODELS[id], platform);
+        const model = compileModel(MODELS[id], platform, 'lab');
         for (let b = 1; b < 128; b *= 2) {
           const t = isolatedBatchMs(model, b);
           const t2 = isolatedBatchMs(model, 2 * b);
@@ -76,7 +76,7 @@ describe('the performance model', () => {
 });
 
 describe('contention', () => {
-  const yolo = compileModel(MODELS.yolo, NX);
+  const yolo = compileModel(MODELS.yolo, NX, 'lab');
 
   it('leaves a batch alone on an idle device at its isolated time', () => {
     const load = emptyDeviceLoad();

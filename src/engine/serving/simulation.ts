@@ -10,8 +10,8 @@ import {
 import {
   LatencySamples,
   SlotSeries,
-  STALLED_UTILITY,
-  utility,
+  slotUtility,
+  throughputTermRps,
   type ServingModelSummary,
   type ServingSummary,
   type SlotModelRecord,
@@ -144,6 +144,13 @@ export interface ServingRunSpec {
   readonly percentiles?: PercentileOptions;
   /** Slot records kept in the series (default 4096). */
   readonly seriesCap?: number;
+  /**
+   * Closed-loop (saturated) clients instead of open arrivals (BCEdge Fig. 1 measures a
+   * configuration at load): each model keeps `outstanding` requests in flight; all are sent
+   * at 0 and each request served or lost is replaced by a new one at that moment. `rateRps`,
+   * the models' rates and a trace are then unused. The requests draw nothing at random.
+   */
+  readonly closedLoop?: { readonly outstanding: number };
 }
 
 /** RNG stream of the arrival process (send times, models, SLO jitter). */
@@ -167,6 +174,11 @@ const BACKGROUND = 2;
 const ARRIVAL = 3;
 const SLOT = 4;
 const SERVICE = 5;
+/** A forming batch's deadline to start (batching `form`). */
+const FLUSH = 6;
+/** Priorities among equal times (the kinds above, but a flush after arrivals and before the slot's end). */
+const FLUSH_PRIORITY = 4;
+const SLOT_PRIORITY = 5;
 
 /** Per-model counters for the run. */
 interface ModelTotals {
@@ -194,8 +206,12 @@ interface SlotCounters {
   completed: number;
   latencySum: number;
   violations: number;
+  /** Completed after their deadline (part of `violations`). */
+  late: number;
   batchSloSum: number;
   batches: number;
+  /** Instance-busy time of the completed batches (t_s + t_m), ms. */
+  busyMs: number;
   oomBatches: number;
   /** Work was queued or running when the slot began. */
   busyAtStart: boolean;
@@ -225,8 +241,10 @@ const zeroSlot = (): SlotCounters => ({
   completed: 0,
   latencySum: 0,
   violations: 0,
+  late: 0,
   batchSloSum: 0,
   batches: 0,
+  busyMs: 0,
   oomBatches: 0,
   busyAtStart: false,
 });
@@ -285,6 +303,11 @@ export class ServingRun {
   private readonly events = new EventQueue<number>();
   private readonly load: DeviceLoad = emptyDeviceLoad();
   private readonly edf: boolean;
+  /** Batching `form`: a free instance waits for its batch (assumptions.ts). */
+  private readonly formBatches: boolean;
+  /** Per model: the start deadline of its forming batch for which an event is queued, ms (+∞: none). */
+  private readonly flushAtMs: Float64Array;
+  private readonly closedLoop: number;
   /** Whether the scheduler wants the profiler's batch records. */
   private readonly observesBatches: boolean;
   private nowMs = 0;
@@ -362,7 +385,7 @@ export class ServingRun {
     this.platform = PLATFORMS[spec.platform];
     this.m = spec.models.length;
     this.modelIds = spec.models.map((s) => s.model);
-    this.compiled = spec.models.map((s) => compileModel(MODELS[s.model], this.platform));
+    this.compiled = spec.models.map((s) => compileModel(MODELS[s.model], this.platform, this.a.latencyProfile));
     this.isolatedMsByBatch = this.compiled.map((c) => BATCH_SIZES.map((b) => isolatedBatchMs(c, b)));
     this.sloMs = Float64Array.from(spec.models, (s) => s.sloMs ?? MODELS[s.model].sloMs);
     const bitsPerMs = this.a.linkBandwidthMbps * 1000;
@@ -391,7 +414,8 @@ export class ServingRun {
     const noise = this.a.interferenceNoise ?? 0;
     this.noise = noise > 0 ? createRng(spec.seed, SERVING_NOISE_STREAM) : null;
     this.inService = Uint8Array.from(spec.models, (s) => ((s.serviceFromMs ?? 0) > 0 ? 0 : 1));
-    this.perModelArrivals = spec.trace === undefined && spec.models.some((s) => s.rate !== undefined || s.classes !== undefined || (s.serviceFromMs ?? 0) > 0 || (s.serviceToMs ?? null) !== null);
+    this.closedLoop = spec.closedLoop?.outstanding ?? 0;
+    this.perModelArrivals = this.closedLoop === 0 && spec.trace === undefined && spec.models.some((s) => s.rate !== undefined || s.classes !== undefined || (s.serviceFromMs ?? 0) > 0 || (s.serviceToMs ?? null) !== null);
     this.nextModelSendMs = new Float64Array(this.m);
     if (this.perModelArrivals) {
       spec.models.forEach((s, m) => {
@@ -402,10 +426,14 @@ export class ServingRun {
         this.nextModelSendMs[m] = this.drawModelSend(m, 0);
       });
       this.nextSendMs = this.earliestModelSend();
+    } else if (this.closedLoop > 0) {
+      this.nextSendMs = Number.POSITIVE_INFINITY;
     } else {
       this.nextSendMs = spec.trace === undefined ? this.arrivals.exponential(this.meanGapMs) : (spec.trace[0]?.sentMs ?? Number.POSITIVE_INFINITY);
     }
     this.edf = scheduler.dispatch === 'edf';
+    this.formBatches = this.a.batching === 'form' && !this.edf;
+    this.flushAtMs = new Float64Array(this.m).fill(Number.POSITIVE_INFINITY);
     this.observesBatches = scheduler.observeBatch !== undefined;
     this.heaps = spec.models.map(() => new Int32Array(256));
     this.heapSize = new Int32Array(this.m);
@@ -428,9 +456,12 @@ export class ServingRun {
       if (s.serviceToMs !== undefined && s.serviceToMs !== null) this.events.push(s.serviceToMs, (m * 2 + 1) * 8 + SERVICE, BACKGROUND);
     });
     this.action = spec.models.map(() => ({ batchSize: 1, instances: 1 }));
+    if (this.closedLoop > 0) {
+      for (let m = 0; m < this.m; m++) for (let k = 0; k < this.closedLoop; k++) this.sendRequest(0, m, this.sloMs[m]!, 0);
+    }
     this.applyAction(this.scheduler.decide(this.observe()));
     this.scheduler.learn?.();
-    this.events.push(this.slotEndMs(0), SLOT, SLOT);
+    this.events.push(this.slotEndMs(0), SLOT, SLOT_PRIORITY);
   }
 
   /** Simulated time reached, ms. */
@@ -501,6 +532,13 @@ export class ServingRun {
       case SERVICE:
         this.changeService(index >> 1, (index & 1) === 0);
         break;
+      case FLUSH:
+        // A stale deadline (the forming batch changed since) is ignored; dispatch re-checks.
+        if (this.flushAtMs[index] === this.nowMs) {
+          this.flushAtMs[index] = Number.POSITIVE_INFINITY;
+          this.dispatch(index);
+        }
+        break;
       default:
         throw new RangeError(`unknown event kind ${kind}`);
     }
@@ -539,6 +577,11 @@ export class ServingRun {
       shapeClass = request.shapeClass ?? 0;
       this.nextSendMs = trace[this.traceIndex]?.sentMs ?? Number.POSITIVE_INFINITY;
     }
+    this.sendRequest(timeMs, model, slo, shapeClass);
+  }
+
+  /** A request of `model` leaves its device at `timeMs` towards the edge. */
+  private sendRequest(timeMs: number, model: number, slo: number, shapeClass: number): void {
     const r = this.allocRequest();
     this.reqSent[r] = timeMs;
     this.reqSlo[r] = slo;
@@ -551,6 +594,11 @@ export class ServingRun {
     const edge = timeMs + (shapeClass === 0 && this.classScale[model]![0] === 1 ? this.transmitMs[model]! : this.transmitOf(model, shapeClass));
     this.reqEdge[r] = edge;
     this.events.push(edge, r * 8 + ARRIVAL, ARRIVAL);
+  }
+
+  /** Closed loop: a request of `model` was served or lost at `timeMs`; its client sends the next (before the end). */
+  private replace(model: number, timeMs: number): void {
+    if (this.closedLoop > 0 && timeMs < this.spec.durationMs) this.sendRequest(timeMs, model, this.sloMs[model]!, 0);
   }
 
   /** A request reaches the edge: admission, then its model's queue. */
@@ -576,6 +624,7 @@ export class ServingRun {
         slot.violations++;
         if (this.onRequest !== null) this.record(r, this.nowMs, this.nowMs, 0, 'dropped');
         this.freeRequest(r);
+        this.replace(model, this.nowMs);
         return;
       }
     }
@@ -598,7 +647,42 @@ export class ServingRun {
     }
     if (this.inService[model] === 0) return;
     const instances = this.action[model]!.instances;
-    while (this.heapSize[model]! > 0 && this.busy[model]! + this.recovering[model]! < instances) this.startBatch(model);
+    while (this.heapSize[model]! > 0 && this.busy[model]! + this.recovering[model]! < instances) {
+      if (this.formBatches && this.heapSize[model]! < this.action[model]!.batchSize) {
+        const startBy = this.formingStartByMs(model);
+        if (startBy > this.nowMs) {
+          if (this.flushAtMs[model] !== startBy) {
+            this.flushAtMs[model] = startBy;
+            this.events.push(startBy, model * 8 + FLUSH, FLUSH_PRIORITY);
+          }
+          return;
+        }
+      }
+      this.flushAtMs[model] = Number.POSITIVE_INFINITY;
+      this.startBatch(model);
+    }
+  }
+
+  /**
+   * Batching `form`: the latest start of the batch of the k requests that wait now (k < b)
+   * that lets its most urgent request meet its deadline, its batch running alone:
+   * deadline − (t_s(k) + t_iso(k) + t_o), at the scale of its widest request (assumptions.ts).
+   */
+  private formingStartByMs(model: number): number {
+    const k = this.heapSize[model]!;
+    const heap = this.heaps[model]!;
+    const scales = this.classScale[model]!;
+    let widest = 0;
+    if (scales.length > 1) for (let i = 0; i < k; i++) if (scales[this.reqClass[heap[i]!]!]! > scales[widest]!) widest = this.reqClass[heap[i]!]!;
+    const compiled = this.compiledByClass[model]![widest]!;
+    const serviceMs = k * this.serializationMsPerRequest[model]! * scales[widest]! + isolatedBatchMs(compiled, k) + this.returnMsOf[model]!;
+    return this.reqDeadline[heap[0]!]! - serviceMs;
+  }
+
+  /** Requests waiting for model m's forming batch and the time left before it must start, ms (null: nothing forming). */
+  formingBatch(m: number): { readonly waiting: number; readonly batchSize: number; readonly startInMs: number } | null {
+    if (!this.formBatches || this.heapSize[m] === 0 || this.heapSize[m]! >= this.action[m]!.batchSize) return null;
+    return { waiting: this.heapSize[m]!, batchSize: this.action[m]!.batchSize, startInMs: Math.max(0, this.formingStartByMs(m) - this.nowMs) };
   }
 
   /** EDF over all requests: the model whose queue head has the earliest deadline (then arrival order, then model index). */
@@ -644,6 +728,7 @@ export class ServingRun {
         const r = members[k]!;
         if (this.onRequest !== null) this.record(r, now, now, size, 'failed');
         this.freeRequest(r);
+        this.replace(model, now);
       }
       totals.failed += size;
       totals.oomBatches++;
@@ -722,6 +807,7 @@ export class ServingRun {
       if (completion > this.reqDeadline[r]!) {
         totals.late++;
         slot.violations++;
+        slot.late++;
       }
       totals.latencySum += latency;
       totals.queueingSum += start - this.reqEdge[r]!;
@@ -730,6 +816,7 @@ export class ServingRun {
       slot.latencySum += latency;
       if (this.onRequest !== null) this.record(r, start, completion, size, 'served');
       this.freeRequest(r);
+      this.replace(model, now);
     }
     totals.completed += size;
     totals.batches++;
@@ -753,6 +840,7 @@ export class ServingRun {
     totals.returnSum += back * size;
     slot.completed += size;
     slot.batches++;
+    slot.busyMs += serialization + inference;
     slot.batchSloSum += this.batchSloSum[b]!;
 
     this.batchActive[b] = 0;
@@ -910,12 +998,18 @@ export class ServingRun {
       const instances = this.edf ? 1 : this.action[m]!.instances;
       const throughputRps = seconds > 0 ? c.completed / seconds : 0;
       const latencyMeanMs = c.completed > 0 ? c.latencySum / c.completed : 0;
-      let u: number | null = null;
-      if (c.completed > 0) {
-        u = utility(throughputRps, c.batchSloSum / c.batches, instances, latencyMeanMs);
-      } else if (c.busyAtStart || c.arrivals > 0 || c.violations > 0) {
-        u = STALLED_UTILITY;
-      }
+      const input = {
+        completed: c.completed,
+        seconds,
+        busyMs: c.busyMs,
+        batchSloMeanMs: c.batches > 0 ? c.batchSloSum / c.batches : 0,
+        instances,
+        latencyMeanMs,
+        late: c.late,
+        violations: c.violations,
+        hadWork: c.busyAtStart || c.arrivals > 0 || c.violations > 0,
+      };
+      const u = slotUtility(this.a, input);
       if (u !== null) {
         utilitySum += u;
         utilityCount++;
@@ -936,6 +1030,8 @@ export class ServingRun {
       records.push({
         utility: u,
         throughputRps,
+        throughputTermRps: throughputTermRps(this.a, input),
+        batchSizeMean: c.batches > 0 ? c.completed / c.batches : 0,
         latencyMeanMs,
         batchSize: this.action[m]!.batchSize,
         instances,
@@ -962,8 +1058,10 @@ export class ServingRun {
       c.completed = 0;
       c.latencySum = 0;
       c.violations = 0;
+      c.late = 0;
       c.batchSloSum = 0;
       c.batches = 0;
+      c.busyMs = 0;
       c.oomBatches = 0;
       c.busyAtStart = this.heapSize[m]! > 0 || this.busy[this.edf ? 0 : m]! > 0;
     }
@@ -973,7 +1071,7 @@ export class ServingRun {
     }
     this.applyAction(this.scheduler.decide(this.observe()));
     this.scheduler.learn?.();
-    this.events.push(this.slotEndMs(this.slotIndex), SLOT, SLOT);
+    this.events.push(this.slotEndMs(this.slotIndex), SLOT, SLOT_PRIORITY);
   }
 
   private applyAction(action: ServingAction): void {

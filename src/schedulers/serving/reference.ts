@@ -165,8 +165,11 @@ function ascend(
   for (let round = 0; round < rounds; round++) {
     let changed = false;
     for (let m = 0; m < best.length; m++) {
+      // The model's configuration when its turn began: its value is known (a change found
+      // earlier in the turn must not send the search back to evaluate it again).
+      const held = best[m]!;
       for (const g of grid) {
-        if (g.batchSize === best[m]!.batchSize && g.instances === best[m]!.instances) continue;
+        if (g.batchSize === held.batchSize && g.instances === held.instances) continue;
         const candidate = best.map((a, j) => (j === m ? { ...g } : a));
         const value = evaluate(candidate);
         evaluations++;

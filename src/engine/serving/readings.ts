@@ -1,0 +1,88 @@
+import type { LatencyProfileId } from './models';
+
+// The readings of BCEdge that change the serving world's results, as plain constants (no
+// engine code), so that the scenario's migrations and the page's panels read them without
+// loading the engine.
+
+/**
+ * How a batch forms (BCEdge §I: "aggregating arriving requests into a batch within a given
+ * time window … The more requests in a batch, the longer the waiting time"; §III-A1:
+ * seq_b = {r_1 … r_b}, with a queueing time t_w that grows with b).
+ * - `form` (the paper's reading): an instance that is free waits for its batch of b. It
+ *   dispatches as soon as b requests wait, or earlier, with the k < b that wait, at the
+ *   last moment that still lets the most urgent of them meet its SLO: when
+ *   now + t_s(k) + t_iso(k) + t_o = its deadline, with t_iso the batch's time alone on the
+ *   device (the profiler's table, §IV-E; the batcher cannot know the contention to come).
+ *   t_w is then the time from a request's arrival at the edge to its batch's start.
+ * - `cap` (the earlier reading): b is a cap; a free instance takes up to b waiting
+ *   requests at once (Triton's dynamic batcher with `max_queue_delay` 0).
+ * DeepRT's EDF executor keeps its own dispatch under both (it batches what waits).
+ */
+export type BatchingReading = 'form' | 'cap';
+
+/**
+ * The T of Eq. 3, T_{t_i}(b, m_c): the throughput of the configuration.
+ * - `configuration` (the paper's reading; Figs. 1 and 12 report it as the configuration's):
+ *   the rate the configuration serves while busy, m_c × (requests of the batches completed
+ *   in the slot) / (their instance-busy time, t_s + t_m): what the action delivers when its
+ *   instances are kept busy, under the interference they met. It equals the closed-loop
+ *   rate of the configuration in steady state.
+ * - `completed` (the earlier reading): requests completed in the slot per second, which
+ *   equals the offered load whenever the device keeps up.
+ */
+export type ThroughputTermReading = 'configuration' | 'completed';
+
+/**
+ * Eq. 4's constraint L_i ≤ SLO_i on the objective.
+ * - `withinSlo` (the paper's reading): U is taken over the requests that meet their SLO:
+ *   U + ln(share of the slot's judged requests served within their SLO), floored at the
+ *   stalled utility (a slot that meets no SLO is as bad as a stall). A penalty, not a mask:
+ *   every action stays open, violating ones pay.
+ * - `utility` (the earlier reading): U alone (Eq. 3), the constraint left to the SLO metric.
+ */
+export type RewardReading = 'withinSlo' | 'utility';
+
+
+/**
+ * What the interference predictor judges (§IV-F: interference is "caused by concurrent
+ * inference of multiple models or multiple instances of a single model").
+ * - `coLocated` (the paper's reading): a model's candidate action is judged with the
+ *   co-located models' actions in force (their instances, batches and memory), so the
+ *   predictor can see the interference they cause.
+ * - `ownModel` (the earlier reading): each model's action is judged against the device as
+ *   it is now, its own action alone changing; its (1, 1) is never masked.
+ * Read by the learning scheduler (agents/learningScheduler.ts); the engine does not use it.
+ */
+export type InterferenceReading = 'coLocated' | 'ownModel';
+
+/**
+ * The readings of BCEdge that change results (ARCHITECTURE §3), each named so that a
+ * scenario can choose, the claims can sweep them and the Assumptions panel can show them.
+ */
+export interface ServingReadings {
+  readonly batching: BatchingReading;
+  readonly throughputTerm: ThroughputTermReading;
+  readonly reward: RewardReading;
+  /** Batch-1 latencies: `tensorrt` (published Jetson TensorRT figures, models.ts) or `lab` (the earlier, slower profile). */
+  readonly latencyProfile: LatencyProfileId;
+  readonly interference: InterferenceReading;
+}
+
+/** The paper's readings (ARCHITECTURE §3). */
+export const PAPER_SERVING_READINGS: ServingReadings = {
+  batching: 'form',
+  throughputTerm: 'configuration',
+  reward: 'withinSlo',
+  latencyProfile: 'tensorrt',
+  interference: 'coLocated',
+};
+
+/** The readings of the lab before they were named: with these, every earlier run keeps its numbers bit for bit. */
+export const EARLIER_SERVING_READINGS: ServingReadings = {
+  batching: 'cap',
+  throughputTerm: 'completed',
+  reward: 'utility',
+  latencyProfile: 'lab',
+  interference: 'ownModel',
+};
+
