@@ -93,3 +93,43 @@ test('a serving sweep preset opens in the serving lab on its first cell', async 
   await expect.poll(async () => Number(await lab.byTestId('serving.time').getAttribute('data-time-ms')), { timeout: 10_000 }).toBeGreaterThan(1000);
   lab.expectCleanLog();
 });
+
+test('the serving lab reads BCEdge as the paper writes it: its Assumptions panel names each reading, batches form on the device, and the earlier reading (b a cap) forms none', async ({ page }) => {
+  const lab = new LabPage(page);
+  await lab.goto();
+  await lab.byTestId('links.presets').click();
+  await lab.byTestId('presets.serving-default').click();
+  await expect(lab.byTestId('serving')).toBeVisible();
+  // The paper's readings are the defaults.
+  const panel = lab.byTestId('serving.assumptions');
+  await expect(panel).toBeVisible();
+  for (const [name, value] of [
+    ['rateBasis', 'perModel'],
+    ['batching', 'form'],
+    ['throughputTerm', 'configuration'],
+    ['reward', 'withinSlo'],
+    ['latencyProfile', 'tensorrt'],
+    ['interference', 'coLocated'],
+  ] as const) {
+    await expect(lab.byTestId(`assumptions.${name}`)).toHaveValue(value);
+  }
+  await expect(panel).toContainText('§V-A');
+  await expect(panel).toContainText('Eq. 4');
+  // Batches of 8 form: some model has requests waiting for its batch, with the time they have left.
+  await expect
+    .poll(async () => {
+      const waiting = await page.locator('[data-testid^="device.forming-"]').evaluateAll((cells) => cells.map((c) => Number(c.getAttribute('data-waiting'))));
+      return Math.max(...waiting);
+    }, { timeout: 15_000 })
+    .toBeGreaterThan(0);
+  await expect(page.locator('[data-testid^="device.forming-"] .forming').first()).toContainText('ms');
+  // Under the earlier reading (b a cap) nothing waits for a batch.
+  await lab.byTestId('serving.pause').click();
+  await lab.byTestId('assumptions.batching').selectOption('cap');
+  await expect(lab.byTestId('assumptions.batching')).toHaveValue('cap');
+  await lab.byTestId('serving.play').click();
+  await expect.poll(async () => Number(await lab.byTestId('serving.time').getAttribute('data-time-ms')), { timeout: 10_000 }).toBeGreaterThan(3000);
+  const waiting = await page.locator('[data-testid^="device.forming-"]').evaluateAll((cells) => cells.map((c) => Number(c.getAttribute('data-waiting'))));
+  expect(Math.max(...waiting)).toBe(0);
+  lab.expectCleanLog();
+});

@@ -302,8 +302,6 @@ export const servingScenarioSchema = z
         latencyProfile: oneOf(LATENCY_PROFILE_IDS as readonly LatencyProfileId[] as [LatencyProfileId, ...LatencyProfileId[]]).optional(),
         /** What the interference predictor judges: the joint action of the co-located models, or each model's own action. */
         interference: oneOf(['coLocated', 'ownModel'] as const).optional(),
-        /** Figs. 11–12: each model alone on the platform (`perModel`, §V-D "respectively") or all together (`mixed`). */
-        platformSetting: oneOf(['perModel', 'mixed'] as const).optional(),
         /** The contention constants (engine/serving/contention.ts); absent = its defaults. */
         contention: z
           .strictObject({

@@ -21,7 +21,7 @@ describe('a version-3 serving scenario runs under the earlier readings', () => {
       expect(parsed.ok, JSON.stringify(parsed)).toBe(true);
       if (!parsed.ok) return;
       const s = parsed.scenario as ServingScenario;
-      expect(s.serving.assumptions).toMatchObject({ rateBasis: 'total', batching: 'cap', throughputTerm: 'completed', reward: 'utility', latencyProfile: 'lab', interference: 'ownModel', platformSetting: 'mixed' });
+      expect(s.serving.assumptions).toMatchObject({ rateBasis: 'total', batching: 'cap', throughputTerm: 'completed', reward: 'utility', latencyProfile: 'lab', interference: 'ownModel' });
       const got = runServingScenario(s).map((x) => ({
         scheduler: x.scheduler,
         ...(x.cell === undefined ? {} : { cell: x.cell }),

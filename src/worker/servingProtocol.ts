@@ -83,6 +83,12 @@ export interface ServingModelLive {
   /** Slack of the most urgent queued request, ms (the SLO when the queue is empty). */
   readonly oldestSlackMs: number;
   readonly slack: SlackBuckets;
+  /**
+   * The batch forming now (batching `form`, ARCHITECTURE §3): requests waiting for it (fewer
+   * than b) and the time left before it must start for its most urgent request to meet its
+   * SLO, ms; null when none forms (a full batch, an empty queue, or the `cap` reading).
+   */
+  readonly forming: { readonly waiting: number; readonly startInMs: number } | null;
 }
 
 /** The device of one lane right now. */

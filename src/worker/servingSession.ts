@@ -449,6 +449,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
         queueLength: m.queueLength,
         oldestSlackMs: m.oldestSlackMs,
         slack: { late, under25: under25 - late, under50: under50 - under25, rest: m.queueLength - under50 },
+        forming: formingOf(lane.run.formingBatch(i)),
       };
     });
     return {
@@ -594,4 +595,9 @@ export class ServingSession extends LiveSession<ServingTypes> {
     this.replayHere();
     return w.backgrounds();
   }
+}
+
+/** A lane's forming batch as the frame carries it. */
+function formingOf(f: { readonly waiting: number; readonly startInMs: number } | null): ServingModelLive['forming'] {
+  return f === null ? null : { waiting: f.waiting, startInMs: f.startInMs };
 }

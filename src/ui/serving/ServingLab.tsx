@@ -20,6 +20,7 @@ import { tenantState, tenantText } from './deviceBoard';
 import { LearningCharts } from './LearningCharts';
 import { LearningPanel } from './LearningPanel';
 import { SearchProgress } from './SearchProgress';
+import { ServingAssumptionsPanel } from './ServingAssumptionsPanel';
 import { TracePanel } from './TracePanel';
 import { servingLink } from './traceScenario';
 import type { Shortcut } from '../HelpOverlay';
@@ -212,12 +213,31 @@ const SLACK_COLOURS = { late: '#b3261e', under25: '#e07a1f', under50: '#d9b300',
  * The serving world (BCEdge): an edge GPU running six DNN models, with Triton's fixed batch
  * size and instances per model set by sliders, DeepRT and GA on the same arrival trace.
  */
+/**
+ * A batch that forms (ARCHITECTURE §3, batching `form`): k of b slots filled, and the time
+ * left before it must start so that its most urgent request meets its SLO.
+ */
+function FormingBatch({ waiting, batchSize, startInMs }: { readonly waiting: number; readonly batchSize: number; readonly startInMs: number }) {
+  const shown = Math.min(batchSize, 8);
+  const filled = Math.round((waiting / batchSize) * shown);
+  return (
+    <span className="forming" data-batch={batchSize} title={`${waiting} of ${batchSize} requests wait for their batch; it starts in ${Math.round(startInMs)} ms at the latest`}>
+      {' '}
+      {Array.from({ length: shown }, (_, j) => (
+        <span key={j} className={`forming-slot${j < filled ? ' filled' : ''}`} />
+      ))}
+      <span className="subtle"> ≤{startInMs < 10 ? startInMs.toFixed(1) : Math.round(startInMs)} ms</span>
+    </span>
+  );
+}
+
 export function ServingLab({ store, onExit }: { readonly store: ServingStore; readonly onExit: () => void }) {
   const title = useServing(store, (s) => s.scenario?.title ?? '');
   const status = useServing(store, (s) => s.status);
   const timeMs = useServing(store, (s) => s.timeMs);
   const durationMs = useServing(store, (s) => s.durationMs);
   const rateRps = useServing(store, (s) => s.rateRps);
+  const perModelRate = useServing(store, (s) => (s.scenario?.serving.assumptions.rateBasis ?? 'perModel') === 'perModel');
   const lanes = useServing(store, (s) => s.lanes);
   const models = useServing(store, (s) => s.models);
   const platform = useServing(store, (s) => s.platform);
@@ -290,7 +310,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
       ),
       extras: (
         <label className="speed">
-          Requests/s <output>{rateRps}</output>
+          {perModelRate ? 'Requests/s a model' : 'Requests/s'} <output>{rateRps}</output>
           <input type="range" min={5} max={60} step={5} value={rateRps} data-testid="controls.rps" aria-label="Request rate (rps)" onChange={(e) => void act.setArrivalRate(Number(e.target.value))} />
         </label>
       ),
@@ -328,7 +348,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
             <tr>
               <th>model</th>
               <th>instances (busy)</th>
-              <th>queue (by slack)</th>
+              <th>queue (by slack), batch</th>
               <th>batch × instances (Triton)</th>
             </tr>
           </thead>
@@ -354,6 +374,9 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
                         )
                       : null}
                     <span className="subtle"> {ml?.queueLength ?? 0}</span>
+                    <span data-testid={`device.forming-${m.model}`} data-waiting={ml?.forming?.waiting ?? 0}>
+                      {ml?.forming ? <FormingBatch waiting={ml.forming.waiting} batchSize={ml.batchSize} startInMs={ml.forming.startInMs} /> : null}
+                    </span>
                   </td>
                   <td>
                     {configurable >= 0 && fixed ? (
@@ -433,6 +456,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
         </section>
       ) },
       { part: 'algorithm', node: <LearningPanel store={store} /> },
+      { part: 'assumptions', node: <ServingAssumptionsPanel store={store} /> },
     ],
     mainChart: <DataChartHost title="Fig. 8: throughput per model" testId="chart.throughput" create={createPerModelStackChart} data={stack} />,
     charts: (

@@ -1,0 +1,76 @@
+import type { ScenarioReadings } from './readings';
+
+/** How the Assumptions panel names a reading of BCEdge and its options, with the paper's words (ARCHITECTURE §3). */
+export interface ReadingText<K extends keyof ScenarioReadings = keyof ScenarioReadings> {
+  readonly name: K;
+  readonly label: string;
+  /** The paper's words the reading interprets, and where they are. */
+  readonly quote: string;
+  readonly where: string;
+  /** The options, the paper's reading first. */
+  readonly options: readonly { readonly value: ScenarioReadings[K]; readonly label: string; readonly means: string }[];
+}
+
+/** The readings of BCEdge, in the panel's order. */
+export const READING_TEXTS: readonly ReadingText[] = [
+  {
+    name: 'rateBasis',
+    label: 'Request rate',
+    quote: '“The request arrival rate is set to 30 requests per second” with “a request queue for each model”',
+    where: '§V-A, §III-A1',
+    options: [
+      { value: 'perModel', label: 'per model (paper)', means: 'Each model receives the rate: six models at 30 rps send 180 rps in all.' },
+      { value: 'total', label: 'in total', means: 'The rate is shared by the models by weight (the lab’s earlier reading): 5 rps each.' },
+    ],
+  },
+  {
+    name: 'batching',
+    label: 'Batching',
+    quote: '“aggregating arriving requests into a batch within a given time window … The more requests in a batch, the longer the waiting time”',
+    where: '§I, §III-A1',
+    options: [
+      { value: 'form', label: 'batches form (paper)', means: 'A free instance waits for b requests, or starts with fewer at the last moment that lets the most urgent meet its SLO alone on the device.' },
+      { value: 'cap', label: 'b is a cap', means: 'A free instance takes up to b waiting requests at once (Triton’s max_queue_delay 0; the earlier reading).' },
+    ],
+  },
+  {
+    name: 'throughputTerm',
+    label: 'T of Eq. 3',
+    quote: '“The throughput in the i-th scheduling time slot t_i can be denoted as T_{t_i}(b, m_c)”',
+    where: 'Eq. 3, §III-B',
+    options: [
+      { value: 'configuration', label: 'the configuration’s (paper)', means: 'm_c × requests per instance-busy second: what (b, m_c) serves at load; the closed-loop rate.' },
+      { value: 'completed', label: 'requests completed', means: 'Requests completed in the slot per second, equal to the offered load while the device keeps up (the earlier reading).' },
+    ],
+  },
+  {
+    name: 'reward',
+    label: 'Reward',
+    quote: '“min. U s.t. m_i ≤ M_i, L_i ≤ SLO_i”',
+    where: 'Eq. 4, Eq. 6',
+    options: [
+      { value: 'withinSlo', label: 'U within the SLO (paper)', means: 'U + ln(share of the slot’s requests that met their SLO), floored at the stall’s −10: a penalty, every action stays open.' },
+      { value: 'utility', label: 'U alone', means: 'Eq. 3 alone; the SLO is only a metric (the earlier reading).' },
+    ],
+  },
+  {
+    name: 'latencyProfile',
+    label: 'Latency profile',
+    quote: '“we leverage TensorRT to accelerate the original DNN models” (the paper gives no latencies)',
+    where: '§I, Table III',
+    options: [
+      { value: 'tensorrt', label: 'TensorRT on Jetson (published)', means: 'Batch-1 GPU times from published Jetson TensorRT figures, with the table’s CPU share (engine/serving/models.ts cites each).' },
+      { value: 'lab', label: 'the lab’s slower profile', means: 'Slower batch-1 times chosen so that 30 rps in total loads the device (the earlier reading).' },
+    ],
+  },
+  {
+    name: 'interference',
+    label: 'Predictor judges',
+    quote: 'interference “caused by concurrent inference of multiple models or multiple instances of a single model”',
+    where: '§IV-F',
+    options: [
+      { value: 'coLocated', label: 'the co-located models (paper)', means: 'A model’s action is judged with every other model with work running all its instances.' },
+      { value: 'ownModel', label: 'the model’s own action', means: 'The device as it is at the decision, only the model’s own action changed; (1, 1) never masked (the earlier reading).' },
+    ],
+  },
+];
