@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { runs } from '../../testing/propertySeed';
 import { utility } from './metrics';
 import { MODEL_IDS, type ModelId } from './models';
 import type { ServingAction, ServingScheduler } from './scheduler';
@@ -113,7 +114,7 @@ describe('ServingRun on hand-built traces', () => {
           expect(running).toBeLessThanOrEqual(mc);
         }
       }),
-      { numRuns: 25 },
+      { numRuns: runs(25) },
     );
   });
 
