@@ -9,20 +9,14 @@ import { PLATFORM_IDS } from '../engine/serving/platforms';
 import { perModelParameter, SERVING_SCHEDULER_IDS, SERVING_SCHEDULERS } from '../schedulers/serving/registry';
 import { checkSweep } from './sweep';
 import { sweepSchema } from './sweepSchema';
+// Every numeric field is built with these, which record its range in the schema (fieldBounds.ts).
+import { int, num, withParameters, type NumberBounds } from './fieldBounds';
 
 // The version, bounds and view options live in limits.ts, without zod, so that the page can read
 // them without loading the validator (issue 12: first load).
 export { HIDEABLE_CONTROLS, LIMITS, SCENARIO_VERSION, SERVING_LIMITS, VIEW_MODES, type HideableControl } from './limits';
 import { HIDEABLE_CONTROLS, LIMITS, SCENARIO_VERSION, SERVING_LIMITS, VIEW_MODES } from './limits';
 
-const int = (min: number, max: number) =>
-  z.number({ error: 'must be a number' }).refine((v) => Number.isInteger(v) && v >= min && v <= max, {
-    message: `must be an integer from ${min} to ${max}`,
-  });
-const num = (min: number, max: number) =>
-  z.number({ error: 'must be a number' }).refine((v) => Number.isFinite(v) && v >= min && v <= max, {
-    message: `must be a number from ${min} to ${max}`,
-  });
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.map((v) => `"${v}"`).join(', ')}` });
 
@@ -80,7 +74,10 @@ const assumptionsSchema = z.strictObject({
   database: oneOf(['roofline', 'measured'] as const).optional(),
 });
 
-const laneSchema = z
+/** A registry parameter's range as the schema's bounds. */
+const boundsOf = (p: { readonly min: number; readonly max: number; readonly integer: boolean }): NumberBounds => ({ min: p.min, max: p.max, integer: p.integer });
+
+const laneObject = z
   .strictObject({
     scheduler: oneOf(PIPELINE_SCHEDULER_IDS),
     params: z.record(z.string(), z.number({ error: 'must be a number' })).optional(),
@@ -96,6 +93,12 @@ const laneSchema = z
       }
     }
   });
+const laneSchema = withParameters(laneObject, {
+  field: 'params',
+  by: 'scheduler',
+  entries: PIPELINE_SCHEDULER_IDS,
+  parameters: (id) => PIPELINE_SCHEDULERS[id as keyof typeof PIPELINE_SCHEDULERS].parameters.map((p) => ({ name: p.name, bounds: boundsOf(p) })),
+});
 
 const pipelineSchema = z.strictObject({
   model: oneOf(MODEL_IDS),
@@ -237,7 +240,7 @@ const tracedRequestSchema = z.strictObject({
   shapeClass: int(0, SERVING_LIMITS.classes - 1).optional(),
 });
 
-const servingLaneSchema = z
+const servingLaneObject = z
   .strictObject({
     scheduler: oneOf(SERVING_SCHEDULER_IDS),
     params: z.record(z.string(), z.number({ error: 'must be a number' })).optional(),
@@ -245,9 +248,9 @@ const servingLaneSchema = z
   .superRefine((lane, ctx) => {
     const entry = SERVING_SCHEDULERS[lane.scheduler];
     for (const [name, value] of Object.entries(lane.params ?? {})) {
-      // `batchSize.yolo` is the per-model form of `batchSize` (same range).
-      const base = perModelParameter(name)?.base ?? name;
-      const p = entry.parameters.find((q) => q.name === base);
+      // `batchSize.yolo` is the per-model form of `batchSize` (same range), for the parameters a scheduler reads per model.
+      const perModel = perModelParameter(name);
+      const p = entry.parameters.find((q) => (perModel === null ? q.name === name : q.name === perModel.base && q.perModel === true));
       if (p === undefined) {
         ctx.addIssue({ code: 'custom', path: ['params', name], message: `is not a parameter of ${lane.scheduler}` });
       } else if (!Number.isFinite(value) || value < p.min || value > p.max || (p.integer && !Number.isInteger(value))) {
@@ -255,6 +258,16 @@ const servingLaneSchema = z
       }
     }
   });
+const servingLaneSchema = withParameters(servingLaneObject, {
+  field: 'params',
+  by: 'scheduler',
+  entries: SERVING_SCHEDULER_IDS,
+  parameters: (id) =>
+    SERVING_SCHEDULERS[id as keyof typeof SERVING_SCHEDULERS].parameters.flatMap((p) => [
+      { name: p.name, bounds: boundsOf(p) },
+      ...(p.perModel === true ? SERVING_MODEL_IDS.map((model) => ({ name: `${p.name}.${model}`, bounds: boundsOf(p) })) : []),
+    ]),
+});
 
 /**
  * A serving-world scenario (ARCHITECTURE §3): the models on an edge platform under Poisson
