@@ -190,6 +190,18 @@ describe('hostile scenario documents (fast-check)', () => {
     );
   }, propertyTimeout(180_000));
 
+  // Fixed regression cases: counterexamples the property above found on a random seed.
+  it('regression: serving.assumptions.oomRecoveryMs = 0 is refused naming the field (exit 2), not an internal RangeError (exit 1)', async () => {
+    const document = structuredClone(smallServing) as unknown as { serving: { assumptions: Record<string, number> } };
+    document.serving.assumptions['oomRecoveryMs'] = 0;
+    const args = ['run', 'f.json'];
+    const { cliIo, out } = io({ ...FILES, 'f.json': JSON.stringify(document) });
+    const code = await runCli(args, cliIo);
+    expectContract(code, out, args);
+    expect(code).toBe(EXIT_USAGE);
+    expect(out.stderr).toBe('error: serving.assumptions.oomRecoveryMs: must be a number above 0 and at most 60000, got 0\n');
+  });
+
   it('--set never throws anything but a usage error, on any path and value', () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.constantFrom('pipeline', 'lanes', 'length', '0', '-1', '[0]', '[99999999]', '__proto__', 'params', 'alpha', ''), fc.string({ maxLength: 5 })), { maxLength: 5 }), fc.string({ maxLength: 20 }), (keys, value) => {

@@ -10,7 +10,7 @@ import { perModelParameter, SERVING_SCHEDULER_IDS, SERVING_SCHEDULERS } from '..
 import { checkSweep } from './sweep';
 import { sweepSchema } from './sweepSchema';
 // Every numeric field is built with these, which record its range in the schema (fieldBounds.ts).
-import { int, num, withParameters, type NumberBounds } from './fieldBounds';
+import { above, int, num, withParameters, type NumberBounds } from './fieldBounds';
 
 // The version, bounds and view options live in limits.ts, without zod, so that the page can read
 // them without loading the validator (issue 12: first load).
@@ -303,7 +303,11 @@ export const servingScenarioSchema = z
         linkLatencyMs: num(0, 10_000),
         sloJitter: num(0, 0.99),
         serializationMBps: num(1, 1_000_000),
-        oomRecoveryMs: num(0, 60_000),
+        // Above 0, as the engine requires: a failed batch's CUDA error is caught, its buffers are
+        // freed and the error is returned, which takes time; with 0 the instance would be free
+        // again at the very instant it failed and take the next batch into the same failure
+        // (engine/serving/assumptions.ts, `oomRecoveryMs`).
+        oomRecoveryMs: above(0, 60_000),
         interferenceNoise: num(SERVING_LIMITS.interferenceNoise.min, SERVING_LIMITS.interferenceNoise.max).optional(),
       }),
       /**
