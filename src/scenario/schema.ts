@@ -140,18 +140,22 @@ export const scenarioSchema = z
   .superRefine((s, ctx) => {
     const p = s.pipeline;
     const minEps = p.executionPlaces;
+    // A rule between two fields names both: whichever one was just changed is named (fieldBounds.ts).
+    let highestEp = -1;
     p.interference.events.forEach((e, i) => {
+      const at = ['pipeline', 'interference', 'events', i];
       if (e.executionPlace >= minEps) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['pipeline', 'interference', 'events', i, 'executionPlace'],
-          message: `must be below the number of execution places (${minEps})`,
-        });
+        highestEp = Math.max(highestEp, e.executionPlace);
+        ctx.addIssue({ code: 'custom', path: [...at, 'executionPlace'], message: `must be below the number of execution places (${minEps})` });
       }
       if (e.toQuery !== null && e.toQuery <= e.fromQuery) {
-        ctx.addIssue({ code: 'custom', path: ['pipeline', 'interference', 'events', i, 'toQuery'], message: 'must be after fromQuery (or null)' });
+        ctx.addIssue({ code: 'custom', path: [...at, 'toQuery'], message: 'must be after fromQuery (or null)' });
+        ctx.addIssue({ code: 'custom', path: [...at, 'fromQuery'], message: `must be before toQuery (${e.toQuery})` });
       }
     });
+    if (highestEp >= 0) {
+      ctx.addIssue({ code: 'custom', path: ['pipeline', 'executionPlaces'], message: `must be above every event's execution place (the highest is ${highestEp})` });
+    }
     if (p.assumptions.database === 'measured') {
       const path = ['pipeline', 'assumptions', 'database'];
       if (p.database !== undefined) ctx.addIssue({ code: 'custom', path, message: 'must be left out (or "roofline") when the scenario embeds its own database' });
@@ -346,7 +350,10 @@ export const servingScenarioSchema = z
       if (seen.has(m.model)) ctx.addIssue({ code: 'custom', path: ['serving', 'models', i, 'model'], message: `is listed twice (${m.model})` });
       seen.add(m.model);
     });
-    if (v.models.every((m) => m.weight === 0)) ctx.addIssue({ code: 'custom', path: ['serving', 'models'], message: 'must give at least one model a weight above 0' });
+    // A rule between fields names each of them: whichever one was just changed is named (fieldBounds.ts).
+    if (v.models.every((m) => m.weight === 0)) {
+      v.models.forEach((_, i) => ctx.addIssue({ code: 'custom', path: ['serving', 'models', i, 'weight'], message: 'must be above 0 for at least one model' }));
+    }
     const maxRate = v.rateRps;
     // With per-model schedules, the bound is the sum of the models' peak rates.
     const totalWeight = v.models.reduce((sum, m) => sum + m.weight, 0);
@@ -357,46 +364,68 @@ export const servingScenarioSchema = z
         }, 0)
       : maxRate;
     if (peakRate * v.durationS > SERVING_LIMITS.requests) {
-      ctx.addIssue({ code: 'custom', path: ['serving', 'durationS'], message: `sends ${peakRate === maxRate ? '' : 'up to '}${Math.round(peakRate * v.durationS)} requests at ${peakRate} rps; at most ${SERVING_LIMITS.requests}` });
+      const message = `sends ${peakRate === maxRate ? '' : 'up to '}${Math.round(peakRate * v.durationS)} requests at ${peakRate} rps; at most ${SERVING_LIMITS.requests}`;
+      for (const path of [['serving', 'durationS'], ...peakRateFields(v)]) ctx.addIssue({ code: 'custom', path, message });
     }
     v.models.forEach((m, i) => {
       const at = ['serving', 'models', i];
       if (m.serviceToS !== undefined && m.serviceToS !== null && !(m.serviceToS > (m.serviceFromS ?? 0))) {
         ctx.addIssue({ code: 'custom', path: [...at, 'serviceToS'], message: 'must be after serviceFromS (or null)' });
+        if (m.serviceFromS !== undefined) ctx.addIssue({ code: 'custom', path: [...at, 'serviceFromS'], message: `must be before serviceToS (${m.serviceToS})` });
       }
-      if (m.classes !== undefined && !m.classes.some((c) => c.weight > 0)) ctx.addIssue({ code: 'custom', path: [...at, 'classes'], message: 'must give at least one class a weight above 0' });
+      if (m.classes !== undefined && !m.classes.some((c) => c.weight > 0)) {
+        m.classes.forEach((_, k) => ctx.addIssue({ code: 'custom', path: [...at, 'classes', k, 'weight'], message: 'must be above 0 for at least one class' }));
+      }
       const r = m.rate;
       if (r === undefined) return;
       const increasing = (times: readonly number[], key: string, field: string): void => {
         times.forEach((t, j) => {
-          if (j > 0 && !(t > times[j - 1]!)) ctx.addIssue({ code: 'custom', path: [...at, 'rate', key, j, field], message: `must be after the previous ${field} (${times[j - 1]})` });
+          if (j === 0 || t > times[j - 1]!) return;
+          ctx.addIssue({ code: 'custom', path: [...at, 'rate', key, j, field], message: `must be after the previous ${field} (${times[j - 1]})` });
+          ctx.addIssue({ code: 'custom', path: [...at, 'rate', key, j - 1, field], message: `must be before the next ${field} (${t})` });
         });
       };
       if (r.kind === 'steps') increasing(r.steps.map((x) => x.fromS), 'steps', 'fromS');
       if (r.kind === 'linear') increasing(r.points.map((x) => x.atS), 'points', 'atS');
-      if (r.kind === 'sine' && r.amplitudeRps > r.meanRps) ctx.addIssue({ code: 'custom', path: [...at, 'rate', 'amplitudeRps'], message: `must be at most meanRps (${r.meanRps}) so that the rate stays ≥ 0` });
+      if (r.kind === 'sine' && r.amplitudeRps > r.meanRps) {
+        ctx.addIssue({ code: 'custom', path: [...at, 'rate', 'amplitudeRps'], message: `must be at most meanRps (${r.meanRps}) so that the rate stays ≥ 0` });
+        ctx.addIssue({ code: 'custom', path: [...at, 'rate', 'meanRps'], message: `must be at least amplitudeRps (${r.amplitudeRps}) so that the rate stays ≥ 0` });
+      }
     });
     if (v.trace !== undefined) {
       const listed = new Map(v.models.map((m) => [m.model, m]));
       let last = Number.NEGATIVE_INFINITY;
+      let lastAt = -1;
       let reported = 0;
       v.trace.requests.forEach((r, j) => {
         if (reported >= 10) return;
         const at = ['serving', 'trace', 'requests', j];
         const model = listed.get(r.model);
-        const problem = (field: string, message: string): void => {
+        const problem = (field: string, message: string, path: (string | number)[] = [...at, field]): void => {
           reported++;
-          ctx.addIssue({ code: 'custom', path: [...at, field], message });
+          ctx.addIssue({ code: 'custom', path, message });
         };
-        if (r.tS < last) problem('tS', `must not be before the previous request's (${last}): a trace is in send order`);
-        if (r.tS >= v.durationS) problem('tS', `must be before the end of the run (${v.durationS} s)`);
+        if (r.tS < last) {
+          problem('tS', `must not be before the previous request's (${last}): a trace is in send order`);
+          problem('tS', `must not be after a later request's (${r.tS}): a trace is in send order`, ['serving', 'trace', 'requests', lastAt, 'tS']);
+        }
+        if (r.tS >= v.durationS) {
+          problem('tS', `must be before the end of the run (${v.durationS} s)`);
+          problem('durationS', `must be after every traced request (one is sent at ${r.tS} s)`, ['serving', 'durationS']);
+        }
         if (model === undefined) problem('model', `is not one of the scenario's models (${v.models.map((m) => m.model).join(', ')})`);
         else if (r.shapeClass !== undefined && r.shapeClass >= (model.classes?.length ?? 1)) problem('shapeClass', `must be below the number of ${r.model}'s classes (${model.classes?.length ?? 1})`);
-        last = Math.max(last, r.tS);
+        if (r.tS >= last) {
+          last = r.tS;
+          lastAt = j;
+        }
       });
     }
     v.background.forEach((b, i) => {
-      if (b.toS !== null && b.toS <= b.fromS) ctx.addIssue({ code: 'custom', path: ['serving', 'background', i, 'toS'], message: 'must be after fromS (or null)' });
+      if (b.toS !== null && b.toS <= b.fromS) {
+        ctx.addIssue({ code: 'custom', path: ['serving', 'background', i, 'toS'], message: 'must be after fromS (or null)' });
+        ctx.addIssue({ code: 'custom', path: ['serving', 'background', i, 'fromS'], message: `must be before toS (${b.toS})` });
+      }
     });
   });
 
@@ -419,6 +448,28 @@ export function modelRateSpec(
   const { burstiness, meanOnS } = v.bursts;
   if (burstiness === 1) return { kind: 'constant', rateRps: shareRps };
   return { kind: 'mmpp', onRps: burstiness * shareRps, offRps: 0, meanOnS, meanOffS: meanOnS * (burstiness - 1), startOn: false };
+}
+
+/**
+ * The fields that set a serving scenario's peak request rate: `rateRps` when some model takes
+ * a share of it (and `bursts.burstiness` when bursts multiply that share), and each model's own
+ * schedule's highest rate. The request bound names them with `durationS`.
+ */
+function peakRateFields(v: { readonly models: readonly ServingModelSpec[]; readonly bursts?: unknown }): (string | number)[][] {
+  const out: (string | number)[][] = [];
+  if (v.models.some((m) => m.rate === undefined)) out.push(['serving', 'rateRps'], ...(v.bursts === undefined ? [] : [['serving', 'bursts', 'burstiness']]));
+  v.models.forEach((m, i) => {
+    const r = m.rate;
+    if (r === undefined) return;
+    const at = ['serving', 'models', i, 'rate'];
+    const highest = (rates: readonly number[]) => rates.indexOf(Math.max(...rates));
+    if (r.kind === 'constant') out.push([...at, 'rateRps']);
+    else if (r.kind === 'steps') out.push([...at, 'steps', highest(r.steps.map((x) => x.rateRps)), 'rateRps']);
+    else if (r.kind === 'linear') out.push([...at, 'points', highest(r.points.map((x) => x.rateRps)), 'rateRps']);
+    else if (r.kind === 'sine') out.push([...at, 'meanRps'], [...at, 'amplitudeRps']);
+    else out.push([...at, r.onRps >= r.offRps ? 'onRps' : 'offRps']);
+  });
+  return out;
 }
 
 /** The largest rate a schedule reaches, rps. */
