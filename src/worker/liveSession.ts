@@ -232,11 +232,15 @@ export class LiveSession<T extends WorldTypes> {
   /**
    * The door of a live edit: the scenario it would make, validated as a scenario file is (the
    * world's `parse`, the schema's bounds and rules). Null when it may be made; otherwise the
-   * refusal naming the field, and nothing has changed.
+   * refusal naming the field, and nothing has changed. A rule between fields names each of
+   * them (an event's EP and the number of EPs); the refusal keeps those of `edited`, the
+   * fields the edit sets, which are the ones the person can change here.
    */
-  protected refusedEdit(next: unknown): Refused | null {
+  protected refusedEdit(next: unknown, edited: readonly string[]): Refused | null {
     const parsed = this.world.parse(next);
-    return parsed.ok ? null : { ok: false, errors: parsed.errors };
+    if (parsed.ok) return null;
+    const own = parsed.errors.filter((e) => edited.some((f) => e.path === f || e.path.startsWith(`${f}.`) || e.path.startsWith(`${f}[`)));
+    return { ok: false, errors: own.length > 0 ? own : parsed.errors };
   }
 
   /** Drops a live edit (the run is replayed by the caller). */

@@ -507,7 +507,7 @@ export class PipelineSession extends LiveSession<PipelineTypes> {
     const refused = this.refusedEdit({
       ...scenario,
       pipeline: { ...p, interference: { ...p.interference, events: [...p.interference.events, { executionPlace, mode, fromQuery: w.served, toQuery: null }] } },
-    });
+    }, [`pipeline.interference.events[${at}]`]);
     if (refused !== null) return refused;
     const event: EventView = { id: w.nextEventId++, executionPlace: executionPlace as number, mode: mode as InterferenceModeId, fromQuery: w.served, toQuery: null };
     const modeIndex = MODE_IDS.indexOf(event.mode);
@@ -559,7 +559,7 @@ export class PipelineSession extends LiveSession<PipelineTypes> {
     const index = laneIndex as number;
     if (typeof name !== 'string') return refuse(`pipeline.lanes[${index}].params`, `a parameter's name must be a string, got ${describeValue(name)}`);
     const lanes = scenario.pipeline.lanes.map((l, i) => (i === index ? { ...l, params: { ...l.params, [name]: value } } : l));
-    const refused = this.refusedEdit({ ...scenario, pipeline: { ...scenario.pipeline, lanes } });
+    const refused = this.refusedEdit({ ...scenario, pipeline: { ...scenario.pipeline, lanes } }, [`pipeline.lanes[${index}].params`]);
     if (refused !== null) return refused;
     const lane = w.lanes[index]!;
     const v = value as number;
@@ -583,7 +583,7 @@ export class PipelineSession extends LiveSession<PipelineTypes> {
     if (scenario === null) return refuse('pipeline.assumptions.detectionThreshold', 'no scenario is loaded');
     const p = scenario.pipeline;
     const next = { ...scenario, pipeline: { ...p, assumptions: { ...p.assumptions, detectionThreshold: threshold } } };
-    const refused = this.refusedEdit(next);
+    const refused = this.refusedEdit(next, ['pipeline.assumptions.detectionThreshold']);
     if (refused !== null) return refused;
     const t = threshold as number;
     this.edit(() => {

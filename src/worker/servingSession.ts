@@ -544,7 +544,7 @@ export class ServingSession extends LiveSession<ServingTypes> {
     if (!this.isLoaded) return refuse('serving.rateRps', 'no scenario is loaded');
     const current = this.serving.currentScenario();
     const next = { ...current, serving: { ...current.serving, rateRps } };
-    const refused = this.refusedEdit(next);
+    const refused = this.refusedEdit(next, ['serving.rateRps']);
     if (refused !== null) return refused;
     const playing = this.loop.status === 'playing';
     this.loop.status = 'paused';
@@ -568,7 +568,7 @@ export class ServingSession extends LiveSession<ServingTypes> {
     const current = w.currentScenario();
     const id = current.serving.models[model as number]!.model;
     const lanes = current.serving.lanes.map((l, i) => (i === laneIndex ? { ...l, params: { ...l.params, [`batchSize.${id}`]: batchSize, [`instances.${id}`]: instances } } : l));
-    const refused = this.refusedEdit({ ...current, serving: { ...current.serving, lanes } });
+    const refused = this.refusedEdit({ ...current, serving: { ...current.serving, lanes } }, [`serving.lanes[${laneIndex as number}].params`]);
     if (refused !== null) return refused;
     this.edit({ kind: 'config', atMs: w.timeMs, lane: laneIndex as number, model: model as number, action: { batchSize: batchSize as number, instances: instances as number } });
     w.timelineDue = true;
@@ -584,7 +584,7 @@ export class ServingSession extends LiveSession<ServingTypes> {
     const at = current.serving.background.length;
     if (w.timeMs >= w.durationMs) return refuse(`serving.background[${at}].fromS`, `the run is over (${w.durationMs / 1000} s): a tenant dropped now would never run`);
     const background = [...current.serving.background, { fromS: w.timeMs / 1000, toS: null, intensity, memoryMb }];
-    const refused = this.refusedEdit({ ...current, serving: { ...current.serving, background } });
+    const refused = this.refusedEdit({ ...current, serving: { ...current.serving, background } }, [`serving.background[${at}]`]);
     if (refused !== null) return refused;
     this.edit({ kind: 'background', atMs: w.timeMs, id: w.nextBackgroundId++, intensity: intensity as number, memoryMb: memoryMb as number, toMs: null });
     w.timelineDue = true;
