@@ -301,19 +301,26 @@ export const servingScenarioSchema = z
           }),
         )
         .max(SERVING_LIMITS.background),
-      assumptions: z.strictObject({
-        slotMs: num(10, 60_000),
-        linkBandwidthMbps: num(0.001, 1_000_000),
-        linkLatencyMs: num(0, 10_000),
-        sloJitter: num(0, 0.99),
-        serializationMBps: num(1, 1_000_000),
-        // Above 0, as the engine requires: a failed batch's CUDA error is caught, its buffers are
-        // freed and the error is returned, which takes time; with 0 the instance would be free
-        // again at the very instant it failed and take the next batch into the same failure
-        // (engine/serving/assumptions.ts, `oomRecoveryMs`).
-        oomRecoveryMs: above(0, 60_000),
-        interferenceNoise: num(SERVING_LIMITS.interferenceNoise.min, SERVING_LIMITS.interferenceNoise.max).optional(),
-      }),
+      /**
+       * The modelling choices (engine/serving/assumptions.ts). Each may be left out, and the
+       * block too: absent is its default, `DEFAULT_SERVING_ASSUMPTIONS`, which the presets
+       * write out (`servingAssumptionsOf`).
+       */
+      assumptions: z
+        .strictObject({
+          slotMs: num(10, 60_000).optional(),
+          linkBandwidthMbps: num(0.001, 1_000_000).optional(),
+          linkLatencyMs: num(0, 10_000).optional(),
+          sloJitter: num(0, 0.99).optional(),
+          serializationMBps: num(1, 1_000_000).optional(),
+          // Above 0, as the engine requires: a failed batch's CUDA error is caught, its buffers are
+          // freed and the error is returned, which takes time; with 0 the instance would be free
+          // again at the very instant it failed and take the next batch into the same failure
+          // (engine/serving/assumptions.ts, `oomRecoveryMs`).
+          oomRecoveryMs: above(0, 60_000).optional(),
+          interferenceNoise: num(SERVING_LIMITS.interferenceNoise.min, SERVING_LIMITS.interferenceNoise.max).optional(),
+        })
+        .optional(),
       /**
        * On/off bursts at a constant mean (the burstiness sweep's axis): every model without a
        * `rate` of its own sends its share of `rateRps` as a two-state MMPP, off rate 0, on for

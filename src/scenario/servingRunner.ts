@@ -1,7 +1,7 @@
 import type { ServingSummary } from '../engine/serving/metrics';
 import type { PlatformId } from '../engine/serving/platforms';
 import { wrapDecide, type ServingScheduler } from '../engine/serving/scheduler';
-import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingRunSpec } from '../engine/serving/simulation';
+import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingAssumptions, type ServingRunSpec } from '../engine/serving/simulation';
 import { perModelParameter, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext, type LearningFactory } from '../schedulers/serving/registry';
 import type { RateSchedule } from '../engine/serving/load';
 import { modelRateSpec, percentileOptionsOf, type RateScheduleSpec, type ServingScenario } from './schema';
@@ -50,7 +50,7 @@ export function buildServingSpec(scenario: ServingScenario, cell: ServingCell = 
       intensity: b.intensity,
       ...(b.memoryMb === undefined ? {} : { memoryMb: b.memoryMb }),
     })),
-    assumptions: { ...DEFAULT_SERVING_ASSUMPTIONS, ...v.assumptions, interferenceNoise: v.assumptions.interferenceNoise ?? 0 },
+    assumptions: servingAssumptionsOf(scenario),
     ...(v.trace === undefined
       ? {}
       : {
@@ -62,6 +62,23 @@ export function buildServingSpec(scenario: ServingScenario, cell: ServingCell = 
           })),
         }),
     percentiles: percentileOptionsOf(scenario),
+  };
+}
+
+/** The modelling choices a serving scenario runs with: its own, each one it leaves out at its default. */
+export function servingAssumptionsOf(scenario: ServingScenario): ServingAssumptions {
+  const a = scenario.serving.assumptions;
+  const d = DEFAULT_SERVING_ASSUMPTIONS;
+  return {
+    slotMs: a?.slotMs ?? d.slotMs,
+    linkBandwidthMbps: a?.linkBandwidthMbps ?? d.linkBandwidthMbps,
+    linkLatencyMs: a?.linkLatencyMs ?? d.linkLatencyMs,
+    sloJitter: a?.sloJitter ?? d.sloJitter,
+    serializationMBps: a?.serializationMBps ?? d.serializationMBps,
+    oomRecoveryMs: a?.oomRecoveryMs ?? d.oomRecoveryMs,
+    // 0 draws nothing: the deterministic model, bit for bit (engine/serving/assumptions.ts).
+    interferenceNoise: a?.interferenceNoise ?? 0,
+    contention: d.contention,
   };
 }
 
