@@ -141,6 +141,9 @@ describe('ServingSession', () => {
     // Up to the removal the replay is the same run.
     expect(replayed.summaries).toEqual(summariesBefore);
     expect(session.currentScenario()!.serving.background).toEqual([{ fromS: 5, toS: 10, intensity: 0.5, memoryMb: 1000 }]);
+    // Removing it again is done already (the page may show it a frame longer); an unknown id is refused by name.
+    expect(session.removeBackground(1)).toEqual({ ok: true, backgrounds: removed });
+    expect(session.removeBackground(99)).toEqual({ ok: false, errors: [{ path: 'id', message: 'must be the id of a tenant (1), got 99' }] });
   });
 
   it('restarts at a new rate and plays paced by the clock', () => {

@@ -601,19 +601,21 @@ export class ServingSession extends LiveSession<ServingTypes> {
     if (!this.isLoaded || w.base === null) return refuse('id', 'no scenario is loaded');
     const now = w.timeMs;
     const ended = (b: { readonly toMs: number | null }) => b.toMs !== null && b.toMs <= now;
-    const unknown = () => {
-      const ids = w.backgrounds().filter((b) => !ended(b)).map((b) => b.id);
-      return refuse('id', `must be the id of a tenant on the device now (${ids.length === 0 ? 'there is none' : ids.join(', ')}), got ${describeValue(id)}`);
-    };
+    // A tenant that has left already is gone, as asked (the page may show it a frame longer); an unknown id is refused.
+    const gone = { ok: true as const, backgrounds: w.backgrounds() };
     const live = this.edits.all.find((c): c is Extract<ServingEdit, { kind: 'background' }> => c.kind === 'background' && c.id === id);
     if (live !== undefined) {
-      if (ended(live)) return unknown();
+      if (ended(live)) return gone;
       if (live.atMs >= now) this.forgetEdit(live);
       else live.toMs = now;
     } else {
       const i = w.scripted.findIndex((b) => b.id === id);
       const b = w.scripted[i];
-      if (b === undefined || ended(b)) return unknown();
+      if (b === undefined) {
+        const ids = w.backgrounds().map((x) => x.id);
+        return refuse('id', `must be the id of a tenant (${ids.length === 0 ? 'there is none' : ids.join(', ')}), got ${describeValue(id)}`);
+      }
+      if (ended(b)) return gone;
       const list = [...w.base.serving.background];
       if (b.fromMs >= now) list.splice(i, 1);
       else list[i] = { ...list[i]!, toS: now / 1000 };
