@@ -74,5 +74,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.ts'],
     exclude: ['e2e/**', 'node_modules/**', 'dist/**'],
     environment: 'node',
+    // The property tests' seed, printed once and the same in every file (src/testing/propertySettings.ts).
+    globalSetup: ['scripts/propertyGlobalSetup.ts'],
+    setupFiles: ['src/testing/propertySetup.ts'],
   },
 });

@@ -17,7 +17,7 @@ import type { ServingRun } from '../src/engine/serving/simulation';
 import { parseAnyScenario } from '../src/scenario/parse';
 import { findPreset } from '../src/scenario/presets';
 import type { ServingScenario } from '../src/scenario/schema';
-import { runServingCell } from '../src/scenario/servingRunner';
+import { runServingCell, servingAssumptionsOf } from '../src/scenario/servingRunner';
 import { sweepCells } from '../src/scenario/sweep';
 
 interface Window {
@@ -91,7 +91,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const runs: ServingRun[] = [];
   const [cell] = sweepCells(scenario, [scenario.seed]);
   const results = runServingCell(scenario, cell!, () => 0, learning, (lane, run) => (runs[lane] = run));
-  const lanes = results.map((r, i) => ({ label: r.label, scheduler: r.scheduler, summary: { utilityMean: r.summary.utilityMean, throughputRps: r.summary.throughputRps, latencyMeanMs: r.summary.latencyMeanMs, sloViolationPct: r.summary.sloViolationPct }, windows: windowsOf(runs[i]!, windowS, scenario.serving.assumptions.slotMs) }));
+  const lanes = results.map((r, i) => ({ label: r.label, scheduler: r.scheduler, summary: { utilityMean: r.summary.utilityMean, throughputRps: r.summary.throughputRps, latencyMeanMs: r.summary.latencyMeanMs, sloViolationPct: r.summary.sloViolationPct }, windows: windowsOf(runs[i]!, windowS, servingAssumptionsOf(scenario).slotMs) }));
   process.stdout.write(`${JSON.stringify({ source, seed: scenario.seed, windowS, lanes }, null, 2)}\n`);
 }
 

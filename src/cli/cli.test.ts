@@ -5,7 +5,10 @@ import type { AgentFile } from '../agents/learner';
 import type { AgentLibrary } from '../agents/registry';
 import { loadTfNode } from '../agents/tfNode';
 import { LEARNING_SCHEDULER_IDS } from '../schedulers/serving/registry';
+import { DEFAULT_SERVING_ASSUMPTIONS } from '../engine/serving/assumptions';
+import { parseAnyScenario } from '../scenario/parse';
 import { findPreset, PRESETS } from '../scenario/presets';
+import { servingAssumptionsOf } from '../scenario/servingRunner';
 import { EXIT_OK, EXIT_USAGE, needsLearning, runCli, type CliIo } from './cli';
 import { checkRunCost } from './options';
 import type { PipelineScenario } from '../scenario/schema';
@@ -142,7 +145,7 @@ describe('npm run sim', () => {
     [['run', 'default', '--set', 'pipeline.executionPlaces=1000'], /pipeline\.executionPlaces: must be an integer from 1 to 64, got 1000/],
     [['run', 'default', '--set', 'pipeline.lanes[0].params.alpha=0'], /pipeline\.lanes\[0\]\.params\.alpha: must be an integer from 1 to 30/],
     [['run', 'default', '--set', 'pipeline.model="alexnet"'], /pipeline\.model: must be one of "vgg16", "resnet50", "resnet152", got "alexnet"/],
-    [['run', 'default', '--set', 'pipeline.extra=1'], /pipeline: has unknown field "extra"/],
+    [['run', 'default', '--set', 'pipeline.extra=1'], /--set: pipeline\.extra: pipeline has no field "extra"; the nearest known field is/],
     [['run', 'default', '--set', '__proto__.x=1'], /--set: __proto__\.x: is not a scenario field/],
     [['run', 'default', '--unknown'], /--unknown: unknown option/],
     [['profile', 'alexnet'], /profile: model must be one of vgg16, resnet50, resnet152, got "alexnet"/],
@@ -421,6 +424,48 @@ describe('--set changes fields only (issue 17 part 1)', () => {
     expect(code).toBe(EXIT_USAGE);
     expect(stdout).toBe('');
     expect(stderr).toMatch(message);
+  });
+
+  it.each([
+    ['pipeline.assumption.hopMs=1', /--set: pipeline\.assumption\.hopMs: pipeline has no field "assumption"; the nearest known field is "assumptions"/],
+    ['metric.percentiles="exact"', /\(scenario\) has no field "metric"; the nearest known field is "metrics"/],
+    ['pipeline.lanes[0].params.alpah=3', /pipeline\.lanes\[0\]\.params has no field "alpah"; the nearest known field is "alpha" \(fields: alpha\)/],
+    ['pipeline.queries.x=1', /queries is not an object/],
+  ])('names the nearest known field of --set %s', async (assignment, message) => {
+    const { code, stdout, stderr } = await cli(['run', 'default', '--set', assignment]);
+    expect([code, stdout]).toEqual([EXIT_USAGE, '']);
+    expect(stderr).toMatch(message);
+  });
+
+  it('creates an optional object the scenario leaves out, and validation names what it still needs', async () => {
+    const run = async (...sets: string[]) => cli(['run', 's.json', '--format', 'json', ...sets.flatMap((s) => ['--set', s])], { 's.json': JSON.stringify(small()) });
+    const exact = await run('metrics.percentiles=exact');
+    expect(exact.code).toBe(EXIT_OK);
+    expect((JSON.parse(exact.stdout) as { scenario: { metrics: unknown } }).scenario.metrics).toEqual({ percentiles: 'exact' });
+    const half = await run('metrics.relativeError=0.01');
+    expect([half.code, half.stderr]).toEqual([EXIT_USAGE, 'error: metrics.percentiles: is required (must be one of "streaming", "exact")\n']);
+    // A lane's parameters the preset leaves out, a per-model one with its dot.
+    const alpha = await run('pipeline.lanes[1].params.x=1');
+    expect(alpha.stderr).toMatch(/pipeline\.lanes\[1\]\.params has no field "x" \(it has no fields to set\)/);
+  });
+
+  it('creates the serving assumptions a scenario leaves out: the others keep their defaults', async () => {
+    const serving = structuredClone(findPreset('serving-default')!.scenario) as unknown as { serving: Record<string, unknown> };
+    serving.serving['durationS'] = 5;
+    serving.serving['lanes'] = [{ scheduler: 'ga' }];
+    delete serving.serving['assumptions'];
+    const files = { 's.json': JSON.stringify(serving) };
+    const plain = await cli(['run', 's.json'], files);
+    const slot = await cli(['run', 's.json', '--set', 'serving.assumptions.slotMs=2000'], files);
+    expect([plain.code, slot.code]).toEqual([EXIT_OK, EXIT_OK]);
+    const out = JSON.parse(slot.stdout) as { scenario: { serving: { assumptions: unknown } } };
+    expect(out.scenario.serving.assumptions).toEqual({ slotMs: 2000 });
+    // The same run as the preset's written-out defaults with that slot (GA decides every slot, so the slot shows).
+    const written = await cli(['run', 'serving-default', '--set', 'serving.durationS=5', '--set', 'serving.lanes=[{"scheduler":"ga"}]', '--set', 'serving.assumptions.slotMs=2000']);
+    const summaries = (stdout: string) => (JSON.parse(stdout) as { results: { summary: { sloViolationPct: number; throughputRps: number } }[] }).results.map((r) => [r.summary.sloViolationPct, r.summary.throughputRps]);
+    expect(summaries(slot.stdout)).toEqual(summaries(written.stdout));
+    const parsed = parseAnyScenario(out.scenario);
+    expect(parsed.ok && parsed.scenario.world === 'serving' && servingAssumptionsOf(parsed.scenario)).toEqual({ ...DEFAULT_SERVING_ASSUMPTIONS, slotMs: 2000 });
   });
 
   it('appends a lane one past the end, then validates it', async () => {

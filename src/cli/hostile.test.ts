@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { propertyTimeout, runs } from '../testing/propertySeed';
 import { loadTfNode } from '../agents/tfNode';
 import { estimateRunCost } from '../scenario/cost';
 import { parseAnyScenario } from '../scenario/parse';
@@ -109,9 +110,9 @@ describe('hostile command lines (fast-check)', () => {
         const code = await runCli(args, cliIo);
         expectContract(code, out, args);
       }),
-      { numRuns: 250 },
+      { numRuns: runs(250) },
     );
-  }, 180_000);
+  }, propertyTimeout(180_000));
 });
 
 /** Every path of a JSON document, objects and arrays included (the root too). */
@@ -185,9 +186,21 @@ describe('hostile scenario documents (fast-check)', () => {
           expect(out.stderr).toContain(parsed.errors[0]!.path);
         }
       }),
-      { numRuns: 100 },
+      { numRuns: runs(100) },
     );
-  }, 180_000);
+  }, propertyTimeout(180_000));
+
+  // Fixed regression cases: counterexamples the property above found on a random seed.
+  it('regression: serving.assumptions.oomRecoveryMs = 0 is refused naming the field (exit 2), not an internal RangeError (exit 1)', async () => {
+    const document = structuredClone(smallServing) as unknown as { serving: { assumptions: Record<string, number> } };
+    document.serving.assumptions['oomRecoveryMs'] = 0;
+    const args = ['run', 'f.json'];
+    const { cliIo, out } = io({ ...FILES, 'f.json': JSON.stringify(document) });
+    const code = await runCli(args, cliIo);
+    expectContract(code, out, args);
+    expect(code).toBe(EXIT_USAGE);
+    expect(out.stderr).toBe('error: serving.assumptions.oomRecoveryMs: must be a number above 0 and at most 60000, got 0\n');
+  });
 
   it('--set never throws anything but a usage error, on any path and value', () => {
     fc.assert(
@@ -200,7 +213,7 @@ describe('hostile scenario documents (fast-check)', () => {
         }
         expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });

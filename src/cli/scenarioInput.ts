@@ -1,7 +1,9 @@
 import { findForbiddenKey, isForbiddenKey } from '../engine/forbiddenKeys';
-import { parseAnyScenario } from '../scenario/parse';
+import type { z } from 'zod';
+import { schemaFieldAt } from '../scenario/fieldBounds';
+import { migrateDocument, parseAnyScenario } from '../scenario/parse';
 import { findPreset } from '../scenario/presets';
-import { formatErrors, formatPath, type AnyScenario } from '../scenario/schema';
+import { formatErrors, formatPath, scenarioSchema, servingScenarioSchema, type AnyScenario } from '../scenario/schema';
 import { UsageError, type CliIo } from './io';
 
 /** A scenario file larger than this is refused before it is parsed. */
@@ -16,8 +18,14 @@ const INDEX = /^(0|[1-9]\d{0,8})$/;
  * index of an array up to its length (one past the end appends). `length`, `-1`, `1.5`,
  * `__proto__` and friends are refused with a message naming the path (issue 17 part 1:
  * `pipeline.lanes.length=-1` used to throw `RangeError: Invalid array length`).
+ *
+ * With the document's `schema`, the path is read as the schema knows it (fieldBounds.ts): an
+ * optional object (or array, or a lane's parameters) the document leaves out is created on
+ * the way (`metrics.percentiles=exact`), a lane's per-model parameter keeps its dot
+ * (`params.batchSize.yolo`), and a field the schema does not know is refused naming the
+ * nearest one it does. Validation then names whatever the new object still lacks.
  */
-export function applySet(document: unknown, assignment: string): void {
+export function applySet(document: unknown, assignment: string, schema?: z.ZodType): void {
   const eq = assignment.indexOf('=');
   if (eq <= 0) throw new UsageError(`--set: expected PATH=VALUE, got "${assignment}"`);
   const path = assignment.slice(0, eq);
@@ -32,19 +40,32 @@ export function applySet(document: unknown, assignment: string): void {
   if (forbiddenInValue !== undefined) {
     throw new UsageError(`--set: ${path}: the value has a forbidden field ${JSON.stringify(forbiddenInValue.key)}${forbiddenInValue.path.length > 0 ? ` at ${formatPath(forbiddenInValue.path)}` : ''}`);
   }
-  const keys = path.split(/\.|\[([^\]]*)\]/).filter((k) => k !== undefined && k !== '');
-  if (keys.length === 0) throw new UsageError(`--set: "${path}" is not a scenario field`);
-  if (keys.some(isForbiddenKey)) throw new UsageError(`--set: ${path}: is not a scenario field`);
+  const split = path.split(/\.|\[([^\]]*)\]/).filter((k) => k !== undefined && k !== '');
+  if (split.length === 0) throw new UsageError(`--set: "${path}" is not a scenario field`);
+  if (split.some(isForbiddenKey)) throw new UsageError(`--set: ${path}: is not a scenario field`);
+  const keys = schema === undefined ? split : joinParameterNames(document, split, schema);
   let target: unknown = document;
   keys.forEach((key, depth) => {
     const last = depth === keys.length - 1;
-    const where = keys.slice(0, depth).join('.') || '(scenario)';
+    const where = formatPath(schemaKeys(keys.slice(0, depth)));
     if (Array.isArray(target)) {
       if (!INDEX.test(key) || Number(key) > target.length || (!last && Number(key) === target.length)) {
         throw new UsageError(`--set: ${path}: "${key}" is not an index of ${where} (an array of ${target.length})`);
       }
     } else if (target === null || typeof target !== 'object') {
       throw new UsageError(`--set: ${path}: ${where} is not an object in this scenario`);
+    } else if (schema !== undefined) {
+      const holder = target as Record<string, unknown>;
+      const place = schemaFieldAt(schema, document, schemaKeys(keys.slice(0, depth + 1)));
+      if (place === undefined) {
+        const known = schemaFieldAt(schema, document, schemaKeys(keys.slice(0, depth)))?.fields ?? [];
+        throw new UsageError(`--set: ${path}: ${where} has no field "${key}"${nearestField(key, known)}`);
+      }
+      if (!last && !Object.prototype.hasOwnProperty.call(holder, key)) {
+        if (place.kind === 'value') throw new UsageError(`--set: ${path}: ${key} is not an object in this scenario`);
+        // An optional part the document leaves out: created, then validation names what it still needs.
+        holder[key] = place.kind === 'array' ? [] : {};
+      }
     } else if (!last && !Object.prototype.hasOwnProperty.call(target, key)) {
       throw new UsageError(`--set: ${path}: ${where} has no field "${key}"`);
     }
@@ -57,6 +78,41 @@ export function applySet(document: unknown, assignment: string): void {
       target = next;
     }
   });
+}
+
+/** Keys as the schema walks them: array indices as numbers. */
+const schemaKeys = (keys: readonly string[]): (string | number)[] => keys.map((k) => (INDEX.test(k) ? Number(k) : k));
+
+/** The keys with a lane's per-model parameter in one piece: `…params.batchSize.yolo` is the parameter `batchSize.yolo`. */
+function joinParameterNames(document: unknown, keys: readonly string[], schema: z.ZodType): string[] {
+  for (let depth = 1; depth < keys.length - 1; depth++) {
+    if (schemaFieldAt(schema, document, schemaKeys(keys.slice(0, depth)))?.kind === 'parameters') return [...keys.slice(0, depth), keys.slice(depth).join('.')];
+  }
+  return [...keys];
+}
+
+/** `; the nearest known field is "assumptions"` (by edit distance), and the known ones when they are few. */
+function nearestField(key: string, known: readonly string[]): string {
+  if (known.length === 0) return ' (it has no fields to set)';
+  const distance = (a: string, b: string): number => {
+    const x = a.toLowerCase();
+    const y = b.toLowerCase();
+    let row = Array.from({ length: y.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= x.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= y.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
+      row = next;
+    }
+    return row[y.length]!;
+  };
+  const nearest = [...known].sort((a, b) => distance(key, a) - distance(key, b))[0]!;
+  return `; the nearest known field is "${nearest}"${known.length <= 16 ? ` (fields: ${known.join(', ')})` : ''}`;
+}
+
+/** The schema a document is set and validated against: its world's. */
+function schemaOfDocument(document: unknown): z.ZodType | undefined {
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) return undefined;
+  return (document as { world?: unknown }).world === 'serving' ? servingScenarioSchema : scenarioSchema;
 }
 
 /** Reads a preset id or a scenario file, applies the `--set`s and validates: a scenario, or a UsageError naming the field. */
@@ -82,7 +138,19 @@ export function loadScenario(source: string | undefined, sets: readonly string[]
       throw new UsageError(`${source}: is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  for (const s of sets) applySet(document, s);
+  // Sets apply to the current version of the document, so that its paths are the schema's
+  // (an old file's `name` is `title` by then); a document that cannot be migrated is left as it
+  // is, and validation names why.
+  if (sets.length > 0 && document !== null && typeof document === 'object' && !Array.isArray(document) && findForbiddenKey(document) === undefined) {
+    try {
+      const migrated = migrateDocument(document as Record<string, unknown>);
+      if (migrated.ok) document = migrated.document;
+    } catch {
+      // Left as it is: the door's own migration reports it.
+    }
+  }
+  const schema = schemaOfDocument(document);
+  for (const s of sets) applySet(document, s, schema);
   const parsed = parseAnyScenario(document);
   if (!parsed.ok) throw new UsageError(formatErrors(parsed.errors));
   return parsed.scenario;

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { runs } from '../testing/propertySeed';
 import { EventQueue } from './eventQueue';
 
 describe('EventQueue', () => {
@@ -28,7 +29,7 @@ describe('EventQueue', () => {
         for (let e = q.pop(); e; e = q.pop()) got.push(e.payload);
         expect(got).toEqual(expected);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 

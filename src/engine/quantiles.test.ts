@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { runs } from '../testing/propertySeed';
 import { createRng } from './rng';
 import { DEFAULT_PERCENTILE_RELATIVE_ERROR, LogHistogram, quantileSorted } from './quantiles';
 
@@ -30,7 +31,7 @@ describe('LogHistogram: streaming percentiles within a stated relative error', (
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 

@@ -102,7 +102,7 @@ describe('readings that were missing from the strips', () => {
         // The default reading is the paper's (absent from the preset).
         expect(defaultReading(claim, `serving.assumptions.${name}`), `${claim.id}: ${name}`).toBe(PAPER_SCENARIO_READINGS[name]);
         const earlier = reading(claim.id, `serving.assumptions.${name}`, EARLIER_SCENARIO_READINGS[name]);
-        expect(earlier?.scenario.world === 'serving' && earlier.scenario.serving.assumptions[name], `${claim.id}: ${name}`).toBe(EARLIER_SCENARIO_READINGS[name]);
+        expect(earlier?.scenario.world === 'serving' && earlier.scenario.serving.assumptions?.[name], `${claim.id}: ${name}`).toBe(EARLIER_SCENARIO_READINGS[name]);
       }
     }
   });

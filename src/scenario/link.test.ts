@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { Inflate, zlibSync } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
+import { propertyTimeout, runs } from '../testing/propertySeed';
 import { scenarioArbitrary } from './arbitraries';
 import v1Fixture from './fixtures/v1-default.json';
 import { decodeScenarioLink, encodeLinkJson, encodeScenarioLink, LINK_LIMITS } from './link';
@@ -8,10 +9,10 @@ import { defaultScenario } from './presets';
 import { SCENARIO_VERSION, validateScenario, type InterferenceEventSpec, type PipelineScenario, type ScenarioResult } from './schema';
 
 /** Property runs: enough to reach the codec's corners, still a few seconds each. */
-const RUNS = 10_000;
+const RUNS = runs(10_000);
 /** The mutated-link fuzz encodes a whole scenario per run, so it gets fewer. */
-const MUTATION_RUNS = 3_000;
-const PROPERTY_TIMEOUT_MS = 120_000;
+const MUTATION_RUNS = runs(3_000);
+const PROPERTY_TIMEOUT_MS = propertyTimeout(120_000);
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
@@ -77,7 +78,7 @@ describe('encodeScenarioLink', () => {
       fc.property(scenarioArbitrary, (s) => {
         expect(encodeScenarioLink(reverseKeys(s) as PipelineScenario)).toBe(encodeScenarioLink(s));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 
@@ -173,7 +174,7 @@ describe('the checksum', () => {
         const decoded = decodeScenarioLink(linkToBytes(bytes));
         if (decoded.ok) expect(decoded.scenario).toStrictEqual(validateScenario(scenario).ok ? scenario : null);
       }),
-      { numRuns: 2_000 },
+      { numRuns: runs(2_000) },
     );
   }, PROPERTY_TIMEOUT_MS);
 });

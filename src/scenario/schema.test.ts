@@ -72,6 +72,9 @@ describe('scenario schema', () => {
     expect(errors).toEqual([
       'pipeline.interference.events[0].executionPlace: must be below the number of execution places (4), got 5',
       'pipeline.interference.events[0].toQuery: must be after fromQuery (or null), got 5',
+      // A rule between two fields names both, so that the one just changed is named.
+      'pipeline.interference.events[0].fromQuery: must be before toQuery (5), got 10',
+      "pipeline.executionPlaces: must be above every event's execution place (the highest is 5), got 4",
     ]);
     expect(errorsOf(withPipeline((p) => ((p.interference as { events: unknown[] }).events = [{ executionPlace: 0, mode: 'A', fromQuery: 0, toQuery: null }])))).toEqual([
       'pipeline.interference.events[0].mode: must be an interference mode B–L, got "A"',
@@ -166,7 +169,10 @@ describe('the serving scenario schema', () => {
     expect(errors((s) => (s.serving.rateRps = 0))).toEqual(['serving.rateRps: must be a number from 0.1 to 10000, got 0']);
     expect(errors((s) => (s.serving.models = [{ model: 'yolo', weight: 1 }, { model: 'yolo', weight: 2 }]))).toEqual(['serving.models[1].model: is listed twice (yolo), got "yolo"']);
     expect(errors((s) => (s.serving.lanes = [{ scheduler: 'fixed', params: { batchSize: 500 } }]))).toEqual(['serving.lanes[0].params.batchSize: must be an integer from 1 to 128, got 500']);
-    expect(errors((s) => ((s.serving.durationS = 100_000), (s.serving.rateRps = 1000)))).toEqual(['serving.durationS: sends 600000000 requests at 6000 rps (1000 rps for each of 6 models); at most 10000000, got 100000']);
+    expect(errors((s) => ((s.serving.durationS = 100_000), (s.serving.rateRps = 1000)))).toEqual([
+      'serving.durationS: sends 600000000 requests at 6000 rps (1000 rps for each of 6 models); at most 10000000, got 100000',
+      'serving.rateRps: sends 600000000 requests at 6000 rps (1000 rps for each of 6 models); at most 10000000, got 1000',
+    ]);
   });
 
   it('keeps serving scenarios out of the pipeline page with a clear message', () => {

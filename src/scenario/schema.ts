@@ -10,20 +10,14 @@ import { LATENCY_PROFILE_IDS, type LatencyProfileId } from '../engine/serving/mo
 import { perModelParameter, SERVING_SCHEDULER_IDS, SERVING_SCHEDULERS } from '../schedulers/serving/registry';
 import { checkSweep } from './sweep';
 import { sweepSchema } from './sweepSchema';
+// Every numeric field is built with these, which record its range in the schema (fieldBounds.ts).
+import { above, int, num, withParameters, type NumberBounds } from './fieldBounds';
 
 // The version, bounds and view options live in limits.ts, without zod, so that the page can read
 // them without loading the validator (issue 12: first load).
 export { HIDEABLE_CONTROLS, LIMITS, SCENARIO_VERSION, SERVING_LIMITS, VIEW_MODES, type HideableControl } from './limits';
 import { HIDEABLE_CONTROLS, LIMITS, SCENARIO_VERSION, SERVING_LIMITS, VIEW_MODES } from './limits';
 
-const int = (min: number, max: number) =>
-  z.number({ error: 'must be a number' }).refine((v) => Number.isInteger(v) && v >= min && v <= max, {
-    message: `must be an integer from ${min} to ${max}`,
-  });
-const num = (min: number, max: number) =>
-  z.number({ error: 'must be a number' }).refine((v) => Number.isFinite(v) && v >= min && v <= max, {
-    message: `must be a number from ${min} to ${max}`,
-  });
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.map((v) => `"${v}"`).join(', ')}` });
 
@@ -81,7 +75,10 @@ const assumptionsSchema = z.strictObject({
   database: oneOf(['roofline', 'measured'] as const).optional(),
 });
 
-const laneSchema = z
+/** A registry parameter's range as the schema's bounds. */
+const boundsOf = (p: { readonly min: number; readonly max: number; readonly integer: boolean }): NumberBounds => ({ min: p.min, max: p.max, integer: p.integer });
+
+const laneObject = z
   .strictObject({
     scheduler: oneOf(PIPELINE_SCHEDULER_IDS),
     params: z.record(z.string(), z.number({ error: 'must be a number' })).optional(),
@@ -97,6 +94,12 @@ const laneSchema = z
       }
     }
   });
+const laneSchema = withParameters(laneObject, {
+  field: 'params',
+  by: 'scheduler',
+  entries: PIPELINE_SCHEDULER_IDS,
+  parameters: (id) => PIPELINE_SCHEDULERS[id as keyof typeof PIPELINE_SCHEDULERS].parameters.map((p) => ({ name: p.name, bounds: boundsOf(p) })),
+});
 
 const pipelineSchema = z.strictObject({
   model: oneOf(MODEL_IDS),
@@ -138,18 +141,22 @@ export const scenarioSchema = z
   .superRefine((s, ctx) => {
     const p = s.pipeline;
     const minEps = p.executionPlaces;
+    // A rule between two fields names both: whichever one was just changed is named (fieldBounds.ts).
+    let highestEp = -1;
     p.interference.events.forEach((e, i) => {
+      const at = ['pipeline', 'interference', 'events', i];
       if (e.executionPlace >= minEps) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['pipeline', 'interference', 'events', i, 'executionPlace'],
-          message: `must be below the number of execution places (${minEps})`,
-        });
+        highestEp = Math.max(highestEp, e.executionPlace);
+        ctx.addIssue({ code: 'custom', path: [...at, 'executionPlace'], message: `must be below the number of execution places (${minEps})` });
       }
       if (e.toQuery !== null && e.toQuery <= e.fromQuery) {
-        ctx.addIssue({ code: 'custom', path: ['pipeline', 'interference', 'events', i, 'toQuery'], message: 'must be after fromQuery (or null)' });
+        ctx.addIssue({ code: 'custom', path: [...at, 'toQuery'], message: 'must be after fromQuery (or null)' });
+        ctx.addIssue({ code: 'custom', path: [...at, 'fromQuery'], message: `must be before toQuery (${e.toQuery})` });
       }
     });
+    if (highestEp >= 0) {
+      ctx.addIssue({ code: 'custom', path: ['pipeline', 'executionPlaces'], message: `must be above every event's execution place (the highest is ${highestEp})` });
+    }
     if (p.assumptions.database === 'measured') {
       const path = ['pipeline', 'assumptions', 'database'];
       if (p.database !== undefined) ctx.addIssue({ code: 'custom', path, message: 'must be left out (or "roofline") when the scenario embeds its own database' });
@@ -238,7 +245,7 @@ const tracedRequestSchema = z.strictObject({
   shapeClass: int(0, SERVING_LIMITS.classes - 1).optional(),
 });
 
-const servingLaneSchema = z
+const servingLaneObject = z
   .strictObject({
     scheduler: oneOf(SERVING_SCHEDULER_IDS),
     params: z.record(z.string(), z.number({ error: 'must be a number' })).optional(),
@@ -246,9 +253,9 @@ const servingLaneSchema = z
   .superRefine((lane, ctx) => {
     const entry = SERVING_SCHEDULERS[lane.scheduler];
     for (const [name, value] of Object.entries(lane.params ?? {})) {
-      // `batchSize.yolo` is the per-model form of `batchSize` (same range).
-      const base = perModelParameter(name)?.base ?? name;
-      const p = entry.parameters.find((q) => q.name === base);
+      // `batchSize.yolo` is the per-model form of `batchSize` (same range), for the parameters a scheduler reads per model.
+      const perModel = perModelParameter(name);
+      const p = entry.parameters.find((q) => (perModel === null ? q.name === name : q.name === perModel.base && q.perModel === true));
       if (p === undefined) {
         ctx.addIssue({ code: 'custom', path: ['params', name], message: `is not a parameter of ${lane.scheduler}` });
       } else if (!Number.isFinite(value) || value < p.min || value > p.max || (p.integer && !Number.isInteger(value))) {
@@ -256,6 +263,16 @@ const servingLaneSchema = z
       }
     }
   });
+const servingLaneSchema = withParameters(servingLaneObject, {
+  field: 'params',
+  by: 'scheduler',
+  entries: SERVING_SCHEDULER_IDS,
+  parameters: (id) =>
+    SERVING_SCHEDULERS[id as keyof typeof SERVING_SCHEDULERS].parameters.flatMap((p) => [
+      { name: p.name, bounds: boundsOf(p) },
+      ...(p.perModel === true ? SERVING_MODEL_IDS.map((model) => ({ name: `${p.name}.${model}`, bounds: boundsOf(p) })) : []),
+    ]),
+});
 
 /**
  * A serving-world scenario (ARCHITECTURE §3): the models on an edge platform under Poisson
@@ -285,33 +302,44 @@ export const servingScenarioSchema = z
           }),
         )
         .max(SERVING_LIMITS.background),
-      assumptions: z.strictObject({
-        slotMs: num(10, 60_000),
-        linkBandwidthMbps: num(0.001, 1_000_000),
-        linkLatencyMs: num(0, 10_000),
-        sloJitter: num(0, 0.99),
-        serializationMBps: num(1, 1_000_000),
-        oomRecoveryMs: num(0, 60_000),
-        interferenceNoise: num(SERVING_LIMITS.interferenceNoise.min, SERVING_LIMITS.interferenceNoise.max).optional(),
-        // The readings of BCEdge (ARCHITECTURE §3, engine/serving/assumptions.ts); absent = the paper's.
-        /** §V-A's 30 rps: for each model (`perModel`) or in total over the models (`total`). */
-        rateBasis: oneOf(['perModel', 'total'] as const).optional(),
-        batching: oneOf(['form', 'cap'] as const).optional(),
-        throughputTerm: oneOf(['configuration', 'completed'] as const).optional(),
-        reward: oneOf(['withinSlo', 'utility'] as const).optional(),
-        latencyProfile: oneOf(LATENCY_PROFILE_IDS as readonly LatencyProfileId[] as [LatencyProfileId, ...LatencyProfileId[]]).optional(),
-        /** What the interference predictor judges: the joint action of the co-located models, or each model's own action. */
-        interference: oneOf(['coLocated', 'ownModel'] as const).optional(),
-        /** The contention constants (engine/serving/contention.ts); absent = its defaults. */
-        contention: z
-          .strictObject({
-            coRunnerPenalty: num(0, 100),
-            oversubscriptionPenalty: num(0, 100),
-            memoryPressureThreshold: num(0, 0.99),
-            memoryPressurePenalty: num(0, 1000),
-          })
-          .optional(),
-      }),
+      /**
+       * The modelling choices (engine/serving/assumptions.ts). Each may be left out, and the
+       * block too: absent is its default, `DEFAULT_SERVING_ASSUMPTIONS`, which the presets
+       * write out (`servingAssumptionsOf`).
+       */
+      assumptions: z
+        .strictObject({
+          slotMs: num(10, 60_000).optional(),
+          linkBandwidthMbps: num(0.001, 1_000_000).optional(),
+          linkLatencyMs: num(0, 10_000).optional(),
+          sloJitter: num(0, 0.99).optional(),
+          serializationMBps: num(1, 1_000_000).optional(),
+          // Above 0, as the engine requires: a failed batch's CUDA error is caught, its buffers are
+          // freed and the error is returned, which takes time; with 0 the instance would be free
+          // again at the very instant it failed and take the next batch into the same failure
+          // (engine/serving/assumptions.ts, `oomRecoveryMs`).
+          oomRecoveryMs: above(0, 60_000).optional(),
+          interferenceNoise: num(SERVING_LIMITS.interferenceNoise.min, SERVING_LIMITS.interferenceNoise.max).optional(),
+          // The readings of BCEdge (ARCHITECTURE §3, engine/serving/assumptions.ts); absent = the paper's.
+          /** §V-A's 30 rps: for each model (`perModel`) or in total over the models (`total`). */
+          rateBasis: oneOf(['perModel', 'total'] as const).optional(),
+          batching: oneOf(['form', 'cap'] as const).optional(),
+          throughputTerm: oneOf(['configuration', 'completed'] as const).optional(),
+          reward: oneOf(['withinSlo', 'utility'] as const).optional(),
+          latencyProfile: oneOf(LATENCY_PROFILE_IDS as readonly LatencyProfileId[] as [LatencyProfileId, ...LatencyProfileId[]]).optional(),
+          /** What the interference predictor judges: the joint action of the co-located models, or each model's own action. */
+          interference: oneOf(['coLocated', 'ownModel'] as const).optional(),
+          /** The contention constants (engine/serving/contention.ts); absent = its defaults. */
+          contention: z
+            .strictObject({
+              coRunnerPenalty: num(0, 100),
+              oversubscriptionPenalty: num(0, 100),
+              memoryPressureThreshold: num(0, 0.99),
+              memoryPressurePenalty: num(0, 1000),
+            })
+            .optional(),
+        })
+        .optional(),
       /**
        * On/off bursts at a constant mean (the burstiness sweep's axis): every model without a
        * `rate` of its own sends its share of `rateRps` as a two-state MMPP, off rate 0, on for
@@ -354,7 +382,10 @@ export const servingScenarioSchema = z
       if (seen.has(m.model)) ctx.addIssue({ code: 'custom', path: ['serving', 'models', i, 'model'], message: `is listed twice (${m.model})` });
       seen.add(m.model);
     });
-    if (v.models.every((m) => m.weight === 0)) ctx.addIssue({ code: 'custom', path: ['serving', 'models'], message: 'must give at least one model a weight above 0' });
+    // A rule between fields names each of them: whichever one was just changed is named (fieldBounds.ts).
+    if (v.models.every((m) => m.weight === 0)) {
+      v.models.forEach((_, i) => ctx.addIssue({ code: 'custom', path: ['serving', 'models', i, 'weight'], message: 'must be above 0 for at least one model' }));
+    }
     const maxRate = totalRateRps(v);
     // With per-model schedules, the bound is the sum of the models' peak rates.
     const totalWeight = v.models.reduce((sum, m) => sum + m.weight, 0);
@@ -369,46 +400,68 @@ export const servingScenarioSchema = z
       ctx.addIssue({ code: 'custom', path: ['serving', 'durationS'], message: `must be at most ${SERVING_LIMITS.closedLoopDurationS} s under a closed loop` });
     } else if (v.closedLoop === undefined && peakRate * v.durationS > SERVING_LIMITS.requests) {
       const perModel = peakRate === maxRate && maxRate !== v.rateRps ? ` (${v.rateRps} rps for each of ${maxRate / v.rateRps} models)` : '';
-      ctx.addIssue({ code: 'custom', path: ['serving', 'durationS'], message: `sends ${peakRate === maxRate ? '' : 'up to '}${Math.round(peakRate * v.durationS)} requests at ${peakRate} rps${perModel}; at most ${SERVING_LIMITS.requests}` });
+      const message = `sends ${peakRate === maxRate ? '' : 'up to '}${Math.round(peakRate * v.durationS)} requests at ${peakRate} rps${perModel}; at most ${SERVING_LIMITS.requests}`;
+      for (const path of [['serving', 'durationS'], ...peakRateFields(v)]) ctx.addIssue({ code: 'custom', path, message });
     }
     v.models.forEach((m, i) => {
       const at = ['serving', 'models', i];
       if (m.serviceToS !== undefined && m.serviceToS !== null && !(m.serviceToS > (m.serviceFromS ?? 0))) {
         ctx.addIssue({ code: 'custom', path: [...at, 'serviceToS'], message: 'must be after serviceFromS (or null)' });
+        if (m.serviceFromS !== undefined) ctx.addIssue({ code: 'custom', path: [...at, 'serviceFromS'], message: `must be before serviceToS (${m.serviceToS})` });
       }
-      if (m.classes !== undefined && !m.classes.some((c) => c.weight > 0)) ctx.addIssue({ code: 'custom', path: [...at, 'classes'], message: 'must give at least one class a weight above 0' });
+      if (m.classes !== undefined && !m.classes.some((c) => c.weight > 0)) {
+        m.classes.forEach((_, k) => ctx.addIssue({ code: 'custom', path: [...at, 'classes', k, 'weight'], message: 'must be above 0 for at least one class' }));
+      }
       const r = m.rate;
       if (r === undefined) return;
       const increasing = (times: readonly number[], key: string, field: string): void => {
         times.forEach((t, j) => {
-          if (j > 0 && !(t > times[j - 1]!)) ctx.addIssue({ code: 'custom', path: [...at, 'rate', key, j, field], message: `must be after the previous ${field} (${times[j - 1]})` });
+          if (j === 0 || t > times[j - 1]!) return;
+          ctx.addIssue({ code: 'custom', path: [...at, 'rate', key, j, field], message: `must be after the previous ${field} (${times[j - 1]})` });
+          ctx.addIssue({ code: 'custom', path: [...at, 'rate', key, j - 1, field], message: `must be before the next ${field} (${t})` });
         });
       };
       if (r.kind === 'steps') increasing(r.steps.map((x) => x.fromS), 'steps', 'fromS');
       if (r.kind === 'linear') increasing(r.points.map((x) => x.atS), 'points', 'atS');
-      if (r.kind === 'sine' && r.amplitudeRps > r.meanRps) ctx.addIssue({ code: 'custom', path: [...at, 'rate', 'amplitudeRps'], message: `must be at most meanRps (${r.meanRps}) so that the rate stays ≥ 0` });
+      if (r.kind === 'sine' && r.amplitudeRps > r.meanRps) {
+        ctx.addIssue({ code: 'custom', path: [...at, 'rate', 'amplitudeRps'], message: `must be at most meanRps (${r.meanRps}) so that the rate stays ≥ 0` });
+        ctx.addIssue({ code: 'custom', path: [...at, 'rate', 'meanRps'], message: `must be at least amplitudeRps (${r.amplitudeRps}) so that the rate stays ≥ 0` });
+      }
     });
     if (v.trace !== undefined) {
       const listed = new Map(v.models.map((m) => [m.model, m]));
       let last = Number.NEGATIVE_INFINITY;
+      let lastAt = -1;
       let reported = 0;
       v.trace.requests.forEach((r, j) => {
         if (reported >= 10) return;
         const at = ['serving', 'trace', 'requests', j];
         const model = listed.get(r.model);
-        const problem = (field: string, message: string): void => {
+        const problem = (field: string, message: string, path: (string | number)[] = [...at, field]): void => {
           reported++;
-          ctx.addIssue({ code: 'custom', path: [...at, field], message });
+          ctx.addIssue({ code: 'custom', path, message });
         };
-        if (r.tS < last) problem('tS', `must not be before the previous request's (${last}): a trace is in send order`);
-        if (r.tS >= v.durationS) problem('tS', `must be before the end of the run (${v.durationS} s)`);
+        if (r.tS < last) {
+          problem('tS', `must not be before the previous request's (${last}): a trace is in send order`);
+          problem('tS', `must not be after a later request's (${r.tS}): a trace is in send order`, ['serving', 'trace', 'requests', lastAt, 'tS']);
+        }
+        if (r.tS >= v.durationS) {
+          problem('tS', `must be before the end of the run (${v.durationS} s)`);
+          problem('durationS', `must be after every traced request (one is sent at ${r.tS} s)`, ['serving', 'durationS']);
+        }
         if (model === undefined) problem('model', `is not one of the scenario's models (${v.models.map((m) => m.model).join(', ')})`);
         else if (r.shapeClass !== undefined && r.shapeClass >= (model.classes?.length ?? 1)) problem('shapeClass', `must be below the number of ${r.model}'s classes (${model.classes?.length ?? 1})`);
-        last = Math.max(last, r.tS);
+        if (r.tS >= last) {
+          last = r.tS;
+          lastAt = j;
+        }
       });
     }
     v.background.forEach((b, i) => {
-      if (b.toS !== null && b.toS <= b.fromS) ctx.addIssue({ code: 'custom', path: ['serving', 'background', i, 'toS'], message: 'must be after fromS (or null)' });
+      if (b.toS !== null && b.toS <= b.fromS) {
+        ctx.addIssue({ code: 'custom', path: ['serving', 'background', i, 'toS'], message: 'must be after fromS (or null)' });
+        ctx.addIssue({ code: 'custom', path: ['serving', 'background', i, 'fromS'], message: `must be before toS (${b.toS})` });
+      }
     });
   });
 
@@ -437,7 +490,7 @@ export function modelRateSpec(
 interface RateBlock {
   readonly rateRps: number;
   readonly models: readonly ServingModelSpec[];
-  readonly assumptions: { readonly rateBasis?: 'perModel' | 'total' | undefined };
+  readonly assumptions?: { readonly rateBasis?: 'perModel' | 'total' | undefined } | undefined;
 }
 
 /**
@@ -449,8 +502,30 @@ interface RateBlock {
  * them (the earlier reading).
  */
 export function totalRateRps(v: RateBlock): number {
-  if ((v.assumptions.rateBasis ?? 'perModel') === 'total') return v.rateRps;
+  if ((v.assumptions?.rateBasis ?? 'perModel') === 'total') return v.rateRps;
   return v.rateRps * v.models.filter((m) => m.weight > 0).length;
+}
+
+/**
+ * The fields that set a serving scenario's peak request rate: `rateRps` when some model takes
+ * a share of it (and `bursts.burstiness` when bursts multiply that share), and each model's own
+ * schedule's highest rate. The request bound names them with `durationS`.
+ */
+function peakRateFields(v: { readonly models: readonly ServingModelSpec[]; readonly bursts?: unknown }): (string | number)[][] {
+  const out: (string | number)[][] = [];
+  if (v.models.some((m) => m.rate === undefined)) out.push(['serving', 'rateRps'], ...(v.bursts === undefined ? [] : [['serving', 'bursts', 'burstiness']]));
+  v.models.forEach((m, i) => {
+    const r = m.rate;
+    if (r === undefined) return;
+    const at = ['serving', 'models', i, 'rate'];
+    const highest = (rates: readonly number[]) => rates.indexOf(Math.max(...rates));
+    if (r.kind === 'constant') out.push([...at, 'rateRps']);
+    else if (r.kind === 'steps') out.push([...at, 'steps', highest(r.steps.map((x) => x.rateRps)), 'rateRps']);
+    else if (r.kind === 'linear') out.push([...at, 'points', highest(r.points.map((x) => x.rateRps)), 'rateRps']);
+    else if (r.kind === 'sine') out.push([...at, 'meanRps'], [...at, 'amplitudeRps']);
+    else out.push([...at, r.onRps >= r.offRps ? 'onRps' : 'offRps']);
+  });
+  return out;
 }
 
 /** The largest rate a schedule reaches, rps. */

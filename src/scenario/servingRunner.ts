@@ -50,7 +50,7 @@ export function buildServingSpec(scenario: ServingScenario, cell: ServingCell = 
       intensity: b.intensity,
       ...(b.memoryMb === undefined ? {} : { memoryMb: b.memoryMb }),
     })),
-    assumptions: servingAssumptionsOf(v.assumptions),
+    assumptions: servingAssumptionsOf(scenario),
     ...(v.trace === undefined
       ? {}
       : {
@@ -66,23 +66,26 @@ export function buildServingSpec(scenario: ServingScenario, cell: ServingCell = 
   };
 }
 
-/** The engine's assumptions for a scenario's: its fields over the defaults (the paper's readings where it names none). */
-export function servingAssumptionsOf(a: ServingScenario['serving']['assumptions']): ServingAssumptions {
+/** The modelling choices a serving scenario runs with: its own, each one it leaves out at its default. */
+export function servingAssumptionsOf(scenario: ServingScenario): ServingAssumptions {
+  const a = scenario.serving.assumptions;
   const d = DEFAULT_SERVING_ASSUMPTIONS;
   return {
-    slotMs: a.slotMs,
-    linkBandwidthMbps: a.linkBandwidthMbps,
-    linkLatencyMs: a.linkLatencyMs,
-    sloJitter: a.sloJitter,
-    serializationMBps: a.serializationMBps,
-    oomRecoveryMs: a.oomRecoveryMs,
-    interferenceNoise: a.interferenceNoise ?? 0,
-    contention: a.contention ?? d.contention,
-    batching: a.batching ?? d.batching,
-    throughputTerm: a.throughputTerm ?? d.throughputTerm,
-    reward: a.reward ?? d.reward,
-    latencyProfile: a.latencyProfile ?? d.latencyProfile,
-    interference: a.interference ?? d.interference,
+    slotMs: a?.slotMs ?? d.slotMs,
+    linkBandwidthMbps: a?.linkBandwidthMbps ?? d.linkBandwidthMbps,
+    linkLatencyMs: a?.linkLatencyMs ?? d.linkLatencyMs,
+    sloJitter: a?.sloJitter ?? d.sloJitter,
+    serializationMBps: a?.serializationMBps ?? d.serializationMBps,
+    oomRecoveryMs: a?.oomRecoveryMs ?? d.oomRecoveryMs,
+    // 0 draws nothing: the deterministic model, bit for bit (engine/serving/assumptions.ts).
+    interferenceNoise: a?.interferenceNoise ?? 0,
+    contention: a?.contention ?? d.contention,
+    // The readings of BCEdge: absent is the paper's (engine/serving/readings.ts).
+    batching: a?.batching ?? d.batching,
+    throughputTerm: a?.throughputTerm ?? d.throughputTerm,
+    reward: a?.reward ?? d.reward,
+    latencyProfile: a?.latencyProfile ?? d.latencyProfile,
+    interference: a?.interference ?? d.interference,
   };
 }
 

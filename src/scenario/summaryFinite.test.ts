@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyTimeout, runs } from '../testing/propertySeed';
 import { LAYER_TIME_RANGE_MS } from '../engine/profiles/validate';
 import { scenarioArbitrary } from './arbitraries';
 import { parseAnyScenario } from './parse';
@@ -42,9 +43,9 @@ describe('no summary field is ever null or NaN for a valid scenario (issue 17 pa
         delete small.sweep;
         for (const summary of pipelineSummaries(small)) expect(nonFinite(summary)).toEqual([]);
       }),
-      { numRuns: 20 },
+      { numRuns: runs(20) },
     );
-  }, 60_000);
+  }, propertyTimeout(60_000));
 
   it.each([
     ['one second at the lowest rate (perhaps no request at all)', { durationS: 1, rateRps: 0.1 }],

@@ -91,7 +91,7 @@ describe('sweep schema errors name the field', () => {
     [{ axes: [{ path: 'pipeline.executionPlaces', values: [4, 100] }] }, 'sweep.axes[0].values[1]: 100 is not a value of pipeline.executionPlaces: must be an integer from 1 to 64, got 100'],
     [{ axes: [{ path: 'pipeline.executionPlaces', values: [1] }] }, 'sweep.axes[0].values[0]: 1 is not a value of pipeline.interference.events[0].executionPlace: must be below the number of execution places (1)'],
     [{ axes: [{ path: 'pipeline.assumptions.trialCost', values: ['cheap'] }] }, 'sweep.axes[0].values[0]: "cheap" is not a value of pipeline.assumptions.trialCost: must be one of "serial", "pipelined", "free", got "cheap"'],
-    [{ axes: [{ path: 'pipeline.queries', range: { from: 1, to: 1000, step: 1 } }] }, 'sweep.axes[0].range: gives more than 64 values'],
+    [{ axes: [{ path: 'pipeline.queries', range: { from: 1, to: 1000, step: 1 } }] }, 'sweep.axes[0].range.step: gives more than 64 values'],
     [{ axes: [{ path: 'pipeline.queries' }] }, 'sweep.axes[0]: needs either values (a list) or a range (from, to, step)'],
     [
       { axes: [{ path: 'pipeline.queries', range: { from: 1, to: 64, step: 1 } }, { path: 'pipeline.interference.random.periodQueries', range: { from: 1, to: 64, step: 1 } }], seeds: 10 },

@@ -82,13 +82,17 @@ export function parseFieldPath(path: string): (string | number)[] | null {
   return keys.some((k) => typeof k === 'string' && FORBIDDEN_KEYS.has(k)) ? null : keys;
 }
 
-/** The values of an axis: its list, or its range expanded (rounded to 12 significant digits, so 0.1 steps stay 0.3 and not 0.30000000000000004). */
+/**
+ * The values of an axis: its list, or its range expanded (rounded to 12 significant digits, so
+ * 0.1 steps stay 0.3 and not 0.30000000000000004). The first is `from` itself: nothing has
+ * accumulated yet, and a `from` the swept field refuses must not be rounded into one it takes.
+ */
 export function axisValues(axis: SweepAxis): AxisValue[] {
   if (axis.values !== undefined) return [...axis.values];
   const { from, to, step } = axis.range!;
   const count = Math.floor((to - from) / step + 1e-9) + 1;
   const out: number[] = [];
-  for (let i = 0; i < Math.min(count, SWEEP_LIMITS.values + 1); i++) out.push(Number((from + i * step).toPrecision(12)));
+  for (let i = 0; i < Math.min(count, SWEEP_LIMITS.values + 1); i++) out.push(i === 0 ? from : Number((from + i * step).toPrecision(12)));
   return out;
 }
 
@@ -258,12 +262,16 @@ export function checkSweep(scenario: AnyScenario, validateBase: (document: unkno
       return;
     }
     const values = axisValues(axis);
+    // A range's problems name each of its fields that would mend them (whichever was just changed).
+    const inRange = (fields: readonly string[], message: string) => {
+      for (const f of fields) errors.push({ path: `${at}.range.${f}`, message });
+    };
     if (values.length > SWEEP_LIMITS.values) {
-      errors.push({ path: `${at}.range`, message: `gives more than ${SWEEP_LIMITS.values} values` });
+      inRange(['from', 'to', 'step'], `gives more than ${SWEEP_LIMITS.values} values`);
       return;
     }
     if (values.length === 0) {
-      errors.push({ path: `${at}.range`, message: 'gives no value (to is below from)' });
+      inRange(['from', 'to'], 'gives no value (to is below from)');
       return;
     }
     combinations *= values.length;
@@ -282,17 +290,28 @@ export function checkSweep(scenario: AnyScenario, validateBase: (document: unkno
       checked.add(values[i]!);
       const bad = validateBase(setAt(base, keys, values[i]));
       if (bad.length > 0) {
-        const where = axis.values !== undefined ? `${at}.values[${i}]` : `${at}.range`;
-        errors.push({ path: where, message: `${describe(values[i]!)} is not a value of ${bad[0]!.path}: ${bad[0]!.message}` });
+        const message = `${describe(values[i]!)} is not a value of ${bad[0]!.path}: ${bad[0]!.message}`;
+        // A range's first value is its `from`; a later one is reached by its `step` up to its `to`.
+        if (axis.values !== undefined) errors.push({ path: `${at}.values[${i}]`, message });
+        else inRange(i === 0 ? ['from'] : ['to', 'step'], message);
         break;
       }
     }
   });
   const seeds = sweep.seeds ?? 1;
   if (errors.length === 0 && combinations * seeds > SWEEP_LIMITS.cells) {
-    errors.push({ path: 'sweep', message: `has ${combinations * seeds} cells (${combinations} combinations × ${seeds} seeds); at most ${SWEEP_LIMITS.cells}` });
+    const message = `has ${combinations * seeds} cells (${combinations} combinations × ${seeds} seeds); at most ${SWEEP_LIMITS.cells}`;
+    errors.push({ path: 'sweep', message });
+    // The numbers that set the count: the seeds and each range's end and step.
+    if (sweep.seeds !== undefined) errors.push({ path: 'sweep.seeds', message });
+    sweep.axes.forEach((axis, k) => {
+      if (axis.range !== undefined) for (const f of ['to', 'step']) errors.push({ path: `sweep.axes[${k}].range.${f}`, message });
+    });
   }
-  if (scenario.seed + seeds - 1 > 0xffffffff) errors.push({ path: 'sweep.seeds', message: 'would take the seeds past 4294967295' });
+  if (scenario.seed + seeds - 1 > 0xffffffff) {
+    errors.push({ path: 'sweep.seeds', message: `would take the seeds past 4294967295 (from seed ${scenario.seed})` });
+    errors.push({ path: 'seed', message: `would take the sweep's ${seeds} seeds past 4294967295` });
+  }
   const metrics: readonly string[] = SWEEP_METRICS[scenario.world];
   if (sweep.metric !== undefined && !metrics.includes(sweep.metric)) {
     errors.push({ path: 'sweep.metric', message: `must be one of ${metrics.map((m) => `"${m}"`).join(', ')}, got ${JSON.stringify(sweep.metric)}` });
@@ -302,7 +321,10 @@ export function checkSweep(scenario: AnyScenario, validateBase: (document: unkno
     for (const side of ['a', 'b'] as const) {
       if (sweep.compare[side] >= lanes) errors.push({ path: `sweep.compare.${side}`, message: `must be a lane index below ${lanes}, got ${sweep.compare[side]}` });
     }
-    if (sweep.compare.a === sweep.compare.b) errors.push({ path: 'sweep.compare.b', message: 'must be another lane than a' });
+    if (sweep.compare.a === sweep.compare.b) {
+      errors.push({ path: 'sweep.compare.b', message: 'must be another lane than a' });
+      errors.push({ path: 'sweep.compare.a', message: 'must be another lane than b' });
+    }
   }
   return errors;
 }

@@ -1,8 +1,21 @@
 import { z } from 'zod';
+import { above, boundedByField, int } from './fieldBounds';
+import { LIMITS, SERVING_LIMITS } from './limits';
 import { SWEEP_LIMITS } from './sweep';
 
-/** The zod schema of a scenario's `sweep` (sweep.ts holds the rest: bounds, cells, checks). */
-const finite = z.number({ error: 'must be a number' }).refine((v) => Number.isFinite(v), { message: 'must be a finite number' });
+/**
+ * The zod schema of a scenario's `sweep` (sweep.ts holds the rest: bounds, cells, checks).
+ * An axis's values and its range's first value are bounded by the field it sweeps (checkSweep
+ * validates each value as that field), which is what fieldBounds.ts records for them.
+ */
+const finite = boundedByField(
+  z.number({ error: 'must be a number' }).refine((v) => Number.isFinite(v), { message: 'must be a finite number' }),
+  { pathField: 'path', up: 2 },
+);
+/** A range's end: any finite number (its values, from `from` by `step`, are what the swept field checks). */
+const end = z.number({ error: 'must be a number' }).refine((v) => Number.isFinite(v), { message: 'must be a finite number' });
+/** A lane index: below the number of lanes, which checkSweep checks against the scenario's. */
+const laneIndex = int(0, Math.max(LIMITS.lanes, SERVING_LIMITS.lanes) - 1);
 
 const axisSchema = z
   .strictObject({
@@ -16,7 +29,7 @@ const axisSchema = z
       .max(SWEEP_LIMITS.values, { message: `must list at most ${SWEEP_LIMITS.values} values` })
       .optional(),
     /** A numeric range: from, from + step, … up to and including `to`. */
-    range: z.strictObject({ from: finite, to: finite, step: finite.refine((v) => v > 0, { message: 'must be above 0' }) }).optional(),
+    range: z.strictObject({ from: finite, to: end, step: above(0, Number.MAX_VALUE) }).optional(),
   })
   .superRefine((axis, ctx) => {
     if ((axis.values === undefined) === (axis.range === undefined)) ctx.addIssue({ code: 'custom', path: [], message: 'needs either values (a list) or a range (from, to, step)' });
@@ -25,14 +38,11 @@ const axisSchema = z
 export const sweepSchema = z.strictObject({
   axes: z.array(axisSchema).min(1, { message: 'must have at least one axis' }).max(SWEEP_LIMITS.axes, { message: `must have at most ${SWEEP_LIMITS.axes} axes` }),
   /** Seeds per axis combination, from the scenario's seed on (the CLI's --seeds overrides it). */
-  seeds: z
-    .number({ error: 'must be a number' })
-    .refine((v) => Number.isInteger(v) && v >= SWEEP_LIMITS.seeds.min && v <= SWEEP_LIMITS.seeds.max, { message: `must be an integer from ${SWEEP_LIMITS.seeds.min} to ${SWEEP_LIMITS.seeds.max}` })
-    .optional(),
+  seeds: int(SWEEP_LIMITS.seeds.min, SWEEP_LIMITS.seeds.max).optional(),
   /** The summary number the charts show (default: DEFAULT_METRIC of the world). */
   metric: z.string({ error: 'must be a string' }).max(60).optional(),
   /** Lane `a` against lane `b` (indices into the lanes): the difference in % of b, per seed. */
-  compare: z.strictObject({ a: z.number().int().min(0), b: z.number().int().min(0) }).optional(),
+  compare: z.strictObject({ a: laneIndex, b: laneIndex }).optional(),
 });
 
 export type Sweep = z.infer<typeof sweepSchema>;

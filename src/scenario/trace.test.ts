@@ -76,8 +76,10 @@ describe('a replayed trace in a scenario', () => {
     s.serving['models'] = [{ model: 'yolo', weight: 1 }, { model: 'res', weight: 1 }];
     expect(errorsOf(s)).toEqual([
       "serving.trace.requests[1].tS: must not be before the previous request's (2): a trace is in send order, got 1",
+      "serving.trace.requests[0].tS: must not be after a later request's (1): a trace is in send order, got 2",
       "serving.trace.requests[2].shapeClass: must be below the number of res's classes (1), got 2",
       'serving.trace.requests[3].tS: must be before the end of the run (10 s), got 11',
+      'serving.durationS: must be after every traced request (one is sent at 11 s), got 10',
       'serving.trace.requests[3].model: is not one of the scenario\'s models (yolo, res), got "mob"',
     ]);
   });
@@ -121,8 +123,11 @@ describe('rate schedules and request classes in a scenario', () => {
     s.serving.models[3]!['classes'] = [{ label: 'x', scale: 2, weight: 1 }];
     expect(errorsOf(s)).toEqual([
       'serving.models[0].rate.steps[1].fromS: must be after the previous fromS (5), got 5',
+      'serving.models[0].rate.steps[0].fromS: must be before the next fromS (5), got 5',
       'serving.models[1].rate.amplitudeRps: must be at most meanRps (1) so that the rate stays ≥ 0, got 2',
+      'serving.models[1].rate.meanRps: must be at least amplitudeRps (2) so that the rate stays ≥ 0, got 1',
       'serving.models[4].serviceToS: must be after serviceFromS (or null), got 2',
+      'serving.models[4].serviceFromS: must be before serviceToS (2), got 5',
     ]);
   });
 
@@ -130,6 +135,11 @@ describe('rate schedules and request classes in a scenario', () => {
     const s = base();
     s.serving.durationS = 100_000;
     s.serving.models[0] = { model: 'yolo', weight: 1, rate: { kind: 'mmpp', onRps: 200, offRps: 0, meanOnS: 1, meanOffS: 100, startOn: false } };
-    expect(errorsOf(s)).toEqual([expect.stringMatching(/^serving\.durationS: sends up to \d+ requests/)]);
+    // Every field that sets the bound is named: the run's length, the shared rate, the schedule's peak.
+    expect(errorsOf(s)).toEqual([
+      expect.stringMatching(/^serving\.durationS: sends up to \d+ requests/),
+      expect.stringMatching(/^serving\.rateRps: sends up to \d+ requests/),
+      expect.stringMatching(/^serving\.models\[0\]\.rate\.onRps: sends up to \d+ requests/),
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { decodeScenarioLink, encodeScenarioLink } from '../scenario/link';
 import { defaultScenario } from '../scenario/presets';
 import { HISTORY_LIMIT } from './labStore';
 import { inProcessLab } from './testing/inProcess';
@@ -67,5 +68,39 @@ describe('the lab store', () => {
     expect(store.getState().scenario!.view).toEqual({ mode: 'presentation', hide: ['lanes'] });
     store.getState().setView({ mode: 'normal', hide: [] });
     expect(store.getState().scenario).not.toHaveProperty('view');
+  });
+
+  it('refuses a live edit out of the schema’s bounds by name, and the link stays (α = 31)', async () => {
+    const store = inProcessStore();
+    await store.getState().load(defaultScenario(), 'preset');
+    await store.getState().step(20);
+    const link = encodeScenarioLink(store.getState().scenario!);
+    // The slider's range is the registry's 1–30, which the schema checks; the scheduler alone takes any α ≥ 1.
+    expect(await store.getState().setLaneParameter(0, 'alpha', 31)).toBe(false);
+    expect(store.getState().errors).toEqual({ source: 'edit', errors: [{ path: 'pipeline.lanes[0].params.alpha', message: 'must be an integer from 1 to 30, got 31' }] });
+    expect(store.getState().scenario!.pipeline.lanes[0]).toEqual({ scheduler: 'odin', params: { alpha: 10 } });
+    expect(store.getState().lanes[0]!.label).toBe('ODIN α=10');
+    expect(store.getState().past).toHaveLength(0);
+    // The link is the one before the edit, and opens: nothing was lost.
+    expect(encodeScenarioLink(store.getState().scenario!)).toBe(link);
+    expect(decodeScenarioLink(link).ok).toBe(true);
+    // Within the bounds the edit goes through, and the banner of the refused one goes.
+    expect(await store.getState().setLaneParameter(0, 'alpha', 30)).toBe(true);
+    expect(store.getState().errors).toBeNull();
+    const reopened = decodeScenarioLink(encodeScenarioLink(store.getState().scenario!));
+    expect(reopened.ok && reopened.scenario.pipeline.lanes[0]).toEqual({ scheduler: 'odin', params: { alpha: 30 } });
+  });
+
+  it('refuses the threshold and placed workloads out of bounds by name', async () => {
+    const store = inProcessStore();
+    await store.getState().load(defaultScenario(), 'preset');
+    expect(await store.getState().setDetectionThreshold(0)).toBe(false);
+    expect(store.getState().errors?.errors).toEqual([{ path: 'pipeline.assumptions.detectionThreshold', message: 'must be a number from 0.0001 to 10, got 0' }]);
+    expect(await store.getState().addEvent(4, 'E')).toBe(false);
+    expect(store.getState().errors?.errors[0]).toEqual({ path: 'pipeline.interference.events[1].executionPlace', message: 'must be below the number of execution places (4), got 4' });
+    expect(await store.getState().addEvent(1, 'A' as never)).toBe(false);
+    expect(store.getState().errors?.errors[0]).toEqual({ path: 'pipeline.interference.events[1].mode', message: 'must be an interference mode B–L, got "A"' });
+    expect(store.getState().scenario).toEqual(defaultScenario());
+    expect(store.getState().events).toHaveLength(1);
   });
 });

@@ -54,10 +54,11 @@ export interface PipelineSlice {
   /** Queries served when the last teaching frame was made (the algorithm panel narrates that one while playing). */
   teachingServed: number;
 
-  addEvent(executionPlace: number, mode: InterferenceModeId): Promise<void>;
-  removeEvent(id: number): Promise<void>;
-  setLaneParameter(lane: number, name: string, value: number): Promise<void>;
-  setDetectionThreshold(threshold: number): Promise<void>;
+  /** The live edits (ARCHITECTURE §1): each true when applied; refused, the banner names the field and the scenario stays. */
+  addEvent(executionPlace: number, mode: InterferenceModeId): Promise<boolean>;
+  removeEvent(id: number): Promise<boolean>;
+  setLaneParameter(lane: number, name: string, value: number): Promise<boolean>;
+  setDetectionThreshold(threshold: number): Promise<boolean>;
   setThroughputView(view: PipelineSlice['throughputView']): void;
   /** One algorithm step (or query) forward or back. */
   stepAlgorithm(direction: 1 | -1): Promise<void>;
@@ -102,19 +103,24 @@ function pipelineWorld(client: SimClient): LiveWorld<PipelineTypes, PipelineSlic
       throughputView: 'config',
       teaching: null,
       teachingServed: 0,
-      addEvent: (executionPlace, mode) => liveEdit(async () => set({ events: await client.addEvent(executionPlace, mode) })),
-      removeEvent: (id) => liveEdit(async () => set({ events: await client.removeEvent(id) })),
-      setLaneParameter: (lane, name, value) =>
-        liveEdit(async () => {
-          const info = await client.setLaneParameter(lane, name, value);
-          if (info !== null) set({ lanes: get().lanes.map((l) => (l.index === lane ? info : l)) });
-        }),
-      setDetectionThreshold: (threshold) =>
-        liveEdit(async () => {
-          await client.setDetectionThreshold(threshold);
-        }),
+      addEvent: async (executionPlace, mode) => {
+        const answer = await liveEdit(() => client.addEvent(executionPlace, mode));
+        if (answer.ok) set({ events: answer.events });
+        return answer.ok;
+      },
+      removeEvent: async (id) => {
+        const answer = await liveEdit(() => client.removeEvent(id));
+        if (answer.ok) set({ events: answer.events });
+        return answer.ok;
+      },
+      setLaneParameter: async (lane, name, value) => {
+        const answer = await liveEdit(() => client.setLaneParameter(lane, name, value));
+        if (answer.ok) set({ lanes: get().lanes.map((l) => (l.index === lane ? answer.lane : l)) });
+        return answer.ok;
+      },
+      setDetectionThreshold: async (threshold) => (await liveEdit(() => client.setDetectionThreshold(threshold))).ok,
       setThroughputView: (view) => set({ throughputView: view }),
-      stepAlgorithm: (direction) => client.stepAlgorithm(direction),
+      stepAlgorithm: async (direction) => void (await client.stepAlgorithm(direction)),
     }),
     loaded: (result) => ({ layers: result.layers, peakQps: result.peakQps, initialConfiguration: result.initialConfiguration, events: result.events }),
     newSeries: () => new SeriesBuffer(),
@@ -148,7 +154,7 @@ function pipelineWorld(client: SimClient): LiveWorld<PipelineTypes, PipelineSlic
     // The lessons' texts are not on the page's first load (issue 12 part 6).
     findLesson: (id) => import('../scenario/lessons').then((m) => m.findLesson(id)),
     lessonTarget: (step) => seekTarget(step.query, step.algorithmStep),
-    selectLane: (lane) => client.setTraceLane(lane),
+    selectLane: async (lane) => void (await client.setTraceLane(lane)),
   };
 }
 

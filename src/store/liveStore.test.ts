@@ -78,12 +78,14 @@ class TinyClient implements LiveClient<TinyTypes> {
   }
   async step(amount: number) {
     this.calls.push(`step ${amount}`);
+    return { ok: true as const };
   }
   async reset() {
     this.calls.push('reset');
   }
   async setSpeed(speed: Speed) {
     this.calls.push(`speed ${speed}`);
+    return { ok: true as const };
   }
   async currentScenario() {
     return this.current;
@@ -133,11 +135,13 @@ function tinyWorld(client: TinyClient): LiveWorld<TinyTypes, TinySlice> {
       label: '',
       busy: null,
       restarts: 0,
-      rename: (label) =>
-        tools.liveEdit(async () => {
+      rename: async (label) => {
+        await tools.liveEdit(async () => {
           if (client.current !== null) client.current = { ...client.current, title: label };
           set({ label });
-        }),
+          return { ok: true as const };
+        });
+      },
     }),
     loaded: (result) => ({ label: result.label }),
     settled: { busy: null },

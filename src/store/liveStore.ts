@@ -2,7 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { subscribeWithSelector } from 'zustand/middleware';
 import type { HideableControl, VIEW_MODES } from '../scenario/limits';
 import type { AnyScenario, FieldError } from '../scenario/schema';
-import type { LiveFrame, PlaybackStatus, Speed } from '../worker/liveProtocol';
+import type { Answer, LiveFrame, PlaybackStatus, Speed } from '../worker/liveProtocol';
 import { FPS_WINDOW_MS } from './constants';
 import { historyActions, lessonScenario, type HistoryActions, type LoadErrors, type ScenarioSource } from './history';
 import { browserAsk, longRunGuard, type AskToStart } from './longRun';
@@ -76,9 +76,9 @@ export interface LiveClient<T extends WorldTypes> {
   load(scenario: unknown): Promise<T['loaded'] | Failed>;
   play(): Promise<void>;
   pause(): Promise<void>;
-  step(amount: number): Promise<void>;
+  step(amount: number): Promise<Answer>;
   reset(): Promise<void>;
-  setSpeed(speed: Speed): Promise<void>;
+  setSpeed(speed: Speed): Promise<Answer>;
   currentScenario(): Promise<T['scenario'] | null>;
   seek(position: number, step?: number): Promise<{ readonly ok: true } | Failed>;
 }
@@ -208,11 +208,13 @@ export interface WorldTools<T extends WorldTypes> {
   /** Applies an edit to the current scenario and reloads it (a fresh run), with history. */
   edit(change: (scenario: T['scenario']) => T['scenario']): Promise<boolean>;
   /**
-   * A live edit: `call` changes the scenario in the worker (a placed workload, a slider);
-   * unless `applied` says the worker refused it, the store then takes the scenario back,
-   * with the one before it in the history and the view kept. Gives `call`'s result.
+   * A live edit: `call` changes the scenario in the worker (a placed workload, a slider), which
+   * checks it against the schema's bounds as a scenario file's. Applied, the store takes the
+   * scenario back, with the one before it in the history and the view kept; refused, the
+   * banner names the field and the scenario (and its link) stay as they were. Gives `call`'s
+   * answer.
    */
-  liveEdit<R>(call: () => Promise<R>, applied?: (result: R) => boolean): Promise<R>;
+  liveEdit<R extends Answer>(call: () => Promise<R>): Promise<R>;
 }
 
 /**
@@ -309,10 +311,17 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
       return ok;
     };
     const history = historyActions<T['scenario']>(get, setShared, replace);
-    const liveEdit = async <R,>(call: () => Promise<R>, applied: (result: R) => boolean = () => true): Promise<R> => {
+    /** A refusal of the worker's door in the banner (an edit, a step): the scenario was kept. */
+    const refused = (answer: Answer): boolean => {
+      if (!answer.ok) setShared({ errors: { source: 'edit', errors: answer.errors } });
+      return answer.ok;
+    };
+    const liveEdit = async <R extends Answer>(call: () => Promise<R>): Promise<R> => {
       const before = get().scenario;
       const result = await call();
-      if (!applied(result)) return result;
+      if (!refused(result)) return result;
+      // A change that went through answers the banner of the one refused before it.
+      if (get().errors?.source === 'edit') setShared({ errors: null });
       const scenario = await client.currentScenario();
       if (scenario === null) return result;
       const view = get().view;
@@ -363,11 +372,11 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
       },
       play: () => (startAllowed(get().scenario) ? client.play() : Promise.resolve()),
       pause: () => client.pause(),
-      step: (amount) => client.step(amount),
+      step: async (amount) => void refused(await client.step(amount)),
       reset: () => client.reset(),
       setSpeed: async (speed) => {
         setShared({ speed });
-        await client.setSpeed(speed);
+        refused(await client.setSpeed(speed));
       },
       changeSpeed: async (direction) => {
         const { speed, speeds } = get();

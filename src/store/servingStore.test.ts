@@ -65,6 +65,22 @@ describe('the serving store', () => {
     expect(store.getState().errors).toBeNull();
   });
 
+  it('refuses live edits out of the schema’s bounds by name and keeps the scenario', async () => {
+    const store = inProcessStore();
+    await store.getState().load(small(), 'preset');
+    await store.getState().step(2_000);
+    const before = store.getState().scenario;
+    expect(await store.getState().setArrivalRate(20_000)).toBe(false);
+    expect(store.getState().errors).toEqual({ source: 'edit', errors: [{ path: 'serving.rateRps', message: 'must be a number from 0.1 to 10000, got 20000' }] });
+    expect(await store.getState().setModelConfig(0, 0, 32, 9)).toBe(false);
+    expect(store.getState().errors?.errors).toEqual([{ path: 'serving.lanes[0].params.instances.yolo', message: 'must be an integer from 1 to 8, got 9' }]);
+    expect(await store.getState().addBackground(0.5, 200_000)).toBe(false);
+    expect(store.getState().errors?.errors).toEqual([{ path: 'serving.background[0].memoryMb', message: 'must be a number from 0 to 100000, got 200000' }]);
+    expect(store.getState().scenario).toBe(before);
+    expect(store.getState().backgrounds).toEqual([]);
+    expect(store.getState().timeMs).toBe(2_000);
+  });
+
   it('undoes and redoes edits, per-model settings included', async () => {
     const store = inProcessStore();
     await store.getState().load(small(), 'preset');

@@ -97,12 +97,13 @@ export interface ServingSlice {
   sweeps: ServingSweeps;
   selectedModel: number;
 
-  /** Sets the request rate (the run restarts from time 0); false when out of bounds. */
+  /** Sets the request rate (the run restarts from time 0); false when refused (the banner names the field). */
   setArrivalRate(rateRps: number): Promise<boolean>;
-  /** Sets (b, m_c) of one model on a fixed lane from the next slot on; false when refused. */
+  /** Sets (b, m_c) of one model on a fixed lane from the next slot on; false when refused (the banner names the field). */
   setModelConfig(lane: number, model: number, batchSize: number, instances: number): Promise<boolean>;
-  addBackground(intensity: number, memoryMb: number): Promise<void>;
-  removeBackground(id: number): Promise<void>;
+  /** Drops a tenant on the device from now on; false when refused (the banner names the field). */
+  addBackground(intensity: number, memoryMb: number): Promise<boolean>;
+  removeBackground(id: number): Promise<boolean>;
   selectModel(model: number): void;
   /** A learning lane's agent as a file (null when the lane does not learn). */
   exportAgent(lane: number): Promise<AgentFile | null>;
@@ -145,28 +146,35 @@ function servingWorld(client: ServingClient): LiveWorld<ServingTypes, ServingSli
       search: null,
       sweeps: { figure1: null, rps: null },
       selectedModel: 0,
-      setArrivalRate: (rateRps) => liveEdit(() => client.setArrivalRate(rateRps), (ok) => ok),
-      setModelConfig: (lane, model, batchSize, instances) =>
-        liveEdit(
-          async () => {
-            const info = await client.setModelConfig(lane, model, batchSize, instances);
-            if (info !== null) set({ lanes: get().lanes.map((l) => (l.index === lane ? info : l)) });
-            return info !== null;
-          },
-          (ok) => ok,
-        ),
-      addBackground: (intensity, memoryMb) => liveEdit(async () => set({ backgrounds: await client.addBackground(intensity, memoryMb) })),
-      removeBackground: (id) => liveEdit(async () => set({ backgrounds: await client.removeBackground(id) })),
+      setArrivalRate: async (rateRps) => (await liveEdit(() => client.setArrivalRate(rateRps))).ok,
+      setModelConfig: async (lane, model, batchSize, instances) => {
+        const answer = await liveEdit(() => client.setModelConfig(lane, model, batchSize, instances));
+        if (answer.ok) set({ lanes: get().lanes.map((l) => (l.index === lane ? answer.lane : l)) });
+        return answer.ok;
+      },
+      addBackground: async (intensity, memoryMb) => {
+        const answer = await liveEdit(() => client.addBackground(intensity, memoryMb));
+        if (answer.ok) set({ backgrounds: answer.backgrounds });
+        return answer.ok;
+      },
+      removeBackground: async (id) => {
+        const answer = await liveEdit(() => client.removeBackground(id));
+        if (answer.ok) set({ backgrounds: answer.backgrounds });
+        return answer.ok;
+      },
       selectModel: (model) => set({ selectedModel: model }),
-      exportAgent: (lane) => client.exportAgent(lane),
-      explainUpdate: (lane) => client.explainUpdate(lane),
+      exportAgent: async (lane) => {
+        const answer = await client.exportAgent(lane);
+        return answer.ok ? answer.agent : null;
+      },
+      explainUpdate: async (lane) => {
+        const answer = await client.explainUpdate(lane);
+        return answer.ok ? answer.update : null;
+      },
       importAgent: async (lane, file) => {
         const result = await client.importAgent(lane, file);
-        if (!result.ok) {
-          set({ errors: { source: 'file', errors: [{ path: 'agent', message: result.error.replace(/^agent\.?/, '') || result.error }] } });
-          return false;
-        }
-        return true;
+        if (!result.ok) set({ errors: { source: 'file', errors: result.errors } });
+        return result.ok;
       },
       trainFromScratch: (lane) =>
         edit((scenario) => ({

@@ -10,6 +10,7 @@ import type { ServingScenario } from '../scenario/schema';
 import type { ServingFrame } from './servingProtocol';
 import { ServingSession, ServingWorld, type ServingEdit } from './servingSession';
 import { manualHost } from './testing/manualHost';
+import { done } from './testing/answers';
 
 let tf: Tf;
 const agents: AgentLibrary = {};
@@ -66,15 +67,16 @@ describe('learning lanes in the serving session (the worker, with tfjs)', () => 
     const { session: s } = session();
     s.load(scenario([{ scheduler: 'tac', params: { warmup: 32 } }, { scheduler: 'tac', params: { train: 0 } }]));
     s.step(20_000);
-    const agent = s.exportAgent(0)!;
+    const { agent } = done(s.exportAgent(0));
     expect(agent.kind).toBe('tac');
     expect(s.importAgent(1, JSON.parse(JSON.stringify(agent)))).toEqual({ ok: true });
-    const again = s.exportAgent(1)!;
+    const again = done(s.exportAgent(1)).agent;
     expect(again.networks['actor']).toEqual(agent.networks['actor']);
-    expect(s.importAgent(1, { ...agent, kind: 'ppo' })).toEqual({ ok: false, error: expect.stringContaining('agent.kind') as unknown as string });
-    expect(s.importAgent(1, { ...agent, networks: {} })).toEqual({ ok: false, error: expect.stringContaining('agent.networks.actor') as unknown as string });
-    expect(s.importAgent(5, agent)).toEqual({ ok: false, error: expect.stringContaining('lane') as unknown as string });
-    expect(s.exportAgent(1)!.networks['actor']).toEqual(agent.networks['actor']);
+    const refusedWith = (message: string) => ({ ok: false, errors: [{ path: 'agent', message: expect.stringContaining(message) as unknown as string }] });
+    expect(s.importAgent(1, { ...agent, kind: 'ppo' })).toEqual(refusedWith('kind'));
+    expect(s.importAgent(1, { ...agent, networks: {} })).toEqual(refusedWith('networks.actor'));
+    expect(s.importAgent(5, agent)).toEqual({ ok: false, errors: [{ path: 'lane', message: 'must be a lane index from 0 to 1, got 5' }] });
+    expect(done(s.exportAgent(1)).agent.networks['actor']).toEqual(agent.networks['actor']);
   }, 60_000);
 
   it('frees the learners’ tensors when the lanes are rebuilt', () => {
@@ -104,13 +106,13 @@ describe('learning lanes in the serving session (the worker, with tfjs)', () => 
   it('explains the next SAC update of a BCEdge lane, and none for other lanes', () => {
     const { session: s } = session();
     s.load(scenario([{ scheduler: 'bcedge', params: { warmup: 32, predictor: 0 } }, { scheduler: 'fixed' }]));
-    expect(s.explainUpdate(0)).toBeNull(); // no transition yet
+    expect(s.explainUpdate(0)).toEqual({ ok: true, update: null }); // no transition yet
     s.step(10_000);
-    const explained = s.explainUpdate(0)!;
+    const explained = done(s.explainUpdate(0)).update!;
     expect(explained.batchSize).toBe(64);
     expect(explained.samples.length).toBeGreaterThan(0);
     expect(explained.alphaAfter).not.toBe(explained.alphaBefore);
-    expect(s.explainUpdate(1)).toBeNull();
+    expect(s.explainUpdate(1)).toEqual({ ok: false, errors: [{ path: 'lane', message: 'Triton (fixed) b=8 m_c=2 is not a BCEdge or TAC lane (no SAC update to explain)' }] });
   }, 60_000);
 });
 

@@ -27,11 +27,25 @@ export interface LiveFrame<Lane, Summary> {
   readonly measuredSpeed: number;
 }
 
+/** A call the worker refused at its door: which field, and why. The worker goes on as before. */
+export interface Refused {
+  readonly ok: false;
+  readonly errors: readonly FieldError[];
+}
+
+/**
+ * What a call of the page answers when it can be refused (ARCHITECTURE §8, errors at the
+ * doors): done, with what it describes, or refused with the field named. A live edit goes
+ * through the same bounds as a scenario file: the scenario it would make is validated by the
+ * schema first, and an edit it refuses changes nothing.
+ */
+export type Answer<Done extends object = object> = ({ readonly ok: true } & Done) | Refused;
+
 /** What `seek` answers: a bad position is refused with a message naming the field. */
-export type SeekResult = { readonly ok: true } | { readonly ok: false; readonly errors: readonly FieldError[] };
+export type SeekResult = Answer;
 
 /** What `load` answers: the world's description of what it loaded, or the scenario's field errors. */
-export type LoadResultOf<Loaded> = ({ readonly ok: true } & Loaded) | { readonly ok: false; readonly errors: readonly FieldError[] };
+export type LoadResultOf<Loaded> = Answer<Loaded & object>;
 
 /**
  * The calls every world's worker answers (synchronous on the worker side; comlink makes every
@@ -40,7 +54,7 @@ export type LoadResultOf<Loaded> = ({ readonly ok: true } & Loaded) | { readonly
  */
 export interface LiveApi<Frame, LoadResult, Scenario> {
   /** Registers the page's frame callback (wrapped with comlink's `proxy` by the page). */
-  subscribe(callback: (frame: Frame) => void): void;
+  subscribe(callback: (frame: Frame) => void): Answer;
   /** Answers at once: the page's liveness check (a worker that stops answering is restarted). */
   ping(): true;
   /** Validates a scenario (the worker is a door too) and loads it; the last good one stays on error. */
@@ -48,10 +62,10 @@ export interface LiveApi<Frame, LoadResult, Scenario> {
   play(): void;
   pause(): void;
   /** Advances by `amount` position units (queries, simulated ms), then reports. */
-  step(amount: number): void;
+  step(amount: number): Answer;
   /** Back to the start of the scenario as it stands now (live edits folded in). */
   reset(): void;
-  setSpeed(speed: Speed): void;
+  setSpeed(speed: Speed): Answer;
   /** The scenario as it stands (live edits included). */
   currentScenario(): Scenario | null;
   /** Goes to a position of the run: back by restoring a checkpoint (or from the start) and replaying, forward by running. */

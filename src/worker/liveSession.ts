@@ -7,7 +7,7 @@
  * schedules), so it runs the same in a worker and a test.
  */
 import { CheckpointLog, EditLog, LiveLoop, type PlaybackStatus, type SessionHost, type Speed } from './liveLoop';
-import type { LiveFrame, LoadResultOf, SeekResult } from './liveProtocol';
+import type { Answer, LiveFrame, LoadResultOf, Refused, SeekResult } from './liveProtocol';
 import type { FrameContext, WorldPlugin, WorldTypes } from './world';
 
 export class LiveSession<T extends WorldTypes> {
@@ -90,14 +90,17 @@ export class LiveSession<T extends WorldTypes> {
   }
 
   /** Advances by `amount` position units (a whole number of them in an integral world), then reports. */
-  step(amount: number): void {
-    if (!this.isLoaded || !Number.isFinite(amount) || (this.world.integral ? !Number.isInteger(amount) || amount < 1 : !(amount > 0))) return;
+  step(amount: unknown): Answer {
+    if (!this.isLoaded) return refuse('amount', 'no scenario is loaded');
+    const fits = typeof amount === 'number' && Number.isFinite(amount) && (this.world.integral ? Number.isInteger(amount) && amount >= 1 : amount > 0);
+    if (!fits) return refuse('amount', `must be ${this.world.integral ? 'an integer ≥ 1' : 'a number above 0'} (${this.world.positionField} to advance), got ${describeValue(amount)}`);
     if (this.loop.status === 'playing') this.loop.status = 'paused';
     this.advanceTo(Math.min(this.world.end(), this.world.position() + amount));
     this.world.stepped();
     if (this.world.position() >= this.world.end()) this.loop.status = 'done';
     this.summariesDue = true;
     this.report(true);
+    return { ok: true };
   }
 
   /** Back to the start of the scenario as it stands now (live edits folded in). */
@@ -107,10 +110,13 @@ export class LiveSession<T extends WorldTypes> {
     this.start(this.world.currentScenario());
   }
 
-  setSpeed(speed: Speed): void {
+  setSpeed(speed: unknown): Answer {
     const { min, max } = this.world.speedLimits;
-    if (speed !== 'max' && !(Number.isFinite(speed) && speed >= min && speed <= max)) return;
-    this.loop.setSpeed(speed);
+    if (speed !== 'max' && !(typeof speed === 'number' && Number.isFinite(speed) && speed >= min && speed <= max)) {
+      return refuse('speed', `must be "max" or a number from ${min} to ${max}, got ${describeValue(speed)}`);
+    }
+    this.loop.setSpeed(speed as Speed);
+    return { ok: true };
   }
 
   /** The scenario as it stands (live edits included). */
@@ -223,6 +229,20 @@ export class LiveSession<T extends WorldTypes> {
     }
   }
 
+  /**
+   * The door of a live edit: the scenario it would make, validated as a scenario file is (the
+   * world's `parse`, the schema's bounds and rules). Null when it may be made; otherwise the
+   * refusal naming the field, and nothing has changed. A rule between fields names each of
+   * them (an event's EP and the number of EPs); the refusal keeps those of `edited`, the
+   * fields the edit sets, which are the ones the person can change here.
+   */
+  protected refusedEdit(next: unknown, edited: readonly string[]): Refused | null {
+    const parsed = this.world.parse(next);
+    if (parsed.ok) return null;
+    const own = parsed.errors.filter((e) => edited.some((f) => e.path === f || e.path.startsWith(`${f}.`) || e.path.startsWith(`${f}[`)));
+    return { ok: false, errors: own.length > 0 ? own : parsed.errors };
+  }
+
   /** Drops a live edit (the run is replayed by the caller). */
   protected forgetEdit(edit: T['edit']): void {
     this.edits.remove(edit);
@@ -300,5 +320,16 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (value === null) return 'null';
   if (value === undefined) return 'nothing';
-  return Array.isArray(value) ? 'an array' : typeof value;
+  return Array.isArray(value) ? `an array of ${value.length}` : typeof value;
+}
+
+/** A call refused at the worker's door, naming its field. */
+export function refuse(path: string, message: string): Refused {
+  return { ok: false, errors: [{ path, message }] };
+}
+
+/** Why `value` is not an index into `count` things named `path` (null when it is one). */
+export function indexProblem(path: string, value: unknown, count: number, what: string): Refused | null {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < count) return null;
+  return refuse(path, count === 0 ? `there is no ${what}, got ${describeValue(value)}` : `must be ${what} index from 0 to ${count - 1}, got ${describeValue(value)}`);
 }

@@ -5,6 +5,7 @@ import { defaultScenario } from '../scenario/presets';
 import type { Frame } from './protocol';
 import { SERIES_MAX_POINTS as MAX_POINTS } from './liveLoop';
 import { PipelineSession, PipelineWorld } from './pipelineSession';
+import { done } from './testing/answers';
 
 const manualHost = () => createManualHost<Frame>();
 
@@ -73,12 +74,12 @@ describe('PipelineSession', () => {
     const session = new PipelineSession(host);
     session.load(small());
     session.step(500); // past the scripted hog (150–450)
-    const events = session.addEvent(2, 'E');
+    const { events } = done(session.addEvent(2, 'E'));
     expect(events.at(-1)).toMatchObject({ executionPlace: 2, mode: 'E', fromQuery: 500, toQuery: null });
     session.step(30);
     expect(Array.from(frames.at(-1)!.modes)).toEqual([0, 0, 4, 0]);
     const id = events.at(-1)!.id;
-    const after = session.removeEvent(id);
+    const after = done(session.removeEvent(id)).events;
     expect(after.find((e) => e.id === id)!.toQuery).toBe(530);
     session.step(5);
     expect(Array.from(frames.at(-1)!.modes)).toEqual([0, 0, 0, 0]);
@@ -90,8 +91,8 @@ describe('PipelineSession', () => {
     const session = new PipelineSession(host);
     session.load(small());
     session.step(100);
-    expect(session.setLaneParameter(0, 'alpha', 3)).toMatchObject({ label: 'ODIN α=3', params: { alpha: 3 } });
-    expect(session.setLaneParameter(0, 'alpha', 0)).toBeNull();
+    expect(done(session.setLaneParameter(0, 'alpha', 3)).lane).toMatchObject({ label: 'ODIN α=3', params: { alpha: 3 } });
+    expect(session.setLaneParameter(0, 'alpha', 0)).toEqual({ ok: false, errors: [{ path: 'pipeline.lanes[0].params.alpha', message: 'must be an integer from 1 to 30, got 0' }] });
     expect(session.currentScenario()!.pipeline.lanes[0]).toEqual({ scheduler: 'odin', params: { alpha: 3 } });
     const generation = frames.at(-1)!.generation;
     session.reset();

@@ -1,14 +1,15 @@
 import type { PipelineRun, PipelineRunSnapshot, QueryRecord } from '../engine/pipeline/simulation';
-import { INTERFERENCE_MODE_IDS, MODE_IDS, type InterferenceModeId } from '../engine/profiles/types';
+import { MODE_IDS, type InterferenceModeId } from '../engine/profiles/types';
 import { parseScenario } from '../scenario/parse';
 import { createLaneRuns, laneParameters } from '../scenario/pipelineRunner';
 import type { PipelineScenario } from '../scenario/schema';
 import { laneLabel } from '../schedulers/pipeline/registry';
 import type { AlgorithmStep, AlgorithmTrace } from '../schedulers/pipeline/trace';
 import type { EventView, Frame, LaneInfo, Marker, PipelineLoaded, SeekResult, TeachingFrame, TimelineFrame } from './protocol';
+import type { Answer } from './liveProtocol';
 import { SPEED_LIMITS, TIMELINE_MARKERS } from './protocol';
 import type { SessionHost } from './liveLoop';
-import { describeValue, LiveSession } from './liveSession';
+import { describeValue, indexProblem, LiveSession, refuse } from './liveSession';
 import { LaneSeriesBuilder, type SeriesSnapshot } from './seriesBuilder';
 import type { FrameContext, FrameExtra, SessionContext, TimeTravel, WorldPlugin } from './world';
 
@@ -445,9 +446,10 @@ export class PipelineSession extends LiveSession<PipelineTypes> {
    * One step of the algorithm the teaching view follows: the next (or previous) line it
    * executed; where no algorithm runs, one query forward (or back).
    */
-  stepAlgorithm(direction: 1 | -1): void {
+  stepAlgorithm(direction: unknown): Answer {
     const w = this.pipeline;
-    if (w.scenario === null) return;
+    if (direction !== 1 && direction !== -1) return refuse('direction', `must be 1 (forward) or -1 (back), got ${describeValue(direction)}`);
+    if (w.scenario === null) return refuse('direction', 'no scenario is loaded');
     if (this.loop.status === 'playing') this.loop.status = 'paused';
     if (direction === 1) {
       if (w.cursor < w.steps.length - 1) w.cursor++;
@@ -455,26 +457,28 @@ export class PipelineSession extends LiveSession<PipelineTypes> {
         this.advanceTo(w.served + 1);
         w.cursor = w.steps.length > 0 ? 0 : -1;
       }
-    } else if (direction === -1) {
+    } else {
       if (w.cursor > 0) w.cursor--;
       else if (w.served > 0) {
         this.goTo(w.served - 1);
         w.cursor = w.steps.length - 1;
       }
-    } else {
-      return;
     }
     w.teachingDirty = true;
     this.loop.settle();
     this.wantSummaries();
     this.report(true);
+    return { ok: true };
   }
 
   /** Follows another lane's algorithm (the selected lane); its steps of the last query are replayed. */
-  setTraceLane(lane: number): void {
+  setTraceLane(lane: unknown): Answer {
     const w = this.pipeline;
-    if (w.scenario === null || !Number.isInteger(lane) || lane < 0 || lane >= w.lanes.length || lane === w.traceLane) return;
-    w.traceLane = lane;
+    if (w.scenario === null) return refuse('lane', 'no scenario is loaded');
+    const bad = indexProblem('lane', lane, w.lanes.length, 'a lane');
+    if (bad !== null) return bad;
+    if (lane === w.traceLane) return { ok: true };
+    w.traceLane = lane as number;
     if (this.loop.status !== 'playing') {
       const cursor = w.cursor;
       this.goTo(w.served);
@@ -486,74 +490,107 @@ export class PipelineSession extends LiveSession<PipelineTypes> {
     }
     w.teachingDirty = true;
     this.report(true);
+    return { ok: true };
   }
 
-  /** Co-locates a workload in `mode` on an EP from the next query on. */
-  addEvent(executionPlace: number, mode: InterferenceModeId): readonly EventView[] {
+  /**
+   * Co-locates a workload in `mode` on an EP from the next query on: an event of the scenario
+   * from the query served now, never ending, checked as a scenario file's events are.
+   */
+  addEvent(executionPlace: unknown, mode: unknown): Answer<{ readonly events: readonly EventView[] }> {
     const w = this.pipeline;
-    if (w.scenario === null || !Number.isInteger(executionPlace) || executionPlace < 0 || executionPlace >= w.stages) return w.events;
-    if (!INTERFERENCE_MODE_IDS.includes(mode) || w.served >= w.total) return w.events;
-    const event: EventView = { id: w.nextEventId++, executionPlace, mode, fromQuery: w.served, toQuery: null };
-    const modeIndex = MODE_IDS.indexOf(mode);
+    const scenario = w.scenario;
+    if (scenario === null) return refuse('pipeline.interference.events', 'no scenario is loaded');
+    const at = scenario.pipeline.interference.events.length;
+    if (w.served >= w.total) return refuse(`pipeline.interference.events[${at}].fromQuery`, `the run is over (${w.total} queries served): a workload placed now would never run`);
+    const p = scenario.pipeline;
+    const refused = this.refusedEdit({
+      ...scenario,
+      pipeline: { ...p, interference: { ...p.interference, events: [...p.interference.events, { executionPlace, mode, fromQuery: w.served, toQuery: null }] } },
+    }, [`pipeline.interference.events[${at}]`]);
+    if (refused !== null) return refused;
+    const event: EventView = { id: w.nextEventId++, executionPlace: executionPlace as number, mode: mode as InterferenceModeId, fromQuery: w.served, toQuery: null };
+    const modeIndex = MODE_IDS.indexOf(event.mode);
     this.edit(() => {
-      for (const lane of w.lanes) lane.run.timeline.addEvent({ executionPlace, mode: modeIndex, fromQuery: event.fromQuery, toQuery: null, id: event.id });
+      for (const lane of w.lanes) lane.run.timeline.addEvent({ executionPlace: event.executionPlace, mode: modeIndex, fromQuery: event.fromQuery, toQuery: null, id: event.id });
     });
     w.events = [...w.events, event];
     w.syncScenarioEvents();
     this.report(true);
-    return w.events;
+    return { ok: true, events: w.events };
   }
 
   /** Ends a placed or scripted event from the next query on (or drops it if not started). */
-  removeEvent(id: number): readonly EventView[] {
+  removeEvent(id: unknown): Answer<{ readonly events: readonly EventView[] }> {
     const w = this.pipeline;
+    if (w.scenario === null) return refuse('id', 'no scenario is loaded');
     const event = w.events.find((e) => e.id === id);
-    if (event === undefined || w.scenario === null) return w.events;
+    if (event === undefined) {
+      return refuse('id', `must be the id of a workload on the board (${w.events.length === 0 ? 'there is none' : w.events.map((e) => e.id).join(', ')}), got ${describeValue(id)}`);
+    }
     const endAt = (at: number) =>
       this.edit(() => {
-        for (const lane of w.lanes) lane.run.endEvent(id, at);
+        for (const lane of w.lanes) lane.run.endEvent(event.id, at);
       });
     if (event.fromQuery >= w.served || w.served >= w.total) {
       // Not started yet (or the run is over): it never happened.
       if (w.served < w.total) endAt(Math.max(w.served, event.fromQuery));
-      w.events = w.events.filter((e) => e.id !== id);
+      w.events = w.events.filter((e) => e.id !== event.id);
     } else if (event.toQuery === null || event.toQuery > w.served) {
       endAt(w.served);
-      w.events = w.events.map((e) => (e.id === id ? { ...e, toQuery: w.served } : e));
+      w.events = w.events.map((e) => (e.id === event.id ? { ...e, toQuery: w.served } : e));
     }
     w.syncScenarioEvents();
     this.report(true);
-    return w.events;
+    return { ok: true, events: w.events };
   }
 
-  /** Changes a lane's scheduler parameter (ODIN's α) from its next rebalancing on. */
-  setLaneParameter(laneIndex: number, name: string, value: number): LaneInfo | null {
+  /**
+   * Changes a lane's scheduler parameter (ODIN's α) from its next rebalancing on, within the
+   * range the scenario schema gives it (the registry's, as the slider's): a value a scenario
+   * file could not hold is refused by name, so the scenario, and its link, stay valid.
+   */
+  setLaneParameter(laneIndex: unknown, name: unknown, value: unknown): Answer<{ readonly lane: LaneInfo }> {
     const w = this.pipeline;
-    const lane = w.lanes[laneIndex];
-    if (lane === undefined || w.scenario === null) return null;
+    const scenario = w.scenario;
+    if (scenario === null) return refuse('lane', 'no scenario is loaded');
+    const bad = indexProblem('lane', laneIndex, w.lanes.length, 'a lane');
+    if (bad !== null) return bad;
+    const index = laneIndex as number;
+    if (typeof name !== 'string') return refuse(`pipeline.lanes[${index}].params`, `a parameter's name must be a string, got ${describeValue(name)}`);
+    const lanes = scenario.pipeline.lanes.map((l, i) => (i === index ? { ...l, params: { ...l.params, [name]: value } } : l));
+    const refused = this.refusedEdit({ ...scenario, pipeline: { ...scenario.pipeline, lanes } }, [`pipeline.lanes[${index}].params`]);
+    if (refused !== null) return refused;
+    const lane = w.lanes[index]!;
+    const v = value as number;
     try {
-      if (!lane.run.setSchedulerParameter(name, value)) return null;
-    } catch {
-      return null;
+      if (!lane.run.setSchedulerParameter(name, v)) return refuse(`pipeline.lanes[${index}].params.${name}`, `is not a parameter ${lane.info.label} can change while it runs`);
+    } catch (error) {
+      // The schema took it and the scheduler did not: a disagreement to fix at its source, reported by name meanwhile.
+      return refuse(`pipeline.lanes[${index}].params.${name}`, error instanceof Error ? error.message : String(error));
     }
-    this.edit(() => lane.run.setSchedulerParameter(name, value), true);
-    const lanes = w.scenario.pipeline.lanes.map((l, i) => (i === laneIndex ? { ...l, params: { ...l.params, [name]: value } } : l));
-    w.scenario = { ...w.scenario, pipeline: { ...w.scenario.pipeline, lanes } };
-    const params = laneParameters(lanes[laneIndex]!);
+    this.edit(() => lane.run.setSchedulerParameter(name, v), true);
+    w.scenario = { ...scenario, pipeline: { ...scenario.pipeline, lanes: lanes as PipelineScenario['pipeline']['lanes'] } };
+    const params = laneParameters(w.scenario.pipeline.lanes[index]!);
     lane.info = { ...lane.info, params, label: laneLabel(lane.info.scheduler as never, params) };
-    return lane.info;
+    return { ok: true, lane: lane.info };
   }
 
-  /** Changes the monitor's threshold on every lane from the next query on. */
-  setDetectionThreshold(threshold: number): boolean {
+  /** Changes the monitor's threshold on every lane from the next query on, within the schema's bounds. */
+  setDetectionThreshold(threshold: unknown): Answer {
     const w = this.pipeline;
-    if (w.scenario === null || !(threshold >= 0.0001 && threshold <= 10)) return false;
+    const scenario = w.scenario;
+    if (scenario === null) return refuse('pipeline.assumptions.detectionThreshold', 'no scenario is loaded');
+    const p = scenario.pipeline;
+    const next = { ...scenario, pipeline: { ...p, assumptions: { ...p.assumptions, detectionThreshold: threshold } } };
+    const refused = this.refusedEdit(next, ['pipeline.assumptions.detectionThreshold']);
+    if (refused !== null) return refused;
+    const t = threshold as number;
     this.edit(() => {
-      for (const lane of w.lanes) lane.run.setDetectionThreshold(threshold);
+      for (const lane of w.lanes) lane.run.setDetectionThreshold(t);
     });
-    const p = w.scenario.pipeline;
-    w.scenario = { ...w.scenario, pipeline: { ...p, assumptions: { ...p.assumptions, detectionThreshold: threshold } } };
-    return true;
+    w.scenario = next as PipelineScenario;
+    return { ok: true };
   }
 
   private get pipeline(): PipelineWorld {

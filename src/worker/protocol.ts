@@ -7,7 +7,7 @@ import type { PipelineSummary } from '../engine/pipeline/metrics';
 import type { InterferenceModeId, ModeId } from '../engine/profiles/types';
 import type { PipelineScenario } from '../scenario/schema';
 import type { AlgorithmStep } from '../schedulers/pipeline/trace';
-import type { LiveApi, LiveFrame, LoadResultOf, SeekResult } from './liveProtocol';
+import type { Answer, LiveApi, LiveFrame, LoadResultOf, SeekResult } from './liveProtocol';
 
 /** One lane as the page shows it. */
 export interface LaneInfo {
@@ -83,7 +83,7 @@ export interface EventView {
   readonly toQuery: number | null;
 }
 
-export type { PlaybackStatus, SeekResult, Speed } from './liveProtocol';
+export type { Answer, PlaybackStatus, Refused, SeekResult, Speed } from './liveProtocol';
 
 /** One lane in a frame: new points of its series and its state now. */
 export interface PipelineLaneFrame {
@@ -150,16 +150,18 @@ export const SPEED_LIMITS = { min: 0.25, max: 1_000_000 } as const;
 /** The pipeline worker's API: the generic one (load, play, pause, step n queries, seek a query, …) and the pipeline's live edits. */
 export interface SimApi extends LiveApi<Frame, LoadResult, PipelineScenario> {
   load(scenario: unknown): LoadResult;
-  addEvent(executionPlace: number, mode: InterferenceModeId): readonly EventView[];
-  removeEvent(id: number): readonly EventView[];
-  setLaneParameter(lane: number, name: string, value: number): LaneInfo | null;
-  setDetectionThreshold(threshold: number): boolean;
+  /** Places a workload in `mode` on an EP from the next query on; refused by name where a scenario file's event would be. */
+  addEvent(executionPlace: number, mode: InterferenceModeId): Answer<{ readonly events: readonly EventView[] }>;
+  removeEvent(id: number): Answer<{ readonly events: readonly EventView[] }>;
+  /** Changes a lane's parameter (ODIN's α); refused by name out of the range the schema gives it. */
+  setLaneParameter(lane: number, name: string, value: number): Answer<{ readonly lane: LaneInfo }>;
+  setDetectionThreshold(threshold: number): Answer;
   /** Goes to `query` queries served (and, within its rebalancing, algorithm step `step`). */
   seek(query: unknown, step?: unknown): SeekResult;
   /** One algorithm step forward or back (one query where no algorithm runs). */
-  stepAlgorithm(direction: 1 | -1): void;
+  stepAlgorithm(direction: 1 | -1): Answer;
   /** Which lane's algorithm the teaching view follows. */
-  setTraceLane(lane: number): void;
+  setTraceLane(lane: number): Answer;
 }
 
 /** Markers the time line keeps, the newest (the worker's log and the page's copy trim alike). */

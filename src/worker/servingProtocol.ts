@@ -9,7 +9,7 @@ import type { ServingSummary } from '../engine/serving/metrics';
 import type { ModelId } from '../engine/serving/models';
 import type { PlatformId } from '../engine/serving/platforms';
 import type { FieldError, ServingScenario } from '../scenario/schema';
-import type { LiveApi, LiveFrame, LoadResultOf, SeekResult, Speed } from './liveProtocol';
+import type { Answer, LiveApi, LiveFrame, LoadResultOf, SeekResult, Speed } from './liveProtocol';
 
 /** One lane as the page shows it. */
 export interface ServingLaneInfo {
@@ -222,22 +222,23 @@ export const SERVING_SPEED_LIMITS = { min: 0.1, max: 100_000 } as const;
  */
 export interface ServingApi extends LiveApi<ServingFrame, ServingLoadResult, ServingScenario> {
   /** Where the shipped agents are served (the page's `agents/` folder). */
-  configure(options: { readonly agentsBaseUrl: string }): void;
+  configure(options: { readonly agentsBaseUrl: string }): Answer;
   /** Validates and loads a scenario; learning lanes load TensorFlow.js (and shipped agents) first. */
   load(scenario: unknown): ServingLoadResult | Promise<ServingLoadResult>;
-  /** Sets the requests' arrival rate (the run restarts from time 0). */
-  setArrivalRate(rateRps: number): boolean;
-  setModelConfig(lane: number, model: number, batchSize: number, instances: number): ServingLaneInfo | null;
-  addBackground(intensity: number, memoryMb: number): readonly BackgroundView[];
-  removeBackground(id: number): readonly BackgroundView[];
+  /** Sets the requests' arrival rate (the run restarts from time 0); refused by name out of the schema's bounds. */
+  setArrivalRate(rateRps: number): Answer;
+  /** Sets one model's (b, m_c) on a fixed lane from the next slot; refused by name out of the schema's bounds. */
+  setModelConfig(lane: number, model: number, batchSize: number, instances: number): Answer<{ readonly lane: ServingLaneInfo }>;
+  addBackground(intensity: number, memoryMb: number): Answer<{ readonly backgrounds: readonly BackgroundView[] }>;
+  removeBackground(id: number): Answer<{ readonly backgrounds: readonly BackgroundView[] }>;
   /** Goes to `timeMs` of the run (back by replaying from time 0, learning lanes included). */
   seek(timeMs: unknown): SeekResult;
-  /** A learning lane's agent as a file (null when the lane does not learn). */
-  exportAgent(lane: number): AgentFile | null;
-  /** The next SAC update of a BCEdge or TAC lane, applied and explained (null for other lanes or before any transition). */
-  explainUpdate(lane: number): SacUpdateExplained | null;
+  /** A learning lane's agent as a file (refused when the lane does not learn). */
+  exportAgent(lane: number): Answer<{ readonly agent: AgentFile }>;
+  /** The next SAC update of a BCEdge or TAC lane, applied and explained (null before any transition; refused for other lanes). */
+  explainUpdate(lane: number): Answer<{ readonly update: SacUpdateExplained | null }>;
   /** Loads an agent into a learning lane (from a file or the browser's storage). */
-  importAgent(lane: number, file: unknown): { readonly ok: true } | { readonly ok: false; readonly error: string };
+  importAgent(lane: number, file: unknown): Answer;
   /**
    * Computes a sweep in slices between the live run's ticks, telling `onProgress` as it goes;
    * a newer request of the same kind cancels this one (it answers `cancelled`).

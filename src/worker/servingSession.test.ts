@@ -7,6 +7,7 @@ import { runServingScenario } from '../scenario/servingRunner';
 import type { ServingFrame } from './servingProtocol';
 import { SERIES_MAX_POINTS } from './liveLoop';
 import { ServingSession } from './servingSession';
+import { done } from './testing/answers';
 
 const manualHost = () => createManualHost<ServingFrame>();
 
@@ -98,8 +99,13 @@ describe('ServingSession', () => {
     const session = new ServingSession(host);
     session.load(small());
     session.step(5_000);
-    expect(session.setModelConfig(1, 0, 32, 3)).toBeNull(); // DeepRT is not configurable
-    const info = session.setModelConfig(0, 0, 32, 3);
+    expect(session.setModelConfig(1, 0, 32, 3)).toEqual({
+      ok: false,
+      errors: [{ path: 'lane', message: 'DeepRT maxBatch=8 admission=1 decides its own batch size and instances (only a fixed lane takes them from the page)' }],
+    });
+    // Out of the schema's range for a per-model batch size: refused by name, nothing changed.
+    expect(session.setModelConfig(0, 0, 256, 3)).toEqual({ ok: false, errors: [{ path: 'serving.lanes[0].params.batchSize.yolo', message: 'must be an integer from 1 to 128, got 256' }] });
+    const info = done(session.setModelConfig(0, 0, 32, 3)).lane;
     expect(info).toMatchObject({ params: { 'batchSize.yolo': 32, 'instances.yolo': 3 } });
     session.step(5_000);
     const s = collect(frames, 0);
@@ -118,13 +124,14 @@ describe('ServingSession', () => {
     const session = new ServingSession(host);
     session.load(small());
     session.step(5_000);
-    const added = session.addBackground(0.5, 1000);
+    expect(session.addBackground(1.5, 1000)).toEqual({ ok: false, errors: [{ path: 'serving.background[0].intensity', message: 'must be a number from 0 to 1, got 1.5' }] });
+    const added = done(session.addBackground(0.5, 1000)).backgrounds;
     expect(added).toEqual([{ id: 1, intensity: 0.5, memoryMb: 1000, fromMs: 5_000, toMs: null }]);
     session.step(5_000);
     const before = frames.at(-1)!;
     expect(before.lanes[0]!.live.availableCompute).toBeLessThanOrEqual(0.5);
     const summariesBefore = before.summaries!;
-    const removed = session.removeBackground(1);
+    const removed = done(session.removeBackground(1)).backgrounds;
     expect(removed).toEqual([{ id: 1, intensity: 0.5, memoryMb: 1000, fromMs: 5_000, toMs: 10_000 }]);
     const replayed = frames.at(-1)!;
     expect(replayed.replace).toBe(true);
@@ -134,6 +141,9 @@ describe('ServingSession', () => {
     // Up to the removal the replay is the same run.
     expect(replayed.summaries).toEqual(summariesBefore);
     expect(session.currentScenario()!.serving.background).toEqual([{ fromS: 5, toS: 10, intensity: 0.5, memoryMb: 1000 }]);
+    // Removing it again is done already (the page may show it a frame longer); an unknown id is refused by name.
+    expect(session.removeBackground(1)).toEqual({ ok: true, backgrounds: removed });
+    expect(session.removeBackground(99)).toEqual({ ok: false, errors: [{ path: 'id', message: 'must be the id of a tenant (1), got 99' }] });
   });
 
   it('restarts at a new rate and plays paced by the clock', () => {
@@ -141,8 +151,8 @@ describe('ServingSession', () => {
     const session = new ServingSession(host);
     session.load(small());
     session.step(3_000);
-    expect(session.setArrivalRate(0)).toBe(false);
-    expect(session.setArrivalRate(10)).toBe(true);
+    expect(session.setArrivalRate(0)).toEqual({ ok: false, errors: [{ path: 'serving.rateRps', message: 'must be a number from 0.1 to 10000, got 0' }] });
+    expect(session.setArrivalRate(10)).toEqual({ ok: true });
     expect(frames.at(-1)!.timeMs).toBe(0);
     expect(session.currentScenario()!.serving.rateRps).toBe(10);
     session.setSpeed(5);

@@ -1,9 +1,9 @@
 import type { ServingSummary } from '../engine/serving/metrics';
 import type { AdmissionView, ModelAction, ServingScheduler } from '../engine/serving/scheduler';
-import { MAX_BATCH_SIZE, MAX_INSTANCES, wrapDecide } from '../engine/serving/scheduler';
+import { wrapDecide } from '../engine/serving/scheduler';
 import { ServingRun } from '../engine/serving/simulation';
 import { parseAnyScenario } from '../scenario/parse';
-import { SERVING_LIMITS, type ServingScenario } from '../scenario/schema';
+import type { ServingScenario } from '../scenario/schema';
 import { buildServingSpec, servingLaneParameters } from '../scenario/servingRunner';
 import { LearningScheduler } from '../agents/learningScheduler';
 import type { AgentFile } from '../agents/learner';
@@ -11,7 +11,8 @@ import { DiscreteSac, type SacUpdateExplained } from '../agents/sac';
 import { isLearningScheduler, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext, type LearningFactory } from '../schedulers/serving/registry';
 import { LearningLane } from './learningLane';
 import type { SessionHost } from './liveLoop';
-import { LiveSession } from './liveSession';
+import type { Answer } from './liveProtocol';
+import { describeValue, indexProblem, LiveSession, refuse } from './liveSession';
 import type {
   BackgroundView,
   ServingFrame,
@@ -492,99 +493,130 @@ export class ServingSession extends LiveSession<ServingTypes> {
     this.serving.learningFactory = factory;
   }
 
-  /** A learning lane's agent as a file; null for other lanes. */
-  exportAgent(lane: number): AgentFile | null {
+  /** A learning lane's agent as a file; refused for other lanes. */
+  exportAgent(lane: unknown): Answer<{ readonly agent: AgentFile }> {
     const w = this.serving;
-    const l = w.lanes[lane];
-    if (l === undefined || l.learning === null) return null;
+    const bad = indexProblem('lane', lane, w.lanes.length, 'a lane');
+    if (bad !== null) return bad;
+    const l = w.lanes[lane as number]!;
+    if (l.learning === null) return refuse('lane', `${l.info.label} does not learn (it has no agent)`);
     const title = w.base?.title ?? 'scenario';
-    return l.learning.exportAgent(`${title}, seed ${w.base?.seed ?? 0}, ${Math.round(w.timeMs / 1000)} s simulated in the page`);
+    return { ok: true, agent: l.learning.exportAgent(`${title}, seed ${w.base?.seed ?? 0}, ${Math.round(w.timeMs / 1000)} s simulated in the page`) };
   }
 
-  /** Runs the next SAC update of a BCEdge/TAC lane step by step and returns its numbers (issue 7's walkthrough). */
-  explainUpdate(lane: number): SacUpdateExplained | null {
+  /**
+   * Runs the next SAC update of a BCEdge/TAC lane step by step and returns its numbers (the
+   * walkthrough); `update` is null before the lane has a transition to learn from.
+   */
+  explainUpdate(lane: unknown): Answer<{ readonly update: SacUpdateExplained | null }> {
     const w = this.serving;
-    const learner = w.lanes[lane]?.learning?.scheduler.learner;
-    if (!(learner instanceof DiscreteSac)) return null;
-    const explained = learner.explainUpdate();
+    const bad = indexProblem('lane', lane, w.lanes.length, 'a lane');
+    if (bad !== null) return bad;
+    const learner = w.lanes[lane as number]!.learning?.scheduler.learner;
+    if (!(learner instanceof DiscreteSac)) return refuse('lane', `${w.lanes[lane as number]!.info.label} is not a BCEdge or TAC lane (no SAC update to explain)`);
+    const update = learner.explainUpdate();
+    if (update === null) return { ok: true, update };
     // The update changed the learner: a replay must apply it again at this time.
-    this.edit({ kind: 'explain', atMs: w.timeMs, lane }, true);
+    this.edit({ kind: 'explain', atMs: w.timeMs, lane: lane as number }, true);
     w.timelineDue = true;
-    return explained;
+    return { ok: true, update };
   }
 
-  /** Loads an agent into a learning lane now (it acts with it from the next slot). */
-  importAgent(lane: number, file: unknown): { readonly ok: true } | { readonly ok: false; readonly error: string } {
+  /** Loads an agent into a learning lane now (it acts with it from the next slot); a bad file is refused by its field. */
+  importAgent(lane: unknown, file: unknown): Answer {
     const w = this.serving;
-    if (!Number.isInteger(lane) || lane < 0 || lane >= w.lanes.length) return { ok: false, error: `lane: expected an index from 0 to ${w.lanes.length - 1}, got ${String(lane)}` };
-    const l = w.lanes[lane]!;
-    if (l.learning === null) return { ok: false, error: `lane: ${l.info.label} does not learn (no agent to load)` };
+    const bad = indexProblem('lane', lane, w.lanes.length, 'a lane');
+    if (bad !== null) return bad;
+    const l = w.lanes[lane as number]!;
+    if (l.learning === null) return refuse('lane', `${l.info.label} does not learn (no agent to load)`);
     const result = l.learning.importAgent(file);
-    if (result.ok) {
-      this.edit({ kind: 'agent', atMs: w.timeMs, lane, file: structuredClone(file) }, true);
-      w.timelineDue = true;
-    }
-    return result;
+    if (!result.ok) return refuse('agent', result.error.replace(/^agent\.?/, '') || result.error);
+    this.edit({ kind: 'agent', atMs: w.timeMs, lane: lane as number, file: structuredClone(file) }, true);
+    w.timelineDue = true;
+    return { ok: true };
   }
 
   /**
    * Sets the request rate. The arrival trace is drawn from the rate, so the run restarts
-   * from time 0 with it (live edits folded into the scenario); playing goes on playing.
+   * from time 0 with it (live edits folded into the scenario); playing goes on playing. The
+   * rate is checked as a scenario file's is (its range, the requests a run may send).
    */
-  setArrivalRate(rateRps: number): boolean {
-    if (!this.isLoaded || !(rateRps >= SERVING_LIMITS.rateRps.min && rateRps <= SERVING_LIMITS.rateRps.max)) return false;
+  setArrivalRate(rateRps: unknown): Answer {
+    if (!this.isLoaded) return refuse('serving.rateRps', 'no scenario is loaded');
     const current = this.serving.currentScenario();
-    if (rateRps * current.serving.durationS > SERVING_LIMITS.requests) return false;
+    const next = { ...current, serving: { ...current.serving, rateRps } };
+    const refused = this.refusedEdit(next, ['serving.rateRps']);
+    if (refused !== null) return refused;
     const playing = this.loop.status === 'playing';
     this.loop.status = 'paused';
-    this.start({ ...current, serving: { ...current.serving, rateRps } });
+    this.start(next as ServingScenario);
     if (playing) this.play();
-    return true;
+    return { ok: true };
   }
 
-  /** Sets (b, m_c) of one model on a fixed lane from the next slot on. */
-  setModelConfig(laneIndex: number, model: number, batchSize: number, instances: number): ServingLaneInfo | null {
+  /**
+   * Sets (b, m_c) of one model on a fixed lane from the next slot on: the lane's per-model
+   * parameters (`batchSize.yolo`), checked as a scenario file's are.
+   */
+  setModelConfig(laneIndex: unknown, model: unknown, batchSize: unknown, instances: unknown): Answer<{ readonly lane: ServingLaneInfo }> {
     const w = this.serving;
-    const lane = w.lanes[laneIndex];
-    if (lane === undefined || lane.hooks.overrides === null || this.loop.status === 'done' || w.timeMs >= w.durationMs) return null;
-    if (!Number.isInteger(model) || model < 0 || model >= lane.hooks.overrides.length) return null;
-    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_SIZE) return null;
-    if (!Number.isInteger(instances) || instances < 1 || instances > MAX_INSTANCES) return null;
-    this.edit({ kind: 'config', atMs: w.timeMs, lane: laneIndex, model, action: { batchSize, instances } });
+    if (!this.isLoaded || w.base === null) return refuse('lane', 'no scenario is loaded');
+    const bad = indexProblem('lane', laneIndex, w.lanes.length, 'a lane') ?? indexProblem('model', model, w.base.serving.models.length, 'a model');
+    if (bad !== null) return bad;
+    const lane = w.lanes[laneIndex as number]!;
+    if (lane.hooks.overrides === null) return refuse('lane', `${lane.info.label} decides its own batch size and instances (only a fixed lane takes them from the page)`);
+    if (this.loop.status === 'done' || w.timeMs >= w.durationMs) return refuse('timeMs', `the run is over (${w.durationMs} ms): a setting made now would never apply`);
+    const current = w.currentScenario();
+    const id = current.serving.models[model as number]!.model;
+    const lanes = current.serving.lanes.map((l, i) => (i === laneIndex ? { ...l, params: { ...l.params, [`batchSize.${id}`]: batchSize, [`instances.${id}`]: instances } } : l));
+    const refused = this.refusedEdit({ ...current, serving: { ...current.serving, lanes } }, [`serving.lanes[${laneIndex as number}].params`]);
+    if (refused !== null) return refused;
+    this.edit({ kind: 'config', atMs: w.timeMs, lane: laneIndex as number, model: model as number, action: { batchSize: batchSize as number, instances: instances as number } });
     w.timelineDue = true;
     this.report(true);
-    return lane.info;
+    return { ok: true, lane: lane.info };
   }
 
-  /** Drops background interference onto the device of every lane from now on. */
-  addBackground(intensity: number, memoryMb: number): readonly BackgroundView[] {
+  /** Drops background interference onto the device of every lane from now on: a tenant of the scenario, checked as a file's are. */
+  addBackground(intensity: unknown, memoryMb: unknown): Answer<{ readonly backgrounds: readonly BackgroundView[] }> {
     const w = this.serving;
-    if (!this.isLoaded || w.timeMs >= w.durationMs) return w.backgrounds();
-    if (!(intensity >= 0 && intensity <= 1) || !(memoryMb >= 0 && memoryMb <= 100_000)) return w.backgrounds();
-    if (w.backgrounds().length >= SERVING_LIMITS.background) return w.backgrounds();
-    this.edit({ kind: 'background', atMs: w.timeMs, id: w.nextBackgroundId++, intensity, memoryMb, toMs: null });
+    if (!this.isLoaded) return refuse('serving.background', 'no scenario is loaded');
+    const current = w.currentScenario();
+    const at = current.serving.background.length;
+    if (w.timeMs >= w.durationMs) return refuse(`serving.background[${at}].fromS`, `the run is over (${w.durationMs / 1000} s): a tenant dropped now would never run`);
+    const background = [...current.serving.background, { fromS: w.timeMs / 1000, toS: null, intensity, memoryMb }];
+    const refused = this.refusedEdit({ ...current, serving: { ...current.serving, background } }, [`serving.background[${at}]`]);
+    if (refused !== null) return refused;
+    this.edit({ kind: 'background', atMs: w.timeMs, id: w.nextBackgroundId++, intensity: intensity as number, memoryMb: memoryMb as number, toMs: null });
     w.timelineDue = true;
     this.report(true);
-    return w.backgrounds();
+    return { ok: true, backgrounds: w.backgrounds() };
   }
 
   /**
    * Ends a background now (or drops it if it has not started). The engine has no hook to
    * end one, so the lanes are replayed to the current time (see the class comment).
    */
-  removeBackground(id: number): readonly BackgroundView[] {
+  removeBackground(id: unknown): Answer<{ readonly backgrounds: readonly BackgroundView[] }> {
     const w = this.serving;
-    if (!this.isLoaded || w.base === null) return w.backgrounds();
+    if (!this.isLoaded || w.base === null) return refuse('id', 'no scenario is loaded');
     const now = w.timeMs;
+    const ended = (b: { readonly toMs: number | null }) => b.toMs !== null && b.toMs <= now;
+    // A tenant that has left already is gone, as asked (the page may show it a frame longer); an unknown id is refused.
+    const gone = { ok: true as const, backgrounds: w.backgrounds() };
     const live = this.edits.all.find((c): c is Extract<ServingEdit, { kind: 'background' }> => c.kind === 'background' && c.id === id);
     if (live !== undefined) {
-      if (live.toMs !== null && live.toMs <= now) return w.backgrounds();
+      if (ended(live)) return gone;
       if (live.atMs >= now) this.forgetEdit(live);
       else live.toMs = now;
     } else {
       const i = w.scripted.findIndex((b) => b.id === id);
       const b = w.scripted[i];
-      if (b === undefined || (b.toMs !== null && b.toMs <= now)) return w.backgrounds();
+      if (b === undefined) {
+        const ids = w.backgrounds().map((x) => x.id);
+        return refuse('id', `must be the id of a tenant (${ids.length === 0 ? 'there is none' : ids.join(', ')}), got ${describeValue(id)}`);
+      }
+      if (ended(b)) return gone;
       const list = [...w.base.serving.background];
       if (b.fromMs >= now) list.splice(i, 1);
       else list[i] = { ...list[i]!, toS: now / 1000 };
@@ -593,7 +625,7 @@ export class ServingSession extends LiveSession<ServingTypes> {
     }
     w.timelineDue = true;
     this.replayHere();
-    return w.backgrounds();
+    return { ok: true, backgrounds: w.backgrounds() };
   }
 }
 

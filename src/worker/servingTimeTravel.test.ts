@@ -5,6 +5,7 @@ import { isLearningScheduler } from '../schedulers/serving/registry';
 import type { ServingFrame } from './servingProtocol';
 import { ServingSession } from './servingSession';
 import { manualHost } from './testing/manualHost';
+import { done } from './testing/answers';
 
 const classic = (durationS = 60): ServingScenario => {
   const s = structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
@@ -26,9 +27,9 @@ function runWithEdits(untilMs: number) {
   const session = new ServingSession(h.host);
   expect(session.load(classic()).ok).toBe(true);
   session.step(5_000);
-  const [tenant] = session.addBackground(0.4, 800);
+  const [tenant] = done(session.addBackground(0.4, 800)).backgrounds;
   session.step(3_000);
-  expect(session.setModelConfig(0, 2, 32, 3)).not.toBeNull();
+  expect(session.setModelConfig(0, 2, 32, 3).ok).toBe(true);
   session.step(4_000);
   session.removeBackground(tenant!.id);
   if (untilMs > 12_000) session.step(untilMs - 12_000);
@@ -83,7 +84,7 @@ describe('serving time travel (replay from time 0 with the live changes)', () =>
     const fresh = new ServingSession(h.host);
     fresh.load(classic());
     fresh.step(5_000);
-    const [tenant] = fresh.addBackground(0.4, 800);
+    const [tenant] = done(fresh.addBackground(0.4, 800)).backgrounds;
     fresh.step(1_000);
     fresh.addBackground(0.2, 100);
     fresh.step(2_000);

@@ -2,7 +2,7 @@ import type { LearningScheduler } from '../../agents/learningScheduler';
 import { ServingRun } from '../../engine/serving/simulation';
 import { findPreset } from '../../scenario/presets';
 import type { ServingScenario } from '../../scenario/schema';
-import { buildServingSpec, servingLaneParameters } from '../../scenario/servingRunner';
+import { buildServingSpec, servingAssumptionsOf, servingLaneParameters } from '../../scenario/servingRunner';
 import { isLearningScheduler, SERVING_SCHEDULERS, servingSchedulerContext, type LearningSchedulerId } from '../../schedulers/serving/registry';
 import type { CliCommand } from '../command';
 import { EXIT_OK, UsageError } from '../io';
@@ -49,7 +49,7 @@ export const trainCommand: CliCommand = {
     if (!toDirectory && lanes.length > 1) throw new UsageError('train: several lanes need --out DIR/ (or pick one with --lane)');
     // Before training, not after (issue 17 part 1): a missing folder is found in a second.
     checkOutputPath(io, '--out', out, toDirectory ? 'directory' : 'file');
-    const slotMs = scenario.serving.assumptions.slotMs;
+    const slotMs = servingAssumptionsOf(scenario).slotMs;
     const durationS = options.slots === undefined ? scenario.serving.durationS : (options.slots * slotMs) / 1000;
     const trainScenario: ServingScenario = { ...scenario, serving: { ...scenario.serving, durationS } };
     const spec = buildServingSpec(trainScenario);

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { runs } from '../../testing/propertySeed';
 import { MODE_IDS, type LayerTimeDatabase } from '../profiles/types';
 import { isValidConfiguration } from './configuration';
 import { bruteForcePartition, compositionCount, exhaustivePartition, optimalPartition } from './partition';
@@ -49,7 +50,7 @@ describe('optimalPartition', () => {
         const times = new Float64Array(m.length);
         expect(computeStageTimes(compiled, dp.counts, m, hopMs, times)).toBe(dp.bottleneckMs);
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 

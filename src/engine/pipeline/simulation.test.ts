@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { runs } from '../../testing/propertySeed';
 import { createRng } from '../rng';
 import { UNBOUNDED_BUFFER } from './assumptions';
 import { runEventSimulation } from './eventSimulation';
@@ -67,7 +68,7 @@ describe('PipelineRun queueing', () => {
           expect(Array.from(reference.completionMs)).toEqual(records.map((r) => r.completionMs));
         },
       ),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 });

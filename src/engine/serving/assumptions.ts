@@ -31,7 +31,8 @@ export interface ServingAssumptions extends ServingReadings {
   /**
    * After an out-of-memory failure the instance is unavailable for this long, ms (the CUDA
    * error is caught, buffers freed, the error returned). A choice: the paper only says
-   * memory can overflow (§I).
+   * memory can overflow (§I). Above 0: that handling takes time, and an instance free again
+   * at the instant its batch failed would take the next batch into the same failure.
    */
   readonly oomRecoveryMs: number;
   /**

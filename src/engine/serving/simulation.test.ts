@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { runs } from '../../testing/propertySeed';
 import { utility } from './metrics';
 import { EARLIER_SERVING_READINGS } from './readings';
 import { MODEL_IDS, type ModelId } from './models';
@@ -116,7 +117,7 @@ describe('ServingRun on hand-built traces', () => {
           expect(running).toBeLessThanOrEqual(mc);
         }
       }),
-      { numRuns: 25 },
+      { numRuns: runs(25) },
     );
   });
 

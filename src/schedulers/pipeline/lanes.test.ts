@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { runs } from '../../testing/propertySeed';
 import { isValidConfiguration } from '../../engine/pipeline/configuration';
 import { PipelineRun, type QueryRecord } from '../../engine/pipeline/simulation';
 import { collect, TOY_RANDOM as RANDOM, toySpec } from '../../engine/pipeline/testing/fixtures';
@@ -65,7 +66,7 @@ describe('PipelineRun invariants', () => {
           });
         }
       }),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
   });
 

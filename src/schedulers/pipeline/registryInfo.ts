@@ -13,6 +13,8 @@ export interface NumericParameter {
   readonly max: number;
   readonly integer: boolean;
   readonly default: number;
+  /** The scheduler also reads it per model (`batchSize.yolo` sets it for YOLO only). */
+  readonly perModel?: boolean;
 }
 
 export const PIPELINE_SCHEDULER_IDS = ['odin', 'lls', 'optimal', 'static', 'evict'] as const;

@@ -1,6 +1,6 @@
 import { createRng, type Rng } from '../../engine/rng';
 import { MODEL_IDS, type ModelId } from '../../engine/serving/models';
-import type { ServingScheduler } from '../../engine/serving/scheduler';
+import { MAX_BATCH_SIZE, MAX_INSTANCES, type ServingScheduler } from '../../engine/serving/scheduler';
 import { SERVING_SCHEDULER_STREAM, type ServingRunSpec } from '../../engine/serving/simulation';
 import type { NumericParameter } from '../pipeline/registry';
 import { createDeepRt } from './deeprt';
@@ -68,8 +68,8 @@ export interface ServingSchedulerEntry {
 export const SERVING_SCHEDULER_IDS = ['fixed', 'deeprt', 'ga', ...LEARNING_SCHEDULER_IDS, 'fixed-hindsight', 'fixed-per-phase'] as const;
 export type ServingSchedulerId = (typeof SERVING_SCHEDULER_IDS)[number];
 
-const BATCH: NumericParameter = { name: 'batchSize', label: 'batch size b', min: 1, max: 128, integer: true, default: 8 };
-const INSTANCES: NumericParameter = { name: 'instances', label: 'instances m_c', min: 1, max: 8, integer: true, default: 2 };
+const BATCH: NumericParameter = { name: 'batchSize', label: 'batch size b', min: 1, max: MAX_BATCH_SIZE, integer: true, default: 8, perModel: true };
+const INSTANCES: NumericParameter = { name: 'instances', label: 'instances m_c', min: 1, max: MAX_INSTANCES, integer: true, default: 2, perModel: true };
 const MAX_BATCH: NumericParameter = { name: 'maxBatch', label: 'max batch', min: 1, max: 128, integer: true, default: 8 };
 const ADMISSION: NumericParameter = { name: 'admission', label: 'admission control (0/1)', min: 0, max: 1, integer: true, default: 1 };
 const POPULATION: NumericParameter = { name: 'population', label: 'population', min: 2, max: 64, integer: true, default: 8 };

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { runs } from '../../testing/propertySeed';
 import { createRng } from '../../engine/rng';
 import { MODEL_IDS, MODELS } from '../../engine/serving/models';
 import {
@@ -232,7 +233,7 @@ describe('the serving registry in the engine', () => {
           }
         },
       ),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
   });
 });

@@ -13,10 +13,12 @@ type Assumptions = ServingScenario['serving']['assumptions'];
  * leaves the field out runs under it); changing one restarts the run.
  */
 export function ServingAssumptionsPanel({ store }: { readonly store: ServingStore }) {
-  const assumptions = useStore(store, (s) => s.scenario?.serving.assumptions);
-  if (assumptions === undefined) return null;
+  const scenario = useStore(store, (s) => s.scenario);
+  if (scenario === null) return null;
+  // The block may be left out: each reading absent is the paper's.
+  const assumptions = scenario.serving.assumptions ?? {};
   const set = (change: Partial<Assumptions>) =>
-    void store.getState().edit((s) => ({ ...s, serving: { ...s.serving, assumptions: { ...s.serving.assumptions, ...change } } }));
+    void store.getState().edit((s) => ({ ...s, serving: { ...s.serving, assumptions: { ...(s.serving.assumptions ?? {}), ...change } } }));
   return (
     <section className="panel assumptions" aria-labelledby="serving-assumptions-heading" data-testid="serving.assumptions">
       <h2 id="serving-assumptions-heading">Assumptions</h2>

@@ -237,7 +237,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
   const timeMs = useServing(store, (s) => s.timeMs);
   const durationMs = useServing(store, (s) => s.durationMs);
   const rateRps = useServing(store, (s) => s.rateRps);
-  const perModelRate = useServing(store, (s) => (s.scenario?.serving.assumptions.rateBasis ?? 'perModel') === 'perModel');
+  const perModelRate = useServing(store, (s) => (s.scenario?.serving.assumptions?.rateBasis ?? 'perModel') === 'perModel');
   const lanes = useServing(store, (s) => s.lanes);
   const models = useServing(store, (s) => s.models);
   const platform = useServing(store, (s) => s.platform);
