@@ -52,7 +52,8 @@ describe('the burstiness sweep (bcedge-burstiness)', () => {
     // The cells differ: burstiness changes the run (so the equality above says something).
     expect(byCell[0]![0]!.requests).not.toBe(byCell[2]![0]!.requests);
     expect(byCell[0]![0]!.sloViolationPct).not.toBe(byCell[2]![0]!.sloViolationPct);
-  });
+    // Six runs of 120 s at 180 rps, with a small hindsight search each: seconds, past the default 5 s.
+  }, 60_000);
 });
 
 describe('serving.bursts', () => {

@@ -214,5 +214,6 @@ describe('the Claims store', () => {
       expect(JSON.parse(JSON.stringify(recomputed))).toEqual(shipped);
     }
     expect(Object.keys(s.getState().computedHere)).toEqual(claims.map((c) => c.id));
-  });
+    // Seconds of simulation on a loaded machine: past the default 5 s.
+  }, 60_000);
 });
