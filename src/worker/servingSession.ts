@@ -192,7 +192,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     this.slot = 0;
     this.durationMs = spec.durationMs;
     this.slotMs = spec.assumptions.slotMs;
-    const references = scenario.serving.lanes.flatMap((l, index) => (SERVING_SCHEDULERS[l.scheduler].reference === true ? [index] : []));
+    const references = scenario.serving.lanes.flatMap((l, index) => (SERVING_SCHEDULERS[l.scheduler].reference !== undefined ? [index] : []));
     this.lanes = scenario.serving.lanes.map((l, index) => {
       const params = servingLaneParameters(l);
       const context = servingSchedulerContext(scenario.seed, models, this.learningFactory ?? undefined, spec);

@@ -282,7 +282,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
     series: models.map((m, k) => ({ model: m.model, sloMs: m.sloMs, latencyMs: timeS.map((_, i) => (series!.at('throughputRps', i, k) > 0 ? series!.at('latencyMeanMs', i, k) : Number.NaN)) })),
   };
   const learningLabels = lanes.filter((l) => l.learning).map((l) => l.label);
-  const referenceLabels = lanes.filter((l) => SERVING_SCHEDULERS[l.scheduler as keyof typeof SERVING_SCHEDULERS]?.reference === true).map((l) => l.label);
+  const referenceLabels = lanes.filter((l) => SERVING_SCHEDULERS[l.scheduler as keyof typeof SERVING_SCHEDULERS]?.reference !== undefined).map((l) => l.label);
   const decisions: DecisionTimeData = { lanes: lanes.map((l, i) => ({ label: l.label, index: l.index, decisionUs: state.decisionUs[i] ?? null })) };
   const utility: UtilityBarsData | null =
     state.summaries === null
