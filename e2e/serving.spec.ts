@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { LabPage } from './pages/lab';
+import { ServingPage } from './pages/serving';
 
 test('the serving lab: six models on the device, Triton sliders move the Fig. 1 marker and change the run', async ({ page }) => {
   // Fig. 15 sweeps the BCEdge lane in the worker too (five rates × 120 s of learning).
@@ -123,13 +124,58 @@ test('the serving lab reads BCEdge as the paper writes it: its Assumptions panel
     }, { timeout: 15_000 })
     .toBeGreaterThan(0);
   await expect(page.locator('[data-testid^="device.forming-"] .forming').first()).toContainText('ms');
-  // Under the earlier reading (b a cap) nothing waits for a batch.
-  await lab.byTestId('serving.pause').click();
+  // Under the earlier reading (b a cap) nothing waits for a batch (the run restarts under it, playing).
   await lab.byTestId('assumptions.batching').selectOption('cap');
   await expect(lab.byTestId('assumptions.batching')).toHaveValue('cap');
-  await lab.byTestId('serving.play').click();
   await expect.poll(async () => Number(await lab.byTestId('serving.time').getAttribute('data-time-ms')), { timeout: 10_000 }).toBeGreaterThan(3000);
   const waiting = await page.locator('[data-testid^="device.forming-"]').evaluateAll((cells) => cells.map((c) => Number(c.getAttribute('data-waiting'))));
   expect(Math.max(...waiting)).toBe(0);
+  lab.expectCleanLog();
+});
+
+test('nothing waits for a reference lane: bcedge-dynamic runs at once while its oracles search beside it, each showing its progress on its card', async ({ page }) => {
+  test.setTimeout(120_000);
+  // When the page shows each thing, by the page's clock (not by when a poll happens to look).
+  await page.addInitScript(() => {
+    const shown: Record<string, number> = {};
+    (window as unknown as { shown: Record<string, number> }).shown = shown;
+    const seen = (what: string, yes: boolean) => {
+      if (yes && shown[what] === undefined) shown[what] = performance.now();
+    };
+    new MutationObserver(() => {
+      seen('lab', document.querySelector('[data-testid="serving"]') !== null);
+      seen('lanes', document.querySelectorAll('.serving-lanes li').length === 10);
+      seen('models', document.querySelectorAll('[data-testid^="device.model-"]').length === 6);
+      seen('rate', document.querySelector('[data-testid="serving.rate"]')?.textContent === '30');
+      seen('time', Number(document.querySelector('[data-testid="serving.time"]')?.getAttribute('data-time-ms') ?? '0') > 0);
+    }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+  const lab = new ServingPage(page);
+  await lab.open('bcedge-dynamic');
+  // Within 2 s of the lab opening: the ten lanes are listed, the device has its six models, the rate is the scenario's, and simulated time goes on.
+  const shown = () => page.evaluate(() => (window as unknown as { shown: Record<string, number> }).shown);
+  await expect.poll(async () => Object.keys(await shown()).sort()).toEqual(['lab', 'lanes', 'models', 'rate', 'time']);
+  const at = await shown();
+  for (const what of ['lanes', 'models', 'rate', 'time']) expect(at[what]! - at['lab']!, what).toBeLessThan(2_000);
+  // The three oracles (lanes 7 to 9) wait for their plans, each card with its search's progress against its bound.
+  const totals: number[] = [];
+  for (const lane of [7, 8, 9]) {
+    const search = lab.byTestId(`lane.search.${lane}`);
+    await expect(search).toBeVisible();
+    await expect(search).toHaveAttribute('data-phase', 'search');
+    totals.push(await lab.numberAt(search, 'data-total'));
+  }
+  // Uniform (b ≤ 16, m_c ≤ 2: 10 configurations); per model, one pass over 6 models × 9 others besides; per phase, more.
+  expect(totals.slice(0, 2)).toEqual([10, 64]);
+  expect(totals[2]).toBeGreaterThan(64);
+  // The first oracle's search gets on while simulated time goes on.
+  const first = lab.byTestId('lane.search.7');
+  await expect.poll(() => lab.numberAt(first, 'data-done'), { timeout: 90_000 }).toBeGreaterThan(0);
+  const t = await lab.timeMs();
+  await expect.poll(() => lab.timeMs()).toBeGreaterThan(t);
+  // The lanes that do not search have numbers to show; the waiting ones none.
+  await lab.byTestId('serving.pause').click();
+  await expect(lab.byTestId('lane.fixed')).toContainText('utility');
+  await expect(page.locator('.serving-lanes li').nth(9)).not.toContainText('utility');
   lab.expectCleanLog();
 });

@@ -57,13 +57,15 @@ test('a trace file replays in the serving lab; a malformed one is refused by fie
   lab.expectCleanLog();
 });
 
-test('a reference lane shows its search in the page, then runs', async ({ page }) => {
-  // Record every text the progress line shows (it may come and go between two polls).
+test('a reference lane searches beside the run, its progress on its card, joins with every point up to now, and is not searched again', async ({ page }) => {
+  // Its search (at most 120 runs of 600 s) shares the worker with the run and the Fig. 1 sweep: tens of seconds.
+  test.setTimeout(180_000);
+  // Record every count of runs its card shows (it may change between two polls).
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { searchTexts: string[] }).searchTexts = seen;
     new MutationObserver(() => {
-      const text = document.querySelector('[data-testid="serving.search"]')?.textContent;
+      const text = document.querySelector('[data-testid="lane.search.1"]')?.textContent;
       if (text != null && seen.at(-1) !== text) seen.push(text);
     }).observe(document, { subtree: true, childList: true, characterData: true });
   });
@@ -73,18 +75,31 @@ test('a reference lane shows its search in the page, then runs', async ({ page }
   const lab = new ServingPage(page);
   await page.goto(`./#${encodeAnyScenarioLink(scenario)}`);
   await expect(lab.byTestId('serving')).toBeVisible();
-  await expect(lab.byTestId('lane.fixed-hindsight')).toBeVisible({ timeout: 60_000 });
-  await expect(lab.byTestId('serving.search')).toHaveCount(0);
+  // Both lanes are there at once; the run goes on while the reference lane searches.
+  await expect(lab.byTestId('lane.fixed-hindsight')).toBeVisible();
+  await expect(lab.byTestId('lane.search.1')).toHaveAttribute('data-total', '120');
+  await expect.poll(() => lab.timeMs()).toBeGreaterThan(0);
+  await expect(lab.byTestId('lane.search.1')).toHaveCount(0, { timeout: 150_000 });
   const texts = await page.evaluate(() => (window as unknown as { searchTexts: string[] }).searchTexts);
-  expect(texts.length).toBeGreaterThan(0);
-  expect(texts[0]).toMatch(/^Best fixed in hindsight \(reference lane 1 of 1\) is searching this run’s trace before it starts: \d+ of at most 120 configurations tried$/);
-  const counts = texts.map((t) => Number(/: (\d+) of at most/.exec(t)![1]));
+  expect(texts[0]).toMatch(/^searching this run’s trace beside the other lanes: \d+ of at most 120 configurations tried/);
+  const counts = texts.filter((t) => t.startsWith('searching')).map((t) => Number(/: (\d+) of at most/.exec(t)![1]));
+  expect(counts.length).toBeGreaterThan(1);
   expect([...counts].sort((a, b) => a - b)).toEqual(counts);
-  // Then the lane runs: step and read its summary.
+  // Joined: it has its summary (paused) and the points of every slot so far, as the fixed lane has.
   if (await lab.byTestId('serving.pause').isEnabled()) await lab.byTestId('serving.pause').click();
-  const t0 = await lab.timeMs();
+  await expect(lab.byTestId('lane.fixed-hindsight')).toContainText('utility');
+  await lab.byTestId('lane.fixed-hindsight').locator('input[type=radio]').check();
+  const joined = await lab.chartPoints('chart.throughput');
+  await lab.byTestId('lane.fixed').locator('input[type=radio]').check();
+  await expect.poll(() => lab.chartPoints('chart.throughput')).toBe(joined);
+  expect(joined).toBeGreaterThan(0);
+  // Back to time 0 (a reset, the same scenario): the plan is kept, the lane runs from the first frame on.
+  await lab.byTestId('serving.reset').click();
+  await expect.poll(() => lab.timeMs()).toBe(0);
+  await expect(lab.byTestId('lane.search.1')).toHaveCount(0);
   await lab.byTestId('serving.step').click();
-  await expect.poll(() => lab.timeMs()).toBeGreaterThan(t0);
+  await expect.poll(() => lab.timeMs()).toBe(1000);
+  await expect(lab.byTestId('lane.search.1')).toHaveCount(0);
   await expect(lab.byTestId('lane.fixed-hindsight')).toContainText('utility');
   lab.expectCleanLog();
 });

@@ -140,7 +140,7 @@ describe('restartingWorker', () => {
     await client.subscribe((f) => frames.push(f));
     void client.remote().never().catch(() => undefined);
     fakes[0]!.setBusy(true);
-    // Three times the busy bound, a progress frame every 200 ms (a reference lane's search).
+    // Three times the busy bound, a progress frame every 200 ms (a long call that reports as it goes).
     for (let i = 0; i < 22; i++) {
       fakes[0]!.frame(i);
       await clock.pass(200, 100);

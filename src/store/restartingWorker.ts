@@ -104,7 +104,7 @@ export function restartingWorker<Api extends LiveApi<F>, F>(
 
   /**
    * The frame callback of worker `own`: a frame is an answer too (a worker busy in a long
-   * synchronous call, e.g. a reference lane's search, sends progress frames and is alive).
+   * call that sends frames as it goes is alive, even when a ping waits behind it).
    */
   const delivered =
     (own: number) =>

@@ -3,6 +3,8 @@ import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
 import type { ServingScenario } from '../scenario/schema';
 import { isLearningScheduler } from '../schedulers/serving/registry';
 import { inProcessServing } from './testing/inProcess';
+import { manualHost } from '../worker/testing/manualHost';
+import type { ServingFrame } from '../worker/servingProtocol';
 import { SERIES_MAX_POINTS } from '../worker/liveLoop';
 import { ServingSeriesBuffer } from './servingStore';
 
@@ -180,24 +182,30 @@ describe('ServingSeriesBuffer', () => {
     expect(buffer.at('batchSize', 1, 2)).toBe(5);
   });
 
-  it('shows a reference lane’s search while the lanes are built, keeps the last run’s series meanwhile, and clears it when they are', async () => {
-    const store = inProcessStore();
-    expect(await store.getState().load(small(), 'preset')).toBe(true);
-    await store.getState().step(5000);
-    const before = store.getState();
-    const seen: (string | null)[] = [];
-    const unsubscribe = store.subscribe((s) => s.search, (search) => seen.push(search === null ? null : `${search.label} ${search.done}/${search.total}`));
+  it('shows each reference lane’s search on its lane while the others run, then its points once it joins', async () => {
+    const clock = manualHost<ServingFrame>(2);
+    const { store } = inProcessServing(undefined, clock.host);
     const base = small(20);
     expect(await store.getState().load({ ...base, serving: { ...base.serving, lanes: [{ scheduler: 'fixed' }, { scheduler: 'fixed-hindsight', params: { maxBatch: 4, maxInstances: 1 } }] } }, 'file')).toBe(true);
+    // 3 uniform + 1 pass × 6 models × 2 others = 15 evaluations at most.
+    expect(store.getState().searches).toEqual([null, { done: 0, total: 15, replayedMs: null }]);
+    await store.getState().step(5000);
+    // The fixed lane ran; the reference lane has no points, no device and no summary yet.
+    const stepped = store.getState();
+    expect(stepped.series.map((s) => s.length)).toEqual([5, 0]);
+    expect(stepped.live[1]).toBeNull();
+    expect(stepped.summaries?.[1]).toBeNull();
+    const seen: string[] = [];
+    const unsubscribe = store.subscribe((s) => s.searches[1] ?? null, (search) => seen.push(search === null ? 'joined' : `${search.done}/${search.total}`));
+    for (let i = 0; i < 1000 && store.getState().searches[1] != null; i++) clock.advanceTime(16);
     unsubscribe();
-    // 3 uniform + 1 pass × 6 models × 2 others = 15 evaluations at most; a frame for each (≤ 100).
-    expect(seen.filter((x) => x !== null)[0]).toBe('Best fixed in hindsight 1/15');
-    expect(seen.filter((x) => x !== null).length).toBeGreaterThan(2);
-    expect(seen.at(-1)).toBeNull();
-    expect(store.getState().search).toBeNull();
-    // The new lanes' series replaced the old ones (a search frame alone does not touch them).
-    expect(before.series[0]!.length).toBeGreaterThan(0);
-    expect(store.getState().lanes.map((l) => l.scheduler)).toEqual(['fixed', 'fixed-hindsight']);
-    expect(store.getState().series).toHaveLength(2);
+    expect(seen.at(-1)).toBe('joined');
+    expect(seen.length).toBeGreaterThan(2);
+    // Paused: it joined with its summary, and every point up to where the run is.
+    const joined = store.getState();
+    expect(joined.searches).toEqual([null, null]);
+    expect(joined.series.map((s) => s.length)).toEqual([5, 5]);
+    expect(joined.summaries?.[1]?.learning).toMatchObject({ evaluations: expect.any(Number) });
+    expect(joined.live[1]).not.toBeNull();
   });
 });

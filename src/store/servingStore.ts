@@ -14,7 +14,7 @@ import type {
   ServingLoadResult,
   ServingMarker,
   ServingModelInfo,
-  ServingSearchProgress,
+  ServingLaneSearch,
   ServingSeriesChunk,
   Figure1Cells,
   RpsSweepLines,
@@ -42,8 +42,10 @@ export interface ServingTypes extends WorldTypes {
   readonly scenario: ServingScenario;
   readonly view: ServingView;
   readonly lane: ServingLaneInfo;
-  readonly live: ServingLaneLive;
-  readonly summary: ServingSummary;
+  /** Null while a reference lane waits for its plan. */
+  readonly live: ServingLaneLive | null;
+  /** Null while a reference lane waits for its plan. */
+  readonly summary: ServingSummary | null;
   readonly chunk: ServingSeriesChunk;
   readonly series: ServingSeriesBuffer;
   readonly marker: ServingMarker;
@@ -92,8 +94,8 @@ export interface ServingSlice {
   policies: readonly ({ readonly policy: Float32Array; readonly masks: Uint8Array } | null)[];
   /** Per lane: mean wall-clock decision time, µs (Fig. 16). */
   decisionUs: readonly (number | null)[];
-  /** A reference lane searching before the run (null when none is). */
-  search: ServingSearchProgress | null;
+  /** Per lane: how far a reference lane waiting for its plan is (null for a lane that runs). */
+  searches: readonly (ServingLaneSearch | null)[];
   sweeps: ServingSweeps;
   selectedModel: number;
 
@@ -143,7 +145,7 @@ function servingWorld(client: ServingClient): LiveWorld<ServingTypes, ServingSli
       learning: [],
       policies: [],
       decisionUs: [],
-      search: null,
+      searches: [],
       sweeps: { figure1: null, rps: null },
       selectedModel: 0,
       setArrivalRate: async (rateRps) => (await liveEdit(() => client.setArrivalRate(rateRps))).ok,
@@ -223,14 +225,10 @@ function servingWorld(client: ServingClient): LiveWorld<ServingTypes, ServingSli
       backgrounds: result.backgrounds,
       selectedModel: Math.max(0, Math.min(state.selectedModel, result.models.length - 1)),
     }),
-    // A load ends any reference lane's search (its frames stop; a new one sends its own).
-    settled: { search: null },
     refreshed: (scenario) => ({ rateRps: scenario.serving.rateRps }),
     newSeries: () => new ServingSeriesBuffer(),
     width: (frame) => frame.models,
     position: (frame) => frame.timeMs,
-    // A search frame has no lanes (they are being built): it changes the progress only.
-    progress: (frame) => (frame.search != null ? { search: frame.search } : null),
     frame: (frame, state, fresh) => ({
       modelCount: frame.models,
       learning: frame.lanes.map((l) => l.learning ?? null),
@@ -238,13 +236,13 @@ function servingWorld(client: ServingClient): LiveWorld<ServingTypes, ServingSli
         l.learning?.policy != null && l.learning.masks != null ? { policy: l.learning.policy, masks: l.learning.masks } : fresh ? null : (state.policies[i] ?? null),
       ),
       decisionUs: frame.lanes.map((l) => l.decisionUs),
+      searches: frame.lanes.map((l) => l.search ?? null),
       backgrounds: frame.backgrounds,
       timeMs: frame.timeMs,
       durationMs: frame.durationMs,
       furthestMs: frame.furthestMs,
       furthest: frame.furthestMs,
       ...(frame.timeline ? { timelineMarkers: frame.timeline.markers } : {}),
-      ...(frame.search === null ? { search: null } : {}),
     }),
     markerTarget: (marker) => ({ position: marker.timeMs }),
     findLesson: findServingLesson,
@@ -252,7 +250,7 @@ function servingWorld(client: ServingClient): LiveWorld<ServingTypes, ServingSli
     restarted: (store) => {
       // Sweeps the old worker had not finished are asked of the new one.
       const { sweeps } = store.getState();
-      store.setState({ sweeps: { figure1: sweeps.figure1?.result == null ? null : sweeps.figure1, rps: sweeps.rps?.result == null ? null : sweeps.rps }, search: null });
+      store.setState({ sweeps: { figure1: sweeps.figure1?.result == null ? null : sweeps.figure1, rps: sweeps.rps?.result == null ? null : sweeps.rps }, searches: [] });
       for (const s of [sweeps.figure1, sweeps.rps]) if (s !== null && s.result === null) void store.getState().sweep(s.request, s.key);
     },
   };

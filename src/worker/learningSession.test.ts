@@ -120,7 +120,7 @@ describe('time travel with a learning lane', () => {
   /** What a frame shows of the lanes, without wall-clock times. */
   const shown = (f: ServingFrame) => ({
     timeMs: f.timeMs,
-    summaries: f.summaries?.map(({ decisionMeanUs: _d, ...rest }) => (void _d, rest)),
+    summaries: f.summaries?.map((s) => s && (({ decisionMeanUs: _d, ...rest }) => (void _d, rest))(s)),
     learning: f.lanes.map((l) => (l.learning ? { ...l.learning, decisionUs: 0, policy: null, masks: null } : null)),
   });
 
@@ -146,7 +146,7 @@ describe('time travel with a learning lane', () => {
     const w = new ServingWorld();
     w.learningFactory = createLearningFactory(tf, { agents, predictor: (context) => createLatencyPredictor(tf, context) });
     const edits: ServingEdit[] = [];
-    w.attach({ now: () => 0, emit: () => {}, generation: () => 1, status: () => 'paused', furthest: () => 0, edits: () => edits });
+    w.attach({ now: () => 0, schedule: () => {}, report: () => {}, generation: () => 1, status: () => 'paused', furthest: () => 0, edits: () => edits });
     expect(w.timeTravel.by).toBe('replay');
     w.start(scenario([{ scheduler: 'fixed' }, { scheduler: 'bcedge', params: { warmup: 16 } }]));
     const runTo = (target: number) => {
@@ -161,7 +161,7 @@ describe('time travel with a learning lane', () => {
         points: lanes.map((l) => l.points),
         live: lanes.map((l) => l.live),
         learning: lanes.map((l) => (l.learning ? { ...l.learning, decisionUs: 0 } : null)),
-        summaries: w.summaries().map(({ decisionMeanUs: _d, ...rest }) => (void _d, rest)),
+        summaries: w.summaries().map((s) => s && (({ decisionMeanUs: _d, ...rest }) => (void _d, rest))(s)),
       };
     };
     const straight = () => {

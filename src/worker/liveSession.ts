@@ -27,7 +27,11 @@ export class LiveSession<T extends WorldTypes> {
     this.checkpoints = travel.by === 'replay' ? null : new CheckpointLog(travel.every, travel.max);
     world.attach({
       now: () => host.now(),
-      emit: (frame, transfer) => host.emit(frame, transfer),
+      schedule: (fn, delayMs) => host.schedule(fn, delayMs),
+      report: (force) => {
+        if (force && this.loop.status !== 'playing') this.summariesDue = true;
+        this.report(force);
+      },
       generation: () => this.generationNow,
       status: () => this.loop.status,
       furthest: () => this.furthestNow,

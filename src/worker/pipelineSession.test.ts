@@ -119,7 +119,7 @@ describe('PipelineWorld (the plugin): checkpoint → restore → replay equals a
   function world() {
     const w = new PipelineWorld();
     let furthest = 0;
-    w.attach({ now: () => 0, emit: () => {}, generation: () => 1, status: () => 'paused', furthest: () => furthest, edits: () => [] });
+    w.attach({ now: () => 0, schedule: () => {}, report: () => {}, generation: () => 1, status: () => 'paused', furthest: () => furthest, edits: () => [] });
     w.start(small());
     const runTo = (target: number) => {
       while (w.position() < target) w.advanceToward(target);

@@ -153,33 +153,37 @@ export interface ServingMarker {
 }
 
 /**
- * A reference lane (`fixed-hindsight`, `fixed-per-phase`) searching on its own trace before
- * the run can start: it re-runs the trace once per configuration it tries (reference.ts).
+ * A reference lane (`fixed-hindsight`, `fixed-per-phase`) not drawn yet (ARCHITECTURE §3): it
+ * searches on its own trace beside the run — re-running it once per configuration it tries
+ * (reference.ts) — then, its plan known, runs from time 0 up to the other lanes, and joins them.
  */
-export interface ServingSearchProgress {
-  /** The lane searching, and its label. */
-  readonly lane: number;
-  readonly label: string;
-  /** Which of the scenario's reference lanes this is (1-based), and how many it has. */
-  readonly ordinal: number;
-  readonly of: number;
+export interface ServingLaneSearch {
   /** Configurations evaluated so far, and the most the search can take (it may stop earlier). */
   readonly done: number;
   readonly total: number;
+  /** Once the plan is known: how far the lane has run on its way to the others, simulated ms; null while it searches. */
+  readonly replayedMs: number | null;
 }
 
 /** One lane in a frame: new points of its series, its device now, and its learner's state. */
 export interface ServingLaneFrame {
   readonly points: ServingSeriesChunk;
-  readonly live: ServingLaneLive;
+  /** Null while the lane waits for its plan (`search`). */
+  readonly live: ServingLaneLive | null;
   /** Mean wall-clock time of the lane's decisions so far, µs (BCEdge Fig. 16). */
   readonly decisionUs: number | null;
   /** Present for learning lanes. */
   readonly learning?: LearningLive;
+  /** Present while a reference lane waits for its plan: it has no points and no device yet. */
+  readonly search?: ServingLaneSearch;
 }
 
-/** One batch of progress, at most ~60 per second (30 at full speed): the generic frame over the serving lanes. */
-export interface ServingFrame extends LiveFrame<ServingLaneFrame, ServingSummary> {
+/**
+ * One batch of progress, at most ~60 per second (30 at full speed): the generic frame over the
+ * serving lanes. Every lane has its place in `lanes` and `summaries`, in the scenario's order;
+ * a reference lane waiting for its plan has no points and a null summary.
+ */
+export interface ServingFrame extends LiveFrame<ServingLaneFrame, ServingSummary | null> {
   /** Simulated time every lane has reached, ms. */
   readonly timeMs: number;
   readonly durationMs: number;
@@ -190,11 +194,6 @@ export interface ServingFrame extends LiveFrame<ServingLaneFrame, ServingSummary
   readonly furthestMs: number;
   /** Present when the time line's markers changed: all of them. */
   readonly timeline?: { readonly markers: readonly ServingMarker[] };
-  /**
-   * Present while a reference lane searches (frames with no lanes yet: the lanes are being
-   * built), then null on the first frame of the built lanes; absent otherwise.
-   */
-  readonly search?: ServingSearchProgress | null;
 }
 
 /** What a serving `load` describes besides `ok`. */

@@ -32,7 +32,9 @@ function collect(frames: readonly ServingFrame[], lane: number) {
   return { endMs, arrivals, batch };
 }
 
-const withoutDecision = <T extends { decisionMeanUs: number }>({ decisionMeanUs: _d, ...rest }: T) => {
+const withoutDecision = <T extends { decisionMeanUs: number }>(summary: T | null) => {
+  if (summary === null) return null;
+  const { decisionMeanUs: _d, ...rest } = summary;
   void _d;
   return rest;
 };
@@ -52,10 +54,11 @@ describe('ServingSession', () => {
     expect(last.status).toBe('paused');
     expect(last.summaries).toHaveLength(3);
     for (const lane of last.lanes) {
-      expect(lane.live.models).toHaveLength(6);
-      expect(lane.live.memoryUsedMb).toBeGreaterThan(0);
-      expect(lane.live.memoryUsedMb).toBeLessThanOrEqual(lane.live.memoryTotalMb);
-      for (const m of lane.live.models) {
+      const live = lane.live!;
+      expect(live.models).toHaveLength(6);
+      expect(live.memoryUsedMb).toBeGreaterThan(0);
+      expect(live.memoryUsedMb).toBeLessThanOrEqual(live.memoryTotalMb);
+      for (const m of live.models) {
         const { late, under25, under50, rest } = m.slack;
         expect(late + under25 + under50 + rest).toBe(m.queueLength);
       }
@@ -115,7 +118,7 @@ describe('ServingSession', () => {
     expect(batchOfYolo(5)).toBe(8); // the slot under way when the setting changed (decided at 5 s)
     expect(batchOfYolo(6)).toBe(32);
     expect(batchOfYolo(9)).toBe(32);
-    expect(frames.at(-1)!.lanes[0]!.live.models[0]).toMatchObject({ batchSize: 32, instances: 3 });
+    expect(frames.at(-1)!.lanes[0]!.live!.models[0]).toMatchObject({ batchSize: 32, instances: 3 });
     expect(session.currentScenario()!.serving.lanes[0]!.params).toMatchObject({ 'batchSize.yolo': 32, 'instances.yolo': 3 });
   });
 
@@ -129,7 +132,7 @@ describe('ServingSession', () => {
     expect(added).toEqual([{ id: 1, intensity: 0.5, memoryMb: 1000, fromMs: 5_000, toMs: null }]);
     session.step(5_000);
     const before = frames.at(-1)!;
-    expect(before.lanes[0]!.live.availableCompute).toBeLessThanOrEqual(0.5);
+    expect(before.lanes[0]!.live!.availableCompute).toBeLessThanOrEqual(0.5);
     const summariesBefore = before.summaries!;
     const removed = done(session.removeBackground(1)).backgrounds;
     expect(removed).toEqual([{ id: 1, intensity: 0.5, memoryMb: 1000, fromMs: 5_000, toMs: 10_000 }]);
@@ -180,35 +183,67 @@ describe('ServingSession', () => {
     expect(slots.endMs.at(-1)).toBe(3_000_000);
   });
 
-  it('sends the reference lanes’ search progress before the lanes exist, then a frame that ends it', () => {
-    const { host, frames } = manualHost();
+  it('starts the other lanes at once; a reference lane waits with its search’s progress and no points, then joins with every point up to now', () => {
+    // The clock moves on as work is done, so the search runs in slices between the run's ticks.
+    const { host, frames, advanceTime } = createManualHost<ServingFrame>(0.5);
     const session = new ServingSession(host);
     const base = small(30);
     const scenario: ServingScenario = {
       ...base,
       serving: { ...base.serving, lanes: [{ scheduler: 'fixed' }, { scheduler: 'fixed-hindsight', params: { maxBatch: 4, maxInstances: 2 } }, { scheduler: 'fixed-per-phase', params: { maxBatch: 2, maxInstances: 1 } }] },
     };
-    expect(session.load(scenario).ok).toBe(true);
-    const searching = frames.filter((f) => f.search != null);
-    const firstBuilt = frames.findIndex((f) => f.lanes.length > 0);
-    // Every progress frame comes before the lanes' first frame, and has no lanes.
-    expect(searching.length).toBeGreaterThan(2);
-    expect(frames.slice(0, firstBuilt).every((f) => f.search != null && f.lanes.length === 0)).toBe(true);
-    expect(frames[firstBuilt]!.search).toBeNull();
-    const progress = searching.map((f) => f.search!);
-    expect(new Set(progress.map((p) => `${p.lane}:${p.label}:${p.ordinal}/${p.of}`))).toEqual(new Set(['1:Best fixed in hindsight:1/2', '2:Best fixed per phase:2/2']));
+    const loaded = session.load(scenario);
+    expect(loaded.ok).toBe(true);
+    if (!loaded.ok) return;
+    // Every lane is there from the load on: the reference lanes waiting, nothing searched yet.
+    expect(loaded.lanes.map((l) => l.scheduler)).toEqual(['fixed', 'fixed-hindsight', 'fixed-per-phase']);
+    const first = frames.at(-1)!;
+    expect(first.lanes).toHaveLength(3);
+    expect(first.lanes[0]!.search).toBeUndefined();
+    // Hindsight: 6 uniform configurations and one pass over 6 models × 5 others. Per phase (grid 2): hindsight's 2 + 6, then
+    // for its one phase its start, 2 uniform and 6, and the final run.
+    expect(first.lanes.slice(1).map((l) => [l.search, l.live, l.points.endMs.length])).toEqual([
+      [{ done: 0, total: 36, replayedMs: null }, null, 0],
+      [{ done: 0, total: 18, replayedMs: null }, null, 0],
+    ]);
+    session.setSpeed(10);
+    session.play();
+    for (let i = 0; i < 2000 && frames.at(-1)!.status !== 'done'; i++) advanceTime(16);
+    expect(frames.at(-1)!.status).toBe('done');
+    const joinedAt = [0, 1, 2].map((lane) => frames.find((f) => f.lanes[lane]!.search === undefined)?.timeMs);
+    // The fixed lane ran from the start; each reference lane joined once the run was under way, before its end.
+    expect(joinedAt[0]).toBe(0);
     for (const lane of [1, 2]) {
-      const own = progress.filter((p) => p.lane === lane);
-      expect(own[0]!.done).toBe(1);
-      for (let i = 1; i < own.length; i++) expect(own[i]!.done).toBeGreaterThan(own[i - 1]!.done);
-      expect(own.every((p) => p.done <= p.total)).toBe(true);
+      expect(joinedAt[lane]).toBeGreaterThan(0);
+      expect(joinedAt[lane]).toBeLessThan(30_000);
     }
-    // Frames after the first built one say nothing about a search.
-    session.step(2000);
-    expect(frames.slice(firstBuilt + 1).every((f) => f.search === undefined)).toBe(true);
-    // A scenario without reference lanes sends no search field at all.
+    for (const lane of [1, 2]) {
+      const own = frames.map((f) => f.lanes[lane]!);
+      const waiting = own.filter((l) => l.search !== undefined);
+      // While it waits: no points, no device, no summary; its count of runs only goes up, to at most the bound.
+      expect(waiting.every((l) => l.points.endMs.length === 0 && l.live === null)).toBe(true);
+      expect(frames.filter((f) => f.lanes[lane]!.search !== undefined && f.summaries !== undefined).every((f) => f.summaries![lane] === null)).toBe(true);
+      const done = waiting.map((l) => l.search!.done);
+      expect(done.some((d) => d > 0)).toBe(true);
+      for (let i = 1; i < done.length; i++) expect(done[i]).toBeGreaterThanOrEqual(done[i - 1]!);
+      expect(waiting.every((l) => l.search!.done <= l.search!.total)).toBe(true);
+      // Time went on while it searched.
+      expect(frames.some((f) => f.timeMs > 0 && f.lanes[lane]!.search !== undefined && f.lanes[lane]!.search!.done > 0)).toBe(true);
+      // The frame it joins in carries every point of every lane again, its own up to where the run is.
+      const joined = frames.findIndex((f) => f.lanes[lane]!.search === undefined);
+      const frame = frames[joined]!;
+      expect(frame.replace).toBe(true);
+      expect(frame.lanes[lane]!.points.endMs).toEqual(frame.lanes[0]!.points.endMs);
+      expect(frame.lanes[lane]!.live).not.toBeNull();
+    }
+    // From then on each reference lane has the points the fixed lane has (the same slots), to the end.
+    const series = [0, 1, 2].map((lane) => collect(frames, lane).endMs);
+    expect(series[0]).toHaveLength(30);
+    expect(series[1]).toEqual(series[0]);
+    expect(series[2]).toEqual(series[0]);
+    // A scenario without reference lanes has no lane that waits.
     const plain = manualHost();
     new ServingSession(plain.host).load(small(30));
-    expect(plain.frames.every((f) => f.search === undefined)).toBe(true);
+    expect(plain.frames.every((f) => f.lanes.every((l) => l.search === undefined))).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import type { ServingSummary } from '../engine/serving/metrics';
 import type { AdmissionView, ModelAction, ServingScheduler } from '../engine/serving/scheduler';
 import { wrapDecide } from '../engine/serving/scheduler';
-import { ServingRun } from '../engine/serving/simulation';
+import { ServingRun, type ServingRunSpec } from '../engine/serving/simulation';
 import { parseAnyScenario } from '../scenario/parse';
 import type { ServingScenario } from '../scenario/schema';
 import { buildServingSpec, servingLaneParameters } from '../scenario/servingRunner';
@@ -9,8 +9,9 @@ import { LearningScheduler } from '../agents/learningScheduler';
 import type { AgentFile } from '../agents/learner';
 import { DiscreteSac, type SacUpdateExplained } from '../agents/sac';
 import { isLearningScheduler, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext, type LearningFactory } from '../schedulers/serving/registry';
+import { createFixed } from '../schedulers/serving/fixed';
 import { LearningLane } from './learningLane';
-import type { SessionHost } from './liveLoop';
+import { TICK_BUDGET_MS, type SessionHost } from './liveLoop';
 import type { Answer } from './liveProtocol';
 import { describeValue, indexProblem, LiveSession, refuse } from './liveSession';
 import type {
@@ -22,9 +23,11 @@ import type {
   ServingLoaded,
   ServingMarker,
   ServingModelLive,
-  ServingSearchProgress,
+  ServingSeriesChunk,
 } from './servingProtocol';
 import { SERVING_SPEED_LIMITS } from './servingProtocol';
+import { referencePlanKey, ReferenceSearches, type SearchRequest } from './referenceLanes';
+import { referenceSearchBound, type ReferenceResult } from '../schedulers/serving/reference';
 import { ServingSeries } from './servingSeries';
 import type { FrameContext, FrameExtra, SessionContext, TimeTravel, WorldPlugin } from './world';
 
@@ -36,7 +39,9 @@ interface LaneHooks {
   view: AdmissionView | null;
 }
 
+/** A lane that runs with the others. */
 interface Lane {
+  readonly kind: 'running';
   info: ServingLaneInfo;
   /** The scheduler as built (before the session's wrapper), disposed with the lane. */
   readonly inner: ServingScheduler;
@@ -52,6 +57,36 @@ interface Lane {
   action: readonly ModelAction[];
 }
 
+/**
+ * A reference lane not drawn yet (ARCHITECTURE §3): its search runs beside the run; once its
+ * plan is known the lane is built and run from time 0 up to the others (`chase`), then it
+ * joins them.
+ */
+interface WaitingLane {
+  readonly kind: 'waiting';
+  readonly info: ServingLaneInfo;
+  /** Its plan's key (`referencePlanKey`). */
+  readonly key: string;
+  /** The most evaluations its search can take (`referenceSearchBound`). */
+  readonly total: number;
+  chase: Chase | null;
+}
+
+/** A lane built late, being run up to the others' time with the live edits at their times. */
+interface Chase {
+  readonly lane: Lane;
+  timeMs: number;
+  slot: number;
+  /** The evaluations its search took. */
+  readonly evaluations: number;
+  /** The live edits it has had. */
+  readonly applied: Set<ServingEdit>;
+  /** How far behind the others it was when its last slice began, ms (a chase that does not gain finishes in one go). */
+  behindMs: number;
+}
+
+type AnyLane = Lane | WaitingLane;
+
 /** A live change, kept so that a replay reproduces it at the same simulated time. */
 export type ServingEdit =
   | { readonly kind: 'config'; readonly atMs: number; readonly lane: number; readonly model: number; readonly action: ModelAction }
@@ -61,8 +96,11 @@ export type ServingEdit =
   /** One SAC update applied by the walkthrough (it changes the learner, so a replay applies it too). */
   | { readonly kind: 'explain'; readonly atMs: number; readonly lane: number };
 
-/** Progress frames a reference lane's search sends at most (plus its first evaluation). */
-const SEARCH_PROGRESS_FRAMES = 100;
+/**
+ * Wall-clock pause between two slices of the reference lanes' work, ms: as the sweeps'
+ * (`servingSweeps.ts`), the live run's ticks and the page's calls come first.
+ */
+const REFERENCE_SLICE_GAP_MS = 4;
 
 /** Configuration changes the time line shows at most (the newest; slider drags make many). */
 const TIMELINE_CONFIG_MARKERS = 500;
@@ -113,7 +151,16 @@ export interface ServingTypes {
  * back with a BCEdge lane). The engine's `ServingRun` has no snapshot, and a learner's state
  * is megabytes of tensors (two critics, their targets, the actor, Adam's moments, a replay
  * buffer of up to 10⁵ transitions): checkpointing it 64 times would not be bounded memory,
- * and replaying is exact (issue 12).
+ * and replaying is exact.
+ *
+ * A reference lane (`fixed-hindsight`, `fixed-per-phase`) searches by re-running its trace
+ * tens to hundreds of times: minutes on the 3000 s presets. The other lanes do not wait for
+ * it. Its search runs in slices between the live run's ticks (as the sweeps do); meanwhile the
+ * lane waits, without points. Once its plan is known the lane is built, run from time 0 up to
+ * the others with the live edits at their times — so that it is the very lane a run that had
+ * searched first would have had, bit for bit — and joins them. Plans are kept per scenario and
+ * lane (`ReferenceSearches`, for as long as the worker lives): a rebuild (a seek back, a
+ * replay, a reload of the same scenario) takes the plan and does not search again.
  */
 export class ServingWorld implements WorldPlugin<ServingTypes> {
   readonly unitsPerSpeedSecond = 1000;
@@ -129,15 +176,19 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   base: ServingScenario | null = null;
   /** Backgrounds scripted by `base`, with ids. */
   scripted: BackgroundView[] = [];
-  lanes: Lane[] = [];
+  lanes: AnyLane[] = [];
   timeMs = 0;
   durationMs = 0;
   private slotMs = 1000;
   private slot = 0;
   nextBackgroundId = 1;
   private replaceDue = false;
-  /** A reference lane searched while the lanes were built: the next frame says it is over. */
-  private searchEndDue = false;
+  /** The engine's spec of `base` (the command line's: the reference lanes' plans are found on it). */
+  private spec: ServingRunSpec | null = null;
+  /** The reference lanes' searches and the plans found, kept across loads. */
+  readonly searches = new ReferenceSearches();
+  /** A slice of the reference lanes' work is scheduled. */
+  private sliceDue = false;
   /** The time line's markers changed (a live edit): the next frame carries them. */
   timelineDue = true;
   /** Builds the learning lanes; set by the worker once TensorFlow.js is loaded. */
@@ -183,68 +234,110 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     this.nextBackgroundId = this.scripted.length + 1;
   }
 
-  /** Fresh lanes at time 0 from `base`. */
+  /**
+   * Fresh lanes at time 0 from `base`. A reference lane whose plan is known is built with it;
+   * the others wait for their search, which goes on where it was if it was under way.
+   */
   private rebuild(): void {
     const scenario = this.base!;
     this.disposeLanes();
-    const spec = { ...buildServingSpec(scenario), seriesCap: 2 };
-    const models = spec.models.map((m) => m.model);
+    const spec = buildServingSpec(scenario);
+    this.spec = spec;
     this.timeMs = 0;
     this.slot = 0;
     this.durationMs = spec.durationMs;
     this.slotMs = spec.assumptions.slotMs;
-    const references = scenario.serving.lanes.flatMap((l, index) => (SERVING_SCHEDULERS[l.scheduler].reference === true ? [index] : []));
-    this.lanes = scenario.serving.lanes.map((l, index) => {
+    const requests: SearchRequest[] = [];
+    this.lanes = scenario.serving.lanes.map((l, index): AnyLane => {
       const params = servingLaneParameters(l);
-      const context = servingSchedulerContext(scenario.seed, models, this.learningFactory ?? undefined, spec);
-      const ordinal = references.indexOf(index) + 1;
-      const searchProgress = ordinal === 0 ? undefined : this.searchReporter({ lane: index, label: servingLaneLabel(l.scheduler, params), ordinal, of: references.length });
-      const inner = SERVING_SCHEDULERS[l.scheduler].create(params, searchProgress === undefined ? context : { ...context, searchProgress });
-      const hooks: LaneHooks = { overrides: l.scheduler === 'fixed' ? models.map(() => null) : null, view: null };
-      const lane: Pick<Lane, 'decisionMs' | 'decisions'> = { decisionMs: 0, decisions: 0 };
-      const timing = {
-        now: () => this.session.now(),
-        add: (ms: number) => {
-          lane.decisionMs += ms;
-          lane.decisions++;
-        },
+      const info: ServingLaneInfo = {
+        index,
+        scheduler: l.scheduler,
+        label: servingLaneLabel(l.scheduler, params),
+        params,
+        configurable: l.scheduler === 'fixed',
+        learning: isLearningScheduler(l.scheduler),
       };
-      const run = new ServingRun(spec, wrapScheduler(inner, hooks, timing));
-      return Object.assign(lane, {
-        info: {
-          index,
-          scheduler: l.scheduler,
-          label: servingLaneLabel(l.scheduler, params),
-          params,
-          configurable: l.scheduler === 'fixed',
-          learning: isLearningScheduler(l.scheduler),
-        },
-        inner,
-        learning: inner instanceof LearningScheduler ? new LearningLane(inner) : null,
-        run,
-        series: new ServingSeries(models.length),
-        hooks,
-        action: run.currentAction,
-      });
+      const search = SERVING_SCHEDULERS[l.scheduler].reference;
+      if (search === undefined) return this.buildLane(info);
+      const searchParams = search.params(params);
+      const key = referencePlanKey(search.kind, spec, searchParams);
+      const plan = this.searches.plans.get(key);
+      if (plan !== undefined) return this.buildLane(info, plan);
+      requests.push({ key, search, spec, params: searchParams });
+      return { kind: 'waiting', info, key, total: referenceSearchBound(search.kind, spec, searchParams), chase: null };
     });
-    if (references.length > 0) this.searchEndDue = true;
+    this.searches.want(requests);
     this.replaceDue = true;
+    this.sliceLater();
+  }
+
+  /** Builds a lane at time 0 (a reference lane with its plan, found before). */
+  private buildLane(info: ServingLaneInfo, referenceResult?: ReferenceResult): Lane {
+    const spec = { ...this.spec!, seriesCap: 2 };
+    const models = spec.models.map((m) => m.model);
+    const context = servingSchedulerContext(this.base!.seed, models, this.learningFactory ?? undefined, spec);
+    const inner = SERVING_SCHEDULERS[info.scheduler as keyof typeof SERVING_SCHEDULERS].create(info.params, referenceResult === undefined ? context : { ...context, referenceResult });
+    const hooks: LaneHooks = { overrides: info.scheduler === 'fixed' ? models.map(() => null) : null, view: null };
+    const lane: Pick<Lane, 'decisionMs' | 'decisions'> = { decisionMs: 0, decisions: 0 };
+    const timing = {
+      now: () => this.session.now(),
+      add: (ms: number) => {
+        lane.decisionMs += ms;
+        lane.decisions++;
+      },
+    };
+    let run: ServingRun;
+    try {
+      run = new ServingRun(spec, wrapScheduler(inner, hooks, timing));
+    } catch (error) {
+      inner.dispose?.();
+      throw error;
+    }
+    return Object.assign(lane, {
+      kind: 'running' as const,
+      info,
+      inner,
+      learning: inner instanceof LearningScheduler ? new LearningLane(inner) : null,
+      run,
+      series: new ServingSeries(models.length),
+      hooks,
+      action: run.currentAction,
+    });
+  }
+
+  /** The lanes that run (a reference lane still waiting for its plan does not). */
+  running(): Lane[] {
+    return this.lanes.filter((l): l is Lane => l.kind === 'running');
+  }
+
+  /** Lane `index` if it runs. */
+  runningLane(index: number): Lane | undefined {
+    const lane = this.lanes[index];
+    return lane?.kind === 'running' ? lane : undefined;
   }
 
   applyEdit(c: ServingEdit): void {
+    for (const lane of this.running()) this.applyEditTo(lane, c);
+  }
+
+  /** A live edit on one lane (those of another lane leave it as it is). */
+  private applyEditTo(lane: Lane, c: ServingEdit): void {
+    if (c.kind === 'background') {
+      lane.run.addBackground({ fromMs: c.atMs, toMs: c.toMs, intensity: c.intensity, memoryMb: c.memoryMb });
+      return;
+    }
+    if (c.lane !== lane.info.index) return;
     if (c.kind === 'agent') {
-      this.lanes[c.lane]?.learning?.importAgent(c.file);
+      lane.learning?.importAgent(c.file);
     } else if (c.kind === 'explain') {
-      const learner = this.lanes[c.lane]?.learning?.scheduler.learner;
+      const learner = lane.learning?.scheduler.learner;
       if (learner instanceof DiscreteSac) learner.explainUpdate();
-    } else if (c.kind === 'config') {
-      const lane = this.lanes[c.lane]!;
+    } else {
       lane.hooks.overrides![c.model] = { ...c.action };
       const id = this.base!.serving.models[c.model]!.model;
       const params = { ...lane.info.params, [`batchSize.${id}`]: c.action.batchSize, [`instances.${id}`]: c.action.instances };
       lane.info = { ...lane.info, params };
-    } else {
-      for (const lane of this.lanes) lane.run.addBackground({ fromMs: c.atMs, toMs: c.toMs, intensity: c.intensity, memoryMb: c.memoryMb });
     }
   }
 
@@ -253,7 +346,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   }
 
   jumped(): void {
-    for (const lane of this.lanes) lane.series.resend();
+    for (const lane of this.running()) lane.series.resend();
     this.replaceDue = true;
   }
 
@@ -261,7 +354,8 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
 
   loaded(): ServingLoaded {
     const scenario = this.base!;
-    const first = this.lanes[0]!.run.observe();
+    // Every lane has the same models and device: any lane's first observation tells (a probe's when none runs yet).
+    const first = (this.running()[0]?.run ?? new ServingRun({ ...this.spec!, seriesCap: 2 }, createFixed({ batchSize: 1, instances: 1 }))).observe();
     return {
       scenario,
       lanes: this.lanes.map((l) => l.info),
@@ -304,13 +398,23 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
 
   /** One stretch: to the next slot boundary or `target`, whichever comes first. */
   advanceToward(target: number): void {
-    const end = this.slotEnd(this.slot);
-    const next = Math.min(end, target);
-    for (const lane of this.lanes) lane.run.advanceTo(next);
+    const next = Math.min(this.slotEnd(this.slot), target);
+    this.slot = this.stretch(this.running(), this.slot, target);
     this.timeMs = next;
-    if (next < end) return;
-    const slotStart = this.slot * this.slotMs;
-    for (const lane of this.lanes) {
+  }
+
+  /**
+   * One stretch of `lanes` in slot `slot`: to the slot's end or `target`, whichever comes
+   * first, and the slot's point when it ends. Gives the slot under way after it. The lanes
+   * that run and a lane catching up with them (`chase`) take the same stretches.
+   */
+  private stretch(lanes: readonly Lane[], slot: number, target: number): number {
+    const end = this.slotEnd(slot);
+    const next = Math.min(end, target);
+    for (const lane of lanes) lane.run.advanceTo(next);
+    if (next < end) return slot;
+    const slotStart = slot * this.slotMs;
+    for (const lane of lanes) {
       const observation = lane.run.observe();
       const samples = observation.models.map((m, i) => {
         const s = m.lastSlot;
@@ -327,10 +431,10 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
       });
       lane.series.add(slotStart, end, samples);
       if (end >= this.durationMs) lane.series.flush();
-      lane.learning?.recordSlot(this.slot);
+      lane.learning?.recordSlot(slot);
       lane.action = lane.run.currentAction;
     }
-    this.slot++;
+    return slot + 1;
   }
 
   frameLanes(context: FrameContext) {
@@ -338,6 +442,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     let replace = this.replaceDue;
     this.replaceDue = false;
     const lanes = this.lanes.map((lane): ServingLaneFrame => {
+      if (lane.kind === 'waiting') return this.waitingFrame(lane);
       const { chunk, replace: r } = lane.series.takeChunk();
       replace ||= r;
       for (const a of Object.values(chunk)) transfer.push((a as Float64Array).buffer as ArrayBuffer);
@@ -350,11 +455,24 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     });
     // Every lane's series holds the same slots, so all lanes compact together: a replace
     // frame carries every point of every lane (after a rebuild every series is new).
-    return { lanes, replace, stride: this.lanes[0]?.series.stride ?? 1 };
+    return { lanes, replace, stride: this.running()[0]?.series.stride ?? 1 };
   }
 
-  summaries(): ServingSummary[] {
+  /** A waiting lane in a frame: no points, no device, how far its search (or its catching up) is. */
+  private waitingFrame(lane: WaitingLane): ServingLaneFrame {
+    const chase = lane.chase;
+    const done = chase === null ? (this.searches.progress(lane.key)?.done ?? 0) : chase.evaluations;
+    return {
+      points: emptyChunk(),
+      live: null,
+      decisionUs: null,
+      search: { done, total: lane.total, replayedMs: chase === null ? null : chase.timeMs },
+    };
+  }
+
+  summaries(): (ServingSummary | null)[] {
     return this.lanes.map((l) => {
+      if (l.kind === 'waiting') return null;
       const report = l.inner.report?.();
       const decisionMeanUs = l.decisions > 0 ? (1000 * l.decisionMs) / l.decisions : 0;
       return { ...l.run.summary(), decisionMeanUs, ...(report === undefined ? {} : { learning: report }) };
@@ -367,8 +485,6 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
       timeline = { markers: this.timelineMarkers() };
       this.timelineDue = false;
     }
-    const searchEnd = this.searchEndDue;
-    this.searchEndDue = false;
     return {
       timeMs: this.timeMs,
       durationMs: this.durationMs,
@@ -376,42 +492,105 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
       backgrounds: this.backgrounds(),
       furthestMs: context.furthest,
       ...(timeline ? { timeline } : {}),
-      ...(searchEnd ? { search: null } : {}),
     };
   }
 
   /** Frees the lanes' learners (tensors are not garbage-collected). */
   private disposeLanes(): void {
-    for (const lane of this.lanes) lane.inner.dispose?.();
+    for (const lane of this.lanes) (lane.kind === 'running' ? lane : lane.chase?.lane)?.inner.dispose?.();
     this.lanes = [];
   }
 
+  /** Schedules a slice of the reference lanes' work, if there is some and none is scheduled. */
+  private sliceLater(): void {
+    if (this.sliceDue || !(this.searches.busy || this.lanes.some((l) => l.kind === 'waiting' && l.chase !== null))) return;
+    this.sliceDue = true;
+    this.session.schedule(() => this.slice(), REFERENCE_SLICE_GAP_MS);
+  }
+
   /**
-   * What a reference lane's search calls after each evaluation: a frame with the progress and
-   * no lanes (they are being built), sent on the first evaluation and then at most
-   * SEARCH_PROGRESS_FRAMES times. The worker is busy in this synchronous search, but frames
-   * still reach the page (and tell its liveness check the worker is alive).
+   * The reference lanes' work for at most TICK_BUDGET_MS: lanes whose plan is known catch up
+   * first (they are the nearest to being drawn), then the searches, one step at a time. A
+   * lane that catches up joins the others at once, in the same task, so the run cannot move
+   * in between; the frame after it carries every lane's points again (a lane built late has
+   * compacted its series on its own).
    */
-  private searchReporter(lane: Omit<ServingSearchProgress, 'done' | 'total'>): (done: number, total: number) => void {
-    return (done, total) => {
-      const every = Math.max(1, Math.floor(total / SEARCH_PROGRESS_FRAMES));
-      if (done !== 1 && done % every !== 0) return;
-      const frame: ServingFrame = {
-        generation: this.session.generation(),
-        timeMs: 0,
-        durationMs: this.durationMs,
-        status: this.session.status(),
-        stride: 1,
-        replace: true,
-        models: 0,
-        lanes: [],
-        backgrounds: [],
-        measuredSpeed: 0,
-        furthestMs: 0,
-        search: { ...lane, done, total },
-      };
-      this.session.emit(frame, []);
-    };
+  private slice(): void {
+    this.sliceDue = false;
+    const startMs = this.session.now();
+    let joined = false;
+    let searched = false;
+    do {
+      const chasing = this.lanes.find((l): l is WaitingLane => l.kind === 'waiting' && l.chase !== null);
+      if (chasing !== undefined) {
+        if (this.chaseStep(chasing.chase!, startMs)) {
+          this.lanes[chasing.info.index] = chasing.chase!.lane;
+          joined = true;
+        }
+        continue;
+      }
+      if (!this.searches.busy) break;
+      searched = true;
+      const found = this.searches.step();
+      if (found !== null) this.planFound(found);
+    } while (this.session.now() - startMs < TICK_BUDGET_MS);
+    if (joined) {
+      for (const lane of this.running()) lane.series.resend();
+      this.replaceDue = true;
+    }
+    if (joined || searched) this.session.report(joined);
+    this.sliceLater();
+  }
+
+  /** A search finished: the lanes that waited for it are built with its plan and start catching up. */
+  private planFound(key: string): void {
+    const plan = this.searches.plans.get(key)!;
+    for (const lane of this.lanes) {
+      if (lane.kind !== 'waiting' || lane.key !== key || lane.chase !== null) continue;
+      lane.chase = { lane: this.buildLane(lane.info, plan), timeMs: 0, slot: 0, evaluations: plan.evaluations, applied: new Set(), behindMs: Number.POSITIVE_INFINITY };
+    }
+  }
+
+  /**
+   * Runs a lane built late toward the others' time, stretch by stretch as the session runs
+   * them (ARCHITECTURE §1: the live edits due applied before and after each stretch, a stretch
+   * stopping at the next one), until the time started with plus the budget; true once it is
+   * where they are. A chase that did not gain on them since its last slice (the run plays as
+   * fast as the lane alone runs) finishes in one go.
+   */
+  private chaseStep(chase: Chase, sliceStartMs: number): boolean {
+    const inStep = () => chase.timeMs === this.timeMs && chase.slot === this.slot;
+    // The run goes back only by a rebuild, which drops the lanes that were catching up.
+    if (chase.timeMs > this.timeMs) throw new RangeError(`a lane catching up is at ${chase.timeMs} ms, past the run's ${this.timeMs} ms`);
+    const behind = this.timeMs - chase.timeMs;
+    const gaining = behind < chase.behindMs;
+    chase.behindMs = behind;
+    for (;;) {
+      this.applyDueTo(chase);
+      if (inStep()) return true;
+      const stop = Math.min(this.timeMs, this.nextEditFor(chase));
+      chase.timeMs = Math.min(this.slotEnd(chase.slot), stop);
+      chase.slot = this.stretch([chase.lane], chase.slot, stop);
+      if (gaining && this.session.now() - sliceStartMs >= TICK_BUDGET_MS) break;
+    }
+    this.applyDueTo(chase);
+    return inStep();
+  }
+
+  /** Applies to a lane catching up the live edits made up to where it is, in the order the session applies them. */
+  private applyDueTo(chase: Chase): void {
+    for (const edit of this.session.edits()) {
+      if (edit.atMs > chase.timeMs || chase.applied.has(edit)) continue;
+      chase.applied.add(edit);
+      this.applyEditTo(chase.lane, edit);
+    }
+  }
+
+  /** Where the next live edit a lane catching up has not had lies (Infinity when none). */
+  private nextEditFor(chase: Chase): number {
+    let next = Number.POSITIVE_INFINITY;
+    for (const edit of this.session.edits()) if (!chase.applied.has(edit) && edit.atMs > chase.timeMs && edit.atMs < next) next = edit.atMs;
+    return next;
   }
 
   /** The time line's markers: tenants arriving and leaving, configuration changes (fixed lanes), agents loaded. */
@@ -498,7 +677,8 @@ export class ServingSession extends LiveSession<ServingTypes> {
     const w = this.serving;
     const bad = indexProblem('lane', lane, w.lanes.length, 'a lane');
     if (bad !== null) return bad;
-    const l = w.lanes[lane as number]!;
+    const l = w.runningLane(lane as number);
+    if (l === undefined) return refuse('lane', `${w.lanes[lane as number]!.info.label} is still searching (it has no agent)`);
     if (l.learning === null) return refuse('lane', `${l.info.label} does not learn (it has no agent)`);
     const title = w.base?.title ?? 'scenario';
     return { ok: true, agent: l.learning.exportAgent(`${title}, seed ${w.base?.seed ?? 0}, ${Math.round(w.timeMs / 1000)} s simulated in the page`) };
@@ -512,7 +692,7 @@ export class ServingSession extends LiveSession<ServingTypes> {
     const w = this.serving;
     const bad = indexProblem('lane', lane, w.lanes.length, 'a lane');
     if (bad !== null) return bad;
-    const learner = w.lanes[lane as number]!.learning?.scheduler.learner;
+    const learner = w.runningLane(lane as number)?.learning?.scheduler.learner;
     if (!(learner instanceof DiscreteSac)) return refuse('lane', `${w.lanes[lane as number]!.info.label} is not a BCEdge or TAC lane (no SAC update to explain)`);
     const update = learner.explainUpdate();
     if (update === null) return { ok: true, update };
@@ -527,8 +707,8 @@ export class ServingSession extends LiveSession<ServingTypes> {
     const w = this.serving;
     const bad = indexProblem('lane', lane, w.lanes.length, 'a lane');
     if (bad !== null) return bad;
-    const l = w.lanes[lane as number]!;
-    if (l.learning === null) return refuse('lane', `${l.info.label} does not learn (no agent to load)`);
+    const l = w.runningLane(lane as number);
+    if (l === undefined || l.learning === null) return refuse('lane', `${w.lanes[lane as number]!.info.label} does not learn (no agent to load)`);
     const result = l.learning.importAgent(file);
     if (!result.ok) return refuse('agent', result.error.replace(/^agent\.?/, '') || result.error);
     this.edit({ kind: 'agent', atMs: w.timeMs, lane: lane as number, file: structuredClone(file) }, true);
@@ -563,7 +743,8 @@ export class ServingSession extends LiveSession<ServingTypes> {
     if (!this.isLoaded || w.base === null) return refuse('lane', 'no scenario is loaded');
     const bad = indexProblem('lane', laneIndex, w.lanes.length, 'a lane') ?? indexProblem('model', model, w.base.serving.models.length, 'a model');
     if (bad !== null) return bad;
-    const lane = w.lanes[laneIndex as number]!;
+    const lane = w.runningLane(laneIndex as number);
+    if (lane === undefined) return refuse('lane', `${w.lanes[laneIndex as number]!.info.label} is still searching for its plan`);
     if (lane.hooks.overrides === null) return refuse('lane', `${lane.info.label} decides its own batch size and instances (only a fixed lane takes them from the page)`);
     if (this.loop.status === 'done' || w.timeMs >= w.durationMs) return refuse('timeMs', `the run is over (${w.durationMs} ms): a setting made now would never apply`);
     const current = w.currentScenario();
@@ -627,6 +808,21 @@ export class ServingSession extends LiveSession<ServingTypes> {
     this.replayHere();
     return { ok: true, backgrounds: w.backgrounds() };
   }
+}
+
+/** A chunk without points (a lane waiting for its plan): fresh each time, since a frame's buffers move to the page. */
+function emptyChunk(): ServingSeriesChunk {
+  return {
+    endMs: new Float64Array(0),
+    slots: new Float64Array(0),
+    throughputRps: new Float64Array(0),
+    latencyMeanMs: new Float64Array(0),
+    utility: new Float64Array(0),
+    arrivals: new Float64Array(0),
+    violations: new Float64Array(0),
+    batchSize: new Int32Array(0),
+    instances: new Int32Array(0),
+  };
 }
 
 /** A lane's forming batch as the frame carries it. */

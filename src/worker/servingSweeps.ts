@@ -75,7 +75,7 @@ export function rpsSweepScenario(scenario: ServingScenario, rateRps: number): Se
  */
 function* rpsJob(scenario: ServingScenario, learning: LearningFactory | undefined, live: { lane: ServingLaneRunner | null }): SweepJob {
   // The reference lanes are left out: their search re-runs the trace tens to thousands of times per rate.
-  const swept = scenario.serving.lanes.map((_, i) => i).filter((i) => SERVING_SCHEDULERS[scenario.serving.lanes[i]!.scheduler].reference !== true);
+  const swept = scenario.serving.lanes.map((_, i) => i).filter((i) => SERVING_SCHEDULERS[scenario.serving.lanes[i]!.scheduler].reference === undefined);
   const seconds = Math.min(scenario.serving.durationS, SWEEP_SECONDS);
   const total = SWEEP_RATES.length * swept.length * seconds;
   const points: { rps: number; violationPct: number }[][] = scenario.serving.lanes.map(() => []);

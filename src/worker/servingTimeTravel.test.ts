@@ -16,7 +16,7 @@ const classic = (durationS = 60): ServingScenario => {
 function shown(frame: ServingFrame) {
   return {
     timeMs: frame.timeMs,
-    summaries: frame.summaries?.map(({ decisionMeanUs: _d, ...rest }) => (void _d, rest)),
+    summaries: frame.summaries?.map((s) => s && (({ decisionMeanUs: _d, ...rest }) => (void _d, rest))(s)),
     live: frame.lanes.map((l) => l.live),
   };
 }

@@ -42,8 +42,14 @@ export interface FrameContext {
   readonly transfer: ArrayBuffer[];
 }
 
-/** What the world may ask of its session. */
-export interface SessionContext<T extends WorldTypes> extends Pick<SessionHost<T['frame']>, 'now' | 'emit'> {
+/**
+ * What the world may ask of its session. `schedule` runs the world's own work between the
+ * loop's ticks (the serving world's reference lanes search in slices); `report` then sends a
+ * frame for what that work changed: when one is due, or at once with `force` (with the
+ * summaries, unless the run plays).
+ */
+export interface SessionContext<T extends WorldTypes> extends Pick<SessionHost<T['frame']>, 'now' | 'schedule'> {
+  readonly report: (force: boolean) => void;
   readonly generation: () => number;
   readonly status: () => PlaybackStatus;
   /** How far the run has been, in position units. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ServingRun, DEFAULT_SERVING_ASSUMPTIONS, type ServingRunSpec } from '../../engine/serving/simulation';
 import { createFixed } from './fixed';
-import { createPlanned, phaseStartsMs, referenceSearchBound, searchFixedInHindsight, searchFixedPerPhase, searchGrid, type ReferenceSearchParams } from './reference';
+import { createPlanned, fixedInHindsightSearch, fixedPerPhaseSearch, phaseStartsMs, referenceSearchBound, runSearch, SEARCH_STRETCH_SLOTS, searchFixedInHindsight, searchFixedPerPhase, searchGrid, type ReferenceSearchParams } from './reference';
 import { SERVING_SCHEDULERS, servingSchedulerContext } from './registry';
 
 // A small world that changes: ResNet-18's load steps up at 20 s, a tenant sits on the GPU
@@ -95,6 +95,32 @@ describe('reference lanes (oracles)', () => {
     const lane = SERVING_SCHEDULERS['fixed-hindsight'].create({ maxBatch: 8, maxInstances: 2, rounds: 8 }, { ...servingSchedulerContext(spec.seed, ['res', 'mob', 'bert'], undefined, spec), searchProgress: () => reported++ });
     expect(reported).toBe((lane.report?.() as { evaluations: number }).evaluations);
     // Three searches of a 60 s world (hundreds of runs): room on a loaded machine.
+  }, 60_000);
+
+  it('search in small steps that a caller can run in slices: the same result, and a per-phase search can start from a hindsight result found before', () => {
+    const uniformParams = { ...params, perModel: false };
+    const search = fixedInHindsightSearch(spec, uniformParams);
+    const steps: number[] = [];
+    let step = search.next();
+    while (step.done !== true) {
+      steps.push(step.value.done);
+      step = search.next();
+    }
+    expect(step.value).toEqual(searchFixedInHindsight(spec, uniformParams));
+    // Each 60 s evaluation runs in stretches of SEARCH_STRETCH_SLOTS slots of 1 s, a step after each, its last one counted.
+    const perEvaluation = Math.ceil(60 / SEARCH_STRETCH_SLOTS);
+    expect(steps).toHaveLength(grid.length * perEvaluation);
+    expect(steps.slice(0, perEvaluation)).toEqual([...Array.from({ length: perEvaluation - 1 }, () => 0), 1]);
+    // Given hindsight's result, per phase goes on from it and finds what it finds alone, counting the same evaluations.
+    const calls: number[] = [];
+    expect(runSearch(fixedPerPhaseSearch(spec, params, hindsight), (done) => calls.push(done))).toEqual(perPhase);
+    expect(calls[0]).toBe(hindsight.evaluations);
+    expect(calls.at(-1)).toBe(perPhase.evaluations);
+    // The registry's lane given a result replays it and searches nothing.
+    let reported = 0;
+    const lane = SERVING_SCHEDULERS['fixed-per-phase'].create({ maxBatch: 8, maxInstances: 2, rounds: 8 }, { ...servingSchedulerContext(spec.seed, ['res', 'mob', 'bert']), referenceResult: perPhase, searchProgress: () => reported++ });
+    expect(new ServingRun(spec, lane).runToEnd().utilityMean).toBe(perPhase.utility);
+    expect(reported).toBe(0);
   }, 60_000);
 
   it('say so when created without the lane’s run', () => {

@@ -4,10 +4,12 @@ import { phaseBoundariesMs, ServingRun, type ServingRunSpec } from '../../engine
 /**
  * Reference lanes (oracles) for the serving world: what a fixed configuration could have
  * done had it known the run in advance. The learners are judged against these, not only
- * against Triton's default (issue 16). They are not schedulers one could deploy: they
- * search by re-running the lane's own trace (same spec, same seed: the same requests, the
- * same tenants, the same noise stream) many times before the run, and then replay what
- * they found.
+ * against Triton's default. They are not schedulers one could deploy: they search by
+ * re-running the lane's own trace (same spec, same seed: the same requests, the same
+ * tenants, the same noise stream) many times, and then replay what they found from time 0.
+ * The command line searches before the lane runs (`runSearch`); the page's serving worker
+ * runs the same search in slices beside the other lanes, and the lane joins once its plan
+ * is known (ARCHITECTURE §3).
  *
  * Search space: the grid of `BATCH_SIZES` up to `maxBatch` × `INSTANCE_COUNTS` up to
  * `maxInstances` (defaults b ≤ 32, m_c ≤ 3: beyond those no configuration wins on these
@@ -111,28 +113,63 @@ export function referenceSearchBound(kind: 'fixed-hindsight' | 'fixed-per-phase'
   return hindsight + phaseStartsMs(spec, params.phaseS ?? 0).length * (1 + grid + ascentBound(models, grid, params)) + 1;
 }
 
-/** Counts evaluations and reports them; `offset` continues another search's count. */
-function counter(total: number, progress: SearchProgress | undefined, offset = 0): <T extends unknown[]>(f: (...args: T) => number) => (...args: T) => number {
-  let done = offset;
-  return (f) =>
-    (...args) => {
-      const value = f(...args);
-      done++;
-      progress?.(done, total);
-      return value;
-    };
+/** Slots of the trace an evaluation runs between two yields of a search (a few ms of work on the presets). */
+export const SEARCH_STRETCH_SLOTS = 10;
+
+/** How far a search is: the evaluations finished so far, of at most `total` (`referenceSearchBound`). */
+export interface SearchStep {
+  readonly done: number;
+  readonly total: number;
+}
+
+/**
+ * A search as a generator: it yields after every evaluation and, inside one, after every
+ * `SEARCH_STRETCH_SLOTS` slots of the trace, so that a caller can run it in slices (the serving
+ * worker, between the live run's ticks: ARCHITECTURE §3); its return value is the result.
+ * `runSearch` runs one to the end in one go (the command line). One search, two ways to drive it.
+ */
+export type ReferenceSearch = Generator<SearchStep, ReferenceResult, void>;
+
+/** A search's steps toward a number (an evaluation, or an ascent), yielding as `ReferenceSearch` does. */
+type Steps<T> = Generator<SearchStep, T, void>;
+
+/** The evaluations of one search so far, against the bound fixed before it started. */
+interface Tally {
+  done: number;
+  readonly total: number;
+}
+
+/** Runs `run` up to `toMs` in stretches, yielding between them (without a yield after the last). */
+function* advanceInStretches(run: ServingRun, spec: ServingRunSpec, toMs: number, tally: Tally): Steps<void> {
+  const end = Math.min(toMs, spec.durationMs);
+  const stretch = SEARCH_STRETCH_SLOTS * spec.assumptions.slotMs;
+  for (;;) {
+    // The engine's run gives the same numbers however its advance is cut (it only processes events up to each target).
+    run.advanceTo(Math.min(end, run.timeMs + stretch));
+    if (run.done || run.timeMs >= end) return;
+    yield { done: tally.done, total: tally.total };
+  }
+}
+
+/** One evaluation done: counted, and yielded so that the caller sees it. */
+function* counted<T>(value: T, tally: Tally): Steps<T> {
+  tally.done++;
+  yield { done: tally.done, total: tally.total };
+  return value;
 }
 
 /** Mean utility over the run (the summary's utilityMean) of a plan. */
-function runUtility(spec: ServingRunSpec, plan: readonly PhasePlan[]): number {
-  return new ServingRun(spec, createPlanned('reference', plan)).runToEnd().utilityMean;
+function* runUtility(spec: ServingRunSpec, plan: readonly PhasePlan[], tally: Tally): Steps<number> {
+  const run = new ServingRun(spec, createPlanned('reference', plan));
+  yield* advanceInStretches(run, spec, spec.durationMs, tally);
+  return yield* counted(run.summary().utilityMean, tally);
 }
 
 /** Mean per-model utility of the slots ending in (fromMs, toMs], running the trace up to toMs. */
-function phaseUtility(spec: ServingRunSpec, plan: readonly PhasePlan[], fromMs: number, toMs: number): number {
+function* phaseUtility(spec: ServingRunSpec, plan: readonly PhasePlan[], fromMs: number, toMs: number, tally: Tally): Steps<number> {
   const slots = Math.ceil(spec.durationMs / spec.assumptions.slotMs) + 2;
   const run = new ServingRun({ ...spec, seriesCap: Math.max(2, slots) }, createPlanned('reference', plan));
-  run.advanceTo(toMs);
+  yield* advanceInStretches(run, spec, toMs, tally);
   let sum = 0;
   let count = 0;
   for (const record of run.series.values) {
@@ -143,7 +180,7 @@ function phaseUtility(spec: ServingRunSpec, plan: readonly PhasePlan[], fromMs: 
       count++;
     }
   }
-  return count > 0 ? sum / count : 0;
+  return yield* counted(count > 0 ? sum / count : 0, tally);
 }
 
 const uniform = (models: number, a: ModelAction): ServingAction => Array.from({ length: models }, () => ({ ...a }));
@@ -152,13 +189,13 @@ const uniform = (models: number, a: ModelAction): ServingAction => Array.from({ 
  * Coordinate ascent over one phase's actions: `evaluate(actions)` is the objective; starts at
  * `start` (whose value is `startValue`) and returns the best found.
  */
-function ascend(
+function* ascend(
   start: ServingAction,
   startValue: number,
   grid: readonly ModelAction[],
   rounds: number,
-  evaluate: (actions: ServingAction) => number,
-): { actions: ServingAction; value: number; evaluations: number } {
+  evaluate: (actions: ServingAction) => Steps<number>,
+): Steps<{ actions: ServingAction; value: number; evaluations: number }> {
   let best = start.map((a) => ({ ...a }));
   let bestValue = startValue;
   let evaluations = 0;
@@ -171,7 +208,7 @@ function ascend(
       for (const g of grid) {
         if (g.batchSize === held.batchSize && g.instances === held.instances) continue;
         const candidate = best.map((a, j) => (j === m ? { ...g } : a));
-        const value = evaluate(candidate);
+        const value = yield* evaluate(candidate);
         evaluations++;
         if (value > bestValue) {
           best = candidate;
@@ -185,24 +222,17 @@ function ascend(
   return { actions: best, value: bestValue, evaluations };
 }
 
-/** `fixed-hindsight`: the best single configuration per model (or uniform) over the whole run. */
-export function searchFixedInHindsight(
-  spec: ServingRunSpec,
-  params: ReferenceSearchParams,
-  progress?: SearchProgress,
-  /** The total reported (a per-phase search starts with this one and reports its own). */
-  total = referenceSearchBound('fixed-hindsight', spec, params),
-): ReferenceResult {
+/** The hindsight search, counting on `tally` (a per-phase search starts with one). */
+function* hindsightSteps(spec: ServingRunSpec, params: ReferenceSearchParams, tally: Tally): Steps<ReferenceResult> {
   const grid = searchGrid(params);
   const models = spec.models.length;
-  const counted = counter(total, progress);
-  const evaluate = counted((actions: ServingAction) => runUtility(spec, [{ fromMs: 0, actions }]));
+  const evaluate = (actions: ServingAction) => runUtility(spec, [{ fromMs: 0, actions }], tally);
   let best: ServingAction = uniform(models, grid[0]!);
   let bestValue = Number.NEGATIVE_INFINITY;
   let evaluations = 0;
   for (const g of grid) {
     const actions = uniform(models, g);
-    const value = evaluate(actions);
+    const value = yield* evaluate(actions);
     evaluations++;
     if (value > bestValue) {
       best = actions;
@@ -210,12 +240,82 @@ export function searchFixedInHindsight(
     }
   }
   if (params.perModel && models > 1) {
-    const found = ascend(best, bestValue, grid, params.rounds, evaluate);
+    const found = yield* ascend(best, bestValue, grid, params.rounds, evaluate);
     best = found.actions;
     bestValue = found.value;
     evaluations += found.evaluations;
   }
   return { plan: [{ fromMs: 0, actions: best }], utility: bestValue, evaluations };
+}
+
+/** `fixed-hindsight` as a generator (see `ReferenceSearch`): the best single configuration per model (or uniform) over the whole run. */
+export function fixedInHindsightSearch(spec: ServingRunSpec, params: ReferenceSearchParams): ReferenceSearch {
+  return hindsightSteps(spec, params, { done: 0, total: referenceSearchBound('fixed-hindsight', spec, params) });
+}
+
+/**
+ * `fixed-per-phase` as a generator (see `ReferenceSearch`): the best configuration per model
+ * for each phase of the known schedule. It starts with the hindsight search of the same
+ * parameters; `hindsight`, when given, is that search's result, found before (the serving
+ * worker keeps results), and the search goes on from it, counting its evaluations as its own:
+ * the result is the same either way.
+ */
+export function* fixedPerPhaseSearch(spec: ServingRunSpec, params: ReferenceSearchParams, hindsight?: ReferenceResult): ReferenceSearch {
+  const tally: Tally = { done: 0, total: referenceSearchBound('fixed-per-phase', spec, params) };
+  let found = hindsight;
+  if (found === undefined) found = yield* hindsightSteps(spec, params, tally);
+  else {
+    tally.done = found.evaluations;
+    yield { done: tally.done, total: tally.total };
+  }
+  const fixed = found.plan[0]!.actions;
+  const starts = phaseStartsMs(spec, params.phaseS ?? 0);
+  const plan: PhasePlan[] = starts.map((fromMs) => ({ fromMs, actions: fixed }));
+  const grid = searchGrid(params);
+  let evaluations = found.evaluations;
+  for (let k = 0; k < starts.length; k++) {
+    const fromMs = starts[k]!;
+    const toMs = starts[k + 1] ?? spec.durationMs;
+    const withPhase = (actions: ServingAction): PhasePlan[] => plan.map((p, j) => (j === k ? { fromMs: p.fromMs, actions } : p));
+    const evaluate = (actions: ServingAction) => phaseUtility(spec, withPhase(actions), fromMs, toMs, tally);
+    let start = plan[k]!.actions;
+    let startValue = yield* evaluate(start);
+    evaluations++;
+    // The phase's best uniform configuration first, then per model (as hindsight does).
+    for (const g of grid) {
+      const actions = uniform(spec.models.length, g);
+      const value = yield* evaluate(actions);
+      evaluations++;
+      if (value > startValue) {
+        start = actions;
+        startValue = value;
+      }
+    }
+    const ascended = params.perModel && spec.models.length > 1 ? yield* ascend(start, startValue, grid, params.rounds, evaluate) : { actions: start, evaluations: 0 };
+    evaluations += ascended.evaluations;
+    plan[k] = { fromMs, actions: ascended.actions };
+  }
+  const utility = yield* runUtility(spec, plan, tally);
+  evaluations++;
+  if (utility < found.utility) return { plan: [{ fromMs: 0, actions: fixed }], utility: found.utility, evaluations, fellBackToHindsight: true };
+  return { plan, utility, evaluations, fellBackToHindsight: false };
+}
+
+/** Runs a search to its end, telling `progress` after each evaluation. */
+export function runSearch(search: ReferenceSearch, progress?: SearchProgress): ReferenceResult {
+  let told = 0;
+  for (;;) {
+    const step = search.next();
+    if (step.done === true) return step.value;
+    if (step.value.done === told) continue;
+    told = step.value.done;
+    progress?.(step.value.done, step.value.total);
+  }
+}
+
+/** `fixed-hindsight`, in one go (the command line): `runSearch` of `fixedInHindsightSearch`. */
+export function searchFixedInHindsight(spec: ServingRunSpec, params: ReferenceSearchParams, progress?: SearchProgress): ReferenceResult {
+  return runSearch(fixedInHindsightSearch(spec, params), progress);
 }
 
 /** The phases' start times: 0, the schedule's boundaries, and every `phaseS` if set. */
@@ -227,41 +327,9 @@ export function phaseStartsMs(spec: ServingRunSpec, phaseS = 0): number[] {
   return [...new Set([...times].map((t) => Math.round(t / slot) * slot))].filter((t) => t < spec.durationMs).sort((a, b) => a - b);
 }
 
-/** `fixed-per-phase`: the best configuration per model for each phase of the known schedule. */
+/** `fixed-per-phase`, in one go (the command line): `runSearch` of `fixedPerPhaseSearch`. */
 export function searchFixedPerPhase(spec: ServingRunSpec, params: ReferenceSearchParams, progress?: SearchProgress): ReferenceResult {
-  const total = referenceSearchBound('fixed-per-phase', spec, params);
-  const hindsight = searchFixedInHindsight(spec, params, progress, total);
-  const counted = counter(total, progress, hindsight.evaluations);
-  const fixed = hindsight.plan[0]!.actions;
-  const starts = phaseStartsMs(spec, params.phaseS ?? 0);
-  const plan: PhasePlan[] = starts.map((fromMs) => ({ fromMs, actions: fixed }));
-  const grid = searchGrid(params);
-  let evaluations = hindsight.evaluations;
-  starts.forEach((fromMs, k) => {
-    const toMs = starts[k + 1] ?? spec.durationMs;
-    const withPhase = (actions: ServingAction): PhasePlan[] => plan.map((p, j) => (j === k ? { fromMs: p.fromMs, actions } : p));
-    const evaluate = counted((actions: ServingAction): number => phaseUtility(spec, withPhase(actions), fromMs, toMs));
-    let start = plan[k]!.actions;
-    let startValue = evaluate(start);
-    evaluations++;
-    // The phase's best uniform configuration first, then per model (as hindsight does).
-    for (const g of grid) {
-      const actions = uniform(spec.models.length, g);
-      const value = evaluate(actions);
-      evaluations++;
-      if (value > startValue) {
-        start = actions;
-        startValue = value;
-      }
-    }
-    const found = params.perModel && spec.models.length > 1 ? ascend(start, startValue, grid, params.rounds, evaluate) : { actions: start, evaluations: 0 };
-    evaluations += found.evaluations;
-    plan[k] = { fromMs, actions: found.actions };
-  });
-  const utility = counted(runUtility)(spec, plan);
-  evaluations++;
-  if (utility < hindsight.utility) return { plan: [{ fromMs: 0, actions: fixed }], utility: hindsight.utility, evaluations, fellBackToHindsight: true };
-  return { plan, utility, evaluations, fellBackToHindsight: false };
+  return runSearch(fixedPerPhaseSearch(spec, params), progress);
 }
 
 /** What a reference lane adds to its summary: the plan it found and what the search cost. */

@@ -6,7 +6,20 @@ import type { NumericParameter } from '../pipeline/registry';
 import { createDeepRt } from './deeprt';
 import { createFixed } from './fixed';
 import { createGa } from './ga';
-import { createPlanned, referenceReport, searchFixedInHindsight, searchFixedPerPhase, type ReferenceResult, type ReferenceSearchParams, type SearchProgress } from './reference';
+import { createPlanned, fixedInHindsightSearch, fixedPerPhaseSearch, referenceReport, runSearch, type ReferenceResult, type ReferenceSearch, type ReferenceSearchParams, type SearchProgress } from './reference';
+
+/** A reference lane's search, for a caller that runs it itself (the serving worker, in slices). */
+export interface ReferenceLaneSearch {
+  readonly kind: 'fixed-hindsight' | 'fixed-per-phase';
+  /** The search's parameters from the lane's (defaults filled in). */
+  params(params: Readonly<Record<string, number>>): ReferenceSearchParams;
+  /**
+   * The search as a generator (reference.ts `ReferenceSearch`); `hindsight` is, for
+   * `fixed-per-phase`, the result of the `fixed-hindsight` search of the same spec and
+   * parameters, which it starts with (ignored by `fixed-hindsight`).
+   */
+  start(spec: ServingRunSpec, params: ReferenceSearchParams, hindsight?: ReferenceResult): ReferenceSearch;
+}
 
 /** What a serving scheduler may be built with besides its parameters. */
 export interface ServingSchedulerContext {
@@ -25,8 +38,14 @@ export interface ServingSchedulerContext {
    * `fixed-per-phase`) search by re-running it; the other schedulers never look.
    */
   readonly spec?: ServingRunSpec;
-  /** Told each evaluation of a reference lane's search (the page shows it; reference.ts `SearchProgress`). */
+  /** Told each evaluation of a reference lane's search (reference.ts `SearchProgress`). */
   readonly searchProgress?: SearchProgress;
+  /**
+   * A reference lane's search, already done on this very `spec` with this lane's parameters
+   * (the serving worker runs it in slices and keeps it: ARCHITECTURE §3): the lane replays it
+   * and does not search.
+   */
+  readonly referenceResult?: ReferenceResult;
 }
 
 // The learning ids live in learningIds.ts, which the page reads without the registry (issue 12).
@@ -59,8 +78,8 @@ export interface ServingSchedulerEntry {
   readonly parameters: readonly NumericParameter[];
   /** True for the learning schedulers (they need `context.learning`, i.e. tfjs). */
   readonly learning?: boolean;
-  /** True for the reference lanes (oracles that search on the run before it starts; they need `context.spec`). */
-  readonly reference?: boolean;
+  /** Present for the reference lanes (oracles that search on the lane's own run, `context.spec`): their search. */
+  readonly reference?: ReferenceLaneSearch;
   /** Builds the scheduler with validated parameters. */
   create(params: Readonly<Record<string, number>>, context: ServingSchedulerContext): ServingScheduler;
 }
@@ -110,30 +129,36 @@ const SEARCH_ROUNDS: NumericParameter = { name: 'rounds', label: 'coordinate-asc
 const SEARCH_PER_MODEL: NumericParameter = { name: 'perModel', label: 'one configuration per model (0 = uniform)', min: 0, max: 1, integer: true, default: 1 };
 const PHASE_S: NumericParameter = { name: 'phaseS', label: 'also cut a phase every (s; 0 = schedule only)', min: 0, max: 100_000, integer: false, default: 0 };
 
-/** A reference lane: searches on the lane's own run (context.spec) before it starts, then replays its plan. */
-function referenceEntry(
-  id: 'fixed-hindsight' | 'fixed-per-phase',
-  label: string,
-  description: string,
-  parameters: readonly NumericParameter[],
-  search: (spec: ServingRunSpec, params: ReferenceSearchParams, progress?: SearchProgress) => ReferenceResult,
-): ServingSchedulerEntry {
+/**
+ * A reference lane: searches on the lane's own run (context.spec) when created, unless the
+ * context brings the search's result, then replays its plan.
+ */
+function referenceEntry(id: 'fixed-hindsight' | 'fixed-per-phase', label: string, description: string, parameters: readonly NumericParameter[]): ServingSchedulerEntry {
+  const search: ReferenceLaneSearch = {
+    kind: id,
+    params: (params) => ({
+      maxBatch: value(params, SEARCH_BATCH),
+      maxInstances: value(params, SEARCH_INSTANCES),
+      rounds: value(params, SEARCH_ROUNDS),
+      perModel: value(params, SEARCH_PER_MODEL) === 1,
+      phaseS: params[PHASE_S.name] ?? PHASE_S.default,
+    }),
+    start: (spec, params, hindsight) => (id === 'fixed-hindsight' ? fixedInHindsightSearch(spec, params) : fixedPerPhaseSearch(spec, params, hindsight)),
+  };
   return {
     id,
     label,
     description,
     parameters,
-    reference: true,
+    reference: search,
     create: (params, context) => {
-      if (context.spec === undefined) throw new Error(`${id} is a reference lane: it searches on the lane's own run, which was not given`);
-      const found = search(context.spec, {
-        maxBatch: value(params, SEARCH_BATCH),
-        maxInstances: value(params, SEARCH_INSTANCES),
-        rounds: value(params, SEARCH_ROUNDS),
-        perModel: value(params, SEARCH_PER_MODEL) === 1,
-        phaseS: params[PHASE_S.name] ?? PHASE_S.default,
-      }, context.searchProgress);
-      return createPlanned(id, found.plan, () => referenceReport(found));
+      let found = context.referenceResult;
+      if (found === undefined) {
+        if (context.spec === undefined) throw new Error(`${id} is a reference lane: it searches on the lane's own run, which was not given`);
+        found = runSearch(search.start(context.spec, search.params(params)), context.searchProgress);
+      }
+      const result = found;
+      return createPlanned(id, result.plan, () => referenceReport(result));
     },
   };
 }
@@ -241,14 +266,12 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
     'Best fixed in hindsight',
     'Reference (oracle): per model the single (b, m_c) with the best utility over the whole run, found by re-running this very trace (every uniform setting, then coordinate ascent per model); perModel 0 = Triton at its best uniform setting.',
     [SEARCH_BATCH, SEARCH_INSTANCES, SEARCH_ROUNDS, SEARCH_PER_MODEL],
-    searchFixedInHindsight,
   ),
   'fixed-per-phase': referenceEntry(
     'fixed-per-phase',
     'Best fixed per phase',
     'Reference (oracle): the best (b, m_c) per model for each phase of the known schedule (rate steps, ramps, tenants, services), searched phase by phase on this very trace from the hindsight configuration.',
     [SEARCH_BATCH, SEARCH_INSTANCES, SEARCH_ROUNDS, SEARCH_PER_MODEL, PHASE_S],
-    searchFixedPerPhase,
   ),
 };
 
@@ -265,7 +288,7 @@ export function servingLaneLabel(id: ServingSchedulerId, params: Readonly<Record
     const shown = notes.filter((n) => n !== '');
     return shown.length === 0 ? entry.label : `${entry.label} (${shown.join(', ')})`;
   }
-  if (entry.reference === true) {
+  if (entry.reference !== undefined) {
     const uniformOnly = id === 'fixed-hindsight' && params['perModel'] === 0;
     return uniformOnly ? 'Triton at its best uniform setting' : entry.label;
   }

@@ -1,4 +1,5 @@
 import type { Frame, SimApi } from '../../worker/protocol';
+import type { SessionHost } from '../../worker/liveLoop';
 import type { ServingApi, ServingFrame } from '../../worker/servingProtocol';
 import { PipelineSession } from '../../worker/pipelineSession';
 import { ServingSession } from '../../worker/servingSession';
@@ -33,10 +34,14 @@ export function inProcessLab(ask?: AskToStart): { readonly store: LabStore; read
   return { store: createLabStore(client, () => 0, ask), session };
 }
 
-/** The serving store wired to a serving session in the same thread, with a manual clock. */
-export function inProcessServing(ask?: AskToStart): { readonly store: ServingStore; readonly session: ServingSession } {
+/**
+ * The serving store wired to a serving session in the same thread, with a manual clock; `host`
+ * gives the session a clock and timers (`testing/manualHost.ts`: a reference lane's search
+ * runs in its tasks), else the clock stands at 0 and nothing scheduled runs.
+ */
+export function inProcessServing(ask?: AskToStart, host?: Pick<SessionHost<ServingFrame>, 'now' | 'schedule'>): { readonly store: ServingStore; readonly session: ServingSession } {
   let listener: ((frame: ServingFrame) => void) | null = null;
-  const session = new ServingSession({ now: () => 0, schedule: () => undefined, emit: (frame) => listener?.(frame) });
+  const session = new ServingSession({ now: host?.now ?? (() => 0), schedule: host?.schedule ?? (() => undefined), emit: (frame) => listener?.(frame) });
   const client = inProcessClient<ServingApi, ServingFrame>(session, (onFrame) => {
     listener = onFrame;
   });

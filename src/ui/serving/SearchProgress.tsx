@@ -3,22 +3,28 @@ import type { ServingStore } from '../../store/servingStore';
 import './servingPanels.css';
 
 /**
- * While a reference lane (`fixed-hindsight`, `fixed-per-phase`) searches on the run's own trace
- * before the run starts — re-running it once per configuration tried, in the serving worker —
- * this says which lane and how far it is (progress frames of the worker, servingProtocol
- * `ServingSearchProgress`). The page stays free meanwhile; the lanes start once every
- * reference lane has its plan.
+ * On a reference lane's card (`fixed-hindsight`, `fixed-per-phase`) while it waits for its
+ * plan: how far its search is — it re-runs this run's trace once per configuration tried, in
+ * the serving worker, beside the other lanes, which do not wait — and then how far the lane
+ * has run from time 0 with the plan found, on its way to the others (ARCHITECTURE §3). Nothing
+ * once the lane runs with the others.
  */
-export function SearchProgress({ store }: { readonly store: ServingStore }) {
-  const search = useStore(store, (s) => s.search);
-  if (search === null) return null;
-  const { lane, label, ordinal, of, done, total } = search;
+export function SearchProgress({ store, lane }: { readonly store: ServingStore; readonly lane: number }) {
+  const done = useStore(store, (s) => s.searches[lane]?.done ?? null);
+  const total = useStore(store, (s) => s.searches[lane]?.total ?? 0);
+  const replayedMs = useStore(store, (s) => s.searches[lane]?.replayedMs ?? null);
+  if (done === null) return null;
+  const phase = replayedMs === null ? 'search' : 'replay';
   return (
-    <div className="search-progress" role="status" data-testid="serving.search" data-lane={lane} data-done={done} data-total={total}>
-      <span>
-        {label} (reference lane {ordinal} of {of}) is searching this run’s trace before it starts: {done.toLocaleString('en-US')} of at most {total.toLocaleString('en-US')} configurations tried
-      </span>
-      <progress max={total} value={done} aria-label={`${label}: configurations tried`} />
-    </div>
+    <span className="lane-search" data-testid={`lane.search.${lane}`} data-phase={phase} data-done={done} data-total={total}>
+      {replayedMs === null ? (
+        <>
+          searching this run’s trace beside the other lanes: {done.toLocaleString('en-US')} of at most {total.toLocaleString('en-US')} configurations tried{' '}
+          <progress max={Math.max(1, total)} value={done} aria-label="configurations tried" />
+        </>
+      ) : (
+        <>plan found ({done.toLocaleString('en-US')} runs of the trace); running it from 0 s up to the other lanes: {(replayedMs / 1000).toFixed(0)} s</>
+      )}
+    </span>
   );
 }

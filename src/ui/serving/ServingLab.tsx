@@ -282,12 +282,12 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
     series: models.map((m, k) => ({ model: m.model, sloMs: m.sloMs, latencyMs: timeS.map((_, i) => (series!.at('throughputRps', i, k) > 0 ? series!.at('latencyMeanMs', i, k) : Number.NaN)) })),
   };
   const learningLabels = lanes.filter((l) => l.learning).map((l) => l.label);
-  const referenceLabels = lanes.filter((l) => SERVING_SCHEDULERS[l.scheduler as keyof typeof SERVING_SCHEDULERS]?.reference === true).map((l) => l.label);
+  const referenceLabels = lanes.filter((l) => SERVING_SCHEDULERS[l.scheduler as keyof typeof SERVING_SCHEDULERS]?.reference !== undefined).map((l) => l.label);
   const decisions: DecisionTimeData = { lanes: lanes.map((l, i) => ({ label: l.label, index: l.index, decisionUs: state.decisionUs[i] ?? null })) };
   const utility: UtilityBarsData | null =
     state.summaries === null
       ? null
-      : { models: models.map((m) => m.model), lanes: lanes.map((l) => ({ label: l.label, index: l.index })), utility: models.map((m) => state.summaries!.map((s) => s.perModel[m.model]?.utilityMean ?? null)) };
+      : { models: models.map((m) => m.model), lanes: lanes.map((l) => ({ label: l.label, index: l.index })), utility: models.map((m) => state.summaries!.map((s) => s?.perModel[m.model]?.utilityMean ?? null)) };
 
   const world: LabWorld = {
     testId: 'serving',
@@ -310,7 +310,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
       ),
       extras: (
         <label className="speed">
-          {perModelRate ? 'Requests/s a model' : 'Requests/s'} <output>{rateRps}</output>
+          {perModelRate ? 'Requests/s a model' : 'Requests/s'} <output data-testid="serving.rate">{rateRps}</output>
           <input type="range" min={5} max={60} step={5} value={rateRps} data-testid="controls.rps" aria-label="Request rate (rps)" onChange={(e) => void act.setArrivalRate(Number(e.target.value))} />
         </label>
       ),
@@ -323,7 +323,6 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
     share,
     lessons: servingLessons,
     shortcuts: SERVING_SHORTCUTS,
-    notices: <SearchProgress store={store} />,
     board: (
       <DragDropArea
         onDrop={(_item, target) => (target?.id === 'device' ? void act.addBackground(TENANT.intensity, TENANT.memoryMb) : undefined)}
@@ -449,6 +448,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
                       utility {summary.utilityMean.toFixed(2)} · {summary.throughputRps.toFixed(1)} rps · SLO violations {summary.sloViolationPct.toFixed(1)} %
                     </span>
                   ) : null}
+                  <SearchProgress store={store} lane={l.index} />
                 </li>
               );
             })}

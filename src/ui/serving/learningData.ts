@@ -236,7 +236,7 @@ const pct = (v: number) => (Number.isFinite(v) ? `${v < 10 ? v.toFixed(1) : v.to
 export const PREDICTOR_COLOURS = { mlp: '#0072B2', linear: '#D55E00' } as const;
 
 /** Whether a lane runs BCEdge's interference predictor (its parameter, or its report says so). */
-export function hasPredictor(lane: ServingLaneInfo, summary: ServingSummary | undefined): boolean {
+export function hasPredictor(lane: ServingLaneInfo, summary: ServingSummary | null | undefined): boolean {
   const predictor = (summary?.learning as Record<string, unknown> | undefined)?.['predictor'];
   return (typeof predictor === 'object' && predictor !== null) || (lane.scheduler === 'bcedge' && lane.params['predictor'] !== 0);
 }
@@ -249,7 +249,7 @@ export const CDF_WAITING = 'Pause the run (or let it finish) to see this distrib
  * relative error (%) of the MLP's online predictions and of linear regression scored the
  * same way, each with its median and 95th percentile in the legend.
  */
-export function predictorErrorCdf(lanes: readonly ServingLaneInfo[], summaries: readonly ServingSummary[] | null): CdfData {
+export function predictorErrorCdf(lanes: readonly ServingLaneInfo[], summaries: readonly (ServingSummary | null)[] | null): CdfData {
   const series: CdfSeries[] = [];
   const withPredictor = lanes.filter((lane, i) => hasPredictor(lane, summaries?.[i]));
   const many = withPredictor.length > 1;
@@ -281,7 +281,7 @@ export function predictorErrorCdf(lanes: readonly ServingLaneInfo[], summaries: 
 }
 
 /** Fig. 14's data from the summaries: each learning lane's per-slot SLO violation rate (%). */
-export function sloViolationCdf(lanes: readonly ServingLaneInfo[], summaries: readonly ServingSummary[] | null): CdfData {
+export function sloViolationCdf(lanes: readonly ServingLaneInfo[], summaries: readonly (ServingSummary | null)[] | null): CdfData {
   const series: CdfSeries[] = [];
   lanes.forEach((lane, i) => {
     if (!lane.learning) return;
