@@ -22,3 +22,23 @@ export const EARLIER_SCENARIO_READINGS: ScenarioReadings = { rateBasis: 'total',
 
 /** The readings' names, in the order the Assumptions panel and the claims list them. */
 export const READING_NAMES = ['rateBasis', 'batching', 'throughputTerm', 'reward', 'latencyProfile', 'interference'] as const satisfies readonly (keyof ScenarioReadings)[];
+
+/** What the rate of the models without a schedule of their own is read from. */
+export interface RateBlock {
+  readonly rateRps: number;
+  readonly models: readonly { readonly weight: number }[];
+  readonly assumptions?: { readonly rateBasis?: 'perModel' | 'total' | undefined } | undefined;
+}
+
+/**
+ * The total rate the models without a schedule of their own share by weight, rps. BCEdge
+ * §V-A sets "the request arrival rate … to 30 requests per second" with "a request queue
+ * for each model" (§III-A1); `rateBasis: "perModel"` (the default) reads it per model: the
+ * models that send (weight > 0) send `rateRps` each on average (n × `rateRps` in total,
+ * shared by weight, so equal weights give each `rateRps`); `"total"` splits `rateRps` over
+ * them (the earlier reading).
+ */
+export function totalRateRps(v: RateBlock): number {
+  if ((v.assumptions?.rateBasis ?? 'perModel') === 'total') return v.rateRps;
+  return v.rateRps * v.models.filter((m) => m.weight > 0).length;
+}

@@ -3,6 +3,7 @@
  * the page checks before it plays (`store/longRun.ts`), on its first load (issue 12 part 6).
  * `cost.ts` adds the sweeps' combinations and the seeds.
  */
+import { totalRateRps } from './readings';
 import { isLearningScheduler } from '../schedulers/serving/learningIds';
 import type { AnyScenario } from './schema';
 
@@ -40,8 +41,8 @@ export const NOMINAL_LANE_EVENTS_PER_S = 1_000_000;
 /**
  * The bound above which the CLI refuses a run without `--allow-long` and the page asks
  * before starting: 10⁹ lane-events, about a quarter of an hour at the nominal rate. Every
- * preset is below it, swept over 10 seeds (the largest, bcedge-fig7-utility with its learners,
- * is 1.8·10⁸).
+ * preset is below it swept over 10 seeds, but the learning presets at 3000 s and 30 rps a
+ * model, which are below it over 5 (bcedge-fig10-convergence: 1.09·10⁹ at 10 seeds).
  */
 export const COST_BOUND_LANE_EVENTS = 1e9;
 
@@ -50,7 +51,7 @@ export function cellCost(scenario: AnyScenario): { events: number; weightedLanes
   if (scenario.world === 'serving') {
     const v = scenario.serving;
     return {
-      events: v.rateRps * v.durationS,
+      events: totalRateRps(v) * v.durationS,
       weightedLanes: v.lanes.reduce((sum, lane) => sum + (isLearningScheduler(lane.scheduler) ? LEARNING_LANE_WEIGHT : 1), 0),
     };
   }

@@ -7,6 +7,8 @@ import { PIPELINE_SCHEDULER_IDS, PIPELINE_SCHEDULERS } from '../schedulers/pipel
 import { MODEL_IDS as SERVING_MODEL_IDS } from '../engine/serving/models';
 import { PLATFORM_IDS } from '../engine/serving/platforms';
 import { LATENCY_PROFILE_IDS, type LatencyProfileId } from '../engine/serving/models';
+import { totalRateRps, type RateBlock } from './readings';
+export { totalRateRps } from './readings';
 import { perModelParameter, SERVING_SCHEDULER_IDS, SERVING_SCHEDULERS } from '../schedulers/serving/registry';
 import { checkSweep } from './sweep';
 import { sweepSchema } from './sweepSchema';
@@ -475,7 +477,7 @@ type ServingModelSpec = z.infer<typeof servingModelSchema>;
  * when it takes its share of the one Poisson stream.
  */
 export function modelRateSpec(
-  v: RateBlock & { readonly bursts?: { readonly burstiness: number; readonly meanOnS: number } | undefined },
+  v: RateBlock & { readonly models: readonly ServingModelSpec[]; readonly bursts?: { readonly burstiness: number; readonly meanOnS: number } | undefined },
   m: ServingModelSpec,
 ): RateScheduleSpec | undefined {
   if (m.rate !== undefined || v.bursts === undefined) return m.rate;
@@ -486,25 +488,6 @@ export function modelRateSpec(
   return { kind: 'mmpp', onRps: burstiness * shareRps, offRps: 0, meanOnS, meanOffS: meanOnS * (burstiness - 1), startOn: false };
 }
 
-/** What the rate of the models without a schedule of their own is read from. */
-interface RateBlock {
-  readonly rateRps: number;
-  readonly models: readonly ServingModelSpec[];
-  readonly assumptions?: { readonly rateBasis?: 'perModel' | 'total' | undefined } | undefined;
-}
-
-/**
- * The total rate the models without a schedule of their own share by weight, rps. BCEdge
- * §V-A sets "the request arrival rate … to 30 requests per second" with "a request queue
- * for each model" (§III-A1); `rateBasis: "perModel"` (the default) reads it per model: the
- * models that send (weight > 0) send `rateRps` each on average (n × `rateRps` in total,
- * shared by weight, so equal weights give each `rateRps`); `"total"` splits `rateRps` over
- * them (the earlier reading).
- */
-export function totalRateRps(v: RateBlock): number {
-  if ((v.assumptions?.rateBasis ?? 'perModel') === 'total') return v.rateRps;
-  return v.rateRps * v.models.filter((m) => m.weight > 0).length;
-}
 
 /**
  * The fields that set a serving scenario's peak request rate: `rateRps` when some model takes
