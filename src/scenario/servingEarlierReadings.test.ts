@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAnyScenario } from './parse';
+import { EARLIER_SCENARIO_READINGS } from './readings';
+import { pinnedNumbers } from './testing/pinnedNumbers';
 import type { ServingScenario } from './schema';
 import { runServingScenario } from './servingRunner';
 import fixture from './testing/servingEarlierReadings.json';
@@ -21,16 +23,10 @@ describe('a version-3 serving scenario runs under the earlier readings', () => {
       expect(parsed.ok, JSON.stringify(parsed)).toBe(true);
       if (!parsed.ok) return;
       const s = parsed.scenario as ServingScenario;
-      expect(s.serving.assumptions).toMatchObject({ rateBasis: 'total', batching: 'cap', throughputTerm: 'completed', reward: 'utility', latencyProfile: 'lab', interference: 'ownModel' });
+      expect(s.serving.assumptions).toMatchObject(EARLIER_SCENARIO_READINGS);
       const got = runServingScenario(s).map((x) => ({
-        scheduler: x.scheduler,
-        ...(x.cell === undefined ? {} : { cell: x.cell }),
-        u: x.summary.utilityMean,
-        v: x.summary.sloViolationPct,
-        l: x.summary.latencyMeanMs,
+        ...pinnedNumbers(x),
         p99: x.summary.latencyP99Ms,
-        t: x.summary.throughputRps,
-        n: x.summary.requests,
         b: Object.fromEntries(Object.entries(x.summary.perModel).map(([k, m]) => [k, m.batchSizeMean])),
       }));
       expect(got).toEqual(results);

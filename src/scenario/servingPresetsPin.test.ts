@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isLearningScheduler } from '../schedulers/serving/registry';
 import { SERVING_PRESETS } from './presets';
 import { EARLIER_SCENARIO_READINGS } from './readings';
+import { pinnedNumbers } from './testing/pinnedNumbers';
 import type { ServingScenario } from './schema';
 import { runServingScenario } from './servingRunner';
 import pinned from './testing/servingPresetsPin.json';
@@ -43,15 +44,7 @@ describe('the serving presets of before issue 16', () => {
       const preset = SERVING_PRESETS.find((p) => p.id === id);
       expect(preset, id).toBeDefined();
       const s = reduced(preset!.scenario as ServingScenario)!;
-      const got = runServingScenario(s).map((x) => ({
-        scheduler: x.scheduler,
-        ...(x.cell === undefined ? {} : { cell: x.cell }),
-        u: x.summary.utilityMean,
-        v: x.summary.sloViolationPct,
-        l: x.summary.latencyMeanMs,
-        t: x.summary.throughputRps,
-        n: x.summary.requests,
-      }));
+      const got = runServingScenario(s).map(pinnedNumbers);
       expect(got).toEqual(table[id]);
     });
   }
