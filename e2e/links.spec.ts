@@ -111,6 +111,8 @@ test('keeps working offline once loaded', async ({ page, context }) => {
   const lab = new LabPage(page);
   await lab.goto();
   await lab.pause();
+  // "Once loaded": lazily loaded parts (chunks fetched after the first frame) have arrived.
+  await page.waitForLoadState('networkidle');
   await context.setOffline(true);
   await lab.step(50);
   await lab.dragWithKeyboard('I', 1);

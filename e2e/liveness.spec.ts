@@ -3,7 +3,7 @@ import { LabPage } from './pages/lab';
 import { ServingPage } from './pages/serving';
 
 // The page takes a worker for dead after 10 s without an answer (WORKER_LIVENESS).
-test.setTimeout(60_000);
+test.setTimeout(90_000);
 
 test('a pipeline worker that closes itself is restarted with the banner and the scenario; Play works again', async ({ page }) => {
   const lab = new LabPage(page);
@@ -17,7 +17,9 @@ test('a pipeline worker that closes itself is restarted with the banner and the 
   expect(worker).toBeDefined();
   // What `self.close()` in the worker does: no error event, no more answers.
   await worker!.evaluate(() => self.close());
-  await expect(lab.byTestId('banner.errors')).toHaveAttribute('data-source', 'worker', { timeout: 20_000 });
+  // The restart comes after 10 s of unanswered pings counted from checks that ran on time
+  // (WORKER_LIVENESS); a loaded machine runs some checks late, and a late check starts over.
+  await expect(lab.byTestId('banner.errors')).toHaveAttribute('data-source', 'worker', { timeout: 45_000 });
   await expect(lab.byTestId('banner.errors')).toContainText('stopped answering');
   await expect.poll(() => lab.served()).toBe(0);
   await expect(lab.byTestId('board.ep-4')).toBeVisible();
@@ -42,7 +44,7 @@ test('a serving worker that hangs is restarted with the banner and the scenario'
       }
     }, 0);
   });
-  await expect(lab.byTestId('banner.errors')).toHaveAttribute('data-source', 'worker', { timeout: 20_000 });
+  await expect(lab.byTestId('banner.errors')).toHaveAttribute('data-source', 'worker', { timeout: 45_000 });
   await expect(lab.byTestId('banner.errors')).toContainText('stopped answering');
   await expect.poll(() => lab.timeMs()).toBe(0);
   await lab.byTestId('serving.step').click();
