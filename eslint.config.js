@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -127,6 +128,54 @@ const NO_EXPORT_DEFAULT = {
   message: 'Use named exports; default exports only where a tool demands one (ARCHITECTURE §8).',
 };
 
+/**
+ * The worlds (ARCHITECTURE §7b): one folder each under src/worlds/, found on disk so that a
+ * new world is covered by the rules below without editing them.
+ */
+const WORLD_FOLDERS = readdirSync(new URL('./src/worlds/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/**
+ * No switch on a world id outside src/worlds/ (ARCHITECTURE §7b): code that handles a
+ * scenario of any world asks the world (`worldOf(scenario)`) instead of comparing its id.
+ */
+const WORLD_SWITCH_MESSAGE =
+  'No switch on a world id outside src/worlds/: ask the world (worldOf(scenario), isScenarioOf) (ARCHITECTURE §7b).';
+const NO_WORLD_SWITCH = [
+  {
+    selector: "BinaryExpression[operator=/^[!=]==?$/][left.type='MemberExpression'][left.property.name='world'][right.type='Literal']",
+    message: WORLD_SWITCH_MESSAGE,
+  },
+  {
+    selector: "BinaryExpression[operator=/^[!=]==?$/][right.type='MemberExpression'][right.property.name='world'][left.type='Literal']",
+    message: WORLD_SWITCH_MESSAGE,
+  },
+  { selector: "SwitchStatement[discriminant.property.name='world']", message: WORLD_SWITCH_MESSAGE },
+];
+
+/** The kit names no world: it imports nothing of src/worlds/ (the list included). */
+const KIT_MESSAGE = 'src/kit names no world: it may not import src/worlds/ (ARCHITECTURE §7b). Type-only imports are not allowed either.';
+
+/** @returns {import('eslint').Linter.Config[]} a world imports no other world */
+function worldIsolation() {
+  return WORLD_FOLDERS.map((world) => {
+    const others = WORLD_FOLDERS.filter((w) => w !== world);
+    return {
+      name: `interference-lab/worlds/${world}`,
+      files: [`src/worlds/${world}/**/*.{ts,tsx}`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: others.length === 0 ? [] : [{ regex: `(^|/)(worlds/)?(${others.join('|')})(/|$)`, message: `src/worlds/${world} imports no other world (${others.join(', ')}): what two worlds share lives in the kit (ARCHITECTURE §7b).` }],
+          },
+        ],
+      },
+    };
+  });
+}
+
 export default defineConfig(
   globalIgnores([
     'dist/',
@@ -191,6 +240,22 @@ export default defineConfig(
       ],
     },
   },
+  {
+    name: 'interference-lab/no-world-switch',
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/worlds/**', 'src/**/*.test.{ts,tsx}', 'src/**/testing/**'],
+    rules: {
+      'no-restricted-syntax': ['error', NO_EXPORT_ALL, NO_EXPORT_DEFAULT, ...NO_WORLD_SWITCH],
+    },
+  },
+  {
+    name: 'interference-lab/kit',
+    files: ['src/kit/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)worlds(/|$)', message: KIT_MESSAGE }] }],
+    },
+  },
+  worldIsolation(),
   {
     name: 'interference-lab/ui/react-hooks',
     files: ['src/ui/**/*.{ts,tsx}'],

@@ -120,3 +120,28 @@ describe('exports', () => {
     expect(await ruleIds('export default {};\n', 'vite.config.ts')).toEqual([]);
   });
 });
+
+describe('worlds behind one list (ARCHITECTURE §7b)', () => {
+  it('reports a switch on a world id outside src/worlds/, and allows it inside', async () => {
+    const code = "export const f = (s: { world: string }) => (s.world === 'serving' ? 1 : 'pipeline' !== s.world ? 2 : 3);\nexport function g(s: { world: string }) {\n  switch (s.world) {\n    default:\n      return 0;\n  }\n}\n";
+    expect(await ruleIds(code, 'src/scenario/fake.ts')).toEqual(['no-restricted-syntax', 'no-restricted-syntax', 'no-restricted-syntax']);
+    expect(await ruleIds(code, 'src/ui/fake.tsx')).toEqual(['no-restricted-syntax', 'no-restricted-syntax', 'no-restricted-syntax']);
+    expect(await ruleIds(code, 'src/worlds/serving/fake.ts')).toEqual([]);
+    // Asking the world is the way: comparing two ids held in variables is not a switch on one.
+    const asking = 'export const same = (a: { world: string }, id: string) => a.world === id;\n';
+    expect(await ruleIds(asking, 'src/scenario/fake.ts')).toEqual([]);
+  });
+
+  it('keeps the kit free of worlds: it imports nothing of src/worlds/, the list included', async () => {
+    expect(await ruleIds("import { worldOf } from '../worlds';\nexport const w = worldOf;\n", 'src/kit/fake.ts')).toEqual(['no-restricted-imports']);
+    expect(await ruleIds("import { servingWorld } from '../worlds/serving/world';\nexport const w = servingWorld;\n", 'src/kit/fake.ts')).toEqual(['no-restricted-imports']);
+    expect(await ruleIds("import type { World } from './world';\nexport type W = World;\n", 'src/kit/fake.ts')).toEqual([]);
+  });
+
+  it('reports a world that imports another world', async () => {
+    const code = "import { servingWorld } from '../serving/world';\nexport const w = servingWorld;\n";
+    expect(await ruleIds(code, 'src/worlds/pipeline/fake.ts')).toEqual(['no-restricted-imports']);
+    const own = "import { pipelineWorld } from './world';\nexport const w = pipelineWorld;\n";
+    expect(await ruleIds(own, 'src/worlds/pipeline/fake.ts')).toEqual([]);
+  });
+});

@@ -1,3 +1,5 @@
+import { isScenarioOf } from '../kit/world';
+import { servingWorld } from '../worlds/serving/world';
 import type { Scalar, Tensor, Variable } from '@tensorflow/tfjs';
 import { createRng, type Rng } from '../engine/rng';
 import {
@@ -13,7 +15,6 @@ import {
 } from '../engine/serving/scheduler';
 import { SERVING_SCHEDULER_STREAM, ServingRun, type BackgroundInterference, type ServingRunSpec } from '../engine/serving/simulation';
 import { findPreset } from '../scenario/presets';
-import type { ServingScenario } from '../scenario/schema';
 import { buildServingSpec } from '../scenario/servingRunner';
 import { fitLinear, predictLinear } from './linearRegression';
 import { Mlp, type MlpWeights } from './nn';
@@ -479,8 +480,8 @@ function backgroundEpisodes(durationMs: number, rng: Rng): BackgroundInterferenc
 /** The serving-default preset's run spec (six models, Xavier NX, 30 rps). */
 function defaultServingSpec(seed: number): ServingRunSpec {
   const preset = findPreset('serving-default');
-  if (preset === undefined || preset.scenario.world !== 'serving') throw new Error('the serving-default preset is missing');
-  return buildServingSpec(preset.scenario as ServingScenario, {}, seed);
+  if (preset === undefined || !isScenarioOf(servingWorld, preset.scenario)) throw new Error('the serving-default preset is missing');
+  return buildServingSpec(preset.scenario, {}, seed);
 }
 
 /** Nearest-rank quantile of an ascending array. */

@@ -1,5 +1,6 @@
 import type { AnyScenario } from '../scenario/schema';
 import { axisName, axisValues, sweepMetric, type AxisValue } from '../scenario/sweep';
+import { worldOf } from '../worlds';
 import type { CellOutcome } from '../scenario/sweepReport';
 import { differencePct, meanInterval, metricOf, type MeanInterval } from '../scenario/sweepStats';
 import { plottable } from './sampling';
@@ -38,7 +39,7 @@ export interface ExploreData {
  * when an axis sweeps its parameter (ODIN α), "lane k (scheduler)" instead.
  */
 function laneLabels(scenario: AnyScenario, outcomes: readonly (CellOutcome | null)[]): string[] {
-  const lanes = scenario.world === 'pipeline' ? scenario.pipeline.lanes : scenario.serving.lanes;
+  const lanes = worldOf(scenario).lanes(scenario);
   return lanes.map((l, k) => {
     const seen = new Set<string>();
     for (const o of outcomes) if (o?.results[k] !== undefined) seen.add(o.results[k].label);

@@ -7,7 +7,7 @@ import type { LayerTimeDatabase } from '../engine/profiles/types';
 import { measureDatabase, type MeasureEnvironment } from '../measure/runner';
 import type { SpawnHog } from '../measure/hogs';
 import { parseDatabaseFile, scenarioWithDatabase } from '../scenario/databaseFile';
-import { parseScenario } from '../scenario/parse';
+import { parseScenario } from '../worlds/pipeline/door';
 import { runPipelineScenario } from '../scenario/pipelineRunner';
 import { defaultScenario } from '../scenario/presets';
 import { spawnNodeHog } from './hogThreads';

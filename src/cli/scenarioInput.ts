@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import { schemaFieldAt } from '../scenario/fieldBounds';
 import { migrateDocument, parseAnyScenario } from '../scenario/parse';
 import { findPreset } from '../scenario/presets';
-import { formatErrors, formatPath, scenarioSchema, servingScenarioSchema, type AnyScenario } from '../scenario/schema';
+import { formatErrors, formatPath, type AnyScenario } from '../scenario/schema';
+import { worldOfDocument } from '../worlds';
 import { UsageError, type CliIo } from './io';
 
 /** A scenario file larger than this is refused before it is parsed. */
@@ -112,7 +113,7 @@ function nearestField(key: string, known: readonly string[]): string {
 /** The schema a document is set and validated against: its world's. */
 function schemaOfDocument(document: unknown): z.ZodType | undefined {
   if (document === null || typeof document !== 'object' || Array.isArray(document)) return undefined;
-  return (document as { world?: unknown }).world === 'serving' ? servingScenarioSchema : scenarioSchema;
+  return worldOfDocument(document).schema() as z.ZodType;
 }
 
 /** Reads a preset id or a scenario file, applies the `--set`s and validates: a scenario, or a UsageError naming the field. */

@@ -1,8 +1,10 @@
 import type { Tf } from '../agents/tf';
 import { createLatencyPredictor } from '../agents/predictorAdapter';
 import { createLearningFactory, type AgentLibrary, type LearningFactoryOptions } from '../agents/registry';
-import { isLearningScheduler, type LearningFactory } from '../schedulers/serving/registry';
+import type { LearningFactory } from '../schedulers/serving/registry';
 import type { AnyScenario, ServingScenario } from '../scenario/schema';
+import { hasLearningLane } from '../kit/world';
+import { worldOf } from '../worlds';
 
 /** TensorFlow.js and the shipped agents, for scenarios with learning lanes. */
 export interface LearningKit {
@@ -12,7 +14,8 @@ export interface LearningKit {
 
 /** Whether a scenario has a learning lane (it needs TensorFlow.js). */
 export function hasLearningLanes(scenario: AnyScenario): scenario is ServingScenario {
-  return scenario.world === 'serving' && scenario.serving.lanes.some((l) => isLearningScheduler(l.scheduler));
+  // Only the serving world has learners (World.hasLearners); its learning factory is the one built here.
+  return hasLearningLane(worldOf(scenario), scenario);
 }
 
 /** The learning factory for a serving scenario with learning lanes (undefined when it has none). */

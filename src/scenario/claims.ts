@@ -2,8 +2,10 @@ import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS, type ScenarioReadin
 import type { ClaimRow, Paper, ReadingResult, ReadingValue, SensitivityResult } from './claimsReport';
 import { estimateRunCost } from './cost';
 import { findPreset } from './presets';
-import type { AnyScenario, PipelineLane, ServingScenario } from './schema';
-import { parseFieldPath, sweepCells, sweepSeeds, SWEEP_METRICS, type Sweep, type SweepAxis } from './sweep';
+import type { AnyScenario, PipelineLane } from './schema';
+import { parseFieldPath, sweepCells, sweepMetricsOf, sweepSeeds, type Sweep, type SweepAxis } from './sweep';
+import { worldOf } from '../worlds';
+import type { WorldLane } from '../kit/world';
 import type { CellOutcome, ResultRow } from './sweepReport';
 import { differencePct, higherIsBetter, meanInterval } from './sweepStats';
 import { combine, judge, type Estimate, type Verdict, type VerdictRule } from './verdict';
@@ -74,7 +76,7 @@ export interface ClaimMeasure {
   /** The preset the claim starts from (`npm run sim -- presets`). */
   readonly preset: string;
   /** Replaces the preset's lanes (a claim's lanes are indices into these). */
-  readonly lanes?: readonly object[];
+  readonly lanes?: readonly WorldLane[];
   /** Fields set before the run (the same paths as `--set`; a value may be a list, e.g. the models). */
   readonly set?: Readonly<Record<string, unknown>>;
   /** The claim's grid as sweep axes; absent: the preset's own sweep (or one combination). */
@@ -835,22 +837,16 @@ function mainScenario(claim: Claim, seeds: number): AnyScenario {
   if (preset === undefined) throw new RangeError(`claim ${claim.id}: no preset ${m.preset}`);
   let scenario = structuredClone(preset.scenario) as AnyScenario;
   if (m.lanes !== undefined) {
-    scenario = (scenario.world === 'pipeline' ? { ...scenario, pipeline: { ...scenario.pipeline, lanes: m.lanes } } : { ...scenario, serving: { ...scenario.serving, lanes: m.lanes } }) as AnyScenario;
+    scenario = worldOf(scenario).withLanes(scenario, m.lanes);
   }
-  // The named choices a pipeline scenario may leave out are written at their defaults, so a
-  // reading of the default is the very same scenario (run once) and the strip shows it.
-  if (scenario.world === 'pipeline') {
-    const a = scenario.pipeline.assumptions;
-    scenario = {
-      ...scenario,
-      pipeline: { ...scenario.pipeline, assumptions: { ...a, interferenceOverlap: a.interferenceOverlap ?? 'stack', latencyQueries: a.latencyQueries ?? 'all', database: a.database ?? 'roofline' } },
-    };
-  }
+  // The named choices a scenario may leave out are written at their defaults, so a reading of
+  // the default is the very same scenario (run once) and the strip shows it.
+  scenario = worldOf(scenario).withOptionalDefaults(scenario);
   for (const [path, value] of Object.entries(m.set ?? {})) scenario = setPath(scenario, path, value);
   // A one-combination claim still has a sweep (its seeds): one axis holding the field's own value.
-  const oneCell: SweepAxis = scenario.world === 'pipeline' ? { path: 'pipeline.queries', values: [scenario.pipeline.queries] } : { path: 'serving.durationS', values: [(scenario as ServingScenario).serving.durationS] };
+  const oneCell: SweepAxis = worldOf(scenario).lengthAxis(scenario);
   const axes = m.axes ?? scenario.sweep?.axes ?? [oneCell];
-  const metrics: readonly string[] = SWEEP_METRICS[scenario.world];
+  const metrics = sweepMetricsOf(scenario);
   const sweep: Sweep = {
     axes: [...axes],
     seeds: claimSeedCount(claim, seeds),
@@ -1027,12 +1023,9 @@ const judged = (rule: VerdictRule, e: Estimate | null): Verdict => (e === null |
 
 const describeValue = (v: ReadingValue): string => (typeof v === 'string' ? v : String(v));
 
-/** How long a serving claim's runs are: `300 s of serving`, or `runs of 300 and 600 s` when the sweep is over the length. */
+/** How long a claim's runs are: `300 s of serving`, or `runs of 300 and 600 s` when the sweep is over the length (`World.runLength`). */
 function runLength(scenario: AnyScenario): string {
-  if (scenario.world !== 'serving') return `${scenario.pipeline.queries} queries`;
-  const lengths = scenario.sweep?.axes.find((a) => a.path === 'serving.durationS')?.values;
-  if (lengths !== undefined && lengths.length > 1) return `runs of ${lengths.slice(0, -1).join(', ')} and ${String(lengths.at(-1))} s`;
-  return `${scenario.serving.durationS} s of serving`;
+  return worldOf(scenario).runLength(scenario);
 }
 
 /**

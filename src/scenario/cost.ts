@@ -1,4 +1,5 @@
 import type { AnyScenario } from './schema';
+import { worldOf } from '../worlds';
 import { cellCost, NOMINAL_LANE_EVENTS_PER_S, type RunCost } from './runCost';
 import { applyCombination, sweepCombinations, type AxisValue } from './sweep';
 
@@ -27,7 +28,8 @@ export function estimateRunCost(scenario: AnyScenario, seeds = 1): RunCost {
     cells,
     // Means over the combinations, so that cells × eventsPerCell is the total.
     eventsPerCell: events / cells,
-    eventName: scenario.world === 'serving' ? 'requests' : 'queries',
+    eventName: worldOf(scenario).eventName,
+    learnerWeighted: worldOf(scenario).hasLearners,
     weightedLanes: weightedLanes / cells,
     seeds,
     seconds: laneEvents / NOMINAL_LANE_EVENTS_PER_S,

@@ -65,3 +65,15 @@ export const SERVING_LIMITS = {
   /** Every scheduler and the three reference lanes side by side. */
   lanes: 10,
 } as const;
+
+/** Bounds that keep a shared sweep from hanging the page or a machine (DESIGN §7). */
+export const SWEEP_LIMITS = {
+  axes: 4,
+  /** Values of one axis (a list, or a range's expansion). */
+  values: 64,
+  /** Axis combinations × seeds. */
+  cells: 20_000,
+  seeds: { min: 1, max: 1000 },
+  pathLength: 200,
+  nameLength: 60,
+} as const;

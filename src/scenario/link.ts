@@ -1,5 +1,7 @@
 import { Inflate, zlibSync } from 'fflate';
-import { parseAnyScenario, parseScenario } from './parse';
+import { parseAnyScenario } from './parse';
+import { parseScenario } from '../worlds/pipeline/door';
+import { worldOfDocument, type WorldId } from '../worlds';
 import { formatErrors, validateAnyScenario, validateScenario, type AnyScenario, type AnyScenarioResult, type FieldError, type PipelineScenario, type ScenarioResult } from './schema';
 
 /**
@@ -74,7 +76,7 @@ export function decodeAnyScenarioLink(hash: string): AnyScenarioResult {
 }
 
 /** The worlds a scenario belongs to (its `world` field; pipeline when absent). */
-export type ScenarioWorld = 'pipeline' | 'serving';
+export type ScenarioWorld = WorldId;
 
 /** A decoded link, routed: the scenario of its world, or the errors and the world they belong to. */
 export type RoutedLink =
@@ -89,16 +91,12 @@ export type RoutedLink =
  */
 export function decodeLink(hash: string): RoutedLink {
   const value = unpackLink(hash);
-  if ('errors' in value) return { ok: false, world: 'pipeline', errors: value.errors };
-  const world = worldOf(value.json);
+  if ('errors' in value) return { ok: false, world: worldOfDocument(null).id, errors: value.errors };
+  const world = worldOfDocument(value.json).id;
   const parsed = parseAnyScenario(value.json);
   return parsed.ok ? { ok: true, world, scenario: parsed.scenario } : { ok: false, world, errors: parsed.errors };
 }
 
-/** The world a scenario document says it belongs to. */
-function worldOf(json: unknown): ScenarioWorld {
-  return json !== null && typeof json === 'object' && (json as { world?: unknown }).world === 'serving' ? 'serving' : 'pipeline';
-}
 
 /** The hash of a scenario of either world; throws like `encodeScenarioLink` on an invalid one. */
 export function encodeAnyScenarioLink(scenario: AnyScenario): string {

@@ -1,6 +1,7 @@
 import { findForbiddenKey } from '../engine/forbiddenKeys';
-import { EARLIER_SCENARIO_READINGS } from './readings';
-import { formatPath, SCENARIO_VERSION, validateAnyScenario, validateScenario, type AnyScenarioResult, type FieldError, type ScenarioResult } from './schema';
+import type { World, WorldScenario, WorldValidation } from '../kit/world';
+import { worldOfDocument } from '../worlds';
+import { formatPath, SCENARIO_VERSION, validateAnyScenario, type AnyScenarioResult, type FieldError } from './schema';
 
 /**
  * A migration lifts a scenario document from version `from` to `from + 1`. Old links keep
@@ -12,7 +13,11 @@ export interface Migration {
   migrate(document: Record<string, unknown>): Record<string, unknown>;
 }
 
-/** The chain, oldest first. */
+/**
+ * The chain, oldest first. A step lifts every document by one version: what all worlds share
+ * (version 1 → 2), then the document's own world's step for that version, if it has one
+ * (`World.migrations`, in `src/worlds/<id>/`).
+ */
 export const MIGRATIONS: readonly Migration[] = [
   {
     from: 1,
@@ -22,75 +27,13 @@ export const MIGRATIONS: readonly Migration[] = [
       return name === undefined ? rest : { ...rest, title: name };
     },
   },
-  {
-    from: 2,
-    describe: 'the fixed grids (pipeline.grid, serving.grid) become a sweep over the same fields, in the same cell order',
-    migrate: migrateGridToSweep,
-  },
-  {
-    from: 3,
-    describe: 'the serving world names its readings of BCEdge; a version-3 serving scenario keeps the earlier ones, so it runs as before',
-    migrate: migrateServingReadings,
-  },
+  { from: 2, describe: 'the fixed grids (pipeline.grid, serving.grid) become a sweep over the same fields, in the same cell order', migrate: worldStep(2) },
+  { from: 3, describe: 'the serving world names its readings of BCEdge; a version-3 serving scenario keeps the earlier ones, so it runs as before', migrate: worldStep(3) },
 ];
 
-/**
- * Version 3 → 4. Version 4 names the readings of BCEdge in `serving.assumptions` and reads
- * the paper where they are absent (ARCHITECTURE §3). A version-3 serving scenario was run
- * under the earlier readings, so they are written into it: an old link reopens with the
- * same numbers. A reading the document already sets (none could be, in version 3) and a
- * malformed block are left for validation.
- */
-function migrateServingReadings(document: Record<string, unknown>): Record<string, unknown> {
-  if (document.world !== 'serving') return document;
-  const body = document.serving;
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return document;
-  const assumptions = (body as Record<string, unknown>).assumptions;
-  if (assumptions === null || typeof assumptions !== 'object' || Array.isArray(assumptions)) return document;
-  return { ...document, serving: { ...body, assumptions: { ...EARLIER_SCENARIO_READINGS, ...assumptions } } };
-}
-
-/** Where each axis of a version-2 grid lives in the scenario, in the order its cells were run (outermost first). */
-const PIPELINE_GRID_AXES: readonly [string, string][] = [
-  ['executionPlaces', 'pipeline.executionPlaces'],
-  ['periodQueries', 'pipeline.interference.random.periodQueries'],
-  ['durationQueries', 'pipeline.interference.random.durationQueries'],
-];
-
-/**
- * Version 2 → 3. A grid ran its cells with the axes in a fixed order (pipeline: EPs, period,
- * duration; serving: platform, rate, batch, instances), so the sweep lists its axes in that
- * order and names them as the grid did: cells, their order and their keys in reports stay
- * the same. The serving grid's batch size and instances were applied to every lane with
- * those parameters (only `fixed` has them); the sweep sets them on the first such lane, and
- * a grid over them without such a lane (which changed nothing) is dropped.
- */
-function migrateGridToSweep(document: Record<string, unknown>): Record<string, unknown> {
-  const world = document.world === 'serving' ? 'serving' : 'pipeline';
-  const body = document[world];
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return document;
-  const { grid, ...rest } = body as Record<string, unknown>;
-  if (grid === undefined) return document;
-  // A malformed grid stays where it was: validation then names the field.
-  if (grid === null || typeof grid !== 'object' || Array.isArray(grid)) return document;
-  const g = grid as Record<string, unknown>;
-  const axes: { path: string; name: string; values: unknown }[] = [];
-  if (world === 'pipeline') {
-    for (const [name, path] of PIPELINE_GRID_AXES) if (g[name] !== undefined) axes.push({ path, name, values: g[name] });
-  } else {
-    if (g.platform !== undefined) axes.push({ path: 'serving.platform', name: 'platform', values: g.platform });
-    if (g.rateRps !== undefined) axes.push({ path: 'serving.rateRps', name: 'rateRps', values: g.rateRps });
-    const lanes = Array.isArray(rest.lanes) ? (rest.lanes as { scheduler?: unknown }[]) : [];
-    const fixed = lanes.findIndex((l) => l !== null && typeof l === 'object' && l.scheduler === 'fixed');
-    for (const name of ['batchSize', 'instances']) {
-      if (g[name] !== undefined && fixed >= 0) axes.push({ path: `serving.lanes[${fixed}].params.${name}`, name, values: g[name] });
-    }
-  }
-  // Unknown grid keys were refused by version 2; keep refusing them, under their new name.
-  const known = world === 'pipeline' ? PIPELINE_GRID_AXES.map(([n]) => n) : ['platform', 'rateRps', 'batchSize', 'instances'];
-  const unknown = Object.keys(g).filter((k) => !known.includes(k));
-  if (unknown.length > 0) return { ...document, [world]: { ...rest, grid } };
-  return axes.length === 0 ? { ...document, [world]: rest } : { ...document, [world]: rest, sweep: { axes } };
+/** The step of the document's world from version `from`, or none. */
+function worldStep(from: number): Migration['migrate'] {
+  return (document) => worldOfDocument(document).migrations[from]?.(document) ?? document;
 }
 
 /** Applies the migrations from the document's version up to `target`. */
@@ -142,27 +85,32 @@ function migrateInput(input: unknown, migrations: readonly Migration[]): { ok: t
 }
 
 /**
- * The one door for the live lab's scenarios from anywhere (URL, import, worker message):
- * any value in, a valid current-version pipeline scenario or field-level errors out.
- * Never throws.
+ * The door of one world's lab from anywhere (URL, import, worker message): any value in, a
+ * valid current-version scenario of `world` or field-level errors out. A scenario of another
+ * world is refused by its `world`. Never throws.
  */
-export function parseScenario(input: unknown, migrations: readonly Migration[] = MIGRATIONS): ScenarioResult {
+export function parseWorldScenario<S extends WorldScenario>(world: World<S>, input: unknown, migrations: readonly Migration[] = MIGRATIONS): WorldValidation<S> {
   const migrated = migrateInput(input, migrations);
-  return migrated.ok ? validateScenario(migrated.document) : migrated;
+  if (!migrated.ok) return migrated;
+  const named = migrated.document.world;
+  if (named !== world.id && typeof named === 'string' && worldOfDocument(migrated.document).id === named) {
+    return { ok: false, errors: [{ path: 'world', message: `is ${JSON.stringify(named)}: this door takes ${world.id} scenarios (the page opens each world's scenarios in its own lab, the command line runs every world)` }] };
+  }
+  return world.validate(migrated.document);
 }
 
-/** Parses JSON text and validates it; a syntax error is reported like any other. */
-export function parseScenarioJson(text: string): ScenarioResult {
+/** Parses JSON text and validates it as `parseWorldScenario` does; a syntax error is reported like any other. */
+export function parseWorldScenarioJson<S extends WorldScenario>(world: World<S>, text: string): WorldValidation<S> {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     return { ok: false, errors: [{ path: '(file)', message: `is not valid JSON: ${error instanceof Error ? error.message : String(error)}` }] };
   }
-  return parseScenario(value);
+  return parseWorldScenario(world, value);
 }
 
-/** The same door for a scenario of either world (the command line runs both). Never throws. */
+/** The same door for a scenario of any world (the command line runs every world). Never throws. */
 export function parseAnyScenario(input: unknown, migrations: readonly Migration[] = MIGRATIONS): AnyScenarioResult {
   const migrated = migrateInput(input, migrations);
   return migrated.ok ? validateAnyScenario(migrated.document) : migrated;

@@ -1,3 +1,5 @@
+import { isScenarioOf } from '../kit/world';
+import { pipelineWorld } from '../worlds/pipeline/world';
 import { DEFAULT_SERVING_ASSUMPTIONS } from '../engine/serving/assumptions';
 import { FIGURE1_OUTSTANDING } from '../engine/serving/figure1';
 import { LESSONS, servingLessons, type ServingLesson } from './lessons';
@@ -412,7 +414,7 @@ export function findPreset(id: string): Preset | undefined {
 
 /** The presets the live (pipeline) lab can open. */
 export function pipelinePresets(): readonly (Preset & { readonly scenario: PipelineScenario })[] {
-  return PRESETS.filter((p): p is Preset & { readonly scenario: PipelineScenario } => p.scenario.world === 'pipeline');
+  return PRESETS.filter((p): p is Preset & { readonly scenario: PipelineScenario } => isScenarioOf(pipelineWorld, p.scenario));
 }
 
 

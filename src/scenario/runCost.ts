@@ -3,8 +3,7 @@
  * the page checks before it plays (`store/longRun.ts`), on its first load (issue 12 part 6).
  * `cost.ts` adds the sweeps' combinations and the seeds.
  */
-import { totalRateRps } from './readings';
-import { isLearningScheduler } from '../schedulers/serving/learningIds';
+import { worldOf } from '../worlds';
 import type { AnyScenario } from './schema';
 
 /**
@@ -17,7 +16,9 @@ export interface RunCost {
   readonly cells: number;
   /** Queries (pipeline) or requests (serving) of one cell, the mean over the sweep's combinations. */
   readonly eventsPerCell: number;
-  readonly eventName: 'queries' | 'requests';
+  readonly eventName: string;
+  /** Whether the world weighs learning lanes (`LEARNING_LANE_WEIGHT`), which the description then says. */
+  readonly learnerWeighted: boolean;
   /** Lanes, a learning lane counted `LEARNING_LANE_WEIGHT` times (the mean over the combinations). */
   readonly weightedLanes: number;
   readonly seeds: number;
@@ -48,21 +49,14 @@ export const COST_BOUND_LANE_EVENTS = 1e9;
 
 /** One combination's events (queries or requests) and weighted lanes. */
 export function cellCost(scenario: AnyScenario): { events: number; weightedLanes: number } {
-  if (scenario.world === 'serving') {
-    const v = scenario.serving;
-    return {
-      events: totalRateRps(v) * v.durationS,
-      weightedLanes: v.lanes.reduce((sum, lane) => sum + (isLearningScheduler(lane.scheduler) ? LEARNING_LANE_WEIGHT : 1), 0),
-    };
-  }
-  return { events: scenario.pipeline.queries, weightedLanes: scenario.pipeline.lanes.length };
+  return worldOf(scenario).cellCost(scenario);
 }
 
 /** The cost of one run of `scenario` as it is, once (its sweep, if any, left out): `estimateRunCost` of a sweepless scenario. */
 export function singleRunCost(scenario: AnyScenario): RunCost {
   const { events, weightedLanes } = cellCost(scenario);
   const laneEvents = events * weightedLanes;
-  return { laneEvents, cells: 1, eventsPerCell: events, eventName: scenario.world === 'serving' ? 'requests' : 'queries', weightedLanes, seeds: 1, seconds: laneEvents / NOMINAL_LANE_EVENTS_PER_S };
+  return { laneEvents, cells: 1, eventsPerCell: events, eventName: worldOf(scenario).eventName, learnerWeighted: worldOf(scenario).hasLearners, weightedLanes, seeds: 1, seconds: laneEvents / NOMINAL_LANE_EVENTS_PER_S };
 }
 
 /** A rough duration for people: `40 s`, `12 minutes`, `3.5 hours`, `4 days`. */
@@ -75,7 +69,7 @@ export function formatDuration(seconds: number): string {
 
 /** One line: `4.1e+11 lane-queries (4096 cells × 10000000 queries × 8 lanes), about 4 days`. */
 export function describeRunCost(cost: RunCost): string {
-  const parts = [`${cost.cells} cell${cost.cells === 1 ? '' : 's'}`, `${Math.round(cost.eventsPerCell)} ${cost.eventName}`, `${cost.weightedLanes} lane${cost.weightedLanes === 1 ? '' : 's'}${cost.eventName === 'requests' ? ` (a learner counts ${LEARNING_LANE_WEIGHT})` : ''}`];
+  const parts = [`${cost.cells} cell${cost.cells === 1 ? '' : 's'}`, `${Math.round(cost.eventsPerCell)} ${cost.eventName}`, `${cost.weightedLanes} lane${cost.weightedLanes === 1 ? '' : 's'}${cost.learnerWeighted ? ` (a learner counts ${LEARNING_LANE_WEIGHT})` : ''}`];
   if (cost.seeds !== 1) parts.push(`${cost.seeds} seeds`);
   return `${cost.laneEvents.toPrecision(2)} lane-${cost.eventName} (${parts.join(' × ')}), about ${formatDuration(cost.seconds)} at ${NOMINAL_LANE_EVENTS_PER_S / 1e6} M per second`;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { migrateDocument, parseScenario, parseScenarioJson, type Migration } from './parse';
+import { migrateDocument, type Migration } from './parse';
+import { parseScenario, parseScenarioJson } from '../worlds/pipeline/door';
 import { defaultScenario, PRESETS } from './presets';
 import v1Fixture from './fixtures/v1-default.json';
 import { SCENARIO_VERSION, validateAnyScenario, validateScenario, validateServingScenario } from './schema';

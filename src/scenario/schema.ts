@@ -11,6 +11,7 @@ import { totalRateRps, type RateBlock } from './readings';
 export { totalRateRps } from './readings';
 import { perModelParameter, SERVING_SCHEDULER_IDS, SERVING_SCHEDULERS } from '../schedulers/serving/registry';
 import { checkSweep } from './sweep';
+import { worldOfDocument, type AnyScenario } from '../worlds';
 import { sweepSchema } from './sweepSchema';
 // Every numeric field is built with these, which record its range in the schema (fieldBounds.ts).
 import { above, int, num, withParameters, type NumberBounds } from './fieldBounds';
@@ -580,7 +581,8 @@ function parentHas(root: unknown, path: readonly PropertyKey[]): boolean | undef
 }
 
 /** Runs a schema at a door: never throws, and turns zod's issues into field errors. */
-function checkWith<T>(schema: z.ZodType<T>, input: unknown): { ok: true; value: T } | { ok: false; errors: FieldError[] } {
+/** Validates `input` against `schema`; field errors as `path: message, got value` (every world's door uses it). */
+export function checkWith<T>(schema: z.ZodType<T>, input: unknown): { ok: true; value: T } | { ok: false; errors: FieldError[] } {
   let parsed;
   try {
     parsed = schema.safeParse(input);
@@ -611,9 +613,6 @@ function checkWith<T>(schema: z.ZodType<T>, input: unknown): { ok: true; value: 
  * an integer from 1 to 64, got 1000`.
  */
 export function validateScenario(input: unknown): ScenarioResult {
-  if (input !== null && typeof input === 'object' && (input as { world?: unknown }).world === 'serving') {
-    return { ok: false, errors: [{ path: 'world', message: 'is "serving": this door takes pipeline scenarios (the page opens serving scenarios in the serving lab, the command line runs both)' }] };
-  }
   const checked = checkWith(scenarioSchema, input);
   if (!checked.ok) return checked;
   const sweepErrors = checkSweep(checked.value, (document) => {
@@ -634,14 +633,13 @@ export function validateServingScenario(input: unknown): { ok: true; scenario: S
   return sweepErrors.length > 0 ? { ok: false, errors: sweepErrors } : { ok: true, scenario: checked.value };
 }
 
-/** A scenario of either world. */
-export type AnyScenario = PipelineScenario | ServingScenario;
+/** A scenario of any world of the list (`src/worlds/index.ts`). */
+export type { AnyScenario } from '../worlds';
 export type AnyScenarioResult = { readonly ok: true; readonly scenario: AnyScenario } | { readonly ok: false; readonly errors: readonly FieldError[] };
 
-/** Validates a scenario of either world, by its `world`. Never throws. */
+/** Validates a scenario of any world, by its `world` (a document naming no world of the list goes to the first, whose schema names the field). Never throws. */
 export function validateAnyScenario(input: unknown): AnyScenarioResult {
-  if (input !== null && typeof input === 'object' && (input as { world?: unknown }).world === 'serving') return validateServingScenario(input);
-  return validateScenario(input);
+  return worldOfDocument(input).validate(input);
 }
 
 /** The database a pipeline scenario runs on: its embedded one, or its model's. */

@@ -1,4 +1,5 @@
 import type { AnyScenario, FieldError } from './schema';
+import { worldOf } from '../worlds';
 
 /**
  * A sweep: axes over any scenario field by its path, seeds, the metric to show and an
@@ -8,17 +9,8 @@ import type { AnyScenario, FieldError } from './schema';
  * workers or on a cluster's shard.
  */
 
-/** Bounds that keep a shared sweep from hanging the page or a machine (DESIGN §7). */
-export const SWEEP_LIMITS = {
-  axes: 4,
-  /** Values of one axis (a list, or a range's expansion). */
-  values: 64,
-  /** Axis combinations × seeds. */
-  cells: 20_000,
-  seeds: { min: 1, max: 1000 },
-  pathLength: 200,
-  nameLength: 60,
-} as const;
+export { SWEEP_LIMITS } from './limits';
+import { SWEEP_LIMITS } from './limits';
 
 /** A value an axis may take: the fields it sweeps are numbers, enums (strings) or switches. */
 export type AxisValue = number | string | boolean;
@@ -27,36 +19,14 @@ export type AxisValue = number | string | boolean;
 export type { Sweep, SweepAxis } from './sweepSchema';
 import type { SweepAxis } from './sweepSchema';
 
-/** The summary numbers a sweep can show, per world (top-level numbers of the summaries, DESIGN §5). */
-export const SWEEP_METRICS = {
-  pipeline: [
-    'throughputMeanQps',
-    'latencyMeanMs',
-    'latencyP50Ms',
-    'latencyP99Ms',
-    'configThroughputMeanQps',
-    'configLatencyMeanMs',
-    'configLatencyP99Ms',
-    'peakThroughputQps',
-    'resourceConstrainedThroughputMeanQps',
-    'optimalRatioMean',
-    'rebalancings',
-    'rebalancingQueries',
-    'queriesPerRebalance',
-    'overheadPct',
-    'mitigationMeanQueries',
-    'queries',
-    'normalLatencyMeanMs',
-    'trialLatencyMeanMs',
-  ],
-  serving: ['sloViolationPct', 'utilityMean', 'throughputRps', 'latencyMeanMs', 'latencyP99Ms', 'oomBatches', 'decisionMeanUs', 'requests', 'completed', 'failed', 'dropped'],
-} as const;
+/** The summary numbers a sweep of the scenario's world can show, the default first (`World.sweepMetrics`). */
+export function sweepMetricsOf(scenario: AnyScenario): readonly string[] {
+  return worldOf(scenario).sweepMetrics;
+}
 
-export const DEFAULT_METRIC = { pipeline: 'throughputMeanQps', serving: 'sloViolationPct' } as const;
-
-/** The metric a scenario's sweep shows. */
+/** The metric a scenario's sweep shows: its own, or its world's first. */
 export function sweepMetric(scenario: AnyScenario): string {
-  return scenario.sweep?.metric ?? DEFAULT_METRIC[scenario.world];
+  return scenario.sweep?.metric ?? sweepMetricsOf(scenario)[0]!;
 }
 
 /** Top-level fields an axis may not sweep: identity of the document, seeds (sweep.seeds), the view. */
@@ -71,8 +41,6 @@ const UNSWEEPABLE: Readonly<Record<string, string>> = {
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** Pipeline assumptions a scenario may leave out (engine/pipeline/assumptions.ts). */
-const OPTIONAL_PIPELINE_ASSUMPTIONS = new Set(['interferenceOverlap', 'latencyQueries']);
 
 /** `pipeline.lanes[0].params.alpha` → ['pipeline', 'lanes', 0, 'params', 'alpha']; null when it is not a path. */
 export function parseFieldPath(path: string): (string | number)[] | null {
@@ -200,9 +168,9 @@ function pathProblem(scenario: AnyScenario, path: string): string | null {
     // `lanes[i].params.alpha` sets what the lane would otherwise take by default.
     const optionalParams = key === 'params' && i === keys.length - 2;
     const optionalParameter = keys[i - 1] === 'params' && i === keys.length - 1;
-    // The pipeline's newer modelling choices are optional (absent: the behaviour before they
-    // were named), and a sweep over one sets what the scenario would otherwise take by default.
-    const optionalAssumption = keys[0] === 'pipeline' && keys[i - 1] === 'assumptions' && i === 2 && i === keys.length - 1 && OPTIONAL_PIPELINE_ASSUMPTIONS.has(String(key));
+    // A world's optional fields (absent: the behaviour before they were named): a sweep over
+    // one sets what the scenario would otherwise take by default (`World.optionalFields`).
+    const optionalAssumption = i === keys.length - 1 && keys[0] === scenario.world && worldOf(scenario).optionalFields.has(keys.slice(1).join('.'));
     if (!present && !optionalParams && !optionalParameter && !optionalAssumption) return `${at} is not a field of this scenario`;
     value = container[key];
     if (!present && optionalParams) value = {};
@@ -220,12 +188,7 @@ function pathProblem(scenario: AnyScenario, path: string): string | null {
 function checkingBase(scenario: AnyScenario, path: string): Record<string, unknown> {
   const { sweep: _sweep, ...base } = scenario;
   void _sweep;
-  if (base.world === 'pipeline') {
-    if (path === 'pipeline.executionPlaces' || path.startsWith('pipeline.interference.events')) return base;
-    return { ...base, pipeline: { ...base.pipeline, interference: { ...base.pipeline.interference, events: [] } } };
-  }
-  if (path.startsWith('serving.background')) return base;
-  return { ...base, serving: { ...base.serving, background: [] } };
+  return worldOf(scenario).checkingBase(base, path);
 }
 
 function valueAtKeys(document: unknown, keys: readonly (string | number)[]): unknown {
@@ -312,12 +275,12 @@ export function checkSweep(scenario: AnyScenario, validateBase: (document: unkno
     errors.push({ path: 'sweep.seeds', message: `would take the seeds past 4294967295 (from seed ${scenario.seed})` });
     errors.push({ path: 'seed', message: `would take the sweep's ${seeds} seeds past 4294967295` });
   }
-  const metrics: readonly string[] = SWEEP_METRICS[scenario.world];
+  const metrics = sweepMetricsOf(scenario);
   if (sweep.metric !== undefined && !metrics.includes(sweep.metric)) {
     errors.push({ path: 'sweep.metric', message: `must be one of ${metrics.map((m) => `"${m}"`).join(', ')}, got ${JSON.stringify(sweep.metric)}` });
   }
   if (sweep.compare !== undefined) {
-    const lanes = scenario.world === 'pipeline' ? scenario.pipeline.lanes.length : scenario.serving.lanes.length;
+    const lanes = worldOf(scenario).lanes(scenario).length;
     for (const side of ['a', 'b'] as const) {
       if (sweep.compare[side] >= lanes) errors.push({ path: `sweep.compare.${side}`, message: `must be a lane index below ${lanes}, got ${sweep.compare[side]}` });
     }

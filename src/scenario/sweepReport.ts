@@ -1,8 +1,6 @@
-import type { LearningFactory } from '../schedulers/serving/registry';
 import { averageDeep } from './average';
-import { runPipelineCell } from './pipelineRunner';
 import type { AnyScenario } from './schema';
-import { runServingCell } from './servingRunner';
+import { worldOf } from '../worlds';
 import { sweepMetric, type AxisValue, type SweepCell } from './sweep';
 import { differencePct, meanInterval, metricOf, type MeanInterval } from './sweepStats';
 
@@ -27,8 +25,8 @@ export interface CellOutcome {
  * Runs one cell in this thread (a page worker, a CLI worker thread, the CLI itself). Serving decision times are wall-clock (BCEdge Fig. 16) when
  * `clock` is performance.now: the one number that differs from run to run.
  */
-export function runCell(scenario: AnyScenario, cell: SweepCell, clock: () => number, learning: LearningFactory | undefined): CellOutcome {
-  const rows = scenario.world === 'serving' ? runServingCell(scenario, cell, clock, learning) : runPipelineCell(scenario, cell);
+export function runCell(scenario: AnyScenario, cell: SweepCell, clock: () => number, learning: unknown): CellOutcome {
+  const rows = worldOf(scenario).runCell(scenario, cell, clock, learning);
   return {
     index: cell.index,
     seed: cell.seed,

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { above, boundedByField, int } from './fieldBounds';
-import { LIMITS, SERVING_LIMITS } from './limits';
-import { SWEEP_LIMITS } from './sweep';
+import { LIMITS, SERVING_LIMITS, SWEEP_LIMITS } from './limits';
 
 /**
  * The zod schema of a scenario's `sweep` (sweep.ts holds the rest: bounds, cells, checks).

@@ -1,236 +1,129 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { defaultScenario } from '../scenario/defaultPreset';
-import type { FieldError, HideableControl, ServingScenario } from '../scenario/schema';
-import type { ServingStore } from '../store/servingStore';
-import { createLabStore, type LabStore } from '../store/labStore';
-import { createWorkerClient } from '../store/simClient';
-import { AlgorithmPanel } from './AlgorithmPanel';
-import { Board } from './Board';
-import { AssumptionsPanel, EventsList, pipelineLessons, PipelineCharts, PipelineTimeline, ScenarioPanel } from './belowTheFold';
-import { SHORTCUTS } from './HelpOverlay';
-import { LabStoreContext, useLab, useLabStore } from './labContext';
-import { LanesPanel } from './LanesPanel';
-import { MeasureLauncher } from './MeasureLauncher';
-import { linkCodec, linkFor, startLinkSync } from './linkSync';
-import { PIPELINE_PLAYBACK } from './PlaybackBar';
-import { pipelineShare } from './ShareBar';
-import { LabShell, type LabWorld } from './shell/LabShell';
-import { ThroughputCard } from './ThroughputCard';
-import { useHistoryKeys, useTeachingKeys } from './shellKeys';
-import { ViewLauncher } from './ViewLauncher';
+import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import type { AnyLabStore } from '../store/liveStore';
+import { PAGE_WORLDS, pageWorldOf } from '../worlds/pages';
+import { linkCodec, startLinkSync } from './linkSync';
+import { OpenInLabContext, ShownWorldContext, type OpenInLab, type PageWorldModule } from './shell/pageWorld';
 
-/** The serving lab is loaded when it is first opened: the pipeline lab's first load stays small. */
-const ServingLab = lazy(() => import('./serving/ServingLab').then((m) => ({ default: m.ServingLab })));
-
-/** The serving world's store, worker and default scenario, loaded when the serving lab is first opened. */
-const servingEntry = () => import('./serving/servingEntry');
-
-/** The Claims view's mount, loaded when the view is first opened (it loads the view itself). */
-const ClaimsMount = lazy(() => import('./claims/ClaimsMount').then((m) => ({ default: m.ClaimsMount })));
-
-/** The Explore view (its store, worker pool, sweeps and charts), loaded when it is first opened (issue 12). */
-const ExploreMount = lazy(() => import('./explore/ExploreMount').then((m) => ({ default: m.ExploreMount })));
-
-/** What the page does with a link, once it is decoded and routed to its world. */
-export interface LinkRoutes {
-  /** A valid serving scenario, or a serving link's field errors (the serving lab shows them). */
-  serving(routed: { readonly scenario: ServingScenario } | { readonly errors: readonly FieldError[] }): void;
-  /** A pipeline link: back in the pipeline lab, which loads it or shows its errors. */
-  pipeline(): void;
+/** A world's lab once started: its page module and its store (with its worker). */
+interface StartedLab {
+  readonly module: PageWorldModule;
+  readonly store: AnyLabStore;
 }
 
+/** The first world of the page's list: its lab is the first screen, its module at hand. */
+const FIRST = PAGE_WORLDS[0]!;
+
 /**
- * Opens a link: decoded once (`decodeLink`) and routed to the lab of its world (issue 17):
- * the pipeline store loads a pipeline scenario or shows the errors; a serving link opens the
- * serving lab, with its scenario or with the serving scenario's own field errors.
+ * Opens a link: decoded once (`decodeLink`) and routed to the lab of its world, which loads
+ * its scenario or shows its errors over its last good scenario.
  */
-export async function routeLink(store: LabStore, hash: string, routes: LinkRoutes): Promise<boolean> {
+async function routeLink(open: OpenInLab, hash: string, options: { readonly play: boolean }): Promise<boolean> {
   const decoded = (await linkCodec()).decodeLink(hash);
-  if (decoded.world === 'serving') {
-    routes.serving(decoded.ok ? { scenario: decoded.scenario as ServingScenario } : { errors: decoded.errors });
-    return decoded.ok;
-  }
-  routes.pipeline();
-  if (!decoded.ok) {
-    store.getState().reject('link', decoded.errors);
-    return false;
-  }
-  return store.getState().load(decoded.scenario, 'link');
-}
-
-/** Opens the link in the address bar, or the default scenario (ARCHITECTURE §4), and plays it. */
-async function openFirstScenario(store: LabStore, routes: LinkRoutes): Promise<void> {
-  const hash = window.location.hash.replace(/^#/, '');
-  if (hash !== '' && (await linkCodec()).decodeLink(hash).world === 'serving') {
-    // A serving link opens the serving lab; the pipeline lab waits behind it, on its default.
-    await store.getState().load(defaultScenario(), 'preset');
-    await routeLink(store, hash, routes);
-    return;
-  }
-  let ok = hash !== '' && (await routeLink(store, hash, routes));
-  if (!ok) {
-    // A broken link keeps its banner over the default scenario.
-    const errors = store.getState().errors;
-    ok = await store.getState().load(defaultScenario(), 'preset');
-    if (errors !== null) store.getState().reject(errors.source, errors.errors);
-  }
-  // A link that opens the Explore or Claims view leaves the lab paused: their workers need the cores.
-  const view = store.getState().view;
-  if (ok && view.explore !== true && view.claims !== true) await store.getState().play();
-}
-
-/** The pipeline world in the page shell: its board, side panels, charts, time line, share bar and lessons. */
-function Lab({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScenario) => void }) {
-  const store = useLabStore();
-  const hide = useLab((s) => s.view.hide);
-  const hidden = (c: HideableControl) => hide.includes(c);
-  const exploring = useLab((s) => s.view.explore === true);
-  const claiming = useLab((s) => s.view.claims === true);
-  const share = useMemo(() => pipelineShare(store, onOpenServing), [store, onOpenServing]);
-  // One view over the lab at a time: the Claims view, or the Explore view.
-  const over = claiming ? (
-    <Suspense fallback={<p className="loading" data-testid="claims.loading">Opening the Claims view…</p>}>
-      <ClaimsMount onOpenServing={onOpenServing} />
-    </Suspense>
-  ) : exploring ? (
-    <Suspense fallback={<p className="loading">Opening Explore…</p>}>
-      <ExploreMount />
-    </Suspense>
-  ) : null;
-  const world: LabWorld = {
-    testId: 'lab',
-    title: 'Interference Lab',
-    tagline: 'Drop co-located workloads onto execution places and watch online schedulers rebalance a CNN inference pipeline — every lane on the same interference trace.',
-    launchers: (
-      <>
-        <ViewLauncher view="explore" label="Explore…" title="Sweep one or two of the scenario's fields over seeds, on every core" />
-        <ViewLauncher view="claims" label="Claims…" title="Every claim of both papers beside the lab’s number, its verdict and the assumptions that flip it" />
-        {hidden('links') ? null : <MeasureLauncher />}
-      </>
-    ),
-    playback: PIPELINE_PLAYBACK,
-    share,
-    lessons: pipelineLessons,
-    shortcuts: SHORTCUTS,
-    board: <Board showPalette={!hidden('palette')} />,
-    dockLabel: 'Algorithm, scenario and lanes',
-    dock: [
-      { part: 'lanes', node: <LanesPanel /> },
-      { part: 'algorithm', node: <AlgorithmPanel /> },
-      { part: 'events', node: <EventsList /> },
-      { part: 'scenario', node: <ScenarioPanel /> },
-      { part: 'assumptions', node: <AssumptionsPanel /> },
-    ],
-    mainChart: <ThroughputCard />,
-    charts: <PipelineCharts />,
-    timeline: <PipelineTimeline />,
-    over,
-  };
-  return <LabShell store={store} world={world} />;
+  return open(decoded.ok ? { scenario: decoded.scenario, source: 'link', play: options.play } : { world: decoded.world, errors: decoded.errors });
 }
 
 /**
- * The pipeline lab: the board of execution places with its palette of co-located
- * workloads, the lanes and their controls, and the charts, all fed by one store; the
- * scenario lives in the address bar so that a link reopens it exactly.
+ * The page: one lab of the page's list of worlds shown at a time (the first world's lab at
+ * first), each world's store and worker started the first time its lab opens. A scenario of
+ * any world — from a link, a preset, a claim — opens in its own world's lab; the address bar
+ * holds the shown lab's scenario, so that a link reopens it exactly.
  */
-export function App({ store: given }: { readonly store?: LabStore } = {}) {
-  const [store] = useState<LabStore>(() => given ?? createLabStore(createWorkerClient()));
-  const [serving, setServing] = useState<ServingStore | null>(null);
-  const [showServing, setShowServing] = useState(false);
-  const servingRef = useRef<ServingStore | null>(null);
-  const servingShownRef = useRef(false);
-  /** The serving world's store, started (with its worker) the first time it is opened. */
-  const servingStore = async (): Promise<ServingStore> => {
-    if (servingRef.current === null) {
-      const { startServingStore } = await servingEntry();
-      if (servingRef.current === null) {
-        servingRef.current = startServingStore();
-        setServing(servingRef.current);
-      }
-    }
-    return servingRef.current;
-  };
-  const openServing = (routed: Parameters<LinkRoutes['serving']>[0]) => {
-    void store.getState().pause();
-    const existing = servingRef.current;
-    setShowServing(true);
-    void Promise.all([servingStore(), servingEntry()]).then(([target, { defaultServingScenario }]) => {
-      if ('errors' in routed) {
-        // A broken serving link: its errors over the serving lab's last good scenario (the default the first time).
-        const fallback = existing?.getState().scenario ?? null;
-        void (fallback !== null ? Promise.resolve(true) : target.getState().load(defaultServingScenario(), 'preset')).then(() => target.getState().reject('link', routed.errors));
+export function App({ store: given }: { readonly store?: AnyLabStore } = {}) {
+  /** The labs started so far, by world id (one Map for the page's life: it is written, never replaced). */
+  const [labs] = useState(() => new Map<string, StartedLab>());
+  const [firstLab] = useState<StartedLab>(() => {
+    const module = FIRST.eager;
+    if (module === undefined) throw new Error(`the first world (${FIRST.id}) must have its page module at hand`);
+    const lab = { module, store: given ?? module.startStore() };
+    labs.set(FIRST.id, lab);
+    return lab;
+  });
+  const [shown, setShown] = useState<{ readonly id: string; readonly lab: StartedLab | null }>({ id: FIRST.id, lab: firstLab });
+  /** Increases with every `open`: a lab that finishes loading after a later `open` is not shown. */
+  const opening = useRef(0);
+
+  /** The lab of `id`, started (module loaded, store and worker created) the first time. */
+  const start = useCallback(async (id: string): Promise<StartedLab> => {
+    const existing = labs.get(id);
+    if (existing !== undefined) return existing;
+    const module = await pageWorldOf(id).load();
+    const again = labs.get(id);
+    if (again !== undefined) return again;
+    const lab = { module, store: module.startStore() };
+    labs.set(id, lab);
+    return lab;
+  }, [labs]);
+
+  const open = useCallback<OpenInLab>(
+    (routed) => {
+      const id = pageWorldOf('scenario' in routed ? routed.scenario.world : routed.world).id;
+      // One lab runs at a time: the others pause (their workers would share the cores).
+      for (const [other, lab] of labs) if (other !== id) void lab.store.getState().pause();
+      const own = ++opening.current;
+      setShown({ id, lab: labs.get(id) ?? null });
+      return start(id).then(async (lab) => {
+        if (own === opening.current) setShown({ id, lab });
+        const act = lab.store.getState();
+        if ('errors' in routed) {
+          // A broken link: its errors over the lab's last good scenario (its default the first time).
+          if (act.scenario === null) await act.load(lab.module.defaultScenario() as never, 'preset');
+          act.reject('link', routed.errors);
+          return false;
+        }
+        const ok = await act.load(routed.scenario as never, routed.source);
+        if (ok && routed.play) await act.play();
+        return ok;
+      });
+    },
+    [labs, start],
+  );
+
+  // The first scenario: the link in the address bar, or the first world's default, played.
+  useEffect(() => {
+    void (async () => {
+      const hash = window.location.hash.replace(/^#/, '');
+      const decoded = hash === '' ? null : (await linkCodec()).decodeLink(hash);
+      const store = firstLab.store;
+      if (decoded !== null && decoded.world !== FIRST.id) {
+        // A link of another world opens its lab; the first lab waits behind it, on its default.
+        await routeLink(open, hash, { play: true });
+        await store.getState().load(firstLab.module.defaultScenario() as never, 'preset');
         return;
       }
-      void target
-        .getState()
-        .load(routed.scenario, 'preset')
-        .then((ok) => (ok ? target.getState().play() : undefined));
-    });
-  };
-  const routesRef = useRef<LinkRoutes>({ serving: () => undefined, pipeline: () => undefined });
+      let ok = decoded !== null && decoded.ok && (await open({ scenario: decoded.scenario, source: 'link', play: false }));
+      if (!ok) {
+        // A broken link keeps its banner over the default scenario.
+        const errors = decoded !== null && !decoded.ok ? { source: 'link' as const, errors: decoded.errors } : store.getState().errors;
+        ok = await store.getState().load(firstLab.module.defaultScenario() as never, 'preset');
+        if (errors !== null) store.getState().reject(errors.source, errors.errors);
+      }
+      // A link that opens the Explore or Claims view leaves the lab paused: their workers need the cores.
+      const view = firstLab.store.getState().view as { readonly explore?: boolean; readonly claims?: boolean };
+      if (ok && view.explore !== true && view.claims !== true) await firstLab.store.getState().play();
+    })();
+  }, [firstLab, open]);
+
+  // The address bar holds the shown lab's scenario; a link navigated to is routed by its world.
+  const shownLab = shown.lab;
   useEffect(() => {
-    routesRef.current = {
-      serving: openServing,
-      pipeline: () => {
-        void servingRef.current?.getState().pause();
-        setShowServing(false);
-      },
-    };
-    servingShownRef.current = serving !== null && showServing;
-  });
-  useEffect(() => {
-    const routes: LinkRoutes = { serving: (r) => routesRef.current.serving(r), pipeline: () => routesRef.current.pipeline() };
-    void openFirstScenario(store, routes);
-    return startLinkSync(store, window, () => !servingShownRef.current, (hash) => routeLink(store, hash, routes));
-  }, [store]);
-  // The keys go to the lab that is shown: undo in the serving lab undoes a serving edit.
-  const servingShown = serving !== null && showServing;
-  useHistoryKeys(servingShown ? serving : store);
-  useTeachingKeys(servingShown ? null : store);
-  // While the serving lab is shown, the address bar holds its scenario; back in the pipeline lab, the pipeline's.
-  useEffect(() => {
-    if (serving === null || !showServing) {
-      const scenario = store.getState().scenario;
-      if (scenario !== null) void linkFor(scenario).then((hash) => (hash !== null && !servingShownRef.current ? window.history.replaceState(window.history.state, '', `#${hash}`) : undefined));
-      return;
-    }
-    let change = 0;
-    let live = true;
-    const write = (scenario: ServingScenario | null) => {
-      if (scenario === null) return;
-      const own = ++change;
-      // A scenario that cannot be linked (a trace too long for a link, or invalid): the address keeps the last good one.
-      void import('./serving/traceScenario').then(({ servingLinkHash }) => {
-        if (own !== change || !live) return;
-        const hash = servingLinkHash(scenario);
-        if (hash !== null) window.history.replaceState(window.history.state, '', `#${hash}`);
-      });
-    };
-    write(serving.getState().scenario);
-    const unsubscribe = serving.subscribe((s) => s.scenario, write);
-    return () => {
-      live = false;
-      unsubscribe();
-    };
-  }, [serving, showServing, store]);
-  if (showServing && serving === null) return <p className="loading" data-testid="serving.loading">Opening the serving lab…</p>;
-  if (serving !== null && showServing) {
-    return (
-      <Suspense fallback={<p className="loading" data-testid="serving.loading">Opening the serving lab…</p>}>
-        <ServingLab
-          store={serving}
-          onExit={() => {
-            void serving.getState().pause();
-            setShowServing(false);
-          }}
-        />
-      </Suspense>
-    );
-  }
+    if (shownLab === null) return;
+    return startLinkSync(shownLab.store, window, shownLab.module.linkHash as (scenario: never) => Promise<string | null>, (hash) => routeLink(open, hash, { play: false }));
+  }, [shownLab, open]);
+
+  const exit = useCallback(() => {
+    for (const [id, lab] of labs) if (id !== FIRST.id) void lab.store.getState().pause();
+    setShown({ id: FIRST.id, lab: firstLab });
+  }, [firstLab, labs]);
+
+  const loading = (
+    <p className="loading" data-testid={`${shown.id}.loading`}>
+      Opening the {shown.id} lab…
+    </p>
+  );
+  const Lab = shownLab?.module.Lab;
   return (
-    <LabStoreContext.Provider value={store}>
-      <Lab onOpenServing={(scenario) => openServing({ scenario })} />
-    </LabStoreContext.Provider>
+    <OpenInLabContext.Provider value={open}>
+      <ShownWorldContext.Provider value={shown.id}>{Lab === undefined || shownLab === null ? loading : <Suspense fallback={loading}><Lab store={shownLab.store} onExit={exit} /></Suspense>}</ShownWorldContext.Provider>
+    </OpenInLabContext.Provider>
   );
 }

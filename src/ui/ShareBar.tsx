@@ -1,15 +1,14 @@
-import { lazy, Suspense, useEffect } from 'react';
-import type { HideableControl, ServingScenario } from '../scenario/schema';
+import { useEffect } from 'react';
+import type { HideableControl } from '../scenario/schema';
 import type { LabStore } from '../store/labStore';
 import { downloadText, fileSlug } from './download';
 import { FileButton } from './FileButton';
 import { useLab, useLabStore } from './labContext';
 import { currentLink } from './linkSync';
 import { loadOnce, preloadWhenIdle } from './shell/deferred';
+import { PresetsGallery } from './shell/presetsGallery';
 import type { WorldShare } from './shell/ShareBar';
 
-/** The gallery of every preset, loaded when it is first opened (issue 12: first load). */
-const PresetsGallery = lazy(() => import('./PresetsGallery').then((m) => ({ default: m.PresetsGallery })));
 
 /** The results' JSON and CSV writers, not on the first load (issue 12 part 6): fetched when the browser is first idle, so that they work at once, also offline. */
 const results = loadOnce(() => import('./results'));
@@ -45,7 +44,7 @@ function PipelineFiles() {
       return;
     }
     // The validator (zod) loads with the first file: the first screen does not need it (issue 12).
-    const { parseScenarioJson } = await import('../scenario/parse');
+    const { parseScenarioJson } = await import('../worlds/pipeline/door');
     const parsed = parseScenarioJson(await file.text());
     if (!parsed.ok) act.reject('file', parsed.errors);
     else await act.load(parsed.scenario, 'file');
@@ -68,24 +67,15 @@ function PipelineFiles() {
   );
 }
 
-/** The pipeline world's share bar: its link codec, its presets gallery (which also opens serving presets) and its files. */
-export function pipelineShare(store: LabStore, onOpenServing: (scenario: ServingScenario) => void): WorldShare {
+/** The pipeline world's share bar: its link codec, the presets gallery (of every world) and its files. */
+export function pipelineShare(store: LabStore): WorldShare {
   return {
     copyLink: async () => {
       const url = await currentLink(store, window);
       return url === null ? { problem: 'this scenario is too large for a link (over 64 KiB once packed): use Export scenario to share it as a file' } : { url };
     },
     presets: (close) => (
-      <Suspense fallback={<p className="loading">Opening the presets…</p>}>
-        <PresetsGallery
-          onOpenServing={onOpenServing}
-          onLoad={(scenario) => {
-            close();
-            void store.getState().load(scenario, 'preset');
-          }}
-          onClose={close}
-        />
-      </Suspense>
+      <PresetsGallery onClose={close} />
     ),
     files: <PipelineFiles />,
     parts: PIPELINE_PARTS,

@@ -45,7 +45,7 @@ describe('the address bar and the scenario in step', () => {
     const store = createStore(subscribeWithSelector(() => ({ scenario: null as PipelineScenario | null }))) as unknown as LabStore;
     const { win, navigate, hash } = fakeWindow();
     const opened: string[] = [];
-    const stop = startLinkSync(store, win, () => true, async (h) => (opened.push(h), true));
+    const stop = startLinkSync(store, win, linkFor, async (h) => (opened.push(h), true));
     const scenario = defaultScenario();
     (store as unknown as { setState: (s: object) => void }).setState({ scenario });
     // The pasted link changes the address; the edit's debounced write runs before the hashchange event.
@@ -63,7 +63,7 @@ describe('the address bar and the scenario in step', () => {
     const store = createStore(subscribeWithSelector(() => ({ scenario: null as PipelineScenario | null }))) as unknown as LabStore;
     const { win, navigate, hash } = fakeWindow();
     const opened: string[] = [];
-    const stop = startLinkSync(store, win, () => true, async (h) => (opened.push(h), true));
+    const stop = startLinkSync(store, win, linkFor, async (h) => (opened.push(h), true));
     const scenario = defaultScenario();
     (store as unknown as { setState: (s: object) => void }).setState({ scenario });
     vi.advanceTimersByTime(249);

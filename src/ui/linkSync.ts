@@ -1,5 +1,6 @@
 import type { PipelineScenario } from '../scenario/schema';
 import type { LabStore } from '../store/labStore';
+import type { AnyLabStore } from '../store/liveStore';
 
 /**
  * The link codec (`scenario/link.ts`), loaded when a link is first written or opened: it
@@ -38,46 +39,39 @@ function hashOf(url: string): string | null {
   }
 }
 
-/** Opens a link's scenario; a broken link leaves a banner and the current scenario. */
-export async function openLink(store: LabStore, hash: string): Promise<boolean> {
-  const decoded = (await linkCodec()).decodeScenarioLink(hash);
-  if (!decoded.ok) {
-    store.getState().reject('link', decoded.errors);
-    return false;
-  }
-  return store.getState().load(decoded.scenario, 'link');
-}
-
 /**
- * Keeps the address bar's hash and the scenario in step: edits rewrite the hash (debounced,
- * without adding history entries), and a hash the person pastes or navigates to is opened.
+ * Keeps the address bar's hash and the shown lab's scenario in step: edits rewrite the hash
+ * (debounced, without adding history entries) with the world's `linkHash`, and a hash the
+ * person pastes or navigates to is opened (the page routes it to its world's lab). The page
+ * restarts it when another lab is shown.
  */
 export function startLinkSync(
-  store: LabStore,
+  store: Pick<AnyLabStore, 'subscribe' | 'getState'>,
   win: Window,
-  active: () => boolean = () => true,
-  /** Opens a hash the person navigated to (the page routes it to its world's lab). */
-  open: (hash: string) => Promise<boolean> = (hash) => openLink(store, hash),
+  linkHash: (scenario: never) => Promise<string | null>,
+  open: (hash: string) => Promise<boolean>,
 ): () => void {
   let written = win.location.hash.replace(/^#/, '');
   let timer: ReturnType<typeof setTimeout> | undefined;
   /** Increases with every change: a hash encoded for an older scenario is not written. */
   let change = 0;
+  let live = true;
+  const write = (scenario: unknown) => {
+    if (scenario === null) return;
+    const own = ++change;
+    void (linkHash as (s: unknown) => Promise<string | null>)(scenario).then((hash) => {
+      if (own !== change || !live || hash === null || hash === written) return;
+      written = hash;
+      win.history.replaceState(win.history.state, '', `#${hash}`);
+    });
+  };
+  // The shown lab owns the address bar from now on: its scenario is written at once.
+  write(store.getState().scenario);
   const unsubscribe = store.subscribe(
     (s) => s.scenario,
     (scenario) => {
-      if (scenario === null) return;
       clearTimeout(timer);
-      const own = ++change;
-      timer = setTimeout(() => {
-        // Another lab (the serving world) may own the address bar for now.
-        if (!active()) return;
-        void linkFor(scenario).then((hash) => {
-          if (own !== change || !active() || hash === null || hash === written) return;
-          written = hash;
-          win.history.replaceState(win.history.state, '', `#${hash}`);
-        });
-      }, DEBOUNCE_MS);
+      timer = setTimeout(() => write(scenario), DEBOUNCE_MS);
     },
   );
   const onHashChange = (event: HashChangeEvent) => {
@@ -90,6 +84,7 @@ export function startLinkSync(
   };
   win.addEventListener('hashchange', onHashChange);
   return () => {
+    live = false;
     clearTimeout(timer);
     unsubscribe();
     win.removeEventListener('hashchange', onHashChange);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeLinkJson, decodeAnyScenarioLink, decodeScenarioLink } from '../scenario/link';
-import { parseScenarioJson } from '../scenario/parse';
+import { parseScenarioJson } from '../worlds/pipeline/door';
 import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
 import { formatErrors, type FieldError } from '../scenario/schema';
 import type { Frame } from './protocol';

@@ -1,7 +1,9 @@
 /// <reference lib="webworker" />
 import workerpool from 'workerpool';
 import { parseAnyScenario } from '../scenario/parse';
-import { formatErrors, type AnyScenario } from '../scenario/schema';
+import { formatErrors, type AnyScenario, type ServingScenario } from '../scenario/schema';
+import { hasLearningLane } from '../kit/world';
+import { worldOf } from '../worlds';
 import { sweepCells, type SweepCell } from '../scenario/sweep';
 import { runCell, type CellOutcome } from '../scenario/sweepReport';
 import type { LearningFactory } from '../schedulers/serving/registry';
@@ -22,7 +24,8 @@ async function prepare(scenarioJson: string, seeds: readonly number[], agentsBas
   const parsed = parseAnyScenario(JSON.parse(scenarioJson));
   if (!parsed.ok) throw new Error(formatErrors(parsed.errors));
   const scenario = parsed.scenario;
-  const learning = scenario.world === 'serving' ? ((await learningFactoryFor(scenario, agentsBaseUrl)) ?? undefined) : undefined;
+  // The learners are loaded (tfjs, the shipped agents) only for a scenario with a learning lane.
+  const learning = hasLearningLane(worldOf(scenario), scenario) ? ((await learningFactoryFor(scenario as ServingScenario, agentsBaseUrl)) ?? undefined) : undefined;
   current = { key, scenario, cells: sweepCells(scenario, seeds), learning };
   return current;
 }

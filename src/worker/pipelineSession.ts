@@ -1,6 +1,6 @@
 import type { PipelineRun, PipelineRunSnapshot, QueryRecord } from '../engine/pipeline/simulation';
 import { MODE_IDS, type InterferenceModeId } from '../engine/profiles/types';
-import { parseScenario } from '../scenario/parse';
+import { parseScenario } from '../worlds/pipeline/door';
 import { createLaneRuns, laneParameters } from '../scenario/pipelineRunner';
 import type { PipelineScenario } from '../scenario/schema';
 import { laneLabel } from '../schedulers/pipeline/registry';

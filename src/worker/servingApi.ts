@@ -6,7 +6,8 @@
  * learning loader and sweep clock.
  */
 import type { ServingScenario } from '../scenario/schema';
-import { parseAnyScenario } from '../scenario/parse';
+import { parseWorldScenario } from '../scenario/parse';
+import { servingWorld } from '../worlds/serving/world';
 import { isLearningScheduler, type LearningFactory } from '../schedulers/serving/registry';
 import { liveApi } from './liveWorker';
 import { describeValue, refuse } from './liveSession';
@@ -38,8 +39,8 @@ export function servingApi(session: ServingSession, frames: { subscribe(callback
     },
     load: async (scenario: unknown) => {
       // Learning lanes need tfjs (and maybe a shipped agent) before the session can build them.
-      const parsed = parseAnyScenario(scenario);
-      if (parsed.ok && parsed.scenario.world === 'serving') {
+      const parsed = parseWorldScenario(servingWorld, scenario);
+      if (parsed.ok) {
         try {
           session.setLearning(await host.learningFor(parsed.scenario, agentsBaseUrl));
         } catch (error) {

@@ -2,7 +2,8 @@ import type { ServingSummary } from '../engine/serving/metrics';
 import type { AdmissionView, ModelAction, ServingScheduler } from '../engine/serving/scheduler';
 import { wrapDecide } from '../engine/serving/scheduler';
 import { ServingRun, type ServingRunSpec } from '../engine/serving/simulation';
-import { parseAnyScenario } from '../scenario/parse';
+import { parseWorldScenario } from '../scenario/parse';
+import { servingWorld } from '../worlds/serving/world';
 import type { ServingScenario } from '../scenario/schema';
 import { buildServingSpec, servingLaneParameters } from '../scenario/servingRunner';
 import { LearningScheduler } from '../agents/learningScheduler';
@@ -200,11 +201,8 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   }
 
   parse(input: unknown) {
-    const parsed = parseAnyScenario(input);
+    const parsed = parseWorldScenario(servingWorld, input);
     if (!parsed.ok) return parsed;
-    if (parsed.scenario.world !== 'serving') {
-      return { ok: false as const, errors: [{ path: 'world', message: 'must be "serving": the serving page runs serving scenarios' }] };
-    }
     const learningLane = parsed.scenario.serving.lanes.findIndex((l) => isLearningScheduler(l.scheduler));
     if (learningLane >= 0 && this.learningFactory === null) {
       return { ok: false as const, errors: [{ path: `serving.lanes[${learningLane}].scheduler`, message: 'is a learning scheduler and TensorFlow.js could not be loaded' }] };

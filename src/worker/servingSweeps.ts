@@ -11,7 +11,8 @@ import { runFigure1Sweep } from '../engine/serving/figure1';
 import { MODEL_IDS, type ModelId } from '../engine/serving/models';
 import { PLATFORM_IDS, type PlatformId } from '../engine/serving/platforms';
 import { BATCH_SIZES, INSTANCE_COUNTS } from '../engine/serving/scheduler';
-import { parseAnyScenario } from '../scenario/parse';
+import { parseWorldScenario } from '../scenario/parse';
+import { servingWorld } from '../worlds/serving/world';
 import type { ServingScenario } from '../scenario/schema';
 import { servingCellLanes, type ServingLaneRunner } from '../scenario/servingRunner';
 import { sweepCells } from '../scenario/sweep';
@@ -114,9 +115,8 @@ export function checkSweepRequest(request: unknown): { ok: true; request: Servin
     return { ok: true, request: { kind: 'figure1', model: r['model'] as ModelId, platform: r['platform'] as PlatformId } };
   }
   if (r['kind'] === 'rps') {
-    const parsed = parseAnyScenario(r['scenario']);
+    const parsed = parseWorldScenario(servingWorld, r['scenario']);
     if (!parsed.ok) return { ok: false, errors: parsed.errors.map((e) => ({ path: `sweep.scenario.${e.path}`, message: e.message })) };
-    if (parsed.scenario.world !== 'serving') return { ok: false, errors: [{ path: 'sweep.scenario.world', message: 'is not serving' }] };
     return { ok: true, request: { kind: 'rps', scenario: parsed.scenario } };
   }
   return { ok: false, errors: [{ path: 'sweep.kind', message: "is neither 'figure1' nor 'rps'" }] };

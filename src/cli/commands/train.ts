@@ -1,3 +1,5 @@
+import { isScenarioOf } from '../../kit/world';
+import { servingWorld } from '../../worlds/serving/world';
 import type { LearningScheduler } from '../../agents/learningScheduler';
 import { ServingRun } from '../../engine/serving/simulation';
 import { findPreset } from '../../scenario/presets';
@@ -39,7 +41,7 @@ export const trainCommand: CliCommand = {
   run([source], rawOptions, io) {
     const options = rawOptions as unknown as TrainOptions;
     const scenario = loadScenario(source, options.set ?? [], io);
-    if (scenario.world !== 'serving') throw new UsageError('train: needs a serving scenario (the learning schedulers live in the serving world)');
+    if (!isScenarioOf(servingWorld, scenario)) throw new UsageError('train: needs a serving scenario (the learning schedulers live in the serving world)');
     let lanes = scenario.serving.lanes.map((lane, index) => ({ lane, index })).filter(({ lane }) => isLearningScheduler(lane.scheduler));
     if (options.lane !== undefined) lanes = lanes.filter(({ lane }) => lane.scheduler === options.lane);
     if (lanes.length === 0) throw new UsageError(`train: the scenario has no learning lane${options.lane === undefined ? '' : ` "${options.lane}"`} (bcedge, tac, ppo or ddqn)`);

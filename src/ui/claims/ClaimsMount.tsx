@@ -1,39 +1,37 @@
 import type { ClaimRow } from '../../scenario/claimsReport';
-import type { PipelineScenario, ServingScenario } from '../../scenario/schema';
-import { useLab, useLabStore } from '../labContext';
-import { ClaimsPage } from './ClaimsPage';
+import type { AnyScenario } from '../../scenario/schema';
 import { cellScenario, sweepCombinations } from '../../scenario/sweep';
-
+import { worldOf } from '../../worlds';
+import { pageWorldOf } from '../../worlds/pages';
+import { useShell, useShellStore } from '../shell/shellStore';
+import { useOpenInLab } from '../shell/pageWorld';
+import { ClaimsPage } from './ClaimsPage';
 
 /**
- * The Claims view over the live lab, when the view says so. `App.tsx` loads this module (with
- * the view, its store and the claims registry) when the view first opens: the lab's first
- * load stays small.
+ * The Claims view over the shown lab, when its view says so. A lab loads this module (with the
+ * view, its store and the claims registry) when the view first opens: the first load stays small.
+ * A row opens its scenario in the lab of its world.
  */
-export function ClaimsMount({ onOpenServing }: { readonly onOpenServing: (scenario: ServingScenario) => void }) {
-  const store = useLabStore();
-  const open = useLab((s) => s.view.claims === true);
-  if (!open) return null;
+export function ClaimsMount() {
+  const store = useShellStore();
+  const open = useOpenInLab();
+  const shown = useShell((s) => (s.view as { readonly claims?: boolean }).claims === true);
+  if (!shown) return null;
   const close = () => {
-    const { claims: _claims, ...view } = store.getState().view;
+    const { claims: _claims, ...view } = store.getState().view as { readonly claims?: boolean };
     void _claims;
-    store.getState().setView(view);
+    store.getState().setView(view as never);
   };
   const openRow = (row: ClaimRow) => {
-    if (row.scenario.world === 'serving') {
-      onOpenServing(row.scenario);
-      return;
-    }
-    // A sweep over several combinations opens in the Explore view, which runs it; a claim of one
-    // combination (its sweep holds only seeds) plays that run in the lab, with the sweep's first seed.
-    const { view: _view, ...swept } = row.scenario as PipelineScenario;
+    // A sweep over several combinations opens in the Explore view where the lab has one, which
+    // runs it; a claim of one combination (its sweep holds only seeds) plays that run, with the
+    // sweep's first seed; a lab without Explore plays one cell of the sweep.
+    const { view: _view, ...swept } = row.scenario as AnyScenario;
     void _view;
     const single = swept.sweep === undefined || sweepCombinations(swept).length === 1;
-    const scenario: PipelineScenario = single ? cellScenario(swept, { values: sweepCombinations(swept)[0]!, seed: swept.seed }) : { ...swept, view: { mode: 'normal', hide: [], explore: true } };
-    void store
-      .getState()
-      .load(scenario, 'preset')
-      .then((ok) => (ok && scenario.view?.explore !== true ? store.getState().play() : undefined));
+    const explore = !single && pageWorldOf(worldOf(swept).id).explore;
+    const scenario: AnyScenario = single ? cellScenario(swept, { values: sweepCombinations(swept)[0]!, seed: swept.seed }) : explore ? ({ ...swept, view: { mode: 'normal', hide: [], explore: true } } as AnyScenario) : swept;
+    void open({ scenario, source: 'preset', play: !explore });
   };
   return <ClaimsPage onOpen={openRow} onClose={close} />;
 }

@@ -1,3 +1,4 @@
+import { worldOf } from '../../worlds';
 import { useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
@@ -121,8 +122,8 @@ function RowActions({ store, row, onOpen, onRecompute }: { readonly store: Claim
         type="button"
         data-testid={`claims.open-${row.id}`}
         onClick={onOpen}
-        aria-label={`Open in the lab: ${PAPERS[row.paper]} ${row.where} (the ${row.scenario.world === 'serving' ? 'serving' : 'pipeline'} lab)`}
-        title={`Open the scenario that measures it in the ${row.scenario.world === 'serving' ? 'serving' : 'pipeline'} lab`}
+        aria-label={`Open in the lab: ${PAPERS[row.paper]} ${row.where} (${worldOf(row.scenario).labName})`}
+        title={`Open the scenario that measures it in ${worldOf(row.scenario).labName}`}
       >
         Open in the lab
       </button>

@@ -5,7 +5,8 @@ import { drawExplore } from '../../charts/exploreChart';
 import { exploreData, formatValue, type ExplorePoint, type HeatmapMode } from '../../charts/exploreData';
 import { toCsv } from '../../scenario/csv';
 import { formatErrors, validateAnyScenario, type AnyScenario } from '../../scenario/schema';
-import { axisName, cellScenario, sweepCombinations, SWEEP_METRICS, type Sweep } from '../../scenario/sweep';
+import { worldOf } from '../../worlds';
+import { axisName, cellScenario, sweepCombinations, sweepMetricsOf, type Sweep } from '../../scenario/sweep';
 import { csvRows, sweepReport, type CellOutcome, type ResultRow } from '../../scenario/sweepReport';
 import { higherIsBetter } from '../../scenario/sweepStats';
 import type { ExploreStore } from '../../store/exploreStore';
@@ -37,7 +38,7 @@ function draftOf(sweep: Sweep, scenario: AnyScenario): Draft {
   return {
     axes: sweep.axes.slice(0, 2).map((a) => ({ path: a.path, text: axisText(a) })),
     seeds: sweep.seeds ?? 1,
-    metric: sweep.metric ?? SWEEP_METRICS[scenario.world][0],
+    metric: sweep.metric ?? sweepMetricsOf(scenario)[0]!,
     compare: sweep.compare ?? null,
   };
 }
@@ -72,7 +73,7 @@ export function ExploreView({ scenario, store, onSweepChange, onOpenRun, onClose
   const error = useStore(store, (s) => s.error);
   const svgRef = useRef<SVGSVGElement>(null);
   const fields = useMemo(() => sweepableFields(scenario), [scenario]);
-  const lanes = scenario.world === 'pipeline' ? scenario.pipeline.lanes : scenario.serving.lanes;
+  const lanes = worldOf(scenario).lanes(scenario);
 
   const candidate = (): AnyScenario | null => {
     const next = { ...scenario, sweep: sweepOf(draft) } as AnyScenario;
@@ -214,7 +215,7 @@ export function ExploreView({ scenario, store, onSweepChange, onOpenRun, onClose
         <label>
           Metric
           <select data-testid="explore.metric" value={draft.metric} onChange={(e) => setDraft({ ...draft, metric: e.target.value })}>
-            {SWEEP_METRICS[scenario.world].map((m) => (
+            {sweepMetricsOf(scenario).map((m) => (
               <option key={m} value={m}>
                 {m} ({higherIsBetter(m) ? 'higher is better' : 'lower is better'})
               </option>

@@ -1,7 +1,6 @@
 import type { AnyScenario } from '../../scenario/schema';
 import type { AxisValue, Sweep, SweepAxis } from '../../scenario/sweep';
-import { PIPELINE_SCHEDULERS } from '../../schedulers/pipeline/registry';
-import { SERVING_SCHEDULERS } from '../../schedulers/serving/registry';
+import { worldOf } from '../../worlds';
 
 /** A field the Explore view offers as an axis: its path and its value in the scenario. */
 export interface SweepableField {
@@ -28,17 +27,13 @@ export function sweepableFields(scenario: AnyScenario): SweepableField[] {
       for (const [k, v] of Object.entries(value)) if (!SKIPPED.has(k)) walk(v, `${path}.${k}`);
     }
   };
-  if (scenario.world === 'pipeline') {
-    walk(scenario.pipeline, 'pipeline');
-    scenario.pipeline.lanes.forEach((lane, i) => {
-      for (const p of PIPELINE_SCHEDULERS[lane.scheduler].parameters) out.push({ path: `pipeline.lanes[${i}].params.${p.name}`, value: lane.params?.[p.name] ?? p.default });
-    });
-  } else {
-    walk(scenario.serving, 'serving');
-    scenario.serving.lanes.forEach((lane, i) => {
-      for (const p of SERVING_SCHEDULERS[lane.scheduler].parameters) out.push({ path: `serving.lanes[${i}].params.${p.name}`, value: lane.params?.[p.name] ?? p.default });
-    });
-  }
+  // The world's part of the scenario is its body, under the world's id (`World.id`).
+  const world = worldOf(scenario);
+  const body = world.id;
+  walk((scenario as unknown as Record<string, unknown>)[body], body);
+  world.lanes(scenario).forEach((lane, i) => {
+    for (const p of world.parameters(lane.scheduler)) out.push({ path: `${body}.lanes[${i}].params.${p.name}`, value: (lane.params?.[p.name] as AxisValue | undefined) ?? p.default });
+  });
   return out;
 }
 
@@ -66,13 +61,5 @@ export function axisText(axis: SweepAxis): string {
 /** The sweep the view starts from: the scenario's own, or ODIN α × detection threshold (pipeline) / rate (serving). */
 export function defaultSweep(scenario: AnyScenario): Sweep {
   if (scenario.sweep !== undefined) return scenario.sweep;
-  if (scenario.world === 'serving') return { axes: [{ path: 'serving.rateRps', values: [10, 20, 30, 40, 50] }], seeds: 3 };
-  const odin = scenario.pipeline.lanes.findIndex((l) => l.scheduler === 'odin');
-  return {
-    axes: [
-      ...(odin >= 0 ? [{ path: `pipeline.lanes[${odin}].params.alpha`, values: [2, 10, 20] }] : [{ path: 'pipeline.executionPlaces', values: [2, 4, 8] }]),
-      { path: 'pipeline.assumptions.detectionThreshold', values: [0.02, 0.05, 0.1] },
-    ],
-    seeds: 3,
-  };
+  return worldOf(scenario).defaultSweep(scenario);
 }

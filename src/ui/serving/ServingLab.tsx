@@ -9,7 +9,7 @@ import { createUtilityBarsChart, type UtilityBarsData } from '../../charts/servi
 import { createDecisionTimeChart, type DecisionTimeData } from '../../charts/serving/decisionTimeChart';
 import { laneColour } from '../../charts/palette';
 import { BATCH_SIZES, INSTANCE_COUNTS } from '../../engine/serving/scheduler';
-import { SERVING_LESSONS, SERVING_PRESETS } from '../../scenario/presets';
+import { SERVING_LESSONS } from '../../scenario/presets';
 import type { HideableControl, ServingScenario } from '../../scenario/schema';
 import { SERVING_SCHEDULERS } from '../../schedulers/serving/registry';
 import { ServingTimeline } from './ServingTimeline';
@@ -27,6 +27,7 @@ import type { Shortcut } from '../HelpOverlay';
 import { ChartGrid } from '../shell/ChartCard';
 import { DragDropArea, useDraggable, useDroppable, type DragAnnouncements } from '../dragDrop';
 import { LabShell, type LabWorld } from '../shell/LabShell';
+import { PresetsGallery } from '../shell/presetsGallery';
 import type { WorldShare } from '../shell/ShareBar';
 
 function useServing<T>(store: ServingStore, selector: (s: ServingState) => T): T {
@@ -182,26 +183,7 @@ function servingShare(store: ServingStore): WorldShare {
       const linked = servingLink(scenario);
       return Promise.resolve(linked.ok ? { url: `${base}#${linked.hash}` } : { problem: linked.reason });
     },
-    presets: (close) => (
-      <ul className="presets" data-testid="presets.list">
-        {SERVING_PRESETS.map((p) => (
-          <li key={p.id}>
-            <button
-              type="button"
-              data-testid={`presets.${p.id}`}
-              onClick={() => {
-                close();
-                void store.getState().load(structuredClone(p.scenario), 'preset');
-              }}
-            >
-              {p.scenario.title}
-            </button>
-            <span className="preset-figure">{p.figure || 'serving world'}</span>
-            <span className="preset-description">{p.description}</span>
-          </li>
-        ))}
-      </ul>
-    ),
+    presets: (close) => <PresetsGallery onClose={close} />,
     files: <TracePanel store={store} />,
     parts: SERVING_PARTS,
   };

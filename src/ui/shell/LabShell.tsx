@@ -6,6 +6,7 @@ import { LessonsPanel, type LessonsOfLab } from '../LessonBar';
 import { PlaybackBar, type WorldPlayback } from './PlaybackBar';
 import { ShareBar, type WorldShare } from './ShareBar';
 import { ShellStoreContext, useShell, type ShellStore } from './shellStore';
+import { useHistoryKeys, type HistoryKeysStore } from '../shellKeys';
 
 /** A panel of the dock, and the classroom part that hides it. */
 export interface DockPanel {
@@ -85,6 +86,8 @@ function Shell({ store, world }: { readonly store: ShellStore; readonly world: L
   const hide = useShell((s) => s.view.hide);
   const hidden = (part: HideableControl) => hide.includes(part);
   const help = useHelp(store);
+  // Undo and redo keys go to the lab that is shown (every store has the history slice).
+  useHistoryKeys(store as unknown as HistoryKeysStore);
   const [dockOpen, setDockOpen] = useState(true);
   const chrome = mode !== 'embed';
   const dock = world.dock.filter((p) => !hidden(p.part));

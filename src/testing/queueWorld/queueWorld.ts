@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import type { World, WorldResultRow } from '../../kit/world';
+import { EventQueue } from '../../engine/eventQueue';
+import { createRng } from '../../engine/rng';
+import { int, num } from '../../scenario/fieldBounds';
+import { SCENARIO_VERSION } from '../../scenario/limits';
+import { checkWith } from '../../scenario/schema';
+import { cellScenario, checkSweep, type SweepCell } from '../../scenario/sweep';
+import { sweepSchema } from '../../scenario/sweepSchema';
+
+/**
+ * A small third world, in the test tree (ARCHITECTURE §7b): an M/M/c queue — Poisson arrivals
+ * at `arrivalRps`, exponential service at `serviceRps` per server — whose schedulers choose c,
+ * the servers in use. It is not a paper's world; it exists to show that the kit (the scenario
+ * door, links, sweeps, cost, claims' estimates, Explore's fields, the live session) runs a
+ * world it was never told of, once the world is registered.
+ */
+
+/** The servers a scheduler may use at most. */
+export const QUEUE_MAX_SERVERS = 16;
+
+/** Its two schedulers: `fixed` (c servers always) and `threshold` (one more server per `perServer` waiting). */
+export const QUEUE_SCHEDULERS = {
+  fixed: { parameters: [{ name: 'servers', label: 'servers', min: 1, max: QUEUE_MAX_SERVERS, integer: true, default: 2 }] },
+  threshold: { parameters: [{ name: 'perServer', label: 'waiting per extra server', min: 1, max: 100, integer: true, default: 4 }] },
+} as const;
+type QueueSchedulerId = keyof typeof QUEUE_SCHEDULERS;
+
+const laneSchema = z.strictObject({
+  scheduler: z.enum(['fixed', 'threshold']),
+  params: z.strictObject({ servers: int(1, QUEUE_MAX_SERVERS).optional(), perServer: int(1, 100).optional() }).optional(),
+});
+
+export const queueScenarioSchema = z.strictObject({
+  version: z.literal(SCENARIO_VERSION),
+  world: z.literal('queue'),
+  title: z.string().max(200),
+  seed: int(0, 0xffffffff),
+  queue: z.strictObject({
+    arrivalRps: num(0.01, 10_000),
+    serviceRps: num(0.01, 10_000),
+    durationS: num(1, 100_000),
+    lanes: z.array(laneSchema).min(1).max(8),
+  }),
+  sweep: sweepSchema.optional(),
+});
+export type QueueScenario = z.infer<typeof queueScenarioSchema>;
+
+/** What a lane's run gives: the mean wait, the rate served and the server time it used. */
+export interface QueueSummary {
+  readonly requests: number;
+  readonly servedRps: number;
+  readonly waitMeanMs: number;
+  readonly serverSeconds: number;
+}
+
+/** The servers a lane's scheduler uses with `waiting` requests in the queue. */
+function servers(lane: QueueScenario['queue']['lanes'][number], waiting: number): number {
+  if (lane.scheduler === 'fixed') return lane.params?.servers ?? QUEUE_SCHEDULERS.fixed.parameters[0].default;
+  const per = lane.params?.perServer ?? QUEUE_SCHEDULERS.threshold.parameters[0].default;
+  return Math.min(QUEUE_MAX_SERVERS, 1 + Math.floor(waiting / per));
+}
+
+type QueueEvent = { readonly kind: 'arrival' } | { readonly kind: 'done' };
+
+/**
+ * Runs one lane for `durationS` (pure: simulated time, a seeded generator; the arrival stream
+ * is the same for every lane of a seed, the service stream too). A request starts when a server
+ * is free within the lane's current c; c is read again at every arrival and completion.
+ */
+export function runQueueLane(scenario: QueueScenario, laneIndex: number): QueueSummary {
+  const q = scenario.queue;
+  const lane = q.lanes[laneIndex]!;
+  const arrivals = createRng(scenario.seed, 1);
+  const service = createRng(scenario.seed, 2);
+  const events = new EventQueue<QueueEvent>();
+  const endMs = q.durationS * 1000;
+  const waiting: number[] = [];
+  let busy = 0;
+  let requests = 0;
+  let served = 0;
+  let waitSumMs = 0;
+  let busyMs = 0;
+  let lastMs = 0;
+  events.push(arrivals.exponential(1000 / q.arrivalRps), { kind: 'arrival' });
+  const startWhatFits = (nowMs: number) => {
+    while (waiting.length > 0 && busy < servers(lane, waiting.length)) {
+      waitSumMs += nowMs - waiting.shift()!;
+      busy++;
+      events.push(nowMs + service.exponential(1000 / q.serviceRps), { kind: 'done' });
+    }
+  };
+  for (let e = events.pop(); e !== undefined && e.timeMs <= endMs; e = events.pop()) {
+    busyMs += busy * (e.timeMs - lastMs);
+    lastMs = e.timeMs;
+    if (e.payload.kind === 'arrival') {
+      requests++;
+      waiting.push(e.timeMs);
+      events.push(e.timeMs + arrivals.exponential(1000 / q.arrivalRps), { kind: 'arrival' });
+    } else {
+      busy--;
+      served++;
+    }
+    startWhatFits(e.timeMs);
+  }
+  busyMs += busy * (endMs - lastMs);
+  return { requests, servedRps: served / q.durationS, waitMeanMs: served + busy > 0 ? waitSumMs / (served + busy) : 0, serverSeconds: busyMs / 1000 };
+}
+
+/** Validates a queue scenario: its schema, then its sweep's rules (the kit's `checkSweep`). */
+function validateQueueScenario(input: unknown): { ok: true; scenario: QueueScenario } | { ok: false; errors: readonly { path: string; message: string }[] } {
+  const checked = checkWith(queueScenarioSchema, input);
+  if (!checked.ok) return checked;
+  const sweepErrors = checkSweep(checked.value as never, (document) => {
+    const base = checkWith(queueScenarioSchema, document);
+    return base.ok ? [] : base.errors;
+  });
+  return sweepErrors.length > 0 ? { ok: false, errors: sweepErrors } : { ok: true, scenario: checked.value };
+}
+
+/** The queue world as the kit sees it. */
+export const queueWorld: World<QueueScenario> = {
+  id: 'queue',
+  labName: 'the queue lab',
+  eventName: 'requests',
+  sweepMetrics: ['waitMeanMs', 'servedRps', 'serverSeconds', 'requests'],
+  optionalFields: new Set(),
+  migrations: {},
+  hasLearners: false,
+  validate: validateQueueScenario,
+  schema: () => queueScenarioSchema,
+  lanes: (s) => s.queue.lanes,
+  withLanes: (s, lanes) => ({ ...s, queue: { ...s.queue, lanes: lanes as QueueScenario['queue']['lanes'] } }),
+  withOptionalDefaults: (s) => s,
+  parameters: (scheduler) => QUEUE_SCHEDULERS[scheduler as QueueSchedulerId]?.parameters ?? [],
+  learns: () => false,
+  cellCost: (s) => ({ events: s.queue.arrivalRps * s.queue.durationS, weightedLanes: s.queue.lanes.length }),
+  runCell: (s, cell: SweepCell): WorldResultRow[] => {
+    const plain = cellScenario(s as never, cell) as unknown as QueueScenario;
+    return plain.queue.lanes.map((lane, k) => ({ scheduler: lane.scheduler, label: `${lane.scheduler} ${k + 1}`, params: lane.params ?? {}, seed: cell.seed, summary: runQueueLane(plain, k) }));
+  },
+  runLength: (s) => `${s.queue.durationS} s of queueing`,
+  lengthAxis: (s) => ({ path: 'queue.durationS', values: [s.queue.durationS] }),
+  defaultSweep: () => ({ axes: [{ path: 'queue.arrivalRps', values: [1, 2, 3] }], seeds: 2 }),
+  checkingBase: (base) => ({ ...base }),
+};
+
+/** A queue scenario at the current version: 2 rps on servers of 1 rps, a fixed lane of 3 servers and a threshold lane. */
+export function queueScenario(): QueueScenario {
+  return {
+    version: SCENARIO_VERSION,
+    world: 'queue',
+    title: 'M/M/c',
+    seed: 7,
+    queue: { arrivalRps: 2, serviceRps: 1, durationS: 600, lanes: [{ scheduler: 'fixed', params: { servers: 3 } }, { scheduler: 'threshold' }] },
+  };
+}

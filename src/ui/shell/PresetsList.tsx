@@ -1,0 +1,45 @@
+import { useContext } from 'react';
+import { PRESETS } from '../../scenario/presets';
+import { worldOf } from '../../worlds';
+import { pageWorldOf } from '../../worlds/pages';
+import { ShownWorldContext, useOpenInLab } from './pageWorld';
+
+/**
+ * The gallery of the presets of every world (ARCHITECTURE §4): a preset opens in the lab of its
+ * world — the lab shown loads it, another lab opens with it and plays. Its own module, loaded
+ * when the gallery is first opened, so that the first screen does not carry every preset.
+ */
+export function PresetsList({ onClose }: { readonly onClose: () => void }) {
+  const open = useOpenInLab();
+  const here = useContext(ShownWorldContext);
+  return (
+    <ul className="presets" aria-label="Presets" data-testid="presets.list">
+      {PRESETS.map((p) => {
+        const scenario = p.scenario;
+        const world = worldOf(scenario);
+        const elsewhere = world.id !== here;
+        const sweep = scenario.sweep === undefined ? '' : pageWorldOf(world.id).explore ? ` The lab plays one cell; Explore (or \`npm run sim -- run ${p.id}\`) runs the whole sweep.` : ` The lab plays one cell; \`npm run sim -- run ${p.id}\` runs the whole sweep.`;
+        return (
+          <li key={p.id}>
+            <button
+              type="button"
+              data-testid={`presets.${p.id}`}
+              onClick={() => {
+                onClose();
+                void open({ scenario: structuredClone(scenario), source: 'preset', play: elsewhere });
+              }}
+            >
+              {scenario.title}
+            </button>
+            <span className="preset-figure">{p.figure || `${world.id} world`}</span>
+            <span className="preset-description">
+              {p.description}
+              {sweep}
+              {elsewhere ? ` Opens ${world.labName}.` : ''}
+            </span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

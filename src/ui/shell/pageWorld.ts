@@ -1,0 +1,60 @@
+import { createContext, useContext, type ComponentType } from 'react';
+import type { FieldError } from '../../scenario/schema';
+import type { AnyLabStore } from '../../store/liveStore';
+
+/**
+ * A world in the page (ARCHITECTURE §7b): its store with its worker, its lab, its default
+ * scenario and how its scenario travels in a link. The page shell (`App`) reaches a world only
+ * through this, found in the page's list of worlds (`src/worlds/pages.ts`).
+ */
+export interface PageWorldModule {
+  /** Starts the world's store and its worker (once per page). */
+  startStore(): AnyLabStore;
+  /** The scenario the lab opens when nothing else asks (ARCHITECTURE §4). */
+  defaultScenario(): unknown;
+  /** The link hash of one of its scenarios, or null when it cannot travel in a link (too large). */
+  linkHash(scenario: unknown): Promise<string | null>;
+  /** The world's lab over its store. */
+  readonly Lab: ComponentType<WorldLabProps>;
+}
+
+/** What the page gives a world's lab. */
+export interface WorldLabProps {
+  readonly store: AnyLabStore;
+  /** Back to the page's first lab (a lab that is not the first shows a way back). */
+  readonly onExit: () => void;
+}
+
+/** A world as the page lists it: its id, whether its lab has the Explore view, and its page module (loaded on first use). */
+export interface PageWorld {
+  readonly id: string;
+  /** Whether the lab has the Explore view (a preset with a sweep then says that Explore runs it). */
+  readonly explore: boolean;
+  load(): Promise<PageWorldModule>;
+  /** The page module at hand without loading, for the first world, whose lab is the first screen. */
+  readonly eager?: PageWorldModule;
+}
+
+/**
+ * A scenario routed to its world's lab (from a link, a preset or a claim: `source`; `play`
+ * starts it), or the field errors of one that did not validate: the lab shows them over its
+ * last good scenario (its default the first time).
+ */
+export type Routed =
+  | { readonly scenario: { readonly world: string }; readonly source: 'link' | 'preset'; readonly play: boolean }
+  | { readonly world: string; readonly errors: readonly FieldError[] };
+
+/** Opens a scenario (or a broken link's errors) in the lab of its world, shown from then on; true once it is loaded. */
+export type OpenInLab = (routed: Routed) => Promise<boolean>;
+
+export const OpenInLabContext = createContext<OpenInLab | null>(null);
+
+/** The page's way to open a scenario of any world in its lab (presets, claims, links). */
+export function useOpenInLab(): OpenInLab {
+  const open = useContext(OpenInLabContext);
+  if (open === null) throw new Error('useOpenInLab outside <OpenInLabContext.Provider>');
+  return open;
+}
+
+/** The id of the lab that is shown. */
+export const ShownWorldContext = createContext<string | null>(null);

@@ -1,0 +1,13 @@
+import { lazy, Suspense } from 'react';
+
+/** The presets of every world, loaded when the gallery is first opened (the first screen carries none of them). */
+const PresetsList = lazy(() => import('./PresetsList').then((m) => ({ default: m.PresetsList })));
+
+/** The share bar's presets gallery, the same in every lab. */
+export function PresetsGallery({ onClose }: { readonly onClose: () => void }) {
+  return (
+    <Suspense fallback={<p className="loading">Opening the presets…</p>}>
+      <PresetsList onClose={onClose} />
+    </Suspense>
+  );
+}

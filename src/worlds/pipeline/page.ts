@@ -1,0 +1,10 @@
+import { pipelinePageModule } from '../../ui/pipelinePage';
+import type { PageWorld } from '../../ui/shell/pageWorld';
+
+/** The pipeline world in the page: the first screen, so its module is at hand. */
+export const pipelinePage: PageWorld = {
+  id: 'pipeline',
+  explore: true,
+  eager: pipelinePageModule,
+  load: () => Promise.resolve(pipelinePageModule),
+};

@@ -1,0 +1,81 @@
+import type { World } from '../../kit/world';
+import { EARLIER_SCENARIO_READINGS } from '../../scenario/readings';
+import { LEARNING_LANE_WEIGHT } from '../../scenario/runCost';
+import { servingScenarioSchema, totalRateRps, validateServingScenario, type ServingScenario } from '../../scenario/schema';
+import { runServingCell } from '../../scenario/servingRunner';
+import { isLearningScheduler } from '../../schedulers/serving/learningIds';
+import { SERVING_SCHEDULERS, type LearningFactory } from '../../schedulers/serving/registry';
+
+/**
+ * Version 2 → 3 of a serving document: the fixed grid becomes a sweep over the same fields in
+ * the same cell order (platform, rate, batch, instances; ARCHITECTURE §4). The grid's batch
+ * size and instances were applied to every lane with those parameters (only `fixed` has
+ * them); the sweep sets them on the first such lane, and a grid over them without such a
+ * lane (which changed nothing) is dropped. Unknown grid keys were refused by version 2 and
+ * stay refused: the grid is left for validation to name.
+ */
+function gridToSweep(document: Record<string, unknown>): Record<string, unknown> {
+  const body = document.serving;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return document;
+  const { grid, ...rest } = body as Record<string, unknown>;
+  if (grid === undefined || grid === null || typeof grid !== 'object' || Array.isArray(grid)) return document;
+  const g = grid as Record<string, unknown>;
+  const axes: { path: string; name: string; values: unknown }[] = [];
+  if (g.platform !== undefined) axes.push({ path: 'serving.platform', name: 'platform', values: g.platform });
+  if (g.rateRps !== undefined) axes.push({ path: 'serving.rateRps', name: 'rateRps', values: g.rateRps });
+  const lanes = Array.isArray(rest.lanes) ? (rest.lanes as { scheduler?: unknown }[]) : [];
+  const fixed = lanes.findIndex((l) => l !== null && typeof l === 'object' && l.scheduler === 'fixed');
+  for (const name of ['batchSize', 'instances']) {
+    if (g[name] !== undefined && fixed >= 0) axes.push({ path: `serving.lanes[${fixed}].params.${name}`, name, values: g[name] });
+  }
+  const known = ['platform', 'rateRps', 'batchSize', 'instances'];
+  if (Object.keys(g).some((k) => !known.includes(k))) return document;
+  return axes.length === 0 ? { ...document, serving: rest } : { ...document, serving: rest, sweep: { axes } };
+}
+
+/**
+ * Version 3 → 4. Version 4 names the readings of BCEdge in `serving.assumptions` and reads
+ * the paper where they are absent (ARCHITECTURE §3). A version-3 serving scenario was run
+ * under the earlier readings, so they are written into it: an old link reopens with the
+ * same numbers. A reading the document already sets (none could be, in version 3) and a
+ * malformed block are left for validation.
+ */
+function namedReadings(document: Record<string, unknown>): Record<string, unknown> {
+  const body = document.serving;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return document;
+  const assumptions = (body as Record<string, unknown>).assumptions;
+  if (assumptions === null || typeof assumptions !== 'object' || Array.isArray(assumptions)) return document;
+  return { ...document, serving: { ...body, assumptions: { ...EARLIER_SCENARIO_READINGS, ...assumptions } } };
+}
+
+/** The serving world (BCEdge): models with request queues on an edge GPU, batches and concurrent instances. */
+export const servingWorld: World<ServingScenario> = {
+  id: 'serving',
+  labName: 'the serving lab',
+  eventName: 'requests',
+  sweepMetrics: ['sloViolationPct', 'utilityMean', 'throughputRps', 'latencyMeanMs', 'latencyP99Ms', 'oomBatches', 'decisionMeanUs', 'requests', 'completed', 'failed', 'dropped'],
+  optionalFields: new Set(),
+  migrations: { 2: gridToSweep, 3: namedReadings },
+  validate: validateServingScenario,
+  schema: () => servingScenarioSchema,
+  lanes: (s) => s.serving.lanes,
+  withLanes: (s, lanes) => ({ ...s, serving: { ...s.serving, lanes: lanes as ServingScenario['serving']['lanes'] } }),
+  // The serving readings a scenario leaves out are read at the paper's (servingAssumptionsOf): a claim's strip names them.
+  withOptionalDefaults: (s) => s,
+  parameters: (scheduler) => SERVING_SCHEDULERS[scheduler as keyof typeof SERVING_SCHEDULERS]?.parameters ?? [],
+  hasLearners: true,
+  learns: isLearningScheduler,
+  cellCost: (s) => ({
+    events: totalRateRps(s.serving) * s.serving.durationS,
+    weightedLanes: s.serving.lanes.reduce((sum, lane) => sum + (isLearningScheduler(lane.scheduler) ? LEARNING_LANE_WEIGHT : 1), 0),
+  }),
+  runCell: (s, cell, clock, learning) => runServingCell(s, cell, clock, learning as LearningFactory | undefined),
+  runLength: (s) => {
+    const lengths = s.sweep?.axes.find((a) => a.path === 'serving.durationS')?.values;
+    if (lengths !== undefined && lengths.length > 1) return `runs of ${lengths.slice(0, -1).join(', ')} and ${String(lengths.at(-1))} s`;
+    return `${s.serving.durationS} s of serving`;
+  },
+  lengthAxis: (s) => ({ path: 'serving.durationS', values: [s.serving.durationS] }),
+  defaultSweep: () => ({ axes: [{ path: 'serving.rateRps', values: [10, 20, 30, 40, 50] }], seeds: 3 }),
+  checkingBase: (base, path) => (path.startsWith('serving.background') ? { ...base } : { ...base, serving: { ...base.serving, background: [] } }),
+};
