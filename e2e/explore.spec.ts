@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { encodeScenarioLink } from '../src/scenario/link';
-import { defaultScenario } from '../src/scenario/presets';
-import type { PipelineScenario } from '../src/scenario/schema';
+import { encodeAnyScenarioLink, encodeScenarioLink } from '../src/scenario/link';
+import { defaultScenario, SERVING_PRESETS } from '../src/scenario/presets';
+import type { PipelineScenario, ServingScenario } from '../src/scenario/schema';
 import { LabPage } from './pages/lab';
 
 /** The default scenario on 400 queries with a 3 × 3 sweep (ODIN α × detection threshold), one seed. */
@@ -91,5 +91,37 @@ test('a sweep link reopens the same view and fills it', async ({ page }) => {
   await expect(lab.byTestId('explore.cell-1-1')).toHaveAttribute('data-seeds', '2');
   // The address bar still holds the sweep and the open view.
   await expect.poll(() => page.evaluate(() => window.location.hash)).toContain('z1=');
+  lab.expectCleanLog();
+});
+
+test('the serving lab has Explore too: a 2 × 2 sweep of the request rate and a batch size fills, and a cell opens its run', async ({ page }) => {
+  const lab = new LabPage(page);
+  const base = structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
+  const scenario: ServingScenario = {
+    ...base,
+    serving: { ...base.serving, durationS: 20, lanes: [{ scheduler: 'fixed' }, { scheduler: 'deeprt' }] },
+    sweep: {
+      axes: [
+        { path: 'serving.rateRps', values: [10, 30] },
+        { path: 'serving.lanes[0].params.batchSize', values: [1, 4] },
+      ],
+      seeds: 1,
+    },
+  };
+  await page.goto(`./#${encodeAnyScenarioLink(scenario).replace(/^#/, '')}`);
+  await expect(lab.byTestId('serving')).toBeVisible();
+  await lab.byTestId('explore.open').click();
+  await expect(lab.byTestId('explore')).toBeVisible();
+  await lab.byTestId('explore.run').click();
+  await expect(lab.byTestId('explore.progress')).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
+  await expect(lab.byTestId('explore.status')).toContainText('4 of 4 cells');
+  for (let i = 0; i < 2; i++) {
+    for (let j = 0; j < 2; j++) await expect(lab.byTestId(`explore.cell-${i}-${j}`)).toHaveAttribute('data-seeds', '1');
+  }
+  // The cell at 30 rps a model, batch 4: the serving lab plays that run.
+  await lab.byTestId('explore.cell-1-1').click();
+  await expect(lab.byTestId('explore')).toBeHidden();
+  await expect(lab.byTestId('serving')).toBeVisible();
+  await expect(lab.byTestId('controls.rps')).toHaveValue('30');
   lab.expectCleanLog();
 });

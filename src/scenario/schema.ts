@@ -375,7 +375,14 @@ export const servingScenarioSchema = z
     /** Optional sweep (BCEdge Fig. 15's rates, Table V's platforms, Fig. 1's batch × instances, or any field). */
     sweep: sweepSchema.optional(),
     view: z
-      .strictObject({ mode: oneOf(VIEW_MODES), hide: z.array(oneOf(HIDEABLE_CONTROLS)).max(LIMITS.hiddenControls), explore: z.literal(true, { error: 'must be true (or left out)' }).optional() })
+      .strictObject({
+        mode: oneOf(VIEW_MODES),
+        hide: z.array(oneOf(HIDEABLE_CONTROLS)).max(LIMITS.hiddenControls),
+        /** The Explore view is open (on the scenario's sweep). */
+        explore: z.literal(true, { error: 'must be true (or left out)' }).optional(),
+        /** The Claims view is open over the lab. */
+        claims: z.literal(true, { error: 'must be true (or left out)' }).optional(),
+      })
       .optional(),
   })
   .superRefine((s, ctx) => {

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import type { PipelineScenario } from '../../scenario/schema';
+import type { AnyScenario } from '../../scenario/schema';
 import { createExploreStore, type ExploreStore } from '../../store/exploreStore';
 import { createWebCellPool } from '../../store/explorePool';
-import { useLab, useLabStore } from '../labContext';
+import { useShell, useShellStore } from '../shell/shellStore';
 import { ExploreView } from './ExploreView';
 
 /** One explore store per page (its pool of workers lives as long as a sweep runs). */
@@ -12,32 +12,32 @@ function exploreStore(): ExploreStore {
   return shared;
 }
 
-/** The Explore view over the live lab's scenario, when the view says so. */
+/** The Explore view over the shown lab's scenario, when its view says so (any world: its fields and sweeps come from the world, `World`). */
 export function ExploreMount() {
-  const store = useLabStore();
-  const open = useLab((s) => s.view.explore === true);
-  const scenario = useLab((s) => s.scenario);
+  const store = useShellStore();
+  const open = useShell((s) => (s.view as { readonly explore?: boolean }).explore === true);
+  const scenario = useShell((s) => s.scenario as AnyScenario | null);
   const [explore] = useState(exploreStore);
   if (!open || scenario === null) return null;
   const close = () => {
-    const { explore: _explore, ...view } = store.getState().view;
+    const { explore: _explore, ...view } = store.getState().view as { readonly explore?: boolean };
     void _explore;
-    store.getState().setView(view);
+    store.getState().setView(view as never);
   };
   return (
     <ExploreView
       scenario={scenario}
       store={explore}
       autoStart={scenario.sweep !== undefined && explore.getState().status === 'idle'}
-      onSweepChange={(sweep) => void store.getState().edit((s) => ({ ...s, sweep }))}
+      onSweepChange={(sweep) => void store.getState().edit((s) => ({ ...(s as AnyScenario), sweep }) as never)}
       onOpenRun={(run) => {
         explore.getState().cancel();
         // The run alone, in the normal view: Explore closes on it.
-        const { view: _view, ...plain } = run as PipelineScenario;
+        const { view: _view, ...plain } = run;
         void _view;
         void store
           .getState()
-          .load(plain, 'preset')
+          .load(plain as never, 'preset')
           .then((ok) => (ok ? store.getState().play() : undefined));
       }}
       onClose={close}

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import type { HideableControl } from '../../scenario/limits';
 import { ErrorBanner } from '../ErrorBanner';
 import { HelpOverlay, type Shortcut } from '../HelpOverlay';
@@ -7,6 +7,37 @@ import { PlaybackBar, type WorldPlayback } from './PlaybackBar';
 import { ShareBar, type WorldShare } from './ShareBar';
 import { ShellStoreContext, useShell, type ShellStore } from './shellStore';
 import { useHistoryKeys, type HistoryKeysStore } from '../shellKeys';
+import { ViewLauncher } from '../ViewLauncher';
+
+/** The Claims view's mount, loaded when the view is first opened (it loads the view itself). */
+const ClaimsMount = lazy(() => import('../claims/ClaimsMount').then((m) => ({ default: m.ClaimsMount })));
+
+/** The Explore view (its store, worker pool, sweeps and charts), loaded when it is first opened. */
+const ExploreMount = lazy(() => import('../explore/ExploreMount').then((m) => ({ default: m.ExploreMount })));
+
+/** The views over every lab, one at a time (flags of the scenario's view, so a link reopens them). */
+type OverFlags = { readonly explore?: boolean; readonly claims?: boolean };
+
+/** The view over the lab that is open, if any: the Claims view, or the Explore view. */
+function OverView() {
+  const claiming = useShell((s) => (s.view as OverFlags).claims === true);
+  const exploring = useShell((s) => (s.view as OverFlags).explore === true);
+  if (claiming) {
+    return (
+      <Suspense fallback={<p className="loading" data-testid="claims.loading">Opening the Claims view…</p>}>
+        <ClaimsMount />
+      </Suspense>
+    );
+  }
+  if (exploring) {
+    return (
+      <Suspense fallback={<p className="loading">Opening Explore…</p>}>
+        <ExploreMount />
+      </Suspense>
+    );
+  }
+  return null;
+}
 
 /** A panel of the dock, and the classroom part that hides it. */
 export interface DockPanel {
@@ -28,7 +59,7 @@ export interface LabWorld {
   readonly className?: string;
   readonly title: string;
   readonly tagline: ReactNode;
-  /** Buttons beside the title (Explore, Claims, Measure; back to the pipeline lab). */
+  /** Buttons beside the title, after the shell's Explore and Claims (Measure; back to the first lab). */
   readonly launchers?: ReactNode;
   readonly playback: WorldPlayback;
   readonly share: WorldShare;
@@ -45,8 +76,6 @@ export interface LabWorld {
   /** The other charts: chart grids (`ChartGrid`) the person can rearrange and collapse. */
   readonly charts: ReactNode;
   readonly timeline: ReactNode;
-  /** A view over the lab (Explore, Claims): shown above, the lab's main part hidden meanwhile. */
-  readonly over?: ReactNode;
 }
 
 /** The help overlay's state: the store's where it keeps one (the pipeline's `?` key), the shell's otherwise. */
@@ -89,6 +118,7 @@ function Shell({ store, world }: { readonly store: ShellStore; readonly world: L
   // Undo and redo keys go to the lab that is shown (every store has the history slice).
   useHistoryKeys(store as unknown as HistoryKeysStore);
   const [dockOpen, setDockOpen] = useState(true);
+  const over = useShell((s) => (s.view as OverFlags).explore === true || (s.view as OverFlags).claims === true);
   const chrome = mode !== 'embed';
   const dock = world.dock.filter((p) => !hidden(p.part));
   return (
@@ -96,7 +126,13 @@ function Shell({ store, world }: { readonly store: ShellStore; readonly world: L
       <header className="lab-header shell-header">
         <div className="lab-title">
           <h1 data-testid="app.title">{world.title}</h1>
-          {chrome ? world.launchers : null}
+          {chrome ? (
+            <>
+              <ViewLauncher view="explore" label="Explore…" title="Sweep one or two of the scenario's fields over seeds, on every core" />
+              <ViewLauncher view="claims" label="Claims…" title="Every claim of both papers beside the lab’s number, its verdict and the assumptions that flip it" />
+              {world.launchers}
+            </>
+          ) : null}
           <p className="tagline">{world.tagline}</p>
         </div>
         {hidden('playback') ? null : <PlaybackBar playback={world.playback} onHelp={() => help.setOpen(true)} />}
@@ -107,8 +143,8 @@ function Shell({ store, world }: { readonly store: ShellStore; readonly world: L
       </header>
       <ErrorBanner />
       {world.notices}
-      {world.over}
-      <main className={`lab-main shell-main${dock.length === 0 || !chrome ? ' no-dock' : ''}${dockOpen ? '' : ' dock-closed'}`} hidden={world.over !== undefined && world.over !== null}>
+      <OverView />
+      <main className={`lab-main shell-main${dock.length === 0 || !chrome ? ' no-dock' : ''}${dockOpen ? '' : ' dock-closed'}`} hidden={over}>
         <section className="lab-board shell-board" aria-label="Board">
           {world.board}
         </section>

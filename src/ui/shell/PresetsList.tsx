@@ -14,7 +14,8 @@ export function PresetsList({ onClose }: { readonly onClose: () => void }) {
   const here = useContext(ShownWorldContext);
   return (
     <ul className="presets" aria-label="Presets" data-testid="presets.list">
-      {PRESETS.map((p) => {
+      {/* The shown lab's presets first, then the other worlds' (a stable sort keeps each world's order). */}
+      {[...PRESETS].sort((a, b) => Number(worldOf(b.scenario).id === here) - Number(worldOf(a.scenario).id === here)).map((p) => {
         const scenario = p.scenario;
         const world = worldOf(scenario);
         const elsewhere = world.id !== here;
