@@ -209,3 +209,19 @@ test('another tenant dragged onto the device with the keyboard runs there (the s
   await expect(page.locator('[data-testid^="device.background-"]')).toHaveCount(1);
   lab.expectCleanLog();
 });
+
+test('the serving lab does not render its root on every frame: its leaves and charts follow the run', async ({ page }) => {
+  const lab = new ServingPage(page);
+  await lab.open();
+  await expect.poll(() => lab.timeMs(), { timeout: 20_000 }).toBeGreaterThan(2000);
+  const renders = async () => Number(await page.evaluate(() => document.body.dataset.rendersServing ?? '0'));
+  const before = { renders: await renders(), timeMs: await lab.timeMs() };
+  await page.waitForTimeout(4000);
+  const after = { renders: await renders(), timeMs: await lab.timeMs() };
+  // Frames kept coming (the run advanced by seconds of simulated time, at many frames a second) …
+  expect(after.timeMs - before.timeMs).toBeGreaterThan(2000);
+  await expect.poll(() => lab.chartPoints('chart.throughput')).toBeGreaterThan(0);
+  // … and the lab's root rendered a bounded number of times meanwhile (none is needed while nothing but the run changes).
+  expect(after.renders - before.renders).toBeLessThanOrEqual(4);
+  lab.expectCleanLog();
+});

@@ -27,6 +27,8 @@ import type { Shortcut } from '../HelpOverlay';
 import { ChartGrid } from '../shell/ChartCard';
 import { DragDropArea, useDraggable, useDroppable, type DragAnnouncements } from '../dragDrop';
 import { LabShell, type LabWorld } from '../shell/LabShell';
+import { StoreChartHost } from '../shell/StoreChartHost';
+import { useRenderCount } from '../shell/renderCount';
 import { PresetsGallery } from '../shell/presetsGallery';
 import type { WorldShare } from '../shell/ShareBar';
 
@@ -49,7 +51,8 @@ function useFigure1(store: ServingStore, model: ServingScenario['serving']['mode
     if (model === null || platform === null) return;
     void store.getState().sweep({ kind: 'figure1', model, platform }, `${model}@${platform}`);
   }, [store, model, platform]);
-  return useServing(store, (s) => s.sweeps.figure1);
+  // The result only: the progress is read by the sweep's progress bar (SweepProgress), so that it does not render the lab.
+  return useServing(store, (s) => s.sweeps.figure1?.result ?? null);
 }
 
 /**
@@ -96,11 +99,12 @@ function useRpsSweep(store: ServingStore, scenario: ServingScenario | null, seen
     return () => clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [store, key, seen]);
-  return useServing(store, (s) => s.sweeps.rps);
+  return useServing(store, (s) => s.sweeps.rps?.result ?? null);
 }
 
 /** A sweep's progress bar, beside its chart's title, while it runs. */
-function SweepProgress({ sweep, testId }: { readonly sweep: ServingSweepState<unknown> | null; readonly testId: string }) {
+function SweepProgress({ store, kind, testId }: { readonly store: ServingStore; readonly kind: 'figure1' | 'rps'; readonly testId: string }) {
+  const sweep: ServingSweepState<unknown> | null = useServing(store, (s) => s.sweeps[kind]);
   if (sweep === null) return null;
   if (sweep.error !== null) return <span className="sweep-error" role="status" data-testid={`${testId}.error`}>{sweep.error}</span>;
   if (sweep.result !== null) return null;
@@ -189,6 +193,198 @@ function servingShare(store: ServingStore): WorldShare {
   };
 }
 
+/** The time the run is at, of its length, and its status: the one part of the playback bar that changes on every frame. */
+function ServingProgress({ store }: { readonly store: ServingStore }) {
+  const timeMs = useServing(store, (s) => s.timeMs);
+  const durationMs = useServing(store, (s) => s.durationMs);
+  const status = useServing(store, (s) => s.status);
+  return (
+    <output className="progress" data-testid="serving.time" data-time-ms={timeMs}>
+      {(timeMs / 1000).toFixed(0)} s / {(durationMs / 1000).toFixed(0)} s · {status}
+    </output>
+  );
+}
+
+/**
+ * The device as the selected lane sees it, on every frame: memory and free GPU, each model's
+ * instances, queue by slack and forming batch, Triton's sliders, and the tenants.
+ */
+function DeviceBoard({
+  store,
+  configured,
+  configurable,
+  showPalette,
+}: {
+  readonly store: ServingStore;
+  readonly configured: (k: number) => { batchSize: number; instances: number } | null;
+  readonly configurable: number;
+  readonly showPalette: boolean;
+}) {
+  const platform = useServing(store, (s) => s.platform);
+  const lanes = useServing(store, (s) => s.lanes);
+  const models = useServing(store, (s) => s.models);
+  const selectedLane = useServing(store, (s) => s.selectedLane);
+  const selectedModel = useServing(store, (s) => s.selectedModel);
+  const live = useServing(store, (s) => s.live[s.selectedLane]);
+  const backgrounds = useServing(store, (s) => s.backgrounds);
+  const timeMs = useServing(store, (s) => s.timeMs);
+  const act = store.getState();
+  return (
+    <>
+    <h2 id="device-heading">
+      Device: {platform ?? ''} <span className="subtle">— {lanes[selectedLane]?.label ?? ''}</span>
+    </h2>
+    {live ? (
+      <div className="memory" data-testid="device.memory" aria-label={`memory ${Math.round(live.memoryUsedMb)} of ${Math.round(live.memoryTotalMb)} MB`}>
+        <div className="memory-used" style={{ width: `${Math.min(100, (100 * live.memoryUsedMb) / Math.max(1, live.memoryTotalMb))}%` }} />
+        <span>
+          memory {Math.round(live.memoryUsedMb)} / {Math.round(live.memoryTotalMb)} MB · GPU free {(100 * live.availableCompute).toFixed(0)} %
+        </span>
+      </div>
+    ) : null}
+    <table className="device-models">
+      <thead>
+        <tr>
+          <th>model</th>
+          <th>instances (busy)</th>
+          <th>queue (by slack), batch</th>
+          <th>batch × instances (Triton)</th>
+        </tr>
+      </thead>
+      <tbody>
+        {models.map((m, k) => {
+          const ml = live?.models[k];
+          const fixed = configured(k);
+          const batchIndex = Math.max(0, BATCH_SIZES.indexOf(fixed?.batchSize ?? 8));
+          return (
+            <tr key={m.model} data-testid={`device.model-${m.model}`} className={k === selectedModel ? 'selected' : ''} onClick={() => act.selectModel(k)}>
+              <th scope="row">
+                {m.model} <span className="subtle">(SLO {m.sloMs} ms)</span>
+              </th>
+              <td>
+                {Array.from({ length: ml?.instances ?? 0 }, (_, j) => (
+                  <span key={j} className={`instance${j < (ml?.busyInstances ?? 0) ? ' busy' : ''}`} />
+                ))}
+              </td>
+              <td data-testid={`device.queue-${m.model}`} data-queue={ml?.queueLength ?? 0}>
+                {ml
+                  ? (['late', 'under25', 'under50', 'rest'] as const).map((bucket) =>
+                      ml.slack[bucket] > 0 ? <span key={bucket} className="queue-part" style={{ width: `${Math.min(160, 4 * ml.slack[bucket])}px`, background: SLACK_COLOURS[bucket] }} title={`${ml.slack[bucket]} ${bucket}`} /> : null,
+                    )
+                  : null}
+                <span className="subtle"> {ml?.queueLength ?? 0}</span>
+                <span data-testid={`device.forming-${m.model}`} data-waiting={ml?.forming?.waiting ?? 0}>
+                  {ml?.forming ? <FormingBatch waiting={ml.forming.waiting} batchSize={ml.batchSize} startInMs={ml.forming.startInMs} /> : null}
+                </span>
+              </td>
+              <td>
+                {configurable >= 0 && fixed ? (
+                  <span className="sliders">
+                    <label>
+                      b = {BATCH_SIZES[batchIndex]}
+                      <input
+                        type="range"
+                        min={0}
+                        max={BATCH_SIZES.length - 1}
+                        value={batchIndex}
+                        data-testid={`controls.batch-${m.model}`}
+                        aria-label={`batch size of ${m.model}`}
+                        onChange={(e) => void act.setModelConfig(configurable, k, BATCH_SIZES[Number(e.target.value)]!, fixed.instances)}
+                      />
+                    </label>
+                    <label>
+                      m_c = {fixed.instances}
+                      <input
+                        type="range"
+                        min={1}
+                        max={INSTANCE_COUNTS.length}
+                        value={fixed.instances}
+                        data-testid={`controls.instances-${m.model}`}
+                        aria-label={`instances of ${m.model}`}
+                        onChange={(e) => void act.setModelConfig(configurable, k, fixed.batchSize, Number(e.target.value))}
+                      />
+                    </label>
+                  </span>
+                ) : null}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+    <div className="backgrounds">
+      {!showPalette ? null : <TenantToken onClick={() => void act.addBackground(TENANT.intensity, TENANT.memoryMb)} />}
+      {backgrounds
+        .filter((b) => tenantState(b, timeMs) !== 'gone')
+        .map((b) => (
+          <span key={b.id} className={`chip tenant-${tenantState(b, timeMs)}`} data-testid={`device.background-${b.id}`} data-state={tenantState(b, timeMs)}>
+            {tenantText(b, timeMs)}
+            <button type="button" aria-label="Remove this tenant" onClick={() => void act.removeBackground(b.id)}>
+              ×
+            </button>
+          </span>
+        ))}
+    </div>
+    </>
+  );
+}
+
+/** The lanes with their numbers so far (on every frame) and a reference lane's search progress. */
+function ServingLanes({ store }: { readonly store: ServingStore }) {
+  const lanes = useServing(store, (s) => s.lanes);
+  const selectedLane = useServing(store, (s) => s.selectedLane);
+  const summaries = useServing(store, (s) => s.summaries);
+  const act = store.getState();
+  return (
+    <ul className="lanes">
+      {lanes.map((l, i) => {
+        const summary = summaries?.[i];
+        return (
+          <li key={l.index} className={`lane${i === selectedLane ? ' selected' : ''}`} data-testid={`lane.${l.scheduler}`} style={{ ['--lane' as string]: laneColour(i) }}>
+            <label className="lane-select">
+              <input type="radio" name="serving-lane" checked={i === selectedLane} onChange={() => act.selectLane(i)} />
+              <span className="swatch" aria-hidden="true" />
+              <span className="lane-label">{l.label}</span>
+            </label>
+            {summary ? (
+              <span className="lane-numbers">
+                utility {summary.utilityMean.toFixed(2)} · {summary.throughputRps.toFixed(1)} rps · SLO violations {summary.sloViolationPct.toFixed(1)} %
+              </span>
+            ) : null}
+            <SearchProgress store={store} lane={l.index} />
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/**
+ * A chart's data from the selected lane's series, rebuilt when the series has grown (its
+ * length) or was replaced (a new generation), else the same object (the chart is not fed again).
+ */
+function seriesSelector<D>(lane: number, build: (series: ServingState['series'][number], timeS: number[]) => D): (state: ServingState) => D | null {
+  let seen: { series: unknown; length: number; data: D } | null = null;
+  return (state) => {
+    const series = state.series[lane];
+    if (series === undefined) return null;
+    if (seen !== null && seen.series === series && seen.length === series.length) return seen.data;
+    const timeS = Array.from(series.columns.endMs.subarray(0, series.length), (t) => t / 1000);
+    seen = { series, length: series.length, data: build(series, timeS) };
+    return seen.data;
+  };
+}
+
+/** A selector that rebuilds its data only when `key` of the state changes (by identity). */
+function memoOn<K, D>(key: (state: ServingState) => K, build: (value: K) => D): (state: ServingState) => D {
+  let seen: { key: K; data: D } | null = null;
+  return (state) => {
+    const k = key(state);
+    if (seen === null || seen.key !== k) seen = { key: k, data: build(k) };
+    return seen.data;
+  };
+}
+
 const SLACK_COLOURS = { late: '#b3261e', under25: '#e07a1f', under50: '#d9b300', rest: '#2e8b57' } as const;
 
 /**
@@ -216,28 +412,25 @@ function FormingBatch({ waiting, batchSize, startInMs }: { readonly waiting: num
 export function ServingLab({ store, onExit }: { readonly store: ServingStore; readonly onExit: () => void }) {
   const title = useServing(store, (s) => s.scenario?.title ?? '');
   const status = useServing(store, (s) => s.status);
-  const timeMs = useServing(store, (s) => s.timeMs);
-  const durationMs = useServing(store, (s) => s.durationMs);
   const rateRps = useServing(store, (s) => s.rateRps);
   const perModelRate = useServing(store, (s) => (s.scenario?.serving.assumptions?.rateBasis ?? 'perModel') === 'perModel');
   const lanes = useServing(store, (s) => s.lanes);
   const models = useServing(store, (s) => s.models);
   const platform = useServing(store, (s) => s.platform);
-  const backgrounds = useServing(store, (s) => s.backgrounds);
   const selectedLane = useServing(store, (s) => s.selectedLane);
   const selectedModel = useServing(store, (s) => s.selectedModel);
-  const version = useServing(store, (s) => s.version);
   const view = useServing(store, (s) => s.view);
   const share = useMemo(() => servingShare(store), [store]);
   const hidden = (part: HideableControl) => view.hide.includes(part);
   const act = store.getState();
-  const state = store.getState();
-  void version; // live numbers below are read on every frame
-  const live = state.live[selectedLane];
+  // What changes on every frame (the device's live state, the lanes' numbers, the time, the
+  // charts' series) is read by the leaves below and by the charts themselves (StoreChartHost),
+  // so that this component renders when the scenario, the selection or the view changes only.
+  useRenderCount('serving');
   const configurable = lanes.findIndex((l) => l.configurable);
   const focusModel = models[selectedModel]?.model ?? null;
-  const figure1Sweep = useFigure1(store, focusModel, platform);
-  const figure1 = figure1Sweep?.result != null && figure1Sweep.result.model === focusModel ? figure1Sweep.result : null;
+  const figure1Result = useFigure1(store, focusModel, platform);
+  const figure1 = figure1Result !== null && figure1Result.model === focusModel ? figure1Result : null;
   const scenario = useServing(store, (s) => s.scenario);
   /** What the person set for model k on the Triton lane (it applies from the next slot). */
   const configured = (k: number): { batchSize: number; instances: number } | null => {
@@ -249,27 +442,33 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
   };
   const marker = configured(selectedModel);
   const rpsSeen = useSeen('chart.rps', !view.hide.includes('charts'));
-  const rpsSweep = useRpsSweep(store, scenario, rpsSeen);
-  const sweep = rpsSweep?.result ?? null;
+  const sweep = useRpsSweep(store, scenario, rpsSeen);
   const heat = (metric: 'throughput' | 'latency'): HeatmapData | null =>
     figure1 === null ? null : { metric, batchSizes: BATCH_SIZES, instanceCounts: INSTANCE_COUNTS, values: metric === 'throughput' ? figure1.throughput : figure1.latency, marker };
-  const series = state.series[selectedLane];
-  const timeS = series ? Array.from(series.columns.endMs.subarray(0, series.length), (t) => t / 1000) : [];
   const schedule = useMemo(() => (scenario === null ? NO_SCHEDULE : scheduleMarks(scenario.serving)), [scenario]);
-  const stack: PerModelStackData = { timeS, schedule, series: models.map((m, k) => ({ model: m.model, rps: timeS.map((_, i) => series!.at('throughputRps', i, k)) })) };
+  const selectStack = useMemo(() => seriesSelector(selectedLane, (series, timeS): PerModelStackData => ({ timeS, schedule, series: models.map((m, k) => ({ model: m.model, rps: timeS.map((_, i) => series.at('throughputRps', i, k)) })) })), [selectedLane, models, schedule]);
   // A point where a model completed nothing has no latency (a gap), not a latency of 0.
-  const lines: PerModelLinesData = {
-    timeS,
-    schedule,
-    series: models.map((m, k) => ({ model: m.model, sloMs: m.sloMs, latencyMs: timeS.map((_, i) => (series!.at('throughputRps', i, k) > 0 ? series!.at('latencyMeanMs', i, k) : Number.NaN)) })),
-  };
+  const selectLines = useMemo(
+    () =>
+      seriesSelector(selectedLane, (series, timeS): PerModelLinesData => ({
+        timeS,
+        schedule,
+        series: models.map((m, k) => ({ model: m.model, sloMs: m.sloMs, latencyMs: timeS.map((_, i) => (series.at('throughputRps', i, k) > 0 ? series.at('latencyMeanMs', i, k) : Number.NaN)) })),
+      })),
+    [selectedLane, models, schedule],
+  );
   const learningLabels = lanes.filter((l) => l.learning).map((l) => l.label);
   const referenceLabels = lanes.filter((l) => SERVING_SCHEDULERS[l.scheduler as keyof typeof SERVING_SCHEDULERS]?.reference !== undefined).map((l) => l.label);
-  const decisions: DecisionTimeData = { lanes: lanes.map((l, i) => ({ label: l.label, index: l.index, decisionUs: state.decisionUs[i] ?? null })) };
-  const utility: UtilityBarsData | null =
-    state.summaries === null
-      ? null
-      : { models: models.map((m) => m.model), lanes: lanes.map((l) => ({ label: l.label, index: l.index })), utility: models.map((m) => state.summaries!.map((s) => s?.perModel[m.model]?.utilityMean ?? null)) };
+  const selectDecisions = useMemo(() => memoOn((s: ServingState) => s.decisionUs, (decisionUs): DecisionTimeData => ({ lanes: lanes.map((l, i) => ({ label: l.label, index: l.index, decisionUs: decisionUs[i] ?? null })) })), [lanes]);
+  const selectUtility = useMemo(
+    () =>
+      memoOn(
+        (s: ServingState) => s.summaries,
+        (summaries): UtilityBarsData | null =>
+          summaries === null ? null : { models: models.map((m) => m.model), lanes: lanes.map((l) => ({ label: l.label, index: l.index })), utility: models.map((m) => summaries.map((x) => x?.perModel[m.model]?.utilityMean ?? null)) },
+      ),
+    [lanes, models],
+  );
 
   const world: LabWorld = {
     testId: 'serving',
@@ -296,11 +495,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
           <input type="range" min={5} max={60} step={5} value={rateRps} data-testid="controls.rps" aria-label="Request rate (rps)" onChange={(e) => void act.setArrivalRate(Number(e.target.value))} />
         </label>
       ),
-      progress: (
-        <output className="progress" data-testid="serving.time" data-time-ms={timeMs}>
-          {(timeMs / 1000).toFixed(0)} s / {(durationMs / 1000).toFixed(0)} s · {status}
-        </output>
-      ),
+      progress: <ServingProgress store={store} />,
     },
     share,
     lessons: servingLessons,
@@ -313,100 +508,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
         keyboardWhere="onto the device"
       >
       <DeviceDrop>
-        <h2 id="device-heading">
-          Device: {platform ?? ''} <span className="subtle">— {lanes[selectedLane]?.label ?? ''}</span>
-        </h2>
-        {live ? (
-          <div className="memory" data-testid="device.memory" aria-label={`memory ${Math.round(live.memoryUsedMb)} of ${Math.round(live.memoryTotalMb)} MB`}>
-            <div className="memory-used" style={{ width: `${Math.min(100, (100 * live.memoryUsedMb) / Math.max(1, live.memoryTotalMb))}%` }} />
-            <span>
-              memory {Math.round(live.memoryUsedMb)} / {Math.round(live.memoryTotalMb)} MB · GPU free {(100 * live.availableCompute).toFixed(0)} %
-            </span>
-          </div>
-        ) : null}
-        <table className="device-models">
-          <thead>
-            <tr>
-              <th>model</th>
-              <th>instances (busy)</th>
-              <th>queue (by slack), batch</th>
-              <th>batch × instances (Triton)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {models.map((m, k) => {
-              const ml = live?.models[k];
-              const fixed = configured(k);
-              const batchIndex = Math.max(0, BATCH_SIZES.indexOf(fixed?.batchSize ?? 8));
-              return (
-                <tr key={m.model} data-testid={`device.model-${m.model}`} className={k === selectedModel ? 'selected' : ''} onClick={() => act.selectModel(k)}>
-                  <th scope="row">
-                    {m.model} <span className="subtle">(SLO {m.sloMs} ms)</span>
-                  </th>
-                  <td>
-                    {Array.from({ length: ml?.instances ?? 0 }, (_, j) => (
-                      <span key={j} className={`instance${j < (ml?.busyInstances ?? 0) ? ' busy' : ''}`} />
-                    ))}
-                  </td>
-                  <td data-testid={`device.queue-${m.model}`} data-queue={ml?.queueLength ?? 0}>
-                    {ml
-                      ? (['late', 'under25', 'under50', 'rest'] as const).map((bucket) =>
-                          ml.slack[bucket] > 0 ? <span key={bucket} className="queue-part" style={{ width: `${Math.min(160, 4 * ml.slack[bucket])}px`, background: SLACK_COLOURS[bucket] }} title={`${ml.slack[bucket]} ${bucket}`} /> : null,
-                        )
-                      : null}
-                    <span className="subtle"> {ml?.queueLength ?? 0}</span>
-                    <span data-testid={`device.forming-${m.model}`} data-waiting={ml?.forming?.waiting ?? 0}>
-                      {ml?.forming ? <FormingBatch waiting={ml.forming.waiting} batchSize={ml.batchSize} startInMs={ml.forming.startInMs} /> : null}
-                    </span>
-                  </td>
-                  <td>
-                    {configurable >= 0 && fixed ? (
-                      <span className="sliders">
-                        <label>
-                          b = {BATCH_SIZES[batchIndex]}
-                          <input
-                            type="range"
-                            min={0}
-                            max={BATCH_SIZES.length - 1}
-                            value={batchIndex}
-                            data-testid={`controls.batch-${m.model}`}
-                            aria-label={`batch size of ${m.model}`}
-                            onChange={(e) => void act.setModelConfig(configurable, k, BATCH_SIZES[Number(e.target.value)]!, fixed.instances)}
-                          />
-                        </label>
-                        <label>
-                          m_c = {fixed.instances}
-                          <input
-                            type="range"
-                            min={1}
-                            max={INSTANCE_COUNTS.length}
-                            value={fixed.instances}
-                            data-testid={`controls.instances-${m.model}`}
-                            aria-label={`instances of ${m.model}`}
-                            onChange={(e) => void act.setModelConfig(configurable, k, fixed.batchSize, Number(e.target.value))}
-                          />
-                        </label>
-                      </span>
-                    ) : null}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-        <div className="backgrounds">
-          {hidden('palette') ? null : <TenantToken onClick={() => void act.addBackground(TENANT.intensity, TENANT.memoryMb)} />}
-          {backgrounds
-            .filter((b) => tenantState(b, timeMs) !== 'gone')
-            .map((b) => (
-              <span key={b.id} className={`chip tenant-${tenantState(b, timeMs)}`} data-testid={`device.background-${b.id}`} data-state={tenantState(b, timeMs)}>
-                {tenantText(b, timeMs)}
-                <button type="button" aria-label="Remove this tenant" onClick={() => void act.removeBackground(b.id)}>
-                  ×
-                </button>
-              </span>
-            ))}
-        </div>
+        <DeviceBoard store={store} configured={configured} configurable={configurable} showPalette={!hidden('palette')} />
       </DeviceDrop>
       </DragDropArea>
     ),
@@ -415,32 +517,13 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
       { part: 'lanes', node: (
         <section className="panel serving-lanes" aria-labelledby="serving-lanes-heading">
           <h2 id="serving-lanes-heading">Lanes</h2>
-          <ul className="lanes">
-            {lanes.map((l, i) => {
-              const summary = state.summaries?.[i];
-              return (
-                <li key={l.index} className={`lane${i === selectedLane ? ' selected' : ''}`} data-testid={`lane.${l.scheduler}`} style={{ ['--lane' as string]: laneColour(i) }}>
-                  <label className="lane-select">
-                    <input type="radio" name="serving-lane" checked={i === selectedLane} onChange={() => act.selectLane(i)} />
-                    <span className="swatch" aria-hidden="true" />
-                    <span className="lane-label">{l.label}</span>
-                  </label>
-                  {summary ? (
-                    <span className="lane-numbers">
-                      utility {summary.utilityMean.toFixed(2)} · {summary.throughputRps.toFixed(1)} rps · SLO violations {summary.sloViolationPct.toFixed(1)} %
-                    </span>
-                  ) : null}
-                  <SearchProgress store={store} lane={l.index} />
-                </li>
-              );
-            })}
-          </ul>
+          <ServingLanes store={store} />
         </section>
       ) },
       { part: 'algorithm', node: <LearningPanel store={store} /> },
       { part: 'assumptions', node: <ServingAssumptionsPanel store={store} /> },
     ],
-    mainChart: <DataChartHost title="Fig. 8: throughput per model" testId="chart.throughput" create={createPerModelStackChart} data={stack} />,
+    mainChart: <StoreChartHost title="Fig. 8: throughput per model" testId="chart.throughput" create={createPerModelStackChart} source={store} select={selectStack} />,
     charts: (
       <>
         <ChartGrid
@@ -452,17 +535,17 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
                 testId="chart.heatmap-throughput"
                 create={createHeatmapChart}
                 data={heat('throughput')}
-                controls={<SweepProgress sweep={figure1Sweep} testId="chart.heatmap-throughput" />}
+                controls={<SweepProgress store={store} kind="figure1" testId="chart.heatmap-throughput" />}
               />
             ) },
             { id: 'chart.heatmap-latency', node: (
               <DataChartHost title={`Fig. 1: latency of ${focusModel ?? ''} (batch × instances)`} testId="chart.heatmap-latency" create={createHeatmapChart} data={heat('latency')} />
             ) },
             { id: 'chart.utility', node: (
-              <DataChartHost title="Fig. 7: utility per model (normalized)" testId="chart.utility" create={createUtilityBarsChart} data={utility} />
+              <StoreChartHost title="Fig. 7: utility per model (normalized)" testId="chart.utility" create={createUtilityBarsChart} source={store} select={selectUtility} />
             ) },
             { id: 'chart.latency', node: (
-              <DataChartHost title="Fig. 9: latency per model" testId="chart.latency" create={createPerModelLinesChart} data={lines} />
+              <StoreChartHost title="Fig. 9: latency per model" testId="chart.latency" create={createPerModelLinesChart} source={store} select={selectLines} />
             ) },
             { id: 'chart.rps', node: (
               <DataChartHost
@@ -470,16 +553,17 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
                 testId="chart.rps"
                 create={createRpsSweepChart}
                 data={sweep}
-                controls={rpsSeen ? <SweepProgress sweep={rpsSweep} testId="chart.rps" /> : null}
+                controls={rpsSeen ? <SweepProgress store={store} kind="rps" testId="chart.rps" /> : null}
                 caption={rpsCaption(learningLabels, referenceLabels)}
               />
             ) },
             { id: 'chart.decision', node: (
-              <DataChartHost
+              <StoreChartHost
                 title="Fig. 16: time per scheduling decision"
                 testId="chart.decision"
                 create={createDecisionTimeChart}
-                data={decisions}
+                source={store}
+                select={selectDecisions}
                 minIntervalMs={500}
                 caption="Mean wall-clock time each lane’s scheduler takes to decide a slot, measured in the simulation worker on this computer."
               />
