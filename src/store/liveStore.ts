@@ -322,11 +322,15 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
       if (!refused(result)) return result;
       // A change that went through answers the banner of the one refused before it.
       if (get().errors?.source === 'edit') setShared({ errors: null });
-      const scenario = await client.currentScenario();
+      // The edit's answer carries the scenario it made and whether it changed it (`liveEdits`):
+      // one worker call per edit; an answer without them (a world that does not say) asks.
+      const done = result as Partial<{ scenario: T['scenario'] | null; changed: boolean }>;
+      const scenario = 'scenario' in done ? (done.scenario ?? null) : await client.currentScenario();
       if (scenario === null) return result;
       const view = get().view;
       const merged = (isDefaultView(view) ? scenario : { ...scenario, view }) as T['scenario'];
-      if (before !== null && JSON.stringify(before) !== JSON.stringify(merged)) history.remember(before);
+      const changed = done.changed ?? (before !== null && JSON.stringify(before) !== JSON.stringify(merged));
+      if (before !== null && changed) history.remember(before);
       set({ scenario: merged, ...world.refreshed?.(merged) } as Partial<S>);
       return result;
     };

@@ -9,7 +9,7 @@
 import { deferred, loadOnce } from './shell/deferred';
 
 export const PipelineCharts = deferred('charts', () => import('./PipelineCharts').then((m) => m.PipelineCharts), { minHeight: 640 });
-export const PipelineTimeline = deferred('timeline', () => import('./Timeline').then((m) => m.PipelineTimeline), { minHeight: 150 });
+export const PipelineTimeline = deferred('timeline', () => import('./PipelineTimeline').then((m) => m.PipelineTimeline), { minHeight: 150 });
 export const EventsList = deferred('events', () => import('./EventsList').then((m) => m.EventsList), { minHeight: 48 });
 export const ScenarioPanel = deferred('scenario', () => import('./ScenarioPanel').then((m) => m.ScenarioPanel), { minHeight: 220 });
 export const AssumptionsPanel = deferred('assumptions', () => import('./AssumptionsPanel').then((m) => m.AssumptionsPanel), { minHeight: 220 });

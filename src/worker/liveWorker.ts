@@ -8,7 +8,7 @@
  */
 import { transfer } from 'comlink';
 import type { SessionHost } from './liveLoop';
-import type { LiveApi, LoadResultOf } from './liveProtocol';
+import type { Answer, LiveApi, LoadResultOf } from './liveProtocol';
 import { describeValue, refuse, type LiveSession } from './liveSession';
 import type { WorldTypes } from './world';
 
@@ -51,4 +51,34 @@ export function liveApi<T extends WorldTypes>(
     currentScenario: () => session.currentScenario(),
     seek: (position) => session.seek(position),
   };
+}
+
+/** What a live edit answers when it went through: the scenario it made, and whether it changed anything. */
+export interface EditDone {
+  readonly scenario: unknown;
+  readonly changed: boolean;
+}
+
+/**
+ * A world's live edits, each answering (when it goes through) with the scenario it made and
+ * whether it changed it, so that the page learns both in the edit's own round trip: one worker
+ * call per edit, and the comparison of the scenarios before and after made here, in the worker,
+ * once (an edit may replay from a point or restart the run: only the scenario says).
+ */
+export function liveEdits<T extends WorldTypes, A extends Record<string, (...args: never[]) => Answer | Promise<Answer>>>(session: LiveSession<T>, calls: A): A {
+  const wrapped: Record<string, (...args: never[]) => Answer<Partial<EditDone>> | Promise<Answer<Partial<EditDone>>>> = {};
+  for (const [name, call] of Object.entries(calls)) {
+    wrapped[name] = (...args) => {
+      const before = JSON.stringify(session.currentScenario());
+      const done = (answer: Answer): Answer<Partial<EditDone>> => {
+        if (!answer.ok) return answer;
+        const scenario = session.currentScenario();
+        return { ...answer, scenario, changed: JSON.stringify(scenario) !== before };
+      };
+      // An edit that answers at once answers at once here too; one that waits (a learner to load) is awaited.
+      const answer = call(...args);
+      return answer instanceof Promise ? answer.then(done) : done(answer);
+    };
+  }
+  return wrapped as unknown as A;
 }

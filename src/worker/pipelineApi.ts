@@ -5,7 +5,7 @@
  * object the page talks to, in Node.
  */
 import type { InterferenceModeId } from '../engine/profiles/types';
-import { liveApi } from './liveWorker';
+import { liveApi, liveEdits } from './liveWorker';
 import type { PipelineSession } from './pipelineSession';
 import type { Frame, SimApi } from './protocol';
 
@@ -14,10 +14,12 @@ export function pipelineApi(session: PipelineSession, frames: { subscribe(callba
   return {
     ...liveApi(session, frames),
     seek: (query: unknown, step?: unknown) => session.seek(query, step),
-    addEvent: (executionPlace: number, mode: InterferenceModeId) => session.addEvent(executionPlace, mode),
-    removeEvent: (id: number) => session.removeEvent(id),
-    setLaneParameter: (lane: number, name: string, value: number) => session.setLaneParameter(lane, name, value),
-    setDetectionThreshold: (threshold: number) => session.setDetectionThreshold(threshold),
+    ...liveEdits(session, {
+      addEvent: (executionPlace: number, mode: InterferenceModeId) => session.addEvent(executionPlace, mode),
+      removeEvent: (id: number) => session.removeEvent(id),
+      setLaneParameter: (lane: number, name: string, value: number) => session.setLaneParameter(lane, name, value),
+      setDetectionThreshold: (threshold: number) => session.setDetectionThreshold(threshold),
+    }),
     stepAlgorithm: (direction: 1 | -1) => session.stepAlgorithm(direction),
     setTraceLane: (lane: number) => session.setTraceLane(lane),
   };

@@ -9,7 +9,7 @@ import type { ServingScenario } from '../scenario/schema';
 import { parseWorldScenario } from '../scenario/parse';
 import { servingWorld } from '../worlds/serving/world';
 import { isLearningScheduler, type LearningFactory } from '../schedulers/serving/registry';
-import { liveApi } from './liveWorker';
+import { liveApi, liveEdits } from './liveWorker';
 import { describeValue, refuse } from './liveSession';
 import type { ServingApi, ServingFrame, ServingSweepProgress } from './servingProtocol';
 import type { ServingSession } from './servingSession';
@@ -53,10 +53,12 @@ export function servingApi(session: ServingSession, frames: { subscribe(callback
     exportAgent: (lane: number) => session.exportAgent(lane),
     explainUpdate: (lane: number) => session.explainUpdate(lane),
     importAgent: (lane: number, file: unknown) => session.importAgent(lane, file),
-    setArrivalRate: (rateRps: number) => session.setArrivalRate(rateRps),
-    setModelConfig: (lane: number, model: number, batchSize: number, instances: number) => session.setModelConfig(lane, model, batchSize, instances),
-    addBackground: (intensity: number, memoryMb: number) => session.addBackground(intensity, memoryMb),
-    removeBackground: (id: number) => session.removeBackground(id),
+    ...liveEdits(session, {
+      setArrivalRate: (rateRps: number) => session.setArrivalRate(rateRps),
+      setModelConfig: (lane: number, model: number, batchSize: number, instances: number) => session.setModelConfig(lane, model, batchSize, instances),
+      addBackground: (intensity: number, memoryMb: number) => session.addBackground(intensity, memoryMb),
+      removeBackground: (id: number) => session.removeBackground(id),
+    }),
     sweep: async (request: unknown, onProgress: (progress: ServingSweepProgress) => void) => {
       const checked = checkSweepRequest(request);
       if (!checked.ok) return { ok: false as const, cancelled: false as const, errors: checked.errors };

@@ -5,7 +5,7 @@ import { useShell, useShellStore } from './shellStore';
 /** What a world puts in the shell's playback bar. */
 export interface WorldPlayback {
   /** Test id prefix of play, pause, reset and speed: `controls` (pipeline), `serving`. */
-  readonly ids: 'controls' | 'serving';
+  readonly ids: string;
   readonly speeds: readonly (number | 'max')[];
   /** The text of a numeric speed in the world's unit ("10× (10 queries/s)", "10 × real time"). */
   readonly speedLabel: (speed: number) => string;

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { defaultScenario } from '../scenario/presets';
+import { createLabStore } from '../store/labStore';
+import { createServingStore } from '../store/servingStore';
+import { inProcessClient } from '../store/testing/inProcess';
+import { SERVING_PRESETS } from '../scenario/presets';
+import type { ServingScenario } from '../scenario/schema';
+import { pipelineApi } from './pipelineApi';
+import { PipelineSession } from './pipelineSession';
+import type { Frame, SimApi } from './protocol';
+import { servingApi } from './servingApi';
+import { ServingSession } from './servingSession';
+import type { ServingApi, ServingFrame } from './servingProtocol';
+
+/** The worker's very API object, with every call it answers recorded by name. */
+function counting<A extends object>(api: A): { api: A; calls: string[] } {
+  const calls: string[] = [];
+  const proxy = new Proxy(api, {
+    get: (target, name) => {
+      const value = (target as Record<PropertyKey, unknown>)[name];
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls.push(String(name));
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { api: proxy, calls };
+}
+
+describe('a live edit is one worker call (ARCHITECTURE §1, step 4)', () => {
+  it('pipeline: ODIN α from the store costs one call, and the store has the new scenario and its undo', async () => {
+    let listener: ((frame: Frame) => void) | null = null;
+    const session = new PipelineSession({ now: () => 0, schedule: () => undefined, emit: (frame) => listener?.(frame) });
+    const { api, calls } = counting(pipelineApi(session, { subscribe: (cb) => void (listener = cb) }));
+    const store = createLabStore(inProcessClient<SimApi, Frame>(api, (onFrame) => void (listener = onFrame)), () => 0);
+    expect(await store.getState().load(defaultScenario(), 'preset')).toBe(true);
+    const odin = store.getState().scenario!.pipeline.lanes.findIndex((l) => l.scheduler === 'odin');
+    calls.length = 0;
+    expect(await store.getState().setLaneParameter(odin, 'alpha', 7)).toBe(true);
+    expect(calls).toEqual(['setLaneParameter']);
+    expect(store.getState().scenario!.pipeline.lanes[odin]!.params?.alpha).toBe(7);
+    expect(store.getState().past).toHaveLength(1);
+    // Setting the same value again changes nothing: no second undo step.
+    calls.length = 0;
+    expect(await store.getState().setLaneParameter(odin, 'alpha', 7)).toBe(true);
+    expect(calls).toEqual(['setLaneParameter']);
+  });
+
+  it('serving: the request rate from the store costs one call', async () => {
+    let listener: ((frame: ServingFrame) => void) | null = null;
+    const session = new ServingSession({ now: () => 0, schedule: () => undefined, emit: (frame) => listener?.(frame) });
+    const host = { learningFor: async () => null, sweeps: { start: () => Promise.reject(new Error('no sweeps here')) } } as unknown as Parameters<typeof servingApi>[2];
+    const { api, calls } = counting(servingApi(session, { subscribe: (cb) => void (listener = cb) }, host));
+    const store = createServingStore(inProcessClient<ServingApi, ServingFrame>(api, (onFrame) => void (listener = onFrame)), () => 0);
+    const scenario = structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
+    const cheap: ServingScenario = { ...scenario, serving: { ...scenario.serving, lanes: [{ scheduler: 'fixed' }] } };
+    expect(await store.getState().load(cheap, 'preset')).toBe(true);
+    calls.length = 0;
+    expect(await store.getState().setArrivalRate(20)).toBe(true);
+    expect(calls).toEqual(['setArrivalRate']);
+    expect(store.getState().scenario!.serving.rateRps).toBe(20);
+    expect(store.getState().past).toHaveLength(1);
+  });
+});
