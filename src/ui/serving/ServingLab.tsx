@@ -42,7 +42,7 @@ const RPS_SWEEP_DEBOUNCE_MS = 400;
 
 /**
  * Fig. 1 of BCEdge for the focused model: computed in the serving worker, cell by cell
- * between the live run's ticks (issue 12); null until every cell is in.
+ * between the live run's ticks (ARCHITECTURE §7a′); null until every cell is in.
  */
 function useFigure1(store: ServingStore, model: ServingScenario['serving']['models'][number]['model'] | null, platform: ServingScenario['serving']['platform'] | null) {
   useEffect(() => {

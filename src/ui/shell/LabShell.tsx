@@ -65,7 +65,7 @@ function ShellLessons({ store, lessons }: { readonly store: ShellStore; readonly
 }
 
 /**
- * The page shell of every lab (issue 12): a compact header (title, launchers, playback), one
+ * The page shell of every lab (ARCHITECTURE §7c): a compact header (title, launchers, playback), one
  * toolbar row (share bar and lessons), the error banner, then the lab in a grid — the board
  * and the main chart in the wide column, the time line and the chart grid under them, and
  * the dock at the side over the whole height, so that the algorithm panel never pushes the
