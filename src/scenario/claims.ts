@@ -11,7 +11,7 @@ import { differencePct, higherIsBetter, meanInterval } from './sweepStats';
 import { combine, judge, type Estimate, type Verdict, type VerdictRule } from './verdict';
 
 /**
- * Every quantitative claim of the two papers the lab reproduces (issue 14), in the papers'
+ * Every quantitative claim of the two papers the lab reproduces (ARCHITECTURE §4a), in the papers'
  * own words, with how the lab measures it and the rule that decides its verdict. Nothing
  * here is a result: a claim names swept scenarios (`claimScenarios`), any pool runs their
  * cells, and `estimateClaim` reduces the cell outcomes to the claim's number, which `judge`
