@@ -161,8 +161,8 @@ function serving(title: string, overrides: Partial<ServingScenario['serving']>, 
 }
 
 /**
- * The serving world's presets (BCEdge). They run from the command line; the serving page
- * is the next step of the lab.
+ * The serving world's presets (BCEdge: the default scenario and the paper's figures): they
+ * open in the serving lab and run from the command line.
  */
 const PAPER_SERVING_PRESETS: readonly Preset[] = [
   {

@@ -192,10 +192,6 @@ function servingShare(store: ServingStore): WorldShare {
 const SLACK_COLOURS = { late: '#b3261e', under25: '#e07a1f', under50: '#d9b300', rest: '#2e8b57' } as const;
 
 /**
- * The serving world (BCEdge): an edge GPU running six DNN models, with Triton's fixed batch
- * size and instances per model set by sliders, DeepRT and GA on the same arrival trace.
- */
-/**
  * A batch that forms (ARCHITECTURE §3, batching `form`): k of b slots filled, and the time
  * left before it must start so that its most urgent request meets its SLO.
  */
@@ -213,6 +209,10 @@ function FormingBatch({ waiting, batchSize, startInMs }: { readonly waiting: num
   );
 }
 
+/**
+ * The serving world (BCEdge): an edge GPU running six DNN models, with Triton's fixed batch
+ * size and instances per model set by sliders, DeepRT and GA on the same arrival trace.
+ */
 export function ServingLab({ store, onExit }: { readonly store: ServingStore; readonly onExit: () => void }) {
   const title = useServing(store, (s) => s.scenario?.title ?? '');
   const status = useServing(store, (s) => s.status);

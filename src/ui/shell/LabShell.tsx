@@ -49,7 +49,11 @@ export interface LabWorld {
   readonly over?: ReactNode;
 }
 
-/** The help overlay's state: the store's where it keeps one (the pipeline's `?` key), the shell's otherwise. */
+/**
+ * The help overlay's state: the store's `helpOpen` (the shared slices give every lab's store one; the
+ * pipeline's `?` key and the playback bar's help button both set it). The local state is a fallback for a
+ * store without `setHelpOpen`, which `ShellStore`'s type does not allow.
+ */
 function useHelp(store: ShellStore): { open: boolean; setOpen: (open: boolean) => void } {
   const [local, setLocal] = useState(false);
   const stored = useShell((s) => s.helpOpen);
