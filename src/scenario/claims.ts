@@ -20,7 +20,7 @@ import { combine, judge, type Estimate, type Verdict, type VerdictRule } from '.
  * assumption flips it.
  *
  * Pure: no DOM, no TensorFlow.js, no clock, no Node API. The page's workers and the CLI's
- * threads both run it (ARCHITECTURE §9).
+ * threads both run it (ARCHITECTURE §4a).
  */
 
 /** A modelling choice a claim is re-measured under: a scenario field and its readings. */
