@@ -17,7 +17,7 @@ const FORBIDDEN_LAYERS = {
   schedulers: ['agents', 'worker', 'store', 'charts', 'ui', 'cli', 'measure'],
   scenario: ['worker', 'store', 'charts', 'ui', 'cli', 'measure'],
   agents: ['worker', 'store', 'charts', 'ui', 'cli', 'measure'],
-  // Measurement (issue 15): real tfjs layers and hogs, beside agents; only the worker and
+  // Measurement (ARCHITECTURE §1, §2): real tfjs layers and hogs, beside agents; only the worker and
   // the CLI import it (the page reaches it through the measure worker).
   measure: ['schedulers', 'scenario', 'worker', 'store', 'charts', 'ui', 'cli'],
   worker: ['store', 'charts', 'ui', 'cli'],

@@ -31,7 +31,7 @@ function contentSecurityPolicy(): Plugin {
   };
 }
 
-/** The commit the page is built from, for the provenance of claims recomputed in the page (issue 14); 'unknown' outside a checkout. */
+/** The commit the page is built from, for the provenance of claims recomputed in the page (ARCHITECTURE §4a); 'unknown' outside a checkout. */
 function buildCommit(): string {
   try {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || 'unknown';
@@ -51,13 +51,13 @@ export default defineConfig({
   define: { __LAB_COMMIT__: JSON.stringify(buildCommit()) },
   build: {
     target: 'es2022',
-    // No modulepreload polyfill in the entry (issue 12 part 6): every browser of the es2022
+    // No modulepreload polyfill in the entry (ARCHITECTURE §7a′): every browser of the es2022
     // target runs the page without it; one that lacks <link rel="modulepreload"> only loads the
     // preloaded chunks when the entry imports them instead of in parallel.
     modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
-        // Everything the entry imports statically in one chunk (issue 12 part 6): left to itself the
+        // Everything the entry imports statically in one chunk (ARCHITECTURE §7a′): left to itself the
         // bundler splits the modules the first load shares with a later part (the limits, the
         // defaults, a store hook) into chunks of their own, a dozen files of which four are under
         // 1 kB, and gzip compresses them apart. Later parts still load as chunks of their own.

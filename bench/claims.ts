@@ -1,5 +1,5 @@
 /**
- * The Claims view's recomputation in the page (issue 14), part of `npm run bench`
+ * The Claims view's recomputation in the page (ARCHITECTURE §4a, §6), part of `npm run bench`
  * (`BENCH_ONLY=claims` alone): long tasks (PerformanceObserver `longtask`, ≥ 50 ms on the
  * main thread) while one cheap row recomputes on the page's worker pool, beside a baseline
  * of the idle lab measured in the same run and page (the Claims view open over the paused

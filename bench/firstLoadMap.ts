@@ -1,5 +1,5 @@
 /**
- * What the first load holds (issue 12 part 6): builds the page with source maps, reads the
+ * What the first load holds (ARCHITECTURE §7a′): builds the page with source maps, reads the
  * entry script and its modulepreloads from `index.html` (the files `benchFirstLoad` counts),
  * and attributes every byte of them to the source module the map says it came from, summed
  * by package (`react-dom`, `d3-scale`, …) or by folder of `src/` (`src/ui`, `src/charts`, …).

@@ -1,5 +1,5 @@
 /**
- * The learning schedulers' figures (issue 6), measured by `npm run bench`:
+ * The learning schedulers' figures (ARCHITECTURE §3, §6), measured by `npm run bench`:
  * - one SAC update at batch 64 in Node with the wasm backend, against a straightforward
  *   port (bench/naiveSac.ts) timed in the same run; PPO and DDQN updates;
  * - convergence (Fig. 10): slots until each learner's moving-average utility reaches 95 %
@@ -98,7 +98,7 @@ export function sacUpdateTimes(tf: Tf, rows: BenchRow[]): void {
   const base = median(naiveTimes);
   rows.push({
     name: `SAC update, batch 64, Node wasm (tensors leaked over 500: ${leaked})`,
-    note: 'baseline: the straightforward port (bench/naiveSac.ts), interleaved in the same run; goal of issue 13: ratio ≥ 2.5×',
+    note: 'baseline: the straightforward port (bench/naiveSac.ts), interleaved in the same run; goal: ratio ≥ 2.5×',
     value: ours,
     unit: 'ms',
     target: '≤ 5',

@@ -1,5 +1,5 @@
 /**
- * The measurement part of `npm run bench` (issue 15): VGG16's layer-time database measured
+ * The measurement part of `npm run bench` (ARCHITECTURE §6): VGG16's layer-time database measured
  * on this machine (real tfjs units on the wasm backend, hogs as worker threads), its
  * slowdown per mode (median over units and the largest) beside the roofline's, and the
  * ODIN grid means (odin-fig5-vgg16: ODIN α=10 and LLS) on the measured database beside

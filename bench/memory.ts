@@ -3,7 +3,7 @@ import { DEFAULT_PERCENTILE_RELATIVE_ERROR } from '../src/engine/quantiles';
 import type { BenchRow } from './row';
 
 /**
- * Memory of long runs (issue 17 part 8), for `npm run bench` and `BENCH_ONLY=memory`: peak
+ * Memory of long runs (ARCHITECTURE §7), for `npm run bench` and `BENCH_ONLY=memory`: peak
  * resident set of the default scenario (4 lanes) at 1 M and 10 M queries, each in its own
  * process, with exact percentiles (every sample kept, as before streaming) as the baseline
  * and streaming percentiles (the default); and the largest relative error of a streamed

@@ -1,5 +1,5 @@
 /**
- * In-page training (issue 6): the serving page in headless Chromium trains BCEdge from
+ * In-page training: the serving page in headless Chromium trains BCEdge from
  * scratch on the default serving scenario at full speed, and we time how long its
  * 100-slot mean reward takes to reach 95 % of the best fixed configuration's utility
  * (computed here, in Node, by the same engine on the same trace). Part of `npm run bench`.

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the performance figures of issue 2, each measured against a baseline
+ * `npm run bench`: the performance figures, each measured against a baseline
  * in the same run (ARCHITECTURE §6) so that ratios hold on a noisy machine. Prints a table and
  * writes bench/results.json. Never run from tests.
  *
@@ -194,23 +194,23 @@ for (const [model, eps] of cases) {
   rows.push({ name: 'serving: the paper’s 3000 s at 30 rps (≈ 90,000 requests)', value: paperMs, unit: 'ms', target: '< 500', met: paperMs < 500 });
 }
 
-// 4b. Memory of long runs (issue 17 part 8): bench/memory.ts.
+// 4b. Memory of long runs (ARCHITECTURE §7): bench/memory.ts.
 memoryRows(rows);
 
-// 5. The learning schedulers (issue 6): tfjs with the wasm backend, as the worker runs it.
+// 5. The learning schedulers (ARCHITECTURE §3): tfjs with the wasm backend, as the worker runs it.
 const tf = await loadTfNode();
 const learningDetails = await benchLearning(tf, rows);
 
-// 6. Measure your machine (issue 15): a measured VGG16 database beside the roofline one.
+// 6. Measure your machine (ARCHITECTURE §2, §6): a measured VGG16 database beside the roofline one.
 const measureDetails = await benchMeasure(tf, rows);
 
-// 7. The lab shell (issue 12): serving time travel with a learning lane, the first load.
+// 7. The lab shell (ARCHITECTURE §7a, §7a′): serving time travel with a learning lane, the first load.
 const shellDetails = { servingSeek: benchServingSeek(tf, rows), firstLoad: benchFirstLoad(rows) };
 
-// 8. Sweeps at scale (issue 13): 1 worker against every core, in Node and in the page.
+// 8. Sweeps at scale (ARCHITECTURE §4): 1 worker against every core, in Node and in the page.
 await benchSweep(rows);
 
-// 9. The Claims view (issue 14): long tasks while a cheap row recomputes in the page, against the idle lab.
+// 9. The Claims view (ARCHITECTURE §4a, §6): long tasks while a cheap row recomputes in the page, against the idle lab.
 const claimsDetails = await benchClaims(rows);
 
 report('bench/results.json', learningDetails, { measure: measureDetails, shell: shellDetails, claims: claimsDetails });

@@ -1,5 +1,5 @@
 /**
- * The lab shell's figures (issue 12): a serving seek 600 simulated seconds back with a
+ * The lab shell's figures (ARCHITECTURE §7a, §7a′): a serving seek 600 simulated seconds back with a
  * BCEdge lane (time travel replays from time 0), against the uninterrupted run to the same
  * point measured in the same run; and the JavaScript the page loads first (gzip), which the
  * pipeline lab should keep at or under 120 kB.

@@ -1,5 +1,5 @@
 /**
- * Sweeps at scale (issue 13), part of `npm run bench`: wall time of a sweep on 1 worker
+ * Sweeps at scale (ARCHITECTURE §4), part of `npm run bench`: wall time of a sweep on 1 worker
  * thread against every core, in one run (the ratio is the figure; absolute times drift), for
  * the ODIN Fig. 5 grid and for a serving sweep with a learning lane; and the page's sweep
  * throughput in Chromium (cells/s) with 1 Web Worker against navigator.hardwareConcurrency.

@@ -66,7 +66,7 @@ test('the chart grid: a card collapsed and a card moved stay so after a reload, 
   lab.expectCleanLog();
 });
 
-// Presentation on a projector (issue 12 part 5): the header folds the share bar into one button,
+// Presentation on a projector (ARCHITECTURE §7c): the header folds the share bar into one button,
 // the board keeps at most half the screen and the dock leads with the algorithm or learning panel.
 test.describe('in presentation at 1280 × 720', () => {
   test.setTimeout(90_000);

@@ -25,7 +25,7 @@ test('the serving lab: six models on the device, Triton sliders move the Fig. 1 
   await lab.byTestId('serving.step').click();
   await expect.poll(points).toBeGreaterThan(pointsBefore);
   // Fig. 15: once its chart is on screen, the sweep over request rates fills in (five rates per lane, the learning lane's too:
-  // the worker sweeps it since issue 12, where the page left it out and showed 15 points).
+  // the worker sweeps it beside the others, ARCHITECTURE §7a′: four lanes × five rates = 20 points).
   await lab.byTestId('chart.rps').scrollIntoViewIfNeeded();
   await expect.poll(async () => Number((await page.locator('[data-testid="chart.rps"] svg').getAttribute('data-points')) ?? '0'), { timeout: 150_000 }).toBe(20);
   await page.evaluate(() => window.scrollTo(0, 0));

@@ -2,7 +2,7 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import type { ClaimsReport } from '../../src/scenario/claimsReport';
 import { LabPage } from './lab';
 
-/** Page object for the Claims view (issue 14), on top of the lab's logging page object. */
+/** Page object for the Claims view (ARCHITECTURE §4a), on top of the lab's logging page object. */
 export class ClaimsPage extends LabPage {
   constructor(page: Page) {
     super(page);

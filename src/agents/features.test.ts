@@ -35,7 +35,7 @@ function hashOfStates(scenario: ServingScenario, onState?: (o: ServingObservatio
 }
 
 describe('the learners’ state', () => {
-  it('is bit-identical to the encoding of before issue 16 on the default scenario (new parts default to the old values)', () => {
+  it('is bit-identical to the encoding of before request classes and load schedules on the default scenario (new parts default to the old values)', () => {
     const s = structuredClone(SERVING_PRESETS[0]!.scenario) as ServingScenario;
     s.serving.durationS = 40;
     // The run of then: the earlier readings of BCEdge (the encoding has not changed since).

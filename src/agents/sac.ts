@@ -26,8 +26,8 @@ import { checkAgentFile, loadNetworks } from './agentFile';
  * masked action set allows (with 64 actions and nothing masked, ln 64 = 4.16 nats). The
  * literature's 0.98 (Christodoulou) keeps the policy nearly uniform; CleanRL found 0.89
  * more stable. A serving scheduler acts on live traffic while it learns, so every
- * exploratory action costs utility: the lab's default ratio is lower (see the registry's
- * `targetEntropyRatio`, measured in the closing note of issue 6); it is a parameter.
+ * exploratory action costs utility: the lab's default ratio is lower (0.3, the registry's
+ * `targetEntropyRatio`); it is a parameter, and the claims read it at 0.3 and 0.6 (ARCHITECTURE §4a).
  *
  * Speed (one update at batch 64 is the cost of a learning lane): no gradient tape. The
  * parameters live in host arrays — actor, Q₁, Q₂ and log α in one flat vector, the targets

@@ -23,7 +23,7 @@ import { defaultScenario } from '../scenario/presets';
 import { inProcessLab } from '../store/testing/inProcess';
 
 /**
- * Issue 17 part 5: no chart module writes a non-finite attribute (NaN, Infinity, undefined)
+ * No chart module writes a non-finite attribute (NaN, Infinity, undefined)
  * whatever numbers it is fed — empty data, one point, all equal, zeros, negatives, NaN,
  * ±Infinity and the largest and smallest doubles. Each chart is drawn into a DOM (happy-dom)
  * and every attribute and inline style of what it drew is read back.

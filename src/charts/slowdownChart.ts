@@ -1,5 +1,5 @@
 /**
- * The Measure panel's chart (issue 15), in the manner of the ODIN paper's Figure 4: per
+ * The Measure panel's chart (ARCHITECTURE §2), in the manner of the ODIN paper's Figure 4: per
  * unit, the slowdown under each co-location mode (time under the mode over time alone),
  * for the measured database and, beside it on the same scale, for the roofline-derived
  * one. Memory-bound units (below the roofline's ridge point) sit on a shaded band, so

@@ -361,7 +361,7 @@ describe('the command line is parsed by commander', () => {
   });
 });
 
-describe('the cost estimate (issue 17 part 4)', () => {
+describe('the cost estimate', () => {
   const values = '[1,2,3,4,5,6,7,8]';
   const huge = [
     '--set',
@@ -404,7 +404,7 @@ describe('the cost estimate (issue 17 part 4)', () => {
   });
 });
 
-describe('--set changes fields only (issue 17 part 1)', () => {
+describe('--set changes fields only', () => {
   it.each([
     ['pipeline.lanes.length=-1', /--set: pipeline\.lanes\.length: "length" is not an index of pipeline\.lanes \(an array of 4\)/],
     ['pipeline.lanes.length=1.5', /"length" is not an index/],
@@ -475,7 +475,7 @@ describe('--set changes fields only (issue 17 part 1)', () => {
   });
 });
 
-describe('output paths are checked before any work (issue 17 part 1)', () => {
+describe('output paths are checked before any work', () => {
   /** A file system with the folders `out/` and `ro/` (not writable) and the file `f.json`. */
   const disk: Partial<CliIo> = {
     pathKind: (p) => (['.', 'out', 'out/', 'ro', 'ro/'].includes(p) ? 'directory' : p === 'f.json' || p === 'out/f.json' ? 'file' : 'missing'),

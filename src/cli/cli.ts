@@ -8,7 +8,7 @@ export { applySet } from './scenarioInput';
 /**
  * The command line of ARCHITECTURE §5. Resolves to the exit code: 0 on success, 2 on invalid input
  * (with a message naming the field, option or file on stderr and nothing on stdout), 1 on a
- * bug (never on any input: issue 17's hostile-input suite holds it to that).
+ * bug (never on any input: the hostile-input suite, hostile.test.ts, holds it to that).
  */
 export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
   let code = EXIT_OK;

@@ -1,5 +1,5 @@
 /**
- * Hogs as Node worker threads (issue 15, part 2), for `measure` on the command line and
+ * Hogs as Node worker threads (ARCHITECTURE §2), for `measure` on the command line and
  * the bench. The thread runs `runHog` from its source text (worker threads cannot load
  * TypeScript modules under tsx or Vitest), so runHog is kept self-contained.
  */
@@ -31,7 +31,7 @@ export const spawnNodeHog: SpawnHog = (config: HogConfig, onReport, onError) => 
 
 /**
  * The default memBW buffer: four times the last-level cache Linux reports (several times
- * larger, issue 15), at least 256 MiB, at most 1024 MiB (a VM may report its host's whole
+ * larger, ARCHITECTURE §2), at least 256 MiB, at most 1024 MiB (a VM may report its host's whole
  * L3: this machine's lscpu says 300 MiB), 512 MiB where the cache size is unknown.
  */
 export function defaultHogBufferMiB(): number {

@@ -9,7 +9,7 @@ import { EXIT_OK, EXIT_USAGE, runCli, type CliIo } from './cli';
 import { applySet } from './scenarioInput';
 
 /**
- * The hostile-input suite (issue 17 part 9): whatever the arguments or the scenario document,
+ * The hostile-input suite (ARCHITECTURE §5, invalid input): whatever the arguments or the scenario document,
  * the CLI answers exit 0, or exit 2 with `error: …` naming a field, option or file on stderr
  * and nothing on stdout; never a stack trace, never exit 1.
  */

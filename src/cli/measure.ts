@@ -1,6 +1,6 @@
 /**
  * The work of `measure <model> [--modes A,B,F] [--repeats N] [--size 224|112] [--out FILE]`
- * (issue 15, part 4; registered in commands/measure.ts): times the model's real tfjs units
+ * (ARCHITECTURE §5; registered in commands/measure.ts): times the model's real tfjs units
  * alone and beside the hogs of each mode on this machine and writes the database in the
  * scenario's embedded-database format (JSON, with its measurement record), with a
  * progress bar on a terminal.

@@ -59,7 +59,7 @@ export function addAllowLongOption(command: Command): Command {
 
 /**
  * Refuses, before any work, a run whose estimate is above the bound unless `--allow-long`
- * was given (issue 17 part 4): the message states the estimate and the flag.
+ * was given: the message states the estimate and the flag.
  */
 export function checkRunCost(scenario: AnyScenario, seeds: number, allowLong: boolean | undefined): void {
   const cost = estimateRunCost(scenario, seeds);

@@ -9,7 +9,7 @@ function parentOf(path: string): string {
 }
 
 /**
- * Checks an output path before any work starts (issue 17 part 1: a missing folder or a
+ * Checks an output path before any work starts (ARCHITECTURE §5: a missing folder or a
  * directory in place of a file must not surface as ENOENT/EISDIR after a long run).
  * `kind: 'file'`: the path is not a directory and its folder exists and is writable;
  * `kind: 'directory'`: the path is an existing, writable directory.

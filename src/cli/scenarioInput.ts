@@ -17,8 +17,8 @@ const INDEX = /^(0|[1-9]\d{0,8})$/;
  * Applies `path=value` to a plain JSON document (value parsed as JSON when it can be).
  * Only fields can be set: every key on the way must be an own field of an object, or an
  * index of an array up to its length (one past the end appends). `length`, `-1`, `1.5`,
- * `__proto__` and friends are refused with a message naming the path (issue 17 part 1:
- * `pipeline.lanes.length=-1` used to throw `RangeError: Invalid array length`).
+ * `__proto__` and friends are refused with a message naming the path
+ * (`pipeline.lanes.length=-1` used to throw `RangeError: Invalid array length`).
  *
  * With the document's `schema`, the path is read as the schema knows it (fieldBounds.ts): an
  * optional object (or array, or a lane's parameters) the document leaves out is created on

@@ -1,5 +1,5 @@
 /**
- * How a run computes latency percentiles (issue 17 part 8), a scenario parameter
+ * How a run computes latency percentiles, a scenario parameter
  * (`metrics.percentiles`) shared by the page and the CLI:
  * - `streaming` (scenarios' default): a log-bucket histogram, memory flat in the run's
  *   length, every reported percentile within `relativeError` of the exact one;

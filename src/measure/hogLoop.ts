@@ -1,5 +1,5 @@
 /**
- * The body of one hog (issue 15, part 2), as iBench's CPU and memBW benchmarks stress a
+ * The body of one hog (ARCHITECTURE §2), as iBench's CPU and memBW benchmarks stress a
  * core (ODIN §4.1): an endless loop that reports its own work rate. It runs in a Web
  * Worker (src/worker/hogWorker.ts) or a Node worker thread (src/cli/hogThreads.ts) and is
  * stopped by terminating that worker: a busy loop never reads messages.

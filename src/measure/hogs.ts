@@ -1,6 +1,6 @@
 /**
  * A pool that starts the hogs of a mode (engine/profiles/hogPlan.ts says which), gathers
- * their reports and stops them (issue 15, part 2).
+ * their reports and stops them (ARCHITECTURE §2).
  */
 import type { HogRates } from '../engine/profiles/types';
 import type { HogPlan } from '../engine/profiles/hogPlan';

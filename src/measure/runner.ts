@@ -1,7 +1,7 @@
 /**
  * Builds a layer-time database the way the ODIN paper built its own (§4.1, Table 1): each
  * unit timed alone (mode A) and beside the hogs of each other mode, on the tfjs wasm
- * backend, median of repeats after warm-up, with the spread (issue 15). Runs in the
+ * backend, median of repeats after warm-up, with the spread (ARCHITECTURE §2). Runs in the
  * measure worker (page) and in the CLI; the caller brings tfjs, a clock and the hogs.
  */
 import type { Tensor } from '@tensorflow/tfjs';

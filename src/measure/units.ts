@@ -1,5 +1,5 @@
 /**
- * The units of VGG16, ResNet-50 and ResNet-152 as TensorFlow.js ops (issue 15, part 1):
+ * The units of VGG16, ResNet-50 and ResNet-152 as TensorFlow.js ops (ARCHITECTURE §2):
  * the same units, names and shapes as src/engine/profiles/layers.ts (a ResNet-152
  * residual block is one unit; a ResNet-50 block is three, the projection shortcut and the
  * add folded into the third), with seeded random weights, so nothing is downloaded. The

@@ -11,7 +11,7 @@ import { differencePct, higherIsBetter, meanInterval } from './sweepStats';
 import { combine, judge, type Estimate, type Verdict, type VerdictRule } from './verdict';
 
 /**
- * Every quantitative claim of the two papers the lab reproduces (issue 14), in the papers'
+ * Every quantitative claim of the two papers the lab reproduces (ARCHITECTURE §4a), in the papers'
  * own words, with how the lab measures it and the rule that decides its verdict. Nothing
  * here is a result: a claim names swept scenarios (`claimScenarios`), any pool runs their
  * cells, and `estimateClaim` reduces the cell outcomes to the claim's number, which `judge`
@@ -20,7 +20,7 @@ import { combine, judge, type Estimate, type Verdict, type VerdictRule } from '.
  * assumption flips it.
  *
  * Pure: no DOM, no TensorFlow.js, no clock, no Node API. The page's workers and the CLI's
- * threads both run it (ARCHITECTURE §9).
+ * threads both run it (ARCHITECTURE §4a).
  */
 
 /** A modelling choice a claim is re-measured under: a scenario field and its readings. */

@@ -3,7 +3,7 @@ import { formatEstimate, verdictCounts } from './claims';
 
 /**
  * The reproduction report as text: a terminal table, or Markdown a reader can put in a
- * paper's artifact appendix (issue 14). Pure; the CLI's `claims --format table|md` prints these.
+ * paper's artifact appendix. Pure; the CLI's `claims --format table|md` prints these.
  */
 
 /** The modelling choices whose readings disagree on the verdict of a row (its "what flips it"). */

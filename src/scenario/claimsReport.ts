@@ -2,7 +2,7 @@ import type { AnyScenario } from './schema';
 import type { Estimate, Verdict } from './verdict';
 
 /**
- * The shape of a reproduction report (issue 14): every claim of both papers beside the lab's
+ * The shape of a reproduction report (ARCHITECTURE §4a): every claim of both papers beside the lab's
  * number, its verdict and its sensitivity strip. The CLI's `claims` command writes it
  * (`--format json`), the build ships one (computed by the CLI, with its provenance), and the
  * page's Claims view shows it and recomputes rows of it on the worker pool.

@@ -5,7 +5,7 @@ import { describeValue, formatPath, type FieldError } from './schema';
 import { VERDICTS } from './verdict';
 
 /**
- * The door of a reproduction report (issue 14): the page fetches the shipped one
+ * The door of a reproduction report (ARCHITECTURE §4a, the Claims view): the page fetches the shipped one
  * (`public/claims/report.json`) and trusts nothing in it. Every problem comes back as a field
  * error naming the field (`rows[3].estimate.halfWidth95: must be a finite number ≥ 0, got -1`);
  * each row's scenario passes the scenario door (migrations included), so a report written by

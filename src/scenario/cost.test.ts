@@ -10,7 +10,7 @@ function valid(document: unknown): AnyScenario {
   return parsed.scenario;
 }
 
-describe('run cost estimate (issue 17 part 4)', () => {
+describe('run cost estimate', () => {
   it('costs one run without the sweep machinery as estimateRunCost costs the sweepless scenario, in both worlds', () => {
     for (const preset of PRESETS) {
       const { sweep: _sweep, ...played } = structuredClone(preset.scenario);

@@ -1,5 +1,5 @@
 /**
- * A layer-time database as a file of its own (issue 15, part 3): JSON in the scenario's
+ * A layer-time database as a file of its own (ARCHITECTURE §2): JSON in the scenario's
  * embedded-database format (with a measured database's record), or CSV with one row per
  * unit: `layer,A,B,…` and its times in ms. CSV carries the times only; the measurement
  * record (runtime, repeats, spreads, hog rates) travels in JSON. Every door goes through

@@ -1,7 +1,7 @@
 /**
  * The scenario the pipeline lab opens on, apart from the other presets (`presets.ts`), so that
  * the page's first load carries one scenario and not the gallery, the lessons and the serving
- * world's presets (issue 12 part 6, ARCHITECTURE §7a′). `presets.ts` lists it first.
+ * world's presets (ARCHITECTURE §7a′). `presets.ts` lists it first.
  */
 import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../engine/pipeline/assumptions';
 import { SCENARIO_VERSION } from './limits';

@@ -73,7 +73,7 @@ export interface Lesson {
 }
 
 /**
- * The guided lessons (issue 7, part 5). Numbers in the texts are checked against the
+ * The guided lessons (ARCHITECTURE §7a′). Numbers in the texts are checked against the
  * engine in lessons.test.ts.
  */
 export const LESSONS: readonly Lesson[] = [
@@ -211,7 +211,7 @@ export interface ServingLesson {
 }
 
 /**
- * The serving world's lessons (issue 12), built on its presets: the scenario of
+ * The serving world's lessons (ARCHITECTURE §7a′), built on its presets: the scenario of
  * `bcedge-fig1-yolo` (YOLO alone on Xavier NX) with four Triton settings side by side, and
  * that of `bcedge-fig14-slo` (BCEdge with and without the interference predictor) learning
  * from scratch. Numbers in the texts are checked against the engine in lessons.test.ts.

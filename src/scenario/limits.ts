@@ -1,7 +1,7 @@
 /**
  * The scenario's version and bounds, and the page's view options: plain constants that the
  * schema (schema.ts, with zod) enforces and the page's fields and menus read. They sit apart
- * from the schema so that the page's first load does not carry the validator (issue 12).
+ * from the schema so that the page's first load does not carry the validator (ARCHITECTURE §7a′).
  */
 
 /**
@@ -35,7 +35,7 @@ export const LIMITS = {
   percentileRelativeError: { min: 0.00001, max: 0.1 },
 } as const;
 
-/** Parts of the page a classroom link can hide (issue: classroom links). */
+/** Parts of the page a classroom link can hide (ARCHITECTURE §7c). */
 export const HIDEABLE_CONTROLS = ['playback', 'palette', 'lanes', 'scenario', 'assumptions', 'events', 'charts', 'links', 'algorithm', 'timeline', 'lessons'] as const;
 export type HideableControl = (typeof HIDEABLE_CONTROLS)[number];
 

@@ -341,7 +341,7 @@ describe('decodeScenarioLink: hostile and broken links', () => {
   });
 });
 
-describe('the Claims view in a link (issue 14)', () => {
+describe('the Claims view in a link', () => {
   it('a link carries the open Claims view, and a link without it still opens closed', () => {
     const open: PipelineScenario = { ...defaultScenario(), view: { mode: 'normal', hide: [], claims: true } };
     const decoded = decodeScenarioLink(encodeScenarioLink(open).replace(/^#/, ''));

@@ -84,7 +84,7 @@ export type RoutedLink =
   | { readonly ok: false; readonly world: ScenarioWorld; readonly errors: readonly FieldError[] };
 
 /**
- * Opens a link of either world, once, and says which world it belongs to (issue 17): a
+ * Opens a link of either world, once, and says which world it belongs to: a
  * serving link with a bad field is reported with the serving scenario's own field errors,
  * to the serving lab. A link that cannot be unpacked at all (or names no world) belongs to
  * the pipeline world, the lab's first. Never throws.

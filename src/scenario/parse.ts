@@ -68,7 +68,7 @@ function migrateInput(input: unknown, migrations: readonly Migration[]): { ok: t
   let migrated;
   try {
     // One set of forbidden keys for every door (file, link, --set, worker message): refused
-    // here, before migrations copy the document, wherever in it they sit (issue 17 part 3).
+    // here, before migrations copy the document, wherever in it they sit.
     const forbidden = findForbiddenKey(input);
     if (forbidden !== undefined) {
       return { ok: false, errors: [{ path: formatPath(forbidden.path), message: `has a forbidden field ${JSON.stringify(forbidden.key)}` }] };

@@ -31,7 +31,7 @@ function compare(streaming: Record<string, unknown>, exact: Record<string, unkno
   return worst;
 }
 
-describe('metrics.percentiles: streaming by default, exact on request (issue 17 part 8)', () => {
+describe('metrics.percentiles: streaming by default, exact on request', () => {
   it('pipeline: the default run streams; only the percentiles differ from exact, within 0.1 %', () => {
     const base = structuredClone(findPreset('default')!.scenario) as PipelineScenario;
     base.pipeline.queries = 3000;

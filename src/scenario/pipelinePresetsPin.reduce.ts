@@ -6,7 +6,7 @@ import { runPipelineScenario } from './pipelineRunner';
  * The reduction the pipeline presets' pin runs (pipelinePresetsPin.test.ts): each preset at
  * 400 queries (the paper's 4000 would make the test slow), Fig. 10's EP axis thinned to 4,
  * 16 and 52, seed 1, every lane and cell. The fixture holds every number the summaries had
- * before the interference-overlap and trial-latency assumptions were added (issue 14).
+ * before the interference-overlap and trial-latency assumptions were added (ARCHITECTURE §2).
  */
 export function reducedPreset(scenario: PipelineScenario): PipelineScenario {
   const s = structuredClone(scenario);

@@ -4,11 +4,11 @@ import pinned from './testing/pipelinePresetsPin.json';
 
 /**
  * The pipeline presets must keep their numbers bit for bit when the random interference's
- * overlap rule and the trial-latency reading became named assumptions (issue 14): both
+ * overlap rule and the trial-latency reading became named assumptions (ARCHITECTURE §2): both
  * default to the behaviour before. The fixture was computed by `pinTable` on the code before
  * those assumptions existed and must never be regenerated from newer code to make this pass.
  */
-describe('the pipeline presets of before issue 14', () => {
+describe('the pipeline presets of before the overlap and trial-latency assumptions', () => {
   const now = pinTable();
   const table = pinned as Record<string, unknown[]>;
   it('covers every pipeline preset', () => {

@@ -161,8 +161,8 @@ function serving(title: string, overrides: Partial<ServingScenario['serving']>, 
 }
 
 /**
- * The serving world's presets (BCEdge). They run from the command line; the serving page
- * is the next step of the lab.
+ * The serving world's presets (BCEdge: the default scenario and the paper's figures): they
+ * open in the serving lab and run from the command line.
  */
 const PAPER_SERVING_PRESETS: readonly Preset[] = [
   {
@@ -383,11 +383,9 @@ const DYNAMIC_PRESETS: readonly Preset[] = [
   ),
 ];
 
-/** Every preset, pipeline world first: the CLI's `presets` and the gallery list these. */
 /** The guided lessons' scenarios (teaching mode), runnable from the command line too. */
 const LESSON_PRESETS: readonly Preset[] = LESSONS.map((l) => ({ id: l.id, figure: 'lesson', description: `${l.title}: ${l.summary}`, scenario: l.scenario }));
 
-/** The serving world's presets: the paper's figures, then the changing worlds of issue 16. */
 /** The serving lessons, on the scenarios of the Fig. 1 and Fig. 14 presets (lessons.ts). */
 export const SERVING_LESSONS: readonly ServingLesson[] = servingLessons({
   fig1: PAPER_SERVING_PRESETS.find((p) => p.id === 'bcedge-fig1-yolo')!.scenario as ServingScenario,
@@ -399,12 +397,14 @@ export function findServingLesson(id: string): ServingLesson | undefined {
   return SERVING_LESSONS.find((l) => l.id === id);
 }
 
+/** The serving world's presets: the paper's figures, then the changing worlds (ARCHITECTURE §3), then the serving lessons' scenarios. */
 export const SERVING_PRESETS: readonly Preset[] = [
   ...PAPER_SERVING_PRESETS,
   ...DYNAMIC_PRESETS,
   ...SERVING_LESSONS.map((l) => ({ id: l.id, figure: 'lesson', description: `${l.title}: ${l.summary}`, scenario: l.scenario })),
 ];
 
+/** Every preset, pipeline world first: the CLI's `presets` and the gallery list these. */
 export const PRESETS: readonly Preset[] = [...PIPELINE_PRESETS, ...LESSON_PRESETS, ...SERVING_PRESETS];
 
 /** The preset with this id, or undefined. */

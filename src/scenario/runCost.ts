@@ -1,14 +1,14 @@
 /**
  * The cost of one run of a scenario (no sweep, one seed), without the sweep machinery: what
- * the page checks before it plays (`store/longRun.ts`), on its first load (issue 12 part 6).
+ * the page checks before it plays (`store/longRun.ts`), on its first load (ARCHITECTURE §7a′).
  * `cost.ts` adds the sweeps' combinations and the seeds.
  */
 import { worldOf } from '../worlds';
 import type { AnyScenario } from './schema';
 
 /**
- * What a run will cost before it starts (issue 17 part 4), in lane-events: a pipeline query
- * or a serving request through one lane. the sum over the sweep's combinations of (queries or
+ * What a run will cost before it starts, in lane-events (a pipeline query or a serving
+ * request through one lane): the sum over the sweep's combinations of (queries or
  * requests) × lanes, a learning lane weighted by `LEARNING_LANE_WEIGHT`, times the seeds.
  */
 export interface RunCost {

@@ -56,7 +56,7 @@ describe('scenario schema', () => {
     expect(errorsOf(withPipeline((p) => (p.surprise = 1)))).toEqual(['pipeline: has unknown field "surprise"']);
     const hostile = JSON.parse('{"__proto__": {"polluted": true}, "version": 1}') as unknown;
     const errors = errorsOf(hostile);
-    // One rule at every door (issue 17 part 3): the link's wording, "forbidden", here too.
+    // One rule at every door (ARCHITECTURE §1, step 2): the link's wording, "forbidden", here too.
     expect(errors).toEqual(['(scenario): has a forbidden field "__proto__"']);
     // validateScenario alone (no door) still refuses it as an unknown field.
     const direct = validateScenario(hostile);

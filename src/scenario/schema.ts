@@ -17,7 +17,7 @@ import { sweepSchema } from './sweepSchema';
 import { above, int, num, withParameters, type NumberBounds } from './fieldBounds';
 
 // The version, bounds and view options live in limits.ts, without zod, so that the page can read
-// them without loading the validator (issue 12: first load).
+// them without loading the validator (ARCHITECTURE §7a′).
 export { HIDEABLE_CONTROLS, LIMITS, SCENARIO_VERSION, SERVING_LIMITS, VIEW_MODES, type HideableControl } from './limits';
 import { HIDEABLE_CONTROLS, LIMITS, SCENARIO_VERSION, SERVING_LIMITS, VIEW_MODES } from './limits';
 
@@ -25,7 +25,7 @@ const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.map((v) => `"${v}"`).join(', ')}` });
 
 /**
- * How the run's percentiles are computed, for both worlds (issue 17 part 8). Optional;
+ * How the run's percentiles are computed, for both worlds. Optional;
  * absent means `{"percentiles": "streaming"}` with a 0.1 % relative error bound. `exact`
  * keeps every latency sample (memory grows with the run).
  */
@@ -136,7 +136,7 @@ export const scenarioSchema = z
         hide: z.array(oneOf(HIDEABLE_CONTROLS)).max(LIMITS.hiddenControls),
         /** The Explore view is open (on the scenario's sweep). */
         explore: z.literal(true, { error: 'must be true (or left out)' }).optional(),
-        /** The Claims view (the reproduction report, issue 14) is open over the lab. */
+        /** The Claims view (the reproduction report, ARCHITECTURE §4a) is open over the lab. */
         claims: z.literal(true, { error: 'must be true (or left out)' }).optional(),
       })
       .optional(),

@@ -9,7 +9,7 @@ import pinned from './testing/servingPresetsPin.json';
 
 /**
  * The serving presets that existed before load schedules, tenants on a schedule, request
- * classes, noisy interference and the reference lanes were added (issue 16) must keep
+ * classes, noisy interference and the reference lanes were added (ARCHITECTURE §3) must keep
  * their numbers bit for bit: the new features default off. The fixture was computed by
  * running exactly this reduction (60 s, the non-learning lanes, Fig. 1's grid thinned to
  * 3 × 3) on the code before those features, and must never be regenerated from the new
@@ -38,7 +38,7 @@ function reduced(scenario: ServingScenario): ServingScenario | null {
 
 const table = pinned as Record<string, readonly { scheduler: string; u: number; v: number; l: number; t: number; n: number }[]>;
 
-describe('the serving presets of before issue 16', () => {
+describe('the serving presets of before load schedules, request classes, noise and reference lanes', () => {
   for (const id of Object.keys(table)) {
     it(`${id} gives the same numbers bit for bit`, () => {
       const preset = SERVING_PRESETS.find((p) => p.id === id);

@@ -25,7 +25,7 @@ function pipelineSummaries(scenario: PipelineScenario): unknown[] {
   return runPipelineScenario(parsed.scenario, parsed.scenario.seed).map((r) => r.summary);
 }
 
-describe('no summary field is ever null or NaN for a valid scenario (issue 17 part 5)', () => {
+describe('no summary field is ever null or NaN for a valid scenario', () => {
   it.each([LAYER_TIME_RANGE_MS.min, LAYER_TIME_RANGE_MS.max, 1])('pipeline on a database of %d ms per layer', (timeMs) => {
     const s = structuredClone(findPreset('default')!.scenario) as PipelineScenario;
     s.pipeline.database = database(timeMs);

@@ -160,7 +160,7 @@ describe('sweep statistics', () => {
   });
 });
 
-describe('sweeps over the optional pipeline assumptions (issue 14)', () => {
+describe('sweeps over the optional pipeline assumptions', () => {
   const withAxis = (path: string, values: (string | number)[]): unknown => ({ ...defaultScenario(), sweep: { axes: [{ path, values }] } });
   it('accept the overlap and the latency reading on a scenario that leaves them out', () => {
     for (const [path, values] of [

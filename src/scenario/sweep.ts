@@ -15,7 +15,7 @@ import { SWEEP_LIMITS } from './limits';
 /** A value an axis may take: the fields it sweeps are numbers, enums (strings) or switches. */
 export type AxisValue = number | string | boolean;
 
-// The sweep's zod schema is in sweepSchema.ts: the page uses these helpers without the validator (issue 12).
+// The sweep's zod schema is in sweepSchema.ts: the page uses these helpers without the validator (ARCHITECTURE §7a′).
 export type { Sweep, SweepAxis } from './sweepSchema';
 import type { SweepAxis } from './sweepSchema';
 

@@ -151,7 +151,7 @@ function pipelineWorld(client: SimClient): LiveWorld<PipelineTypes, PipelineSlic
       const { query, step } = markerTarget(marker);
       return seekTarget(query, step);
     },
-    // The lessons' texts are not on the page's first load (issue 12 part 6).
+    // The lessons' texts are not on the page's first load (ARCHITECTURE §7a′).
     findLesson: (id) => import('../scenario/lessons').then((m) => m.findLesson(id)),
     lessonTarget: (step) => seekTarget(step.query, step.algorithmStep),
     selectLane: async (lane) => void (await client.setTraceLane(lane)),

@@ -10,7 +10,7 @@ import { createLabStore } from './labStore';
 import { createServingStore } from './servingStore';
 
 /**
- * The shared slices, tested once against a tiny world (issue 12): its scenario is a pipeline
+ * The shared slices, tested once against a tiny world (ARCHITECTURE §1, step 3): its scenario is a pipeline
  * scenario nobody simulates, its two lanes count, its frames are whatever the test sends.
  */
 type Chunk = { readonly at: Float64Array; readonly items: Int32Array };

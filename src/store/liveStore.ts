@@ -246,7 +246,7 @@ export interface LiveWorld<T extends WorldTypes, W extends object> {
   frame(frame: T['frame'], state: State<T, W>, fresh: boolean): Partial<State<T, W>>;
   /** Where a marker takes the run. */
   markerTarget(marker: T['marker']): SeekTarget;
-  /** A lesson of the world by id; a promise where the lessons' texts load when first needed (the pipeline's, issue 12 part 6). */
+  /** A lesson of the world by id; a promise where the lessons' texts load when first needed (the pipeline's, ARCHITECTURE §7a′). */
   findLesson(id: string): WorldLesson<T> | undefined | Promise<WorldLesson<T> | undefined>;
   lessonTarget(step: T['lessonStep']): SeekTarget;
   /** Tells the worker which lane is selected (the pipeline's algorithm trace follows it). */

@@ -30,7 +30,7 @@ function longServing(): ServingScenario {
   return { ...s, serving: { ...s.serving, rateRps: 1000, durationS: 10_000, assumptions: { ...s.serving.assumptions, rateBasis: 'total' }, lanes: [{ scheduler: 'bcedge' }, { scheduler: 'tac' }, { scheduler: 'fixed' }] } };
 }
 
-describe('the page asks before starting a long run (issue 17 part 4)', () => {
+describe('the page asks before starting a long run', () => {
   it('shows the estimate and does not start when the person declines', () => {
     const asked: string[] = [];
     const guard = longRunGuard((message) => (asked.push(message), false));

@@ -8,7 +8,7 @@ export type AskToStart = (message: string) => boolean;
 export const browserAsk: AskToStart = (message) => (typeof globalThis.confirm === 'function' ? globalThis.confirm(message) : true);
 
 /**
- * Before a run starts playing (issue 17 part 4): a scenario whose estimate is above the
+ * Before a run starts playing (the long-run guard, ARCHITECTURE §1, step 3): a scenario whose estimate is above the
  * bound (scenario/cost.ts, the CLI's `--allow-long` bound) is started only if the person
  * agrees, once per scenario; below it, it starts at once.
  */

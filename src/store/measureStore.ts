@@ -1,5 +1,5 @@
 /**
- * The Measure panel's own small store (issue 15): what to measure, the run's progress,
+ * The Measure panel's own small store (ARCHITECTURE §2): what to measure, the run's progress,
  * the measured (or imported) database, and the actions. It talks to the measure worker
  * through a {@link MeasureClient}; putting a database into the pipeline scenario goes
  * through the lab store's own load path (see `useInScenario`), so undo, the link and the

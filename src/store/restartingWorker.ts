@@ -8,7 +8,7 @@ interface LiveApi<F> {
 }
 
 /**
- * The liveness check (issue 17): the page asks the worker every `heartbeatMs`; a worker that
+ * The liveness check (ARCHITECTURE §7): the page asks the worker every `heartbeatMs`; a worker that
  * has not answered for `timeoutMs` is taken for dead (it closed itself, hangs in a loop, or
  * its thread is gone) and restarted like a crashed one. While a call the page made is still
  * waiting for its answer, the worker is presumably computing it and gets `busyTimeoutMs`: a

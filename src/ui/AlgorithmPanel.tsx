@@ -3,7 +3,7 @@ import { pseudocodeOf } from '../schedulers/pipeline/teaching';
 import { useLab, useLabStore } from './labContext';
 import { loadOnce, now, useLoaded, whenIdle } from './shell/deferred';
 
-/** The steps' narration and watch list: not on the first load (issue 12 part 6), fetched when the browser is first idle or a step is shown. */
+/** The steps' narration and watch list: not on the first load (ARCHITECTURE §7a′), fetched when the browser is first idle or a step is shown. */
 const narrationModule = loadOnce(() => import('../schedulers/pipeline/narration'));
 
 /**

@@ -98,7 +98,7 @@ function Palette() {
   const { setNodeRef, isOver } = useDroppable({ id: 'palette' });
   return (
     <div ref={setNodeRef} className={`palette${isOver ? ' over' : ''}`} role="group" aria-label="Co-located workloads (ODIN Table 1)">
-      {/* The heading leads the palette's own row, so that the board and the main chart share the first screen (issue 12 part 5). */}
+      {/* The heading leads the palette's own row, so that the board and the main chart share the first screen (ARCHITECTURE §7a′). */}
       <h3 className="palette-heading">Co-located workloads — drag one onto an execution place:</h3>
       {INTERFERENCE_MODE_IDS.map((mode) => (
         <ModeToken key={mode} mode={mode} />

@@ -39,7 +39,7 @@ export function ChartExport({
     if (busy.current) return;
     busy.current = true;
     try {
-      // The exporter loads with the first export: the first screen does not need it (issue 12).
+      // The exporter loads with the first export: the first screen does not need it (ARCHITECTURE §7a′).
       const { chartFileName, chartPngBlob, chartSvgString, legendFromHtml } = await import('../charts/export');
       const shown = legendFromHtml(element);
       const options = { title, legend: shown.length > 0 ? shown : fallbackLegend() };

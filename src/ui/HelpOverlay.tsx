@@ -18,7 +18,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: 'Ctrl+Z / Ctrl+Shift+Z', does: 'undo / redo a scenario edit' },
 ];
 
-/** The dialog, not on the first load (issue 12 part 6): fetched when the browser is first idle, so that `?` opens it at once, also offline. */
+/** The dialog, not on the first load (ARCHITECTURE §7a′): fetched when the browser is first idle, so that `?` opens it at once, also offline. */
 const HelpDialog = deferred('help', () => import('./HelpDialog').then((m) => m.HelpDialog), { when: 'onShow' });
 
 /** The help overlay of either lab: a modal dialog listing its keyboard shortcuts, while `open`. */

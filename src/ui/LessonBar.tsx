@@ -13,7 +13,7 @@ export interface LessonText {
 /** What the lessons bar needs of a lab (either world): its lessons, the one under way, and the moves. */
 export interface LessonsOfLab {
   /**
-   * The lab's lessons. Their texts are not on the first load (issue 12 part 6): fetched when
+   * The lab's lessons. Their texts are not on the first load (ARCHITECTURE §7a′): fetched when
    * the browser is first idle, and at once when the list opens or a lesson starts.
    */
   readonly lessons: () => Promise<readonly LessonText[]>;
@@ -29,7 +29,7 @@ const LessonView = deferred('lessons', () => import('./LessonView').then((m) => 
 /**
  * Guided lessons (teaching mode), for either world: pick one, then read each narrated step
  * and press Next; every step puts the run where the text speaks about (time travel). The
- * first screen carries only the Lessons button (issue 12 part 6).
+ * first screen carries only the Lessons button (ARCHITECTURE §7a′).
  */
 export function LessonsPanel(props: LessonsOfLab) {
   const [listOpen, setListOpen] = useState(false);

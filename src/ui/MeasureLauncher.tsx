@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 
-/** The Measure panel and its store and worker, loaded when it is first opened (issue 12: first load). */
+/** The Measure panel and its store and worker, loaded when it is first opened (ARCHITECTURE §7a′). */
 const MeasurePanel = lazy(() => import('./MeasurePanel').then((m) => ({ default: m.MeasurePanel })));
 
 /**

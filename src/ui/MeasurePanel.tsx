@@ -90,7 +90,7 @@ function SlowdownChart({ database, partial, model, inputSize, modes }: { readonl
 }
 
 /**
- * The Measure panel (issue 15): measure the layer-time database on this machine, the way
+ * The Measure panel (ARCHITECTURE §2, measured databases): measure the layer-time database on this machine, the way
  * the ODIN paper built its own, watch it fill in, and run the schedulers on it.
  */
 export function MeasurePanel({ initiallyOpen = false }: { readonly initiallyOpen?: boolean } = {}) {

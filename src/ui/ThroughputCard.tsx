@@ -23,7 +23,7 @@ function ThroughputView() {
   );
 }
 
-/** The main chart's plot is a little lower than the grid's, so that it fits the first screen under the board at 1440 × 900 (issue 12 part 5). */
+/** The main chart's plot is a little lower than the grid's, so that it fits the first screen under the board at 1440 × 900 (ARCHITECTURE §7a′). */
 const MAIN_CHART_HEIGHT_PX = 256;
 const createMainThroughputChart: CreateChart = (host, store) => createThroughputChart(host, store, { height: MAIN_CHART_HEIGHT_PX });
 

@@ -1,5 +1,5 @@
 /**
- * The pipeline lab's parts that are not on its first screen (issue 12 part 6): at 1440 × 900
+ * The pipeline lab's parts that are not on its first screen (ARCHITECTURE §7a′): at 1440 × 900
  * the first screen holds the board, the throughput chart and, in the dock, the lanes and the
  * algorithm panel. The time line and the chart grid under the main chart and the dock's events,
  * scenario and assumptions panels load when they near the viewport or the browser is first idle

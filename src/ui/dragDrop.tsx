@@ -6,7 +6,7 @@
  * announced to screen readers in a live region.
  *
  * Written for the boards rather than taken from a general drag-and-drop library, because they
- * need only this and the library was a tenth of the page's first load (issue 12 part 6). The
+ * need only this and the library was a tenth of the page's first load (ARCHITECTURE §7a′). The
  * hooks keep the shape of the usual ones (`useDraggable`, `useDroppable`, a provider with
  * `onDrop`); the geometry is in `dragGeometry.ts`.
  */

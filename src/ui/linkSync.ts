@@ -4,7 +4,7 @@ import type { AnyLabStore } from '../store/liveStore';
 
 /**
  * The link codec (`scenario/link.ts`), loaded when a link is first written or opened: it
- * validates with the schema (zod), which the first screen does not need (issue 12: first load).
+ * validates with the schema (zod), which the first screen does not need (ARCHITECTURE §7a′).
  */
 let codec: Promise<typeof import('../scenario/link')> | null = null;
 export function linkCodec(): Promise<typeof import('../scenario/link')> {

@@ -10,7 +10,7 @@ import { PresetsGallery } from './shell/presetsGallery';
 import type { WorldShare } from './shell/ShareBar';
 
 
-/** The results' JSON and CSV writers, not on the first load (issue 12 part 6): fetched when the browser is first idle, so that they work at once, also offline. */
+/** The results' JSON and CSV writers, not on the first load (ARCHITECTURE §7a′): fetched when the browser is first idle, so that they work at once, also offline. */
 const results = loadOnce(() => import('./results'));
 
 /** Files larger than this are refused before they are read (a scenario is a few KiB). */
@@ -43,7 +43,7 @@ function PipelineFiles() {
       act.reject('file', [{ path: '(file)', message: `is ${file.size} bytes; a scenario file may have at most ${MAX_FILE_BYTES}` }]);
       return;
     }
-    // The validator (zod) loads with the first file: the first screen does not need it (issue 12).
+    // The validator (zod) loads with the first file: the first screen does not need it (ARCHITECTURE §7a′).
     const { parseScenarioJson } = await import('../worlds/pipeline/door');
     const parsed = parseScenarioJson(await file.text());
     if (!parsed.ok) act.reject('file', parsed.errors);

@@ -35,7 +35,7 @@ export function useHistoryKeys(store: HistoryKeysStore | null): void {
 }
 
 /**
- * Teaching-mode shortcuts (issue 7): Space play/pause, ←/→ one step, Shift+←/→ previous or
+ * Teaching-mode shortcuts (ARCHITECTURE §7a′, keys): Space play/pause, ←/→ one step, Shift+←/→ previous or
  * next marker, +/− speed, ? help, Escape closes the help. Not while typing in a field, not
  * while a workload is dragged with the keyboard (its arrows move it), and Space on a button
  * presses the button. `null`: the pipeline lab is not shown, its keys are off.

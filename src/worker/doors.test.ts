@@ -10,7 +10,7 @@ import { PipelineSession } from './pipelineSession';
 import { manualHost } from './testing/manualHost';
 
 /**
- * One set of forbidden keys and one validation for every door (issue 17 part 3): the page's
+ * One set of forbidden keys and one validation for every door (ARCHITECTURE §1, step 2): the page's
  * file import, the link, and the workers' `load` (a worker message) give the same field
  * message for the same document. The CLI's file and `--set` doors: src/cli/cli.test.ts.
  */

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 /**
- * One hog in the page (issue 15): started by the measure worker with its config as the
+ * One hog in the page (ARCHITECTURE §2): started by the measure worker with its config as the
  * first message, it loops forever posting its work rate; terminating the worker stops it.
  */
 import { runHog, type HogConfig } from '../measure/hogLoop';

@@ -1,5 +1,5 @@
 /**
- * What the page and the measure worker say to each other (issue 15). Expected failures
+ * What the page and the measure worker say to each other (ARCHITECTURE §2). Expected failures
  * come back as results, not exceptions (STYLE: only `message` and `stack` survive comlink).
  */
 import type { LayerTimeDatabase } from '../engine/profiles/types';

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 /**
- * The measure worker (issue 15): times real tfjs units on the wasm backend while hogs run
+ * The measure worker (ARCHITECTURE §2): times real tfjs units on the wasm backend while hogs run
  * in workers of their own, started from here. A thin comlink adapter over
  * src/measure/runner.ts; tfjs is imported lazily, the first time something is measured.
  */

@@ -21,7 +21,7 @@ const MARKERS_PER_FRAME = 256;
 /** Latency samples kept per lane for the percentiles of a long live run. */
 const LATENCY_SAMPLE_CAP = 1 << 16;
 /**
- * Time travel (issue 7): the session keeps checkpoints of every lane and replays from the
+ * Time travel (ARCHITECTURE §7a): the session keeps checkpoints of every lane and replays from the
  * nearest one, instead of storing frames. One every CHECKPOINT_EVERY queries at first; past
  * MAX_CHECKPOINTS the spacing doubles (every other one is dropped), so a run of any length
  * keeps at most MAX_CHECKPOINTS and a seek replays at most one spacing per lane.

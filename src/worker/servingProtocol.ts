@@ -247,7 +247,7 @@ export interface ServingApi extends LiveApi<ServingFrame, ServingLoadResult, Ser
 
 
 /**
- * A sweep the serving worker computes beside the live run, in slices (issue 12): BCEdge
+ * A sweep the serving worker computes beside the live run, in slices (ARCHITECTURE §7a′): BCEdge
  * Fig. 1 for one model (every batch size × instances cell) or Fig. 15 (SLO violations
  * against the request rate for every lane of the scenario, learning lanes included).
  */

@@ -1,5 +1,5 @@
 /**
- * The serving lab's sweeps, computed in the serving worker beside the live run (issue 12):
+ * The serving lab's sweeps, computed in the serving worker beside the live run (ARCHITECTURE §7a′):
  * BCEdge Fig. 1 (one model alone, every batch size × instances cell) and Fig. 15 (SLO
  * violations against the request rate, every lane of the scenario, learning lanes included:
  * only the worker has TensorFlow.js). A sweep is a generator of small steps; `SweepRunner`

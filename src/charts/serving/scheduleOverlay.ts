@@ -3,7 +3,7 @@ import type { ServingScenario } from '../../scenario/schema';
 import { THEME, type G } from '../runtime';
 
 /**
- * The known schedule of a serving scenario on a chart's time axis (issue 16): tenants and
+ * The known schedule of a serving scenario on a chart's time axis (ARCHITECTURE §3): tenants and
  * services as shaded bands while they are present, and the times where a model's rate
  * schedule changes regime (steps, ramp corners) as thin vertical lines. A self-contained
  * overlay: a chart with a time axis calls `drawScheduleOverlay` with its x scale.

@@ -16,7 +16,7 @@ interface MeasureOptions {
   readonly cores?: number;
 }
 
-/** `measure <model>`: a layer-time database measured on this machine (issue 15; the work is in ../measure.ts). */
+/** `measure <model>`: a layer-time database measured on this machine (ARCHITECTURE §5; the work is in ../measure.ts). */
 export const measureCommand: CliCommand = {
   usage: 'measure [model]',
   summary: `measure the layer-time database of ${MODEL_IDS.join(', ')} on this machine (tfjs layers beside CPU and memBW hogs)`,

@@ -49,7 +49,7 @@ export const trainCommand: CliCommand = {
     const out = options.out;
     const toDirectory = out.endsWith('/') || io.isDirectory?.(out) === true;
     if (!toDirectory && lanes.length > 1) throw new UsageError('train: several lanes need --out DIR/ (or pick one with --lane)');
-    // Before training, not after (issue 17 part 1): a missing folder is found in a second.
+    // Before training, not after (ARCHITECTURE §5): a missing folder is found in a second.
     checkOutputPath(io, '--out', out, toDirectory ? 'directory' : 'file');
     const slotMs = servingAssumptionsOf(scenario).slotMs;
     const durationS = options.slots === undefined ? scenario.serving.durationS : (options.slots * slotMs) / 1000;

@@ -56,8 +56,8 @@ export interface PipelineAssumptions {
   /**
    * Which layer-time database a scenario without an embedded one runs on: `roofline` (absent:
    * the derived databases of profiles/databases.ts) or `measured` (the one shipped in
-   * profiles/measured/ for the model, measured on one machine by the measure command; issue 14's
-   * database reading). An embedded `pipeline.database` is used as it is.
+   * profiles/measured/ for the model, measured on one machine by the measure command; the claims'
+   * database reading, ARCHITECTURE §4a). An embedded `pipeline.database` is used as it is.
    */
   readonly database?: 'roofline' | 'measured' | undefined;
 }

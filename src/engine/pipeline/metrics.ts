@@ -78,7 +78,7 @@ export interface PipelineMetricsSnapshot {
  *
  * With `percentiles.method = 'streaming'` no sample is kept: the percentiles come from two
  * log-bucket histograms (../quantiles.ts), within `relativeError` of the exact ones, in
- * memory that does not grow with the run (issue 17 part 8). Without `percentiles` (engine
+ * memory that does not grow with the run (ARCHITECTURE §7). Without `percentiles` (engine
  * tests, old callers) the samples are exact; scenarios choose `streaming` by default.
  */
 export class PipelineMetrics {

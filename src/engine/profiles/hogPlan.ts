@@ -1,6 +1,6 @@
 /**
- * Which hogs each co-location mode of the ODIN paper's Table 1 starts on this machine,
- * (issue 15, part 2). Pure: the Measure panel shows it, src/measure/hogs.ts starts them.
+ * Which hogs each co-location mode of the ODIN paper's Table 1 starts on this machine
+ * (ARCHITECTURE §2). Pure: the Measure panel shows it, src/measure/hogs.ts starts them.
  *
  * What a browser cannot do as the paper did (§4.1, Table 1): pin threads to cores, give
  * the CNN exactly 8 or 4 cores, or run the CNN on several threads (the wasm backend runs

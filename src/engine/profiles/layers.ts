@@ -372,7 +372,7 @@ export const MIN_INPUT_SIZE = 32;
  * The units of `model` in forward order, with their FLOPs, parameters and bytes moved at
  * `inputSize`×`inputSize`×3 (default 224, the paper's), batch 1, fp32. The same units and
  * names at every size; only the feature maps (and VGG16's fc6 input) shrink. A smaller
- * size is for quick measurements (issue 15). Computed once per model and size; the array
+ * size is for quick measurements (`measure --size 112`, ARCHITECTURE §5). Computed once per model and size; the array
  * and its units are frozen.
  */
 export function getModelLayers(model: ModelId, inputSize: number = PAPER_INPUT_SIZE): readonly LayerUnit[] {

@@ -1,7 +1,7 @@
 /**
- * Measured layer-time databases shipped with the lab (issue 14, the claims' `database`
- * reading): each file in `measured/` was written by `npm run sim -- measure <model> --out …`
- * (issue 15) on one machine and carries its measurement record (runtime, cores, input size,
+ * Measured layer-time databases shipped with the lab (the claims' `database` reading,
+ * ARCHITECTURE §4a): each file in `measured/` was written by `npm run sim -- measure <model> --out …`
+ * (ARCHITECTURE §2) on one machine and carries its measurement record (runtime, cores, input size,
  * repeats, date, hogs and their rates, each unit's spread). A scenario reads one with
  * `pipeline.assumptions.database: 'measured'`; the roofline databases (databases.ts) stay
  * the default. Regenerate a file with the same command and the record says where it came from.

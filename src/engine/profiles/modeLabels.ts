@@ -1,7 +1,7 @@
 /**
  * The modes' labels for people, read off ODIN Table 1, apart from the databases (`databases.ts`)
  * so that the board's palette does not bring the layer shapes and the roofline into the page's
- * first load (issue 12 part 6).
+ * first load (ARCHITECTURE §7a′).
  */
 import { TABLE1_COLOCATIONS, type HogPlacement } from './table1';
 import type { ModeId } from './types';

@@ -1,7 +1,7 @@
 /**
  * Per-unit slowdowns of a layer-time database, as the ODIN paper's Figure 4 shows them
  * (time under a co-location mode over time alone), and whether a unit is memory- or
- * compute-bound, so a chart can tell the two apart (issue 15). Pure: works on any
+ * compute-bound, so a chart can tell the two apart (the Measure panel's, ARCHITECTURE §2). Pure: works on any
  * database, derived or measured.
  */
 import { quantileSorted } from '../pipeline/metrics';

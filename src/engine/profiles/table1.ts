@@ -1,7 +1,7 @@
 /**
  * ODIN Table 1 as data: which cores the CNN and each hog get in every co-location mode. Apart
  * from the roofline (`roofline.ts`, which re-exports it) so that the mode labels of the page's
- * palette do not bring the roofline model into the first load (issue 12 part 6).
+ * palette do not bring the roofline model into the first load (ARCHITECTURE §7a′).
  */
 import type { ModeId } from './types';
 

@@ -22,7 +22,7 @@ export interface LayerTimeDatabase {
   readonly layers: readonly string[];
   /** Per mode, one time in ms per unit, same order as `layers`. */
   readonly modes: Readonly<Partial<Record<ModeId, readonly number[]>>>;
-  /** Where and how a measured database was measured (issue 15); absent for a derived one. */
+  /** Where and how a measured database was measured (ARCHITECTURE §2); absent for a derived one. */
   readonly measurement?: MeasurementRecord;
 }
 
@@ -36,7 +36,7 @@ export interface HogRates {
 
 /**
  * The record kept with a measured database, so two databases can be compared honestly
- * (issue 15, part 5): the machine and runtime, the input size and repeats, and per mode
+ * (ARCHITECTURE §2): the machine and runtime, the input size and repeats, and per mode
  * the hogs that ran, their work rates and the spread of each unit's time.
  */
 export interface MeasurementRecord {

@@ -23,7 +23,7 @@ export type DatabaseValidation =
  * The physical range of one layer's time, in ms: 1 µs to 10⁷ ms (about 2.8 hours). Outside it
  * a time is not a measurement of a CNN layer, and the metrics would leave the doubles
  * (1e308 ms overflows the sums; 5e-324 ms makes throughput infinite). The built-in databases
- * lie between 0.08 and 15 ms; a layer timed in the browser is far above 1 µs. Issue 17 part 5.
+ * lie between 0.08 and 15 ms; a layer timed in the browser is far above 1 µs.
  */
 export const LAYER_TIME_RANGE_MS = { min: 0.001, max: 1e7 } as const;
 
@@ -255,7 +255,7 @@ function checkPerMode<T>(
 }
 
 /**
- * The optional record of a measured database (issue 15): every field required, spreads
+ * The optional record of a measured database (ARCHITECTURE §2): every field required, spreads
  * non-negative (a unit may time identically on every repeat), one per layer.
  */
 function checkMeasurement(value: unknown, path: string, layerCount: number | undefined, errors: ErrorList): MeasurementRecord | undefined {
@@ -336,7 +336,7 @@ function checkMeasurement(value: unknown, path: string, layerCount: number | und
  * `{"model"?: string, "layers": [name, …], "modes": {"A": [ms, …], "B": […], …}}`:
  * `layers` a non-empty array (at most {@link MAX_DATABASE_LAYERS}) of non-empty names;
  * `modes` an object with only keys A–L, A present, each an array of one positive
- * finite time per layer within {@link LAYER_TIME_RANGE_MS}; `measurement` optional (a measured database's record, issue 15). Unknown keys and `__proto__`/`constructor`/`prototype` are
+ * finite time per layer within {@link LAYER_TIME_RANGE_MS}; `measurement` optional (a measured database's record, ARCHITECTURE §2). Unknown keys and `__proto__`/`constructor`/`prototype` are
  * rejected. Errors name the field, e.g. `database.modes.B[3]` "must be a positive finite
  * number, got -1". Never throws: getters or proxies that throw become an error at `path`.
  * On success the database is a frozen copy, modes in A–L order.

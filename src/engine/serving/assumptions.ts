@@ -36,7 +36,7 @@ export interface ServingAssumptions extends ServingReadings {
    */
   readonly oomRecoveryMs: number;
   /**
-   * Noisy interference (issue 16): each batch's contended time is multiplied by a seeded
+   * Noisy interference (ARCHITECTURE §3): each batch's contended time is multiplied by a seeded
    * mean-one log-normal factor exp(σ·z − σ²/2) with σ = noise × slowdown (capped at 2),
    * slowdown = contended / isolated time ≥ 1: the more a batch is interfered with, the
    * wider its spread (§V-E: interference is noisy and non-linear). 0 (the default) draws

@@ -1,7 +1,7 @@
 import type { Rng } from '../rng';
 
 /**
- * Load that changes over time (issue 16; BCEdge §V-A: two cameras and a microphone send the
+ * Load that changes over time (ARCHITECTURE §3; BCEdge §V-A: two cameras and a microphone send the
  * requests, §III-A1: "requests arrive at BCEdge online at random"). A rate schedule gives
  * one model's request rate λ(t) in requests per second; arrivals are a non-homogeneous
  * Poisson process with that rate, drawn by thinning (Lewis and Shedler): candidates at the

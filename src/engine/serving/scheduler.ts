@@ -4,7 +4,7 @@ import type { ModelId, ModelProfile } from './models';
  * The serving world's scheduler interface: BCEdge §IV-B1's MDP, one step per scheduling
  * slot. At each slot boundary the engine hands the scheduler the state s_t and the reward
  * of its previous action (the slot's utility, Eq. 3 and Eq. 6: r_t = U); the scheduler
- * returns the action a_t = (b, m_c) for every model. Learning schedulers (next issue) keep
+ * returns the action a_t = (b, m_c) for every model. Learning schedulers (src/agents/, ARCHITECTURE §3) keep
  * (s_t, a_t, r_t, s_t+1) from consecutive calls.
  *
  * Two hooks serve DeepRT, which does not run BCEdge's per-model instances:

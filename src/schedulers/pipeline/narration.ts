@@ -2,7 +2,7 @@
  * What the teaching view says at each step of a rebalancing: one sentence in plain words on
  * what the step does and why, and the watch list of live variables in the paper's notation.
  * Stages are numbered from 1, as the board numbers its execution places; the algorithms
- * count from 0 inside. The page loads this module when a step is first shown (issue 12).
+ * count from 0 inside. The page loads this module when a step is first shown (ARCHITECTURE §7a′).
  */
 import type { LlsStep } from './lls';
 import type { OdinStep } from './odin';

@@ -1,7 +1,7 @@
 /**
  * The pipeline-world registry's description of each scheduler (id, label, description,
  * parameters) without the schedulers themselves: what menus and labels need, so that the page's
- * first load does not carry the algorithms (they run in the worker; issue 12 part 6).
+ * first load does not carry the algorithms (they run in the worker; ARCHITECTURE §7a′).
  * `registry.ts` adds each entry's `create` (ARCHITECTURE §1, "Adding a scheduler").
  */
 

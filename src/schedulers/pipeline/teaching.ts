@@ -3,7 +3,7 @@
  * (numbered as printed in the paper) and of LLS (the paper describes LLS in words only,
  * §3.3; the lab numbers its own pseudocode) and the configuration a step shows on the board;
  * the narration of every step and the watch list are `narration.ts`, loaded when a step is
- * first shown (issue 12 part 6: not on the page's first load). Stages are numbered from 1 here, as the board numbers its
+ * first shown (not on the page's first load, ARCHITECTURE §7a′). Stages are numbered from 1 here, as the board numbers its
  * execution places; the algorithms count from 0 inside.
  */
 import type { AlgorithmStep } from './trace';

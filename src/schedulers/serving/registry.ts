@@ -48,7 +48,7 @@ export interface ServingSchedulerContext {
   readonly referenceResult?: ReferenceResult;
 }
 
-// The learning ids live in learningIds.ts, which the page reads without the registry (issue 12).
+// The learning ids live in learningIds.ts, which the page reads without the registry (ARCHITECTURE §7a′).
 export { isLearningScheduler, LEARNING_SCHEDULER_IDS, type LearningSchedulerId } from './learningIds';
 import { LEARNING_SCHEDULER_IDS, type LearningSchedulerId } from './learningIds';
 

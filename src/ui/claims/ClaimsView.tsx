@@ -159,7 +159,7 @@ function RowActions({ store, row, onOpen, onRecompute }: { readonly store: Claim
 const selectRows = (s: ClaimsState) => visibleRows(s);
 
 /**
- * The Claims view (issue 14): every claim of both papers beside the lab's number, its verdict,
+ * The Claims view (ARCHITECTURE §4a): every claim of both papers beside the lab's number, its verdict,
  * the readings of the modelling choices that flip it, and a way to open or recompute it. The
  * rows come from the report the CLI computed and the build ships (with its provenance); a row
  * recomputed here replaces the shipped one and says so.

@@ -106,7 +106,7 @@ function steps(u: SacUpdateExplained): { title: string; equation: string; body: 
 
 /**
  * Walks a class through one SAC update of a BCEdge (or TAC) lane with the numbers of that
- * very update (issue 7): pause, run the next update in the worker with every step read
+ * very update: pause, run the next update in the worker with every step read
  * back, then step through the four parts with Next and Back.
  */
 export function SacWalkthrough({ store, lane }: { readonly store: ServingStore; readonly lane: number }) {

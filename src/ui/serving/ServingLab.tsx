@@ -44,7 +44,7 @@ const RPS_SWEEP_DEBOUNCE_MS = 400;
 
 /**
  * Fig. 1 of BCEdge for the focused model: computed in the serving worker, cell by cell
- * between the live run's ticks (issue 12); null until every cell is in.
+ * between the live run's ticks (ARCHITECTURE §7a′); null until every cell is in.
  */
 function useFigure1(store: ServingStore, model: ServingScenario['serving']['models'][number]['model'] | null, platform: ServingScenario['serving']['platform'] | null) {
   useEffect(() => {
@@ -388,10 +388,6 @@ function memoOn<K, D>(key: (state: ServingState) => K, build: (value: K) => D): 
 const SLACK_COLOURS = { late: '#b3261e', under25: '#e07a1f', under50: '#d9b300', rest: '#2e8b57' } as const;
 
 /**
- * The serving world (BCEdge): an edge GPU running six DNN models, with Triton's fixed batch
- * size and instances per model set by sliders, DeepRT and GA on the same arrival trace.
- */
-/**
  * A batch that forms (ARCHITECTURE §3, batching `form`): k of b slots filled, and the time
  * left before it must start so that its most urgent request meets its SLO.
  */
@@ -409,6 +405,10 @@ function FormingBatch({ waiting, batchSize, startInMs }: { readonly waiting: num
   );
 }
 
+/**
+ * The serving world (BCEdge): an edge GPU running six DNN models, with Triton's fixed batch
+ * size and instances per model set by sliders, DeepRT and GA on the same arrival trace.
+ */
 export function ServingLab({ store, onExit }: { readonly store: ServingStore; readonly onExit: () => void }) {
   const title = useServing(store, (s) => s.scenario?.title ?? '');
   const status = useServing(store, (s) => s.status);

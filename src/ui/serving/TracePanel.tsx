@@ -10,7 +10,7 @@ import './servingPanels.css';
 const MIB = 1024 * 1024;
 
 /**
- * Trace replay in the serving lab (issue 16): a CSV or JSON file of arrival times and models
+ * Trace replay in the serving lab (ARCHITECTURE §3): a CSV or JSON file of arrival times and models
  * replaces the drawn arrivals, read by the same parser with the same checks and caps as the
  * scenario and the command line (scenario/trace.ts). A malformed file is refused with a banner
  * naming the file and the field, and the current scenario stays. A trace longer than a link

@@ -1,6 +1,6 @@
 /**
- * The device board's view of a tenant over simulated time (issue 16: tenants that come and
- * go): scheduled (not on the device yet), present, or gone. Gone tenants leave the board;
+ * The device board's view of a tenant over simulated time (tenants that come and go,
+ * ARCHITECTURE §3): scheduled (not on the device yet), present, or gone. Gone tenants leave the board;
  * scheduled ones wait on it, faded, with their arrival time.
  */
 export type TenantState = 'scheduled' | 'present' | 'gone';

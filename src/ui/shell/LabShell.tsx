@@ -78,7 +78,11 @@ export interface LabWorld {
   readonly timeline: ReactNode;
 }
 
-/** The help overlay's state: the store's where it keeps one (the pipeline's `?` key), the shell's otherwise. */
+/**
+ * The help overlay's state: the store's `helpOpen` (the shared slices give every lab's store one; the
+ * pipeline's `?` key and the playback bar's help button both set it). The local state is a fallback for a
+ * store without `setHelpOpen`, which `ShellStore`'s type does not allow.
+ */
 function useHelp(store: ShellStore): { open: boolean; setOpen: (open: boolean) => void } {
   const [local, setLocal] = useState(false);
   const stored = useShell((s) => s.helpOpen);
@@ -94,7 +98,7 @@ function ShellLessons({ store, lessons }: { readonly store: ShellStore; readonly
 }
 
 /**
- * The page shell of every lab (issue 12): a compact header (title, launchers, playback), one
+ * The page shell of every lab (ARCHITECTURE §7c): a compact header (title, launchers, playback), one
  * toolbar row (share bar and lessons), the error banner, then the lab in a grid — the board
  * and the main chart in the wide column, the time line and the chart grid under them, and
  * the dock at the side over the whole height, so that the algorithm panel never pushes the

@@ -3,7 +3,7 @@ import type { HideableControl } from '../../scenario/limits';
 import { deferred, preloadWhenIdle } from './deferred';
 import { useShell, useShellStore } from './shellStore';
 
-/** The classroom settings, not on the first load (issue 12 part 6): fetched when the browser is first idle. */
+/** The classroom settings, not on the first load (ARCHITECTURE §7a′): fetched when the browser is first idle. */
 const ClassroomPanel = deferred('classroom', () => import('../ClassroomPanel').then((m) => m.ClassroomPanel), { when: 'onShow' });
 
 /** A link to the scenario, or why there is none (too large, a trace too long for a link). */

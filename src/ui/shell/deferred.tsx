@@ -1,5 +1,5 @@
 /**
- * Parts of the page that are not on its first screen (issue 12 part 6): their code is not in
+ * Parts of the page that are not on its first screen (ARCHITECTURE §7a′): their code is not in
  * the first load. A part below the first screen loads when it comes near the viewport or the
  * browser is first idle, whichever is first, with a placeholder of its usual height holding
  * its place; a part shown only on demand (the help, the classroom panel, the lessons' texts)
