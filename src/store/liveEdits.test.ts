@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { defaultScenario } from '../scenario/presets';
-import { createLabStore } from '../store/labStore';
-import { createServingStore } from '../store/servingStore';
-import { inProcessClient } from '../store/testing/inProcess';
+import { createLabStore } from './labStore';
+import { createServingStore } from './servingStore';
+import { inProcessClient } from './testing/inProcess';
 import { SERVING_PRESETS } from '../scenario/presets';
 import type { ServingScenario } from '../scenario/schema';
-import { pipelineApi } from './pipelineApi';
-import { PipelineSession } from './pipelineSession';
-import type { Frame, SimApi } from './protocol';
-import { servingApi } from './servingApi';
-import { ServingSession } from './servingSession';
-import type { ServingApi, ServingFrame } from './servingProtocol';
+import { pipelineApi } from '../worker/pipelineApi';
+import { PipelineSession } from '../worker/pipelineSession';
+import type { Frame, SimApi } from '../worker/protocol';
+import { servingApi } from '../worker/servingApi';
+import { ServingSession } from '../worker/servingSession';
+import type { ServingApi, ServingFrame } from '../worker/servingProtocol';
 
 /** The worker's very API object, with every call it answers recorded by name. */
 function counting<A extends object>(api: A): { api: A; calls: string[] } {
