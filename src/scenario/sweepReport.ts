@@ -3,16 +3,10 @@ import type { AnyScenario } from './schema';
 import { worldOf } from '../worlds';
 import { sweepMetric, type AxisValue, type SweepCell } from './sweep';
 import { differencePct, meanInterval, metricOf, type MeanInterval } from './sweepStats';
+import type { WorldResultRow } from '../kit/world';
 
-/** One lane's result in one cell, as `run` prints it. */
-export interface ResultRow {
-  readonly scheduler: string;
-  readonly label: string;
-  readonly params: unknown;
-  readonly cell?: Readonly<Record<string, AxisValue>>;
-  readonly seed?: number;
-  readonly summary: object;
-}
+/** One lane's result in one cell, as `run` prints it (what a world's `runCell` gives). */
+export type ResultRow = WorldResultRow;
 
 /** What one cell gave: its place in the canonical order, its seed and every lane's row. */
 export interface CellOutcome {
