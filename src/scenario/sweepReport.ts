@@ -1,7 +1,7 @@
 import { averageDeep } from './average';
 import type { AnyScenario } from './schema';
 import { worldOf } from '../worlds';
-import { sweepMetric, type AxisValue, type SweepCell } from './sweep';
+import { sweepMetric, type SweepCell } from './sweep';
 import { differencePct, meanInterval, metricOf, type MeanInterval } from './sweepStats';
 import type { WorldResultRow } from '../kit/world';
 
