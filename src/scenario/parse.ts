@@ -32,7 +32,29 @@ export const MIGRATIONS: readonly Migration[] = [
     describe: 'the serving world names its readings of BCEdge; a version-3 serving scenario keeps the earlier ones, so it runs as before',
     migrate: migrateServingReadings,
   },
+  {
+    from: 4,
+    describe: 'the serving world names Figs. 11–12’s platform setting; a version-4 serving scenario keeps the models together on every platform (`mixed`), so it runs as before',
+    migrate: migratePlatformSetting,
+  },
 ];
+
+/**
+ * Version 4 → 5. Version 5 names how §V-D's platforms are set up (`platformSetting`, absent =
+ * the paper's `perModel`: on Nano and TX2 each model alone on its own device, scenario/deviceCopies.ts).
+ * A version-4 serving scenario ran its models together on every platform, so `mixed` is
+ * written into it — the block is made when the document left it out, since an absent block
+ * now reads the paper. A setting the document already has and a malformed block are left for
+ * validation.
+ */
+function migratePlatformSetting(document: Record<string, unknown>): Record<string, unknown> {
+  if (document.world !== 'serving') return document;
+  const body = document.serving;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return document;
+  const assumptions = (body as Record<string, unknown>).assumptions ?? {};
+  if (assumptions === null || typeof assumptions !== 'object' || Array.isArray(assumptions)) return document;
+  return { ...document, serving: { ...body, assumptions: { platformSetting: EARLIER_SCENARIO_READINGS.platformSetting, ...assumptions } } };
+}
 
 /**
  * Version 3 → 4. Version 4 names the readings of BCEdge in `serving.assumptions` and reads
