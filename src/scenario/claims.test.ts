@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claimRow, CLAIMS, claimScenarios, computeClaims, defaultReading, estimateClaim, formatEstimate, type Claim } from './claims';
+import { cellsKey, claimRow, CLAIMS, claimScenarios, computeClaims, defaultReading, estimateClaim, formatEstimate, type Claim } from './claims';
 import { parseAnyScenario } from './parse';
 import type { AnyScenario } from './schema';
 import { sweepCells } from './sweep';
@@ -91,7 +91,7 @@ describe('readings that were missing from the strips', () => {
   });
 
   it('every BCEdge row is measured under the paper’s and the earlier reading of each reading of BCEdge', () => {
-    const engineReadings = ['rateBasis', 'batching', 'throughputTerm', 'reward', 'latencyProfile'] as const;
+    const engineReadings = ['rateBasis', 'batching', 'throughputTerm', 'reward', 'latencyProfile', 'platformSetting'] as const;
     const bcedge = CLAIMS.filter((c) => c.paper === 'bcedge');
     expect(bcedge.length).toBeGreaterThan(15);
     for (const claim of bcedge) {
@@ -105,6 +105,25 @@ describe('readings that were missing from the strips', () => {
         expect(earlier?.scenario.world === 'serving' && earlier.scenario.serving.assumptions?.[name], `${claim.id}: ${name}`).toBe(EARLIER_SCENARIO_READINGS[name]);
       }
     }
+  });
+
+  it('the platform setting: the paper’s reading and, where no cell runs several models on Nano or TX2, the earlier one are the main scenario’s cells', () => {
+    const keyOf = (id: string, value?: string) => {
+      const { main, readings } = claimScenarios(CLAIMS.find((c) => c.id === id)!, 2);
+      return cellsKey(value === undefined ? main : readings.find((r) => r.path === 'serving.assumptions.platformSetting' && r.value === value)!.scenario);
+    };
+    for (const id of ['bcedge-fig7-vs-deeprt', 'bcedge-fig14-predictor-slo', 'bcedge-fig1-throughput']) {
+      expect(keyOf(id, 'perModel'), id).toBe(keyOf(id));
+      expect(keyOf(id, 'mixed'), id).toBe(keyOf(id));
+    }
+    // Figs. 11–12 run three models on Nano and TX2: there the earlier reading is other cells.
+    for (const id of ['bcedge-fig11-nano-vs-deeprt', 'bcedge-fig12-latency']) {
+      expect(keyOf(id, 'perModel'), id).toBe(keyOf(id));
+      expect(keyOf(id, 'mixed'), id).not.toBe(keyOf(id));
+    }
+    // Every other reading's paper value is the main scenario's cells too (absent = the paper's).
+    const { main, readings } = claimScenarios(CLAIMS.find((c) => c.id === 'bcedge-fig15-40rps')!, 2);
+    for (const r of readings.filter((x) => x.value === PAPER_SCENARIO_READINGS[x.path.split('.').at(-1) as keyof typeof PAPER_SCENARIO_READINGS])) expect(cellsKey(r.scenario), r.path).toBe(cellsKey(main));
   });
 
   it("BCEdge Figs. 13–14: the predictor's masking and budget, the SLO jitter and the slot length", () => {
@@ -193,6 +212,38 @@ describe('estimateClaim: the reduction of cell outcomes', () => {
     const { main } = claimScenarios(claim, 1);
     const outcomes = fakeOutcomes(main, [main.seed], (c) => ({ overheadPct: [40, 5, 5, 10][c] }));
     expect(estimateClaim(claim, main, [main.seed], outcomes).mean).toBeCloseTo(300, 10);
+  });
+
+  it("Fig. 15 against DeepRT: below 1 % of DeepRT's violations the difference is in percentage points, judged by its sign; from 1 % on, in % of DeepRT's mean", () => {
+    const claim = byId('bcedge-fig15-vs-deeprt');
+    const { main } = claimScenarios(claim, 3);
+    const seeds = [main.seed, main.seed + 1, main.seed + 2];
+    // BCEdge (lane 0) violates 10 + seed %, at every rate; DeepRT (lane 2) `deeprt` + combination / 100.
+    const at = (deeprt: number) =>
+      estimateClaim(
+        claim,
+        main,
+        seeds,
+        fakeOutcomes(main, seeds, (c, seed, lane) => ({ sloViolationPct: lane === 0 ? 10 + seed : lane === 2 ? deeprt + c / 100 : 50 })),
+      );
+    const near0 = at(0);
+    // Grid means: BCEdge 10 + seed, DeepRT 0.02 (combinations 0…4): 10 + seed − 0.02 points per seed.
+    expect(near0.unit).toBe('points');
+    expect(near0.baseline).toBeCloseTo(0.02, 12);
+    expect(near0.mean).toBeCloseTo(10 + main.seed + 1 - 0.02, 10);
+    expect(formatEstimate(near0)).toMatch(/ pp$/);
+    // A % of 0.02 would have been about +55,000 %: the row gives points and judges the sign (fails: BCEdge is higher).
+    const row = claimRow(claim, { main: near0, readings: [], seeds: 3 });
+    expect(row.verdict).toBe('fails');
+    expect(row.reason).toContain('in percentage points');
+    // BCEdge lower by 0.5 points: holds by its sign, though −0.5 is far from the paper's −53.
+    const lower = claimRow(claim, { main: { mean: -0.5, halfWidth95: 0.1, seeds: 3, unit: 'points', baseline: 0.6 }, readings: [], seeds: 3 });
+    expect(lower.verdict).toBe('holds');
+    // DeepRT at 20 %: an ordinary % of its mean (20.02), per seed.
+    const high = at(20);
+    expect(high.unit).toBeUndefined();
+    expect(high.mean).toBeCloseTo((100 * (10 + main.seed + 1 - 20.02)) / 20.02, 10);
+    expect(claimRow(claim, { main: high, readings: [], seeds: 3 }).reason).toContain("in % of the baseline's mean");
   });
 
   it('refuses outcomes that are not the cells in canonical order', () => {

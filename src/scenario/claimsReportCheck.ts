@@ -37,6 +37,9 @@ const estimateSchema = z.object({
   mean: finite,
   halfWidth95: finite.refine((v) => v >= 0, { message: 'must be a finite number ≥ 0' }),
   seeds: z.number({ error: 'must be a number' }).refine((v) => Number.isInteger(v) && v >= 0 && v <= 100_000, { message: 'must be an integer from 0 to 100000' }),
+  /** A difference in points rather than in % of the baseline (claims.ts `pointsBelow`). */
+  unit: z.literal('points', { error: 'must be "points" when present' }).optional(),
+  baseline: finite.optional(),
 });
 
 const verdictSchema = z.enum(VERDICTS as [string, ...string[]], { error: `must be one of ${VERDICTS.map((v) => `"${v}"`).join(', ')}` });

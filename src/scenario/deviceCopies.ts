@@ -1,5 +1,4 @@
 import { LatencySamples, type ServingModelSummary, type ServingSummary, type SlotModelRecord, type SlotRecord } from '../engine/serving/metrics';
-import type { PlatformId } from '../engine/serving/platforms';
 import { LogHistogram } from '../engine/quantiles';
 import type { ModelObservation, ServingAction, ServingObservation, ServingScheduler } from '../engine/serving/scheduler';
 import { ServingRun, type BackgroundInterference, type ServingRunSpec } from '../engine/serving/simulation';
@@ -38,13 +37,8 @@ import { ServingRun, type BackgroundInterference, type ServingRunSpec } from '..
  */
 export type PlatformSetting = 'perModel' | 'mixed';
 
-/** The platforms §V-D adds to Xavier NX (Table V), where `perModel` serves each model on its own copy. */
-export const SCALABILITY_PLATFORMS: readonly PlatformId[] = ['nano', 'tx2'];
-
-/** Whether a run of this spec is served as device copies, one per model, under `setting` (absent: the paper's). */
-export function servedApart(spec: Pick<ServingRunSpec, 'platform' | 'models'>, setting: PlatformSetting | undefined): boolean {
-  return (setting ?? 'perModel') === 'perModel' && SCALABILITY_PLATFORMS.includes(spec.platform) && spec.models.length > 1;
-}
+// Which runs are copied (Nano and TX2, more than one model) is in readings.ts, which the page's panels and the claims read without the engine.
+export { SCALABILITY_PLATFORMS, servedApart } from './readings';
 
 /**
  * The spec of each device copy: model m alone, on its own arrival stream (see the module

@@ -44,3 +44,15 @@ export function totalRateRps(v: RateBlock): number {
   if ((v.assumptions?.rateBasis ?? 'perModel') === 'total') return v.rateRps;
   return v.rateRps * v.models.filter((m) => m.weight > 0).length;
 }
+
+/** The platforms BCEdge §V-D adds to Xavier NX (Table V): under `platformSetting: "perModel"` each model is served alone on its own copy of one (scenario/deviceCopies.ts). */
+export const SCALABILITY_PLATFORMS: readonly string[] = ['nano', 'tx2'];
+
+/**
+ * Whether a run on `platform` with these models serves each model on its own copy of the
+ * device under `setting` (absent: the paper's `perModel`): on Nano and TX2, with more than one
+ * model (one model is alone already). Xavier NX is always shared (§V-A).
+ */
+export function servedApart(run: { readonly platform: string; readonly models: readonly unknown[] }, setting: 'perModel' | 'mixed' | undefined): boolean {
+  return (setting ?? 'perModel') === 'perModel' && SCALABILITY_PLATFORMS.includes(run.platform) && run.models.length > 1;
+}
