@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellsKey, claimRow, CLAIMS, claimScenarios, computeClaims, defaultReading, estimateClaim, formatEstimate, type Claim } from './claims';
+import { cellsKey, claimRow, CLAIMS, claimScenarios, computeClaims, DEFAULT_LEARNING_RUNS, defaultReading, estimateClaim, formatEstimate, planClaims, planRows, planShardCells, runPlanCells, withLearningRuns, type Claim } from './claims';
 import { parseAnyScenario } from './parse';
 import type { AnyScenario } from './schema';
 import { sweepCells } from './sweep';
@@ -309,6 +309,57 @@ describe('claimRow: verdict, strip and reason from the numbers', () => {
     expect(row.verdict).toBe('noise');
     expect(row.estimate).toBeNull();
     expect(row.reason).toContain('not computed');
+  });
+});
+
+describe('the learning runs (claims --learning-length, --learning-seeds)', () => {
+  it('set the learning rows’ run length, the two lengths of Figs. 8–9 alike, and their seed cap; the other rows stay as they are', () => {
+    const long = withLearningRuns(CLAIMS, { lengthS: 3000, seeds: 5 });
+    expect(withLearningRuns(CLAIMS, DEFAULT_LEARNING_RUNS)).toEqual(CLAIMS);
+    for (const [i, claim] of long.entries()) {
+      if (!claim.learns) {
+        expect(claim, claim.id).toBe(CLAIMS[i]);
+        continue;
+      }
+      const { main } = claimScenarios(claim, 10);
+      expect(main.sweep!.seeds, claim.id).toBe(5);
+      const lengths = main.sweep!.axes.find((a) => a.path === 'serving.durationS')?.values;
+      if (claim.id === 'bcedge-fig8-9-saturate') expect(lengths).toEqual([3000, 6000]);
+      else expect(main.world === 'serving' && main.serving.durationS, claim.id).toBe(3000);
+    }
+    const row = claimRow(long.find((c) => c.id === 'bcedge-fig15-40rps')!, { main: e(3, 1, 5), readings: [], seeds: 5 });
+    expect(row.reason).toContain('5 seeds of 3000 s of serving (the paper: 3000 s)');
+    expect(row.note).toContain('3000 s');
+  });
+});
+
+describe('a plan of the claims and its shards', () => {
+  it('numbers every distinct scenario’s cells across the plan; the shards split them round robin, each cell once; their rows are the unsharded rows', async () => {
+    const claims = [byId('odin-fig8-overhead'), byId('odin-fig1-evict')];
+    const plan = planClaims(claims, 2);
+    expect(plan.scenarios[0]!.first).toBe(0);
+    for (let i = 1; i < plan.scenarios.length; i++) expect(plan.scenarios[i]!.first).toBe(plan.scenarios[i - 1]!.first + plan.scenarios[i - 1]!.cells);
+    const owners = new Map<number, number>();
+    for (let index = 0; index < 3; index++) {
+      for (const { scenario, cells } of planShardCells(plan, { index, count: 3 })) {
+        for (const c of cells) {
+          const global = scenario.first + c.index;
+          expect(global % 3).toBe(index);
+          expect(owners.has(global)).toBe(false);
+          owners.set(global, index);
+        }
+      }
+    }
+    expect(owners.size).toBe(plan.cells);
+    const fake = async (scenario: AnyScenario, seeds: readonly number[], cells: readonly { index: number; seed: number; combination: number }[]) =>
+      fakeOutcomes(scenario, seeds, (c, seed, lane) => ({ overheadPct: 10 + c + seed + lane, configThroughputMeanQps: 5 + lane + seed })).filter((o) => cells.some((x) => x.index === o.index));
+    const whole = await computeClaims(claims, 2, (scenario, seeds) => fake(scenario, seeds, sweepCells(scenario, seeds)));
+    // The shards' outcomes put together by scenario, in canonical order.
+    const joined = new Map<string, CellOutcome[]>();
+    for (let index = 0; index < 3; index++) {
+      for (const [key, outcomes] of await runPlanCells(plan, { index, count: 3 }, fake)) joined.set(key, [...(joined.get(key) ?? []), ...outcomes].sort((x, y) => x.index - y.index));
+    }
+    expect(planRows(plan, joined)).toEqual(whole);
   });
 });
 

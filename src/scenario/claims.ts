@@ -3,7 +3,7 @@ import type { ClaimRow, Paper, ReadingResult, ReadingValue, SensitivityResult } 
 import { estimateRunCost } from './cost';
 import { findPreset } from './presets';
 import type { AnyScenario, PipelineLane, ServingScenario } from './schema';
-import { cellScenario, parseFieldPath, sweepCells, sweepSeeds, SWEEP_METRICS, type Sweep, type SweepAxis } from './sweep';
+import { cellScenario, parseFieldPath, sweepCells, sweepSeeds, SWEEP_METRICS, type Sweep, type SweepAxis, type SweepCell } from './sweep';
 import type { CellOutcome, ResultRow } from './sweepReport';
 import { differencePct, higherIsBetter, meanInterval } from './sweepStats';
 import { combine, judge, type Estimate, type Verdict, type VerdictRule } from './verdict';
@@ -464,6 +464,49 @@ const B = { bcedge: 0, tac: 1, deeprt: 2, fixed: 3 } as const;
 const SHORT = { 'serving.durationS': 300 } as const;
 const SHORT_NOTE = 'shorter runs and fewer seeds than the rest of the report: learning lanes cost seconds per simulated minute';
 const LEARNING_SEEDS = 4;
+
+/**
+ * How long the learning rows run and with how many seeds at most: the registry's 300 s and 4
+ * by default; a report may ask for the paper's 3000 s (`claims --learning-length 3000
+ * --learning-seeds 5`, on shards: README), and says so in its provenance.
+ */
+export interface LearningRuns {
+  /** Run length of the learning rows, s (the two-length row of Figs. 8–9 runs this and twice this). */
+  readonly lengthS: number;
+  /** Seeds at most (never more than the report's). */
+  readonly seeds: number;
+}
+
+export const DEFAULT_LEARNING_RUNS: LearningRuns = { lengthS: SHORT['serving.durationS'], seeds: LEARNING_SEEDS };
+
+/** The bounds of `LearningRuns` (the command line's options name them). */
+export const LEARNING_RUNS_LIMITS = { lengthS: { min: 10, max: 100_000 }, seeds: { min: 1, max: 100 } } as const;
+
+/**
+ * The claims with their learning rows run as `runs` says: the run length they set (and the
+ * run lengths they sweep, scaled alike) and their seed cap. The default runs give the claims
+ * back as they are.
+ */
+export function withLearningRuns(claims: readonly Claim[], runs: LearningRuns): Claim[] {
+  const same = runs.lengthS === DEFAULT_LEARNING_RUNS.lengthS && runs.seeds === DEFAULT_LEARNING_RUNS.seeds;
+  if (same) return [...claims];
+  const scale = runs.lengthS / DEFAULT_LEARNING_RUNS.lengthS;
+  return claims.map((claim) => {
+    if (!claim.learns) return claim;
+    const m = claim.measure;
+    const set = m.set?.['serving.durationS'] === undefined ? m.set : { ...m.set, 'serving.durationS': runs.lengthS };
+    const axes = m.axes?.map((a) => (a.path === 'serving.durationS' && a.values !== undefined ? { ...a, values: a.values.map((v) => Number(v) * scale) } : a));
+    const note = m.note === SHORT_NOTE ? `learning rows run ${runs.lengthS} s with at most ${runs.seeds} seeds (claims --learning-length, --learning-seeds)` : m.note;
+    const measure: ClaimMeasure = {
+      ...m,
+      ...(set === undefined ? {} : { set }),
+      ...(axes === undefined ? {} : { axes }),
+      ...(m.maxSeeds === undefined ? {} : { maxSeeds: runs.seeds }),
+      ...(note === undefined ? {} : { note }),
+    };
+    return { ...claim, measure };
+  });
+}
 
 const RATE: Sensitivity = { path: 'serving.rateRps', label: 'rate (rps)', values: [10, 30, 50] };
 const PLATFORM: Sensitivity = { path: 'serving.platform', label: 'platform', values: ['xavier-nx', 'tx2', 'nano'] };
@@ -1205,21 +1248,124 @@ function laneLabelOf(outcomes: readonly CellOutcome[], lane: number): string {
   return outcomes[0]?.results[lane]?.label ?? `lane ${lane}`;
 }
 
+/** One scenario of a plan: run once for every claim whose cells it holds. */
+export interface PlannedScenario {
+  /** `cellsKey` of the scenario. */
+  readonly key: string;
+  readonly scenario: AnyScenario;
+  readonly seeds: readonly number[];
+  /** Its cells (`sweepCells(scenario, seeds)`). */
+  readonly cells: number;
+  /** The plan-wide index of its first cell: its cells are `first` … `first + cells − 1` (what shards split). */
+  readonly first: number;
+}
+
+/**
+ * What computing `claims` takes: each claim's scenarios (main and readings) and seeds, and
+ * every distinct scenario once, in the claims' order (`scenarios`), its cells numbered across
+ * the plan (`cells` in all). A pure function of the claims and the seeds: a shard of the
+ * claims (`claims --shard I/N`) runs the plan-wide cells i with i mod N = I of the same plan.
+ */
+export interface ClaimsPlan {
+  readonly claims: readonly { readonly claim: Claim; readonly main: AnyScenario; readonly readings: readonly ClaimReadingScenario[]; readonly seeds: readonly number[] }[];
+  readonly scenarios: readonly PlannedScenario[];
+  readonly cells: number;
+}
+
+export function planClaims(claims: readonly Claim[], seeds: number): ClaimsPlan {
+  const plans = claims.map((claim) => ({ claim, ...claimScenarios(claim, seeds), seeds: sweepSeeds(mainScenario(claim, seeds)) }));
+  const distinct = new Map<string, PlannedScenario>();
+  let first = 0;
+  for (const plan of plans) {
+    for (const scenario of [plan.main, ...plan.readings.map((r) => r.scenario)]) {
+      const key = cellsKey(scenario);
+      if (distinct.has(key)) continue;
+      const cells = sweepCells(scenario, plan.seeds).length;
+      distinct.set(key, { key, scenario, seeds: plan.seeds, cells, first });
+      first += cells;
+    }
+  }
+  return { claims: plans, scenarios: [...distinct.values()], cells: first };
+}
+
+/**
+ * The rows of a plan from its scenarios' cell outcomes (by `cellsKey`, each in canonical
+ * order): `estimateClaim` per claim, reading and reference lane, then `claimRow`. Pure: the
+ * same outcomes give the same rows, however the cells were split.
+ */
+export function planRows(plan: ClaimsPlan, outcomes: ReadonlyMap<string, readonly CellOutcome[]>): ClaimRow[] {
+  const of = (scenario: AnyScenario) => {
+    const found = outcomes.get(cellsKey(scenario));
+    if (found === undefined) throw new RangeError(`claims: no outcomes for the scenario ${scenario.title}`);
+    return found;
+  };
+  return plan.claims.map((p) => {
+    const main = estimateClaim(p.claim, p.main, p.seeds, of(p.main));
+    const references = (p.claim.measure.references ?? []).map((lane) => ({ label: laneLabelOf(of(p.main), lane), estimate: estimateClaim(p.claim, p.main, p.seeds, of(p.main), lane) }));
+    const readings = p.readings.map((r) => ({ path: r.path, label: r.label, value: r.value, estimate: estimateClaim(p.claim, r.scenario, p.seeds, of(r.scenario)) }));
+    return claimRow(p.claim, { main, readings, references, seeds: p.seeds.length });
+  });
+}
+
+/** Which share of a plan's cells runs: shard `index` of `count` (0-based), as sweeps are sharded. */
+export interface PlanShard {
+  readonly index: number;
+  readonly count: number;
+}
+
+/**
+ * The cells of `plan` a shard runs, per scenario in the plan's order (scenarios with none left
+ * out): the plan-wide cell i belongs to shard i mod count. Round robin, as a sweep's shards
+ * (cli/shards.ts): a scenario's cells (its seeds, its combinations) cost alike and go to
+ * different shards, so a learning scenario of 12 cells spreads over 12 shards. Null: every cell.
+ */
+export function planShardCells(plan: ClaimsPlan, shard: PlanShard | null): { readonly scenario: PlannedScenario; readonly cells: readonly SweepCell[] }[] {
+  return plan.scenarios
+    .map((scenario) => ({ scenario, cells: sweepCells(scenario.scenario, scenario.seeds).filter((c) => shard === null || (scenario.first + c.index) % shard.count === shard.index) }))
+    .filter((x) => x.cells.length > 0);
+}
+
+/** Runs some cells of a scenario (their outcomes in the cells' order): the CLI's threads or this thread. */
+export type RunSomeCells = (scenario: AnyScenario, seeds: readonly number[], cells: readonly SweepCell[], onCell?: (done: number) => void) => Promise<CellOutcome[]>;
+
+/**
+ * Runs a shard's cells of a plan (every cell for null), the costliest scenarios first and all
+ * handed to the runner at once (as `computeClaims`), and gives their outcomes by scenario key.
+ * With every cell, `planRows` of the result is what `computeClaims` gives.
+ */
+export async function runPlanCells(plan: ClaimsPlan, shard: PlanShard | null, runCells: RunSomeCells, onProgress?: ClaimsProgress): Promise<Map<string, CellOutcome[]>> {
+  const work = planShardCells(plan, shard);
+  const total = work.reduce((sum, w) => sum + w.cells.length, 0);
+  onProgress?.(0, total);
+  const doneBy = new Map<string, number>();
+  let done = 0;
+  const report = (key: string, n: number): void => {
+    done += n - (doneBy.get(key) ?? 0);
+    doneBy.set(key, n);
+    onProgress?.(done, total);
+  };
+  const cost = (w: (typeof work)[number]) => estimateRunCost(w.scenario.scenario, w.scenario.seeds.length).laneEvents;
+  const ordered = [...work].sort((x, y) => cost(y) - cost(x));
+  const outcomes = new Map<string, CellOutcome[]>();
+  await Promise.all(
+    ordered.map(async (w) => {
+      const result = await runCells(w.scenario.scenario, w.scenario.seeds, w.cells, (n) => report(w.scenario.key, n));
+      report(w.scenario.key, w.cells.length);
+      outcomes.set(w.scenario.key, result);
+    }),
+  );
+  return outcomes;
+}
+
 /**
  * Computes the rows of `claims`: every distinct scenario of every claim (main and readings)
  * runs once through `runCells`, with `claimSeedCount(claim, seeds)` seeds from the scenario's
  * seed on, and each claim's estimates come from `estimateClaim` on those cells.
  */
 export async function computeClaims(claims: readonly Claim[], seeds: number, runCells: RunCells, onProgress?: ClaimsProgress): Promise<ClaimRow[]> {
-  const plans = claims.map((claim) => ({ claim, ...claimScenarios(claim, seeds), seeds: sweepSeeds(mainScenario(claim, seeds)) }));
-  const distinct = new Map<string, { scenario: AnyScenario; seeds: readonly number[]; cells: number }>();
-  for (const plan of plans) {
-    for (const scenario of [plan.main, ...plan.readings.map((r) => r.scenario)]) {
-      const key = cellsKey(scenario);
-      if (!distinct.has(key)) distinct.set(key, { scenario, seeds: plan.seeds, cells: sweepCells(scenario, plan.seeds).length });
-    }
-  }
-  const total = [...distinct.values()].reduce((sum, d) => sum + d.cells, 0);
+  const plan = planClaims(claims, seeds);
+  const distinct = new Map(plan.scenarios.map((d) => [d.key, d] as const));
+  const total = plan.cells;
   onProgress?.(0, total);
   // Every scenario is handed to the runner at once, so a pool keeps all its workers busy even
   // when each scenario has fewer cells than workers (learning claims: one cell per seed).
@@ -1240,11 +1386,5 @@ export async function computeClaims(claims: readonly Claim[], seeds: number, run
       outcomes.set(key, result);
     }),
   );
-  return plans.map((plan) => {
-    const of = (scenario: AnyScenario) => outcomes.get(cellsKey(scenario))!;
-    const main = estimateClaim(plan.claim, plan.main, plan.seeds, of(plan.main));
-    const references = (plan.claim.measure.references ?? []).map((lane) => ({ label: laneLabelOf(of(plan.main), lane), estimate: estimateClaim(plan.claim, plan.main, plan.seeds, of(plan.main), lane) }));
-    const readings = plan.readings.map((r) => ({ path: r.path, label: r.label, value: r.value, estimate: estimateClaim(plan.claim, r.scenario, plan.seeds, of(r.scenario)) }));
-    return claimRow(plan.claim, { main, readings, references, seeds: plan.seeds.length });
-  });
+  return planRows(plan, outcomes);
 }

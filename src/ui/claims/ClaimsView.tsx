@@ -107,6 +107,13 @@ function Quote({ quote }: { readonly quote: string }) {
   );
 }
 
+/** `48 s`, `80 min`, `2.5 h`. */
+function durationText(seconds: number): string {
+  if (seconds < 120) return `${Math.round(seconds)} s`;
+  if (seconds < 2 * 3600) return `${Math.round(seconds / 60)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
+}
+
 function provenanceText(p: ClaimsProvenance): string {
   return `commit ${p.commit}, ${p.seeds} seed${p.seeds === 1 ? '' : 's'}, ${p.date}, ${p.machine}`;
 }
@@ -245,6 +252,28 @@ export function ClaimsView({ store, onOpen, onClose, confirm }: ClaimsViewProps)
                 <code>{shipped.provenance.command}</code>
               </dd>
             </div>
+            {shipped.provenance.learning !== undefined ? (
+              <div>
+                <dt>Learning rows</dt>
+                <dd data-testid="claims.provenance-learning">
+                  {shipped.provenance.learning.lengthS} s, at most {shipped.provenance.learning.seeds} seed{shipped.provenance.learning.seeds === 1 ? '' : 's'}
+                </dd>
+              </div>
+            ) : null}
+            {shipped.provenance.durationS !== undefined ? (
+              <div>
+                <dt>Took</dt>
+                <dd data-testid="claims.provenance-duration">{durationText(shipped.provenance.durationS)}{shipped.provenance.shards !== undefined ? ' (the shards added up)' : ''}</dd>
+              </div>
+            ) : null}
+            {shipped.provenance.shards !== undefined ? (
+              <div>
+                <dt>Shards</dt>
+                <dd data-testid="claims.provenance-shards" title={shipped.provenance.shards.map((x) => `${x.index}/${x.count}: ${x.cells} cells, ${durationText(x.durationS)}, ${x.machine}, ${x.date}`).join('\n')}>
+                  {shipped.provenance.shards.length}
+                </dd>
+              </div>
+            ) : null}
           </dl>
           <div className="claims-filters" role="group" aria-label="Filters">
             <label>
