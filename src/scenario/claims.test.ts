@@ -239,6 +239,7 @@ describe('estimateClaim: the reduction of cell outcomes', () => {
     // BCEdge lower by 0.5 points: holds by its sign, though −0.5 is far from the paper's −53.
     const lower = claimRow(claim, { main: { mean: -0.5, halfWidth95: 0.1, seeds: 3, unit: 'points', baseline: 0.6 }, readings: [], seeds: 3 });
     expect(lower.verdict).toBe('holds');
+    expect(claimRow(claim, { main: { ...near0, baseline: 0.00033 }, readings: [], seeds: 3 }).reason).toContain("the baseline's mean, 0.00033, is below 1.00");
     // DeepRT at 20 %: an ordinary % of its mean (20.02), per seed.
     const high = at(20);
     expect(high.unit).toBeUndefined();

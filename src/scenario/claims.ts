@@ -1149,10 +1149,12 @@ export function claimRow(claim: Claim, computed: ClaimComputation): ClaimRow {
   // A comparison against a threshold says which unit the number is in, and why.
   const threshold = claim.measure.compare.kind === 'diffPct' ? claim.measure.compare.pointsBelow : undefined;
   if (main !== null && threshold !== undefined && main.baseline !== undefined) {
+    // Two significant digits for a baseline near 0 (0.00033, not 0.00).
+    const base = main.baseline !== 0 && Math.abs(main.baseline) < 0.01 ? main.baseline.toPrecision(2) : fmt(main.baseline).replace('+', '');
     parts.push(
       main.unit === 'points'
-        ? `in percentage points: the baseline's mean, ${fmt(main.baseline).replace('+', '')}, is below ${fmt(threshold).replace('+', '')}, where a % of it would divide by ≈ 0, so the paper's size is not judged, only the sign`
-        : `in % of the baseline's mean (${fmt(main.baseline).replace('+', '')}, at least ${fmt(threshold).replace('+', '')})`,
+        ? `in percentage points: the baseline's mean, ${base}, is below ${fmt(threshold).replace('+', '')}, where a % of it would divide by ≈ 0, so the paper's size is not judged, only the sign`
+        : `in % of the baseline's mean (${base}, at least ${fmt(threshold).replace('+', '')})`,
     );
   }
   const defaults = new Map(claim.sensitivity.map((s) => [s.path, defaultReading(claim, s.path)]));
