@@ -48,8 +48,13 @@ test.describe('the Claims view on a hand-made report', () => {
         ? { ...r, estimate: points, sensitivity: [{ path: 'serving.assumptions.platformSetting', label: 'Nano/TX2 setup', readings: [{ value: 'perModel', estimate: points, verdict: 'fails' as const }, { value: 'mixed', estimate: { mean: -3, halfWidth95: 1, seeds: 2 }, verdict: 'holds' as const }] }] }
         : r,
     );
-    await claims.serveReport({ ...report, rows });
+    const shards = [0, 1].map((index) => ({ index, count: 2, cells: 10, machine: 'Node v20, linux x64, 2 cores', date: '2026-12-01T00:00:00.000Z', durationS: 1800, command: `npm run claims -- --shard ${index}/2` }));
+    await claims.serveReport({ ...report, provenance: { ...report.provenance, learning: { lengthS: 3000, seeds: 5 }, durationS: 3600, shards }, rows });
     await claims.openView();
+    // The provenance says how the learning rows ran, how long it took and in how many shards.
+    await expect(claims.byTestId('claims.provenance-learning')).toHaveText('3000 s, at most 5 seeds');
+    await expect(claims.byTestId('claims.provenance-duration')).toHaveText('60 min (the shards added up)');
+    await expect(claims.byTestId('claims.provenance-shards')).toHaveText('2');
     await expect(claims.row('bcedge-fig14-predictor')).toHaveAttribute('data-unit', 'points');
     await expect(claims.row('odin-fig6-throughput')).toHaveAttribute('data-unit', '');
     await expect(claims.byTestId('claims.estimate-bcedge-fig14-predictor')).toHaveText('4.20 ± 1.10 pp (2 seeds)');
