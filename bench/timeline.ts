@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { loadLearningKit } from '../src/cli/shippedAgents';
 import { learningFactoryFor } from '../src/cli/sweepCells';
 import { applySet } from '../src/cli/scenarioInput';
-import type { ServingRun } from '../src/engine/serving/simulation';
+import type { LaneRun } from '../src/scenario/deviceCopies';
 import { parseAnyScenario } from '../src/scenario/parse';
 import { findPreset } from '../src/scenario/presets';
 import type { ServingScenario } from '../src/scenario/schema';
@@ -29,7 +29,7 @@ interface Window {
   readonly violations: number;
 }
 
-function windowsOf(run: ServingRun, windowS: number, slotMs: number): Window[] {
+function windowsOf(run: LaneRun, windowS: number, slotMs: number): Window[] {
   const out: Window[] = [];
   const slotS = slotMs / 1000;
   let current: { fromS: number; completed: number; latencySum: number; utilitySum: number; utilityCount: number; violations: number } | null = null;
@@ -88,7 +88,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const scenario: ServingScenario = { ...parsed.scenario, ...(seed === undefined ? {} : { seed }) };
   const kit = await loadLearningKit();
   const learning = learningFactoryFor(scenario, kit);
-  const runs: ServingRun[] = [];
+  const runs: LaneRun[] = [];
   const [cell] = sweepCells(scenario, [scenario.seed]);
   const results = runServingCell(scenario, cell!, () => 0, learning, (lane, run) => (runs[lane] = run));
   const lanes = results.map((r, i) => ({ label: r.label, scheduler: r.scheduler, summary: { utilityMean: r.summary.utilityMean, throughputRps: r.summary.throughputRps, latencyMeanMs: r.summary.latencyMeanMs, sloViolationPct: r.summary.sloViolationPct }, windows: windowsOf(runs[i]!, windowS, servingAssumptionsOf(scenario).slotMs) }));

@@ -39,6 +39,30 @@ test.describe('the Claims view on a hand-made report', () => {
     claims.expectCleanLog();
   });
 
+  test('a difference in percentage points says so (a claim whose baseline is near 0, as Fig. 15 against DeepRT)', async ({ page }) => {
+    const claims = new ClaimsPage(page);
+    const report = fixtureReport();
+    const points = { mean: 4.2, halfWidth95: 1.1, seeds: 2, unit: 'points' as const, baseline: 0.03 };
+    const rows = report.rows.map((r) =>
+      r.id === 'bcedge-fig14-predictor'
+        ? { ...r, estimate: points, sensitivity: [{ path: 'serving.assumptions.platformSetting', label: 'Nano/TX2 setup', readings: [{ value: 'perModel', estimate: points, verdict: 'fails' as const }, { value: 'mixed', estimate: { mean: -3, halfWidth95: 1, seeds: 2 }, verdict: 'holds' as const }] }] }
+        : r,
+    );
+    const shards = [0, 1].map((index) => ({ index, count: 2, cells: 10, machine: 'Node v20, linux x64, 2 cores', date: '2026-12-01T00:00:00.000Z', durationS: 1800, command: `npm run claims -- --shard ${index}/2` }));
+    await claims.serveReport({ ...report, provenance: { ...report.provenance, learning: { lengthS: 3000, seeds: 5 }, durationS: 3600, shards }, rows });
+    await claims.openView();
+    // The provenance says how the learning rows ran, how long it took and in how many shards.
+    await expect(claims.byTestId('claims.provenance-learning')).toHaveText('3000 s, at most 5 seeds');
+    await expect(claims.byTestId('claims.provenance-duration')).toHaveText('60 min (the shards added up)');
+    await expect(claims.byTestId('claims.provenance-shards')).toHaveText('2');
+    await expect(claims.row('bcedge-fig14-predictor')).toHaveAttribute('data-unit', 'points');
+    await expect(claims.row('odin-fig6-throughput')).toHaveAttribute('data-unit', '');
+    await expect(claims.byTestId('claims.estimate-bcedge-fig14-predictor')).toHaveText('4.20 ± 1.10 pp (2 seeds)');
+    await expect(claims.byTestId('claims.strip-bcedge-fig14-predictor')).toContainText('+4.20 pp');
+    await expect(claims.byTestId('claims.strip-bcedge-fig14-predictor')).toContainText('−3.00');
+    claims.expectCleanLog();
+  });
+
   test('a malformed report: a banner names the field, the view says it has no report, the lab keeps working', async ({ page }) => {
     const claims = new ClaimsPage(page);
     const bad = JSON.parse(JSON.stringify(fixtureReport())) as { rows: { estimate: { halfWidth95: number } }[] };

@@ -1,6 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { LabPage } from './pages/lab';
 import { ServingPage } from './pages/serving';
+import { encodeAnyScenarioLink } from '../src/scenario/link';
+import { SERVING_PRESETS } from '../src/scenario/presets';
+import type { ServingScenario } from '../src/scenario/schema';
 
 test('the serving lab: six models on the device, Triton sliders move the Fig. 1 marker and change the run', async ({ page }) => {
   // Fig. 15 sweeps the BCEdge lane in the worker too (five rates × 120 s of learning).
@@ -111,6 +114,7 @@ test('the serving lab reads BCEdge as the paper writes it: its Assumptions panel
     ['reward', 'withinSlo'],
     ['latencyProfile', 'tensorrt'],
     ['interference', 'coLocated'],
+    ['platformSetting', 'perModel'],
   ] as const) {
     await expect(lab.byTestId(`assumptions.${name}`)).toHaveValue(value);
   }
@@ -177,5 +181,26 @@ test('nothing waits for a reference lane: bcedge-dynamic runs at once while its 
   await lab.byTestId('serving.pause').click();
   await expect(lab.byTestId('lane.fixed')).toContainText('utility');
   await expect(page.locator('.serving-lanes li').nth(9)).not.toContainText('utility');
+  lab.expectCleanLog();
+});
+
+test('on a Jetson Nano each of three models is served on its own device (BCEdge §V-D); the earlier reading puts them on one', async ({ page }) => {
+  const lab = new LabPage(page);
+  const s = structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
+  s.serving.platform = 'nano';
+  s.serving.models = [
+    { model: 'yolo', weight: 1 },
+    { model: 'res', weight: 1 },
+    { model: 'bert', weight: 1 },
+  ];
+  s.serving.lanes = [{ scheduler: 'fixed' }, { scheduler: 'deeprt' }];
+  await page.goto(`./#${encodeAnyScenarioLink(s)}`);
+  await expect(lab.byTestId('serving')).toBeVisible();
+  await expect(lab.byTestId('assumptions.platformSetting')).toHaveValue('perModel');
+  await expect(lab.byTestId('device.copies')).toContainText('× 3, one per model');
+  await expect(lab.byTestId('device.model-res')).toBeVisible();
+  await lab.byTestId('assumptions.platformSetting').selectOption('mixed');
+  await expect(lab.byTestId('device.copies')).toHaveCount(0);
+  await expect(lab.byTestId('device.model-res')).toBeVisible();
   lab.expectCleanLog();
 });

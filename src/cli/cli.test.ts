@@ -324,6 +324,10 @@ describe('npm run sim', () => {
     expect((await cli(['train', 'bcedge-fig10-convergence', '--out', 'x.json'])).stderr).toContain('several lanes need --out DIR/');
     expect((await cli(['train', 'default', '--out', 'a/'])).stderr).toContain('needs a serving scenario');
     expect((await cli(['train', 'bcedge-fig10-convergence', '--slots', '0', '--out', 'a/'])).code).toBe(EXIT_USAGE);
+    // Six models on a Nano are six devices, a learner each (BCEdge §V-D): not one agent to save.
+    const apart = await cli(['train', 'bcedge-fig10-convergence', '--lane', 'tac', '--slots', '5', '--out', 'a/', '--set', 'serving.platform=nano']);
+    expect(apart.code).toBe(EXIT_USAGE);
+    expect(apart.stderr).toMatch(/^error: serving\.assumptions\.platformSetting: on nano each of the 6 models is served alone/);
     const noTf = await cli(['run', 'serving-default', '--set', 'serving.durationS=5'], {}, false);
     expect(noTf.code).not.toBe(EXIT_OK);
     expect(noTf.stderr).toContain('TensorFlow.js');

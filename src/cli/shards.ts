@@ -151,6 +151,9 @@ export function mergeShards(files: readonly { readonly name: string; readonly te
       throw new UsageError(`${file.name}: is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
     }
     const d = document as Partial<ShardDocument> | null;
+    if (d !== null && typeof d === 'object' && (d as { kind?: unknown }).kind === 'claims-shard') {
+      throw new UsageError(`${file.name}: kind: is a shard of the claims report: merge it with claims merge FILE...`);
+    }
     if (d === null || typeof d !== 'object' || typeof d.shard !== 'object' || d.shard === null || !Array.isArray(d.cells) || !Array.isArray(d.seeds)) {
       throw new UsageError(`${file.name}: is not a shard output (write one with sweep --shard I/N or --shards N)`);
     }

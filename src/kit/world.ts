@@ -66,6 +66,11 @@ export interface World<S extends WorldScenario = WorldScenario> {
   schema(): unknown;
   lanes(scenario: S): readonly WorldLane[];
   withLanes(scenario: S, lanes: readonly WorldLane[]): S;
+  /**
+   * The scenario as its cells run it: two scenarios with the same cells give the same value
+   * (what is left out read as its default, what changes no cell dropped), so the claims run them once.
+   */
+  asCellsRun(scenario: S): S;
   /** The scenario with the optional fields it leaves out written at their defaults (the same run, said in full). */
   withOptionalDefaults(scenario: S): S;
   /** The parameters of one of its schedulers. */

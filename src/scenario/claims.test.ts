@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claimRow, CLAIMS, claimScenarios, computeClaims, defaultReading, estimateClaim, formatEstimate, type Claim } from './claims';
+import { cellsKey, claimRow, CLAIMS, claimScenarios, computeClaims, DEFAULT_LEARNING_RUNS, defaultReading, estimateClaim, formatEstimate, planClaims, planRows, planShardCells, runPlanCells, withLearningRuns, type Claim } from './claims';
 import { parseAnyScenario } from './parse';
 import type { AnyScenario } from './schema';
 import { sweepCells } from './sweep';
@@ -91,7 +91,7 @@ describe('readings that were missing from the strips', () => {
   });
 
   it('every BCEdge row is measured under the paper’s and the earlier reading of each reading of BCEdge', () => {
-    const engineReadings = ['rateBasis', 'batching', 'throughputTerm', 'reward', 'latencyProfile'] as const;
+    const engineReadings = ['rateBasis', 'batching', 'throughputTerm', 'reward', 'latencyProfile', 'platformSetting'] as const;
     const bcedge = CLAIMS.filter((c) => c.paper === 'bcedge');
     expect(bcedge.length).toBeGreaterThan(15);
     for (const claim of bcedge) {
@@ -105,6 +105,25 @@ describe('readings that were missing from the strips', () => {
         expect(earlier?.scenario.world === 'serving' && earlier.scenario.serving.assumptions?.[name], `${claim.id}: ${name}`).toBe(EARLIER_SCENARIO_READINGS[name]);
       }
     }
+  });
+
+  it('the platform setting: the paper’s reading and, where no cell runs several models on Nano or TX2, the earlier one are the main scenario’s cells', () => {
+    const keyOf = (id: string, value?: string) => {
+      const { main, readings } = claimScenarios(CLAIMS.find((c) => c.id === id)!, 2);
+      return cellsKey(value === undefined ? main : readings.find((r) => r.path === 'serving.assumptions.platformSetting' && r.value === value)!.scenario);
+    };
+    for (const id of ['bcedge-fig7-vs-deeprt', 'bcedge-fig14-predictor-slo', 'bcedge-fig1-throughput']) {
+      expect(keyOf(id, 'perModel'), id).toBe(keyOf(id));
+      expect(keyOf(id, 'mixed'), id).toBe(keyOf(id));
+    }
+    // Figs. 11–12 run three models on Nano and TX2: there the earlier reading is other cells.
+    for (const id of ['bcedge-fig11-nano-vs-deeprt', 'bcedge-fig12-latency']) {
+      expect(keyOf(id, 'perModel'), id).toBe(keyOf(id));
+      expect(keyOf(id, 'mixed'), id).not.toBe(keyOf(id));
+    }
+    // Every other reading's paper value is the main scenario's cells too (absent = the paper's).
+    const { main, readings } = claimScenarios(CLAIMS.find((c) => c.id === 'bcedge-fig15-40rps')!, 2);
+    for (const r of readings.filter((x) => x.value === PAPER_SCENARIO_READINGS[x.path.split('.').at(-1) as keyof typeof PAPER_SCENARIO_READINGS])) expect(cellsKey(r.scenario), r.path).toBe(cellsKey(main));
   });
 
   it("BCEdge Figs. 13–14: the predictor's masking and budget, the SLO jitter and the slot length", () => {
@@ -195,6 +214,39 @@ describe('estimateClaim: the reduction of cell outcomes', () => {
     expect(estimateClaim(claim, main, [main.seed], outcomes).mean).toBeCloseTo(300, 10);
   });
 
+  it("Fig. 15 against DeepRT: below 1 % of DeepRT's violations the difference is in percentage points, judged by its sign; from 1 % on, in % of DeepRT's mean", () => {
+    const claim = byId('bcedge-fig15-vs-deeprt');
+    const { main } = claimScenarios(claim, 3);
+    const seeds = [main.seed, main.seed + 1, main.seed + 2];
+    // BCEdge (lane 0) violates 10 + seed %, at every rate; DeepRT (lane 2) `deeprt` + combination / 100.
+    const at = (deeprt: number) =>
+      estimateClaim(
+        claim,
+        main,
+        seeds,
+        fakeOutcomes(main, seeds, (c, seed, lane) => ({ sloViolationPct: lane === 0 ? 10 + seed : lane === 2 ? deeprt + c / 100 : 50 })),
+      );
+    const near0 = at(0);
+    // Grid means: BCEdge 10 + seed, DeepRT 0.02 (combinations 0…4): 10 + seed − 0.02 points per seed.
+    expect(near0.unit).toBe('points');
+    expect(near0.baseline).toBeCloseTo(0.02, 12);
+    expect(near0.mean).toBeCloseTo(10 + main.seed + 1 - 0.02, 10);
+    expect(formatEstimate(near0)).toMatch(/ pp$/);
+    // A % of 0.02 would have been about +55,000 %: the row gives points and judges the sign (fails: BCEdge is higher).
+    const row = claimRow(claim, { main: near0, readings: [], seeds: 3 });
+    expect(row.verdict).toBe('fails');
+    expect(row.reason).toContain('in percentage points');
+    // BCEdge lower by 0.5 points: holds by its sign, though −0.5 is far from the paper's −53.
+    const lower = claimRow(claim, { main: { mean: -0.5, halfWidth95: 0.1, seeds: 3, unit: 'points', baseline: 0.6 }, readings: [], seeds: 3 });
+    expect(lower.verdict).toBe('holds');
+    expect(claimRow(claim, { main: { ...near0, baseline: 0.00033 }, readings: [], seeds: 3 }).reason).toContain("the baseline's mean, 0.00033, is below 1.00");
+    // DeepRT at 20 %: an ordinary % of its mean (20.02), per seed.
+    const high = at(20);
+    expect(high.unit).toBeUndefined();
+    expect(high.mean).toBeCloseTo((100 * (10 + main.seed + 1 - 20.02)) / 20.02, 10);
+    expect(claimRow(claim, { main: high, readings: [], seeds: 3 }).reason).toContain("in % of the baseline's mean");
+  });
+
   it('refuses outcomes that are not the cells in canonical order', () => {
     const claim = byId('odin-fig8-overhead');
     const { main } = claimScenarios(claim, 1);
@@ -258,6 +310,57 @@ describe('claimRow: verdict, strip and reason from the numbers', () => {
     expect(row.verdict).toBe('noise');
     expect(row.estimate).toBeNull();
     expect(row.reason).toContain('not computed');
+  });
+});
+
+describe('the learning runs (claims --learning-length, --learning-seeds)', () => {
+  it('set the learning rows’ run length, the two lengths of Figs. 8–9 alike, and their seed cap; the other rows stay as they are', () => {
+    const long = withLearningRuns(CLAIMS, { lengthS: 3000, seeds: 5 });
+    expect(withLearningRuns(CLAIMS, DEFAULT_LEARNING_RUNS)).toEqual(CLAIMS);
+    for (const [i, claim] of long.entries()) {
+      if (!claim.learns) {
+        expect(claim, claim.id).toBe(CLAIMS[i]);
+        continue;
+      }
+      const { main } = claimScenarios(claim, 10);
+      expect(main.sweep!.seeds, claim.id).toBe(5);
+      const lengths = main.sweep!.axes.find((a) => a.path === 'serving.durationS')?.values;
+      if (claim.id === 'bcedge-fig8-9-saturate') expect(lengths).toEqual([3000, 6000]);
+      else expect(main.world === 'serving' && main.serving.durationS, claim.id).toBe(3000);
+    }
+    const row = claimRow(long.find((c) => c.id === 'bcedge-fig15-40rps')!, { main: e(3, 1, 5), readings: [], seeds: 5 });
+    expect(row.reason).toContain('5 seeds of 3000 s of serving (the paper: 3000 s)');
+    expect(row.note).toContain('3000 s');
+  });
+});
+
+describe('a plan of the claims and its shards', () => {
+  it('numbers every distinct scenario’s cells across the plan; the shards split them round robin, each cell once; their rows are the unsharded rows', async () => {
+    const claims = [byId('odin-fig8-overhead'), byId('odin-fig1-evict')];
+    const plan = planClaims(claims, 2);
+    expect(plan.scenarios[0]!.first).toBe(0);
+    for (let i = 1; i < plan.scenarios.length; i++) expect(plan.scenarios[i]!.first).toBe(plan.scenarios[i - 1]!.first + plan.scenarios[i - 1]!.cells);
+    const owners = new Map<number, number>();
+    for (let index = 0; index < 3; index++) {
+      for (const { scenario, cells } of planShardCells(plan, { index, count: 3 })) {
+        for (const c of cells) {
+          const global = scenario.first + c.index;
+          expect(global % 3).toBe(index);
+          expect(owners.has(global)).toBe(false);
+          owners.set(global, index);
+        }
+      }
+    }
+    expect(owners.size).toBe(plan.cells);
+    const fake = async (scenario: AnyScenario, seeds: readonly number[], cells: readonly { index: number; seed: number; combination: number }[]) =>
+      fakeOutcomes(scenario, seeds, (c, seed, lane) => ({ overheadPct: 10 + c + seed + lane, configThroughputMeanQps: 5 + lane + seed })).filter((o) => cells.some((x) => x.index === o.index));
+    const whole = await computeClaims(claims, 2, (scenario, seeds) => fake(scenario, seeds, sweepCells(scenario, seeds)));
+    // The shards' outcomes put together by scenario, in canonical order.
+    const joined = new Map<string, CellOutcome[]>();
+    for (let index = 0; index < 3; index++) {
+      for (const [key, outcomes] of await runPlanCells(plan, { index, count: 3 }, fake)) joined.set(key, [...(joined.get(key) ?? []), ...outcomes].sort((x, y) => x.index - y.index));
+    }
+    expect(planRows(plan, joined)).toEqual(whole);
   });
 });
 

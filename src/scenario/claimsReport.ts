@@ -89,6 +89,24 @@ export interface ClaimsProvenance {
   readonly machine: string;
   /** The command that computed it. */
   readonly command: string;
+  /** How long the learning rows ran and their seed cap (claims.ts `LearningRuns`; absent in reports written before it was recorded). */
+  readonly learning?: { readonly lengthS: number; readonly seeds: number };
+  /** Wall-clock time of the computation, s: of the one run, or of every shard added up. */
+  readonly durationS?: number;
+  /** A report merged from shards (`claims merge`): where and how long each shard ran. */
+  readonly shards?: readonly ClaimsShardProvenance[];
+}
+
+/** One shard of a merged report: which share of the cells, where, when and how long. */
+export interface ClaimsShardProvenance {
+  readonly index: number;
+  readonly count: number;
+  /** Cells it ran. */
+  readonly cells: number;
+  readonly machine: string;
+  readonly date: string;
+  readonly durationS: number;
+  readonly command: string;
 }
 
 export interface ClaimsReport {

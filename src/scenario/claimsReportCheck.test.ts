@@ -60,6 +60,8 @@ describe('the reproduction report door', () => {
     ['rows[0].references[0].label', 'rows.0.references.0.label', ''],
     ['rows[0].seeds', 'rows.0.seeds', 0],
     ['rows[0].note', 'rows.0.note', 3],
+    ['rows[0].estimate.unit', 'rows.0.estimate.unit', 'percent'],
+    ['rows[0].estimate.baseline', 'rows.0.estimate.baseline', 'low'],
   ])('names the malformed field %s', (path, at, value) => {
     const paths = pathsOf(broken(at, value));
     expect(paths).toContain(path);
@@ -94,6 +96,11 @@ describe('the reproduction report door', () => {
     expect(yields).toBe(3);
     const bad = broken('rows.2.scenario.serving.rateRps', -3);
     expect(await checkClaimsReportInSteps(bad, yieldNow)).toEqual(checkClaimsReport(bad));
+  });
+
+  it('keeps a difference in percentage points as one (Fig. 15 against DeepRT near 0)', () => {
+    const checked = checkClaimsReport(broken('rows.0.estimate', { mean: 4.2, halfWidth95: 1, seeds: 2, unit: 'points', baseline: 0.03 }));
+    expect(checked.ok && checked.report.rows[0]!.estimate).toEqual({ mean: 4.2, halfWidth95: 1, seeds: 2, unit: 'points', baseline: 0.03 });
   });
 
   it('drops fields it does not know (a report from a newer command still opens)', () => {

@@ -20,6 +20,8 @@ export const CLAIMS_REPORT_LIMITS = {
   readings: 64,
   sensitivity: 32,
   references: 16,
+  /** Shards a merged report lists in its provenance. */
+  shards: 10_000,
   text: 2000,
   /** A row id becomes a test id and an element id: short, lower case, digits and dashes. */
   idPattern: /^[a-z0-9][a-z0-9-]{0,79}$/,
@@ -37,6 +39,9 @@ const estimateSchema = z.object({
   mean: finite,
   halfWidth95: finite.refine((v) => v >= 0, { message: 'must be a finite number ≥ 0' }),
   seeds: z.number({ error: 'must be a number' }).refine((v) => Number.isInteger(v) && v >= 0 && v <= 100_000, { message: 'must be an integer from 0 to 100000' }),
+  /** A difference in points rather than in % of the baseline (claims.ts `pointsBelow`). */
+  unit: z.literal('points', { error: 'must be "points" when present' }).optional(),
+  baseline: finite.optional(),
 });
 
 const verdictSchema = z.enum(VERDICTS as [string, ...string[]], { error: `must be one of ${VERDICTS.map((v) => `"${v}"`).join(', ')}` });
@@ -75,12 +80,21 @@ const rowSchema = z.object({
   scenario: z.unknown(),
 });
 
+const count = (min: number, max: number) => z.number({ error: 'must be a number' }).refine((v) => Number.isInteger(v) && v >= min && v <= max, { message: `must be an integer from ${min} to ${max}` });
+const seconds = finite.refine((v) => v >= 0, { message: 'must be a finite number ≥ 0' });
+
 const provenanceSchema = z.object({
   commit: text(100),
-  seeds: z.number({ error: 'must be a number' }).refine((v) => Number.isInteger(v) && v >= 1 && v <= 1000, { message: 'must be an integer from 1 to 1000' }),
+  seeds: count(1, 1000),
   date: text(100),
   machine: text(300),
   command: text(500),
+  learning: z.object({ lengthS: count(1, 1_000_000), seeds: count(1, 1000) }).optional(),
+  durationS: seconds.optional(),
+  shards: z
+    .array(z.object({ index: count(0, 100_000), count: count(1, 100_000), cells: count(0, 10_000_000), machine: text(300), date: text(100), durationS: seconds, command: text(500) }))
+    .max(CLAIMS_REPORT_LIMITS.shards, { message: `must have at most ${CLAIMS_REPORT_LIMITS.shards} shards` })
+    .optional(),
 });
 
 const reportSchema = z.object({

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import shipped from '../../public/claims/report.json';
-import { CLAIMS, claimScenarios, computeClaims, type Claim } from './claims';
-import type { ClaimsReport } from './claimsReport';
+import { cellsKey, CLAIMS, claimScenarios, computeClaims, judgeEstimate, type Claim } from './claims';
+import type { ClaimRow, ClaimsReport } from './claimsReport';
 import { checkClaimsReport } from './claimsReportCheck';
+import { parseAnyScenario } from './parse';
+import type { AnyScenario } from './schema';
 import { sweepCells } from './sweep';
 import { runCell } from './sweepReport';
-import { judge } from './verdict';
 
 /**
  * The report the page ships (public/claims/report.json, written by `npm run claims -- --format
@@ -18,6 +19,41 @@ import { judge } from './verdict';
  * decision times); they are checked for shape and consistency only.
  */
 const report = shipped as unknown as ClaimsReport;
+
+/**
+ * What the registry changed since the shipped report was computed, until it is regenerated
+ * (README, "Does it reproduce the papers?"; computing it takes hours of learning runs, so it is
+ * regenerated apart from the change): readings named since (missing from its strips) and rows
+ * measured otherwise since (checked for shape only). The report's commit is named, so that a
+ * regenerated report fails here until this is emptied.
+ */
+const STALE: { readonly commit: string; readonly readings: readonly string[]; readonly rows: Readonly<Record<string, string>> } = {
+  commit: 'e14e687',
+  readings: ['serving.assumptions.platformSetting'],
+  rows: {
+    'bcedge-fig7-vs-deeprt': 'its platform strip’s Nano and TX2 readings now serve the six models each on its own device (platformSetting perModel)',
+    'bcedge-fig7-vs-tac': 'its platform strip’s Nano and TX2 readings now serve the six models each on its own device (platformSetting perModel)',
+    'bcedge-fig11-nano-vs-deeprt': 'measured with each model on its own Nano (platformSetting perModel); the report ran the three on one',
+    'bcedge-fig11-nano-vs-tac': 'measured with each model on its own Nano (platformSetting perModel); the report ran the three on one',
+    'bcedge-fig11-tx2-vs-deeprt': 'measured with each model on its own TX2 (platformSetting perModel); the report ran the three on one',
+    'bcedge-fig12-latency': 'measured with each model on its own Nano (platformSetting perModel); the report ran the three on one',
+    'bcedge-fig15-vs-deeprt': 'compared in percentage points while DeepRT’s violations are below 1 % (pointsBelow); the report divided by ≈ 0',
+  },
+};
+const stale = (id: string): boolean => id in STALE.rows;
+
+/** A scenario through the door (migrations included), so that a report's older scenarios compare with the registry's. */
+function opened(scenario: unknown): AnyScenario {
+  const parsed = parseAnyScenario(JSON.parse(JSON.stringify(scenario)));
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+  return parsed.scenario;
+}
+
+/** The strips a shipped row has: the registry's, but the readings named since the report. */
+function shippedPaths(claim: Claim, row: Pick<ClaimRow, 'sensitivity'>): string[] {
+  const paths = row.sensitivity.map((s) => s.path);
+  return claim.sensitivity.map((s) => s.path).filter((p) => paths.includes(p) || !STALE.readings.includes(p));
+}
 
 const inThisThread = async (scenario: Parameters<typeof sweepCells>[0], seeds: readonly number[]) => sweepCells(scenario, seeds).map((cell) => runCell(scenario, cell, () => 0, undefined));
 
@@ -37,12 +73,24 @@ describe('the shipped claims report', () => {
     expect(checked.ok ? [] : checked.errors).toEqual([]);
   });
 
-  it("gives every row the verdict its rule gives its number, and the claim's own scenario", () => {
-    for (const row of report.rows) {
+  it('names what the registry changed since it was computed only while it is that report', () => {
+    const changes = STALE.readings.length + Object.keys(STALE.rows).length;
+    // A regenerated report has another commit: STALE must then be emptied.
+    expect(changes === 0 || report.provenance.commit === STALE.commit, `the report is of commit ${report.provenance.commit}: empty STALE`).toBe(true);
+    for (const id of Object.keys(STALE.rows)) expect(CLAIMS.some((c) => c.id === id), id).toBe(true);
+    // Each reading named since is missing from some row (else it is not news to this report).
+    for (const path of STALE.readings) expect(report.rows.some((r) => !r.sensitivity.some((s) => s.path === path)), path).toBe(true);
+  });
+
+  it("gives every row the verdict its rule gives its number, and the claim's own scenario (its cells, sweep and title)", () => {
+    for (const row of report.rows.filter((r) => !stale(r.id))) {
       const claim = CLAIMS.find((c) => c.id === row.id)!;
-      if (row.estimate !== null) expect(row.verdict, row.id).toBe(judge(claim.rule, row.estimate).verdict);
-      expect(row.scenario, row.id).toEqual(claimScenarios(claim, row.seeds ?? report.provenance.seeds).main);
-      expect(row.sensitivity.map((s) => s.path)).toEqual(claim.sensitivity.map((s) => s.path));
+      if (row.estimate !== null) expect(row.verdict, row.id).toBe(judgeEstimate(claim.rule, row.estimate).verdict);
+      const main = claimScenarios(claim, row.seeds ?? report.provenance.seeds).main;
+      // An older report's scenario opens with its own readings written in (migrations): the same cells.
+      expect(cellsKey(opened(row.scenario)), row.id).toBe(cellsKey(opened(main)));
+      expect([row.scenario.title, row.scenario.sweep], row.id).toEqual([main.title, main.sweep]);
+      expect(row.sensitivity.map((s) => s.path), row.id).toEqual(shippedPaths(claim, row));
     }
   });
 
@@ -51,12 +99,23 @@ describe('the shipped claims report', () => {
     async () => {
       const seeds = report.provenance.seeds;
       const full = await computeClaims(
-        cheap.filter((c) => FULL.has(c.id)),
+        cheap.filter((c) => FULL.has(c.id) && !stale(c.id)),
         seeds,
         inThisThread,
       );
-      for (const row of full) expect(report.rows.find((r) => r.id === row.id), row.id).toEqual(row);
-      const gridOnly: Claim[] = cheap.filter((c) => !FULL.has(c.id)).map((c) => ({ ...c, sensitivity: [] }));
+      for (const row of full) {
+        const shippedRow = report.rows.find((r) => r.id === row.id)!;
+        const claim = CLAIMS.find((c) => c.id === row.id)!;
+        if (shippedPaths(claim, shippedRow).length === claim.sensitivity.length) {
+          // The report's scenario as the door opens it (an older version is migrated).
+          expect({ ...shippedRow, scenario: opened(shippedRow.scenario) }, row.id).toEqual({ ...row, scenario: opened(row.scenario) });
+          continue;
+        }
+        // A reading named since: every number the report has is the same (the reason names the new strip too).
+        expect([shippedRow.estimate, shippedRow.references, shippedRow.verdict], row.id).toEqual([row.estimate, row.references, row.verdict]);
+        for (const strip of shippedRow.sensitivity) expect(strip, `${row.id} ${strip.path}`).toEqual(row.sensitivity.find((s) => s.path === strip.path));
+      }
+      const gridOnly: Claim[] = cheap.filter((c) => !FULL.has(c.id) && !stale(c.id)).map((c) => ({ ...c, sensitivity: [] }));
       const main = await computeClaims(gridOnly, seeds, inThisThread);
       for (const row of main) {
         const shippedRow = report.rows.find((r) => r.id === row.id)!;

@@ -29,6 +29,11 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   { from: 2, describe: 'the fixed grids (pipeline.grid, serving.grid) become a sweep over the same fields, in the same cell order', migrate: worldStep(2) },
   { from: 3, describe: 'the serving world names its readings of BCEdge; a version-3 serving scenario keeps the earlier ones, so it runs as before', migrate: worldStep(3) },
+  {
+    from: 4,
+    describe: 'the serving world names Figs. 11–12’s platform setting; a version-4 serving scenario keeps the models together on every platform (`mixed`), so it runs as before',
+    migrate: worldStep(4),
+  },
 ];
 
 /** The step of the document's world from version `from`, or none. */

@@ -73,4 +73,14 @@ export const READING_TEXTS: readonly ReadingText[] = [
       { value: 'ownModel', label: 'the model’s own action', means: 'The device as it is at the decision, only the model’s own action changed; (1, 1) never masked (the earlier reading).' },
     ],
   },
+  {
+    name: 'platformSetting',
+    label: 'Nano and TX2',
+    quote: '“We evaluate the scalability of BCEdge using object detection (YOLO-v5), image classification (ResNet-18) and speech recognition (TinyBERT) DNN models, respectively”',
+    where: '§V-D, Figs. 11–12',
+    options: [
+      { value: 'perModel', label: 'each model alone (paper)', means: 'On Jetson Nano and TX2 each model is served alone on its own copy of the device, every lane runs one scheduler per copy, and the results add up; Xavier NX serves the models together (§V-A).' },
+      { value: 'mixed', label: 'the models together', means: 'The models share the device on every platform (the earlier reading): three models at 30 rps each overload a Nano.' },
+    ],
+  },
 ];

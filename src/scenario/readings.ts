@@ -12,16 +12,18 @@ export interface ScenarioReadings {
   readonly reward: 'withinSlo' | 'utility';
   readonly latencyProfile: 'tensorrt' | 'lab';
   readonly interference: 'coLocated' | 'ownModel';
+  /** Figs. 11–12's platforms (§V-D): each model alone on its own Nano or TX2 (`perModel`), or the models together on every platform (`mixed`); scenario/deviceCopies.ts. */
+  readonly platformSetting: 'perModel' | 'mixed';
 }
 
 /** What an absent reading means: the paper's text. */
-export const PAPER_SCENARIO_READINGS: ScenarioReadings = { rateBasis: 'perModel', ...PAPER_SERVING_READINGS };
+export const PAPER_SCENARIO_READINGS: ScenarioReadings = { rateBasis: 'perModel', ...PAPER_SERVING_READINGS, platformSetting: 'perModel' };
 
 /** The lab's readings before they were named (a version-3 scenario runs under these, bit for bit). */
-export const EARLIER_SCENARIO_READINGS: ScenarioReadings = { rateBasis: 'total', ...EARLIER_SERVING_READINGS };
+export const EARLIER_SCENARIO_READINGS: ScenarioReadings = { rateBasis: 'total', ...EARLIER_SERVING_READINGS, platformSetting: 'mixed' };
 
 /** The readings' names, in the order the Assumptions panel and the claims list them. */
-export const READING_NAMES = ['rateBasis', 'batching', 'throughputTerm', 'reward', 'latencyProfile', 'interference'] as const satisfies readonly (keyof ScenarioReadings)[];
+export const READING_NAMES = ['rateBasis', 'batching', 'throughputTerm', 'reward', 'latencyProfile', 'interference', 'platformSetting'] as const satisfies readonly (keyof ScenarioReadings)[];
 
 /** What the rate of the models without a schedule of their own is read from. */
 export interface RateBlock {
@@ -41,4 +43,16 @@ export interface RateBlock {
 export function totalRateRps(v: RateBlock): number {
   if ((v.assumptions?.rateBasis ?? 'perModel') === 'total') return v.rateRps;
   return v.rateRps * v.models.filter((m) => m.weight > 0).length;
+}
+
+/** The platforms BCEdge §V-D adds to Xavier NX (Table V): under `platformSetting: "perModel"` each model is served alone on its own copy of one (scenario/deviceCopies.ts). */
+export const SCALABILITY_PLATFORMS: readonly string[] = ['nano', 'tx2'];
+
+/**
+ * Whether a run on `platform` with these models serves each model on its own copy of the
+ * device under `setting` (absent: the paper's `perModel`): on Nano and TX2, with more than one
+ * model (one model is alone already). Xavier NX is always shared (§V-A).
+ */
+export function servedApart(run: { readonly platform: string; readonly models: readonly unknown[] }, setting: 'perModel' | 'mixed' | undefined): boolean {
+  return (setting ?? 'perModel') === 'perModel' && SCALABILITY_PLATFORMS.includes(run.platform) && run.models.length > 1;
 }

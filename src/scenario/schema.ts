@@ -332,6 +332,8 @@ export const servingScenarioSchema = z
           latencyProfile: oneOf(LATENCY_PROFILE_IDS as readonly LatencyProfileId[] as [LatencyProfileId, ...LatencyProfileId[]]).optional(),
           /** What the interference predictor judges: the joint action of the co-located models, or each model's own action. */
           interference: oneOf(['coLocated', 'ownModel'] as const).optional(),
+          /** Figs. 11–12 (§V-D): on Nano and TX2 each model alone on its own copy of the device (`perModel`), or every platform shared (`mixed`). */
+          platformSetting: oneOf(['perModel', 'mixed'] as const).optional(),
           /** The contention constants (engine/serving/contention.ts); absent = its defaults. */
           contention: z
             .strictObject({

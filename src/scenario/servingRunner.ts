@@ -6,6 +6,7 @@ import { perModelParameter, SERVING_SCHEDULERS, servingLaneLabel, servingSchedul
 import type { RateSchedule } from '../engine/serving/load';
 import { modelRateSpec, percentileOptionsOf, totalRateRps, type RateScheduleSpec, type ServingScenario } from './schema';
 import { cellScenario, sweepCells, type AxisValue, type SweepCell } from './sweep';
+import { DeviceCopiesRun, deviceCopySpecs, servedApart, type LaneRun } from './deviceCopies';
 
 /** Field overrides of one run (the sweep sets fields in the scenario instead: `cellScenario`). */
 export interface ServingCell {
@@ -129,22 +130,51 @@ export function servingLaneParameters(lane: Lane, cell: ServingCell = {}): Recor
  * engine has no clock, so this wrapper lives here. Tests pass a constant clock so that runs
  * stay bit-for-bit comparable.
  */
-function timed(scheduler: ServingScheduler, clock: () => number): { scheduler: ServingScheduler; meanUs: () => number } {
-  let totalMs = 0;
-  let decisions = 0;
+function timed(scheduler: ServingScheduler, clock: () => number, tally: { totalMs: number; decisions: number } = { totalMs: 0, decisions: 0 }): { scheduler: ServingScheduler; meanUs: () => number } {
   const wrapped = wrapDecide(scheduler, (observation, decide) => {
     const t0 = clock();
     const action = decide(observation);
-    totalMs += clock() - t0;
-    decisions++;
+    tally.totalMs += clock() - t0;
+    tally.decisions++;
     return action;
   });
-  return { scheduler: wrapped, meanUs: () => (decisions > 0 ? (1000 * totalMs) / decisions : 0) };
+  return { scheduler: wrapped, meanUs: () => (tally.decisions > 0 ? (1000 * tally.totalMs) / tally.decisions : 0) };
+}
+
+/**
+ * The engine specs of a run's device copies when the scenario serves its models apart on the
+ * spec's platform (`platformSetting`, BCEdge §V-D: scenario/deviceCopies.ts), else null.
+ */
+export function deviceCopiesOf(scenario: ServingScenario, spec: ServingRunSpec): ServingRunSpec[] | null {
+  return servedApart(spec, scenario.serving.assumptions?.platformSetting) ? deviceCopySpecs(spec) : null;
+}
+
+/**
+ * A lane's run on `spec`: one `ServingRun`, or the device copies of `copies` (each with its own
+ * scheduler from `create`, given the copy's spec and index). Schedulers already made are
+ * disposed when building fails.
+ */
+export function buildLaneRun(spec: ServingRunSpec, copies: readonly ServingRunSpec[] | null, create: (spec: ServingRunSpec, copy: number) => ServingScheduler, disposeAll: () => void): LaneRun {
+  try {
+    if (copies === null) return new ServingRun(spec, create(spec, 0));
+    return new DeviceCopiesRun(copies, copies.map((c, i) => create(c, i)));
+  } catch (error) {
+    disposeAll();
+    throw error;
+  }
+}
+
+/** The learning report of a lane: its scheduler's, or per model, each copy's (device copies). */
+export function laneReport(reports: readonly (Readonly<Record<string, unknown>> | undefined)[], copies: readonly ServingRunSpec[] | null): Readonly<Record<string, unknown>> | undefined {
+  if (copies === null) return reports[0];
+  if (reports.every((r) => r === undefined)) return undefined;
+  return { copies: Object.fromEntries(copies.map((c, i) => [c.models[0]!.model, reports[i] ?? null])) };
 }
 
 /** One lane of a cell, built and not yet run: advance `run` as far as wanted, then `finish` (or `dispose`). */
 export interface ServingLaneRunner {
-  readonly run: ServingRun;
+  /** One `ServingRun`, or the device copies of §V-D's platforms (scenario/deviceCopies.ts). */
+  readonly run: LaneRun;
   /** Runs to the end, returns the lane's result and frees its scheduler (a learner's tensors). */
   finish(): ServingLaneResult;
   /** Frees the scheduler without a result (a sweep cancelled half-way). */
@@ -153,32 +183,41 @@ export interface ServingLaneRunner {
 
 /**
  * The lanes of one sweep cell (its fields set, its seed), each built only when called, so that
- * at most one learner lives at a time: every lane on the identical arrival trace. A learning
+ * at most one lane's learners live at a time: every lane on the identical arrival trace. A learning
  * lane builds its agent from `learning` for this cell: from scratch with the cell's seed, or
- * from the shipped agent when the lane says `pretrained`. `runServingCell` runs them in one
+ * from the shipped agent when the lane says `pretrained` (one per device copy where the
+ * scenario serves its models apart, scenario/deviceCopies.ts). `runServingCell` runs them in one
  * go; the serving worker's sweeps advance them in slices (ARCHITECTURE §3).
  */
 export function servingCellLanes(scenario: ServingScenario, cell: SweepCell, clock: () => number = () => 0, learning?: LearningFactory): (() => ServingLaneRunner)[] {
   const plain = cellScenario(scenario, cell);
   const seed = cell.seed;
   const spec = buildServingSpec(plain, {}, seed);
+  const copies = deviceCopiesOf(plain, spec);
   return plain.serving.lanes.map((lane) => () => {
     const params = servingLaneParameters(lane);
-    const inner = SERVING_SCHEDULERS[lane.scheduler].create(params, servingSchedulerContext(seed, spec.models.map((m) => m.model), learning, spec));
-    const { scheduler, meanUs } = timed(inner, clock);
+    // One scheduler per device copy (scenario/deviceCopies.ts), timed together.
+    const inners: ServingScheduler[] = [];
+    const tally = { totalMs: 0, decisions: 0 };
+    let meanUs = () => 0;
     let disposed = false;
     const dispose = () => {
       if (disposed) return;
       disposed = true;
-      inner.dispose?.();
+      for (const inner of inners) inner.dispose?.();
     };
-    let run: ServingRun;
-    try {
-      run = new ServingRun(spec, scheduler);
-    } catch (error) {
-      dispose();
-      throw error;
-    }
+    const run = buildLaneRun(
+      spec,
+      copies,
+      (own) => {
+        const inner = SERVING_SCHEDULERS[lane.scheduler].create(params, servingSchedulerContext(seed, own.models.map((m) => m.model), learning, own));
+        inners.push(inner);
+        const t = timed(inner, clock, tally);
+        meanUs = t.meanUs;
+        return t.scheduler;
+      },
+      dispose,
+    );
     return {
       run,
       dispose,
@@ -187,7 +226,10 @@ export function servingCellLanes(scenario: ServingScenario, cell: SweepCell, clo
         let report: Readonly<Record<string, unknown>> | undefined;
         try {
           summary = run.runToEnd();
-          report = inner.report?.();
+          report = laneReport(
+            inners.map((inner) => inner.report?.()),
+            copies,
+          );
         } finally {
           dispose();
         }
@@ -214,7 +256,7 @@ export function runServingCell(
   clock: () => number = () => 0,
   learning?: LearningFactory,
   /** Called with each lane's finished run (its per-slot series), e.g. for per-window figures (bench/timeline.ts). */
-  onLaneRun?: (lane: number, run: ServingRun) => void,
+  onLaneRun?: (lane: number, run: LaneRun) => void,
 ): ServingLaneResult[] {
   return servingCellLanes(scenario, cell, clock, learning).map((start, lane) => {
     const runner = start();

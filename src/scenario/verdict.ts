@@ -21,6 +21,14 @@ export interface Estimate {
   readonly mean: number;
   readonly halfWidth95: number;
   readonly seeds: number;
+  /**
+   * Set when the number is a difference in the metric's own unit (percentage points for a
+   * share in %) instead of in % of a baseline, because the baseline was below the claim's
+   * threshold (claims.ts `pointsBelow`); absent: the claim's usual unit.
+   */
+  readonly unit?: 'points';
+  /** The baseline lane's mean of the metric over the seeds, when the claim compares against a threshold (`pointsBelow`). */
+  readonly baseline?: number;
 }
 
 /** The rule a claim is judged by. Percentages are in %, other values in the metric's unit. */

@@ -1,4 +1,4 @@
-import { CLAIMS, computeClaims } from '../scenario/claims';
+import { CLAIMS, computeClaims, DEFAULT_LEARNING_RUNS, withLearningRuns } from '../scenario/claims';
 import type { RowComputer } from './claimsStore';
 
 /**
@@ -7,10 +7,10 @@ import type { RowComputer } from './claimsStore';
  * give the same row.
  */
 export const registryComputer: RowComputer = {
-  compute: async (id, seeds, runCells, onProgress) => {
+  compute: async (id, seeds, runCells, onProgress, learning = DEFAULT_LEARNING_RUNS) => {
     const claim = CLAIMS.find((c) => c.id === id);
     if (claim === undefined) throw new RangeError(`${id} is not a claim of this build's registry`);
-    const [row] = await computeClaims([claim], seeds, runCells, onProgress);
+    const [row] = await computeClaims(withLearningRuns([claim], learning), seeds, runCells, onProgress);
     return row!;
   },
 };

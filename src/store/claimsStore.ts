@@ -1,6 +1,6 @@
 import { subscribeWithSelector } from 'zustand/middleware';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { ClaimsProgress, RunCells } from '../scenario/claims';
+import type { ClaimsProgress, LearningRuns, RunCells } from '../scenario/claims';
 import type { ClaimRow, ClaimsProvenance, ClaimsReport, Paper } from '../scenario/claimsReport';
 import { costliestFirst } from '../scenario/cost';
 import type { AnyScenario, FieldError } from '../scenario/schema';
@@ -17,7 +17,8 @@ import { PUBLISH_EVERY_MS } from './constants';
  * to `computeClaims` of `scenario/claims.ts` by `claimsComputer.ts`.
  */
 export interface RowComputer {
-  compute(id: string, seeds: number, runCells: RunCells, onProgress: ClaimsProgress): Promise<ClaimRow>;
+  /** `learning`: the report's learning runs (its provenance), so that a learning row is recomputed as the report ran it. */
+  compute(id: string, seeds: number, runCells: RunCells, onProgress: ClaimsProgress, learning?: LearningRuns): Promise<ClaimRow>;
 }
 
 export type ClaimsLoadStatus = 'idle' | 'loading' | 'ready' | 'missing' | 'invalid';
@@ -181,7 +182,7 @@ export function createClaimsStore(deps: ClaimsStoreDeps): ClaimsStore {
           };
           let computing: Promise<ClaimRow>;
           try {
-            computing = deps.computer.compute(id, seeds, runCells, onProgress);
+            computing = deps.computer.compute(id, seeds, runCells, onProgress, shipped.provenance.learning);
           } catch (error) {
             computing = Promise.reject(error instanceof Error ? error : new Error(String(error)));
           }

@@ -76,6 +76,8 @@ export interface ServingSweeps {
 export interface ServingSlice {
   models: readonly ServingModelInfo[];
   platform: PlatformId | null;
+  /** Copies of the device, one per model on §V-D's Nano and TX2 (platformSetting perModel), else 1. */
+  deviceCopies: number;
   memoryMb: number;
   slotMs: number;
   backgrounds: readonly BackgroundView[];
@@ -134,6 +136,7 @@ function servingWorld(client: ServingClient): LiveWorld<ServingTypes, ServingSli
     slice: (set, get, { edit, liveEdit }) => ({
       models: [],
       platform: null,
+      deviceCopies: 1,
       memoryMb: 0,
       slotMs: 0,
       backgrounds: [],
@@ -218,6 +221,7 @@ function servingWorld(client: ServingClient): LiveWorld<ServingTypes, ServingSli
     loaded: (result, state) => ({
       models: result.models,
       platform: result.platform,
+      deviceCopies: result.deviceCopies,
       memoryMb: result.memoryMb,
       slotMs: result.slotMs,
       durationMs: result.durationMs,

@@ -7,6 +7,7 @@ import type { Tf } from '../agents/tf';
 import { loadTfNode } from '../agents/tfNode';
 import { SERVING_PRESETS } from '../scenario/presets';
 import type { ServingScenario } from '../scenario/schema';
+import { runServingScenario } from '../scenario/servingRunner';
 import type { ServingFrame } from './servingProtocol';
 import { ServingSession, ServingWorld, type ServingEdit } from './servingSession';
 import { manualHost } from './testing/manualHost';
@@ -78,6 +79,28 @@ describe('learning lanes in the serving session (the worker, with tfjs)', () => 
     expect(s.importAgent(5, agent)).toEqual({ ok: false, errors: [{ path: 'lane', message: 'must be a lane index from 0 to 1, got 5' }] });
     expect(done(s.exportAgent(1)).agent.networks['actor']).toEqual(agent.networks['actor']);
   }, 60_000);
+
+  it('on a Nano with each model on its own device (BCEdge §V-D): one learner per copy, the command line’s numbers, an agent loaded into every copy', () => {
+    const { session: s, frames } = session();
+    const base = scenario([{ scheduler: 'bcedge', params: { warmup: 16 } }, { scheduler: 'tac', params: { train: 0 } }], 15);
+    const apart: ServingScenario = { ...base, serving: { ...base.serving, platform: 'nano', models: base.serving.models.slice(0, 3) } };
+    const loaded = s.load(apart);
+    expect(loaded.ok && loaded.deviceCopies).toBe(3);
+    s.step(15_000);
+    const summary = frames.findLast((f) => f.summaries !== undefined)!.summaries![0]!;
+    // One learner per copy, each reporting on its own model's device.
+    expect(Object.keys((summary.learning as { copies: object }).copies)).toEqual(base.serving.models.slice(0, 3).map((m) => m.model));
+    const factory = createLearningFactory(tf, { agents, predictor: (context) => createLatencyPredictor(tf, context) });
+    const [cli] = runServingScenario(apart, apart.seed, () => 0, undefined, factory);
+    const { decisionMeanUs: _a, ...page } = summary;
+    const { decisionMeanUs: _b, ...line } = cli!.summary;
+    void _a;
+    void _b;
+    expect(page).toEqual(line);
+    // The first copy's agent, loaded into the frozen TAC lane, reaches every copy of it.
+    const { agent } = done(s.exportAgent(1));
+    expect(s.importAgent(1, JSON.parse(JSON.stringify(agent)))).toEqual({ ok: true });
+  }, 120_000);
 
   it('frees the learners’ tensors when the lanes are rebuilt', () => {
     const { session: s } = session();

@@ -202,6 +202,9 @@ export interface ServingLoaded {
   readonly lanes: readonly ServingLaneInfo[];
   readonly models: readonly ServingModelInfo[];
   readonly platform: PlatformId;
+  /** Copies of the device the models are served on: one each on BCEdge §V-D's Nano and TX2 (platformSetting perModel, scenario/deviceCopies.ts), else 1. */
+  readonly deviceCopies: number;
+  /** The device's memory, MB (of every copy, added up). */
   readonly memoryMb: number;
   readonly slotMs: number;
   readonly durationMs: number;

@@ -1,11 +1,12 @@
 import type { ServingSummary } from '../engine/serving/metrics';
 import type { AdmissionView, ModelAction, ServingScheduler } from '../engine/serving/scheduler';
 import { wrapDecide } from '../engine/serving/scheduler';
-import { ServingRun, type ServingRunSpec } from '../engine/serving/simulation';
+import type { ServingRunSpec } from '../engine/serving/simulation';
+import type { LaneRun } from '../scenario/deviceCopies';
 import { parseWorldScenario } from '../scenario/parse';
 import { servingWorld } from '../worlds/serving/world';
 import type { ServingScenario } from '../scenario/schema';
-import { buildServingSpec, servingLaneParameters } from '../scenario/servingRunner';
+import { buildLaneRun, buildServingSpec, deviceCopiesOf, laneReport, servingLaneParameters } from '../scenario/servingRunner';
 import { LearningScheduler } from '../agents/learningScheduler';
 import type { AgentFile } from '../agents/learner';
 import { DiscreteSac, type SacUpdateExplained } from '../agents/sac';
@@ -40,22 +41,39 @@ interface LaneHooks {
   view: AdmissionView | null;
 }
 
-/** A lane that runs with the others. */
+/**
+ * A lane that runs with the others. Where the scenario serves its models apart (BCEdge §V-D's
+ * Nano and TX2, scenario/deviceCopies.ts) its run is the device copies, with one scheduler,
+ * one set of hooks and (learning lanes) one learner per copy.
+ */
 interface Lane {
   readonly kind: 'running';
   info: ServingLaneInfo;
-  /** The scheduler as built (before the session's wrapper), disposed with the lane. */
-  readonly inner: ServingScheduler;
-  /** Present for learning lanes. */
+  /** The schedulers as built (before the session's wrapper), one per device copy (one when shared), disposed with the lane. */
+  readonly inners: readonly ServingScheduler[];
+  /**
+   * Present for learning lanes: the learner of the first device copy (the only one when the
+   * device is shared), whose curve, policy and agent the page shows, exports and explains.
+   */
   readonly learning: LearningLane | null;
+  /** Every copy's learner (`learning` first): each records its slots and takes a loaded agent. */
+  readonly learnings: readonly LearningLane[];
   /** Wall-clock time of the lane's decisions, ms, and their number (Fig. 16). */
   decisionMs: number;
   decisions: number;
-  readonly run: ServingRun;
+  readonly run: LaneRun;
+  /** The copies' specs, or null when the models share the device. */
+  readonly copies: readonly ServingRunSpec[] | null;
   readonly series: ServingSeries;
-  readonly hooks: LaneHooks;
+  /** The hooks of each copy's scheduler (one when the device is shared). */
+  readonly hooks: readonly LaneHooks[];
   /** The action in force during the slot under way. */
   action: readonly ModelAction[];
+}
+
+/** Where model `m` of a lane is decided: its copy's hooks and its index there. */
+function modelHooks(lane: Pick<Lane, 'copies' | 'hooks'>, m: number): { readonly hooks: LaneHooks; readonly index: number } {
+  return lane.copies === null ? { hooks: lane.hooks[0]!, index: m } : { hooks: lane.hooks[m]!, index: 0 };
 }
 
 /**
@@ -66,8 +84,8 @@ interface Lane {
 interface WaitingLane {
   readonly kind: 'waiting';
   readonly info: ServingLaneInfo;
-  /** Its plan's key (`referencePlanKey`). */
-  readonly key: string;
+  /** Its plan's key (`referencePlanKey`): one per device copy where the models are served apart, each searched on its copy. */
+  readonly keys: readonly string[];
   /** The most evaluations its search can take (`referenceSearchBound`). */
   readonly total: number;
   chase: Chase | null;
@@ -186,6 +204,8 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   private replaceDue = false;
   /** The engine's spec of `base` (the command line's: the reference lanes' plans are found on it). */
   private spec: ServingRunSpec | null = null;
+  /** The specs of its device copies when `base` serves its models apart (scenario/deviceCopies.ts), else null. */
+  private copies: ServingRunSpec[] | null = null;
   /** The reference lanes' searches and the plans found, kept across loads. */
   readonly searches = new ReferenceSearches();
   /** A slice of the reference lanes' work is scheduled. */
@@ -241,6 +261,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     this.disposeLanes();
     const spec = buildServingSpec(scenario);
     this.spec = spec;
+    this.copies = deviceCopiesOf(scenario, spec);
     this.timeMs = 0;
     this.slot = 0;
     this.durationMs = spec.durationMs;
@@ -259,24 +280,27 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
       const search = SERVING_SCHEDULERS[l.scheduler].reference;
       if (search === undefined) return this.buildLane(info);
       const searchParams = search.params(params);
-      const key = referencePlanKey(search.kind, spec, searchParams);
-      const plan = this.searches.plans.get(key);
-      if (plan !== undefined) return this.buildLane(info, plan);
-      requests.push({ key, search, spec, params: searchParams });
-      return { kind: 'waiting', info, key, total: referenceSearchBound(search.kind, spec, searchParams), chase: null };
+      // Each device copy searches its own plan on its own run (as the command line does).
+      const specs = this.copies ?? [spec];
+      const keys = specs.map((own) => referencePlanKey(search.kind, own, searchParams));
+      const plans = keys.map((key) => this.searches.plans.get(key));
+      if (plans.every((plan) => plan !== undefined)) return this.buildLane(info, plans as ReferenceResult[]);
+      specs.forEach((own, i) => {
+        if (plans[i] === undefined) requests.push({ key: keys[i]!, search, spec: own, params: searchParams });
+      });
+      const total = specs.reduce((sum, own) => sum + referenceSearchBound(search.kind, own, searchParams), 0);
+      return { kind: 'waiting', info, keys, total, chase: null };
     });
     this.searches.want(requests);
     this.replaceDue = true;
     this.sliceLater();
   }
 
-  /** Builds a lane at time 0 (a reference lane with its plan, found before). */
-  private buildLane(info: ServingLaneInfo, referenceResult?: ReferenceResult): Lane {
+  /** Builds a lane at time 0 (a reference lane with its plans, found before: one per device copy). */
+  private buildLane(info: ServingLaneInfo, referenceResults?: readonly ReferenceResult[]): Lane {
     const spec = { ...this.spec!, seriesCap: 2 };
+    const copies = this.copies?.map((c) => ({ ...c, seriesCap: 2 })) ?? null;
     const models = spec.models.map((m) => m.model);
-    const context = servingSchedulerContext(this.base!.seed, models, this.learningFactory ?? undefined, spec);
-    const inner = SERVING_SCHEDULERS[info.scheduler as keyof typeof SERVING_SCHEDULERS].create(info.params, referenceResult === undefined ? context : { ...context, referenceResult });
-    const hooks: LaneHooks = { overrides: info.scheduler === 'fixed' ? models.map(() => null) : null, view: null };
     const lane: Pick<Lane, 'decisionMs' | 'decisions'> = { decisionMs: 0, decisions: 0 };
     const timing = {
       now: () => this.session.now(),
@@ -285,19 +309,34 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
         lane.decisions++;
       },
     };
-    let run: ServingRun;
-    try {
-      run = new ServingRun(spec, wrapScheduler(inner, hooks, timing));
-    } catch (error) {
-      inner.dispose?.();
-      throw error;
-    }
+    const inners: ServingScheduler[] = [];
+    const hooks: LaneHooks[] = [];
+    const run = buildLaneRun(
+      spec,
+      copies,
+      (own, i) => {
+        const ownModels = own.models.map((m) => m.model);
+        const context = servingSchedulerContext(this.base!.seed, ownModels, this.learningFactory ?? undefined, own);
+        const referenceResult = referenceResults?.[i];
+        const inner = SERVING_SCHEDULERS[info.scheduler as keyof typeof SERVING_SCHEDULERS].create(info.params, referenceResult === undefined ? context : { ...context, referenceResult });
+        inners.push(inner);
+        const h: LaneHooks = { overrides: info.scheduler === 'fixed' ? ownModels.map(() => null) : null, view: null };
+        hooks.push(h);
+        return wrapScheduler(inner, h, timing);
+      },
+      () => {
+        for (const inner of inners) inner.dispose?.();
+      },
+    );
+    const learnings = inners.flatMap((inner) => (inner instanceof LearningScheduler ? [new LearningLane(inner)] : []));
     return Object.assign(lane, {
       kind: 'running' as const,
       info,
-      inner,
-      learning: inner instanceof LearningScheduler ? new LearningLane(inner) : null,
+      inners,
+      learning: learnings[0] ?? null,
+      learnings,
       run,
+      copies,
       series: new ServingSeries(models.length),
       hooks,
       action: run.currentAction,
@@ -327,12 +366,14 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     }
     if (c.lane !== lane.info.index) return;
     if (c.kind === 'agent') {
-      lane.learning?.importAgent(c.file);
+      // An agent loaded into a lane is deployed on every device copy of it.
+      for (const learning of lane.learnings) learning.importAgent(c.file);
     } else if (c.kind === 'explain') {
       const learner = lane.learning?.scheduler.learner;
       if (learner instanceof DiscreteSac) learner.explainUpdate();
     } else {
-      lane.hooks.overrides![c.model] = { ...c.action };
+      const { hooks, index } = modelHooks(lane, c.model);
+      hooks.overrides![index] = { ...c.action };
       const id = this.base!.serving.models[c.model]!.model;
       const params = { ...lane.info.params, [`batchSize.${id}`]: c.action.batchSize, [`instances.${id}`]: c.action.instances };
       lane.info = { ...lane.info, params };
@@ -353,12 +394,14 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   loaded(): ServingLoaded {
     const scenario = this.base!;
     // Every lane has the same models and device: any lane's first observation tells (a probe's when none runs yet).
-    const first = (this.running()[0]?.run ?? new ServingRun({ ...this.spec!, seriesCap: 2 }, createFixed({ batchSize: 1, instances: 1 }))).observe();
+    const probe = (): LaneRun => buildLaneRun({ ...this.spec!, seriesCap: 2 }, this.copies?.map((c) => ({ ...c, seriesCap: 2 })) ?? null, () => createFixed({ batchSize: 1, instances: 1 }), () => {});
+    const first = (this.running()[0]?.run ?? probe()).observe();
     return {
       scenario,
       lanes: this.lanes.map((l) => l.info),
       models: scenario.serving.models.map((m, i) => ({ model: m.model, weight: m.weight, sloMs: first.models[i]!.sloMs })),
       platform: scenario.serving.platform,
+      deviceCopies: this.copies?.length ?? 1,
       memoryMb: first.memoryMb,
       slotMs: this.slotMs,
       durationMs: this.durationMs,
@@ -429,7 +472,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
       });
       lane.series.add(slotStart, end, samples);
       if (end >= this.durationMs) lane.series.flush();
-      lane.learning?.recordSlot(slot);
+      for (const learning of lane.learnings) learning.recordSlot(slot);
       lane.action = lane.run.currentAction;
     }
     return slot + 1;
@@ -459,7 +502,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   /** A waiting lane in a frame: no points, no device, how far its search (or its catching up) is. */
   private waitingFrame(lane: WaitingLane): ServingLaneFrame {
     const chase = lane.chase;
-    const done = chase === null ? (this.searches.progress(lane.key)?.done ?? 0) : chase.evaluations;
+    const done = chase === null ? lane.keys.reduce((sum, key) => sum + (this.searches.plans.get(key)?.evaluations ?? this.searches.progress(key)?.done ?? 0), 0) : chase.evaluations;
     return {
       points: emptyChunk(),
       live: null,
@@ -471,7 +514,10 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   summaries(): (ServingSummary | null)[] {
     return this.lanes.map((l) => {
       if (l.kind === 'waiting') return null;
-      const report = l.inner.report?.();
+      const report = laneReport(
+        l.inners.map((inner) => inner.report?.()),
+        l.copies,
+      );
       const decisionMeanUs = l.decisions > 0 ? (1000 * l.decisionMs) / l.decisions : 0;
       return { ...l.run.summary(), decisionMeanUs, ...(report === undefined ? {} : { learning: report }) };
     });
@@ -495,7 +541,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
 
   /** Frees the lanes' learners (tensors are not garbage-collected). */
   private disposeLanes(): void {
-    for (const lane of this.lanes) (lane.kind === 'running' ? lane : lane.chase?.lane)?.inner.dispose?.();
+    for (const lane of this.lanes) for (const inner of (lane.kind === 'running' ? lane : lane.chase?.lane)?.inners ?? []) inner.dispose?.();
     this.lanes = [];
   }
 
@@ -542,10 +588,13 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
 
   /** A search finished: the lanes that waited for it are built with its plan and start catching up. */
   private planFound(key: string): void {
-    const plan = this.searches.plans.get(key)!;
     for (const lane of this.lanes) {
-      if (lane.kind !== 'waiting' || lane.key !== key || lane.chase !== null) continue;
-      lane.chase = { lane: this.buildLane(lane.info, plan), timeMs: 0, slot: 0, evaluations: plan.evaluations, applied: new Set(), behindMs: Number.POSITIVE_INFINITY };
+      if (lane.kind !== 'waiting' || !lane.keys.includes(key) || lane.chase !== null) continue;
+      // A lane of device copies starts once every copy's plan is known.
+      const plans = lane.keys.map((k) => this.searches.plans.get(k));
+      if (!plans.every((plan) => plan !== undefined)) continue;
+      const evaluations = (plans as ReferenceResult[]).reduce((sum, plan) => sum + plan.evaluations, 0);
+      lane.chase = { lane: this.buildLane(lane.info, plans as ReferenceResult[]), timeMs: 0, slot: 0, evaluations, applied: new Set(), behindMs: Number.POSITIVE_INFINITY };
     }
   }
 
@@ -613,10 +662,11 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
 
   private live(lane: Lane): ServingLaneLive {
     const o = lane.run.observe();
-    const view = lane.hooks.view;
     const now = o.nowMs;
     const models: ServingModelLive[] = o.models.map((m, i) => {
-      const atMost = (fraction: number) => (view === null ? 0 : view.queuedWithDeadlineAtMost(i, now + fraction * m.sloMs));
+      const { hooks, index } = modelHooks(lane, i);
+      const view = hooks.view;
+      const atMost = (fraction: number) => (view === null ? 0 : view.queuedWithDeadlineAtMost(index, now + fraction * m.sloMs));
       const late = atMost(0);
       const under25 = atMost(0.25);
       const under50 = atMost(0.5);
@@ -709,6 +759,8 @@ export class ServingSession extends LiveSession<ServingTypes> {
     if (l === undefined || l.learning === null) return refuse('lane', `${w.lanes[lane as number]!.info.label} does not learn (no agent to load)`);
     const result = l.learning.importAgent(file);
     if (!result.ok) return refuse('agent', result.error.replace(/^agent\.?/, '') || result.error);
+    // The other device copies of the lane take it too (the first took it, so it is a good file).
+    for (const other of l.learnings.slice(1)) other.importAgent(file);
     this.edit({ kind: 'agent', atMs: w.timeMs, lane: lane as number, file: structuredClone(file) }, true);
     w.timelineDue = true;
     return { ok: true };
@@ -743,7 +795,7 @@ export class ServingSession extends LiveSession<ServingTypes> {
     if (bad !== null) return bad;
     const lane = w.runningLane(laneIndex as number);
     if (lane === undefined) return refuse('lane', `${w.lanes[laneIndex as number]!.info.label} is still searching for its plan`);
-    if (lane.hooks.overrides === null) return refuse('lane', `${lane.info.label} decides its own batch size and instances (only a fixed lane takes them from the page)`);
+    if (lane.hooks[0]!.overrides === null) return refuse('lane', `${lane.info.label} decides its own batch size and instances (only a fixed lane takes them from the page)`);
     if (this.loop.status === 'done' || w.timeMs >= w.durationMs) return refuse('timeMs', `the run is over (${w.durationMs} ms): a setting made now would never apply`);
     const current = w.currentScenario();
     const id = current.serving.models[model as number]!.model;

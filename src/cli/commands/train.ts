@@ -4,7 +4,7 @@ import type { LearningScheduler } from '../../agents/learningScheduler';
 import { ServingRun } from '../../engine/serving/simulation';
 import { findPreset } from '../../scenario/presets';
 import type { ServingScenario } from '../../scenario/schema';
-import { buildServingSpec, servingAssumptionsOf, servingLaneParameters } from '../../scenario/servingRunner';
+import { buildServingSpec, deviceCopiesOf, servingAssumptionsOf, servingLaneParameters } from '../../scenario/servingRunner';
 import { isLearningScheduler, SERVING_SCHEDULERS, servingSchedulerContext, type LearningSchedulerId } from '../../schedulers/serving/registry';
 import type { CliCommand } from '../command';
 import { EXIT_OK, UsageError } from '../io';
@@ -55,6 +55,12 @@ export const trainCommand: CliCommand = {
     const durationS = options.slots === undefined ? scenario.serving.durationS : (options.slots * slotMs) / 1000;
     const trainScenario: ServingScenario = { ...scenario, serving: { ...scenario.serving, durationS } };
     const spec = buildServingSpec(trainScenario);
+    // One agent per lane: a run of device copies (BCEdge §V-D) has a learner per model's device.
+    if (deviceCopiesOf(trainScenario, spec) !== null) {
+      throw new UsageError(
+        `serving.assumptions.platformSetting: on ${spec.platform} each of the ${spec.models.length} models is served alone on its own device, with a learner each (perModel), and train saves one agent per lane: train on one model, or with --set serving.assumptions.platformSetting=mixed`,
+      );
+    }
     const slots = Math.ceil(spec.durationMs / slotMs);
     const window = Math.max(1, Math.round(slots / 100));
     const report: object[] = [];

@@ -200,6 +200,19 @@ interface ModelTotals {
   utilityCount: number;
 }
 
+/** One model's sums behind a summary (`ServingRun.tallies`): counts and sums, so that runs add up exactly. */
+export interface ModelTally {
+  /** Σ end-to-end latency of the completed requests, ms. */
+  readonly latencySum: number;
+  /** Requests that missed their SLO: late, failed, dropped, or unfinished past their deadline. */
+  readonly violations: number;
+  /** Requests judged against their SLO (the violations' denominator). */
+  readonly judged: number;
+  /** Σ and number of the slots' utilities (the mean's terms). */
+  readonly utilitySum: number;
+  readonly utilityCount: number;
+}
+
 /** Per-model counters for the current slot. */
 interface SlotCounters {
   arrivals: number;
@@ -1178,6 +1191,29 @@ export class ServingRun {
       ageSumMs += this.nowMs - this.reqSent[r]!;
     }
     return { requests, ageSumMs };
+  }
+
+  /**
+   * The sums behind `summary()`, per model in the run's order: what runs of one model each (the
+   * device copies of §V-D, scenario/deviceCopies.ts) add up to one summary with, exactly as one
+   * run would. Reads only; changes nothing.
+   */
+  tallies(): readonly ModelTally[] {
+    const now = this.nowMs;
+    const unfinishedLate = new Float64Array(this.m);
+    for (let r = 0; r < this.reqCapacity; r++) {
+      if (this.reqState[r] !== 0 && this.reqDeadline[r]! < now) unfinishedLate[this.reqModel[r]!]!++;
+    }
+    return this.totals.map((t, m) => {
+      const late = unfinishedLate[m]!;
+      return {
+        latencySum: t.latencySum,
+        violations: t.late + t.failed + t.dropped + late,
+        judged: t.completed + t.failed + t.dropped + late,
+        utilitySum: t.utilitySum,
+        utilityCount: t.utilityCount,
+      };
+    });
   }
 
   /** The lane's results so far (ARCHITECTURE §5). */

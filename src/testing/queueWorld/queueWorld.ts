@@ -131,6 +131,7 @@ export const queueWorld: World<QueueScenario> = {
   schema: () => queueScenarioSchema,
   lanes: (s) => s.queue.lanes,
   withLanes: (s, lanes) => ({ ...s, queue: { ...s.queue, lanes: lanes as QueueScenario['queue']['lanes'] } }),
+  asCellsRun: (s) => s,
   withOptionalDefaults: (s) => s,
   parameters: (scheduler) => QUEUE_SCHEDULERS[scheduler as QueueSchedulerId]?.parameters ?? [],
   learns: () => false,

@@ -44,11 +44,16 @@ export function formatNumber(v: number, signed = false): string {
   return `${sign}${text}`;
 }
 
-/** `mean ± half-width (n seeds)`, or `mean (1 seed)`. */
+/** ` pp` after a difference in percentage points (a claim whose baseline was near 0, scenario/claims.ts `pointsBelow`). */
+export function unitOf(e: Estimate): string {
+  return e.unit === 'points' ? ' pp' : '';
+}
+
+/** `mean ± half-width (n seeds)`, or `mean (1 seed)`; `mean ± half-width pp (…)` for a difference in points. */
 export function formatEstimate(e: Estimate): string {
   const seeds = `${e.seeds} seed${e.seeds === 1 ? '' : 's'}`;
   const half = e.halfWidth95 < 0.005 ? '0' : formatNumber(e.halfWidth95);
-  return e.seeds > 1 ? `${formatNumber(e.mean)} ± ${half} (${seeds})` : `${formatNumber(e.mean)} (${seeds})`;
+  return e.seeds > 1 ? `${formatNumber(e.mean)} ± ${half}${unitOf(e)} (${seeds})` : `${formatNumber(e.mean)}${unitOf(e)} (${seeds})`;
 }
 
 function formatReading(value: ReadingValue): string {
@@ -74,7 +79,7 @@ function SensitivityStrip({ sensitivity, id }: { readonly sensitivity: readonly 
           <ul className="claims-readings">
             {choice.readings.map((r, k) => (
               <li key={k} className={`claims-reading reading-${r.verdict}`} data-verdict={r.verdict} title={`${choice.path} = ${formatReading(r.value)}: ${r.estimate === null ? 'not measured' : formatEstimate(r.estimate)}, ${VERDICT_TEXT[r.verdict]}`}>
-                <span className="claims-reading-value">{formatReading(r.value)}</span> <span className="claims-reading-number">{r.estimate === null ? '–' : formatNumber(r.estimate.mean, true)}</span>{' '}
+                <span className="claims-reading-value">{formatReading(r.value)}</span> <span className="claims-reading-number">{r.estimate === null ? '–' : `${formatNumber(r.estimate.mean, true)}${unitOf(r.estimate)}`}</span>{' '}
                 <VerdictBadge verdict={r.verdict} small />
               </li>
             ))}
@@ -101,6 +106,13 @@ function Quote({ quote }: { readonly quote: string }) {
       <q>{quote}</q>
     </details>
   );
+}
+
+/** `48 s`, `80 min`, `2.5 h`. */
+function durationText(seconds: number): string {
+  if (seconds < 120) return `${Math.round(seconds)} s`;
+  if (seconds < 2 * 3600) return `${Math.round(seconds / 60)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
 }
 
 function provenanceText(p: ClaimsProvenance): string {
@@ -241,6 +253,28 @@ export function ClaimsView({ store, onOpen, onClose, confirm }: ClaimsViewProps)
                 <code>{shipped.provenance.command}</code>
               </dd>
             </div>
+            {shipped.provenance.learning !== undefined ? (
+              <div>
+                <dt>Learning rows</dt>
+                <dd data-testid="claims.provenance-learning">
+                  {shipped.provenance.learning.lengthS} s, at most {shipped.provenance.learning.seeds} seed{shipped.provenance.learning.seeds === 1 ? '' : 's'}
+                </dd>
+              </div>
+            ) : null}
+            {shipped.provenance.durationS !== undefined ? (
+              <div>
+                <dt>Took</dt>
+                <dd data-testid="claims.provenance-duration">{durationText(shipped.provenance.durationS)}{shipped.provenance.shards !== undefined ? ' (the shards added up)' : ''}</dd>
+              </div>
+            ) : null}
+            {shipped.provenance.shards !== undefined ? (
+              <div>
+                <dt>Shards</dt>
+                <dd data-testid="claims.provenance-shards" title={shipped.provenance.shards.map((x) => `${x.index}/${x.count}: ${x.cells} cells, ${durationText(x.durationS)}, ${x.machine}, ${x.date}`).join('\n')}>
+                  {shipped.provenance.shards.length}
+                </dd>
+              </div>
+            ) : null}
           </dl>
           <div className="claims-filters" role="group" aria-label="Filters">
             <label>
@@ -304,6 +338,7 @@ export function ClaimsView({ store, onOpen, onClose, confirm }: ClaimsViewProps)
                       data-mean={row.estimate === null ? '' : String(row.estimate.mean)}
                       data-half-width={row.estimate === null ? '' : String(row.estimate.halfWidth95)}
                       data-seeds={row.estimate === null ? '' : String(row.estimate.seeds)}
+                      data-unit={row.estimate?.unit ?? ''}
                     >
                       <th scope="row" className="claims-claim">
                         <span className="claims-where">

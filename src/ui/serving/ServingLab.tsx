@@ -221,6 +221,7 @@ function DeviceBoard({
   readonly showPalette: boolean;
 }) {
   const platform = useServing(store, (s) => s.platform);
+  const deviceCopies = useServing(store, (s) => s.deviceCopies);
   const lanes = useServing(store, (s) => s.lanes);
   const models = useServing(store, (s) => s.models);
   const selectedLane = useServing(store, (s) => s.selectedLane);
@@ -232,7 +233,14 @@ function DeviceBoard({
   return (
     <>
     <h2 id="device-heading">
-      Device: {platform ?? ''} <span className="subtle">— {lanes[selectedLane]?.label ?? ''}</span>
+      Device: {platform ?? ''}
+      {deviceCopies > 1 ? (
+        <span data-testid="device.copies" title="BCEdge §V-D: each model served alone on its own device (Assumptions: Nano and TX2); memory and batches are the copies’ together">
+          {' '}
+          × {deviceCopies}, one per model
+        </span>
+      ) : null}{' '}
+      <span className="subtle">— {lanes[selectedLane]?.label ?? ''}</span>
     </h2>
     {live ? (
       <div className="memory" data-testid="device.memory" aria-label={`memory ${Math.round(live.memoryUsedMb)} of ${Math.round(live.memoryTotalMb)} MB`}>

@@ -60,6 +60,7 @@ export const pipelineWorld: World<PipelineScenario> = {
   schema: () => scenarioSchema,
   lanes: (s) => s.pipeline.lanes,
   withLanes: (s, lanes) => ({ ...s, pipeline: { ...s.pipeline, lanes: lanes as PipelineScenario['pipeline']['lanes'] } }),
+  asCellsRun: (s) => s,
   withOptionalDefaults: (s) => {
     const a = s.pipeline.assumptions;
     return { ...s, pipeline: { ...s.pipeline, assumptions: { ...a, interferenceOverlap: a.interferenceOverlap ?? 'stack', latencyQueries: a.latencyQueries ?? 'all', database: a.database ?? 'roofline' } } };

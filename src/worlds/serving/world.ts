@@ -1,5 +1,6 @@
 import type { World } from '../../kit/world';
-import { EARLIER_SCENARIO_READINGS } from '../../scenario/readings';
+import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS, servedApart } from '../../scenario/readings';
+import { cellScenario, sweepCells } from '../../scenario/sweep';
 import { LEARNING_LANE_WEIGHT } from '../../scenario/runCost';
 import { servingScenarioSchema, totalRateRps, validateServingScenario, type ServingScenario } from '../../scenario/schema';
 import { runServingCell } from '../../scenario/servingRunner';
@@ -48,6 +49,22 @@ function namedReadings(document: Record<string, unknown>): Record<string, unknow
   return { ...document, serving: { ...body, assumptions: { ...EARLIER_SCENARIO_READINGS, ...assumptions } } };
 }
 
+/**
+ * Version 4 → 5. Version 5 names how §V-D's platforms are set up (`platformSetting`, absent =
+ * the paper's `perModel`: on Nano and TX2 each model alone on its own device,
+ * scenario/deviceCopies.ts). A version-4 serving scenario ran its models together on every
+ * platform, so `mixed` is written into it — the block is made when the document left it out,
+ * since an absent block now reads the paper. A setting the document already has and a
+ * malformed block are left for validation.
+ */
+function platformSetting(document: Record<string, unknown>): Record<string, unknown> {
+  const body = document.serving;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return document;
+  const assumptions = (body as Record<string, unknown>).assumptions ?? {};
+  if (assumptions === null || typeof assumptions !== 'object' || Array.isArray(assumptions)) return document;
+  return { ...document, serving: { ...body, assumptions: { platformSetting: EARLIER_SCENARIO_READINGS.platformSetting, ...assumptions } } };
+}
+
 /** The serving world (BCEdge): models with request queues on an edge GPU, batches and concurrent instances. */
 export const servingWorld: World<ServingScenario> = {
   id: 'serving',
@@ -55,11 +72,19 @@ export const servingWorld: World<ServingScenario> = {
   eventName: 'requests',
   sweepMetrics: ['sloViolationPct', 'utilityMean', 'throughputRps', 'latencyMeanMs', 'latencyP99Ms', 'oomBatches', 'decisionMeanUs', 'requests', 'completed', 'failed', 'dropped'],
   optionalFields: new Set(),
-  migrations: { 2: gridToSweep, 3: namedReadings },
+  migrations: { 2: gridToSweep, 3: namedReadings, 4: platformSetting },
   validate: validateServingScenario,
   schema: () => servingScenarioSchema,
   lanes: (s) => s.serving.lanes,
   withLanes: (s, lanes) => ({ ...s, serving: { ...s.serving, lanes: lanes as ServingScenario['serving']['lanes'] } }),
+  // A reading left out is the paper's; the platform setting changes nothing where no combination
+  // of the sweep serves several models on Nano or TX2 (readings.ts `servedApart`).
+  asCellsRun: (s) => {
+    const assumptions: Record<string, unknown> = { ...PAPER_SCENARIO_READINGS, ...s.serving.assumptions };
+    const combinations = sweepCells(s, [s.seed]).map((cell) => cellScenario(s, cell).serving);
+    if (!combinations.some((v) => servedApart(v, 'perModel'))) delete assumptions['platformSetting'];
+    return { ...s, serving: { ...s.serving, assumptions } } as ServingScenario;
+  },
   // The serving readings a scenario leaves out are read at the paper's (servingAssumptionsOf): a claim's strip names them.
   withOptionalDefaults: (s) => s,
   parameters: (scheduler) => SERVING_SCHEDULERS[scheduler as keyof typeof SERVING_SCHEDULERS]?.parameters ?? [],
