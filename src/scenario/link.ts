@@ -51,6 +51,16 @@ export function encodeScenarioLink(scenario: PipelineScenario): string {
 }
 
 /**
+ * The hash of a scenario a lab holds: it came through a door (the worker's validation of a
+ * load or an edit), so it is packed without validating it again — the page writes the address
+ * on every edit, and a link is validated where it is opened. Use `encodeAnyScenarioLink` for a
+ * scenario of unknown origin.
+ */
+export function encodeHeldScenarioLink(scenario: AnyScenario): string {
+  return encodeLinkJson(JSON.stringify(scenario));
+}
+
+/**
  * Packs JSON text with the link codec as is, unvalidated. For old documents (a version 1
  * scenario) and for tests that need a link to hostile JSON.
  */

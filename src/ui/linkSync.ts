@@ -17,13 +17,14 @@ export function linkCodec(): Promise<typeof import('../scenario/link')> {
 const DEBOUNCE_MS = 250;
 
 /**
- * The hash for a scenario, or null when it cannot travel in a link: too large to open
- * again (tens of thousands of events), or — a bug — not valid.
+ * The hash for a scenario the lab holds, or null when it cannot travel in a link: too large to
+ * open again (tens of thousands of events). It is not validated again (`encodeHeldScenarioLink`):
+ * the store's scenario came through the worker's door, and the link is validated where it opens.
  */
 export async function linkFor(scenario: PipelineScenario): Promise<string | null> {
-  const { encodeScenarioLink, LINK_LIMITS } = await linkCodec();
+  const { encodeHeldScenarioLink, LINK_LIMITS } = await linkCodec();
   try {
-    const hash = encodeScenarioLink(scenario);
+    const hash = encodeHeldScenarioLink(scenario);
     return hash.length <= LINK_LIMITS.maxHashChars ? hash : null;
   } catch {
     return null;

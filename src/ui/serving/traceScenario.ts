@@ -1,5 +1,5 @@
 import { MODEL_IDS } from '../../engine/serving/models';
-import { encodeAnyScenarioLink, LINK_LIMITS } from '../../scenario/link';
+import { encodeHeldScenarioLink, LINK_LIMITS } from '../../scenario/link';
 import type { ServingScenario } from '../../scenario/schema';
 import { parseTrace, traceLinkProblem, TRACE_LIMITS, type TracedRequestSpec } from '../../scenario/trace';
 
@@ -58,7 +58,7 @@ export function servingLink(scenario: ServingScenario): ServingLink {
   if (problem !== null) return { ok: false, reason: problem };
   let hash: string;
   try {
-    hash = encodeAnyScenarioLink(scenario);
+    hash = encodeHeldScenarioLink(scenario);
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message : String(error) };
   }
