@@ -9,6 +9,8 @@ export class ServingPage extends LabPage {
     await this.byTestId('links.presets').click();
     await this.byTestId(`presets.${preset}`).click();
     await expect(this.byTestId('serving')).toBeVisible();
+    // The lab shows while its scenario loads (tfjs and a shipped agent first): wait for its models.
+    await expect(this.page.locator('[data-testid^="device.model-"]').first()).toBeVisible({ timeout: 30_000 });
   }
 
   /** Simulated time the run has reached, ms. */

@@ -183,7 +183,8 @@ function servingShare(store: ServingStore): WorldShare {
     copyLink: () => {
       const scenario = store.getState().scenario;
       const base = `${window.location.origin}${window.location.pathname}`;
-      if (scenario === null) return Promise.resolve({ url: base });
+      // The lab shows while its first scenario loads: a link then would open the wrong lab.
+      if (scenario === null) return Promise.resolve({ problem: 'the scenario is still loading: copy the link once it has opened' });
       const linked = servingLink(scenario);
       return Promise.resolve(linked.ok ? { url: `${base}#${linked.hash}` } : { problem: linked.reason });
     },
