@@ -1,5 +1,5 @@
 import { findForbiddenKey } from '../engine/forbiddenKeys';
-import { EARLIER_SCENARIO_READINGS } from './readings';
+import { EARLIER_SCENARIO_READINGS, READING_NAMES } from './readings';
 import { formatPath, SCENARIO_VERSION, validateAnyScenario, validateScenario, type AnyScenarioResult, type FieldError, type ScenarioResult } from './schema';
 
 /**
@@ -32,6 +32,11 @@ export const MIGRATIONS: readonly Migration[] = [
     describe: 'the serving world names its readings of BCEdge; a version-3 serving scenario keeps the earlier ones, so it runs as before',
     migrate: migrateServingReadings,
   },
+  {
+    from: 4,
+    describe: 'the serving world names its scheduling slot (Eq. 1 per model, or fixed); a version-4 serving scenario keeps the fixed slot, so it runs as before',
+    migrate: migrateServingSlot,
+  },
 ];
 
 /**
@@ -47,7 +52,28 @@ function migrateServingReadings(document: Record<string, unknown>): Record<strin
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return document;
   const assumptions = (body as Record<string, unknown>).assumptions;
   if (assumptions === null || typeof assumptions !== 'object' || Array.isArray(assumptions)) return document;
-  return { ...document, serving: { ...body, assumptions: { ...EARLIER_SCENARIO_READINGS, ...assumptions } } };
+  return { ...document, serving: { ...body, assumptions: { ...VERSION_4_EARLIER_READINGS, ...assumptions } } };
+}
+
+/** The readings version 4 named, at their earlier values (the later ones have migrations of their own). */
+const VERSION_4_EARLIER_READINGS = Object.fromEntries(READING_NAMES.filter((name) => name !== 'slot').map((name) => [name, EARLIER_SCENARIO_READINGS[name]]));
+
+/**
+ * Version 4 → 5. Version 5 names the scheduling slot in `serving.assumptions.slot` and reads
+ * Eq. 1 where it is absent (each model's own slot, BCEdge §III-A2; ARCHITECTURE §3). A
+ * version-4 serving scenario was run with one fixed slot of `slotMs` for every model, so
+ * `slot: "fixed"` is written into it (into a block of its own if it had none: the block may
+ * be left out since version 4): an old link reopens with the same numbers. A slot the
+ * document already sets and a malformed block are left for validation.
+ */
+function migrateServingSlot(document: Record<string, unknown>): Record<string, unknown> {
+  if (document.world !== 'serving') return document;
+  const body = document.serving;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return document;
+  const assumptions = (body as Record<string, unknown>).assumptions;
+  if (assumptions === undefined) return { ...document, serving: { ...body, assumptions: { slot: EARLIER_SCENARIO_READINGS.slot } } };
+  if (assumptions === null || typeof assumptions !== 'object' || Array.isArray(assumptions)) return document;
+  return { ...document, serving: { ...body, assumptions: { slot: EARLIER_SCENARIO_READINGS.slot, ...assumptions } } };
 }
 
 /** Where each axis of a version-2 grid lives in the scenario, in the order its cells were run (outermost first). */

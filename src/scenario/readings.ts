@@ -12,16 +12,20 @@ export interface ScenarioReadings {
   readonly reward: 'withinSlo' | 'utility';
   readonly latencyProfile: 'tensorrt' | 'lab';
   readonly interference: 'coLocated' | 'ownModel';
+  readonly slot: 'eq1' | 'fixed';
 }
 
 /** What an absent reading means: the paper's text. */
 export const PAPER_SCENARIO_READINGS: ScenarioReadings = { rateBasis: 'perModel', ...PAPER_SERVING_READINGS };
 
-/** The lab's readings before they were named (a version-3 scenario runs under these, bit for bit). */
+/**
+ * The lab's readings before they were named: a version-3 scenario runs under these, bit for
+ * bit (the migration to version 4 gives it the first six, the one to version 5 the `slot`).
+ */
 export const EARLIER_SCENARIO_READINGS: ScenarioReadings = { rateBasis: 'total', ...EARLIER_SERVING_READINGS };
 
 /** The readings' names, in the order the Assumptions panel and the claims list them. */
-export const READING_NAMES = ['rateBasis', 'batching', 'throughputTerm', 'reward', 'latencyProfile', 'interference'] as const satisfies readonly (keyof ScenarioReadings)[];
+export const READING_NAMES = ['rateBasis', 'batching', 'throughputTerm', 'reward', 'latencyProfile', 'interference', 'slot'] as const satisfies readonly (keyof ScenarioReadings)[];
 
 /** What the rate of the models without a schedule of their own is read from. */
 export interface RateBlock {

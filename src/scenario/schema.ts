@@ -331,6 +331,8 @@ export const servingScenarioSchema = z
           latencyProfile: oneOf(LATENCY_PROFILE_IDS as readonly LatencyProfileId[] as [LatencyProfileId, ...LatencyProfileId[]]).optional(),
           /** What the interference predictor judges: the joint action of the co-located models, or each model's own action. */
           interference: oneOf(['coLocated', 'ownModel'] as const).optional(),
+          /** The scheduling slot: each model's own of Eq. 1 (`eq1`, BCEdge §III-A2) or one of `slotMs` for all (`fixed`). */
+          slot: oneOf(['eq1', 'fixed'] as const).optional(),
           /** The contention constants (engine/serving/contention.ts); absent = its defaults. */
           contention: z
             .strictObject({

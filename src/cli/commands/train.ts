@@ -71,7 +71,8 @@ export const trainCommand: CliCommand = {
       let count = 0;
       for (let slot = 1; slot <= slots; slot++) {
         run.advanceTo(Math.min(spec.durationMs, slot * slotMs));
-        const r = learner.telemetry().lastReward;
+        // The slot's (reporting interval's) transitions: under Eq. 1's per-model slots, several decisions.
+        const r = learner.takeIntervalReward();
         if (r !== null) {
           sum += r;
           count++;
