@@ -123,6 +123,78 @@ describe('the learning scheduler (BCEdge Algorithm 1 in the serving world)', () 
     if (slot === 'eq1') expect(observations.length).toBeGreaterThan(6);
   });
 
+  it('trains at its cadence trainEveryMs: once per simulated second by default, after every decision at 0, every decision under a fixed slot as long', () => {
+    const run = (slot: 'eq1' | 'fixed', trainEveryMs: number | undefined) => {
+      const trainedAt: number[] = [];
+      const decidedAt: number[] = [];
+      let now = 0;
+      const fake: Learner = {
+        kind: 'bcedge',
+        act: (_s, _b, rows) => new Int32Array(rows),
+        policy: (_s, _b, rows) => new Float32Array(rows * ACTION_COUNT),
+        record: () => undefined,
+        train: () => (trainedAt.push(now), 1),
+        stats: () => ({ updates: 0, temperature: null, entropy: null, losses: {}, epsilon: null }),
+        save: () => {
+          throw new Error('not needed');
+        },
+        load: () => undefined,
+        dispose: () => undefined,
+      };
+      const scheduler = new LearningScheduler({ id: 'bcedge', learner: fake, train: true, explore: true, predictor: null, predictorBudget: 0.8, predictorSteps: 1, ...(trainEveryMs === undefined ? {} : { trainEveryMs }) });
+      new ServingRun({ ...nano(10_000, slot), platform: 'xavier-nx', background: [] }, {
+        id: 'probe',
+        decide: (o) => ((now = o.nowMs), decidedAt.push(o.nowMs), scheduler.decide(o)),
+        learn: () => scheduler.learn(),
+      }).runToEnd();
+      return { trainedAt, decidedAt };
+    };
+    // Eq. 1, (1, 1) for every model: slots of one SLO each, many decisions a second.
+    const second = run('eq1', 1000);
+    expect(second.decidedAt.length).toBeGreaterThan(100);
+    // The first decision at or after each whole second trains, once.
+    const expected = [...new Set(second.decidedAt.map((t) => Math.floor(t / 1000)))].map((k) => second.decidedAt.find((t) => t >= k * 1000)!);
+    expect(second.trainedAt).toEqual(expected);
+    expect(second.trainedAt.length).toBeLessThanOrEqual(10);
+    // 0 (and absent): after every decision, Algorithm 1's step per slot.
+    for (const every of [0, undefined]) {
+      const each = run('eq1', every);
+      expect(each.trainedAt).toEqual(each.decidedAt);
+    }
+    // The fixed slot of 1 s: every decision, as before the cadence was named.
+    const fixed = run('fixed', 1000);
+    expect(fixed.trainedAt).toEqual(fixed.decidedAt);
+    expect(fixed.decidedAt).toHaveLength(10);
+  });
+
+  it('decides only for the models due, with only their rows, and keeps the others’ actions', () => {
+    const calls: { rows: number; models: number[] | null }[] = [];
+    const fake: Learner = {
+      kind: 'bcedge',
+      act: (_s, _b, rows, _e, context) => (calls.push({ rows, models: context?.models === undefined ? null : [...context.models] }), Int32Array.from({ length: rows }, () => 9)),
+      policy: (_s, _b, rows) => new Float32Array(rows * ACTION_COUNT),
+      record: () => undefined,
+      train: () => 0,
+      stats: () => ({ updates: 0, temperature: null, entropy: null, losses: {}, epsilon: null }),
+      save: () => {
+        throw new Error('not needed');
+      },
+      load: () => undefined,
+      dispose: () => undefined,
+    };
+    const scheduler = new LearningScheduler({ id: 'bcedge', learner: fake, train: true, explore: true, predictor: null, predictorBudget: 0.8, predictorSteps: 1 });
+    const observations: ServingObservation[] = [];
+    new ServingRun({ ...nano(3000, 'eq1'), platform: 'xavier-nx', background: [] }, { id: 'probe', decide: (o) => (observations.push(o), scheduler.decide(o)) }).runToEnd();
+    expect(calls.length).toBe(observations.length);
+    observations.forEach((o, i) => {
+      const due = dueModels(o);
+      expect(calls[i]!.rows).toBe(due.length);
+      expect(calls[i]!.models).toEqual(due);
+    });
+    // After the first decision (every model), most decisions are for one model.
+    expect(calls.slice(1).every((c) => c.rows < 6)).toBe(true);
+  });
+
   it('always allows (1, 1), and forbids what cannot fit', () => {
     const observation = { memoryMb: 4096, staticMemoryMb: 4000, models: [] } as unknown as ServingObservation;
     const models = MODEL_IDS.map((model, i) => ({ model, profile: { weightsMb: 50, activationMbPerSample: 10 }, instances: 1, index: i }));
