@@ -69,7 +69,7 @@ export interface ModelObservation {
    * `eq1`), so its action is applied and `lastSlot` is the slot that just ended. A model not
    * due keeps its action; what is returned for it is ignored.
    */
-  readonly due?: boolean;
+  readonly due?: boolean | undefined;
   /** Whether the model's service is running (absent: true); out of service its action is ignored and no instance is loaded. */
   readonly inService?: boolean;
   readonly queueLength: number;

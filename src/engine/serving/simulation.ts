@@ -1206,44 +1206,52 @@ export class ServingRun {
       return sum;
     }
     // The k smallest of a binary heap: the root, and each time one is taken its children join the candidates.
-    const cand = this.candidates;
-    let size = 0;
-    const less = (p: number, q: number): boolean => this.before(heap[p]!, heap[q]!);
-    const push = (p: number): void => {
-      let i = size++;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (!less(p, cand[parent]!)) break;
-        cand[i] = cand[parent]!;
-        i = parent;
-      }
-      cand[i] = p;
-    };
-    const pop = (): number => {
-      const top = cand[0]!;
-      const last = cand[--size]!;
-      let i = 0;
-      for (;;) {
-        const left = 2 * i + 1;
-        if (left >= size) break;
-        const right = left + 1;
-        const child = right < size && less(cand[right]!, cand[left]!) ? right : left;
-        if (!less(cand[child]!, last)) break;
-        cand[i] = cand[child]!;
-        i = child;
-      }
-      if (size > 0) cand[i] = last;
-      return top;
-    };
-    push(0);
+    this.candidateCount = 0;
+    this.pushCandidate(heap, 0);
     for (let taken = 0; taken < k; taken++) {
-      const p = pop();
+      const p = this.popCandidate(heap);
       sum += this.reqSlo[heap[p]!]!;
       const left = 2 * p + 1;
-      if (left < n) push(left);
-      if (left + 1 < n) push(left + 1);
+      if (left < n) this.pushCandidate(heap, left);
+      if (left + 1 < n) this.pushCandidate(heap, left + 1);
     }
     return sum;
+  }
+
+  private candidateCount = 0;
+
+  /** Adds position `p` of a deadline heap to the candidates (a min-heap of positions by the requests' order). */
+  private pushCandidate(heap: Int32Array, p: number): void {
+    const cand = this.candidates;
+    let i = this.candidateCount++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.before(heap[p]!, heap[cand[parent]!]!)) break;
+      cand[i] = cand[parent]!;
+      i = parent;
+    }
+    cand[i] = p;
+  }
+
+  /** Takes the candidate whose request comes first. */
+  private popCandidate(heap: Int32Array): number {
+    const cand = this.candidates;
+    const top = cand[0]!;
+    const size = --this.candidateCount;
+    if (size === 0) return top;
+    const last = cand[size]!;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= size) break;
+      const right = left + 1;
+      const child = right < size && this.before(heap[cand[right]!]!, heap[cand[left]!]!) ? right : left;
+      if (!this.before(heap[cand[child]!]!, heap[last]!)) break;
+      cand[i] = cand[child]!;
+      i = child;
+    }
+    cand[i] = last;
+    return top;
   }
 
   /**
@@ -1329,7 +1337,8 @@ export class ServingRun {
     }
     this.updateInstanceMemory();
     if (this.edf) this.dispatch(0);
-    else for (let m = 0; m < this.m; m++) this.dispatch(m);
+    // Only a model whose action may have changed can start a batch now (every model under `fixed`).
+    else for (let m = 0; m < this.m; m++) if (due === undefined || due[m] === 1) this.dispatch(m);
   }
 
   /** The record of the last reporting interval (kept even when the series thins it out); null before the first ended. */
@@ -1362,7 +1371,8 @@ export class ServingRun {
         sloMs: this.sloMs[m]!,
         headSloMs: head >= 0 ? this.reqSlo[head]! : this.sloMs[m]!,
         inputScaleMean,
-        ...(this.perModelSlots ? { due: this.due[m] === 1 } : {}),
+        // Always present (undefined under `fixed`), so that every observation has one shape.
+        due: this.perModelSlots ? this.due[m] === 1 : undefined,
         inService: this.inService[m] === 1,
         queueLength: this.heapSize[m]!,
         oldestSlackMs: head >= 0 ? this.reqDeadline[head]! - now : this.sloMs[m]!,

@@ -105,6 +105,13 @@ export function createGa(params: GaParams, rng: Rng): GaScheduler {
     return Number.isNaN(f) ? Number.NEGATIVE_INFINITY : f;
   };
 
+  /** The models that take this decision's action (all under the fixed slot) remember which installation it came from. */
+  function install(observation: ServingObservation): ServingAction {
+    const models = observation.models;
+    for (let m = 0; m < models.length; m++) if (models[m]!.due !== false) appliedFrom[m] = installation;
+    return toAction(population[current]!);
+  }
+
   function startWindow(models: number): void {
     slotInWindow = 0;
     sums = new Float64Array(models);
@@ -156,37 +163,31 @@ export function createGa(params: GaParams, rng: Rng): GaScheduler {
     decide(observation: ServingObservation): ServingAction {
       const models = observation.models.length;
       // Under the fixed slot (no model says whether it is due) every decision is a slot of the window.
-      const perModelSlots = observation.models.some((o) => o.due !== undefined);
+      const perModelSlots = observation.models[0]?.due !== undefined;
       const advanced = !perModelSlots || observation.slot !== lastInterval;
       lastInterval = observation.slot;
-      /** The models that take this decision's action remember which installation it came from. */
-      const install = (): ServingAction => {
-        observation.models.forEach((o, m) => {
-          if (o.due !== false) appliedFrom[m] = installation;
-        });
-        return toAction(population[current]!);
-      };
       if (population.length === 0) {
         population = Array.from({ length: params.population }, () => fresh(Array.from({ length: models }, randomGene)));
         appliedFrom = new Float64Array(models);
         startWindow(models);
-        return install();
+        return install(observation);
       }
       // The utility of the slot that just ended belongs to the individual in force (under
       // per-model slots, if the model's action was its gene).
       if (slotInWindow >= params.warmupSlots) {
-        observation.models.forEach((o, m) => {
-          if (o.due === false || appliedFrom[m] !== installation) return;
+        for (let m = 0; m < models; m++) {
+          const o = observation.models[m]!;
+          if (o.due === false || appliedFrom[m] !== installation) continue;
           const u = o.lastSlot?.utility;
           if (u !== null && u !== undefined) {
             sums[m]! += u;
             counts[m]!++;
           }
-        });
+        }
       }
-      if (!advanced) return install();
+      if (!advanced) return install(observation);
       slotInWindow++;
-      if (slotInWindow < slotsPerIndividual) return install();
+      if (slotInWindow < slotsPerIndividual) return install(observation);
       const ind = population[current]!;
       for (let m = 0; m < models; m++) ind.fitness[m] = counts[m]! > 0 ? sums[m]! / counts[m]! : Number.NaN;
       current++;
@@ -196,7 +197,7 @@ export function createGa(params: GaParams, rng: Rng): GaScheduler {
         current = 0;
       }
       startWindow(models);
-      return install();
+      return install(observation);
     },
   };
 }
