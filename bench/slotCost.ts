@@ -5,10 +5,13 @@
  * (`trainEveryMs = 0`, Algorithm 1), one after the other in this process; wall time,
  * decisions, gradient updates and transitions of each (ARCHITECTURE §3).
  *
- *   npx tsx bench/slotCost.ts [preset] [--duration S] [--seed N] [--algorithm1 0|1]
+ *   npx tsx bench/slotCost.ts [preset] [--duration S] [--seed N] [--algorithm1 0|1] [--repeats N]
  *
- * Defaults: bcedge-dynamic, 300 s, seed 1, the Algorithm 1 run included. Prints JSON on
- * stdout: per run the wall seconds and counts, and the ratios to the fixed slot.
+ * Defaults: bcedge-dynamic, 300 s, seed 1, the Algorithm 1 run included, 3 repeats. After an
+ * untimed warm-up of each setting (20 simulated s: tfjs and the JIT), the settings run in
+ * turn, `repeats` times; each is the same run every time (seeded), so only the wall time
+ * varies, and the median is kept. Prints JSON on stdout: per setting the median wall seconds
+ * (and every repeat's) and counts, and the ratios to the fixed slot.
  */
 import { wrapDecide } from '../src/engine/serving/scheduler';
 import { ServingRun } from '../src/engine/serving/simulation';
@@ -36,6 +39,7 @@ async function main(argv: readonly string[]): Promise<void> {
   let durationS = 300;
   let seed = 1;
   let algorithm1 = true;
+  let repeats = 3;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (!a.startsWith('--')) {
@@ -47,12 +51,13 @@ async function main(argv: readonly string[]): Promise<void> {
     if (a === '--duration') durationS = Number(value);
     else if (a === '--seed') seed = Number(value);
     else if (a === '--algorithm1') algorithm1 = value !== '0';
+    else if (a === '--repeats') repeats = Math.max(1, Math.floor(Number(value)));
     else throw new Error(`${a}: unknown option`);
   }
   const found = findPreset(preset);
   if (found === undefined || found.scenario.world !== 'serving') throw new Error(`${preset}: not a serving preset`);
   const kit = await loadLearningKit();
-  const measure = (slot: 'eq1' | 'fixed', trainEveryMs: number): Measured => {
+  const measure = (slot: 'eq1' | 'fixed', trainEveryMs: number, durationS: number): Measured => {
     const base = structuredClone(found.scenario) as ServingScenario;
     const scenario: ServingScenario = {
       ...base,
@@ -73,11 +78,18 @@ async function main(argv: readonly string[]): Promise<void> {
     inner.dispose?.();
     return { slot, trainEveryMs, seconds, decisions, updates: telemetry.updates, transitions: telemetry.transitions, utilityMean: summary.utilityMean, sloViolationPct: summary.sloViolationPct };
   };
-  const fixed = measure('fixed', 1000);
-  const eq1 = measure('eq1', 1000);
-  const runs = [fixed, eq1, ...(algorithm1 ? [measure('eq1', 0)] : [])];
+  const settings: [slot: 'eq1' | 'fixed', trainEveryMs: number][] = [['fixed', 1000], ['eq1', 1000], ...(algorithm1 ? [['eq1', 0] as ['eq1', number]] : [])];
+  for (const [slot, every] of settings) measure(slot, every, Math.min(20, durationS));
+  const all: Measured[][] = settings.map(() => []);
+  for (let k = 0; k < repeats; k++) settings.forEach(([slot, every], i) => all[i]!.push(measure(slot, every, durationS)));
+  const median = (xs: readonly number[]): number => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    return sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+  };
+  const runs = all.map((repeated) => ({ ...repeated[0]!, seconds: median(repeated.map((r) => r.seconds)), repeats: repeated.map((r) => r.seconds) }));
+  const fixed = runs[0]!;
   const ratios = runs.map((r) => ({ slot: r.slot, trainEveryMs: r.trainEveryMs, wall: r.seconds / fixed.seconds, decisions: r.decisions / fixed.decisions, updates: r.updates / fixed.updates }));
-  process.stdout.write(`${JSON.stringify({ preset, durationS, seed, runs, ratiosToFixed: ratios }, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify({ preset, durationS, seed, repeats, runs, ratiosToFixed: ratios }, null, 2)}\n`);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
