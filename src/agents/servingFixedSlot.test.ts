@@ -1,17 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createLatencyPredictor } from '../agents/predictorAdapter';
-import { createLearningFactory } from '../agents/registry';
-import type { Tf } from '../agents/tf';
-import { loadTfNode } from '../agents/tfNode';
+import { createLatencyPredictor } from './predictorAdapter';
+import { createLearningFactory } from './registry';
+import type { Tf } from './tf';
+import { loadTfNode } from './tfNode';
 import type { LearningFactory } from '../schedulers/serving/registry';
-import { parseAnyScenario } from './parse';
-import type { ServingScenario } from './schema';
-import { runServingScenario, type ServingLaneResult } from './servingRunner';
-import { pinnedNumbers } from './testing/pinnedNumbers';
-import fixture from './testing/servingFixedSlot.json';
+import { parseAnyScenario } from '../scenario/parse';
+import type { ServingScenario } from '../scenario/schema';
+import { runServingScenario, type ServingLaneResult } from '../scenario/servingRunner';
+import { pinnedNumbers } from '../scenario/testing/pinnedNumbers';
+import fixture from '../scenario/testing/servingFixedSlot.json';
 
 /**
- * Every serving preset and lesson as it stood before the scheduling slot was named (version-4
+ * (Here beside the learners, whose tfjs the page's typecheck leaves out; the scenario pins
+ * of the readings are in src/scenario.) Every serving preset and lesson as it stood before the scheduling slot was named (version-4
  * documents of commit b95b7f3: 30 s, the lanes that do not learn, the reference lanes
  * included, the first two values of each sweep axis), and the four learners from scratch for
  * 60 s on the six models (`learners-from-scratch`), with the numbers the code of that commit
