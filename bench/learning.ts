@@ -175,7 +175,8 @@ function convergence(tf: Tf, rows: BenchRow[]): Record<string, unknown> {
     const curve: number[] = [];
     for (let slot = 1; slot <= slots; slot++) {
       run.advanceTo(slot * slotMs);
-      const u = run.observe().reward ?? 0;
+      // The reporting interval's utility (under the fixed slot, the reward of the slot's decision).
+      const u = run.lastRecord?.utility ?? 0;
       recent.push(u);
       sum += u;
       if (recent.length > window) sum -= recent.shift()!;

@@ -115,11 +115,13 @@ test('the serving lab reads BCEdge as the paper writes it: its Assumptions panel
     ['latencyProfile', 'tensorrt'],
     ['interference', 'coLocated'],
     ['platformSetting', 'perModel'],
+    ['slot', 'eq1'],
   ] as const) {
     await expect(lab.byTestId(`assumptions.${name}`)).toHaveValue(value);
   }
   await expect(panel).toContainText('§V-A');
   await expect(panel).toContainText('Eq. 4');
+  await expect(panel).toContainText('§III-A2, Eq. 1');
   // Batches of 8 form: some model has requests waiting for its batch, with the time they have left.
   await expect
     .poll(async () => {

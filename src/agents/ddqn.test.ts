@@ -66,6 +66,20 @@ describe('Ddqn', { timeout: SLOW }, () => {
     ddqn.dispose();
   });
 
+  it('under per-model slots, decays ε only on the first call of a reporting interval', () => {
+    const ddqn = new Ddqn(tf, S, A, { ...SMALL, epsilonStart: 0.9, epsilonEnd: 0.1, epsilonDecaySteps: 8 }, createRng(1, 1));
+    const s = contextStates(1);
+    const none = new Float32Array(A);
+    const models = Int32Array.of(1);
+    ddqn.act(s, none, 1, true, { models, newInterval: true });
+    expect(ddqn.epsilon).toBeCloseTo(0.8, 12);
+    for (let k = 0; k < 5; k++) ddqn.act(s, none, 1, true, { models, newInterval: false });
+    expect(ddqn.epsilon).toBeCloseTo(0.8, 12);
+    ddqn.act(s, none, 1, true, { models, newInterval: true });
+    expect(ddqn.epsilon).toBeCloseTo(0.7, 12);
+    ddqn.dispose();
+  });
+
   it('bootstraps with the best action allowed in s′ (Double DQN target under the next mask)', () => {
     // γ = 0.5. In Y (allow all) arm 0 pays 1 and the others 0, and Y leads to Y: Q(Y, 0) = 2,
     // Q(Y, a ≠ 0) = 1. From X every arm pays 0 and leads to Y with arm 0 masked, so

@@ -1,6 +1,6 @@
 import type { Scalar, Tensor, Tensor1D, Variable } from '@tensorflow/tfjs';
 import type { Rng } from '../engine/rng';
-import type { AgentFile, Learner, LearnerStats, Transition } from './learner';
+import type { ActContext, AgentFile, Learner, LearnerStats, Transition } from './learner';
 import { Mlp } from './nn';
 import { createReplayBatch, ReplayBuffer, type ReplayBatch } from './replay';
 import { argmaxRow } from './sampling';
@@ -30,6 +30,8 @@ import { DEFAULT_SAC_CONFIG } from './sac';
  *   exploring `act` calls (one per scheduling slot, whatever the number of rows), so the
  *   schedule is in slots of experience like the rest of the lab and does not depend on
  *   the warm-up or on `updatesPerStep`; greedy calls (explore = false) do not advance it.
+ *   Under Eq. 1's per-model slots (slot `eq1`) only the first call of each reporting
+ *   interval counts (`ActContext.newInterval`), so ε falls at the same pace in simulated time.
  *   A random action is uniform over the actions allowed in s.
  *
  * Speed, as sac.ts: one `tidy` and one `variableGrads` pass per update, the target computed
@@ -135,7 +137,7 @@ export class Ddqn implements Learner {
     return out;
   }
 
-  act(states: Float32Array, maskBias: Float32Array, rows: number, explore: boolean): Int32Array {
+  act(states: Float32Array, maskBias: Float32Array, rows: number, explore: boolean, context?: ActContext): Int32Array {
     const A = this.actionCount;
     const out = new Int32Array(rows);
     // Which rows explore, drawn first: while ε is near 1 most slots need no forward pass.
@@ -167,7 +169,7 @@ export class Ddqn implements Learner {
         out[r] = argmaxRow(q!, maskBias, r, A);
       }
     }
-    if (explore) this.decayEpsilon();
+    if (explore && context?.newInterval !== false) this.decayEpsilon();
     return out;
   }
 

@@ -51,6 +51,21 @@ export interface AgentFile {
   readonly trainedOn?: string;
 }
 
+/**
+ * What an `act` call's rows are, when not every model decides at once (slot `eq1`: each model
+ * at the end of its own slot, BCEdge Eq. 1; the serving adapter, learningScheduler.ts).
+ */
+export interface ActContext {
+  /** The model (transition stream, `Transition.row`) of each row; absent: row r is model r. */
+  readonly models?: Int32Array;
+  /**
+   * Whether this call is the first of a reporting interval (absent: true). Schedules counted
+   * in slots of experience (DDQN's ε) advance on these only, so that they run at the same
+   * pace in simulated time whatever the number of decisions.
+   */
+  readonly newInterval?: boolean;
+}
+
 export interface Learner {
   readonly kind: LearnerKind;
   /**
@@ -58,7 +73,7 @@ export interface Learner {
    * action. `explore`: sample from the policy (SAC, TAC, PPO) or ε-greedy (DDQN); otherwise
    * the most probable / greedy allowed action.
    */
-  act(states: Float32Array, maskBias: Float32Array, rows: number, explore: boolean): Int32Array;
+  act(states: Float32Array, maskBias: Float32Array, rows: number, explore: boolean, context?: ActContext): Int32Array;
   /** π(·|s) per row (rows × actions), masked actions 0; DDQN reports its ε-greedy distribution. */
   policy(states: Float32Array, maskBias: Float32Array, rows: number): Float32Array;
   record(transition: Transition): void;

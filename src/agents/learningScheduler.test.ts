@@ -17,15 +17,18 @@ beforeAll(async () => {
 });
 
 /** Six models on the 4 GB Jetson Nano, loaded: large (b, m_c) overflow its memory. */
-const nano = (durationMs = 60_000): ServingRunSpec => ({
+const nano = (durationMs = 60_000, slot: 'eq1' | 'fixed' = 'eq1'): ServingRunSpec => ({
   platform: 'nano',
   models: MODEL_IDS.map((model) => ({ model, weight: 1 })),
   rateRps: 40,
   durationMs,
   seed: 3,
   background: [{ fromMs: 0, toMs: null, intensity: 0.2, memoryMb: 512 }],
-  assumptions: DEFAULT_SERVING_ASSUMPTIONS,
+  assumptions: { ...DEFAULT_SERVING_ASSUMPTIONS, slot },
 });
+
+/** The models a decision is for (every model under the fixed slot). */
+const dueModels = (o: ServingObservation): number[] => o.models.flatMap((m, i) => (m.due === false ? [] : [i]));
 
 /** A predictor that says every batch of 16 or more takes 10 s, and keeps the batch sizes it learns from. */
 function slowBigBatchPredictor() {
@@ -39,14 +42,14 @@ function slowBigBatchPredictor() {
   return { predictor, seen };
 }
 
-/** Runs 30 s of the Xavier NX device under `scheduler` (learning and profiling) and gives every batch size it chose. */
-function batchSizesChosen(scheduler: LearningScheduler): number[] {
+/** Runs 30 s of the Xavier NX device under `scheduler` (learning and profiling) and gives every batch size it chose (for the models due). */
+function batchSizesChosen(scheduler: LearningScheduler, slot: 'eq1' | 'fixed' = 'fixed'): number[] {
   const chosen: number[] = [];
-  new ServingRun({ ...nano(30_000), platform: 'xavier-nx', background: [] }, {
+  new ServingRun({ ...nano(30_000, slot), platform: 'xavier-nx', background: [] }, {
     id: 'probe',
     decide: (o) => {
       const a = scheduler.decide(o);
-      for (const x of a) chosen.push(x.batchSize);
+      for (const m of dueModels(o)) chosen.push(a[m]!.batchSize);
       return a;
     },
     learn: () => scheduler.learn(),
@@ -56,34 +59,38 @@ function batchSizesChosen(scheduler: LearningScheduler): number[] {
 }
 
 describe('the learning scheduler (BCEdge Algorithm 1 in the serving world)', () => {
-  it('never takes an action the memory mask forbids, while it explores and learns', () => {
-    const learner = new DiscreteSac(tf, STATE_SIZE, ACTION_COUNT, { ...DEFAULT_SAC_CONFIG, warmup: 32 }, createRng(1, 2));
-    const scheduler = new LearningScheduler({ id: 'bcedge', learner, train: true, explore: true, predictor: null, predictorBudget: 0.8, predictorSteps: 1 });
-    let masked = 0;
-    let decisions = 0;
-    const checked = {
-      id: scheduler.id,
-      decide: (o: ServingObservation) => {
-        const action = scheduler.decide(o);
-        action.forEach((a, m) => {
-          const mask = new Uint8Array(ACTION_COUNT);
-          memoryMask(o, m, [], mask, 0);
-          masked += ACTION_COUNT - mask.reduce((s, v) => s + v, 0);
-          expect(mask[indexOf(a)]).toBe(1);
-        });
-        decisions++;
-        return action;
-      },
-      learn: () => scheduler.learn(),
-    };
-    new ServingRun(nano(), checked).runToEnd();
-    expect(decisions).toBe(60); // at time 0 and at the end of each slot but the last
-    expect(masked).toBeGreaterThan(0); // the mask did forbid something on the Nano
-    expect(scheduler.telemetry().updates).toBeGreaterThan(0);
-    learner.dispose();
-  }, 60_000);
+  for (const slot of ['fixed', 'eq1'] as const) {
+    it(`never takes an action the memory mask forbids, while it explores and learns (slot ${slot})`, () => {
+      const learner = new DiscreteSac(tf, STATE_SIZE, ACTION_COUNT, { ...DEFAULT_SAC_CONFIG, warmup: 32 }, createRng(1, 2));
+      const scheduler = new LearningScheduler({ id: 'bcedge', learner, train: true, explore: true, predictor: null, predictorBudget: 0.8, predictorSteps: 1 });
+      let masked = 0;
+      let decisions = 0;
+      const checked = {
+        id: scheduler.id,
+        decide: (o: ServingObservation) => {
+          const action = scheduler.decide(o);
+          // The actions applied: every model's under the fixed slot, the due models' under Eq. 1.
+          for (const m of dueModels(o)) {
+            const mask = new Uint8Array(ACTION_COUNT);
+            memoryMask(o, m, [], mask, 0);
+            masked += ACTION_COUNT - mask.reduce((s, v) => s + v, 0);
+            expect(mask[indexOf(action[m]!)]).toBe(1);
+          }
+          decisions++;
+          return action;
+        },
+        learn: () => scheduler.learn(),
+      };
+      new ServingRun(nano(60_000, slot), checked).runToEnd();
+      if (slot === 'fixed') expect(decisions).toBe(60); // at time 0 and at the end of each slot but the last
+      else expect(decisions).toBeGreaterThan(60); // whenever a model's own slot ends
+      expect(masked).toBeGreaterThan(0); // the mask did forbid something on the Nano
+      expect(scheduler.telemetry().updates).toBeGreaterThan(0);
+      learner.dispose();
+    }, 60_000);
+  }
 
-  it('stores (s, a, r, s′) per model with the model’s utility of the slot as r', () => {
+  for (const slot of ['fixed', 'eq1'] as const) it(`stores (s, a, r, s′) per model with the model’s utility of the slot as r (slot ${slot})`, () => {
     const recorded: Transition[] = [];
     const fake: Learner = {
       kind: 'bcedge',
@@ -99,19 +106,93 @@ describe('the learning scheduler (BCEdge Algorithm 1 in the serving world)', () 
       dispose: () => undefined,
     };
     const scheduler = new LearningScheduler({ id: 'bcedge', learner: fake, train: true, explore: true, predictor: null, predictorBudget: 0.8, predictorSteps: 1 });
-    const spec: ServingRunSpec = { ...nano(5000), platform: 'xavier-nx', background: [] };
+    const spec: ServingRunSpec = { ...nano(5000, slot), platform: 'xavier-nx', background: [] };
     const observations: ServingObservation[] = [];
     const run = new ServingRun(spec, { id: 'probe', decide: (o) => (observations.push(o), scheduler.decide(o)) });
     run.runToEnd();
     expect(actionOf(9)).toEqual({ batchSize: 2, instances: 2 });
     // Every transition's reward is its model's utility in the slot that followed the action.
     for (const t of recorded) {
-      const next = observations.find((o, i) => i > 0 && o.models[t.row]!.lastSlot?.utility === t.reward);
+      const next = observations.find((o, i) => i > 0 && o.models[t.row]!.due !== false && o.models[t.row]!.lastSlot?.utility === t.reward);
       expect(next).toBeDefined();
       expect(t.action).toBe(9);
     }
-    const expected = observations.slice(1).reduce((n, o) => n + o.models.filter((m) => m.lastSlot?.utility !== null && m.lastSlot !== null).length, 0);
+    // One transition per due model with a utility at every decision after the first.
+    const expected = observations.slice(1).reduce((n, o) => n + o.models.filter((m) => m.due !== false && m.lastSlot?.utility !== null && m.lastSlot !== null).length, 0);
     expect(recorded).toHaveLength(expected);
+    if (slot === 'eq1') expect(observations.length).toBeGreaterThan(6);
+  });
+
+  it('trains at its cadence trainEveryMs: once per simulated second by default, after every decision at 0, every decision under a fixed slot as long', () => {
+    const run = (slot: 'eq1' | 'fixed', trainEveryMs: number | undefined) => {
+      const trainedAt: number[] = [];
+      const decidedAt: number[] = [];
+      let now = 0;
+      const fake: Learner = {
+        kind: 'bcedge',
+        act: (_s, _b, rows) => new Int32Array(rows),
+        policy: (_s, _b, rows) => new Float32Array(rows * ACTION_COUNT),
+        record: () => undefined,
+        train: () => (trainedAt.push(now), 1),
+        stats: () => ({ updates: 0, temperature: null, entropy: null, losses: {}, epsilon: null }),
+        save: () => {
+          throw new Error('not needed');
+        },
+        load: () => undefined,
+        dispose: () => undefined,
+      };
+      const scheduler = new LearningScheduler({ id: 'bcedge', learner: fake, train: true, explore: true, predictor: null, predictorBudget: 0.8, predictorSteps: 1, ...(trainEveryMs === undefined ? {} : { trainEveryMs }) });
+      new ServingRun({ ...nano(10_000, slot), platform: 'xavier-nx', background: [] }, {
+        id: 'probe',
+        decide: (o) => ((now = o.nowMs), decidedAt.push(o.nowMs), scheduler.decide(o)),
+        learn: () => scheduler.learn(),
+      }).runToEnd();
+      return { trainedAt, decidedAt };
+    };
+    // Eq. 1, (1, 1) for every model: slots of one SLO each, many decisions a second.
+    const second = run('eq1', 1000);
+    expect(second.decidedAt.length).toBeGreaterThan(100);
+    // The first decision at or after each whole second trains, once.
+    const expected = [...new Set(second.decidedAt.map((t) => Math.floor(t / 1000)))].map((k) => second.decidedAt.find((t) => t >= k * 1000)!);
+    expect(second.trainedAt).toEqual(expected);
+    expect(second.trainedAt.length).toBeLessThanOrEqual(10);
+    // 0 (and absent): after every decision, Algorithm 1's step per slot.
+    for (const every of [0, undefined]) {
+      const each = run('eq1', every);
+      expect(each.trainedAt).toEqual(each.decidedAt);
+    }
+    // The fixed slot of 1 s: every decision, as before the cadence was named.
+    const fixed = run('fixed', 1000);
+    expect(fixed.trainedAt).toEqual(fixed.decidedAt);
+    expect(fixed.decidedAt).toHaveLength(10);
+  });
+
+  it('decides only for the models due, with only their rows, and keeps the others’ actions', () => {
+    const calls: { rows: number; models: number[] | null }[] = [];
+    const fake: Learner = {
+      kind: 'bcedge',
+      act: (_s, _b, rows, _e, context) => (calls.push({ rows, models: context?.models === undefined ? null : [...context.models] }), Int32Array.from({ length: rows }, () => 9)),
+      policy: (_s, _b, rows) => new Float32Array(rows * ACTION_COUNT),
+      record: () => undefined,
+      train: () => 0,
+      stats: () => ({ updates: 0, temperature: null, entropy: null, losses: {}, epsilon: null }),
+      save: () => {
+        throw new Error('not needed');
+      },
+      load: () => undefined,
+      dispose: () => undefined,
+    };
+    const scheduler = new LearningScheduler({ id: 'bcedge', learner: fake, train: true, explore: true, predictor: null, predictorBudget: 0.8, predictorSteps: 1 });
+    const observations: ServingObservation[] = [];
+    new ServingRun({ ...nano(3000, 'eq1'), platform: 'xavier-nx', background: [] }, { id: 'probe', decide: (o) => (observations.push(o), scheduler.decide(o)) }).runToEnd();
+    expect(calls.length).toBe(observations.length);
+    observations.forEach((o, i) => {
+      const due = dueModels(o);
+      expect(calls[i]!.rows).toBe(due.length);
+      expect(calls[i]!.models).toEqual(due);
+    });
+    // After the first decision (every model), most decisions are for one model.
+    expect(calls.slice(1).every((c) => c.rows < 6)).toBe(true);
   });
 
   it('always allows (1, 1), and forbids what cannot fit', () => {

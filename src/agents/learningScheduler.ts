@@ -43,6 +43,15 @@ export interface LearningSchedulerOptions {
   readonly interference?: 'coLocated' | 'ownModel';
   /** Predictor updates after each decision. */
   readonly predictorSteps: number;
+  /**
+   * The training cadence, simulated ms (absent or 0: after every decision, Algorithm 1's one
+   * gradient step per slot): `learn` trains at the first decision at or after each multiple
+   * of it, at most once a decision. Under the fixed slot of `slotMs` ≥ this every decision
+   * trains, as before it was named; under Eq. 1's per-model slots (tens to hundreds of ms a
+   * model) it keeps the gradient updates per simulated second what they were (registry
+   * `trainEveryMs`, default 1000 = the default slot) while transitions stay one per decision.
+   */
+  readonly trainEveryMs?: number;
 }
 
 /** Slots whose violation share is kept for the report (a 3000 s run has 3000). */
@@ -66,7 +75,14 @@ export interface LearningTelemetry {
  * decision with their rewards (each model's utility of the slot, Eq. 6 per model: the
  * decisions are per model, so is the credit), masks actions that would overflow memory
  * (and, with the predictor, those predicted to break the SLO), and acts; `learn` then runs
- * the gradient updates (lines 16–19), outside the timed decision.
+ * the gradient updates (lines 16–19), outside the timed decision, at the cadence
+ * `trainEveryMs`.
+ *
+ * Under Eq. 1's per-model slots (slot `eq1`) a decision concerns the models that are due
+ * (ModelObservation.due): only their states are read, their transitions (s at the model's
+ * previous decision, its action, the utility of its own slot, s now) stored and their
+ * actions chosen; the others keep theirs. Under the fixed slot every model is due at every
+ * decision, as before.
  *
  * Memory mask: against the other models' current instances (all models change at once,
  * so a combination can still overflow; the engine then fails the batch, which the reward
@@ -75,12 +91,25 @@ export interface LearningTelemetry {
 export class LearningScheduler implements ServingScheduler {
   readonly id: LearnerKind;
   readonly observeBatch?: (batch: BatchObservation) => void;
+  /** Per model: the state, mask and action of its last decision (rows × STATE_SIZE, rows × ACTION_COUNT, rows). */
   private states = new Float32Array(0);
   private masks = new Uint8Array(0);
   private maskBias = new Float32Array(0);
   private actions: Int32Array = new Int32Array(0);
-  private hasPrevious = false;
+  /** Per model: whether it has decided before (a transition can be stored at its next decision). */
+  private decided = new Uint8Array(0);
   private slots = 0;
+  /** Simulated time of the last decision, and the first at which `learn` trains again, ms. */
+  private nowMs = 0;
+  private nextTrainMs = 0;
+  /** The reporting interval of the last decision (`ServingObservation.slot`). */
+  private interval = -1;
+  /** Rewards of the transitions stored since `takeIntervalReward` last read them. */
+  private intervalRewardSum = 0;
+  private intervalRewardCount = 0;
+  /** Under per-model slots: arrivals and violations of the due models' slots in the interval under way (Fig. 14). */
+  private pendingArrivals = 0;
+  private pendingViolations = 0;
   private updates = 0;
   private transitions = 0;
   private lastReward: number | null = null;
@@ -100,54 +129,108 @@ export class LearningScheduler implements ServingScheduler {
 
   decide(observation: ServingObservation): ServingAction {
     const n = observation.models.length;
-    const states = new Float32Array(n * STATE_SIZE);
-    const masks = new Uint8Array(n * ACTION_COUNT);
-    for (let m = 0; m < n; m++) {
-      encodeState(observation, m, states, m * STATE_SIZE);
-      memoryMask(observation, m, [], masks, m * ACTION_COUNT);
+    if (this.decided.length !== n) {
+      this.states = new Float32Array(n * STATE_SIZE);
+      this.masks = new Uint8Array(n * ACTION_COUNT);
+      this.maskBias = new Float32Array(n * ACTION_COUNT);
+      this.actions = new Int32Array(n);
+      this.decided = new Uint8Array(n);
     }
-    this.predictorMasked = this.applyPredictor(observation, masks);
+    // The models this decision is for (all of them under the fixed slot).
+    const due: number[] = [];
+    observation.models.forEach((o, m) => {
+      if (o.due !== false) due.push(m);
+    });
+    const rows = due.length;
+    // Under the fixed slot no model says whether it is due: every decision is every model's, as before.
+    const allDue = !observation.models.some((o) => o.due !== undefined);
+    const states = new Float32Array(rows * STATE_SIZE);
+    const masks = new Uint8Array(rows * ACTION_COUNT);
+    due.forEach((m, j) => {
+      encodeState(observation, m, states, j * STATE_SIZE);
+      memoryMask(observation, m, [], masks, j * ACTION_COUNT);
+    });
+    this.predictorMasked = this.applyPredictor(observation, masks, due);
+    const newInterval = observation.slot !== this.interval;
+    this.interval = observation.slot;
+    this.nowMs = observation.nowMs;
 
+    // Fig. 14: the SLO violation share per slot; under per-model slots, per reporting interval
+    // (the due models' slots that ended in it).
     let arrivals = 0;
     let violations = 0;
-    for (const o of observation.models) {
-      arrivals += o.lastSlot?.arrivals ?? 0;
-      violations += o.lastSlot?.violations ?? 0;
+    for (const m of due) {
+      const last = observation.models[m]!.lastSlot;
+      arrivals += last?.arrivals ?? 0;
+      violations += last?.violations ?? 0;
     }
-    if (arrivals > 0 && this.slotViolations.length < MAX_SLOT_RECORDS) this.slotViolations.push((100 * Math.min(violations, arrivals)) / arrivals);
+    if (allDue) {
+      this.pushSlotViolations(arrivals, violations);
+    } else {
+      if (newInterval) {
+        this.pushSlotViolations(this.pendingArrivals, this.pendingViolations);
+        this.pendingArrivals = 0;
+        this.pendingViolations = 0;
+      }
+      this.pendingArrivals += arrivals;
+      this.pendingViolations += violations;
+    }
 
-    if (this.options.train && this.hasPrevious && this.states.length === states.length) {
+    if (this.options.train) {
       let sum = 0;
       let count = 0;
-      for (let m = 0; m < n; m++) {
+      due.forEach((m, j) => {
+        if (this.decided[m] !== 1) return;
         const reward = observation.models[m]!.lastSlot?.utility ?? null;
-        if (reward === null) continue;
+        if (reward === null) return;
         this.options.learner.record({
           row: m,
           state: this.states.subarray(m * STATE_SIZE, (m + 1) * STATE_SIZE),
           mask: this.masks.subarray(m * ACTION_COUNT, (m + 1) * ACTION_COUNT),
           action: this.actions[m]!,
           reward,
-          nextState: states.subarray(m * STATE_SIZE, (m + 1) * STATE_SIZE),
-          nextMask: masks.subarray(m * ACTION_COUNT, (m + 1) * ACTION_COUNT),
+          nextState: states.subarray(j * STATE_SIZE, (j + 1) * STATE_SIZE),
+          nextMask: masks.subarray(j * ACTION_COUNT, (j + 1) * ACTION_COUNT),
         });
         sum += reward;
         count++;
-      }
+      });
       this.transitions += count;
-      this.lastReward = count > 0 ? sum / count : null;
+      this.intervalRewardSum += sum;
+      this.intervalRewardCount += count;
+      // Under the fixed slot, as before: the last decision's mean (a decision without one keeps none).
+      if (allDue || count > 0) this.lastReward = count > 0 ? sum / count : null;
     }
 
-    const maskBias = new Float32Array(n * ACTION_COUNT);
+    const maskBias = new Float32Array(rows * ACTION_COUNT);
     for (let i = 0; i < maskBias.length; i++) maskBias[i] = masks[i] === 1 ? 0 : MASKED_LOGIT;
-    const actions = this.options.learner.act(states, maskBias, n, this.options.explore);
-    this.states = states;
-    this.masks = masks;
-    this.maskBias = maskBias;
-    this.actions = actions;
-    this.hasPrevious = true;
+    const chosen = allDue
+      ? this.options.learner.act(states, maskBias, rows, this.options.explore)
+      : this.options.learner.act(states, maskBias, rows, this.options.explore, { models: Int32Array.from(due), newInterval });
+    due.forEach((m, j) => {
+      this.states.set(states.subarray(j * STATE_SIZE, (j + 1) * STATE_SIZE), m * STATE_SIZE);
+      this.masks.set(masks.subarray(j * ACTION_COUNT, (j + 1) * ACTION_COUNT), m * ACTION_COUNT);
+      this.maskBias.set(maskBias.subarray(j * ACTION_COUNT, (j + 1) * ACTION_COUNT), m * ACTION_COUNT);
+      this.actions[m] = chosen[j]!;
+      this.decided[m] = 1;
+    });
     this.slots++;
-    return Array.from(actions, (a) => actionOf(a));
+    return Array.from(this.actions, (a) => actionOf(a));
+  }
+
+  private pushSlotViolations(arrivals: number, violations: number): void {
+    if (arrivals > 0 && this.slotViolations.length < MAX_SLOT_RECORDS) this.slotViolations.push((100 * Math.min(violations, arrivals)) / arrivals);
+  }
+
+  /**
+   * The mean reward of the transitions stored since the last call (null when none), for the
+   * learning curves, read once per reporting interval (the worker, the command line's `train`).
+   */
+  takeIntervalReward(): number | null {
+    const mean = this.intervalRewardCount > 0 ? this.intervalRewardSum / this.intervalRewardCount : null;
+    this.intervalRewardSum = 0;
+    this.intervalRewardCount = 0;
+    return mean;
   }
 
   dispose(): void {
@@ -157,18 +240,24 @@ export class LearningScheduler implements ServingScheduler {
 
   learn(): void {
     if (!this.options.train) return;
+    const every = this.options.trainEveryMs ?? 0;
+    if (every > 0) {
+      if (this.nowMs < this.nextTrainMs) return;
+      this.nextTrainMs = (Math.floor(this.nowMs / every) + 1) * every;
+    }
     this.updates += this.options.learner.train();
     this.options.predictor?.train(this.options.predictorSteps);
   }
 
-  /** Masks the actions the predictor expects to break the SLO; returns how many it removed. */
-  private applyPredictor(observation: ServingObservation, masks: Uint8Array): number {
+  /** Masks the actions the predictor expects to break the SLO for the `due` models (row j of `masks` is model due[j]); returns how many it removed. */
+  private applyPredictor(observation: ServingObservation, masks: Uint8Array, due: readonly number[]): number {
     const predictor = this.options.predictor;
     if (predictor === null || !predictor.ready || this.options.predictorMask === false) return 0;
     const candidates = Array.from({ length: ACTION_COUNT }, (_, a) => actionOf(a));
     let removed = 0;
-    observation.models.forEach((o, m) => {
-      const predicted = predictor.predictActions(observation, m, candidates);
+    due.forEach((model, m) => {
+      const o = observation.models[model]!;
+      const predicted = predictor.predictActions(observation, model, candidates);
       const limit = this.options.predictorBudget * o.sloMs;
       // ownModel: (1, 1) is never masked. coLocated: it may be, and when every action is
       // predicted to break the SLO the one predicted fastest stays.

@@ -110,6 +110,28 @@ describe('Ppo', { timeout: SLOW }, () => {
     ppo.dispose();
   });
 
+  it('under per-model slots, keeps each model’s last act until its transition arrives, whatever was asked of the others since', () => {
+    const ppo = new Ppo(tf, S, A, SMALL, createRng(9, 1));
+    const rng = createRng(9, 2);
+    const states = Float32Array.from({ length: 3 * S }, () => rng.nextFloat());
+    const bias = randomMaskBias(rng, 3);
+    const row = (r: number) => states.subarray(r * S, r * S + S);
+    const rowBias = (r: number) => bias.subarray(r * A, r * A + A);
+    const mask = (r: number) => Uint8Array.from({ length: A }, (_, a) => (bias[r * A + a] === 0 ? 1 : 0));
+    // Model 2 decides alone, then model 0 alone twice: model 2's act must survive them.
+    const [a2] = ppo.act(row(2), rowBias(2), 1, true, { models: Int32Array.of(2) });
+    const p2 = ppo.policy(row(2), rowBias(2), 1);
+    ppo.act(row(0), rowBias(0), 1, true, { models: Int32Array.of(0) });
+    const [a0] = ppo.act(row(0), rowBias(0), 1, true, { models: Int32Array.of(0) });
+    const p0 = ppo.policy(row(0), rowBias(0), 1);
+    const view = ppo as unknown as { rollout: { row: number; action: number; logp: number }[] };
+    ppo.record({ row: 2, state: row(2), mask: mask(2), action: a2!, reward: 0, nextState: row(2), nextMask: mask(2) });
+    ppo.record({ row: 0, state: row(0), mask: mask(0), action: a0!, reward: 0, nextState: row(0), nextMask: mask(0) });
+    expect(view.rollout[0]!.logp).toBeCloseTo(Math.log(p2[a2!]!), 5);
+    expect(view.rollout[1]!.logp).toBeCloseTo(Math.log(p0[a0!]!), 5);
+    ppo.dispose();
+  });
+
   it('never takes a masked action, even the one it learned to prefer', () => {
     // Arm 3 pays in every context but is masked in about half of the rows.
     const ppo = new Ppo(tf, S, A, SMALL, createRng(5, 1));

@@ -1,6 +1,6 @@
 import type { Scalar, Tensor, Tensor2D, Variable } from '@tensorflow/tfjs';
 import type { Rng } from '../engine/rng';
-import type { AgentFile, Learner, LearnerStats, Transition } from './learner';
+import type { ActContext, AgentFile, Learner, LearnerStats, Transition } from './learner';
 import { Mlp } from './nn';
 import { MASKED_LOGIT } from './replay';
 import { argmaxRow, sampleRow } from './sampling';
@@ -142,7 +142,7 @@ export class Ppo implements Learner {
     });
   }
 
-  act(states: Float32Array, maskBias: Float32Array, rows: number, explore: boolean): Int32Array {
+  act(states: Float32Array, maskBias: Float32Array, rows: number, explore: boolean, context?: ActContext): Int32Array {
     const tf = this.tf;
     const A = this.actionCount;
     // log π(·|s) and V(s) in one read-back: rows × (A + 1).
@@ -151,22 +151,37 @@ export class Ppo implements Learner {
       const logp = tf.logSoftmax(tf.add(this.policyNet.apply(s), tf.tensor2d(maskBias, [rows, A])) as Tensor2D);
       return tf.concat([logp, this.valueNet.apply(s)], 1).dataSync() as Float32Array;
     });
-    if (this.pendingValid.length < rows) {
-      this.pendingLogp = new Float32Array(rows * A);
-      this.pendingValue = new Float32Array(rows);
-      this.pendingValid = new Uint8Array(rows);
+    // What each row's stream (model) chose with is kept until its transition arrives: rows are
+    // the models, or under per-model slots (`context.models`) the models due now, the others'
+    // kept from their own last call.
+    const models = context?.models;
+    let streams = rows;
+    if (models !== undefined) for (const m of models) streams = Math.max(streams, m + 1);
+    if (this.pendingValid.length < streams) {
+      const logp = new Float32Array(streams * A);
+      const value = new Float32Array(streams);
+      const valid = new Uint8Array(streams);
+      if (models !== undefined) {
+        logp.set(this.pendingLogp);
+        value.set(this.pendingValue);
+        valid.set(this.pendingValid);
+      }
+      this.pendingLogp = logp;
+      this.pendingValue = value;
+      this.pendingValid = valid;
     }
     const probs = new Float32Array(rows * A);
     for (let r = 0; r < rows; r++) {
+      const stream = models === undefined ? r : models[r]!;
       for (let a = 0; a < A; a++) {
         const l = out[r * (A + 1) + a]!;
-        this.pendingLogp[r * A + a] = l;
+        this.pendingLogp[stream * A + a] = l;
         probs[r * A + a] = Math.exp(l);
       }
-      this.pendingValue[r] = out[r * (A + 1) + A]!;
-      this.pendingValid[r] = 1;
+      this.pendingValue[stream] = out[r * (A + 1) + A]!;
+      this.pendingValid[stream] = 1;
     }
-    this.pendingValid.fill(0, rows);
+    if (models === undefined) this.pendingValid.fill(0, rows);
     const actions = new Int32Array(rows);
     for (let r = 0; r < rows; r++) actions[r] = explore ? sampleRow(probs, r, A, this.rng) : argmaxRow(probs, maskBias, r, A);
     return actions;

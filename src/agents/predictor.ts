@@ -538,6 +538,10 @@ export function collectBatchRecords(
     modelCount = base.models.length;
     const spec: ServingRunSpec = {
       ...base,
+      // The profiler's one-second period (§V-E) is the explorer's slot: it draws every model's
+      // action and keeps one record per model each `slotMs`, whatever the scheduling reading
+      // (under Eq. 1's per-model slots it would be asked, and would flush, at every model's slot).
+      assumptions: { ...base.assumptions, slot: 'fixed' },
       durationMs: SESSION_MS,
       rateRps: options.rateRps ?? base.rateRps,
       background: options.background === false ? base.background : [...base.background, ...backgroundEpisodes(SESSION_MS, createRng(seed, BACKGROUND_STREAM))],

@@ -104,6 +104,7 @@ export function createLearningFactory(tf: Tf, options: LearningFactoryOptions = 
         predictorMask: params['predictorMask'] !== 0,
         interference: context.spec?.assumptions.interference ?? 'coLocated',
         predictorSteps: 1,
+        trainEveryMs: params['trainEveryMs'] ?? 1000,
       });
       options.onCreate?.(scheduler, id);
       return scheduler;

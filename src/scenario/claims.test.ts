@@ -91,7 +91,7 @@ describe('readings that were missing from the strips', () => {
   });
 
   it('every BCEdge row is measured under the paper’s and the earlier reading of each reading of BCEdge', () => {
-    const engineReadings = ['rateBasis', 'batching', 'throughputTerm', 'reward', 'latencyProfile', 'platformSetting'] as const;
+    const engineReadings = ['rateBasis', 'batching', 'throughputTerm', 'reward', 'latencyProfile', 'platformSetting', 'slot'] as const;
     const bcedge = CLAIMS.filter((c) => c.paper === 'bcedge');
     expect(bcedge.length).toBeGreaterThan(15);
     for (const claim of bcedge) {
@@ -130,6 +130,8 @@ describe('readings that were missing from the strips', () => {
     for (const id of ['bcedge-fig13-predictor', 'bcedge-fig13-vs-linear', 'bcedge-fig14-predictor-slo']) {
       const paths = CLAIMS.find((c) => c.id === id)!.sensitivity.map((s) => s.path);
       expect(paths.slice(0, 5), id).toEqual(['serving.lanes[0].params.predictorMask', 'serving.lanes[0].params.predictorBudget', 'serving.assumptions.sloJitter', 'serving.assumptions.slotMs', 'serving.assumptions.interference']);
+      // The slot's reading (Eq. 1 per model or fixed) beside its length, for the predictor rows too.
+      expect(paths, id).toContain('serving.assumptions.slot');
       const off = reading(id, 'serving.lanes[0].params.predictorMask', 0);
       expect(off?.scenario.world === 'serving' && off.scenario.serving.lanes[0]!.params, id).toMatchObject({ predictor: 1, predictorMask: 0 });
     }

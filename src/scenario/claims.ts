@@ -514,6 +514,9 @@ const RATE: Sensitivity = { path: 'serving.rateRps', label: 'rate (rps)', values
 const PLATFORM: Sensitivity = { path: 'serving.platform', label: 'platform', values: ['xavier-nx', 'tx2', 'nano'] };
 const SLO_JITTER: Sensitivity = { path: 'serving.assumptions.sloJitter', label: 'SLO jitter', values: [0, 0.1] };
 // Two readings each of the slot and the entropy target: a third would add minutes of learning per seed.
+// `slotMs` is the fixed slot under `slot: "fixed"` and, under Eq. 1's per-model slots (the
+// default), the reporting interval over which the metrics (and the reference lanes' search)
+// are taken; the learners' training cadence is their own parameter (trainEveryMs).
 const SLOT: Sensitivity = { path: 'serving.assumptions.slotMs', label: 'slot (ms)', values: [1000, 2000] };
 const ENTROPY: Sensitivity = { path: 'serving.lanes[0].params.targetEntropyRatio', label: 'entropy target', values: [0.3, 0.6] };
 const PREDICTOR_BUDGET: Sensitivity = { path: 'serving.lanes[0].params.predictorBudget', label: 'predictor budget', values: [0.5, 0.8, 1] };
@@ -538,6 +541,7 @@ const BCEDGE_READINGS: readonly Sensitivity[] = [
   // Changes only runs of several models on Nano or TX2 (Figs. 11–12, and the platform strip's
   // Nano and TX2); elsewhere both readings are the same cells, run once (`cellsKey`).
   reading('platformSetting', 'Nano/TX2 setup'),
+  reading('slot', 'scheduling slot'),
 ];
 /** What the interference predictor judges (predictor rows only: no other lane has one). */
 const INTERFERENCE: Sensitivity = reading('interference', 'predictor judges');

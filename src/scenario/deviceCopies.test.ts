@@ -152,7 +152,8 @@ describe('the version 4 → 5 migration', () => {
     const { assumptions: _a, ...serving } = s.serving;
     void _a;
     const without = parseAnyScenario({ ...s, version: 4, serving });
-    expect(without.ok && without.scenario.world === 'serving' && without.scenario.serving.assumptions).toEqual({ platformSetting: 'mixed' });
+    // (and the fixed slot, by the step to version 6: a version-4 scenario ran with one slot too)
+    expect(without.ok && without.scenario.world === 'serving' && without.scenario.serving.assumptions).toEqual({ platformSetting: 'mixed', slot: 'fixed' });
     // A setting of a newer document is kept; a bad one is refused by name.
     const bad = parseAnyScenario({ ...s, serving: { ...s.serving, assumptions: { platformSetting: 'apart' } } });
     expect(bad.ok ? [] : bad.errors.map((e) => e.path)).toEqual(['serving.assumptions.platformSetting']);

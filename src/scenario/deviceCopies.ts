@@ -1,6 +1,6 @@
 import { LatencySamples, type ServingModelSummary, type ServingSummary, type SlotModelRecord, type SlotRecord } from '../engine/serving/metrics';
 import { LogHistogram } from '../engine/quantiles';
-import type { ModelObservation, ServingAction, ServingObservation, ServingScheduler } from '../engine/serving/scheduler';
+import type { ModelObservation, ModelSlotStats, ServingAction, ServingObservation, ServingScheduler } from '../engine/serving/scheduler';
 import { ServingRun, type BackgroundInterference, type ServingRunSpec } from '../engine/serving/simulation';
 
 /**
@@ -70,6 +70,8 @@ export interface LaneRun {
   observe(): ServingObservation;
   formingBatch(m: number): { readonly waiting: number; readonly batchSize: number; readonly startInMs: number } | null;
   addBackground(bg: BackgroundInterference): void;
+  /** The last reporting interval's numbers per model (under slot `eq1` the models' own scheduling slots differ from it); null before the first. */
+  readonly lastIntervalStats: readonly ModelSlotStats[] | null;
 }
 
 /** A percentile sketch of the kind the engine keeps for a spec (simulation.ts). */
@@ -115,6 +117,12 @@ export class DeviceCopiesRun implements LaneRun {
 
   get currentAction(): ServingAction {
     return this.copies.map((c) => c.currentAction[0]!);
+  }
+
+  /** Each copy's one model, in the spec's order (the copies run the same reporting intervals). */
+  get lastIntervalStats(): readonly ModelSlotStats[] | null {
+    const parts = this.copies.map((c) => c.lastIntervalStats);
+    return parts.some((p) => p === null) ? null : parts.flatMap((p) => p!);
   }
 
   advanceTo(targetMs: number): void {

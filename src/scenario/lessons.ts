@@ -266,7 +266,7 @@ export function servingLessons(presets: { readonly fig1: ServingScenario; readon
         {
           timeMs: 60_000,
           lane: 1,
-          text: 'b = 8 on 2 instances keeps up at the lowest latency, about 30 ms, with no request late; its utility is a little below that of b = 64, whose larger batches Eq. 3 rewards. The best pair depends on the model, the rate and what else runs: that is what BCEdge learns to choose for each model, every slot.',
+          text: 'b = 8 on 2 instances keeps up at the lowest latency, about 30 ms, with no request late; its utility is a little below that of b = 64, whose larger batches Eq. 3 rewards. The best pair depends on the model, the rate and what else runs: that is what BCEdge learns to choose for each model, slot by slot.',
         },
       ],
     },
@@ -290,17 +290,17 @@ export function servingLessons(presets: { readonly fig1: ServingScenario; readon
         {
           timeMs: 0,
           lane: 0,
-          text: 'Two BCEdge lanes start from untrained networks. Every 1 s slot the actor reads the state of each model (§IV-B1: its queue, its requests\u2019 SLOs, the device) and samples a batch size and instance count from its policy π; the learning panel shows π as a grid of 8 × 8 actions.',
+          text: 'Two BCEdge lanes start from untrained networks. Each model decides at the end of its own scheduling slot, which lasts the SLOs of the b requests its batch takes over its m_c instances (Eq. 1): b = 1 on 4 instances holds for a quarter of the SLO, b = 128 on one instance for 128 SLOs. There the actor reads the model\u2019s state (§IV-B1: its queue, its requests\u2019 SLOs, the device) and samples a batch size and instance count from its policy π; the learning panel shows π as a grid of 8 × 8 actions.',
         },
         {
           timeMs: 20_000,
           lane: 0,
-          text: 'The first slots only collect experience: each decision becomes a transition (state, action, reward = utility of Eq. 3, next state) in the replay buffer. With six models a slot gives six transitions; until the buffer holds 256 (about 43 s) no update runs, and the policy stays close to uniform (its entropy is high).',
+          text: 'The first slots only collect experience: each decision of a model becomes a transition (state, action, reward = utility of Eq. 3 over its slot, next state) in the replay buffer. The six models\u2019 slots give six to nine transitions a second here; until the buffer holds 256 (after 35 to 45 s) no update runs, and the policy stays close to uniform (its entropy is high).',
         },
         {
           timeMs: 60_000,
           lane: 0,
-          text: 'Now the soft actor-critic updates run every slot: the two critics learn Q(s, a) from minibatches of the buffer, the actor moves π toward actions the critics rate high, and the temperature α trades reward for entropy, so the agent keeps exploring while it improves (Eq. 9–12).',
+          text: 'Now the soft actor-critic updates run, two every simulated second (the lane\u2019s training cadence, trainEveryMs = 1000, rather than one per decision: that keeps the cost of learning what it is with one fixed slot): the two critics learn Q(s, a) from minibatches of the buffer, the actor moves π toward actions the critics rate high, and the temperature α trades reward for entropy, so the agent keeps exploring while it improves (Eq. 9–12).',
         },
         {
           timeMs: 240_000,

@@ -10,9 +10,11 @@
  * replaced the fixed grids (`pipeline.grid`, `serving.grid`) by the `sweep` over any field;
  * version 4 named the serving world's readings of BCEdge (absent = the paper's; a version-3
  * serving scenario is given the earlier ones); version 5 named Figs. 11–12's platform setting
- * (`serving.assumptions.platformSetting`; a version-4 serving scenario is given `mixed`).
+ * (`serving.assumptions.platformSetting`; a version-4 serving scenario is given `mixed`);
+ * version 6 named the scheduling slot (`slot`: Eq. 1's per model, the paper's, or the fixed
+ * one a version-5 serving scenario is given).
  */
-export const SCENARIO_VERSION = 5;
+export const SCENARIO_VERSION = 6;
 
 /** Bounds that keep a shared scenario from hanging or exhausting the page (ARCHITECTURE §7). */
 export const LIMITS = {

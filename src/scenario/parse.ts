@@ -34,6 +34,11 @@ export const MIGRATIONS: readonly Migration[] = [
     describe: 'the serving world names Figs. 11–12’s platform setting; a version-4 serving scenario keeps the models together on every platform (`mixed`), so it runs as before',
     migrate: worldStep(4),
   },
+  {
+    from: 5,
+    describe: 'the serving world names its scheduling slot (Eq. 1 per model, or fixed); a version-5 serving scenario keeps the fixed slot, so it runs as before',
+    migrate: worldStep(5),
+  },
 ];
 
 /** The step of the document's world from version `from`, or none. */

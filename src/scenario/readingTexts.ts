@@ -83,4 +83,14 @@ export const READING_TEXTS: readonly ReadingText[] = [
       { value: 'mixed', label: 'the models together', means: 'The models share the device on every platform (the earlier reading): three models at 30 rps each overload a Nano.' },
     ],
   },
+  {
+    name: 'slot',
+    label: 'Scheduling slot',
+    quote: '“we set the i-th scheduling time slot t_i as the ratio of the sum of SLO_i for a batch requests to the number of concurrent models: t_i = Σ SLO_i / m_c … BCEdge starts the next scheduling immediately after finishing the current scheduling”',
+    where: '§III-A2, Eq. 1',
+    options: [
+      { value: 'eq1', label: 'Eq. 1, per model (paper)', means: 'Each model decides at the end of its own slot t_i = Σ SLO / m_c over the b requests its next batch takes (the most urgent queued, the model’s SLO for the missing): b = 4, m_c = 2 at 100 ms decide every 200 ms. Charts keep the slot length as their reporting interval.' },
+      { value: 'fixed', label: 'one fixed slot', means: 'Every model decides together every slot length (1 s by default; the earlier reading).' },
+    ],
+  },
 ];

@@ -14,16 +14,22 @@ export interface ScenarioReadings {
   readonly interference: 'coLocated' | 'ownModel';
   /** Figs. 11–12's platforms (§V-D): each model alone on its own Nano or TX2 (`perModel`), or the models together on every platform (`mixed`); scenario/deviceCopies.ts. */
   readonly platformSetting: 'perModel' | 'mixed';
+  /** The scheduling slot (§III-A2, Eq. 1): each model's own t_i = Σ SLO / m_c (`eq1`), or one fixed slot for all (`fixed`). */
+  readonly slot: 'eq1' | 'fixed';
 }
 
 /** What an absent reading means: the paper's text. */
 export const PAPER_SCENARIO_READINGS: ScenarioReadings = { rateBasis: 'perModel', ...PAPER_SERVING_READINGS, platformSetting: 'perModel' };
 
-/** The lab's readings before they were named (a version-3 scenario runs under these, bit for bit). */
+/**
+ * The lab's readings before they were named: a version-3 scenario runs under these, bit for
+ * bit (the migration to version 4 gives it the first six, the one to version 5 the platform
+ * setting, the one to version 6 the `slot`).
+ */
 export const EARLIER_SCENARIO_READINGS: ScenarioReadings = { rateBasis: 'total', ...EARLIER_SERVING_READINGS, platformSetting: 'mixed' };
 
 /** The readings' names, in the order the Assumptions panel and the claims list them. */
-export const READING_NAMES = ['rateBasis', 'batching', 'throughputTerm', 'reward', 'latencyProfile', 'interference', 'platformSetting'] as const satisfies readonly (keyof ScenarioReadings)[];
+export const READING_NAMES = ['rateBasis', 'batching', 'throughputTerm', 'reward', 'latencyProfile', 'interference', 'platformSetting', 'slot'] as const satisfies readonly (keyof ScenarioReadings)[];
 
 /** What the rate of the models without a schedule of their own is read from. */
 export interface RateBlock {

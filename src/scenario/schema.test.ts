@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { migrateDocument, type Migration } from './parse';
+import { migrateDocument, parseAnyScenario, type Migration } from './parse';
 import { parseScenario, parseScenarioJson } from '../worlds/pipeline/door';
+import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS } from './readings';
+import { servingAssumptionsOf } from './servingRunner';
+import type { ServingScenario } from './schema';
 import { defaultScenario, PRESETS } from './presets';
 import v1Fixture from './fixtures/v1-default.json';
 import { SCENARIO_VERSION, validateAnyScenario, validateScenario, validateServingScenario } from './schema';
@@ -152,6 +155,60 @@ describe('the v1 → v2 migration', () => {
     expect(result.scenario).not.toHaveProperty('name');
     // Everything else is carried over unchanged: it is the default scenario.
     expect(result.scenario).toEqual(defaultScenario());
+  });
+});
+
+describe('the v5 → v6 migration (the scheduling slot)', () => {
+  /** A version-5 serving document (the platform setting named, the slot not yet). */
+  const v4 = (assumptions?: unknown): Record<string, unknown> => {
+    const s = structuredClone(PRESETS.find((p) => p.id === 'serving-default')!.scenario) as unknown as Record<string, unknown> & { serving: Record<string, unknown> };
+    if (assumptions === undefined) delete s.serving.assumptions;
+    else s.serving.assumptions = assumptions;
+    return { ...s, version: 5 };
+  };
+  const opened = (document: unknown): ServingScenario => {
+    const r = parseAnyScenario(document);
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    return r.scenario as ServingScenario;
+  };
+
+  it('gives a version-5 serving scenario the fixed slot, with or without an assumptions block, and keeps the rest', () => {
+    expect(opened(v4()).serving.assumptions).toEqual({ slot: 'fixed' });
+    expect(opened(v4({ slotMs: 2000, batching: 'cap' })).serving.assumptions).toEqual({ slot: 'fixed', slotMs: 2000, batching: 'cap' });
+    // The engine runs it with one slot of slotMs for every model, the other readings as the document had them.
+    expect(servingAssumptionsOf(opened(v4({ slotMs: 2000 })))).toMatchObject({ slot: 'fixed', slotMs: 2000, batching: PAPER_SCENARIO_READINGS.batching });
+  });
+
+  it('leaves a slot the document sets, a malformed block (for validation to name) and the pipeline world alone', () => {
+    expect(opened(v4({ slot: 'eq1' })).serving.assumptions).toEqual({ slot: 'eq1' });
+    const bad = parseAnyScenario(v4(7));
+    expect(bad.ok ? [] : bad.errors.map((e) => e.path)).toEqual(['serving.assumptions']);
+    const pipeline = { ...(defaultScenario() as unknown as Record<string, unknown>), version: 5 };
+    expect(parseScenario(pipeline)).toEqual({ ok: true, scenario: defaultScenario() });
+  });
+
+  it('a version-3 serving scenario gets every earlier reading, the platform setting by the step to version 5 and the slot by the step to version 6', () => {
+    const v3 = { ...v4({ slotMs: 1000 }), version: 3 };
+    expect(opened(v3).serving.assumptions).toEqual({ slotMs: 1000, ...EARLIER_SCENARIO_READINGS });
+    const four = migrateDocument(v3, undefined, 4);
+    expect(four.ok && (four.document.serving as { assumptions: Record<string, unknown> }).assumptions).not.toHaveProperty('slot');
+    expect(four.ok && (four.document.serving as { assumptions: Record<string, unknown> }).assumptions).not.toHaveProperty('platformSetting');
+    const five = migrateDocument(v3, undefined, 5);
+    expect(five.ok && (five.document.serving as { assumptions: Record<string, unknown> }).assumptions).not.toHaveProperty('slot');
+  });
+
+  it('a current scenario that leaves the slot out runs each model on its own slot of Eq. 1 (the paper’s)', () => {
+    const current = structuredClone(PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
+    expect(current.version).toBe(SCENARIO_VERSION);
+    expect(current.serving.assumptions?.slot).toBeUndefined();
+    expect(servingAssumptionsOf(current).slot).toBe('eq1');
+    expect(PAPER_SCENARIO_READINGS.slot).toBe('eq1');
+    expect(EARLIER_SCENARIO_READINGS.slot).toBe('fixed');
+  });
+
+  it('refuses a slot that is neither, naming the field', () => {
+    const r = validateServingScenario({ ...opened(v4()), serving: { ...opened(v4()).serving, assumptions: { slot: 'perRequest' } } });
+    expect(r.ok ? [] : r.errors.map((e) => `${e.path}: ${e.message}`)).toEqual(['serving.assumptions.slot: must be one of "eq1", "fixed", got "perRequest"']);
   });
 });
 

@@ -334,6 +334,8 @@ export const servingScenarioSchema = z
           interference: oneOf(['coLocated', 'ownModel'] as const).optional(),
           /** Figs. 11–12 (§V-D): on Nano and TX2 each model alone on its own copy of the device (`perModel`), or every platform shared (`mixed`). */
           platformSetting: oneOf(['perModel', 'mixed'] as const).optional(),
+          /** The scheduling slot: each model's own of Eq. 1 (`eq1`, BCEdge §III-A2) or one of `slotMs` for all (`fixed`). */
+          slot: oneOf(['eq1', 'fixed'] as const).optional(),
           /** The contention constants (engine/serving/contention.ts); absent = its defaults. */
           contention: z
             .strictObject({

@@ -87,6 +87,7 @@ export function servingAssumptionsOf(scenario: ServingScenario): ServingAssumpti
     reward: a?.reward ?? d.reward,
     latencyProfile: a?.latencyProfile ?? d.latencyProfile,
     interference: a?.interference ?? d.interference,
+    slot: a?.slot ?? d.slot,
   };
 }
 

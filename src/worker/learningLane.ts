@@ -32,19 +32,19 @@ export class LearningLane {
 
   constructor(readonly scheduler: LearningScheduler) {}
 
-  /** Called after every slot. */
+  /** Called after every slot (reporting interval): its reward is the mean over the transitions stored in it. */
   recordSlot(slot: number): void {
-    const t = this.scheduler.telemetry();
+    const reward = this.scheduler.takeIntervalReward();
     const p = this.pending;
     p.slots++;
     p.lastSlot = slot;
-    if (t.lastReward !== null) {
-      p.reward += t.lastReward;
+    if (reward !== null) {
+      p.reward += reward;
       p.rewardCount++;
       if (this.recentCount === RECENT_SLOTS) this.recentSum -= this.recent[this.recentNext]!;
       else this.recentCount++;
-      this.recent[this.recentNext] = t.lastReward;
-      this.recentSum += t.lastReward;
+      this.recent[this.recentNext] = reward;
+      this.recentSum += reward;
       this.recentNext = (this.recentNext + 1) % RECENT_SLOTS;
     }
     // α only (stats() would read the last losses back from the backend on every slot).

@@ -456,10 +456,10 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     if (next < end) return slot;
     const slotStart = slot * this.slotMs;
     for (const lane of lanes) {
-      const observation = lane.run.observe();
-      const samples = observation.models.map((m, i) => {
-        const s = m.lastSlot;
-        const a = lane.action[i]!;
+      // The reporting interval's numbers (under slot `eq1` the models' own scheduling slots differ from it).
+      const interval = lane.run.lastIntervalStats;
+      const samples = lane.action.map((a, i) => {
+        const s = interval?.[i];
         return {
           arrivals: s?.arrivals ?? 0,
           completed: s?.completed ?? 0,

@@ -34,7 +34,7 @@ export const trainCommand: CliCommand = {
     command
       .option('--out <path>', 'DIR/ (one <scheduler>.json each) or FILE.json (one lane); required')
       .option('--lane <id>', 'train only this learning lane')
-      .option('--slots <n>', `override the scenario's duration in slots (1 to ${MAX_TRAIN_SLOTS}; one slot = 1 s by default)`, integerOption('--slots', 1, MAX_TRAIN_SLOTS));
+      .option('--slots <n>', `override the scenario's duration in slots of slotMs (1 to ${MAX_TRAIN_SLOTS}; 1 s by default; under Eq. 1's per-model slots, reporting intervals)`, integerOption('--slots', 1, MAX_TRAIN_SLOTS));
     addSetOption(command);
   },
   needsLearning: () => true,
@@ -51,7 +51,7 @@ export const trainCommand: CliCommand = {
     if (!toDirectory && lanes.length > 1) throw new UsageError('train: several lanes need --out DIR/ (or pick one with --lane)');
     // Before training, not after (ARCHITECTURE §5): a missing folder is found in a second.
     checkOutputPath(io, '--out', out, toDirectory ? 'directory' : 'file');
-    const slotMs = servingAssumptionsOf(scenario).slotMs;
+    const { slotMs, slot: slotReading } = servingAssumptionsOf(scenario);
     const durationS = options.slots === undefined ? scenario.serving.durationS : (options.slots * slotMs) / 1000;
     const trainScenario: ServingScenario = { ...scenario, serving: { ...scenario.serving, durationS } };
     const spec = buildServingSpec(trainScenario);
@@ -79,7 +79,8 @@ export const trainCommand: CliCommand = {
       let count = 0;
       for (let slot = 1; slot <= slots; slot++) {
         run.advanceTo(Math.min(spec.durationMs, slot * slotMs));
-        const r = learner.telemetry().lastReward;
+        // The slot's (reporting interval's) transitions: under Eq. 1's per-model slots, several decisions.
+        const r = learner.takeIntervalReward();
         if (r !== null) {
           sum += r;
           count++;
@@ -92,7 +93,8 @@ export const trainCommand: CliCommand = {
         }
       }
       const seconds = (performance.now() - started) / 1000;
-      const agent = learner.learner.save(`${findPreset(source!) ? source : 'scenario'} seed ${scenario.seed}, ${slots} slots of ${slotMs} ms`);
+      const trainedFor = `${slots} slots of ${slotMs} ms${slotReading === 'eq1' ? ' (reporting intervals; each model decided on its own slots of Eq. 1)' : ''}`;
+      const agent = learner.learner.save(`${findPreset(source!) ? source : 'scenario'} seed ${scenario.seed}, ${trainedFor}`);
       const path = toDirectory ? `${out.replace(/\/?$/, '/')}${id}.json` : out;
       writeOutput(io, '--out', path, `${JSON.stringify(agent)}\n`);
       const telemetry = learner.telemetry();

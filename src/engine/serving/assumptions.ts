@@ -10,11 +10,13 @@ import { PAPER_SERVING_READINGS } from './readings';
  */
 export interface ServingAssumptions extends ServingReadings {
   /**
-   * Scheduling slot, ms. Eq. 1 defines the slot per model as Σ_batch SLO / m_c, which
-   * changes with every decision and differs between models; a simulation with one
-   * scheduler deciding for all models needs one clock. We decide every `slotMs` (default
-   * 1 s: the paper's profiler records interference "with one second period", §V-E) and
-   * keep Eq. 1's t_i as the latency budget inside the utility (metrics.ts).
+   * The reporting interval, ms: the per-slot records, charts and metrics are taken every
+   * `slotMs` (default 1 s: the paper's profiler records interference "with one second
+   * period", §V-E). Under `slot: "fixed"` it is also the scheduling slot: every model
+   * decides every `slotMs`. Under `slot: "eq1"` (the default, readings.ts) each model decides
+   * at the end of its own slot of Eq. 1, t_i = Σ_batch SLO / m_c, and `slotMs` only reports
+   * (and sets the learners' default training cadence, agents/registry.ts `trainEveryMs`).
+   * Eq. 1's Σ SLO / m_c is also the latency budget inside the utility (metrics.ts).
    */
   readonly slotMs: number;
   /** Bandwidth of the link from the IoT devices, Mbit/s (t_t of Eq. 2; assumed 200: 5 GHz Wi-Fi). */

@@ -17,6 +17,9 @@ function runBatches(s: ServingRunSpec, batchSize = 1, instances = 1): (BatchObse
   return batches;
 }
 
+/** The probes below read the state at the fixed slot's boundaries. */
+const FIXED_SLOT = { ...DEFAULT_SERVING_ASSUMPTIONS, slot: 'fixed' } as const;
+
 const base = (overrides: Partial<ServingRunSpec> = {}): ServingRunSpec => ({
   platform: 'xavier-nx',
   models: [{ model: 'yolo', weight: 1 }],
@@ -117,7 +120,8 @@ describe('request classes (input shapes)', () => {
     const seen: number[] = [];
     const probe: ServingScheduler = { id: 'probe', decide: (o) => (seen.push(o.models[0]!.inputScaleMean!), [{ batchSize: 1, instances: 1 }]) };
     const heavy: TracedRequest[] = Array.from({ length: 40 }, (_, i) => ({ sentMs: 900 + i, model: 0, shapeClass: i % 2 }));
-    new ServingRun(base({ models: [{ model: 'res', weight: 1, classes }], trace: heavy, durationMs: 2000 }), probe).runToEnd();
+    // The probe reads the state at the fixed slot's boundaries (0 and 1 s).
+    new ServingRun(base({ models: [{ model: 'res', weight: 1, classes }], trace: heavy, durationMs: 2000, assumptions: FIXED_SLOT }), probe).runToEnd();
     expect(seen[0]).toBe(1);
     expect(seen[1]).toBeGreaterThan(1.5);
     expect(seen[1]).toBeLessThan(3.5);
@@ -127,7 +131,7 @@ describe('request classes (input shapes)', () => {
     const seen: number[] = [];
     const probe: ServingScheduler = { id: 'probe', decide: (o) => (seen.push(o.models[0]!.headSloMs!), [{ batchSize: 1, instances: 1 }]) };
     const trace: TracedRequest[] = Array.from({ length: 60 }, (_, i) => ({ sentMs: 990 - i * 0.1, model: 0, sloMs: 40 + i })).reverse();
-    new ServingRun(base({ models: [{ model: 'yolo', weight: 1 }], trace, durationMs: 2000 }), probe).runToEnd();
+    new ServingRun(base({ models: [{ model: 'yolo', weight: 1 }], trace, durationMs: 2000, assumptions: FIXED_SLOT }), probe).runToEnd();
     expect(seen[0]).toBe(138);
     expect(seen[1]).not.toBe(138);
   });

@@ -161,7 +161,8 @@ describe('per-model arrival streams', () => {
         ];
       },
     };
-    new ServingRun(s, probe).runToEnd();
+    // The probe reads the device at the fixed slot's boundaries (10 s, 30 s, 50 s).
+    new ServingRun({ ...s, assumptions: { ...s.assumptions, slot: 'fixed' } }, probe).runToEnd();
     // Idle moments (no batch running) at 10 s and 30 s differ by inc's four instances at most by their activations.
     const at = (ms: number): number => memory.find(([t]) => t === ms)![1];
     expect(at(10_000) - at(30_000)).toBeGreaterThanOrEqual(4 * (47.6 + 64) - 1e-9);

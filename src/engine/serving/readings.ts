@@ -56,6 +56,23 @@ export type RewardReading = 'withinSlo' | 'utility';
 export type InterferenceReading = 'coLocated' | 'ownModel';
 
 /**
+ * The scheduling slot (§III-A2: "we set the i-th scheduling time slot t_i as the ratio of the
+ * sum of SLO_i for a batch requests to the number of concurrent models: t_i = Σ_{j=1..b} SLO_j
+ * / m_c (1) … BCEdge starts the next scheduling immediately after finishing the current
+ * scheduling").
+ * - `eq1` (the paper's reading): each model has its own slots. Model m's slot i lasts
+ *   t_i = (Σ of the SLOs of the b requests its next batch takes) / m_c, with its action
+ *   (b, m_c) in force: the b most urgent requests queued at the slot's start (the order its
+ *   batches take them, §IV-C), the model's nominal SLO for each of the b the queue lacks, so
+ *   that without SLO jitter t_i = b · SLO / m_c. The next slot starts when the previous ends;
+ *   the model's decision (and its reward, Eq. 3 over its own slot) happens at its own
+ *   boundary. Records, charts and metrics keep the fixed reporting interval `slotMs`.
+ * - `fixed` (the earlier reading): one slot of `slotMs` for every model; every model decides
+ *   at its boundary (scheduling slot = reporting interval).
+ */
+export type SlotReading = 'eq1' | 'fixed';
+
+/**
  * The readings of BCEdge that change results (ARCHITECTURE §3), each named so that a
  * scenario can choose, the claims can sweep them and the Assumptions panel can show them.
  */
@@ -66,6 +83,7 @@ export interface ServingReadings {
   /** Batch-1 latencies: `tensorrt` (published Jetson TensorRT figures, models.ts) or `lab` (the earlier, slower profile). */
   readonly latencyProfile: LatencyProfileId;
   readonly interference: InterferenceReading;
+  readonly slot: SlotReading;
 }
 
 /** The paper's readings (ARCHITECTURE §3). */
@@ -75,6 +93,7 @@ export const PAPER_SERVING_READINGS: ServingReadings = {
   reward: 'withinSlo',
   latencyProfile: 'tensorrt',
   interference: 'coLocated',
+  slot: 'eq1',
 };
 
 /** The readings of the lab before they were named: with these, every earlier run keeps its numbers bit for bit. */
@@ -84,5 +103,6 @@ export const EARLIER_SERVING_READINGS: ServingReadings = {
   reward: 'utility',
   latencyProfile: 'lab',
   interference: 'ownModel',
+  slot: 'fixed',
 };
 

@@ -7,6 +7,13 @@ import type { ModelId, ModelProfile } from './models';
  * returns the action a_t = (b, m_c) for every model. Learning schedulers (src/agents/, ARCHITECTURE §3) keep
  * (s_t, a_t, r_t, s_t+1) from consecutive calls.
  *
+ * Under the `eq1` slot reading (readings.ts, BCEdge §III-A2 Eq. 1) each model has slots of
+ * its own: a decision is asked when one or more models' slots end, those models are `due`
+ * (ModelObservation.due), their `lastSlot` is the slot that just ended, and the engine
+ * applies only their actions (the others' are ignored). A scheduler that decides every model
+ * at once stays correct: what it returns for a model not due is dropped. Under `fixed` every
+ * model is due at every boundary (`due` absent).
+ *
  * Two hooks serve DeepRT, which does not run BCEdge's per-model instances:
  * - `dispatch: 'edf'`: one batch at a time on the whole device, the model with the
  *   earliest queued deadline first (earliest-deadline-first over all requests); the
@@ -57,6 +64,12 @@ export interface ModelObservation {
   readonly headSloMs?: number;
   /** Mean input size of the queued requests relative to Table IV's shape (request classes, §IV-B1 (II)); 1 when empty or without classes (absent: 1). */
   readonly inputScaleMean?: number;
+  /**
+   * Whether this decision is the model's (absent: true): its scheduling slot ends now (slot
+   * `eq1`), so its action is applied and `lastSlot` is the slot that just ended. A model not
+   * due keeps its action; what is returned for it is ignored.
+   */
+  readonly due?: boolean | undefined;
   /** Whether the model's service is running (absent: true); out of service its action is ignored and no instance is loaded. */
   readonly inService?: boolean;
   readonly queueLength: number;
@@ -66,7 +79,7 @@ export interface ModelObservation {
   readonly batchSize: number;
   readonly instances: number;
   readonly busyInstances: number;
-  /** Null before the first slot has ended. */
+  /** The model's last scheduling slot (its own under `eq1`); null before its first has ended. */
   readonly lastSlot: ModelSlotStats | null;
   /** The profile's batch time alone on this platform for each size of BATCH_SIZES, ms (the profiler's table, §IV-E). */
   readonly isolatedMsByBatch: readonly number[];
@@ -74,9 +87,10 @@ export interface ModelObservation {
 
 /** The state s_t of the whole device at a slot boundary. */
 export interface ServingObservation {
-  /** Index of the slot about to start (0 for the initial decision). */
+  /** Index of the slot about to start (0 for the initial decision); under `eq1`, of the reporting interval under way. */
   readonly slot: number;
   readonly nowMs: number;
+  /** The fixed slot, or under `eq1` the reporting interval, ms (assumptions.ts `slotMs`). */
   readonly slotMs: number;
   readonly models: readonly ModelObservation[];
   /** Memory not in use now (BCEdge §IV-B1 (IV), §IV-F), MB. */
@@ -88,7 +102,7 @@ export interface ServingObservation {
   readonly availableCompute: number;
   /** Batches running now. */
   readonly runningBatches: number;
-  /** r_t for the previous action: mean utility over the models with one; null at slot 0 or when none. */
+  /** r_t for the previous action: mean utility over the (due) models with one; null at slot 0 or when none. */
   readonly reward: number | null;
 }
 
@@ -150,7 +164,7 @@ export interface ServingScheduler {
   readonly id: string;
   /** How batches reach the GPU; default 'instances'. */
   readonly dispatch?: DispatchPolicy;
-  /** Called at time 0 and at every slot boundary; returns one action per model. */
+  /** Called at time 0 and at every slot boundary (under `eq1`, whenever a model's slot ends); returns one action per model. */
   decide(observation: ServingObservation): ServingAction;
   /**
    * Called right after each `decide`: learning schedulers train here, so that a decision's

@@ -176,9 +176,13 @@ const SLOT = 4;
 const SERVICE = 5;
 /** A forming batch's deadline to start (batching `form`). */
 const FLUSH = 6;
+/** The end of one model's own scheduling slot (slot `eq1`, readings.ts). */
+const MODEL_SLOT = 7;
 /** Priorities among equal times (the kinds above, but a flush after arrivals and before the slot's end). */
 const FLUSH_PRIORITY = 4;
 const SLOT_PRIORITY = 5;
+/** A model's slot ends after everything else at its time, the reporting interval's end included. */
+const MODEL_SLOT_PRIORITY = 6;
 
 /** Per-model counters for the run. */
 interface ModelTotals {
@@ -248,6 +252,20 @@ const zeroTotals = (): ModelTotals => ({
   utilitySum: 0,
   utilityCount: 0,
 });
+
+/** Starts a slot's counters afresh. */
+function resetCounters(c: SlotCounters, busyAtStart: boolean): void {
+  c.arrivals = 0;
+  c.completed = 0;
+  c.latencySum = 0;
+  c.violations = 0;
+  c.late = 0;
+  c.batchSloSum = 0;
+  c.batches = 0;
+  c.busyMs = 0;
+  c.oomBatches = 0;
+  c.busyAtStart = busyAtStart;
+}
 
 const zeroSlot = (): SlotCounters => ({
   arrivals: 0,
@@ -381,7 +399,26 @@ export class ServingRun {
   private slotIndex = 0;
   private slotStartMs = 0;
   private lastSlotStats: ModelSlotStats[] | null = null;
+  private lastRecordValue: SlotRecord | null = null;
   private lastReward: number | null = null;
+
+  // Slot `eq1` (readings.ts): each model's own scheduling slots.
+  /** Whether each model has slots of its own (Eq. 1) rather than the one of `slotMs`. */
+  private readonly perModelSlots: boolean;
+  /** Per model: the counters of its scheduling slot under way (null under `fixed`: the reporting counters are the slot's). */
+  private readonly modelSlotCounters: SlotCounters[] | null;
+  /** Per model: when its scheduling slot under way started, ms. */
+  private readonly modelSlotStartMs: Float64Array;
+  /** Per model: what happened in its last scheduling slot (the observation's `lastSlot`). */
+  private readonly modelSlotStats: (ModelSlotStats | null)[];
+  /** The models whose decision this is (1 = due). */
+  private readonly due: Uint8Array;
+  /** Per model, over the reporting interval under way: ∫ m_c dt up to `instancesSinceMs` (instance·ms), and whether m_c changed in it. */
+  private readonly intervalInstanceMs: Float64Array;
+  private readonly instancesSinceMs: Float64Array;
+  private readonly instancesChanged: Uint8Array;
+  /** Candidates of the best-first walk of a deadline heap (`mostUrgentSloSum`). */
+  private readonly candidates = new Int32Array(2 * MAX_BATCH_SIZE + 2);
   private finished = false;
   private traceIndex = 0;
 
@@ -454,6 +491,14 @@ export class ServingRun {
     this.recovering = new Int32Array(this.m);
     this.totals = spec.models.map(zeroTotals);
     this.slotCounters = spec.models.map(zeroSlot);
+    this.perModelSlots = this.a.slot === 'eq1';
+    this.modelSlotCounters = this.perModelSlots ? spec.models.map(zeroSlot) : null;
+    this.modelSlotStartMs = new Float64Array(this.m);
+    this.modelSlotStats = spec.models.map(() => null);
+    this.due = new Uint8Array(this.m).fill(1);
+    this.intervalInstanceMs = new Float64Array(this.m);
+    this.instancesSinceMs = new Float64Array(this.m);
+    this.instancesChanged = new Uint8Array(this.m);
     // `exact` keeps every sample; without a method, the capped sample of old.
     const cap = spec.percentiles?.method === 'exact' ? Number.POSITIVE_INFINITY : (spec.latencySampleCap ?? 65_536);
     const sketch = (): PercentileSketch => (spec.percentiles?.method === 'streaming' ? new LogHistogram(spec.percentiles.relativeError) : new LatencySamples(cap));
@@ -475,6 +520,8 @@ export class ServingRun {
     this.applyAction(this.scheduler.decide(this.observe()));
     this.scheduler.learn?.();
     this.events.push(this.slotEndMs(0), SLOT, SLOT_PRIORITY);
+    // Eq. 1: every model's first slot starts with its first action.
+    if (this.perModelSlots) for (let m = 0; m < this.m; m++) this.startModelSlot(m);
   }
 
   /** Simulated time reached, ms. */
@@ -552,6 +599,9 @@ export class ServingRun {
           this.dispatch(index);
         }
         break;
+      case MODEL_SLOT:
+        this.endModelSlots(index);
+        break;
       default:
         throw new RangeError(`unknown event kind ${kind}`);
     }
@@ -618,11 +668,14 @@ export class ServingRun {
   private arrive(r: number): void {
     const model = this.reqModel[r]!;
     const slot = this.slotCounters[model]!;
+    const own = this.modelSlotCounters?.[model];
     slot.arrivals++;
+    if (own !== undefined) own.arrivals++;
     if (this.inService[model] === 0) {
       // Its service is not running (a traced request outside the model's window): lost at the edge.
       this.totals[model]!.dropped++;
       slot.violations++;
+      if (own !== undefined) own.violations++;
       if (this.onRequest !== null) this.record(r, this.nowMs, this.nowMs, 0, 'dropped');
       this.freeRequest(r);
       return;
@@ -635,6 +688,7 @@ export class ServingRun {
       if (!admitted) {
         this.totals[model]!.dropped++;
         slot.violations++;
+        if (own !== undefined) own.violations++;
         if (this.onRequest !== null) this.record(r, this.nowMs, this.nowMs, 0, 'dropped');
         this.freeRequest(r);
         this.replace(model, this.nowMs);
@@ -747,6 +801,11 @@ export class ServingRun {
       totals.oomBatches++;
       slot.violations += size;
       slot.oomBatches++;
+      const own = this.modelSlotCounters?.[model];
+      if (own !== undefined) {
+        own.violations += size;
+        own.oomBatches++;
+      }
       this.recovering[executor]!++;
       this.events.push(now + this.a.oomRecoveryMs, model * 8 + RECOVERED, RECOVERED);
       return;
@@ -813,6 +872,7 @@ export class ServingRun {
     const samples = this.samples[model]!;
     const base = b * MAX_BATCH_SIZE;
     const transmitScale = this.classScale[model]!;
+    const own = this.modelSlotCounters?.[model];
     for (let k = 0; k < size; k++) {
       const r = this.batchMembers[base + k]!;
       const completion = now + back;
@@ -821,7 +881,12 @@ export class ServingRun {
         totals.late++;
         slot.violations++;
         slot.late++;
+        if (own !== undefined) {
+          own.violations++;
+          own.late++;
+        }
       }
+      if (own !== undefined) own.latencySum += latency;
       totals.latencySum += latency;
       totals.queueingSum += start - this.reqEdge[r]!;
       samples.add(latency);
@@ -855,6 +920,12 @@ export class ServingRun {
     slot.batches++;
     slot.busyMs += serialization + inference;
     slot.batchSloSum += this.batchSloSum[b]!;
+    if (own !== undefined) {
+      own.completed += size;
+      own.batches++;
+      own.busyMs += serialization + inference;
+      own.batchSloSum += this.batchSloSum[b]!;
+    }
 
     this.batchActive[b] = 0;
     this.freeBatch.push(b);
@@ -948,10 +1019,12 @@ export class ServingRun {
     this.inService[m] = 0;
     const totals = this.totals[m]!;
     const slot = this.slotCounters[m]!;
+    const own = this.modelSlotCounters?.[m];
     while (this.heapSize[m]! > 0) {
       const r = this.heapPop(m);
       totals.dropped++;
       slot.violations++;
+      if (own !== undefined) own.violations++;
       if (this.onRequest !== null) this.record(r, this.nowMs, this.nowMs, 0, 'dropped');
       this.freeRequest(r);
     }
@@ -1009,6 +1082,8 @@ export class ServingRun {
     for (let m = 0; m < this.m; m++) {
       const c = this.slotCounters[m]!;
       const instances = this.edf ? 1 : this.action[m]!.instances;
+      // Eq. 3's m_c over the interval (under `eq1` it may have changed inside it).
+      const meanInstances = this.edf ? 1 : this.intervalInstances(m, now);
       const throughputRps = seconds > 0 ? c.completed / seconds : 0;
       const latencyMeanMs = c.completed > 0 ? c.latencySum / c.completed : 0;
       const input = {
@@ -1016,7 +1091,7 @@ export class ServingRun {
         seconds,
         busyMs: c.busyMs,
         batchSloMeanMs: c.batches > 0 ? c.batchSloSum / c.batches : 0,
-        instances,
+        instances: meanInstances,
         latencyMeanMs,
         late: c.late,
         violations: c.violations,
@@ -1061,8 +1136,10 @@ export class ServingRun {
       perModel: records,
     };
     this.series.add(record);
+    this.lastRecordValue = record;
     this.lastSlotStats = stats;
-    this.lastReward = record.utility;
+    // Under `eq1` the reward is the due models' own slots' (`endModelSlots`).
+    if (!this.perModelSlots) this.lastReward = record.utility;
     this.slotIndex++;
     this.slotStartMs = now;
     for (let m = 0; m < this.m; m++) {
@@ -1082,22 +1159,209 @@ export class ServingRun {
       this.finished = true;
       return;
     }
+    if (this.perModelSlots) {
+      // Eq. 1: the models decide at their own slots' ends; this boundary only reports.
+      for (let m = 0; m < this.m; m++) {
+        this.intervalInstanceMs[m] = 0;
+        this.instancesSinceMs[m] = now;
+        this.instancesChanged[m] = 0;
+      }
+      this.events.push(this.slotEndMs(this.slotIndex), SLOT, SLOT_PRIORITY);
+      return;
+    }
     this.applyAction(this.scheduler.decide(this.observe()));
     this.scheduler.learn?.();
     this.events.push(this.slotEndMs(this.slotIndex), SLOT, SLOT_PRIORITY);
   }
 
-  private applyAction(action: ServingAction): void {
+  /**
+   * m_c of model m over the reporting interval ending now: the one in force, or under `eq1`,
+   * where a model's action may change inside an interval, its time-weighted mean over it.
+   */
+  private intervalInstances(m: number, now: number): number {
+    const instances = this.action[m]!.instances;
+    if (this.instancesChanged[m] === 0) return instances;
+    const length = now - this.slotStartMs;
+    return length > 0 ? (this.intervalInstanceMs[m]! + instances * (now - this.instancesSinceMs[m]!)) / length : instances;
+  }
+
+  // ---- Eq. 1: each model's own scheduling slots (slot `eq1`, readings.ts) -----------------
+
+  /**
+   * Starts model m's next scheduling slot now, its action in force: it lasts Eq. 1's
+   * t_i = Σ_{j=1..b} SLO_j / m_c, the SLOs of the b requests its next batch takes (the b most
+   * urgent queued, §IV-C's order), the model's nominal SLO for each of the b the queue lacks
+   * (so t_i = b · SLO / m_c without SLO jitter); m_c is 1 under DeepRT's EDF executor.
+   */
+  private startModelSlot(m: number): void {
+    resetCounters(this.modelSlotCounters![m]!, this.heapSize[m]! > 0 || this.busy[this.edf ? 0 : m]! > 0);
+    this.modelSlotStartMs[m] = this.nowMs;
+    this.events.push(this.nowMs + this.eq1SlotMs(m), m * 8 + MODEL_SLOT, MODEL_SLOT_PRIORITY);
+  }
+
+  /** Eq. 1's t_i of model m's slot if it started now, ms (see `startModelSlot`). */
+  eq1SlotMs(m: number): number {
+    const b = this.action[m]!.batchSize;
+    const instances = this.edf ? 1 : this.action[m]!.instances;
+    const queued = Math.min(b, this.heapSize[m]!);
+    const missing = b - queued;
+    const sloSum = (queued > 0 ? this.mostUrgentSloSum(m, queued) : 0) + (missing > 0 ? missing * this.sloMs[m]! : 0);
+    return sloSum / instances;
+  }
+
+  /** Σ SLO of the k most urgent queued requests of model m (a best-first walk of its deadline heap: O(k log k)). */
+  private mostUrgentSloSum(m: number, k: number): number {
+    const heap = this.heaps[m]!;
+    const n = this.heapSize[m]!;
+    let sum = 0;
+    if (k >= n) {
+      for (let i = 0; i < n; i++) sum += this.reqSlo[heap[i]!]!;
+      return sum;
+    }
+    // The k smallest of a binary heap: the root, and each time one is taken its children join the candidates.
+    this.candidateCount = 0;
+    this.pushCandidate(heap, 0);
+    for (let taken = 0; taken < k; taken++) {
+      const p = this.popCandidate(heap);
+      sum += this.reqSlo[heap[p]!]!;
+      const left = 2 * p + 1;
+      if (left < n) this.pushCandidate(heap, left);
+      if (left + 1 < n) this.pushCandidate(heap, left + 1);
+    }
+    return sum;
+  }
+
+  private candidateCount = 0;
+
+  /** Adds position `p` of a deadline heap to the candidates (a min-heap of positions by the requests' order). */
+  private pushCandidate(heap: Int32Array, p: number): void {
+    const cand = this.candidates;
+    let i = this.candidateCount++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.before(heap[p]!, heap[cand[parent]!]!)) break;
+      cand[i] = cand[parent]!;
+      i = parent;
+    }
+    cand[i] = p;
+  }
+
+  /** Takes the candidate whose request comes first. */
+  private popCandidate(heap: Int32Array): number {
+    const cand = this.candidates;
+    const top = cand[0]!;
+    const size = --this.candidateCount;
+    if (size === 0) return top;
+    const last = cand[size]!;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= size) break;
+      const right = left + 1;
+      const child = right < size && this.before(heap[cand[right]!]!, heap[cand[left]!]!) ? right : left;
+      if (!this.before(heap[cand[child]!]!, heap[last]!)) break;
+      cand[i] = cand[child]!;
+      i = child;
+    }
+    cand[i] = last;
+    return top;
+  }
+
+  /**
+   * Model `first`'s slot ends now, and with it every other model's that ends at this very
+   * time: each slot's utility (Eq. 3 under the readings, over the model's own slot) is its
+   * reward, the scheduler decides for these models (the others' actions are kept), and each
+   * starts its next slot with its new action at once (§III-A2: "starts the next scheduling
+   * immediately after finishing the current scheduling").
+   */
+  private endModelSlots(first: number): void {
+    const due = this.due;
+    due.fill(0);
+    due[first] = 1;
+    const events = this.events;
+    for (;;) {
+      const top = events.peek();
+      if (top === undefined || top.timeMs !== this.nowMs || (top.payload & 7) !== MODEL_SLOT) break;
+      events.pop();
+      due[top.payload >> 3] = 1;
+    }
+    let sum = 0;
+    let count = 0;
+    for (let m = 0; m < this.m; m++) {
+      if (due[m] === 0) continue;
+      const u = this.closeModelSlot(m);
+      if (u !== null) {
+        sum += u;
+        count++;
+      }
+    }
+    this.lastReward = count > 0 ? sum / count : null;
+    this.applyAction(this.scheduler.decide(this.observe()), due);
+    this.scheduler.learn?.();
+    for (let m = 0; m < this.m; m++) if (due[m] === 1) this.startModelSlot(m);
+  }
+
+  /** Model m's scheduling slot ends now: its stats for the next observation; returns its utility. */
+  private closeModelSlot(m: number): number | null {
+    const c = this.modelSlotCounters![m]!;
+    const seconds = (this.nowMs - this.modelSlotStartMs[m]!) / 1000;
+    const latencyMeanMs = c.completed > 0 ? c.latencySum / c.completed : 0;
+    const u = slotUtility(this.a, {
+      completed: c.completed,
+      seconds,
+      busyMs: c.busyMs,
+      batchSloMeanMs: c.batches > 0 ? c.batchSloSum / c.batches : 0,
+      instances: this.edf ? 1 : this.action[m]!.instances,
+      latencyMeanMs,
+      late: c.late,
+      violations: c.violations,
+      hadWork: c.busyAtStart || c.arrivals > 0 || c.violations > 0,
+    });
+    this.modelSlotStats[m] = {
+      arrivals: c.arrivals,
+      completed: c.completed,
+      violations: c.violations,
+      throughputRps: seconds > 0 ? c.completed / seconds : 0,
+      latencyMeanMs,
+      utility: u,
+      oomBatches: c.oomBatches,
+    };
+    return u;
+  }
+
+  /** Installs the scheduler's action for every model, or (Eq. 1) for the `due` ones only. */
+  private applyAction(action: ServingAction, due?: Uint8Array): void {
     if (!isValidAction(action, this.m)) {
       throw new RangeError(`scheduler ${this.scheduler.id} returned an invalid action ${JSON.stringify(action)}`);
     }
+    const now = this.nowMs;
     for (let m = 0; m < this.m; m++) {
+      if (due !== undefined && due[m] === 0) continue;
       const a = action[m]!;
-      this.action[m] = { batchSize: a.batchSize, instances: this.edf ? 1 : a.instances };
+      const instances = this.edf ? 1 : a.instances;
+      const before = this.action[m]!.instances;
+      if (this.perModelSlots && instances !== before && now > this.instancesSinceMs[m]!) {
+        // m_c changes inside a reporting interval: its time-weighted mean (`intervalInstances`).
+        this.intervalInstanceMs[m]! += before * (now - this.instancesSinceMs[m]!);
+        this.instancesSinceMs[m] = now;
+        this.instancesChanged[m] = 1;
+      }
+      this.action[m] = { batchSize: a.batchSize, instances };
     }
     this.updateInstanceMemory();
     if (this.edf) this.dispatch(0);
-    else for (let m = 0; m < this.m; m++) this.dispatch(m);
+    // Only a model whose action may have changed can start a batch now (every model under `fixed`).
+    else for (let m = 0; m < this.m; m++) if (due === undefined || due[m] === 1) this.dispatch(m);
+  }
+
+  /** The record of the last reporting interval (kept even when the series thins it out); null before the first ended. */
+  get lastRecord(): SlotRecord | null {
+    return this.lastRecordValue;
+  }
+
+  /** What happened to each model in the last reporting interval (under `fixed`, its last slot); null before the first ended. */
+  get lastIntervalStats(): readonly ModelSlotStats[] | null {
+    return this.lastSlotStats;
   }
 
   /** The state s_t the scheduler sees now. */
@@ -1120,13 +1384,15 @@ export class ServingRun {
         sloMs: this.sloMs[m]!,
         headSloMs: head >= 0 ? this.reqSlo[head]! : this.sloMs[m]!,
         inputScaleMean,
+        // Always present (undefined under `fixed`), so that every observation has one shape.
+        due: this.perModelSlots ? this.due[m] === 1 : undefined,
         inService: this.inService[m] === 1,
         queueLength: this.heapSize[m]!,
         oldestSlackMs: head >= 0 ? this.reqDeadline[head]! - now : this.sloMs[m]!,
         batchSize: this.action[m]!.batchSize,
         instances: this.action[m]!.instances,
         busyInstances: this.edf ? (this.busy[0]! > 0 && this.runningModel() === m ? 1 : 0) : this.busy[m]!,
-        lastSlot: this.lastSlotStats?.[m] ?? null,
+        lastSlot: this.perModelSlots ? (this.modelSlotStats[m] ?? null) : (this.lastSlotStats?.[m] ?? null),
         isolatedMsByBatch: this.isolatedMsByBatch[m]!,
       });
     }
@@ -1457,6 +1723,7 @@ function validateSpec(spec: ServingRunSpec): void {
   if (!spec.models.some((s) => s.weight > 0)) throw new RangeError('at least one model weight must be positive');
   const a = spec.assumptions;
   if (!(a.slotMs > 0)) throw new RangeError(`slot must be positive, got ${a.slotMs}`);
+  if (a.slot !== 'eq1' && a.slot !== 'fixed') throw new RangeError(`slot must be "eq1" or "fixed", got ${JSON.stringify(a.slot)}`);
   if (!(a.linkBandwidthMbps > 0)) throw new RangeError(`link bandwidth must be positive, got ${a.linkBandwidthMbps}`);
   if (!(a.linkLatencyMs >= 0)) throw new RangeError(`link latency must be ≥ 0, got ${a.linkLatencyMs}`);
   if (!(a.sloJitter >= 0 && a.sloJitter < 1)) throw new RangeError(`SLO jitter must be in [0, 1), got ${a.sloJitter}`);

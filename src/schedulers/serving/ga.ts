@@ -56,6 +56,12 @@ export interface GaScheduler extends ServingScheduler {
  * fitness) survive unchanged, and are re-measured: online fitness is noisy. The first
  * generation is drawn uniformly from the grid. All randomness comes from `rng` (an engine
  * stream), so a run is deterministic.
+ *
+ * Under Eq. 1's per-model slots (slot `eq1`, BCEdge §III-A2) decisions come whenever a
+ * model's slot ends and only the due models take the individual's genes; the window is
+ * then counted in reporting intervals (`ServingObservation.slot`; under the fixed slot one a
+ * decision, as before), and a due model's slot utility counts for the individual in force
+ * only when the model's previous action was that individual's gene.
  */
 export function createGa(params: GaParams, rng: Rng): GaScheduler {
   if (!Number.isInteger(params.population) || params.population < 2) throw new RangeError(`GA population must be an integer ≥ 2, got ${params.population}`);
@@ -72,6 +78,11 @@ export function createGa(params: GaParams, rng: Rng): GaScheduler {
   let counts = new Float64Array(0);
   let generation = 0;
   let best: Individual | null = null;
+  /** The reporting interval of the last decision. */
+  let lastInterval = -1;
+  /** Which installation of an individual is in force (one more at each switch), and per model the one its action came from. */
+  let installation = 0;
+  let appliedFrom = new Float64Array(0);
 
   const randomGene = (): Gene => ({ batch: rng.nextInt(BATCH_SIZES.length), instances: rng.nextInt(INSTANCE_COUNTS.length) });
   const toAction = (ind: Individual): ServingAction =>
@@ -93,6 +104,13 @@ export function createGa(params: GaParams, rng: Rng): GaScheduler {
     const f = ind.fitness[m]!;
     return Number.isNaN(f) ? Number.NEGATIVE_INFINITY : f;
   };
+
+  /** The models that take this decision's action (all under the fixed slot) remember which installation it came from. */
+  function install(observation: ServingObservation): ServingAction {
+    const models = observation.models;
+    for (let m = 0; m < models.length; m++) if (models[m]!.due !== false) appliedFrom[m] = installation;
+    return toAction(population[current]!);
+  }
 
   function startWindow(models: number): void {
     slotInWindow = 0;
@@ -144,32 +162,42 @@ export function createGa(params: GaParams, rng: Rng): GaScheduler {
     },
     decide(observation: ServingObservation): ServingAction {
       const models = observation.models.length;
+      // Under the fixed slot (no model says whether it is due) every decision is a slot of the window.
+      const perModelSlots = observation.models[0]?.due !== undefined;
+      const advanced = !perModelSlots || observation.slot !== lastInterval;
+      lastInterval = observation.slot;
       if (population.length === 0) {
         population = Array.from({ length: params.population }, () => fresh(Array.from({ length: models }, randomGene)));
+        appliedFrom = new Float64Array(models);
         startWindow(models);
-        return toAction(population[0]!);
+        return install(observation);
       }
-      // The utility of the slot that just ended belongs to the individual in force.
+      // The utility of the slot that just ended belongs to the individual in force (under
+      // per-model slots, if the model's action was its gene).
       if (slotInWindow >= params.warmupSlots) {
-        observation.models.forEach((o, m) => {
+        for (let m = 0; m < models; m++) {
+          const o = observation.models[m]!;
+          if (o.due === false || appliedFrom[m] !== installation) continue;
           const u = o.lastSlot?.utility;
           if (u !== null && u !== undefined) {
             sums[m]! += u;
             counts[m]!++;
           }
-        });
+        }
       }
+      if (!advanced) return install(observation);
       slotInWindow++;
-      if (slotInWindow < slotsPerIndividual) return toAction(population[current]!);
+      if (slotInWindow < slotsPerIndividual) return install(observation);
       const ind = population[current]!;
       for (let m = 0; m < models; m++) ind.fitness[m] = counts[m]! > 0 ? sums[m]! / counts[m]! : Number.NaN;
       current++;
+      installation++;
       if (current === population.length) {
         nextGeneration(models);
         current = 0;
       }
       startWindow(models);
-      return toAction(population[current]!);
+      return install(observation);
     },
   };
 }

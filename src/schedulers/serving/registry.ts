@@ -102,7 +102,7 @@ const TRAIN: NumericParameter = { name: 'train', label: 'learn online (0/1)', mi
 const EXPLORE: NumericParameter = { name: 'explore', label: 'sample actions (0/1; 0 = greedy)', min: 0, max: 1, integer: true, default: 1 };
 const PRETRAINED: NumericParameter = { name: 'pretrained', label: 'start from the shipped agent (0/1)', min: 0, max: 1, integer: true, default: 0 };
 const GAMMA: NumericParameter = { name: 'gamma', label: 'discount γ', min: 0, max: 0.999, integer: false, default: 0.9 };
-const UPDATES: NumericParameter = { name: 'updatesPerSlot', label: 'updates per slot', min: 1, max: 16, integer: true, default: 2 };
+const UPDATES: NumericParameter = { name: 'updatesPerSlot', label: 'updates per training (trainEveryMs)', min: 1, max: 16, integer: true, default: 2 };
 const MINIBATCH: NumericParameter = { name: 'minibatch', label: 'minibatch', min: 8, max: 512, integer: true, default: 64 };
 const WARMUP_TRANSITIONS: NumericParameter = { name: 'warmup', label: 'transitions before learning', min: 1, max: 100_000, integer: true, default: 256 };
 const ENTROPY_RATIO: NumericParameter = { name: 'targetEntropyRatio', label: 'target entropy / ln|A|', min: 0.01, max: 1.2, integer: false, default: 0.3 };
@@ -116,6 +116,16 @@ const PREDICTOR_BUDGET: NumericParameter = { name: 'predictorBudget', label: 'pr
  * apart from its mere presence (the claims' masking reading).
  */
 const PREDICTOR_MASK: NumericParameter = { name: 'predictorMask', label: 'predictor masks actions (0/1)', min: 0, max: 1, integer: true, default: 1 };
+/**
+ * The learners' training cadence, simulated ms between gradient updates (agents/learningScheduler.ts):
+ * transitions are one per decision, updates at the first decision at or after each multiple of
+ * it. Under Eq. 1's per-model slots (slot `eq1`, BCEdge §III-A2) decisions come every few tens
+ * to hundreds of ms per model, and an update per decision would multiply the cost of learning;
+ * the default 1000 ms, the default reporting interval (`slotMs`), keeps the updates per simulated
+ * second what they were with the fixed 1 s slot (under a fixed slot of at least this length every
+ * decision trains, as before). 0: after every decision, Algorithm 1's gradient step per slot.
+ */
+const TRAIN_EVERY: NumericParameter = { name: 'trainEveryMs', label: 'train every (simulated ms; 0 = every decision)', min: 0, max: 600_000, integer: false, default: 1000 };
 const ROLLOUT: NumericParameter = { name: 'rolloutSize', label: 'rollout (transitions)', min: 32, max: 8192, integer: true, default: 256 };
 const EPOCHS: NumericParameter = { name: 'epochs', label: 'epochs per rollout', min: 1, max: 32, integer: true, default: 4 };
 const CLIP: NumericParameter = { name: 'clip', label: 'clip ε', min: 0.01, max: 1, integer: false, default: 0.2 };
@@ -229,7 +239,7 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
     'bcedge',
     'BCEdge (SAC)',
     'BCEdge: discrete soft actor-critic over (b, m_c) per model, with automatic temperature and the interference predictor.',
-    [TRAIN, EXPLORE, PRETRAINED, GAMMA, UPDATES, MINIBATCH, WARMUP_TRANSITIONS, ENTROPY_RATIO, TEMPERATURE, PREDICTOR, PREDICTOR_BUDGET, PREDICTOR_MASK],
+    [TRAIN, EXPLORE, PRETRAINED, GAMMA, UPDATES, MINIBATCH, WARMUP_TRANSITIONS, ENTROPY_RATIO, TEMPERATURE, PREDICTOR, PREDICTOR_BUDGET, PREDICTOR_MASK, TRAIN_EVERY],
   ),
   tac: learningEntry('tac', 'TAC', 'Triton with actor-critic: the same learner as BCEdge without entropy (α = 0) and without the predictor.', [
     TRAIN,
@@ -239,6 +249,7 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
     UPDATES,
     MINIBATCH,
     WARMUP_TRANSITIONS,
+    TRAIN_EVERY,
   ]),
   ppo: learningEntry('ppo', 'PPO', 'Proximal policy optimization (clipped objective) over the same state, actions and reward.', [
     TRAIN,
@@ -249,6 +260,7 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
     ROLLOUT,
     EPOCHS,
     CLIP,
+    TRAIN_EVERY,
   ]),
   ddqn: learningEntry('ddqn', 'DDQN', 'Double DQN with a target network and ε-greedy exploration over the same state, actions and reward.', [
     TRAIN,
@@ -260,6 +272,7 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
     WARMUP_TRANSITIONS,
     EPSILON_DECAY,
     TARGET_EVERY,
+    TRAIN_EVERY,
   ]),
   'fixed-hindsight': referenceEntry(
     'fixed-hindsight',

@@ -156,6 +156,28 @@ describe('ga', () => {
     expect(ga.bestFitness).toBe(0);
   });
 
+  it('under per-model slots counts its window in reporting intervals and credits a model’s slot to the individual its action came from', () => {
+    const ga = createGa({ ...params, population: 2, elite: 0 }, createRng(3, 2));
+    /** An observation of reporting interval `slot` in which the models of `due` are due, with these utilities. */
+    const at = (slot: number, due: Record<number, number>): ServingObservation => {
+      const o = observation(2, [due[0] ?? null, due[1] ?? null]);
+      return { ...o, slot, models: o.models.map((m, i) => ({ ...m, due: i in due })) };
+    };
+    const first = ga.decide({ ...at(0, {}), models: observation(2).models.map((m) => ({ ...m, due: true })) });
+    // Within interval 0 the window does not move: the same individual.
+    expect(ga.decide(at(0, { 0: 5 }))).toEqual(first);
+    // Interval 1: model 1's slot (individual 0's gene) ends the window; individual 1 follows.
+    const second = ga.decide(at(1, { 1: 3 }));
+    // Model 0's slot ended now ran individual 0's gene: not credited to individual 1.
+    ga.decide(at(1, { 0: 100 }));
+    ga.decide(at(2, { 0: 1, 1: 1 }));
+    expect(ga.generation).toBe(1);
+    // Individual 0: (5 + 3) / 2 = 4; individual 1: (1 + 1) / 2 = 1 (the 100 went to neither).
+    expect(ga.bestFitness).toBe(4);
+    expect(ga.bestAction).toEqual(first);
+    expect(second).not.toEqual(first);
+  });
+
   it('rejects impossible parameters', () => {
     expect(() => createGa({ ...params, population: 1 }, createRng(1))).toThrow(RangeError);
     expect(() => createGa({ ...params, elite: 6 }, createRng(1))).toThrow(RangeError);

@@ -83,7 +83,6 @@ function LearningLaneCard({
   const learning = useServing(store, (s) => s.learning[i] ?? null);
   const timeMs = useServing(store, (s) => s.timeMs);
   const durationMs = useServing(store, (s) => s.durationMs);
-  const slotMs = useServing(store, (s) => s.slotMs);
   const status = useServing(store, (s) => s.status);
   const title = useServing(store, (s) => s.scenario?.title ?? 'scenario');
   const decisionUs = useServing(store, (s) => s.decisionUs[i] ?? 0) ?? 0;
@@ -92,7 +91,6 @@ function LearningLaneCard({
   const file = useRef<HTMLInputElement>(null);
   const act = store.getState();
   const { status: kind, text } = learningStatus(lane.params, loaded);
-  const totalSlots = slotMs > 0 ? Math.ceil(durationMs / slotMs) : 0;
   const slots = learning?.slots ?? 0;
   const shownRate = status === 'playing' ? rate : null;
   /** Test ids: `learning.<what>.<lane index>` (the bench reads `learning.recent-reward.<lane>`). */
@@ -184,18 +182,18 @@ function LearningLaneCard({
       </div>
       <label className="learning-progress">
         <span>
-          simulated time {(timeMs / 1000).toFixed(0)} s / {(durationMs / 1000).toFixed(0)} s · slot {slots} / {totalSlots}
+          simulated time {(timeMs / 1000).toFixed(0)} s / {(durationMs / 1000).toFixed(0)} s · {slots.toLocaleString('en-US')} decisions
         </span>
         <progress
           max={Math.max(1, durationMs)}
           value={Math.min(timeMs, durationMs)}
-          aria-label={`${lane.label}: simulated time ${(timeMs / 1000).toFixed(0)} of ${(durationMs / 1000).toFixed(0)} s, slot ${slots} of ${totalSlots}`}
+          aria-label={`${lane.label}: simulated time ${(timeMs / 1000).toFixed(0)} of ${(durationMs / 1000).toFixed(0)} s, ${slots} decisions`}
           data-testid={id('progress')}
         />
       </label>
       <dl className="learning-numbers">
         <div>
-          <dt>slots decided</dt>
+          <dt title="one per slot of a model (Eq. 1), or per fixed slot">decisions</dt>
           <dd data-testid={id('slots')} data-value={slots}>
             {slots.toLocaleString('en-US')}
           </dd>

@@ -1,5 +1,5 @@
 import type { World } from '../../kit/world';
-import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS, servedApart } from '../../scenario/readings';
+import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS, READING_NAMES, servedApart } from '../../scenario/readings';
 import { cellScenario, sweepCells } from '../../scenario/sweep';
 import { LEARNING_LANE_WEIGHT } from '../../scenario/runCost';
 import { servingScenarioSchema, totalRateRps, validateServingScenario, type ServingScenario } from '../../scenario/schema';
@@ -46,7 +46,12 @@ function namedReadings(document: Record<string, unknown>): Record<string, unknow
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return document;
   const assumptions = (body as Record<string, unknown>).assumptions;
   if (assumptions === null || typeof assumptions !== 'object' || Array.isArray(assumptions)) return document;
-  return { ...document, serving: { ...body, assumptions: { ...EARLIER_SCENARIO_READINGS, ...assumptions } } };
+  return { ...document, serving: { ...body, assumptions: { ...version4EarlierReadings(), ...assumptions } } };
+}
+
+/** The readings version 4 named, at their earlier values (the later ones, the platform setting and the slot, have steps of their own). */
+function version4EarlierReadings(): Record<string, unknown> {
+  return Object.fromEntries(READING_NAMES.filter((name) => name !== 'slot' && name !== 'platformSetting').map((name) => [name, EARLIER_SCENARIO_READINGS[name]]));
 }
 
 /**
@@ -65,6 +70,22 @@ function platformSetting(document: Record<string, unknown>): Record<string, unkn
   return { ...document, serving: { ...body, assumptions: { platformSetting: EARLIER_SCENARIO_READINGS.platformSetting, ...assumptions } } };
 }
 
+/**
+ * Version 5 → 6. Version 6 names the scheduling slot in `serving.assumptions.slot` and reads
+ * Eq. 1 where it is absent (each model's own slot, BCEdge §III-A2; ARCHITECTURE §3). A
+ * version-5 serving scenario was run with one fixed slot of `slotMs` for every model, so
+ * `slot: "fixed"` is written into it (into a block of its own if it had none): an old link
+ * reopens with the same numbers. A slot the document already sets and a malformed block are
+ * left for validation.
+ */
+function fixedSlot(document: Record<string, unknown>): Record<string, unknown> {
+  const body = document.serving;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return document;
+  const assumptions = (body as Record<string, unknown>).assumptions ?? {};
+  if (assumptions === null || typeof assumptions !== 'object' || Array.isArray(assumptions)) return document;
+  return { ...document, serving: { ...body, assumptions: { slot: EARLIER_SCENARIO_READINGS.slot, ...assumptions } } };
+}
+
 /** The serving world (BCEdge): models with request queues on an edge GPU, batches and concurrent instances. */
 export const servingWorld: World<ServingScenario> = {
   id: 'serving',
@@ -72,7 +93,7 @@ export const servingWorld: World<ServingScenario> = {
   eventName: 'requests',
   sweepMetrics: ['sloViolationPct', 'utilityMean', 'throughputRps', 'latencyMeanMs', 'latencyP99Ms', 'oomBatches', 'decisionMeanUs', 'requests', 'completed', 'failed', 'dropped'],
   optionalFields: new Set(),
-  migrations: { 2: gridToSweep, 3: namedReadings, 4: platformSetting },
+  migrations: { 2: gridToSweep, 3: namedReadings, 4: platformSetting, 5: fixedSlot },
   validate: validateServingScenario,
   schema: () => servingScenarioSchema,
   lanes: (s) => s.serving.lanes,
