@@ -27,6 +27,7 @@ import type { PipelineAssumptions } from '../../engine/pipeline/assumptions';
 import { configurationKey, isValidConfiguration, type Configuration } from '../../engine/pipeline/configuration';
 import { InterferenceTimeline, type InterferenceEvent, type RandomInterference } from '../../engine/pipeline/interference';
 import { maxOf, StageMonitor } from '../../engine/pipeline/monitor';
+import { OptimumCache } from '../../engine/pipeline/partition';
 import type { PipelineScheduler, RebalanceContext, Rebalancing } from '../../engine/pipeline/scheduler';
 import type { CompiledDatabase } from '../../engine/pipeline/stageTimes';
 import { MODE_IDS } from '../../engine/profiles/types';
@@ -406,6 +407,7 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
   };
 
   let rebalancings = 0;
+  let optima: OptimumCache | null = null;
   try {
     await Promise.all(stages.map((_, i) => request(i, { type: 'init', source: options.source, seed: options.seed })));
     await reconfigure(installed, 0, false, false);
@@ -423,8 +425,9 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
             },
             hopMs: options.hopMs ?? 0,
             configuration: installed,
-            optimum: () => {
-              throw new Error(`the real pipeline gives ${options.scheduler.id} no optimum cache`);
+            optimum: (modes) => {
+              optima ??= new OptimumCache(options.oracleDatabase ?? missingDatabase(options.scheduler.id), options.hopMs ?? 0);
+              return optima.get(modes);
             },
           });
           if (oracle && configurationKey(oracle) !== configurationKey(installed)) {

@@ -46,7 +46,14 @@ export function createStageProgram(tf: Tf, now: () => number): StageProgram {
     let built = 0;
     for (let index = nextFrom; index < nextTo; index += 1) {
       if (!held.has(index)) {
-        held.set(index, buildTfUnit(tf, plans, index, seed));
+        const unit = buildTfUnit(tf, plans, index, seed);
+        // One run on zeros: the backend's kernel set-up and weight packing belong to the move, not to the first query.
+        const zeros = unit.inputShapes.map((shape) => tf.zeros([...shape]));
+        const y = unit.run(zeros);
+        y.dataSync();
+        y.dispose();
+        for (const z of zeros) z.dispose();
+        held.set(index, unit);
         built += 1;
       }
     }
