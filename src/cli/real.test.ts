@@ -8,7 +8,8 @@ import { findPreset } from '../scenario/presets';
 import { coreMapping, realLaneOptions } from '../scenario/realPipeline';
 import type { PipelineScenario } from '../scenario/schema';
 import { runCli, type CliIo } from './cli';
-import { realMarkdown, runReal } from './real';
+import { realMarkdown, runReal } from '../scenario/realRun';
+import { measureDatabase } from '../measure/runner';
 import { spawnNodeStage } from './stageThreads';
 
 let tf: Tf;
@@ -43,6 +44,9 @@ describe('real: a pipeline scenario run for real beside its simulation', () => {
       { scenario: smallScenario(), inputSize: 56, database: getDatabase('vgg16'), repeats: 1, hogBufferMiB: 16, cores: 2 },
       {
         tf,
+        measureDatabase,
+        runRealPipeline,
+        now,
         spawnStage: () => inProcessStage(tf, now),
         spawnHog: (config, onReport) => {
           hogStarts.push(config.kind);

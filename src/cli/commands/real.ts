@@ -10,7 +10,9 @@ import { defaultHogBufferMiB, nodeCores, nodeRuntime, spawnNodeHog } from '../ho
 import { EXIT_FAILURE, EXIT_OK, UsageError, type CliIo } from '../io';
 import { addOutOption, addSetOption, choiceOption, integerOption } from '../options';
 import { checkOutputPath, writeOutput } from '../outputPath';
-import { realMarkdown, runReal } from '../real';
+import { realMarkdown, runReal } from '../../scenario/realRun';
+import { measureDatabase } from '../../measure/runner';
+import { runRealPipeline } from '../../measure/realPipeline/pipeline';
 import { loadScenario } from '../scenarioInput';
 import { spawnNodeStage } from '../stageThreads';
 
@@ -47,7 +49,7 @@ function realScenario(source: string | undefined, options: RealOptions, io: CliI
   return { ...scenario, pipeline: { ...scenario.pipeline, lanes } };
 }
 
-/** `real <scenario>`: the scenario run on this machine's cores beside its simulation (the work is in ../real.ts). */
+/** `real <scenario>`: the scenario run on this machine's cores beside its simulation (the work is in src/scenario/realRun.ts). */
 export const realCommand: CliCommand = {
   usage: 'real [scenario]',
   summary: 'run a pipeline scenario for real (tfjs stages in worker threads, real hogs) beside its simulation on a database measured here',
@@ -100,7 +102,7 @@ export const realCommand: CliCommand = {
     try {
       const report = await runReal(
         { scenario, inputSize, database, repeats: options.repeats, hogBufferMiB: options.hogBufferMib ?? defaultHogBufferMiB(), cores: options.cores ?? nodeCores() },
-        { tf: io.learning.tf, spawnStage: spawnNodeStage, spawnHog: spawnNodeHog, runtime: nodeRuntime(), stderr: io.stderr, isCancelled: () => cancelled },
+        { tf: io.learning.tf, measureDatabase, runRealPipeline, now: () => performance.now(), spawnStage: spawnNodeStage, spawnHog: spawnNodeHog, runtime: nodeRuntime(), stderr: io.stderr, isCancelled: () => cancelled },
       );
       if (report === null) {
         io.stderr('real: cancelled; nothing written\n');

@@ -1,18 +1,18 @@
 /**
- * `interference-lab real`: a pipeline scenario run on this machine's cores beside its
- * simulation (ARCHITECTURE §2, the real backend; the command is commands/real.ts). Measures
+ * A pipeline scenario run on this machine's cores beside its simulation (ARCHITECTURE §2,
+ * the real backend): what `interference-lab real` and the page's real worker both do. Measures
  * the layer-time database at the run's input size (or reads one), runs each lane for real,
  * one after another on the same interference schedule (two lanes at once would interfere
  * with each other), and sets each beside the same lane simulated on that database under
- * every trial-cost reading.
+ * every trial-cost reading. The measurement and the real run (src/measure) are passed in
+ * with the stage workers and the hogs, so this module stays in the scenario layer.
  */
-import { performance } from 'node:perf_hooks';
 import type { Tf } from '../agents/tf';
 import type { LayerTimeDatabase } from '../engine/profiles/types';
-import { measureDatabase } from '../measure/runner';
-import { runRealPipeline, type RealProgress } from '../measure/realPipeline/pipeline';
-import { compareLane, coreMapping, modesNeeded, realLaneOptions, signAgreement, TRIAL_COST_READINGS, type CoreMapping, type LaneComparison } from '../scenario/realPipeline';
-import type { PipelineScenario } from '../scenario/schema';
+import type { measureDatabase as MeasureDatabase } from '../measure/runner';
+import type { RealProgress, runRealPipeline as RunRealPipeline } from '../measure/realPipeline/pipeline';
+import { compareLane, coreMapping, modesNeeded, realLaneOptions, signAgreement, TRIAL_COST_READINGS, type CoreMapping, type LaneComparison } from './realPipeline';
+import type { PipelineScenario } from './schema';
 import type { SpawnHog } from '../measure/hogs';
 import type { StagePort } from '../measure/realPipeline/pipeline';
 
@@ -28,6 +28,13 @@ export interface RealArgs {
 
 export interface RealDeps {
   readonly tf: Tf;
+  readonly measureDatabase: typeof MeasureDatabase;
+  readonly runRealPipeline: typeof RunRealPipeline;
+  /** Wall clock, ms. */
+  readonly now: () => number;
+  /** Sees each lane's progress (the page's live charts). */
+  readonly onProgress?: (laneIndex: number, progress: RealProgress) => void;
+  readonly onMeasureProgress?: (fraction: number) => void;
   readonly spawnStage: (index: number) => StagePort;
   readonly spawnHog: SpawnHog;
   readonly runtime: string;
@@ -53,7 +60,7 @@ export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealRepor
   const { scenario } = args;
   const p = scenario.pipeline;
   const mapping = coreMapping(p.executionPlaces, args.cores);
-  const now = () => performance.now();
+  const now = deps.now;
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
   let database = args.database;
   let measureMs: number | null = null;
@@ -61,11 +68,11 @@ export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealRepor
     const modes = modesNeeded(scenario);
     deps.stderr(`real: measuring ${p.model} at ${args.inputSize} px, modes ${modes.join(', ')} (${args.repeats} repeats) for the simulation…\n`);
     const t0 = now();
-    const measured = await measureDatabase(
+    const measured = await deps.measureDatabase(
       { model: p.model, modes, repeats: args.repeats, inputSize: args.inputSize, hogBufferMiB: args.hogBufferMiB },
       // Hogs per mode as the real run starts them: the cores one EP stands for.
       { tf: deps.tf, now, sleep, spawnHog: deps.spawnHog, cores: mapping.coresPerEp, runtime: deps.runtime, date: () => new Date().toISOString() },
-      () => undefined,
+      (progress) => deps.onMeasureProgress?.(progress.fraction),
       deps.isCancelled,
     );
     if (!measured.ok) return null;
@@ -79,10 +86,11 @@ export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealRepor
     deps.stderr(`real: lane ${laneIndex + 1}/${p.lanes.length} (${lane.scheduler}), ${p.queries} queries on ${p.executionPlaces} stage threads…\n`);
     const t0 = now();
     let served = 0;
-    const result = await runRealPipeline(
+    const result = await deps.runRealPipeline(
       realLaneOptions(scenario, laneIndex, database, args.inputSize, mapping, args.hogBufferMiB),
       { now, sleep, spawnStage: deps.spawnStage, spawnHog: deps.spawnHog },
       (progress: RealProgress) => {
+        deps.onProgress?.(laneIndex, progress);
         if (progress.kind === 'query' && ++served % 100 === 0) deps.stderr(`real:   ${served} queries\n`);
       },
       deps.isCancelled,
