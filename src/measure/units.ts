@@ -5,6 +5,11 @@
  * add folded into the third), with seeded random weights, so nothing is downloaded. The
  * ODIN paper measured Keras layers (§4.1); these are the same computations in tfjs.
  *
+ * Each unit is first a plan (name, input shapes, how to build it) and is built on its own,
+ * its weights drawn from the seed and its index only: a real pipeline's stage builds just
+ * the units it holds, and a unit rebuilt on another stage after a reconfiguration is the
+ * same unit, to the bit.
+ *
  * Inference batch-norm is folded into each conv's bias and ReLU fused into it, as
  * layers.ts counts them. tfjs is passed in: this module never imports it at runtime.
  */
@@ -13,16 +18,40 @@ import type { Tf } from '../agents/tf';
 import type { ModelId } from '../engine/profiles/types';
 import { createRng } from '../engine/rng';
 
-/** One unit, ready to time: its inputs' shapes (NHWC, batch 1) and its forward pass. */
+/** One unit, ready to run: its inputs' shapes (NHWC, batch 1) and its forward pass. */
 export interface TfUnit {
   readonly name: string;
   /** The feature map entering the unit, then (ResNet-50's `_conv3`) the block input its shortcut reads. */
   readonly inputShapes: readonly (readonly number[])[];
+  /** See {@link TfUnitPlan.role}. */
+  readonly role: UnitRole;
   /** The unit's forward pass; the caller disposes the result. */
   run(inputs: readonly Tensor[]): Tensor;
   /** Frees the unit's weights. */
   dispose(): void;
 }
+
+/**
+ * Where a unit sits in a residual block whose units are apart (ResNet-50): `blockStart`'s
+ * input is the block input that `blockEnd` also reads (its shortcut); `plain` otherwise.
+ * A pipeline that cuts inside such a block hands the block input on with the feature map.
+ */
+export type UnitRole = 'plain' | 'blockStart' | 'blockEnd';
+
+/** A unit before it is built. */
+export interface TfUnitPlan {
+  readonly name: string;
+  readonly inputShapes: readonly (readonly number[])[];
+  readonly role: UnitRole;
+  /** Allocates the unit's weights from `weights` and returns its forward pass. */
+  build(tf: Tf, weights: Weights): (inputs: readonly Tensor[]) => Tensor;
+}
+
+/** Which network: one of the paper's three at an input size, or a tiny one for tests. */
+export type UnitSource =
+  | { readonly kind: 'model'; readonly model: ModelId; readonly inputSize: number }
+  /** `units` 3×3 convolutions (ReLU) over `inputSize`² × `channels`, then a dense layer: a few milliseconds in all. */
+  | { readonly kind: 'tiny'; readonly units: number; readonly inputSize: number; readonly channels: number };
 
 interface Weights {
   readonly tensors: Tensor[];
@@ -38,13 +67,16 @@ function uniformValues(count: number, limit: number, seed: number, stream: numbe
   return values;
 }
 
+/** Streams of the generator per unit: unit `index`'s k-th tensor draws from stream (index + 1) · 64 + k. */
+const STREAMS_PER_UNIT = 64;
+
 /**
  * He-uniform weights (limit √(6 / fan-in)), so activations neither vanish nor blow up
  * through the ReLUs (denormals would slow a CPU down and skew the times), and a small
- * bias. Each tensor has its own stream of `seed`.
+ * bias. Each tensor has its own stream of `seed`, numbered from the unit's index.
  */
-function weightsFor(tf: Tf, seed: number): Weights {
-  let stream = 0;
+function weightsFor(tf: Tf, seed: number, unitIndex: number): Weights {
+  let stream = (unitIndex + 1) * STREAMS_PER_UNIT;
   const tensors: Tensor[] = [];
   const keep = <T extends Tensor>(t: T): T => {
     tensors.push(t);
@@ -73,18 +105,6 @@ function windowOut(n: number, kernel: number, stride: number, pad: number): numb
   return Math.floor((n + 2 * pad - kernel) / stride) + 1;
 }
 
-function makeUnit(name: string, inputShapes: number[][], weights: Weights, run: (inputs: readonly Tensor[]) => Tensor): TfUnit {
-  const tensors = weights.tensors.splice(0);
-  return {
-    name,
-    inputShapes,
-    run,
-    dispose: () => {
-      for (const t of tensors) t.dispose();
-    },
-  };
-}
-
 type Activation = 'relu' | 'linear';
 
 function convOp(tf: Tf, weights: Weights, inChannels: number, outChannels: number, kernel: number, stride: number, pad: number, activation: Activation) {
@@ -92,7 +112,19 @@ function convOp(tf: Tf, weights: Weights, inChannels: number, outChannels: numbe
   return (x: Tensor4D): Tensor4D => tf.fused.conv2d({ x, filter, bias, strides: stride, pad, activation });
 }
 
-function vgg16(tf: Tf, size: number, seed: number): TfUnit[] {
+function plan(name: string, inputShapes: number[][], build: TfUnitPlan['build'], role: UnitRole = 'plain'): TfUnitPlan {
+  return { name, inputShapes, role, build };
+}
+
+/** A dense unit: flattens its input, then x·W + b, shaped [1, 1, 1, out] for the next unit. */
+function densePlan(name: string, inputShape: number[], features: number, out: number, activation: Activation): TfUnitPlan {
+  return plan(name, [inputShape], (tf, weights) => {
+    const { weights: w, bias } = weights.dense(features, out);
+    return ([x]) => tf.tidy(() => tf.fused.matMul({ a: tf.reshape(x as Tensor, [1, -1]) as Tensor2D, b: w, bias, activation }).reshape([1, 1, 1, out]));
+  });
+}
+
+function vgg16(size: number): TfUnitPlan[] {
   const blocks = [
     [64, 64],
     [128, 128],
@@ -100,21 +132,23 @@ function vgg16(tf: Tf, size: number, seed: number): TfUnit[] {
     [512, 512, 512],
     [512, 512, 512],
   ];
-  const weights = weightsFor(tf, seed);
-  const units: TfUnit[] = [];
+  const plans: TfUnitPlan[] = [];
   let side = size;
   let channels = 3;
   blocks.forEach((widths, b) => {
     widths.forEach((width, c) => {
-      const conv = convOp(tf, weights, channels, width, 3, 1, 1, 'relu');
       const pooled = c === widths.length - 1;
-      units.push(
-        makeUnit(`conv${b + 1}_${c + 1}`, [[1, side, side, channels]], weights, ([x]) => {
-          const y = conv(x as Tensor4D);
-          if (!pooled) return y;
-          const p = tf.maxPool(y, 2, 2, 'valid');
-          y.dispose();
-          return p;
+      const inChannels = channels;
+      plans.push(
+        plan(`conv${b + 1}_${c + 1}`, [[1, side, side, channels]], (tf, weights) => {
+          const conv = convOp(tf, weights, inChannels, width, 3, 1, 1, 'relu');
+          return ([x]) => {
+            const y = conv(x as Tensor4D);
+            if (!pooled) return y;
+            const p = tf.maxPool(y, 2, 2, 'valid');
+            y.dispose();
+            return p;
+          };
         }),
       );
       channels = width;
@@ -128,17 +162,10 @@ function vgg16(tf: Tf, size: number, seed: number): TfUnit[] {
     ['fc7', 4096],
     ['fc8', 1000],
   ] as const) {
-    const { weights: w, bias } = weights.dense(features, out);
-    const activation: Activation = name === 'fc8' ? 'linear' : 'relu';
-    const shape = name === 'fc6' ? inputShape : [1, 1, 1, features];
-    units.push(
-      makeUnit(name, [shape], weights, ([x]) =>
-        tf.tidy(() => tf.fused.matMul({ a: tf.reshape(x as Tensor, [1, -1]) as Tensor2D, b: w, bias, activation }).reshape([1, 1, 1, out])),
-      ),
-    );
+    plans.push(densePlan(name, name === 'fc6' ? inputShape : [1, 1, 1, features], features, out, name === 'fc8' ? 'linear' : 'relu'));
     features = out;
   }
-  return units;
+  return plans;
 }
 
 interface Stage {
@@ -166,16 +193,28 @@ function blockName(stage: Stage, block: number, caffe152: boolean): string {
   return `res${stage.index}${String.fromCharCode(97 + block)}`;
 }
 
-function resnet(tf: Tf, size: number, seed: number, model: 'resnet50' | 'resnet152'): TfUnit[] {
-  const weights = weightsFor(tf, seed);
-  const units: TfUnit[] = [];
-  const stem = convOp(tf, weights, 3, 64, 7, 2, 3, 'relu');
-  units.push(
-    makeUnit('conv1', [[1, size, size, 3]], weights, ([x]) => {
-      const y = stem(x as Tensor4D);
-      const p = tf.maxPool(y, 3, 2, 1);
-      y.dispose();
-      return p;
+/** The block's add: expanded + shortcut (the input, or its projection), then ReLU. */
+function addAndRelu(tf: Tf, project: ((x: Tensor4D) => Tensor4D) | null, expanded: Tensor4D, input: Tensor4D): Tensor {
+  const shortcut = project === null ? input : project(input);
+  const sum = tf.add(expanded, shortcut);
+  const out = tf.relu(sum);
+  sum.dispose();
+  expanded.dispose();
+  if (shortcut !== input) shortcut.dispose();
+  return out;
+}
+
+function resnet(size: number, model: 'resnet50' | 'resnet152'): TfUnitPlan[] {
+  const plans: TfUnitPlan[] = [];
+  plans.push(
+    plan('conv1', [[1, size, size, 3]], (tf, weights) => {
+      const stem = convOp(tf, weights, 3, 64, 7, 2, 3, 'relu');
+      return ([x]) => {
+        const y = stem(x as Tensor4D);
+        const p = tf.maxPool(y, 3, 2, 1);
+        y.dispose();
+        return p;
+      };
     }),
   );
   let side = windowOut(windowOut(size, 7, 2, 3), 3, 2, 1);
@@ -186,58 +225,122 @@ function resnet(tf: Tf, size: number, seed: number, model: 'resnet50' | 'resnet1
       const first = b === 0;
       const stride = first && stage.index > 2 ? 2 : 1;
       const width = stage.width;
+      const inChannels = channels;
       const name = blockName(stage, b, model === 'resnet152');
-      const reduce = convOp(tf, weights, channels, width, 1, 1, 0, 'relu');
-      const reduceTensors = weights.tensors.splice(0);
-      const spatial = convOp(tf, weights, width, width, 3, stride, 1, 'relu');
-      const spatialTensors = weights.tensors.splice(0);
-      const expand = convOp(tf, weights, width, width * 4, 1, 1, 0, 'linear');
-      const project = first ? convOp(tf, weights, channels, width * 4, 1, stride, 0, 'linear') : null;
       const outSide = windowOut(side, 3, stride, 1);
       const blockInput = [1, side, side, channels];
-      const addAndRelu = (expanded: Tensor4D, input: Tensor4D): Tensor => {
-        const shortcut = project === null ? input : project(input);
-        const sum = tf.add(expanded, shortcut);
-        const out = tf.relu(sum);
-        sum.dispose();
-        expanded.dispose();
-        if (shortcut !== input) shortcut.dispose();
-        return out;
-      };
+      const projectOp = (tf: Tf, weights: Weights) => (first ? convOp(tf, weights, inChannels, width * 4, 1, stride, 0, 'linear') : null);
       if (model === 'resnet152') {
-        weights.tensors.unshift(...reduceTensors, ...spatialTensors);
-        units.push(
-          makeUnit(name, [blockInput], weights, ([x]) => {
-            const a = reduce(x as Tensor4D);
-            const s = spatial(a);
-            a.dispose();
-            const e = expand(s);
-            s.dispose();
-            return addAndRelu(e, x as Tensor4D);
+        plans.push(
+          plan(name, [blockInput], (tf, weights) => {
+            const reduce = convOp(tf, weights, inChannels, width, 1, 1, 0, 'relu');
+            const spatial = convOp(tf, weights, width, width, 3, stride, 1, 'relu');
+            const expand = convOp(tf, weights, width, width * 4, 1, 1, 0, 'linear');
+            const project = projectOp(tf, weights);
+            return ([x]) => {
+              const a = reduce(x as Tensor4D);
+              const s = spatial(a);
+              a.dispose();
+              const e = expand(s);
+              s.dispose();
+              return addAndRelu(tf, project, e, x as Tensor4D);
+            };
           }),
         );
       } else {
-        const expandTensors = weights.tensors.splice(0);
-        weights.tensors.push(...reduceTensors);
-        units.push(makeUnit(`${name}_conv1`, [blockInput], weights, ([x]) => reduce(x as Tensor4D)));
-        weights.tensors.push(...spatialTensors);
-        units.push(makeUnit(`${name}_conv2`, [[1, side, side, width]], weights, ([x]) => spatial(x as Tensor4D)));
-        weights.tensors.push(...expandTensors);
-        units.push(
-          makeUnit(`${name}_conv3`, [[1, outSide, outSide, width], blockInput], weights, ([x, input]) => addAndRelu(expand(x as Tensor4D), input as Tensor4D)),
+        plans.push(
+          plan(
+            `${name}_conv1`,
+            [blockInput],
+            (tf, weights) => {
+              const reduce = convOp(tf, weights, inChannels, width, 1, 1, 0, 'relu');
+              return ([x]) => reduce(x as Tensor4D);
+            },
+            'blockStart',
+          ),
+        );
+        plans.push(
+          plan(`${name}_conv2`, [[1, side, side, width]], (tf, weights) => {
+            const spatial = convOp(tf, weights, width, width, 3, stride, 1, 'relu');
+            return ([x]) => spatial(x as Tensor4D);
+          }),
+        );
+        plans.push(
+          plan(
+            `${name}_conv3`,
+            [[1, outSide, outSide, width], blockInput],
+            (tf, weights) => {
+              const expand = convOp(tf, weights, width, width * 4, 1, 1, 0, 'linear');
+              const project = projectOp(tf, weights);
+              return ([x, input]) => addAndRelu(tf, project, expand(x as Tensor4D), input as Tensor4D);
+            },
+            'blockEnd',
+          ),
         );
       }
       side = outSide;
       channels = width * 4;
     }
   }
-  const { weights: w, bias } = weights.dense(channels, 1000);
-  units.push(
-    makeUnit('fc', [[1, side, side, channels]], weights, ([x]) =>
-      tf.tidy(() => tf.fused.matMul({ a: tf.mean(x as Tensor, [1, 2]) as Tensor2D, b: w, bias }).reshape([1, 1, 1, 1000])),
-    ),
+  const finalSide = side;
+  const finalChannels = channels;
+  plans.push(
+    plan('fc', [[1, finalSide, finalSide, finalChannels]], (tf, weights) => {
+      const { weights: w, bias } = weights.dense(finalChannels, 1000);
+      return ([x]) => tf.tidy(() => tf.fused.matMul({ a: tf.mean(x as Tensor, [1, 2]) as Tensor2D, b: w, bias }).reshape([1, 1, 1, 1000]));
+    }),
   );
-  return units;
+  return plans;
+}
+
+function tiny(units: number, size: number, channels: number): TfUnitPlan[] {
+  const plans: TfUnitPlan[] = [];
+  for (let u = 0; u < units - 1; u += 1) {
+    const inChannels = u === 0 ? 3 : channels;
+    plans.push(
+      plan(`conv${u + 1}`, [[1, size, size, inChannels]], (tf, weights) => {
+        const conv = convOp(tf, weights, inChannels, channels, 3, 1, 1, 'relu');
+        return ([x]) => conv(x as Tensor4D);
+      }),
+    );
+  }
+  plans.push(densePlan('fc', [1, size, size, units === 1 ? 3 : channels], size * size * (units === 1 ? 3 : channels), 10, 'linear'));
+  return plans;
+}
+
+/** The plans of a network's units, in forward order. */
+export function tfUnitPlans(source: UnitSource): TfUnitPlan[] {
+  if (source.kind === 'tiny') {
+    if (!Number.isInteger(source.units) || source.units < 1) throw new RangeError(`a tiny network needs at least one unit, got ${source.units}`);
+    return tiny(source.units, source.inputSize, source.channels);
+  }
+  switch (source.model) {
+    case 'vgg16':
+      return vgg16(source.inputSize);
+    case 'resnet50':
+    case 'resnet152':
+      return resnet(source.inputSize, source.model);
+    default:
+      throw new RangeError(`unknown model: ${String(source.model)}`);
+  }
+}
+
+/** Builds unit `index` of `plans` with weights drawn from `seed` (the same unit wherever it is built). */
+export function buildTfUnit(tf: Tf, plans: readonly TfUnitPlan[], index: number, seed: number): TfUnit {
+  const p = plans[index];
+  if (p === undefined) throw new RangeError(`unit ${index} is not one of the network's ${plans.length}`);
+  const weights = weightsFor(tf, seed, index);
+  const run = p.build(tf, weights);
+  const tensors = weights.tensors.splice(0);
+  return {
+    name: p.name,
+    inputShapes: p.inputShapes,
+    role: p.role,
+    run,
+    dispose: () => {
+      for (const t of tensors) t.dispose();
+    },
+  };
 }
 
 /**
@@ -246,23 +349,18 @@ function resnet(tf: Tf, size: number, seed: number, model: 'resnet50' | 'resnet1
  * when done.
  */
 export function buildTfUnits(tf: Tf, model: ModelId, inputSize: number, seed = 1): TfUnit[] {
-  switch (model) {
-    case 'vgg16':
-      return vgg16(tf, inputSize, seed);
-    case 'resnet50':
-    case 'resnet152':
-      return resnet(tf, inputSize, seed, model);
-    default:
-      throw new RangeError(`unknown model: ${String(model)}`);
-  }
+  const plans = tfUnitPlans({ kind: 'model', model, inputSize });
+  return plans.map((_, index) => buildTfUnit(tf, plans, index, seed));
+}
+
+/** `count` values in [0, 1) (the absolute value of a uniform in [−1, 1)), like the ReLU outputs a unit would see. */
+export function nonNegativeValues(count: number, seed: number, stream: number): Float32Array {
+  const values = uniformValues(count, 1, seed, stream);
+  for (let j = 0; j < values.length; j += 1) values[j] = Math.abs(values[j]!);
+  return values;
 }
 
 /** Random inputs of a unit's shapes (non-negative, like the ReLU outputs it would see). */
-export function unitInputs(tf: Tf, unit: TfUnit, seed: number): Tensor<Rank>[] {
-  return unit.inputShapes.map((shape, i) => {
-    const values = uniformValues(shape.reduce((a, b) => a * b, 1), 1, seed, i);
-    // [0, 1): the absolute value of a uniform in [−1, 1).
-    for (let j = 0; j < values.length; j += 1) values[j] = Math.abs(values[j]!);
-    return tf.tensor(values, [...shape], 'float32');
-  });
+export function unitInputs(tf: Tf, unit: Pick<TfUnit, 'inputShapes'>, seed: number): Tensor<Rank>[] {
+  return unit.inputShapes.map((shape, i) => tf.tensor(nonNegativeValues(shape.reduce((a, b) => a * b, 1), seed, i), [...shape], 'float32'));
 }

@@ -7,6 +7,7 @@ import { SHORTCUTS } from './HelpOverlay';
 import { useLab, useLabStore } from './labContext';
 import { LanesPanel } from './LanesPanel';
 import { MeasureLauncher } from './MeasureLauncher';
+import { RealLauncher } from './RealLauncher';
 import { PIPELINE_PLAYBACK } from './pipelinePlayback';
 import { pipelineShare } from './pipelineShare';
 import { LabShell, type LabWorld } from './shell/LabShell';
@@ -25,7 +26,12 @@ export function PipelineLab() {
     testId: 'lab',
     title: 'Interference Lab',
     tagline: 'Drop co-located workloads onto execution places and watch online schedulers rebalance a CNN inference pipeline — every lane on the same interference trace.',
-    launchers: hidden('links') ? null : <MeasureLauncher />,
+    launchers: hidden('links') ? null : (
+      <>
+        <MeasureLauncher />
+        <RealLauncher />
+      </>
+    ),
     playback: PIPELINE_PLAYBACK,
     share,
     lessons: pipelineLessons,

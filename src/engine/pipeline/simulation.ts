@@ -8,6 +8,7 @@ import { OptimumCache } from './partition';
 import type { PipelineScheduler, RebalanceContext, Rebalancing } from './scheduler';
 import { createRngFromState } from '../rng';
 import { computeStageTimes, type CompiledDatabase } from './stageTimes';
+import { maxOf, StageMonitor } from './monitor';
 import type { PercentileOptions } from '../quantiles';
 
 /** Everything one lane needs; lanes of a scenario differ only in their scheduler. */
@@ -125,10 +126,8 @@ export class PipelineRun {
   private detectQuery = 0;
   /** Stage times observed for each configuration tried in the current phase. */
   private phaseObservations = new Map<string, Float64Array>();
-  /** Slowest-stage time at the last reconfiguration (NaN: take the next observation). */
-  private referenceMs = Number.NaN;
-  /** Stage times at the last reconfiguration (for `detectionSignal: 'anyStage'`). */
-  private referenceTimes: Float64Array;
+  /** The monitor (ODIN §3.1): the stage times at the last reconfiguration. */
+  private readonly monitor: StageMonitor;
   private optimalBottleneckMs: number;
   private lastArrivalMs = 0;
   private lastCompletionMs = 0;
@@ -150,7 +149,7 @@ export class PipelineRun {
     this.departures = new Float64Array(n * this.ring).fill(Number.NEGATIVE_INFINITY);
     this.ringHead = new Int32Array(n);
     this.times = new Float64Array(n);
-    this.referenceTimes = new Float64Array(n);
+    this.monitor = new StageMonitor(n);
     this.optima = spec.optimumCache ?? new OptimumCache(this.db, this.a.hopMs);
     const peak = this.optima.get(new Uint8Array(n));
     const admission = spec.assumptions.admission;
@@ -301,9 +300,9 @@ export class PipelineRun {
         this.trialConfiguration = step.value;
       }
     } else if (kind === 'normal') {
-      if (Number.isNaN(this.referenceMs)) {
+      if (this.monitor.needsReference) {
         this.setReference(times, bottleneck);
-      } else if (this.changed(times, bottleneck)) {
+      } else if (this.monitor.changed(this.a, times, bottleneck)) {
         detected = this.scheduler.rebalance !== undefined;
         if (detected) installed = this.beginPhase(config, bottleneck, completion, q);
         else this.setReference(times, bottleneck);
@@ -325,19 +324,8 @@ export class PipelineRun {
     });
   }
 
-  /** The monitor (ODIN §3.1): did the observed stage times move past the threshold? */
-  private changed(times: Float64Array, bottleneck: number): boolean {
-    const limit = this.a.detectionThreshold * this.referenceMs;
-    if (Math.abs(bottleneck - this.referenceMs) > limit) return true;
-    if (this.a.detectionSignal === 'anyStage') {
-      for (let i = 0; i < this.n; i++) if (Math.abs(times[i]! - this.referenceTimes[i]!) > limit) return true;
-    }
-    return false;
-  }
-
   private setReference(times: Float64Array, bottleneck: number): void {
-    this.referenceMs = bottleneck;
-    this.referenceTimes.set(times);
+    this.monitor.setReference(times, bottleneck);
   }
 
   /** Records that the current query left stage `i` at `timeMs`. */
@@ -350,7 +338,7 @@ export class PipelineRun {
 
   /** Starts a rebalancing phase; returns true when a configuration was installed at once. */
   private beginPhase(config: Configuration, bottleneck: number, completion: number, q: number): boolean {
-    const trigger = bottleneck > this.referenceMs ? 'increase' : 'decrease';
+    const trigger = bottleneck > this.monitor.referenceMs ? 'increase' : 'decrease';
     const context: RebalanceContext = {
       configuration: config.slice(),
       stageTimesMs: this.times.slice(),
@@ -408,7 +396,7 @@ export class PipelineRun {
     }
     this.installed = config.slice();
     const observed = this.phaseObservations.get(configurationKey(config));
-    if (observed === undefined) this.referenceMs = Number.NaN;
+    if (observed === undefined) this.monitor.clear();
     else this.setReference(observed, maxOf(observed));
     this.pendingInstall = null;
     this.trialConfiguration = null;
@@ -424,11 +412,11 @@ export class PipelineRun {
       q: this.q,
       assumptions: this.a,
       arrivals: this.arrivals?.state() ?? null,
-      scalars: Float64Array.of(this.phase, this.detectTimeMs, this.detectQuery, this.referenceMs, this.optimalBottleneckMs, this.lastArrivalMs, this.lastCompletionMs),
+      scalars: Float64Array.of(this.phase, this.detectTimeMs, this.detectQuery, this.monitor.referenceMs, this.optimalBottleneckMs, this.lastArrivalMs, this.lastCompletionMs),
       free: this.free.slice(),
       departures: this.departures.slice(),
       ringHead: this.ringHead.slice(),
-      referenceTimes: this.referenceTimes.slice(),
+      referenceTimes: this.monitor.referenceTimes.slice(),
       installed: this.installed.slice(),
       trialConfiguration: this.trialConfiguration?.slice() ?? null,
       pendingInstall: this.pendingInstall?.slice() ?? null,
@@ -456,14 +444,14 @@ export class PipelineRun {
     this.phase = phase as Phase;
     this.detectTimeMs = detectTimeMs;
     this.detectQuery = detectQuery;
-    this.referenceMs = referenceMs;
+    this.monitor.referenceMs = referenceMs;
     this.optimalBottleneckMs = optimalBottleneckMs;
     this.lastArrivalMs = lastArrivalMs;
     this.lastCompletionMs = lastCompletionMs;
     this.free.set(s.free);
     this.departures.set(s.departures);
     this.ringHead.set(s.ringHead);
-    this.referenceTimes.set(s.referenceTimes);
+    this.monitor.referenceTimes.set(s.referenceTimes);
     this.installed = s.installed.slice();
     this.trialConfiguration = s.trialConfiguration?.slice() ?? null;
     this.pendingInstall = s.pendingInstall?.slice() ?? null;
@@ -495,12 +483,6 @@ export class PipelineRun {
 
 function copyContext(c: RebalanceContext): RebalanceContext {
   return { ...c, configuration: c.configuration.slice(), stageTimesMs: c.stageTimesMs.slice() };
-}
-
-function maxOf(values: Float64Array): number {
-  let m = 0;
-  for (const v of values) if (v > m) m = v;
-  return m;
 }
 
 function firstNonEmpty(config: Configuration): number {

@@ -1,0 +1,121 @@
+/**
+ * The real pipeline's charts (ARCHITECTURE §2, the real backend): the run live, query by
+ * query, as measured on this machine (throughput over the last few queries and latency, per
+ * lane), and the simulation beside the measurement once the lanes are done (throughput,
+ * mean and p99 latency per lane, measured and simulated side by side, the signed error
+ * above each pair). Fed plain data; drawn whole each time (a few hundred points).
+ */
+import { axisBottom, axisLeft, max, scaleBand, scaleLinear, select } from 'd3';
+import { laneColour } from './palette';
+import { THEME } from './runtime';
+
+/** One lane's measured points: query index, throughput (qps) and latency (ms). */
+export interface RealLiveLane {
+  readonly label: string;
+  readonly points: readonly { readonly query: number; readonly throughputQps: number; readonly latencyMs: number; readonly trial: boolean }[];
+}
+
+const MARGIN = { top: 22, right: 12, bottom: 34, left: 52 } as const;
+
+/** Two panels side by side: throughput and latency against the query index, a line per lane. */
+export function renderRealLive(svg: SVGSVGElement, lanes: readonly RealLiveLane[], queries: number, width: number, height = 220): void {
+  const root = select(svg).attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
+  root.selectAll('*').remove();
+  const panelWidth = Math.max(140, (width - 2 * (MARGIN.left + MARGIN.right)) / 2);
+  const innerHeight = height - MARGIN.top - MARGIN.bottom;
+  const x = scaleLinear().domain([0, Math.max(1, queries)]).range([0, panelWidth]);
+  const panels = [
+    { title: 'throughput, qps (measured on this machine)', value: (p: RealLiveLane['points'][number]) => p.throughputQps },
+    { title: 'latency, ms (measured on this machine)', value: (p: RealLiveLane['points'][number]) => p.latencyMs },
+  ];
+  panels.forEach((panel, k) => {
+    const values = lanes.flatMap((l) => l.points.map(panel.value)).filter(Number.isFinite);
+    const y = scaleLinear().domain([0, Math.max(1e-9, (max(values) ?? 1) * 1.1)]).range([innerHeight, 0]).nice();
+    const g = root.append('g').attr('transform', `translate(${MARGIN.left + k * (panelWidth + MARGIN.left + MARGIN.right)},${MARGIN.top})`);
+    g.append('text').attr('x', 0).attr('y', -8).style('fill', THEME.text).attr('font-weight', 600).text(panel.title);
+    g.append('g').attr('transform', `translate(0,${innerHeight})`).call(axisBottom(x).ticks(5));
+    g.append('g').call(axisLeft(y).ticks(4));
+    g.append('text').attr('x', panelWidth / 2).attr('y', innerHeight + 30).attr('text-anchor', 'middle').style('fill', THEME.text).attr('font-size', 11).text('query');
+    lanes.forEach((lane, i) => {
+      const points = lane.points.filter((p) => Number.isFinite(panel.value(p)));
+      const path = points.map((p, j) => `${j === 0 ? 'M' : 'L'}${x(p.query).toFixed(1)},${y(panel.value(p)).toFixed(1)}`).join('');
+      g.append('path').attr('d', path).attr('fill', 'none').attr('stroke', laneColour(i)).attr('stroke-width', 1.5).attr('data-lane', i).attr('data-points', points.length);
+      // Trial queries (rebalancing) as open circles.
+      g.append('g')
+        .selectAll('circle')
+        .data(points.filter((p) => p.trial))
+        .join('circle')
+        .attr('cx', (p) => x(p.query))
+        .attr('cy', (p) => y(panel.value(p)))
+        .attr('r', 2.5)
+        .attr('fill', 'none')
+        .attr('stroke', laneColour(i));
+    });
+  });
+}
+
+/** One lane's figures, measured and simulated, with the signed errors (%). */
+export interface SimVsRealLane {
+  readonly label: string;
+  readonly measured: { readonly throughputQps: number; readonly latencyMeanMs: number; readonly latencyP99Ms: number };
+  readonly simulated: { readonly throughputQps: number; readonly latencyMeanMs: number; readonly latencyP99Ms: number };
+  readonly error: { readonly throughputQps: number; readonly latencyMeanMs: number; readonly latencyP99Ms: number };
+}
+
+const FIGURES = [
+  { key: 'throughputQps', title: 'throughput, qps' },
+  { key: 'latencyMeanMs', title: 'mean latency, ms' },
+  { key: 'latencyP99Ms', title: 'p99 latency, ms' },
+] as const;
+
+const signed = (v: number) => (Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${v.toFixed(0)} %` : '—');
+
+/** Three panels (throughput, mean, p99); per lane a measured bar (solid) and a simulated one (hatched outline). */
+export function renderSimVsReal(svg: SVGSVGElement, lanes: readonly SimVsRealLane[], width: number, height = 240): void {
+  const root = select(svg).attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
+  root.selectAll('*').remove();
+  const gap = 18;
+  const panelWidth = Math.max(110, (width - 3 * MARGIN.left - 2 * gap - MARGIN.right) / 3);
+  const innerHeight = height - MARGIN.top - MARGIN.bottom - 14;
+  FIGURES.forEach((figure, k) => {
+    const values = lanes.flatMap((l) => [l.measured[figure.key], l.simulated[figure.key]]).filter(Number.isFinite);
+    const y = scaleLinear().domain([0, Math.max(1e-9, (max(values) ?? 1) * 1.18)]).range([innerHeight, 0]).nice();
+    const x = scaleBand<number>().domain(lanes.map((_, i) => i)).range([0, panelWidth]).paddingInner(0.25).paddingOuter(0.1);
+    const g = root.append('g').attr('transform', `translate(${MARGIN.left + k * (panelWidth + MARGIN.left + gap)},${MARGIN.top})`).attr('data-figure', figure.key);
+    g.append('text').attr('x', 0).attr('y', -8).style('fill', THEME.text).attr('font-weight', 600).text(figure.title);
+    g.append('g').attr('transform', `translate(0,${innerHeight})`).call(axisBottom(x).tickFormat((i) => lanes[i]?.label ?? ''));
+    g.append('g').call(axisLeft(y).ticks(4));
+    lanes.forEach((lane, i) => {
+      const band = x(i) ?? 0;
+      const w = x.bandwidth() / 2;
+      const bar = (value: number, offset: number, measured: boolean) =>
+        g
+          .append('rect')
+          .attr('x', band + offset)
+          .attr('y', y(Number.isFinite(value) ? value : 0))
+          .attr('width', Math.max(1, w - 2))
+          .attr('height', innerHeight - y(Number.isFinite(value) ? value : 0))
+          .attr('fill', measured ? laneColour(i) : 'none')
+          .attr('stroke', laneColour(i))
+          .attr('stroke-width', measured ? 0 : 2)
+          .attr('stroke-dasharray', measured ? null : '4 2')
+          .attr('data-side', measured ? 'measured' : 'simulated')
+          .append('title')
+          .text(`${lane.label}, ${measured ? 'measured' : 'simulated'}: ${value.toFixed(2)}`);
+      bar(lane.measured[figure.key], 0, true);
+      bar(lane.simulated[figure.key], w, false);
+      g.append('text')
+        .attr('x', band + x.bandwidth() / 2)
+        .attr('y', y(Math.max(lane.measured[figure.key], lane.simulated[figure.key])) - 4)
+        .attr('text-anchor', 'middle')
+        .attr('font-size', 11)
+        .style('fill', THEME.text)
+        .text(signed(lane.error[figure.key]));
+    });
+  });
+  const legend = root.append('g').attr('transform', `translate(${MARGIN.left},${height - 8})`).attr('font-size', 11);
+  legend.append('rect').attr('x', 0).attr('y', -9).attr('width', 12).attr('height', 10).attr('fill', THEME.text);
+  legend.append('text').attr('x', 16).attr('y', 0).style('fill', THEME.text).text('measured on this machine');
+  legend.append('rect').attr('x', 190).attr('y', -9).attr('width', 12).attr('height', 10).attr('fill', 'none').attr('stroke', THEME.text).attr('stroke-dasharray', '4 2');
+  legend.append('text').attr('x', 206).attr('y', 0).style('fill', THEME.text).text('simulated on the database measured here (error: simulated vs measured)');
+}

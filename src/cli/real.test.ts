@@ -1,0 +1,115 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Tf } from '../agents/tf';
+import { loadTfNode } from '../agents/tfNode';
+import { getDatabase } from '../engine/profiles/databases';
+import { inProcessStage } from '../measure/realPipeline/inProcess';
+import { runRealPipeline } from '../measure/realPipeline/pipeline';
+import { findPreset } from '../scenario/presets';
+import { coreMapping, realLaneOptions } from '../scenario/realPipeline';
+import type { PipelineScenario } from '../scenario/schema';
+import { runCli, type CliIo } from './cli';
+import { realMarkdown, runReal } from '../scenario/realRun';
+import { measureDatabase } from '../measure/runner';
+import { spawnNodeStage } from './stageThreads';
+
+let tf: Tf;
+beforeAll(async () => {
+  tf = await loadTfNode();
+});
+
+const now = () => performance.now();
+const noHogs = () => {
+  throw new Error('no hog expected');
+};
+
+/** The default preset on 2 EPs, a memBW workload on EP 1 for queries 8–16 of 24. */
+function smallScenario(): PipelineScenario {
+  const s = structuredClone(findPreset('default')!.scenario) as PipelineScenario;
+  return {
+    ...s,
+    pipeline: {
+      ...s.pipeline,
+      executionPlaces: 2,
+      queries: 24,
+      lanes: s.pipeline.lanes.filter((l) => l.scheduler === 'odin' || l.scheduler === 'lls'),
+      interference: { ...s.pipeline.interference, events: [{ executionPlace: 1, mode: 'B', fromQuery: 8, toQuery: 16 }] },
+    },
+  };
+}
+
+describe('real: a pipeline scenario run for real beside its simulation', () => {
+  it('prints one object per lane with measured, simulated and signed errors of throughput and latency', async () => {
+    const hogStarts: string[] = [];
+    const report = await runReal(
+      { scenario: smallScenario(), inputSize: 56, database: getDatabase('vgg16'), repeats: 1, hogBufferMiB: 16, cores: 2 },
+      {
+        tf,
+        measureDatabase,
+        runRealPipeline,
+        now,
+        spawnStage: () => inProcessStage(tf, now),
+        spawnHog: (config, onReport) => {
+          hogStarts.push(config.kind);
+          const timer = setInterval(() => onReport({ kind: config.kind, work: 1, elapsedMs: 10, checksum: 0 }), 10);
+          return { terminate: () => clearInterval(timer) };
+        },
+        runtime: 'test',
+        stderr: () => undefined,
+      },
+    );
+    expect(report).not.toBeNull();
+    const r = report!;
+    expect(r.lanes.map((l) => l.scheduler)).toEqual(['odin', 'lls']);
+    for (const lane of r.lanes) {
+      for (const side of [lane.measured, lane.simulated]) {
+        expect(side.queries).toBe(24);
+        expect(side.throughputQps).toBeGreaterThan(0);
+        expect(side.latencyMeanMs).toBeGreaterThan(0);
+        expect(side.latencyP99Ms).toBeGreaterThanOrEqual(side.latencyMeanMs * 0.5);
+      }
+      expect(lane.error.throughputQps).toBeCloseTo((100 * (lane.simulated.throughputQps - lane.measured.throughputQps)) / lane.measured.throughputQps, 9);
+      expect(lane.readings.map((x) => x.trialCost)).toEqual(['serial', 'pipelined', 'free']);
+      // Three phases: alone, EP 1 in mode B, alone again.
+      expect(lane.measured.phases.map((p) => [p.fromQuery, p.toQuery, p.modes])).toEqual([
+        [0, 8, 'A,A'],
+        [8, 16, 'A,B'],
+        [16, 24, 'A,A'],
+      ]);
+    }
+    // Mode B on one core per EP is one memBW hog, started once per lane.
+    expect(hogStarts).toEqual(['memBW', 'memBW']);
+    expect(['serial', 'pipelined', 'free']).toContain(r.closestReading);
+    expect(r.odinVsLls).not.toBeNull();
+    expect(r.machine.mapping.coresPerEp).toBe(1);
+    expect(realMarkdown(r)).toContain('| ODIN α=10 |');
+  }, 120_000);
+
+  it('stage worker threads give the output of in-process stages, bit for bit', async () => {
+    const scenario = { ...smallScenario(), pipeline: { ...smallScenario().pipeline, queries: 4, interference: { ...smallScenario().pipeline.interference, events: [] } } };
+    const options = realLaneOptions(scenario, 0, getDatabase('vgg16'), 56, coreMapping(2, 2), 16);
+    const env = { now, sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)), spawnHog: noHogs };
+    const threads = await runRealPipeline(options, { ...env, spawnStage: () => spawnNodeStage() });
+    const inProcess = await runRealPipeline(realLaneOptions(scenario, 0, getDatabase('vgg16'), 56, coreMapping(2, 2), 16), { ...env, spawnStage: () => inProcessStage(tf, now) });
+    expect(threads.queries.map((q) => q.query)).toEqual([0, 1, 2, 3]);
+    expect(threads.lastOutput!.length).toBe(1000);
+    expect(Array.from(threads.lastOutput!)).toEqual(Array.from(inProcess.lastOutput!));
+  }, 120_000);
+
+  it('refuses what it cannot run, naming the field, before any work', async () => {
+    const run = async (args: string[]) => {
+      let stderr = '';
+      const io: CliIo = { stdout: () => undefined, stderr: (t) => (stderr += t), readFile: () => null, writeFile: () => undefined, stderrIsTty: false };
+      const code = await runCli(args, io);
+      return { code, stderr };
+    };
+    expect(await run(['real', 'bcedge-dynamic'])).toMatchObject({ code: 2, stderr: expect.stringContaining('needs a pipeline scenario') });
+    expect(await run(['real', 'default', '--lanes', 'odin,foo'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--lanes: "foo"') });
+    expect(await run(['real', 'default', '--lanes', 'evict'])).toMatchObject({ code: 2, stderr: expect.stringContaining('no evict lane') });
+    expect(await run(['real', 'default', '--size', '300'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--size') });
+    expect(await run(['real', 'default', '--set', 'pipeline.assumptions.admission={"kind":"poisson","rateQps":5}'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('pipeline.assumptions.admission'),
+    });
+    expect(await run(['real', 'default', '--database', 'missing.json'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--database: no such file') });
+  }, 60_000);
+});

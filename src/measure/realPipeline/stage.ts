@@ -1,0 +1,119 @@
+/**
+ * What one stage worker of the real pipeline does (ARCHITECTURE §2, the real backend): it
+ * holds a contiguous run of the network's units as tfjs layers, runs each query through
+ * them and times it, and on a reconfiguration builds the units it receives (seeded weights:
+ * the same units the other stage held) and frees those it gives away. The same program runs
+ * in a Web Worker and in a Node worker thread; tfjs and the clock are passed in.
+ */
+import type { Tensor } from '@tensorflow/tfjs';
+import type { Tf } from '../../agents/tf';
+import { buildTfUnit, tfUnitPlans, type TfUnit, type TfUnitPlan } from '../units';
+import type { Activation, StageReply, StageRequest } from './protocol';
+
+/** A stage's state and its message handler. */
+export interface StageProgram {
+  handle(request: StageRequest): StageReply | null;
+  /** Units held, by index (tests). */
+  readonly held: ReadonlyMap<number, TfUnit>;
+}
+
+/** Copies a tensor's values into a buffer of its own (so it can be transferred). */
+function ownValues(t: Tensor): Float32Array {
+  const values = t.dataSync() as Float32Array;
+  return values.byteOffset === 0 && values.byteLength === values.buffer.byteLength ? values : values.slice();
+}
+
+export function createStageProgram(tf: Tf, now: () => number): StageProgram {
+  let plans: readonly TfUnitPlan[] = [];
+  let seed = 1;
+  let from = 0;
+  let to = 0;
+  const held = new Map<number, TfUnit>();
+
+  const hold = (nextFrom: number, nextTo: number): StageReply => {
+    if (!(Number.isInteger(nextFrom) && Number.isInteger(nextTo) && nextFrom >= 0 && nextFrom <= nextTo && nextTo <= plans.length)) {
+      return { type: 'error', message: `hold: units [${nextFrom}, ${nextTo}) are not a range of the network's ${plans.length}` };
+    }
+    const t0 = now();
+    let freed = 0;
+    for (const [index, unit] of held) {
+      if (index < nextFrom || index >= nextTo) {
+        unit.dispose();
+        held.delete(index);
+        freed += 1;
+      }
+    }
+    let built = 0;
+    for (let index = nextFrom; index < nextTo; index += 1) {
+      if (!held.has(index)) {
+        const unit = buildTfUnit(tf, plans, index, seed);
+        // One run on zeros: the backend's kernel set-up and weight packing belong to the move, not to the first query.
+        const zeros = unit.inputShapes.map((shape) => tf.zeros([...shape]));
+        const y = unit.run(zeros);
+        y.dataSync();
+        y.dispose();
+        for (const z of zeros) z.dispose();
+        held.set(index, unit);
+        built += 1;
+      }
+    }
+    from = nextFrom;
+    to = nextTo;
+    return { type: 'held', from, to, built, freed, buildMs: now() - t0, tensors: tf.memory().numTensors };
+  };
+
+  const run = (query: number, input: Activation): StageReply => {
+    if (from === to) return { type: 'error', message: `run: query ${query} reached a stage that holds no units` };
+    const t0 = now();
+    let x: Tensor = tf.tensor(input.x, [...input.shape], 'float32');
+    let block: Tensor | null = input.block === null || input.blockShape === null ? null : tf.tensor(input.block, [...input.blockShape], 'float32');
+    for (let index = from; index < to; index += 1) {
+      const unit = held.get(index)!;
+      if (unit.role === 'blockStart') {
+        // This unit's input is the block input its block's last unit adds back.
+        block?.dispose();
+        block = x;
+        x = unit.run([x]);
+      } else if (unit.role === 'blockEnd') {
+        if (block === null) return { type: 'error', message: `run: unit ${unit.name} needs its block input, which did not arrive` };
+        const y = unit.run([x, block]);
+        x.dispose();
+        block.dispose();
+        block = null;
+        x = y;
+      } else {
+        const y = unit.run([x]);
+        x.dispose();
+        x = y;
+      }
+    }
+    const output: Activation = { x: ownValues(x), shape: x.shape, block: block === null ? null : ownValues(block), blockShape: block?.shape ?? null };
+    x.dispose();
+    block?.dispose();
+    return { type: 'ran', query, computeMs: now() - t0, output };
+  };
+
+  return {
+    held,
+    handle(request) {
+      switch (request.type) {
+        case 'init':
+          plans = tfUnitPlans(request.source);
+          seed = request.seed;
+          return { type: 'ready', backend: tf.getBackend() };
+        case 'hold':
+          return hold(request.from, request.to);
+        case 'run':
+          return run(request.query, request.input);
+        case 'close':
+          for (const unit of held.values()) unit.dispose();
+          held.clear();
+          from = 0;
+          to = 0;
+          return null;
+        default:
+          return { type: 'error', message: `unknown request type: ${String((request as { type?: unknown }).type)}` };
+      }
+    },
+  };
+}

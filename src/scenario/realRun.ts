@@ -1,0 +1,148 @@
+/**
+ * A pipeline scenario run on this machine's cores beside its simulation (ARCHITECTURE §2,
+ * the real backend): what `interference-lab real` and the page's real worker both do. Measures
+ * the layer-time database at the run's input size (or reads one), runs each lane for real,
+ * one after another on the same interference schedule (two lanes at once would interfere
+ * with each other), and sets each beside the same lane simulated on that database under
+ * every trial-cost reading. The measurement and the real run (src/measure) are passed in
+ * with the stage workers and the hogs, so this module stays in the scenario layer.
+ */
+import type { Tf } from '../agents/tf';
+import type { LayerTimeDatabase } from '../engine/profiles/types';
+import type { measureDatabase as MeasureDatabase } from '../measure/runner';
+import type { RealProgress, runRealPipeline as RunRealPipeline } from '../measure/realPipeline/pipeline';
+import { compareLane, coreMapping, modesNeeded, realLaneOptions, signAgreement, TRIAL_COST_READINGS, type CoreMapping, type LaneComparison } from './realPipeline';
+import type { PipelineScenario } from './schema';
+import type { SpawnHog } from '../measure/hogs';
+import type { StagePort } from '../measure/realPipeline/pipeline';
+
+export interface RealArgs {
+  readonly scenario: PipelineScenario;
+  readonly inputSize: number;
+  /** A database measured earlier (same model and size); null: measure one now. */
+  readonly database: LayerTimeDatabase | null;
+  readonly repeats: number;
+  readonly hogBufferMiB: number;
+  readonly cores: number;
+}
+
+export interface RealDeps {
+  readonly tf: Tf;
+  readonly measureDatabase: typeof MeasureDatabase;
+  readonly runRealPipeline: typeof RunRealPipeline;
+  /** Wall clock, ms. */
+  readonly now: () => number;
+  /** Sees each lane's progress (the page's live charts). */
+  readonly onProgress?: (laneIndex: number, progress: RealProgress) => void;
+  readonly onMeasureProgress?: (fraction: number) => void;
+  readonly spawnStage: (index: number) => StagePort;
+  readonly spawnHog: SpawnHog;
+  readonly runtime: string;
+  readonly stderr: (text: string) => void;
+  readonly isCancelled?: () => boolean;
+}
+
+/** What `real` prints (JSON), one object per lane in `lanes`. */
+export interface RealReport {
+  readonly kind: 'real-pipeline';
+  readonly machine: { readonly runtime: string; readonly cores: number; readonly mapping: CoreMapping; readonly date: string };
+  readonly scenario: { readonly title: string; readonly model: string; readonly executionPlaces: number; readonly queries: number; readonly inputSize: number; readonly seed: number; readonly bufferCapacity: number };
+  readonly database: { readonly source: 'measured' | 'file'; readonly modes: readonly string[]; readonly measureMs: number | null; readonly measurement: LayerTimeDatabase['measurement'] | null };
+  readonly lanes: readonly (LaneComparison & { readonly realWallMs: number })[];
+  /** The reading with the least mean absolute error over the lanes. */
+  readonly closestReading: string;
+  readonly mapeByReading: Readonly<Record<string, number>>;
+  /** ODIN's measured and simulated throughput against LLS's, % (when both lanes ran). */
+  readonly odinVsLls: ReturnType<typeof signAgreement> | null;
+}
+
+export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealReport | null> {
+  const { scenario } = args;
+  const p = scenario.pipeline;
+  const mapping = coreMapping(p.executionPlaces, args.cores);
+  const now = deps.now;
+  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+  let database = args.database;
+  let measureMs: number | null = null;
+  if (database === null) {
+    const modes = modesNeeded(scenario);
+    deps.stderr(`real: measuring ${p.model} at ${args.inputSize} px, modes ${modes.join(', ')} (${args.repeats} repeats) for the simulation…\n`);
+    const t0 = now();
+    const measured = await deps.measureDatabase(
+      { model: p.model, modes, repeats: args.repeats, inputSize: args.inputSize, hogBufferMiB: args.hogBufferMiB },
+      // Hogs per mode as the real run starts them: the cores one EP stands for.
+      { tf: deps.tf, now, sleep, spawnHog: deps.spawnHog, cores: mapping.coresPerEp, runtime: deps.runtime, date: () => new Date().toISOString() },
+      (progress) => deps.onMeasureProgress?.(progress.fraction),
+      deps.isCancelled,
+    );
+    if (!measured.ok) return null;
+    database = measured.database;
+    measureMs = now() - t0;
+  }
+  deps.stderr(`real: ${mapping.text}\n`);
+  const lanes: (LaneComparison & { realWallMs: number })[] = [];
+  for (let laneIndex = 0; laneIndex < p.lanes.length; laneIndex += 1) {
+    const lane = p.lanes[laneIndex]!;
+    deps.stderr(`real: lane ${laneIndex + 1}/${p.lanes.length} (${lane.scheduler}), ${p.queries} queries on ${p.executionPlaces} stage threads…\n`);
+    const t0 = now();
+    let served = 0;
+    const result = await deps.runRealPipeline(
+      realLaneOptions(scenario, laneIndex, database, args.inputSize, mapping, args.hogBufferMiB),
+      { now, sleep, spawnStage: deps.spawnStage, spawnHog: deps.spawnHog },
+      (progress: RealProgress) => {
+        deps.onProgress?.(laneIndex, progress);
+        if (progress.kind === 'query' && ++served % 100 === 0) deps.stderr(`real:   ${served} queries\n`);
+      },
+      deps.isCancelled,
+    );
+    if (deps.isCancelled?.() === true) return null;
+    lanes.push({ ...compareLane(scenario, laneIndex, database, result), realWallMs: now() - t0 });
+  }
+  const mapeByReading: Record<string, number> = {};
+  for (const reading of TRIAL_COST_READINGS) {
+    const values = lanes.map((l) => l.readings.find((r) => r.trialCost === reading)!.mapePct);
+    mapeByReading[reading] = values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+  }
+  const closestReading = TRIAL_COST_READINGS.reduce((best, r) => (mapeByReading[r]! < mapeByReading[best]! ? r : best));
+  const odin = lanes.find((l) => l.scheduler === 'odin');
+  const lls = lanes.find((l) => l.scheduler === 'lls');
+  return {
+    kind: 'real-pipeline',
+    machine: { runtime: deps.runtime, cores: args.cores, mapping, date: new Date().toISOString() },
+    scenario: { title: scenario.title, model: p.model, executionPlaces: p.executionPlaces, queries: p.queries, inputSize: args.inputSize, seed: scenario.seed, bufferCapacity: p.assumptions.bufferCapacity },
+    database: { source: args.database === null ? 'measured' : 'file', modes: Object.keys(database.modes), measureMs, measurement: database.measurement ?? null },
+    lanes,
+    closestReading,
+    mapeByReading,
+    odinVsLls: odin !== undefined && lls !== undefined ? signAgreement(odin, lls, p.assumptions.trialCost) : null,
+  };
+}
+
+const fmt = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : String(v));
+const signed = (v: number) => (Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${v.toFixed(1)} %` : String(v));
+
+/** The report as Markdown: one row per lane, measured beside simulated, then the readings. */
+export function realMarkdown(report: RealReport): string {
+  const s = report.scenario;
+  const lines = [
+    `# ${s.title}: a real pipeline on this machine beside its simulation`,
+    '',
+    `${s.model} at ${s.inputSize} px on ${s.executionPlaces} execution places, ${s.queries} queries, buffer ${s.bufferCapacity}, seed ${s.seed}. ${report.machine.runtime}; ${report.machine.mapping.text}.`,
+    `Database: ${report.database.source === 'measured' ? `measured now (${fmt((report.database.measureMs ?? 0) / 1000)} s)` : 'read from a file'}, modes ${report.database.modes.join(', ')}.`,
+    '',
+    '| lane | measured qps | simulated qps | error | measured mean ms | simulated mean ms | error | measured p99 ms | simulated p99 ms | error | moves | mean move ms | closest reading |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...report.lanes.map(
+      (l) =>
+        `| ${l.label} | ${fmt(l.measured.throughputQps, 2)} | ${fmt(l.simulated.throughputQps, 2)} | ${signed(l.error.throughputQps)} | ${fmt(l.measured.latencyMeanMs)} | ${fmt(l.simulated.latencyMeanMs)} | ${signed(l.error.latencyMeanMs)} | ${fmt(l.measured.latencyP99Ms)} | ${fmt(l.simulated.latencyP99Ms)} | ${signed(l.error.latencyP99Ms)} | ${l.measured.reconfigurations.length} | ${fmt(l.measured.reconfigurationMeanMs)} | ${l.closestReading} |`,
+    ),
+    '',
+    `Mean absolute error by trial-cost reading (run and phases): ${TRIAL_COST_READINGS.map((r) => `${r} ${fmt(report.mapeByReading[r] ?? 0)} %`).join(', ')}; closest: **${report.closestReading}**.`,
+  ];
+  if (report.odinVsLls !== null) {
+    const o = report.odinVsLls;
+    lines.push(`ODIN against LLS in throughput: measured ${signed(o.measuredPct)}, simulated ${signed(o.simulatedPct)}: the sign ${o.agrees ? 'agrees' : 'does not agree'}.`);
+  }
+  lines.push('', 'Measured on a shared machine: tfjs on wasm, one thread per stage, threads placed by the operating system (nothing pinned), not the paper\'s pinned 8-core execution places.');
+  return `${lines.join('\n')}\n`;
+}
