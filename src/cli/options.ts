@@ -67,3 +67,9 @@ export function checkRunCost(scenario: AnyScenario, seeds: number, allowLong: bo
     throw new UsageError(`the scenario would cost ${describeRunCost(cost)}; above the bound of ${COST_BOUND_LANE_EVENTS.toExponential()} lane-events: pass --allow-long to run it anyway`);
   }
 }
+
+/** `--hog-buffer-mib N` and `--cores N`: the hogs' buffer and the cores the mode → hogs mapping assumes (measure, real). */
+export function addHogOptions(command: Command, coresDescription: string): Command {
+  command.addOption(new Option('--hog-buffer-mib <n>', "each memBW hog's buffer, MiB (default: 4 × the last-level cache, 256–1024)").argParser(integerOption('--hog-buffer-mib', 16, 4096)));
+  return command.addOption(new Option('--cores <n>', coresDescription).argParser(integerOption('--cores', 1, 1024)));
+}

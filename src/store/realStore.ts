@@ -109,8 +109,18 @@ export function createRealStore(client: RealClient, scenario: PipelineScenario):
         if (update.kind === 'measuring') set({ measureFraction: update.fraction });
         else if (update.kind === 'lane') set({ status: now.status === 'cancelling' ? 'cancelling' : 'running', lane: update.lane });
         else if (update.kind === 'points') {
-          const points = now.points.map((p) => [...p]);
-          for (const point of update.points) points[point.lane]?.push(point);
+          // Only the lanes this batch adds to get new arrays, copied once per batch.
+          const points = [...now.points];
+          const copied = new Map<number, RealPoint[]>();
+          for (const point of update.points) {
+            let lane = copied.get(point.lane);
+            if (lane === undefined) {
+              lane = [...(now.points[point.lane] ?? [])];
+              copied.set(point.lane, lane);
+              points[point.lane] = lane;
+            }
+            lane.push(point);
+          }
           set({ points });
         } else if (update.kind === 'reconfiguration') {
           set({ moves: now.moves.map((m, i) => (i === update.lane ? m + 1 : m)) });

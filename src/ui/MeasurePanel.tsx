@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { FileButton } from './FileButton';
+import { useHostWidth } from './useHostWidth';
 import { useStore } from 'zustand';
 import { renderSlowdownChart } from '../charts/slowdownChart';
 import { getDatabase } from '../engine/profiles/databases';
@@ -44,15 +45,7 @@ function useMeasure<T>(store: MeasureStore, selector: (s: MeasureState) => T): T
 /** The chart, redrawn when its data changes or the panel is resized. */
 function SlowdownChart({ database, partial, model, inputSize, modes }: { readonly database: LayerTimeDatabase | null; readonly partial: Partial<Record<ModeId, readonly number[]>> | null; readonly model: ModelId; readonly inputSize: number; readonly modes: readonly ModeId[] }) {
   const svg = useRef<SVGSVGElement>(null);
-  const host = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(800);
-  useEffect(() => {
-    const element = host.current;
-    if (element === null) return;
-    const observer = new ResizeObserver(() => setWidth(Math.max(320, element.clientWidth)));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
+  const [host, width] = useHostWidth(320);
   const data = useMemo(() => {
     const roofline = getDatabase(model);
     const measured = partial ?? database?.modes ?? null;

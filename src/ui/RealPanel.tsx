@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useHostWidth } from './useHostWidth';
 import { useStore } from 'zustand';
 import { renderRealLive, renderSimVsReal, type RealLiveLane } from '../charts/realCharts';
 import { coreMapping, REAL_INPUT_SIZES, TRIAL_COST_READINGS, type RealInputSize } from '../scenario/realPipeline';
@@ -9,22 +10,9 @@ import { downloadText } from './download';
 import { useLab } from './labContext';
 import type { PipelineScenario } from '../scenario/schema';
 
-function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
-  const host = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(800);
-  useEffect(() => {
-    const element = host.current;
-    if (element === null) return;
-    const observer = new ResizeObserver(() => setWidth(Math.max(360, element.clientWidth)));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return [host, width];
-}
-
 function LiveChart({ lanes, queries }: { readonly lanes: readonly RealLiveLane[]; readonly queries: number }) {
   const svg = useRef<SVGSVGElement>(null);
-  const [host, width] = useWidth();
+  const [host, width] = useHostWidth(360);
   useEffect(() => {
     if (svg.current !== null) renderRealLive(svg.current, lanes, queries, width);
   }, [lanes, queries, width]);
@@ -37,7 +25,7 @@ function LiveChart({ lanes, queries }: { readonly lanes: readonly RealLiveLane[]
 
 function SimVsRealChart({ report }: { readonly report: RealReport }) {
   const svg = useRef<SVGSVGElement>(null);
-  const [host, width] = useWidth();
+  const [host, width] = useHostWidth(360);
   useEffect(() => {
     if (svg.current !== null) renderSimVsReal(svg.current, report.lanes, width);
   }, [report, width]);

@@ -1,12 +1,10 @@
 /// <reference lib="webworker" />
-import wasmThreadedSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
-import wasmSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
-import wasmUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
 import type { AgentFile } from '../agents/learner';
 import { createLatencyPredictor } from '../agents/predictorAdapter';
 import { createLearningFactory, type AgentLibrary } from '../agents/registry';
-import { loadTf, type Tf } from '../agents/tf';
+import type { Tf } from '../agents/tf';
 import type { ServingScenario } from '../scenario/schema';
+import { loadPageTf } from './pageTf';
 import { isLearningScheduler, type LearningFactory, type LearningSchedulerId } from '../schedulers/serving/registry';
 
 /**
@@ -35,9 +33,7 @@ function fetchAgent(id: LearningSchedulerId, baseUrl: string): Promise<AgentFile
 export async function learningFactoryFor(scenario: ServingScenario, agentsBaseUrl: string): Promise<LearningFactory | null> {
   const lanes = scenario.serving.lanes.filter((l) => isLearningScheduler(l.scheduler));
   if (lanes.length === 0) return null;
-  tf ??= loadTf({
-    wasmPaths: { 'tfjs-backend-wasm.wasm': wasmUrl, 'tfjs-backend-wasm-simd.wasm': wasmSimdUrl, 'tfjs-backend-wasm-threaded-simd.wasm': wasmThreadedSimdUrl },
-  });
+  tf ??= loadPageTf();
   tf.catch(() => (tf = null));
   const module = await tf;
   const library: AgentLibrary = {};

@@ -5,22 +5,10 @@
  * src/measure/runner.ts; tfjs is imported lazily, the first time something is measured.
  */
 import { expose } from 'comlink';
-import wasmThreadedSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
-import wasmSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
-import wasmUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
-import { loadTf } from '../agents/tf';
-import type { HogConfig, HogReport } from '../measure/hogLoop';
-import type { SpawnHog } from '../measure/hogs';
 import { measureDatabase } from '../measure/runner';
 import type { MeasureApi } from './measureProtocol';
-
-const spawnHog: SpawnHog = (config: HogConfig, onReport, onError) => {
-  const worker = new Worker(new URL('./hogWorker.ts', import.meta.url), { type: 'module', name: `hog-${config.kind}` });
-  worker.onmessage = (event: MessageEvent<HogReport>) => onReport(event.data);
-  worker.onerror = (event) => onError(new Error(event.message || 'a hog worker failed'));
-  worker.postMessage(config);
-  return { terminate: () => worker.terminate() };
-};
+import { loadPageTf } from './pageTf';
+import { spawnWebHog } from './webHogs';
 
 let cancelled = false;
 
@@ -28,9 +16,7 @@ const api: MeasureApi = {
   measure: async (options, onProgress) => {
     cancelled = false;
     try {
-      const tf = await loadTf({
-        wasmPaths: { 'tfjs-backend-wasm.wasm': wasmUrl, 'tfjs-backend-wasm-simd.wasm': wasmSimdUrl, 'tfjs-backend-wasm-threaded-simd.wasm': wasmThreadedSimdUrl },
-      });
+      const tf = await loadPageTf();
       const result = await measureDatabase(
         options,
         {
@@ -38,7 +24,7 @@ const api: MeasureApi = {
           now: () => performance.now(),
           // A macrotask: lets the page's cancel message in between units.
           sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-          spawnHog,
+          spawnHog: spawnWebHog,
           cores: navigator.hardwareConcurrency || 1,
           runtime: navigator.userAgent,
           date: () => new Date().toISOString(),

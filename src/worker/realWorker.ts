@@ -6,25 +6,13 @@
  * tfjs is imported lazily, for the measurement, the first time something runs.
  */
 import { expose } from 'comlink';
-import wasmThreadedSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
-import wasmSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
-import wasmUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
-import { loadTf } from '../agents/tf';
-import type { HogConfig, HogReport } from '../measure/hogLoop';
-import type { SpawnHog } from '../measure/hogs';
 import { runRealPipeline, type RealQuery, type StagePort } from '../measure/realPipeline/pipeline';
 import type { StageReply } from '../measure/realPipeline/protocol';
 import { measureDatabase } from '../measure/runner';
 import { runReal } from '../scenario/realRun';
+import { loadPageTf } from './pageTf';
+import { spawnWebHog } from './webHogs';
 import type { RealApi, RealPoint, RealUpdate } from './realProtocol';
-
-const spawnHog: SpawnHog = (config: HogConfig, onReport, onError) => {
-  const worker = new Worker(new URL('./hogWorker.ts', import.meta.url), { type: 'module', name: `hog-${config.kind}` });
-  worker.onmessage = (event: MessageEvent<HogReport>) => onReport(event.data);
-  worker.onerror = (event) => onError(new Error(event.message || 'a hog worker failed'));
-  worker.postMessage(config);
-  return { terminate: () => worker.terminate() };
-};
 
 const spawnStage = (index: number): StagePort => {
   const worker = new Worker(new URL('./realStageWorker.ts', import.meta.url), { type: 'module', name: `stage-${index}` });
@@ -58,9 +46,7 @@ const api: RealApi = {
     };
     const recent = new Map<number, number[]>();
     try {
-      const tf = await loadTf({
-        wasmPaths: { 'tfjs-backend-wasm.wasm': wasmUrl, 'tfjs-backend-wasm-simd.wasm': wasmSimdUrl, 'tfjs-backend-wasm-threaded-simd.wasm': wasmThreadedSimdUrl },
-      });
+      const tf = await loadPageTf();
       const report = await runReal(
         {
           scenario: request.scenario,
@@ -76,7 +62,7 @@ const api: RealApi = {
           runRealPipeline,
           now: () => performance.now(),
           spawnStage,
-          spawnHog,
+          spawnHog: spawnWebHog,
           runtime: navigator.userAgent,
           stderr: () => undefined,
           isCancelled: () => cancelled,

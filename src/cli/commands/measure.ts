@@ -4,7 +4,7 @@ import type { CliCommand } from '../command';
 import { defaultHogBufferMiB, nodeCores, nodeRuntime, spawnNodeHog } from '../hogThreads';
 import { EXIT_OK } from '../io';
 import { cancelledExit, measureModel, measureToJson, parseModes } from '../measure';
-import { addOutOption, choiceOption, integerOption } from '../options';
+import { addHogOptions, addOutOption, choiceOption, integerOption } from '../options';
 import { checkOutputPath, writeOutput } from '../outputPath';
 
 interface MeasureOptions {
@@ -25,8 +25,7 @@ export const measureCommand: CliCommand = {
     command.addOption(new Option('--repeats <n>', 'timed runs per unit and mode; the median is kept').argParser(integerOption('--repeats', 1, 1000)).default(5));
     command.addOption(new Option('--size <px>', "input side: 224 (the paper's) or 112 (about 4× quicker)").argParser(choiceOption('--size', ['224', '112'] as const)).default('224'));
     addOutOption(command, 'write the database (JSON) to FILE instead of standard output');
-    command.addOption(new Option('--hog-buffer-mib <n>', "each memBW hog's buffer, MiB (default: 4 × the last-level cache, 256–1024)").argParser(integerOption('--hog-buffer-mib', 16, 4096)));
-    command.addOption(new Option('--cores <n>', "cores the mode → hogs mapping assumes (default: this machine's)").argParser(integerOption('--cores', 1, 1024)));
+    addHogOptions(command, "cores the mode → hogs mapping assumes (default: this machine's)");
     command.addHelpText(
       'after',
       "\nEach unit runs as real TensorFlow.js layers (wasm backend, one thread, seeded random weights) alone and\n" +

@@ -8,7 +8,7 @@ import type { PipelineScenario } from '../../scenario/schema';
 import type { CliCommand } from '../command';
 import { defaultHogBufferMiB, nodeCores, nodeRuntime, spawnNodeHog } from '../hogThreads';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type CliIo } from '../io';
-import { addOutOption, addSetOption, choiceOption, integerOption } from '../options';
+import { addHogOptions, addOutOption, addSetOption, choiceOption, integerOption } from '../options';
 import { checkOutputPath, writeOutput } from '../outputPath';
 import { realMarkdown, runReal } from '../../scenario/realRun';
 import { measureDatabase } from '../../measure/runner';
@@ -62,8 +62,7 @@ export const realCommand: CliCommand = {
     addOutOption(command);
     command.option('--database <file>', 'the simulation\'s layer-time database (from `measure --size N`), instead of measuring one now');
     command.addOption(new Option('--repeats <n>', 'timed runs per unit and mode when measuring the database').argParser(integerOption('--repeats', 1, 1000)).default(5));
-    command.addOption(new Option('--hog-buffer-mib <n>', "each memBW hog's buffer, MiB (default: 4 × the last-level cache, 256–1024)").argParser(integerOption('--hog-buffer-mib', 16, 4096)));
-    command.addOption(new Option('--cores <n>', "logical cores the execution places map onto (default: this machine's)").argParser(integerOption('--cores', 1, 1024)));
+    addHogOptions(command, "logical cores the execution places map onto (default: this machine's)");
     command.addHelpText(
       'after',
       '\nOne worker thread per execution place runs its stage\'s units on tfjs (wasm, seeded weights); activations\n' +

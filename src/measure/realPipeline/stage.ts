@@ -8,7 +8,7 @@
 import type { Tensor } from '@tensorflow/tfjs';
 import type { Tf } from '../../agents/tf';
 import { buildTfUnit, tfUnitPlans, type TfUnit, type TfUnitPlan } from '../units';
-import type { Activation, StageReply, StageRequest } from './protocol';
+import { activationBuffers, type Activation, type StageReply, type StageRequest } from './protocol';
 
 /** A stage's state and its message handler. */
 export interface StageProgram {
@@ -115,5 +115,29 @@ export function createStageProgram(tf: Tf, now: () => number): StageProgram {
           return { type: 'error', message: `unknown request type: ${String((request as { type?: unknown }).type)}` };
       }
     },
+  };
+}
+
+/**
+ * A stage worker's message loop, the same in a Web Worker and a Node worker thread: requests
+ * are handled in order (the first waits for tfjs), a failure is answered as an `error` reply,
+ * and a `ran` reply transfers its activation's buffers. Returns the handler of one request.
+ */
+export function serveStage(tf: Promise<Tf>, now: () => number, post: (reply: StageReply, transfer: ArrayBuffer[]) => void): (request: StageRequest) => void {
+  let chain: Promise<StageProgram> = tf.then((loaded) => createStageProgram(loaded, now));
+  chain.catch((error: unknown) => post({ type: 'error', message: `tfjs did not start: ${error instanceof Error ? error.message : String(error)}` }, []));
+  return (request) => {
+    chain = chain.then((program) => {
+      let reply: StageReply | null;
+      try {
+        reply = program.handle(request);
+      } catch (error) {
+        reply = { type: 'error', message: error instanceof Error ? error.message : String(error) };
+      }
+      if (reply !== null) post(reply, reply.type === 'ran' ? activationBuffers(reply.output) : []);
+      return program;
+    });
+    // A failed start was answered once above; later requests have nothing to run on.
+    chain.catch(() => undefined);
   };
 }
