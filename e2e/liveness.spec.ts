@@ -34,6 +34,10 @@ test('a serving worker that hangs is restarted with the banner and the scenario'
   await lab.open();
   await lab.byTestId('serving.pause').click();
   await expect(lab.byTestId('serving.play')).toBeEnabled();
+  // The lab opens with its Fig. 1 and rate sweeps running in the worker; while a call waits
+  // for its answer the page grants the worker the busy timeout (WORKER_LIVENESS, 120 s), so the
+  // hang is injected once they are done, where the 10 s rule is the one under test.
+  await expect(page.locator('label.sweep-progress')).toHaveCount(0, { timeout: 30_000 });
   const serving = page.workers().find((w) => w.url().includes('servingWorker'));
   expect(serving).toBeDefined();
   // A loop that never yields: the worker cannot answer anything any more.
