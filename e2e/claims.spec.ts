@@ -39,6 +39,48 @@ test.describe('the Claims view on a hand-made report', () => {
     claims.expectCleanLog();
   });
 
+  test("a report with the real-pipeline row shows it beside the papers' claims, with its lanes and machine; without it the view says how to measure one", async ({ page }) => {
+    const claims = new ClaimsPage(page);
+    const lane = (label: string, scheduler: string, measuredQps: number, simulatedQps: number) => ({
+      label,
+      scheduler,
+      measuredQps,
+      simulatedQps,
+      throughputErrorPct: (100 * (simulatedQps - measuredQps)) / measuredQps,
+      latencyMeanErrorPct: -40,
+      latencyP99ErrorPct: -35,
+      moves: 12,
+      moveMeanMs: 38,
+      closestReading: 'serial',
+    });
+    const row = {
+      id: 'lab-real-pipeline',
+      where: '§3.3, §4.1',
+      quote: 'we use simulation',
+      labNumber: 'mean |simulated − measured| throughput over the lanes',
+      estimate: { mean: 163.5, halfWidth95: 0, seeds: 1 },
+      verdict: 'partly' as const,
+      reason: 'the sign agrees.',
+      lanes: [lane('ODIN α=10', 'odin', 6.88, 17.43), lane('LLS', 'lls', 7.52, 20.58)],
+      odinVsLls: { measuredPct: -8.5, simulatedPct: -15.3, agrees: true },
+      provenance: { machine: 'Node v20 test machine', date: '2026-12-02', command: 'npx interference-lab real default', commit: 'abc1234', durationS: 300, setting: 'vgg16 at 56 px on 2 execution places' },
+    };
+    await claims.serveReport({ ...fixtureReport(), machineRows: [row] });
+    await claims.openView();
+    const shown = claims.byTestId('claims.row-lab-real-pipeline');
+    await expect(shown).toHaveAttribute('data-verdict', 'partly');
+    await expect(shown).toContainText('The simulated system predicts a real pipeline on this machine');
+    await expect(shown).toContainText('Node v20 test machine');
+    await expect(shown.locator('tbody tr')).toHaveCount(2);
+    await expect(shown.locator('tbody tr').first()).toContainText('+153 %');
+    // Not a paper's claim: outside the papers' table and its counts.
+    expect(await claims.rowIds()).toEqual(fixtureReport().rows.map((r) => r.id));
+    await claims.serveReport(fixtureReport());
+    await claims.openView();
+    await expect(claims.byTestId('claims.machine-none')).toContainText('--claims-report');
+    claims.expectCleanLog();
+  });
+
   test('a difference in percentage points says so (a claim whose baseline is near 0, as Fig. 15 against DeepRT)', async ({ page }) => {
     const claims = new ClaimsPage(page);
     const report = fixtureReport();

@@ -30,7 +30,7 @@ export class ClaimsPage extends LabPage {
 
   /** The ids of the rows shown, in order. */
   async rowIds(): Promise<string[]> {
-    return this.page.locator('[data-testid^="claims.row-"]').evaluateAll((els) => els.map((e) => (e.getAttribute('data-testid') ?? '').replace(/^claims\.row-/, '')));
+    return this.page.locator('.claims-table [data-testid^="claims.row-"]').evaluateAll((els) => els.map((e) => (e.getAttribute('data-testid') ?? '').replace(/^claims\.row-/, '')));
   }
 
   /** A row's estimate as the view carries it (exact numbers in data attributes). */

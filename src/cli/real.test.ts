@@ -11,6 +11,9 @@ import { runCli, type CliIo } from './cli';
 import { realMarkdown, runReal } from '../scenario/realRun';
 import { measureDatabase } from '../measure/runner';
 import { spawnNodeStage } from './stageThreads';
+import { machineClaimRow } from '../scenario/realClaim';
+import { checkClaimsReport } from '../scenario/claimsReportCheck';
+import { CLAIMS_REPORT_VERSION } from '../scenario/claimsReport';
 
 let tf: Tf;
 beforeAll(async () => {
@@ -82,6 +85,11 @@ describe('real: a pipeline scenario run for real beside its simulation', () => {
     expect(r.odinVsLls).not.toBeNull();
     expect(r.machine.mapping.coresPerEp).toBe(1);
     expect(realMarkdown(r)).toContain('| ODIN α=10 |');
+    // The run as the lab's claim: a row the claims report's door takes.
+    const row = machineClaimRow(r, { command: 'test', commit: 'abc', durationS: 1 });
+    expect(row.lanes.map((l) => l.scheduler)).toEqual(['odin', 'lls']);
+    const checked = checkClaimsReport({ version: CLAIMS_REPORT_VERSION, provenance: { commit: 'abc', seeds: 1, date: 'd', machine: 'm', command: 'c' }, rows: [], machineRows: [row] });
+    expect(checked.ok && checked.report.machineRows).toEqual([row]);
   }, 120_000);
 
   it('stage worker threads give the output of in-process stages, bit for bit', async () => {
@@ -111,5 +119,6 @@ describe('real: a pipeline scenario run for real beside its simulation', () => {
       stderr: expect.stringContaining('pipeline.assumptions.admission'),
     });
     expect(await run(['real', 'default', '--database', 'missing.json'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--database: no such file') });
+    expect(await run(['real', 'default', '--claims-report', 'missing.json'])).toMatchObject({ code: 2, stderr: expect.stringContaining('--claims-report: no such file') });
   }, 60_000);
 });

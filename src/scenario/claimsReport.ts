@@ -1,4 +1,5 @@
 import type { AnyScenario } from './schema';
+import type { MachineClaimRow } from './realClaim';
 import type { Estimate, Verdict } from './verdict';
 
 /**
@@ -113,4 +114,9 @@ export interface ClaimsReport {
   readonly version: typeof CLAIMS_REPORT_VERSION;
   readonly provenance: ClaimsProvenance;
   readonly rows: readonly ClaimRow[];
+  /**
+   * The lab's own claims of one machine (realClaim.ts): a real pipeline beside its simulation,
+   * written by `interference-lab real --claims-report FILE` with that machine's provenance.
+   */
+  readonly machineRows?: readonly MachineClaimRow[];
 }

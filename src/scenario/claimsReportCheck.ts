@@ -97,10 +97,39 @@ const provenanceSchema = z.object({
     .optional(),
 });
 
+const machineRowSchema = z.object({
+  id: z.string({ error: 'must be a string' }).regex(CLAIMS_REPORT_LIMITS.idPattern, { message: 'must be lower-case letters, digits and dashes (at most 80)' }),
+  where: text(100).min(1, { message: 'must not be empty' }),
+  quote: text().min(1, { message: 'must not be empty' }),
+  labNumber: text(300),
+  estimate: estimateSchema.nullable(),
+  verdict: verdictSchema,
+  reason: text(),
+  lanes: z
+    .array(
+      z.object({
+        label: text(100),
+        scheduler: text(100),
+        measuredQps: finite,
+        simulatedQps: finite,
+        throughputErrorPct: finite,
+        latencyMeanErrorPct: finite,
+        latencyP99ErrorPct: finite,
+        moves: count(0, 100_000_000),
+        moveMeanMs: finite,
+        closestReading: text(100),
+      }),
+    )
+    .max(CLAIMS_REPORT_LIMITS.references, { message: `must have at most ${CLAIMS_REPORT_LIMITS.references} lanes` }),
+  odinVsLls: z.object({ measuredPct: finite, simulatedPct: finite, agrees: z.boolean({ error: 'must be true or false' }) }).nullable(),
+  provenance: z.object({ machine: text(300), date: text(100), command: text(500), commit: text(100), durationS: seconds, setting: text(500) }),
+});
+
 const reportSchema = z.object({
   version: z.literal(CLAIMS_REPORT_VERSION, { error: `must be ${CLAIMS_REPORT_VERSION} (this build reads version ${CLAIMS_REPORT_VERSION} reports)` }),
   provenance: provenanceSchema,
   rows: z.array(rowSchema, { error: 'must be a list of claims' }).max(CLAIMS_REPORT_LIMITS.rows, { message: `must have at most ${CLAIMS_REPORT_LIMITS.rows} claims` }),
+  machineRows: z.array(machineRowSchema, { error: 'must be a list of claims' }).max(CLAIMS_REPORT_LIMITS.references, { message: `must have at most ${CLAIMS_REPORT_LIMITS.references} claims` }).optional(),
 });
 
 export type ClaimsReportResult = { readonly ok: true; readonly report: ClaimsReport } | { readonly ok: false; readonly errors: readonly FieldError[] };

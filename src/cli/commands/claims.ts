@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { Option } from 'commander';
 import { CLAIMS, DEFAULT_LEARNING_RUNS, LEARNING_RUNS_LIMITS, planClaims, planRows, runPlanCells, withLearningRuns, type Claim, type ClaimsPlan, type LearningRuns, type PlanShard, type RunSomeCells } from '../../scenario/claims';
@@ -7,6 +6,7 @@ import { CLAIMS_REPORT_VERSION, type ClaimsReport, type Paper } from '../../scen
 import { runCell } from '../../scenario/sweepReport';
 import { claimsShardDocument, mergeClaimShards, planFingerprint, type ClaimsShardPlan } from '../claimShards';
 import type { CliCommand } from '../command';
+import { commandLine, gitCommit, typedArgs } from '../provenance';
 import { UsageError, type CliIo } from '../io';
 import { choiceOption, integerOption } from '../options';
 import { checkOutputPath, writeOutput } from '../outputPath';
@@ -82,20 +82,6 @@ function planOfShards(identity: ClaimsShardPlan): { readonly claims: Claim[]; re
   return planned;
 }
 
-/** `git rev-parse --short HEAD`, or 'unknown' outside a checkout. */
-function gitCommit(): string {
-  try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
-
-/** The command line as typed (for the report's provenance). */
-function commandLine(args: readonly string[] | undefined): string {
-  return ['npm run claims --', ...(args ?? []).map((a) => (/^[\w./=:@,+-]+$/.test(a) ? a : JSON.stringify(a)))].join(' ');
-}
-
 /**
  * `claims`: every claim of the registry (or those of --paper / --claim) computed on the
  * worker pool, printed as a table, JSON (the report the page ships) or Markdown.
@@ -135,8 +121,7 @@ export const claimsCommand: CliCommand = {
   async run([action, files], rawOptions, io) {
     const options = rawOptions as unknown as ClaimsOptions;
     if (options.out !== undefined) checkOutputPath(io, '--out', options.out, 'file');
-    const typed = process.argv.slice(2);
-    const args = typed[0] === 'claims' ? typed.slice(1) : typed;
+    const args = typedArgs('claims');
     if (action === 'merge') {
       const names = (files as unknown as string[] | undefined) ?? [];
       const report = mergeReport(names, io, args);
@@ -212,7 +197,7 @@ export async function computeReport(claims: readonly Claim[], seeds: number, wor
       seeds,
       date: new Date().toISOString(),
       machine: machineOf(workers),
-      command: commandLine(args),
+      command: commandLine('npm run claims --', args),
       learning,
       durationS: Math.round((Date.now() - startedMs) / 100) / 10,
     },
@@ -230,7 +215,7 @@ export async function computeShard(claims: readonly Claim[], seeds: number, lear
     machine: machineOf(workers),
     date: new Date().toISOString(),
     durationS: Math.round((Date.now() - startedMs) / 100) / 10,
-    command: commandLine(args),
+    command: commandLine('npm run claims --', args),
   });
 }
 
@@ -252,7 +237,7 @@ export function mergeReport(names: readonly string[], io: CliIo, args?: readonly
       seeds: merged.plan.seeds,
       date: merged.shards.map((s) => s.date).sort().at(-1)!,
       machine: machine.length > 300 ? `${machine.slice(0, 299)}…` : machine,
-      command: commandLine(args).slice(0, 500),
+      command: commandLine('npm run claims --', args).slice(0, 500),
       learning: merged.plan.learning,
       durationS: Math.round(merged.shards.reduce((sum, s) => sum + s.durationS, 0) * 10) / 10,
       shards: merged.shards,

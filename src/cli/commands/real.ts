@@ -14,6 +14,10 @@ import { realMarkdown, runReal } from '../../scenario/realRun';
 import { measureDatabase } from '../../measure/runner';
 import { runRealPipeline } from '../../measure/realPipeline/pipeline';
 import { loadScenario } from '../scenarioInput';
+import { commandLine, gitCommit, typedArgs } from '../provenance';
+import { machineClaimRow } from '../../scenario/realClaim';
+import { parseClaimsReportJson } from '../../scenario/claimsReportCheck';
+import type { ClaimsReport } from '../../scenario/claimsReport';
 import { spawnNodeStage } from '../stageThreads';
 
 interface RealOptions {
@@ -27,6 +31,7 @@ interface RealOptions {
   readonly repeats: number;
   readonly hogBufferMib?: number;
   readonly cores?: number;
+  readonly claimsReport?: string;
 }
 
 const setsOf = (o: RealOptions): string[] => [...(o.set ?? []), ...(o.queries === undefined ? [] : [`pipeline.queries=${o.queries}`])];
@@ -49,6 +54,16 @@ function realScenario(source: string | undefined, options: RealOptions, io: CliI
   return { ...scenario, pipeline: { ...scenario.pipeline, lanes } };
 }
 
+/** The claims report `--claims-report` names: its document as read (written back as it was, rows untouched) and its checked form. */
+function readClaimsReport(io: CliIo, file: string): { readonly file: string; readonly raw: Record<string, unknown>; readonly report: ClaimsReport } {
+  checkOutputPath(io, '--claims-report', file, 'file');
+  const text = io.readFile(file);
+  if (text === null) throw new UsageError(`--claims-report: no such file: ${file} (write one with: npm run claims -- --format json --out ${file})`);
+  const parsed = parseClaimsReportJson(text);
+  if (!parsed.ok) throw new UsageError(`--claims-report: ${parsed.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
+  return { file, raw: JSON.parse(text) as Record<string, unknown>, report: parsed.report };
+}
+
 /** `real <scenario>`: the scenario run on this machine's cores beside its simulation (the work is in src/scenario/realRun.ts). */
 export const realCommand: CliCommand = {
   usage: 'real [scenario]',
@@ -63,6 +78,7 @@ export const realCommand: CliCommand = {
     command.option('--database <file>', 'the simulation\'s layer-time database (from `measure --size N`), instead of measuring one now');
     command.addOption(new Option('--repeats <n>', 'timed runs per unit and mode when measuring the database').argParser(integerOption('--repeats', 1, 1000)).default(5));
     addHogOptions(command, "logical cores the execution places map onto (default: this machine's)");
+    command.option('--claims-report <file>', 'also write the run as the lab\'s claim "the simulated system predicts a real pipeline on this machine" into this claims report (from `claims --format json`), replacing an earlier one');
     command.addHelpText(
       'after',
       '\nOne worker thread per execution place runs its stage\'s units on tfjs (wasm, seeded weights); activations\n' +
@@ -82,6 +98,8 @@ export const realCommand: CliCommand = {
     const options = rawOptions as unknown as RealOptions;
     const scenario = realScenario(source, options, io);
     if (options.out !== undefined) checkOutputPath(io, '--out', options.out, 'file');
+    // The report is read before the run: a wrong file is said at once, not after minutes of measuring.
+    const claims = options.claimsReport === undefined ? null : readClaimsReport(io, options.claimsReport);
     const inputSize = Number(options.size);
     let database = null;
     if (options.database !== undefined) {
@@ -98,6 +116,7 @@ export const realCommand: CliCommand = {
     let cancelled = false;
     const onInterrupt = () => (cancelled = true);
     process.once('SIGINT', onInterrupt);
+    const startedMs = performance.now();
     try {
       const report = await runReal(
         { scenario, inputSize, database, repeats: options.repeats, hogBufferMiB: options.hogBufferMib ?? defaultHogBufferMiB(), cores: options.cores ?? nodeCores() },
@@ -110,6 +129,12 @@ export const realCommand: CliCommand = {
       const text = options.format === 'md' ? realMarkdown(report) : `${JSON.stringify(report, null, 2)}\n`;
       if (options.out === undefined) io.stdout(text);
       else writeOutput(io, '--out', options.out, text);
+      if (claims !== null) {
+        const row = machineClaimRow(report, { command: commandLine('npx interference-lab real', typedArgs('real')), commit: gitCommit(), durationS: (performance.now() - startedMs) / 1000 });
+        const machineRows = [...(claims.report.machineRows ?? []).filter((r) => r.id !== row.id), row];
+        writeOutput(io, '--claims-report', claims.file, `${JSON.stringify({ ...claims.raw, machineRows }, null, 2)}\n`);
+        io.stderr(`real: wrote the claim ${row.id} (${row.verdict}) into ${claims.file}\n`);
+      }
       return EXIT_OK;
     } finally {
       process.off('SIGINT', onInterrupt);

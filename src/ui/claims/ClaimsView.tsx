@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { ClaimRow, ClaimsProvenance, Paper, ReadingValue, SensitivityResult } from '../../scenario/claimsReport';
+import type { MachineClaimRow } from '../../scenario/realClaim';
 import type { Estimate, Verdict } from '../../scenario/verdict';
 import { VERDICTS } from '../../scenario/verdict';
 import { verdictCounts, visibleRows, type ClaimsState, type ClaimsStore, type RecomputeJob } from '../../store/claimsStore';
@@ -117,6 +118,70 @@ function durationText(seconds: number): string {
 
 function provenanceText(p: ClaimsProvenance): string {
   return `commit ${p.commit}, ${p.seeds} seed${p.seeds === 1 ? '' : 's'}, ${p.date}, ${p.machine}`;
+}
+
+/**
+ * The lab's own claims of one machine (scenario/realClaim.ts): a real pipeline run on this
+ * machine's cores beside its simulation, with where and how it was measured. Not a claim of
+ * either paper, so outside the papers' table, its filters and counts.
+ */
+function MachineRows({ rows }: { readonly rows: readonly MachineClaimRow[] | undefined }) {
+  return (
+    <section className="claims-machine" aria-labelledby="claims-machine-heading" data-testid="claims.machine">
+      <h3 id="claims-machine-heading">On a real machine: the lab’s own claim</h3>
+      {rows === undefined || rows.length === 0 ? (
+        <p className="claims-muted" data-testid="claims.machine-none">
+          This report has no real-pipeline row. Run <code>npx interference-lab real default --lanes odin,lls --claims-report public/claims/report.json</code> on the machine to measure, or use Run on this machine in the pipeline lab.
+        </p>
+      ) : (
+        rows.map((row) => (
+          <article key={row.id} className="claims-machine-row" data-testid={`claims.row-${row.id}`} data-verdict={row.verdict} data-mean={row.estimate === null ? '' : String(row.estimate.mean)}>
+            <p>
+              <strong>The simulated system predicts a real pipeline on this machine.</strong> ODIN {row.where}: <Quote quote={row.quote} />
+            </p>
+            <p>
+              <span className="claims-estimate">{row.estimate === null ? 'not computed' : `${formatNumber(row.estimate.mean)} %`}</span> <span className="claims-lab-what">{row.labNumber}</span> <VerdictBadge verdict={row.verdict} />
+            </p>
+            <p className="claims-reason">{row.reason}</p>
+            <table className="claims-machine-lanes">
+              <caption className="visually-hidden">Each lane measured beside simulated</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Lane</th>
+                  <th scope="col">Measured qps</th>
+                  <th scope="col">Simulated qps</th>
+                  <th scope="col">Throughput error</th>
+                  <th scope="col">Mean latency error</th>
+                  <th scope="col">p99 latency error</th>
+                  <th scope="col">Moves (mean ms)</th>
+                  <th scope="col">Closest trial cost</th>
+                </tr>
+              </thead>
+              <tbody>
+                {row.lanes.map((l) => (
+                  <tr key={l.label}>
+                    <th scope="row">{l.label}</th>
+                    <td>{formatNumber(l.measuredQps)}</td>
+                    <td>{formatNumber(l.simulatedQps)}</td>
+                    <td>{formatNumber(l.throughputErrorPct, true)} %</td>
+                    <td>{formatNumber(l.latencyMeanErrorPct, true)} %</td>
+                    <td>{formatNumber(l.latencyP99ErrorPct, true)} %</td>
+                    <td>
+                      {l.moves} ({formatNumber(l.moveMeanMs)})
+                    </td>
+                    <td>{l.closestReading}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <p className="claims-lab-what">
+              {row.provenance.setting}. {row.provenance.machine}; {row.provenance.date}; commit {row.provenance.commit}; took {durationText(row.provenance.durationS)}. <code>{row.provenance.command}</code>
+            </p>
+          </article>
+        ))
+      )}
+    </section>
+  );
 }
 
 /**
@@ -391,6 +456,7 @@ export function ClaimsView({ store, onOpen, onClose, confirm }: ClaimsViewProps)
             <strong>inside the noise</strong> — {VERDICT_HELP.noise}. In the strip, each reading shows the lab’s number under it (signed) and its verdict. A recomputed row
             runs the same cells with the report’s seeds, so it gives the shipped number bit for bit when the code is the same.
           </p>
+          <MachineRows rows={shipped.machineRows} />
         </>
       ) : null}
     </section>
