@@ -61,7 +61,7 @@ function gridMeans(scenario: PipelineScenario): Record<'ODIN α=10' | 'LLS', Lan
 }
 
 /** Measures, compares and appends rows; returns the details for bench/results.json. */
-export async function benchMeasure(tf: Tf, rows: Row[]): Promise<object> {
+export async function benchMeasure(tf: Tf, rows: Row[]): Promise<{ readonly database: LayerTimeDatabase } & Record<string, unknown>> {
   const started = performance.now();
   const result = await measureDatabase(
     { model: 'vgg16', modes: [...INTERFERENCE_MODE_IDS], repeats: BENCH_MEASURE_REPEATS, inputSize: BENCH_MEASURE_SIZE, hogBufferMiB: defaultHogBufferMiB() },

@@ -30,7 +30,10 @@ import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingRunSpec } from '..
 import { createFixed } from '../src/schedulers/serving/fixed';
 import { loadTfNode } from '../src/agents/tfNode';
 import { benchLearning, sacUpdateTimes } from './learning';
-import { benchMeasure } from './measure';
+import { benchMeasure, BENCH_MEASURE_REPEATS } from './measure';
+import { benchReal, BENCH_REAL_SIZE } from './real';
+import { measureDatabase } from '../src/measure/runner';
+import { defaultHogBufferMiB, nodeCores, nodeRuntime, spawnNodeHog } from '../src/cli/hogThreads';
 import { benchFirstLoad, benchServingSeek } from './shell';
 import { memoryRows } from './memory';
 import { benchSweep } from './sweep';
@@ -42,7 +45,7 @@ type Row = BenchRow;
 const rows: Row[] = [];
 
 // BENCH_ONLY=<part>: that part alone (while developing it; the bench's figures are the full run).
-const ONLY_PARTS = ['sac-update', 'measure', 'memory', 'sweep', 'seek', 'first-load', 'claims'] as const;
+const ONLY_PARTS = ['sac-update', 'measure', 'real', 'memory', 'sweep', 'seek', 'first-load', 'claims'] as const;
 const only = process.env['BENCH_ONLY'];
 if (only !== undefined) {
   if (!(ONLY_PARTS as readonly string[]).includes(only)) {
@@ -51,6 +54,15 @@ if (only !== undefined) {
   }
   if (only === 'measure') {
     report(`bench/results-${only}.json`, {}, { measure: await benchMeasure(await loadTfNode(), rows) });
+  } else if (only === 'real') {
+    // The real part alone measures only the modes it runs (A and B), with the measure part's repeats.
+    const tf = await loadTfNode();
+    const measured = await measureDatabase(
+      { model: 'vgg16', modes: ['A', 'B'], repeats: BENCH_MEASURE_REPEATS, inputSize: BENCH_REAL_SIZE, hogBufferMiB: defaultHogBufferMiB() },
+      { tf, now: () => performance.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)), spawnHog: spawnNodeHog, cores: nodeCores(), runtime: nodeRuntime(), date: () => new Date().toISOString() },
+    );
+    if (!measured.ok) throw new Error('the measurement was cancelled');
+    report(`bench/results-${only}.json`, {}, { real: await benchReal(tf, rows, measured.database) });
   } else if (only === 'memory') {
     memoryRows(rows);
     report(`bench/results-${only}.json`, {});
@@ -204,6 +216,9 @@ const learningDetails = await benchLearning(tf, rows);
 // 6. Measure your machine (ARCHITECTURE §2, §6): a measured VGG16 database beside the roofline one.
 const measureDetails = await benchMeasure(tf, rows);
 
+// 6a. A real pipeline on this machine (ARCHITECTURE §2): ODIN and LLS on tfjs stage threads beside their simulation on that database.
+const realDetails = await benchReal(tf, rows, measureDetails.database);
+
 // 7. The lab shell (ARCHITECTURE §7a, §7a′): serving time travel with a learning lane, the first load.
 const shellDetails = { servingSeek: benchServingSeek(tf, rows), firstLoad: benchFirstLoad(rows) };
 
@@ -213,7 +228,7 @@ await benchSweep(rows);
 // 9. The Claims view (ARCHITECTURE §4a, §6): long tasks while a cheap row recomputes in the page, against the idle lab.
 const claimsDetails = await benchClaims(rows);
 
-report('bench/results.json', learningDetails, { measure: measureDetails, shell: shellDetails, claims: claimsDetails });
+report('bench/results.json', learningDetails, { measure: measureDetails, real: realDetails, shell: shellDetails, claims: claimsDetails });
 
 /** Prints the table and the notes, and writes the rows and `details` to `file`. */
 function report(file: string, details: Record<string, unknown>, extra: Record<string, unknown> = {}): void {
