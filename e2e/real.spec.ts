@@ -5,7 +5,7 @@ test.describe('Run on this machine', () => {
   // Measuring the simulation's database and two real lanes of wasm stages: minutes on two cores.
   test.setTimeout(300_000);
 
-  test('a short real run draws measured points live, then a simulated-vs-measured row per lane', async ({ page }) => {
+  test('a short real run draws measured points live, takes a workload dragged onto the board, then a simulated-vs-measured row per lane', async ({ page }) => {
     const lab = new LabPage(page);
     await lab.goto();
     await lab.pause();
@@ -24,6 +24,10 @@ test.describe('Run on this machine', () => {
     await expect(lab.byTestId('real.lane-odin')).toBeChecked();
     await expect(lab.byTestId('real.lane-lls')).toBeChecked();
     await lab.byTestId('real.run').click();
+    // A workload dragged onto EP 1 of the board while the run goes reaches the real pipeline.
+    await expect(lab.byTestId('real.live-hint')).toBeVisible();
+    await lab.dragWithKeyboard('E', 0);
+    await expect(lab.byTestId('real.live-hint')).toHaveAttribute('data-placed', '1');
     // Live: the measured throughput and latency of the running lane, query by query.
     await expect.poll(async () => Number((await lab.byTestId('chart.real-live').locator('path[data-lane="0"]').first().getAttribute('data-points')) ?? 0), { timeout: 240_000 }).toBeGreaterThan(0);
     await expect(lab.byTestId('real.status')).toHaveAttribute('data-status', 'done', { timeout: 240_000 });
@@ -35,6 +39,8 @@ test.describe('Run on this machine', () => {
     }
     await expect(lab.byTestId('chart.sim-vs-real').locator('svg')).toBeVisible();
     await expect(lab.byTestId('real.readings')).toContainText(/serial|pipelined|free/);
+    // Both lanes ran with it (placed during the first, carried to the second) and were simulated on that schedule.
+    await expect(lab.byTestId('real.live-events')).toContainText(/ODIN α=10: EP 1 mode E from query \d+; LLS: EP 1 mode E from query \d+/);
     await lab.byTestId('real').screenshot({ path: 'test-results/real-panel.png' });
     expect(lab.log.pageErrors).toEqual([]);
     expect(lab.log.requestUrls.filter((u) => !u.startsWith('http://127.0.0.1'))).toEqual([]);

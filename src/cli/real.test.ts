@@ -8,7 +8,7 @@ import { findPreset } from '../scenario/presets';
 import { coreMapping, realLaneOptions } from '../scenario/realPipeline';
 import type { PipelineScenario } from '../scenario/schema';
 import { runCli, type CliIo } from './cli';
-import { realMarkdown, runReal } from '../scenario/realRun';
+import { realMarkdown, runReal, type LiveEdit } from '../scenario/realRun';
 import { measureDatabase } from '../measure/runner';
 import { spawnNodeStage } from './stageThreads';
 import { machineClaimRow } from '../scenario/realClaim';
@@ -90,6 +90,47 @@ describe('real: a pipeline scenario run for real beside its simulation', () => {
     expect(row.lanes.map((l) => l.scheduler)).toEqual(['odin', 'lls']);
     const checked = checkClaimsReport({ version: CLAIMS_REPORT_VERSION, provenance: { commit: 'abc', seeds: 1, date: 'd', machine: 'm', command: 'c' }, rows: [], machineRows: [row] });
     expect(checked.ok && checked.report.machineRows).toEqual([row]);
+  }, 120_000);
+
+  it('a workload dragged on during the first lane stays for the next lane from the same query, and each lane is simulated on the schedule it ran', async () => {
+    const base = smallScenario();
+    const scenario = { ...base, pipeline: { ...base.pipeline, queries: 16, interference: { ...base.pipeline.interference, events: [] } } };
+    const edits: LiveEdit[] = [];
+    let served = 0;
+    const report = await runReal(
+      { scenario, inputSize: 56, database: getDatabase('vgg16'), repeats: 1, hogBufferMiB: 16, cores: 2 },
+      {
+        tf,
+        measureDatabase,
+        runRealPipeline,
+        now,
+        spawnStage: () => inProcessStage(tf, now),
+        spawnHog: (config, onReport) => {
+          const timer = setInterval(() => onReport({ kind: config.kind, work: 1, elapsedMs: 10, checksum: 0 }), 10);
+          return { terminate: () => clearInterval(timer) };
+        },
+        runtime: 'test',
+        stderr: () => undefined,
+        liveEdits: () => edits.splice(0),
+        onProgress: (lane, progress) => {
+          if (lane === 0 && progress.kind === 'query' && ++served === 4) edits.push({ kind: 'add', id: 1, executionPlace: 1, mode: 'B' });
+        },
+      },
+    );
+    const [first, second] = report!.lanes;
+    expect(first!.liveEvents).toHaveLength(1);
+    const placed = first!.liveEvents[0]!;
+    expect(placed).toMatchObject({ executionPlace: 1, mode: 'B', toQuery: null });
+    expect(placed.fromQuery).toBeGreaterThanOrEqual(4);
+    expect(second!.liveEvents).toEqual(first!.liveEvents);
+    // Measured and simulated, both lanes change phase where the workload was placed.
+    for (const lane of [first!, second!]) {
+      expect(lane.measured.phases.map((p) => [p.fromQuery, p.modes])).toEqual([
+        [0, 'A,A'],
+        [placed.fromQuery, 'A,B'],
+      ]);
+      expect(lane.readings[0]!.simulated.phases.map((p) => p.modes)).toEqual(['A,A', 'A,B']);
+    }
   }, 120_000);
 
   it('stage worker threads give the output of in-process stages, bit for bit', async () => {

@@ -8,9 +8,11 @@
  * with the stage workers and the hogs, so this module stays in the scenario layer.
  */
 import type { Tf } from '../agents/tf';
-import type { LayerTimeDatabase } from '../engine/profiles/types';
+import { MODE_IDS, type InterferenceModeId, type LayerTimeDatabase } from '../engine/profiles/types';
+import type { InterferenceEvent } from '../engine/pipeline/interference';
+import type { ModeIndex } from '../engine/pipeline/stageTimes';
 import type { measureDatabase as MeasureDatabase } from '../measure/runner';
-import type { RealProgress, runRealPipeline as RunRealPipeline } from '../measure/realPipeline/pipeline';
+import type { LiveInterferenceEdit, RealProgress, runRealPipeline as RunRealPipeline } from '../measure/realPipeline/pipeline';
 import { compareLane, coreMapping, modesNeeded, realLaneOptions, signAgreement, TRIAL_COST_READINGS, type CoreMapping, type LaneComparison } from './realPipeline';
 import type { PipelineScenario } from './schema';
 import type { SpawnHog } from '../measure/hogs';
@@ -40,6 +42,20 @@ export interface RealDeps {
   readonly runtime: string;
   readonly stderr: (text: string) => void;
   readonly isCancelled?: () => boolean;
+  /** Workloads placed on or taken off execution places by hand since the last call (the page's drag and drop during a run). */
+  readonly liveEdits?: () => readonly LiveEdit[];
+}
+
+/** A workload dragged onto (`add`) or off (`end`) an execution place during a real run, in the scenario's terms. */
+export type LiveEdit = { readonly kind: 'add'; readonly id: number; readonly executionPlace: number; readonly mode: InterferenceModeId } | { readonly kind: 'end'; readonly id: number };
+
+/** A live workload as it ran: from the query it was placed at to the query it was taken off at (null: to the end). */
+export interface LiveEvent {
+  readonly id: number;
+  readonly executionPlace: number;
+  readonly mode: InterferenceModeId;
+  readonly fromQuery: number;
+  toQuery: number | null;
 }
 
 /** What `real` prints (JSON), one object per lane in `lanes`. */
@@ -48,7 +64,12 @@ export interface RealReport {
   readonly machine: { readonly runtime: string; readonly cores: number; readonly mapping: CoreMapping; readonly date: string };
   readonly scenario: { readonly title: string; readonly model: string; readonly executionPlaces: number; readonly queries: number; readonly inputSize: number; readonly seed: number; readonly bufferCapacity: number };
   readonly database: { readonly source: 'measured' | 'file'; readonly modes: readonly string[]; readonly measureMs: number | null; readonly measurement: LayerTimeDatabase['measurement'] | null };
-  readonly lanes: readonly (LaneComparison & { readonly realWallMs: number })[];
+  /**
+   * Each lane, with the workloads placed by hand while it ran or before it (they stay for the
+   * lanes after, from the same query): a lane is simulated on the schedule it ran, so lanes
+   * before a drag ran another schedule than lanes after it.
+   */
+  readonly lanes: readonly (LaneComparison & { readonly realWallMs: number; readonly liveEvents: readonly LiveEvent[] })[];
   /** The reading with the least mean absolute error over the lanes. */
   readonly closestReading: string;
   readonly mapeByReading: Readonly<Record<string, number>>;
@@ -80,15 +101,31 @@ export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealRepor
     measureMs = now() - t0;
   }
   deps.stderr(`real: ${mapping.text}\n`);
-  const lanes: (LaneComparison & { realWallMs: number })[] = [];
+  const lanes: (LaneComparison & { realWallMs: number; liveEvents: readonly LiveEvent[] })[] = [];
+  // The workloads placed by hand so far, carried to the lanes after, from the same query.
+  const live: LiveEvent[] = [];
+  // A mode the database lacks cannot be simulated (nor decided on by an oracle): such a workload is not placed.
+  const measurable = (edit: LiveEdit) => edit.kind === 'end' || database.modes[edit.mode] !== undefined;
+  const liveEdits =
+    deps.liveEdits === undefined
+      ? undefined
+      : () =>
+          deps.liveEdits!()
+            .filter((edit) => {
+              if (!measurable(edit)) deps.stderr(`real: mode ${edit.kind === 'add' ? edit.mode : ''} is not in the run's database: the workload was not placed\n`);
+              return measurable(edit);
+            })
+            .map(engineEdit);
   for (let laneIndex = 0; laneIndex < p.lanes.length; laneIndex += 1) {
     const lane = p.lanes[laneIndex]!;
+    const carried: InterferenceEvent[] = live.map((e) => ({ executionPlace: e.executionPlace, mode: MODE_IDS.indexOf(e.mode) as ModeIndex, fromQuery: e.fromQuery, toQuery: e.toQuery, id: e.id }));
+    const base = realLaneOptions(scenario, laneIndex, database, args.inputSize, mapping, args.hogBufferMiB);
     deps.stderr(`real: lane ${laneIndex + 1}/${p.lanes.length} (${lane.scheduler}), ${p.queries} queries on ${p.executionPlaces} stage threads…\n`);
     const t0 = now();
     let served = 0;
     const result = await deps.runRealPipeline(
-      realLaneOptions(scenario, laneIndex, database, args.inputSize, mapping, args.hogBufferMiB),
-      { now, sleep, spawnStage: deps.spawnStage, spawnHog: deps.spawnHog },
+      { ...base, events: [...base.events, ...carried] },
+      { now, sleep, spawnStage: deps.spawnStage, spawnHog: deps.spawnHog, ...(liveEdits === undefined ? {} : { liveEdits }) },
       (progress: RealProgress) => {
         deps.onProgress?.(laneIndex, progress);
         if (progress.kind === 'query' && ++served % 100 === 0) deps.stderr(`real:   ${served} queries\n`);
@@ -96,7 +133,14 @@ export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealRepor
       deps.isCancelled,
     );
     if (deps.isCancelled?.() === true) return null;
-    lanes.push({ ...compareLane(scenario, laneIndex, database, result), realWallMs: now() - t0 });
+    for (const { edit, atQuery } of result.liveEdits) {
+      if (edit.kind === 'add') live.push({ id: edit.id, executionPlace: edit.executionPlace, mode: MODE_IDS[edit.mode] as InterferenceModeId, fromQuery: atQuery, toQuery: null });
+      else for (const e of live) if (e.id === edit.id && (e.toQuery === null || e.toQuery > atQuery)) e.toQuery = atQuery;
+    }
+    const ran = live.filter((e) => e.toQuery === null || e.toQuery > e.fromQuery).map((e) => ({ ...e }));
+    // Simulated on the schedule this lane ran: the scenario's events and the workloads placed by hand.
+    const asRan: PipelineScenario = ran.length === 0 ? scenario : { ...scenario, pipeline: { ...p, interference: { ...p.interference, events: [...p.interference.events, ...ran.map(({ executionPlace, mode, fromQuery, toQuery }) => ({ executionPlace, mode, fromQuery, toQuery }))] } } };
+    lanes.push({ ...compareLane(asRan, laneIndex, database, result), realWallMs: now() - t0, liveEvents: ran });
   }
   const mapeByReading: Record<string, number> = {};
   for (const reading of TRIAL_COST_READINGS) {
@@ -116,6 +160,11 @@ export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealRepor
     mapeByReading,
     odinVsLls: odin !== undefined && lls !== undefined ? signAgreement(odin, lls, p.assumptions.trialCost) : null,
   };
+}
+
+/** A page's edit in the engine's terms (mode letters become indices). */
+function engineEdit(edit: LiveEdit): LiveInterferenceEdit {
+  return edit.kind === 'add' ? { kind: 'add', id: edit.id, executionPlace: edit.executionPlace, mode: MODE_IDS.indexOf(edit.mode) as ModeIndex } : edit;
 }
 
 const fmt = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : String(v));
@@ -142,6 +191,9 @@ export function realMarkdown(report: RealReport): string {
   if (report.odinVsLls !== null) {
     const o = report.odinVsLls;
     lines.push(`ODIN against LLS in throughput: measured ${signed(o.measuredPct)}, simulated ${signed(o.simulatedPct)}: the sign ${o.agrees ? 'agrees' : 'does not agree'}.`);
+  }
+  for (const l of report.lanes.filter((x) => x.liveEvents.length > 0)) {
+    lines.push(`${l.label} ran with workloads placed by hand: ${l.liveEvents.map((e) => `EP ${e.executionPlace + 1} mode ${e.mode} from query ${e.fromQuery}${e.toQuery === null ? '' : ` to ${e.toQuery}`}`).join(', ')} (simulated on that schedule).`);
   }
   lines.push('', 'Measured on a shared machine: tfjs on wasm, one thread per stage, threads placed by the operating system (nothing pinned), not the paper\'s pinned 8-core execution places.');
   return `${lines.join('\n')}\n`;

@@ -17,6 +17,7 @@ export function createRealWorkerClient(): RealClient {
         (message) => ({ kind: 'failed', message }),
       ),
     cancel: () => job.cancel((remote) => remote.cancel()),
+    live: (edits) => job.remote().live(edits),
     cores: () => job.remote().cores(),
   };
 }

@@ -6,15 +6,53 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { LayerTimeDatabase } from '../engine/profiles/types';
-import { realRunRefusal, REAL_INPUT_SIZES, type RealInputSize } from '../scenario/realPipeline';
-import type { RealReport } from '../scenario/realRun';
+import { modesNeeded, realRunRefusal, REAL_INPUT_SIZES, type RealInputSize } from '../scenario/realPipeline';
+import type { LiveEdit, RealReport } from '../scenario/realRun';
 import type { PipelineScenario } from '../scenario/schema';
 import type { RealOutcome, RealPoint, RealRequest, RealUpdate } from '../worker/realProtocol';
 
 export interface RealClient {
   run(request: RealRequest, onUpdate: (update: RealUpdate) => void): Promise<RealOutcome>;
   cancel(): Promise<void>;
+  /** Workloads dragged onto or off execution places while the run goes. */
+  live(edits: readonly LiveEdit[]): Promise<void>;
   cores(): Promise<number>;
+}
+
+type ScenarioEvent = PipelineScenario['pipeline']['interference']['events'][number];
+
+/** An event of the lab's scenario as the real run tracks it: where, what and from which query of the lab. */
+const eventKey = (e: ScenarioEvent) => `${e.executionPlace}:${e.mode}:${e.fromQuery}`;
+
+/**
+ * What a change of the lab's interference events means for a real run under way (the lab's
+ * drag and drop, ARCHITECTURE §2): an event that is new places its workload on the real
+ * pipeline now (`add`), one that is gone or now ends takes it off (`end`). `placed` maps the
+ * lab's events placed so far to their live ids; it is updated. The lab's query numbers are
+ * the lab's simulation's, not the real run's: only the change counts, from the real run's next query.
+ */
+export function liveEditsBetween(before: readonly ScenarioEvent[], after: readonly ScenarioEvent[], placed: Map<string, number>, nextId: () => number): LiveEdit[] {
+  const edits: LiveEdit[] = [];
+  const was = new Map(before.map((e) => [eventKey(e), e]));
+  const now = new Map(after.map((e) => [eventKey(e), e]));
+  for (const [key, e] of now) {
+    const old = was.get(key);
+    if (old === undefined && e.toQuery === null) {
+      const id = nextId();
+      placed.set(key, id);
+      edits.push({ kind: 'add', id, executionPlace: e.executionPlace, mode: e.mode });
+    } else if (old !== undefined && old.toQuery === null && e.toQuery !== null && placed.has(key)) {
+      edits.push({ kind: 'end', id: placed.get(key)! });
+      placed.delete(key);
+    }
+  }
+  for (const key of was.keys()) {
+    if (!now.has(key) && placed.has(key)) {
+      edits.push({ kind: 'end', id: placed.get(key)! });
+      placed.delete(key);
+    }
+  }
+  return edits;
 }
 
 export type RealStatus = 'idle' | 'measuring' | 'running' | 'cancelling' | 'done' | 'cancelled' | 'failed';
@@ -46,6 +84,10 @@ export interface RealState {
   /** Runs the chosen lanes of `scenario` (the lab's), on `database` if one was measured at this size. */
   start(scenario: PipelineScenario, database: LayerTimeDatabase | null): Promise<void>;
   cancel(): Promise<void>;
+  /** The lab's interference events changed (a drag): while a run goes, the change reaches its pipeline. */
+  followLab(events: readonly ScenarioEvent[]): void;
+  /** Workloads placed by hand during this run so far. */
+  readonly livePlaced: number;
 }
 
 export type RealStore = StoreApi<RealState>;
@@ -58,7 +100,14 @@ export function defaultRealLanes(scenario: PipelineScenario): string[] {
 }
 
 export function createRealStore(client: RealClient, scenario: PipelineScenario): RealStore {
+  // The lab's events the run started on (and followed since), and the live ids of those placed during it.
+  let labEvents: readonly ScenarioEvent[] = scenario.pipeline.interference.events;
+  let placed = new Map<string, number>();
+  let nextId = 1;
+  // The modes the run's database has (the simulation and the oracles need a mode's times).
+  let measuredModes: readonly string[] = [];
   return createStore<RealState>()((set, get) => ({
+    livePlaced: 0,
     open: false,
     inputSize: 112,
     queries: Math.min(scenario.pipeline.queries, 120),
@@ -103,7 +152,10 @@ export function createRealStore(client: RealClient, scenario: PipelineScenario):
       const scenario: PipelineScenario = { ...labScenario, pipeline: { ...labScenario.pipeline, lanes, queries: s.queries } };
       // A database from the Measure panel serves when it is this model's at this size; otherwise one is measured first.
       const usable = database !== null && database.model === scenario.pipeline.model && database.measurement?.inputSize === s.inputSize ? database : null;
-      set({ status: usable === null ? 'measuring' : 'running', measureFraction: 0, lane: null, laneLabels: lanes.map((l) => l.scheduler), points: lanes.map(() => []), moves: lanes.map(() => 0), hogs: 'none', report: null, notice: null });
+      labEvents = labScenario.pipeline.interference.events;
+      placed = new Map();
+      measuredModes = usable === null ? modesNeeded(scenario) : Object.keys(usable.modes);
+      set({ livePlaced: 0, status: usable === null ? 'measuring' : 'running', measureFraction: 0, lane: null, laneLabels: lanes.map((l) => l.scheduler), points: lanes.map(() => []), moves: lanes.map(() => 0), hogs: 'none', report: null, notice: null });
       const outcome = await client.run({ scenario, inputSize: s.inputSize, repeats: 3, database: usable }, (update) => {
         const now = get();
         if (update.kind === 'measuring') set({ measureFraction: update.fraction });
@@ -133,6 +185,22 @@ export function createRealStore(client: RealClient, scenario: PipelineScenario):
       } else {
         set({ status: 'failed', lane: null, notice: { kind: 'error', text: `The real run failed: ${outcome.message}` } });
       }
+    },
+    followLab: (events) => {
+      const status = get().status;
+      const running = status === 'measuring' || status === 'running';
+      const all = running ? liveEditsBetween(labEvents, events, placed, () => nextId++) : [];
+      labEvents = events;
+      // A mode the run did not measure has no times to simulate it with: not placed, and said so.
+      const unmeasured = all.filter((e) => e.kind === 'add' && !measuredModes.includes(e.mode));
+      const edits = all.filter((e) => !unmeasured.includes(e));
+      if (unmeasured.length > 0) {
+        const modes = [...new Set(unmeasured.map((e) => (e.kind === 'add' ? e.mode : '')))].join(', ');
+        set({ notice: { kind: 'info', text: `Mode ${modes} was not measured for this run (it measured ${measuredModes.join(', ')}): its hogs were not started. Put the workload in the scenario before the run to measure its mode.` } });
+      }
+      if (edits.length === 0) return;
+      set({ livePlaced: get().livePlaced + edits.filter((e) => e.kind === 'add').length });
+      void client.live(edits);
     },
     cancel: async () => {
       const status = get().status;

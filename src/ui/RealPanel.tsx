@@ -81,8 +81,19 @@ function ReportTable({ report }: { readonly report: RealReport }) {
           ? ` ODIN against LLS in throughput: measured ${pct(report.odinVsLls.measuredPct)}, simulated ${pct(report.odinVsLls.simulatedPct)} — the sign ${report.odinVsLls.agrees ? 'agrees' : 'does not agree'}.`
           : ''}
       </p>
+      {liveText(report) !== null ? (
+        <p className="measure-explain" data-testid="real.live-events">
+          {liveText(report)}
+        </p>
+      ) : null}
     </>
   );
+}
+
+/** The workloads placed by hand during the run, per lane (null when there were none). */
+function liveText(report: RealReport): string | null {
+  const parts = report.lanes.filter((l) => l.liveEvents.length > 0).map((l) => `${l.label}: ${l.liveEvents.map((e) => `EP ${e.executionPlace + 1} mode ${e.mode} from query ${e.fromQuery}${e.toQuery === null ? '' : ` to ${e.toQuery}`}`).join(', ')}`);
+  return parts.length === 0 ? null : `Placed by hand (each lane simulated on the schedule it ran; lanes before a drag ran without it): ${parts.join('; ')}.`;
 }
 
 function statusText(s: RealState): string {
@@ -119,6 +130,9 @@ function RealPanelFor({ scenario }: { readonly scenario: PipelineScenario }) {
   });
   const s = useStore(store, (state) => state);
   const act = store.getState();
+  // A workload dragged onto (or off) the board's execution places reaches a run under way.
+  const events = scenario.pipeline.interference.events;
+  useEffect(() => store.getState().followLab(events), [store, events]);
   const busy = s.status === 'measuring' || s.status === 'running' || s.status === 'cancelling';
   const laneIds = useMemo(() => [...new Set(scenario.pipeline.lanes.map((l) => l.scheduler))], [scenario]);
   const mapping = s.cores === null ? null : coreMapping(scenario.pipeline.executionPlaces, s.cores);
@@ -182,6 +196,12 @@ function RealPanelFor({ scenario }: { readonly scenario: PipelineScenario }) {
           <p className="measure-explain" data-testid="real.status" data-status={s.status} role="status">
             {statusText(s)}
           </p>
+          {busy ? (
+            <p className="measure-explain" data-testid="real.live-hint" data-placed={s.livePlaced}>
+              Drag a workload onto an execution place of the board to start its hogs on the real pipeline from its next query (or off, to stop them); it stays for the lanes after this one
+              {s.livePlaced > 0 ? ` · ${s.livePlaced} placed by hand so far` : ''}.
+            </p>
+          ) : null}
           {s.notice !== null ? (
             <p className={`measure-notice ${s.notice.kind}`} data-testid="real.notice" role={s.notice.kind === 'error' ? 'alert' : 'status'}>
               {s.notice.text}

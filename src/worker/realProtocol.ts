@@ -3,7 +3,7 @@
  * Expected failures come back as results (STYLE: only `message` and `stack` survive comlink).
  */
 import type { LayerTimeDatabase } from '../engine/profiles/types';
-import type { RealReport } from '../scenario/realRun';
+import type { LiveEdit, RealReport } from '../scenario/realRun';
 import type { PipelineScenario } from '../scenario/schema';
 
 export interface RealRequest {
@@ -41,5 +41,7 @@ export type RealOutcome = { readonly kind: 'done'; readonly report: RealReport }
 export interface RealApi {
   run(request: RealRequest, onUpdate: (update: RealUpdate) => void): Promise<RealOutcome>;
   cancel(): void;
+  /** Workloads dragged onto or off execution places during the run: they apply from the next query admitted. */
+  live(edits: readonly LiveEdit[]): void;
   cores(): number;
 }

@@ -9,7 +9,7 @@ import { expose } from 'comlink';
 import { runRealPipeline, type RealQuery, type StagePort } from '../measure/realPipeline/pipeline';
 import type { StageReply } from '../measure/realPipeline/protocol';
 import { measureDatabase } from '../measure/runner';
-import { runReal } from '../scenario/realRun';
+import { runReal, type LiveEdit } from '../scenario/realRun';
 import { loadPageTf } from './pageTf';
 import { spawnWebHog } from './webHogs';
 import type { RealApi, RealPoint, RealUpdate } from './realProtocol';
@@ -32,10 +32,13 @@ const THROUGHPUT_WINDOW = 8;
 const POST_EVERY_MS = 150;
 
 let cancelled = false;
+/** Live edits waiting for the run's next admission (the page's drag and drop). */
+let pendingEdits: LiveEdit[] = [];
 
 const api: RealApi = {
   run: async (request, onUpdate) => {
     cancelled = false;
+    pendingEdits = [];
     let batch: RealPoint[] = [];
     let lastPost = 0;
     const flush = () => {
@@ -66,6 +69,7 @@ const api: RealApi = {
           runtime: navigator.userAgent,
           stderr: () => undefined,
           isCancelled: () => cancelled,
+          liveEdits: () => pendingEdits.splice(0),
           onMeasureProgress: (fraction) => void onUpdate({ kind: 'measuring', fraction }),
           onProgress: (lane, progress) => {
             if (progress.kind === 'query') {
@@ -108,6 +112,9 @@ const api: RealApi = {
   },
   cancel: () => {
     cancelled = true;
+  },
+  live: (edits) => {
+    pendingEdits.push(...edits);
   },
   cores: () => navigator.hardwareConcurrency || 1,
 };

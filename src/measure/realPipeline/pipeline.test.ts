@@ -4,7 +4,7 @@ import { loadTfNode } from '../../agents/tfNode';
 import type { PipelineScheduler } from '../../engine/pipeline/scheduler';
 import type { HogWorker, SpawnHog } from '../hogs';
 import { inProcessStage, type InProcessStageOptions } from './inProcess';
-import { runRealPipeline, type RealEnvironment, type RealRunOptions } from './pipeline';
+import { runRealPipeline, type LiveInterferenceEdit, type RealEnvironment, type RealRunOptions } from './pipeline';
 import type { StageRequest } from './protocol';
 
 let tf: Tf;
@@ -142,6 +142,29 @@ describe('the real pipeline (in-process stages, a tiny network)', () => {
     expect(t0).toBeGreaterThanOrEqual(0);
     expect(admitted(10)).toBeGreaterThan(admitted(9));
     expect(admitted(20)).toBeGreaterThan(admitted(19));
+  }, 60_000);
+
+  it('a workload dragged on during the run starts its hogs from the next query admitted, and stops them when dragged off', async () => {
+    const hogs = fakeHogs();
+    const edits: LiveInterferenceEdit[] = [];
+    let served = 0;
+    const result = await runRealPipeline(options({ queries: 24 }), { ...environment(() => ({}), hogs.spawn), liveEdits: () => edits.splice(0) }, (progress) => {
+      if (progress.kind !== 'query') return;
+      served += 1;
+      // Placed after the 6th completion, taken off after the 14th: each from the next admission.
+      if (served === 6) edits.push({ kind: 'add', id: 7, executionPlace: 1, mode: 4 });
+      if (served === 14) edits.push({ kind: 'end', id: 7 });
+    });
+    const placed = result.liveEdits.map((e) => [e.edit.kind, e.atQuery]);
+    expect(placed.map((e) => e[0])).toEqual(['add', 'end']);
+    const [from, to] = [placed[0]![1] as number, placed[1]![1] as number];
+    expect(from).toBeGreaterThanOrEqual(6);
+    expect(to).toBeGreaterThan(from);
+    // Exactly the queries admitted in [from, to) ran with EP 1 in mode E.
+    expect(result.queries.map((q) => q.modes[1])).toEqual(result.queries.map((q) => (q.query >= from && q.query < to ? 4 : 0)));
+    // Mode E on a 1-core EP: one memBW hog per kind of Table 1's row, started and stopped once.
+    expect(hogs.log.filter((e) => e.event === 'start').length).toBeGreaterThan(0);
+    expect(hogs.log.filter((e) => e.event === 'start').length).toBe(hogs.log.filter((e) => e.event === 'stop').length);
   }, 60_000);
 
   it('ODIN-style schedulers see the measured stage times: a scheduler that always moves a unit runs serial trials', async () => {

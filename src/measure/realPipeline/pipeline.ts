@@ -29,7 +29,7 @@ import { InterferenceTimeline, type InterferenceEvent, type RandomInterference }
 import { maxOf, StageMonitor } from '../../engine/pipeline/monitor';
 import { OptimumCache } from '../../engine/pipeline/partition';
 import type { PipelineScheduler, RebalanceContext, Rebalancing } from '../../engine/pipeline/scheduler';
-import type { CompiledDatabase } from '../../engine/pipeline/stageTimes';
+import type { CompiledDatabase, ModeIndex } from '../../engine/pipeline/stageTimes';
 import { MODE_IDS } from '../../engine/profiles/types';
 import { hogPlan, startHogs, type RunningHogs, type SpawnHog } from '../hogs';
 import { nonNegativeValues, tfUnitPlans, type UnitSource } from '../units';
@@ -50,7 +50,15 @@ export interface RealEnvironment {
   /** Starts the worker of execution place `index`. */
   readonly spawnStage: (index: number) => StagePort;
   readonly spawnHog: SpawnHog;
+  /**
+   * The interference placed or removed by hand while the run goes (the page's drag and drop):
+   * returns the edits since the last call. Each applies from the next query admitted.
+   */
+  readonly liveEdits?: () => readonly LiveInterferenceEdit[];
 }
+
+/** A co-located workload placed on (`add`) or taken off (`end`) an execution place by hand during a real run. */
+export type LiveInterferenceEdit = { readonly kind: 'add'; readonly id: number; readonly executionPlace: number; readonly mode: ModeIndex } | { readonly kind: 'end'; readonly id: number };
 
 export interface RealRunOptions {
   readonly source: UnitSource;
@@ -113,6 +121,8 @@ export interface RealRunResult {
   readonly lastOutput: Float32Array | null;
   /** Each stage worker's tfjs tensor count after its last `hold`. */
   readonly stageTensors: readonly number[];
+  /** The live edits applied, each with the first query it affected. */
+  readonly liveEdits: readonly { readonly edit: LiveInterferenceEdit; readonly atQuery: number }[];
 }
 
 /** What the run reports as it goes (the page's live charts). */
@@ -327,8 +337,21 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
     return !occupied(s) && s.queue.length === 0;
   };
 
+  const appliedEdits: { edit: LiveInterferenceEdit; atQuery: number }[] = [];
+  /** Puts the live edits since the last admission into the timeline, from the query about to be admitted. */
+  const applyLiveEdits = () => {
+    for (const edit of env.liveEdits?.() ?? []) {
+      if (edit.kind === 'add') {
+        if (edit.executionPlace < 0 || edit.executionPlace >= n) continue;
+        timeline.addEvent({ executionPlace: edit.executionPlace, mode: edit.mode, fromQuery: admitted, toQuery: null, id: edit.id });
+      } else timeline.endEvent(edit.id, admitted);
+      appliedEdits.push({ edit, atQuery: admitted });
+    }
+  };
+
   /** Brings the hogs in line with the modes of the query about to be admitted. */
   const followInterference = async () => {
+    applyLiveEdits();
     const changed = timeline.advance(admitted);
     if (!changed) return false;
     for (let e = 0; e < n; e += 1) {
@@ -455,6 +478,7 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
       firstOutput,
       lastOutput,
       stageTensors,
+      liveEdits: appliedEdits,
     };
   } finally {
     await stopHogs();
