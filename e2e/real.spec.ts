@@ -30,6 +30,9 @@ test.describe('Run on this machine', () => {
     await expect(lab.byTestId('real.live-hint')).toHaveAttribute('data-placed', '1');
     // Live: the measured throughput and latency of the running lane, query by query.
     await expect.poll(async () => Number((await lab.byTestId('chart.real-live').locator('path[data-lane="0"]').first().getAttribute('data-points')) ?? 0), { timeout: 240_000 }).toBeGreaterThan(0);
+    // The execution places as the run has them: units per stage and measured stage times.
+    await expect(lab.byTestId('real.ep-0')).toHaveAttribute('data-units', /\d+/, { timeout: 60_000 });
+    await lab.byTestId('real').screenshot({ path: 'test-results/real-running.png' });
     await expect(lab.byTestId('real.status')).toHaveAttribute('data-status', 'done', { timeout: 240_000 });
     // Then each lane measured beside simulated, with signed errors.
     for (const id of ['odin', 'lls']) {

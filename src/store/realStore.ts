@@ -74,6 +74,8 @@ export interface RealState {
   readonly points: readonly (readonly RealPoint[])[];
   readonly moves: readonly number[];
   readonly hogs: string;
+  /** Per execution place, the mode whose hogs run on it now ('A': none). */
+  readonly hogModes: readonly string[];
   readonly report: RealReport | null;
   readonly notice: { readonly kind: 'info' | 'error'; readonly text: string } | null;
   readonly cores: number | null;
@@ -119,6 +121,7 @@ export function createRealStore(client: RealClient, scenario: PipelineScenario):
     points: [],
     moves: [],
     hogs: 'none',
+    hogModes: [],
     report: null,
     notice: null,
     cores: null,
@@ -155,7 +158,7 @@ export function createRealStore(client: RealClient, scenario: PipelineScenario):
       labEvents = labScenario.pipeline.interference.events;
       placed = new Map();
       measuredModes = usable === null ? modesNeeded(scenario) : Object.keys(usable.modes);
-      set({ livePlaced: 0, status: usable === null ? 'measuring' : 'running', measureFraction: 0, lane: null, laneLabels: lanes.map((l) => l.scheduler), points: lanes.map(() => []), moves: lanes.map(() => 0), hogs: 'none', report: null, notice: null });
+      set({ livePlaced: 0, status: usable === null ? 'measuring' : 'running', measureFraction: 0, lane: null, laneLabels: lanes.map((l) => l.scheduler), points: lanes.map(() => []), moves: lanes.map(() => 0), hogs: 'none', hogModes: Array.from({ length: scenario.pipeline.executionPlaces }, () => 'A'), report: null, notice: null });
       const outcome = await client.run({ scenario, inputSize: s.inputSize, repeats: 3, database: usable }, (update) => {
         const now = get();
         if (update.kind === 'measuring') set({ measureFraction: update.fraction });
@@ -176,7 +179,12 @@ export function createRealStore(client: RealClient, scenario: PipelineScenario):
           set({ points });
         } else if (update.kind === 'reconfiguration') {
           set({ moves: now.moves.map((m, i) => (i === update.lane ? m + 1 : m)) });
-        } else set({ hogs: update.mode === 'A' ? `EP ${update.executionPlace + 1}: none` : `EP ${update.executionPlace + 1}: mode ${update.mode}` });
+        } else {
+          set({
+            hogs: update.mode === 'A' ? `EP ${update.executionPlace + 1}: none` : `EP ${update.executionPlace + 1}: mode ${update.mode}`,
+            hogModes: now.hogModes.map((m, i) => (i === update.executionPlace ? update.mode : m)),
+          });
+        }
       });
       if (outcome.kind === 'done') {
         set({ status: 'done', report: outcome.report, lane: null, laneLabels: outcome.report.lanes.map((l) => l.label), notice: { kind: 'info', text: `Measured ${lanes.length} lane${lanes.length === 1 ? '' : 's'} on this machine; the simulation beside it ran on a database measured at ${s.inputSize} px.` } });

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { useHostWidth } from './useHostWidth';
 import { useStore } from 'zustand';
 import { renderRealLive, renderSimVsReal, type RealLiveLane } from '../charts/realCharts';
@@ -38,6 +38,44 @@ function SimVsRealChart({ report }: { readonly report: RealReport }) {
 
 const pct = (v: number) => (Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${v.toFixed(1)} %` : '—');
 const num = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : '—');
+
+/**
+ * The execution places as the real run has them now, in the board's own look: the running
+ * lane's configuration (units per stage), each stage's measured time for the last query, and
+ * the hogs running on it — measured on this machine.
+ */
+function RealBoard({ state }: { readonly state: RealState }) {
+  const lane = state.lane;
+  const last = lane === null ? undefined : state.points[lane]?.at(-1);
+  if (last === undefined) return null;
+  const units = last.configuration.split(',').map(Number);
+  const slowest = Math.max(...last.stageTimesMs);
+  return (
+    <figure className="real-board" data-testid="real.board">
+      <figcaption>
+        {state.laneLabels[lane!] ?? ''}, query {last.query}: stage times measured on this machine
+      </figcaption>
+      <div className="ep-row" style={{ '--eps': units.length } as CSSProperties}>
+        {units.map((count, i) => {
+          const mode = state.hogModes[i] ?? 'A';
+          const t = last.stageTimesMs[i] ?? 0;
+          return (
+            <div key={i} className={`ep${t === slowest && t > 0 ? ' bottleneck' : ''}${mode !== 'A' ? ' interfered' : ''}`} data-testid={`real.ep-${i}`} data-mode={mode} data-units={count}>
+              <div className="ep-head">
+                <span className="ep-name">EP {i + 1}</span>
+                <span className="ep-time">{t.toFixed(1)} ms</span>
+                <span className="ep-chips">{mode === 'A' ? '' : <span className={`chip mode-${mode}`}>{mode}</span>}</span>
+              </div>
+              <p className="real-units">
+                {count} unit{count === 1 ? '' : 's'}
+              </p>
+            </div>
+          );
+        })}
+      </div>
+    </figure>
+  );
+}
 
 function ReportTable({ report }: { readonly report: RealReport }) {
   return (
@@ -207,6 +245,7 @@ function RealPanelFor({ scenario }: { readonly scenario: PipelineScenario }) {
               {s.notice.text}
             </p>
           ) : null}
+          {busy ? <RealBoard state={s} /> : null}
           {s.points.some((p) => p.length > 0) ? <LiveChart lanes={live} queries={s.report?.scenario.queries ?? s.queries} /> : null}
           {s.report !== null ? (
             <>
