@@ -8,7 +8,7 @@ import { findPreset } from '../scenario/presets';
 import { coreMapping, realLaneOptions } from '../scenario/realPipeline';
 import type { PipelineScenario } from '../scenario/schema';
 import { runCli, type CliIo } from './cli';
-import { realMarkdown, runReal, type LiveEdit } from '../scenario/realRun';
+import { realMarkdown, runReal, type LiveEdit, type RealDeps } from '../scenario/realRun';
 import { measureDatabase } from '../measure/runner';
 import { spawnNodeStage } from './stageThreads';
 import { machineClaimRow } from '../scenario/realClaim';
@@ -40,25 +40,30 @@ function smallScenario(): PipelineScenario {
   };
 }
 
+/** runReal's dependencies with in-process stages and fake hogs that report every 10 ms (`onHog` sees each start). */
+function inProcessDeps(onHog: (kind: string) => void = () => undefined): RealDeps {
+  return {
+    tf,
+    measureDatabase,
+    runRealPipeline,
+    now,
+    spawnStage: () => inProcessStage(tf, now),
+    spawnHog: (config, onReport) => {
+      onHog(config.kind);
+      const timer = setInterval(() => onReport({ kind: config.kind, work: 1, elapsedMs: 10, checksum: 0 }), 10);
+      return { terminate: () => clearInterval(timer) };
+    },
+    runtime: 'test',
+    stderr: () => undefined,
+  };
+}
+
 describe('real: a pipeline scenario run for real beside its simulation', () => {
   it('prints one object per lane with measured, simulated and signed errors of throughput and latency', async () => {
     const hogStarts: string[] = [];
     const report = await runReal(
       { scenario: smallScenario(), inputSize: 56, database: getDatabase('vgg16'), repeats: 1, hogBufferMiB: 16, cores: 2 },
-      {
-        tf,
-        measureDatabase,
-        runRealPipeline,
-        now,
-        spawnStage: () => inProcessStage(tf, now),
-        spawnHog: (config, onReport) => {
-          hogStarts.push(config.kind);
-          const timer = setInterval(() => onReport({ kind: config.kind, work: 1, elapsedMs: 10, checksum: 0 }), 10);
-          return { terminate: () => clearInterval(timer) };
-        },
-        runtime: 'test',
-        stderr: () => undefined,
-      },
+      inProcessDeps((kind) => hogStarts.push(kind)),
     );
     expect(report).not.toBeNull();
     const r = report!;
@@ -100,17 +105,7 @@ describe('real: a pipeline scenario run for real beside its simulation', () => {
     const report = await runReal(
       { scenario, inputSize: 56, database: getDatabase('vgg16'), repeats: 1, hogBufferMiB: 16, cores: 2 },
       {
-        tf,
-        measureDatabase,
-        runRealPipeline,
-        now,
-        spawnStage: () => inProcessStage(tf, now),
-        spawnHog: (config, onReport) => {
-          const timer = setInterval(() => onReport({ kind: config.kind, work: 1, elapsedMs: 10, checksum: 0 }), 10);
-          return { terminate: () => clearInterval(timer) };
-        },
-        runtime: 'test',
-        stderr: () => undefined,
+        ...inProcessDeps(),
         liveEdits: () => edits.splice(0),
         onProgress: (lane, progress) => {
           if (lane === 0 && progress.kind === 'query' && ++served === 4) edits.push({ kind: 'add', id: 1, executionPlace: 1, mode: 'B' });
