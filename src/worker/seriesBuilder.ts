@@ -1,5 +1,5 @@
 import type { QueryRecord } from '../engine/pipeline/simulation';
-import { SERIES_MAX_POINTS as MAX_POINTS } from './liveLoop';
+import { BoundedSeries } from './boundedSeries';
 import { LATENCY_BINS, type SeriesChunk } from './protocol';
 /** Measured throughput is taken over at least this many completions. */
 const MEASURE_WINDOW = 10;
@@ -25,16 +25,26 @@ export interface SeriesSnapshot {
   readonly latencyHistogram: Float64Array;
 }
 
+/** Two neighbouring points as one (b the later): means of the two, b's query, time and configuration. */
+function mergePoints(a: Point, b: Point): Point {
+  return {
+    query: b.query,
+    timeMs: b.timeMs,
+    measuredQps: (a.measuredQps + b.measuredQps) / 2,
+    configQps: (a.configQps + b.configQps) / 2,
+    optimalQps: (a.optimalQps + b.optimalQps) / 2,
+    latencyMs: (a.latencyMs + b.latencyMs) / 2,
+    configLatencyMs: (a.configLatencyMs + b.configLatencyMs) / 2,
+    counts: b.counts,
+  };
+}
+
 /**
- * Turns one lane's per-query records into a bounded, downsampled series: each point is the
- * mean over `stride` queries; when MAX_POINTS is reached, neighbouring points are merged
- * and the stride doubles, so a run of any length costs at most MAX_POINTS points.
+ * Turns one lane's per-query records into a bounded, downsampled series (a `BoundedSeries`):
+ * each point is the mean over `stride` queries.
  */
 export class LaneSeriesBuilder {
-  stride = 1;
-  private points: Point[] = [];
-  private sent = 0;
-  private compacted = false;
+  private readonly series = new BoundedSeries<Point>(mergePoints);
   private n = 0;
   private configQps = 0;
   private optimalQps = 0;
@@ -46,6 +56,11 @@ export class LaneSeriesBuilder {
   private bucketStartMs = Number.NaN;
   readonly latencyHistogram = new Float64Array(LATENCY_BINS.count);
   private static readonly binScale = LATENCY_BINS.count / Math.log(LATENCY_BINS.maxMs / LATENCY_BINS.minMs);
+
+  /** Queries one point stands for. */
+  get stride(): number {
+    return this.series.stride;
+  }
 
   add(r: QueryRecord): void {
     this.n++;
@@ -61,7 +76,7 @@ export class LaneSeriesBuilder {
     const bin = Math.floor(Math.log(Math.max(latency, LATENCY_BINS.minMs) / LATENCY_BINS.minMs) * LaneSeriesBuilder.binScale);
     this.latencyHistogram[Math.min(LATENCY_BINS.count - 1, Math.max(0, bin))]!++;
     if (this.n < this.stride) return;
-    this.points.push({
+    this.series.push({
       query: r.query,
       timeMs: r.completionMs,
       measuredQps: this.measuredQps(r.completionMs),
@@ -74,13 +89,11 @@ export class LaneSeriesBuilder {
     this.bucketStartMs = r.completionMs;
     this.n = 0;
     this.configQps = this.optimalQps = this.latencyMs = this.configLatencyMs = 0;
-    if (this.points.length >= MAX_POINTS) this.compact();
   }
 
   snapshot(): SeriesSnapshot {
     return {
-      stride: this.stride,
-      points: this.points.slice(),
+      ...this.series.snapshot(),
       sums: Float64Array.of(this.n, this.configQps, this.optimalQps, this.latencyMs, this.configLatencyMs, this.completionCount),
       completions: this.completions.slice(),
       bucketStartMs: this.bucketStartMs,
@@ -90,29 +103,21 @@ export class LaneSeriesBuilder {
 
   /** Puts back a checkpoint; the next chunk replaces the page's series with all the points. */
   restore(s: SeriesSnapshot): void {
-    this.stride = s.stride;
-    this.points = s.points.slice();
+    this.series.restore(s);
     [this.n, this.configQps, this.optimalQps, this.latencyMs, this.configLatencyMs, this.completionCount] = Array.from(s.sums) as [number, number, number, number, number, number];
     this.completions.set(s.completions);
     this.bucketStartMs = s.bucketStartMs;
     this.latencyHistogram.set(s.latencyHistogram);
-    this.sent = 0;
-    this.compacted = true;
   }
 
   /** The next chunk sends every point again, replacing the page's series. */
   resend(): void {
-    this.sent = 0;
-    this.compacted = true;
+    this.series.resend();
   }
 
   /** Points not yet sent (or all of them after a compaction), and whether they replace. */
   takeChunk(stages: number): { chunk: SeriesChunk; replace: boolean } {
-    const replace = this.compacted;
-    const from = replace ? 0 : this.sent;
-    const pts = this.points.slice(from);
-    this.sent = this.points.length;
-    this.compacted = false;
+    const { points: pts, replace } = this.series.take();
     const col = (f: (p: Point) => number) => Float64Array.from(pts, f);
     const counts = new Int32Array(pts.length * stages);
     pts.forEach((p, i) => counts.set(p.counts, i * stages));
@@ -140,27 +145,5 @@ export class LaneSeriesBuilder {
     if (back <= 0) return 0;
     const earlier = this.completions[(this.completionCount - 1 - back) % this.completions.length]!;
     return nowMs > earlier ? (1000 * back) / (nowMs - earlier) : 0;
-  }
-
-  private compact(): void {
-    const merged: Point[] = [];
-    for (let i = 0; i + 1 < this.points.length; i += 2) {
-      const a = this.points[i]!;
-      const b = this.points[i + 1]!;
-      merged.push({
-        query: b.query,
-        timeMs: b.timeMs,
-        measuredQps: (a.measuredQps + b.measuredQps) / 2,
-        configQps: (a.configQps + b.configQps) / 2,
-        optimalQps: (a.optimalQps + b.optimalQps) / 2,
-        latencyMs: (a.latencyMs + b.latencyMs) / 2,
-        configLatencyMs: (a.configLatencyMs + b.configLatencyMs) / 2,
-        counts: b.counts,
-      });
-    }
-    if (this.points.length % 2 === 1) merged.push(this.points.at(-1)!);
-    this.points = merged;
-    this.stride *= 2;
-    this.compacted = true;
   }
 }

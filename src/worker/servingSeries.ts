@@ -2,7 +2,7 @@
  * A serving lane's per-slot series as the worker keeps it (sums per point, so merging
  * neighbours is exact) and sends it (columns, per model row-major).
  */
-import { SERIES_MAX_POINTS } from './liveLoop';
+import { BoundedSeries } from './boundedSeries';
 import type { ServingSeriesChunk } from './servingProtocol';
 
 /** One point of a lane's series (sums, so that merging neighbours is exact). */
@@ -36,20 +36,22 @@ function emptyPoint(models: number, startMs: number): Point {
   };
 }
 
-/** Adds `b` (later) into `a`. */
-function mergeInto(a: Point, b: Point): void {
-  a.endMs = b.endMs;
-  a.slots += b.slots;
-  for (let m = 0; m < a.completed.length; m++) {
-    a.completed[m]! += b.completed[m]!;
-    a.latencySum[m]! += b.latencySum[m]!;
-    a.utilitySum[m]! += b.utilitySum[m]!;
-    a.utilityCount[m]! += b.utilityCount[m]!;
-    a.arrivals[m]! += b.arrivals[m]!;
-    a.violations[m]! += b.violations[m]!;
-  }
-  a.batchSize.set(b.batchSize);
-  a.instances.set(b.instances);
+/** Two neighbouring points as one (b the later): sums added, b's end and configuration. */
+function mergePoints(a: Point, b: Point): Point {
+  const sum = (x: Float64Array, y: Float64Array) => x.map((v, m) => v + y[m]!);
+  return {
+    startMs: a.startMs,
+    endMs: b.endMs,
+    slots: a.slots + b.slots,
+    completed: sum(a.completed, b.completed),
+    latencySum: sum(a.latencySum, b.latencySum),
+    utilitySum: sum(a.utilitySum, b.utilitySum),
+    utilityCount: sum(a.utilityCount, b.utilityCount),
+    arrivals: sum(a.arrivals, b.arrivals),
+    violations: sum(a.violations, b.violations),
+    batchSize: b.batchSize.slice(),
+    instances: b.instances.slice(),
+  };
 }
 
 /** One slot of one model, as the lane collects it. */
@@ -63,18 +65,17 @@ export interface SlotSample {
   readonly instances: number;
 }
 
-/**
- * A lane's per-slot series, bounded: each point sums `stride` slots; when
- * SERIES_MAX_POINTS is reached, neighbours merge and the stride doubles (as seriesBuilder).
- */
+/** A lane's per-slot series, bounded (a `BoundedSeries`): each point sums `stride` slots. */
 export class ServingSeries {
-  stride = 1;
-  private points: Point[] = [];
+  private readonly series = new BoundedSeries<Point>(mergePoints);
   private pending: Point | null = null;
-  private sent = 0;
-  private compacted = false;
 
   constructor(private readonly models: number) {}
+
+  /** Slots one point stands for. */
+  get stride(): number {
+    return this.series.stride;
+  }
 
   /** Adds one slot [startMs, endMs]. */
   add(startMs: number, endMs: number, samples: readonly SlotSample[]): void {
@@ -94,29 +95,25 @@ export class ServingSeries {
       p.instances[m] = s.instances;
     });
     if (p.slots < this.stride) return;
-    this.points.push(p);
+    this.series.push(p);
     this.pending = null;
-    if (this.points.length >= SERIES_MAX_POINTS) this.compact();
   }
 
   /** The next chunk carries every point and replaces the page's series (after a jump). */
   resend(): void {
-    this.compacted = true;
+    this.series.resend();
   }
 
   /** Closes a partial last point (at the end of the run: it holds fewer than `stride` slots). */
   flush(): void {
     if (this.pending === null) return;
-    this.points.push(this.pending);
+    this.series.push(this.pending);
     this.pending = null;
   }
 
   /** Points not yet sent (or all of them after a compaction), and whether they replace. */
   takeChunk(): { chunk: ServingSeriesChunk; replace: boolean } {
-    const replace = this.compacted;
-    const pts = this.points.slice(replace ? 0 : this.sent);
-    this.sent = this.points.length;
-    this.compacted = false;
+    const { points: pts, replace } = this.series.take();
     const M = this.models;
     const n = pts.length;
     const perModel = (f: (p: Point, m: number) => number) => {
@@ -146,18 +143,4 @@ export class ServingSeries {
       },
     };
   }
-
-  private compact(): void {
-    const merged: Point[] = [];
-    for (let i = 0; i + 1 < this.points.length; i += 2) {
-      const a = this.points[i]!;
-      mergeInto(a, this.points[i + 1]!);
-      merged.push(a);
-    }
-    if (this.points.length % 2 === 1) merged.push(this.points.at(-1)!);
-    this.points = merged;
-    this.stride *= 2;
-    this.compacted = true;
-  }
 }
-
