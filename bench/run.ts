@@ -32,6 +32,7 @@ import { loadTfNode } from '../src/agents/tfNode';
 import { benchLearning, sacUpdateTimes } from './learning';
 import { benchMeasure, BENCH_MEASURE_REPEATS } from './measure';
 import { benchReal, BENCH_REAL_SIZE } from './real';
+import { benchSimpy } from './simpy';
 import { measureDatabase } from '../src/measure/runner';
 import { defaultHogBufferMiB, nodeCores, nodeRuntime, spawnNodeHog } from '../src/cli/hogThreads';
 import { benchFirstLoad, benchServingSeek } from './shell';
@@ -45,7 +46,7 @@ type Row = BenchRow;
 const rows: Row[] = [];
 
 // BENCH_ONLY=<part>: that part alone (while developing it; the bench's figures are the full run).
-const ONLY_PARTS = ['sac-update', 'measure', 'real', 'memory', 'sweep', 'seek', 'first-load', 'claims'] as const;
+const ONLY_PARTS = ['sac-update', 'simpy', 'measure', 'real', 'memory', 'sweep', 'seek', 'first-load', 'claims'] as const;
 const only = process.env['BENCH_ONLY'];
 if (only !== undefined) {
   if (!(ONLY_PARTS as readonly string[]).includes(only)) {
@@ -54,6 +55,8 @@ if (only !== undefined) {
   }
   if (only === 'measure') {
     report(`bench/results-${only}.json`, {}, { measure: await benchMeasure(await loadTfNode(), rows) });
+  } else if (only === 'simpy') {
+    report(`bench/results-${only}.json`, {}, { simpy: benchSimpy(rows) });
   } else if (only === 'real') {
     // The real part alone measures only the modes it runs (A and B), with the measure part's repeats.
     const tf = await loadTfNode();
@@ -143,6 +146,9 @@ for (const random of [false, true]) {
   rows.push({ name: `VGG16 × 4 ODIN α=10, ${label}`, value: (QUERIES / odinMs) * 1000, unit: 'queries/s' });
 }
 
+// 1a. The same static pipeline against a SimPy model of it (bench/simpy.ts), when Python has SimPy.
+const simpyDetails = benchSimpy(rows);
+
 // 2. Every ODIN preset, every grid cell and lane, run to the end.
 const odinPresets = pipelinePresets().filter((p) => p.id.startsWith('odin-'));
 let presetsTotal = 0;
@@ -228,7 +234,7 @@ await benchSweep(rows);
 // 9. The Claims view (ARCHITECTURE §4a, §6): long tasks while a cheap row recomputes in the page, against the idle lab.
 const claimsDetails = await benchClaims(rows);
 
-report('bench/results.json', learningDetails, { measure: measureDetails, real: realDetails, shell: shellDetails, claims: claimsDetails });
+report('bench/results.json', learningDetails, { simpy: simpyDetails, measure: measureDetails, real: realDetails, shell: shellDetails, claims: claimsDetails });
 
 /** Prints the table and the notes, and writes the rows and `details` to `file`. */
 function report(file: string, details: Record<string, unknown>, extra: Record<string, unknown> = {}): void {

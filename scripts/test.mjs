@@ -84,7 +84,7 @@ await step('vitest', 900, bin('vitest'), [
 ]);
 const buildCode = await step('build', 300, bin('vite'), ['build']);
 if (buildCode === 0) {
-  const code = await step('playwright', 900, bin('playwright'), ['test'], {
+  const code = await step('playwright', 1200, bin('playwright'), ['test'], {
     ...process.env,
     PW_JSON: join(outDir, 'playwright.json'),
   });

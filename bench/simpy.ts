@@ -1,0 +1,82 @@
+/**
+ * The pipeline engine against a SimPy model of the same pipeline, in the same bench run
+ * (`npm run bench`, `BENCH_ONLY=simpy`): VGG16 × 4, static, no interference, saturated,
+ * buffers of the default capacity. The model is bench/simpyPipeline.py (SimPy 3/4 or Debian's
+ * SimPy 2); it gets the engine's own stage times, and its last completion must equal the
+ * engine's (the same queueing model), which the row's note says. Without a Python that has
+ * SimPy, the row says so and has no value.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../src/engine/pipeline/assumptions';
+import { PipelineRun, type PipelineRunSpec } from '../src/engine/pipeline/simulation';
+import { compileDatabase, computeStageTimes } from '../src/engine/pipeline/stageTimes';
+import { getDatabase } from '../src/engine/profiles/databases';
+import { createStatic } from '../src/schedulers/pipeline/static';
+import type { BenchRow } from './row';
+
+const SCRIPT = fileURLToPath(new URL('./simpyPipeline.py', import.meta.url));
+/** Queries SimPy simulates (it is about a hundred times slower), and the engine. */
+const SIMPY_QUERIES = 50_000;
+const ENGINE_QUERIES = 1_000_000;
+
+function spec(queries: number): PipelineRunSpec {
+  return { database: compileDatabase(getDatabase('vgg16')), executionPlaces: 4, queries, seed: 1, events: [], random: null, assumptions: DEFAULT_PIPELINE_ASSUMPTIONS };
+}
+
+interface SimpyResult {
+  readonly version: string;
+  readonly python: string;
+  readonly lastCompletionMs: number;
+  readonly wallMs: number;
+}
+
+/** Runs the model with the first Python that has SimPy; null and why when none does. */
+function runSimpy(stageTimesMs: readonly number[], queries: number, capacity: number): { result: SimpyResult } | { missing: string } {
+  const tried: string[] = [];
+  for (const python of ['python3', '/usr/bin/python3', 'python']) {
+    const run = spawnSync(python, [SCRIPT, String(queries), String(capacity), ...stageTimesMs.map(String)], { encoding: 'utf8', timeout: 600_000 });
+    if (run.status === 0) return { result: JSON.parse(run.stdout) as SimpyResult };
+    tried.push(`${python}: ${run.error?.message ?? (run.stderr.trim().split('\n').at(-1) || `exit ${run.status}`)}`);
+  }
+  return { missing: `SimPy not available (${tried.join('; ')}); install it (pip install simpy, or Debian's python3-simpy) to compare` };
+}
+
+/** Appends the row; returns the details for bench/results.json. */
+export function benchSimpy(rows: BenchRow[]): object {
+  const run = new PipelineRun(spec(SIMPY_QUERIES), createStatic());
+  const counts = run.configuration;
+  const times = new Float64Array(4);
+  computeStageTimes(spec(1).database, counts, new Uint8Array(4), DEFAULT_PIPELINE_ASSUMPTIONS.hopMs, times);
+  let engineLastMs = 0;
+  run.advance(SIMPY_QUERIES, (r) => (engineLastMs = r.completionMs));
+  const simpy = runSimpy(Array.from(times), SIMPY_QUERIES, DEFAULT_PIPELINE_ASSUMPTIONS.bufferCapacity);
+  // The engine's rate: the median of 5 runs of a million queries after a warm-up.
+  const samples: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const t0 = performance.now();
+    new PipelineRun(spec(ENGINE_QUERIES), createStatic()).runToEnd();
+    if (i > 0) samples.push(performance.now() - t0);
+  }
+  samples.sort((a, b) => a - b);
+  const engineQps = (ENGINE_QUERIES / samples[Math.floor(samples.length / 2)]!) * 1000;
+  const name = 'pipeline engine vs a SimPy model of it, VGG16 × 4 static, no interference';
+  if ('missing' in simpy) {
+    rows.push({ name, value: engineQps, unit: 'queries/s', target: '≥ 100× SimPy', note: simpy.missing });
+    return { engineQps, simpy: null, reason: simpy.missing };
+  }
+  const s = simpy.result;
+  const simpyQps = (SIMPY_QUERIES / s.wallMs) * 1000;
+  const relativeGap = Math.abs(s.lastCompletionMs - engineLastMs) / engineLastMs;
+  rows.push({
+    name,
+    value: engineQps,
+    unit: 'queries/s',
+    baseline: simpyQps,
+    ratio: engineQps / simpyQps,
+    target: '≥ 100×',
+    met: engineQps / simpyQps >= 100,
+    note: `${s.version} on Python ${s.python}, ${SIMPY_QUERIES.toLocaleString('en-US')} queries (the engine ${ENGINE_QUERIES.toLocaleString('en-US')}); last completion: engine ${engineLastMs.toFixed(3)} ms, SimPy ${s.lastCompletionMs.toFixed(3)} ms (${relativeGap < 1e-9 ? 'the same' : `relative gap ${relativeGap.toExponential(2)}`})`,
+  });
+  return { engineQps, simpyQps, simpy: s, engineLastMs, stageTimesMs: Array.from(times) };
+}
