@@ -223,6 +223,21 @@ export class LearningScheduler implements ServingScheduler {
   }
 
   /**
+   * A new episode on a fresh run (the command line's `train --epochs`, BCEdge §V-A's offline
+   * epochs): the learner, its replay buffer and the predictor go on; what tied decisions to
+   * the last run does not — no transition spans two runs, and the training cadence and the
+   * reporting interval start again from the new run's time 0.
+   */
+  startEpisode(): void {
+    this.decided.fill(0);
+    this.nowMs = 0;
+    this.nextTrainMs = 0;
+    this.interval = -1;
+    this.pendingArrivals = 0;
+    this.pendingViolations = 0;
+  }
+
+  /**
    * The mean reward of the transitions stored since the last call (null when none), for the
    * learning curves, read once per reporting interval (the worker, the command line's `train`).
    */

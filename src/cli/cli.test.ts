@@ -318,6 +318,30 @@ describe('npm run sim', () => {
     expect(agent.trainedOn).toContain('bcedge-fig10-convergence seed 1, 40 slots');
   });
 
+  it('trains offline for several epochs (BCEdge §V-A), one learner over fresh traces; one epoch is plain train, bit for bit', async () => {
+    const args = ['train', 'bcedge-fig10-convergence', '--lane', 'tac', '--slots', '15', '--out', 'agents/'];
+    const plain = await cli(args);
+    const one = await cli([...args, '--epochs', '1']);
+    expect(one.stderr).toBe('');
+    expect(JSON.parse(one.written['agents/tac.json']!)).toEqual(JSON.parse(plain.written['agents/tac.json']!));
+    const three = await cli([...args, '--epochs', '3', '--set', 'serving.lanes[1].params.minibatch=32']);
+    expect(three.stderr).toBe('');
+    expect(three.code).toBe(EXIT_OK);
+    type Trained = { slots: number; epochs: number; transitions: number; curve: { slot: number; reward: number }[] };
+    const once = (JSON.parse(plain.stdout) as { trained: Trained[] }).trained[0]!;
+    const thrice = (JSON.parse(three.stdout) as { trained: Trained[] }).trained[0]!;
+    expect(thrice.epochs).toBe(3);
+    expect(thrice.slots).toBe(15);
+    // No transition spans two runs: each epoch stores what the first did, less none, more none.
+    expect(thrice.transitions).toBeGreaterThan(2 * once.transitions);
+    expect(thrice.curve.at(-1)!.slot).toBe(45);
+    const agent = JSON.parse(three.written['agents/tac.json']!) as AgentFile;
+    expect(agent.trainedOn).toContain('15 slots of 1000 ms');
+    expect(agent.trainedOn).toContain('× 3 epochs (seeds 1–3)');
+    expect(agent).not.toEqual(JSON.parse(plain.written['agents/tac.json']!));
+    expect((await cli([...args, '--epochs', '0'])).stderr).toContain('--epochs: must be an integer from 1 to 10000, got "0"');
+  });
+
   it('refuses train without a learning lane or an --out, and a learning run without tfjs', async () => {
     expect((await cli(['train', 'serving-default', '--lane', 'ga', '--out', 'a/'])).stderr).toContain('no learning lane "ga"');
     expect((await cli(['train', 'bcedge-fig10-convergence', '--lane', 'tac'])).stderr).toContain('--out');

@@ -14,11 +14,14 @@ import { loadScenario } from '../scenarioInput';
 import { learningFactory, progress } from '../worldRunner';
 
 export const MAX_TRAIN_SLOTS = 1_000_000;
+/** Most offline epochs `train --epochs` takes (BCEdge §V-A trains for 500). */
+export const MAX_TRAIN_EPOCHS = 10_000;
 
 interface TrainOptions {
   readonly out?: string;
   readonly lane?: string;
   readonly slots?: number;
+  readonly epochs?: number;
   readonly set?: string[];
 }
 
@@ -26,6 +29,15 @@ interface TrainOptions {
  * `train`: each learning lane of a serving scenario learns from scratch (explore and train
  * on, no shipped agent) on the scenario's trace, slot by slot; the agent is saved as JSON
  * and the training curve (mean reward per window of slots) printed.
+ *
+ * `--epochs E` is BCEdge §V-A's offline training ("trained it offline on an off-the-edge
+ * device … with a mini-batch size of 512 for 500 epochs. We then deploy trained algorithm
+ * online"). The paper does not say what an epoch is; the lab reads it as one episode: a run
+ * of the scenario's whole duration, epoch e on the trace of seed + e (epoch 0 is the
+ * scenario's own trace, so `--epochs 1` is plain `train`, bit for bit), one learner — its
+ * networks, optimizer, replay buffer and predictor — going on from epoch to epoch, no
+ * transition spanning two. The minibatch is the lane's `minibatch` parameter (512 in the
+ * paper: `--set serving.lanes[0].params.minibatch=512`).
  */
 export const trainCommand: CliCommand = {
   usage: 'train [scenario]',
@@ -34,7 +46,8 @@ export const trainCommand: CliCommand = {
     command
       .option('--out <path>', 'DIR/ (one <scheduler>.json each) or FILE.json (one lane); required')
       .option('--lane <id>', 'train only this learning lane')
-      .option('--slots <n>', `override the scenario's duration in slots of slotMs (1 to ${MAX_TRAIN_SLOTS}; 1 s by default; under Eq. 1's per-model slots, reporting intervals)`, integerOption('--slots', 1, MAX_TRAIN_SLOTS));
+      .option('--slots <n>', `override the scenario's duration in slots of slotMs (1 to ${MAX_TRAIN_SLOTS}; 1 s by default; under Eq. 1's per-model slots, reporting intervals)`, integerOption('--slots', 1, MAX_TRAIN_SLOTS))
+      .option('--epochs <n>', `offline epochs (BCEdge §V-A): runs of the whole duration, epoch e on the trace of seed + e, one learner throughout (1 to ${MAX_TRAIN_EPOCHS}; default 1)`, integerOption('--epochs', 1, MAX_TRAIN_EPOCHS));
     addSetOption(command);
   },
   needsLearning: () => true,
@@ -62,7 +75,7 @@ export const trainCommand: CliCommand = {
       );
     }
     const slots = Math.ceil(spec.durationMs / slotMs);
-    const window = Math.max(1, Math.round(slots / 100));
+    const window = Math.max(1, Math.round((slots * (options.epochs ?? 1)) / 100));
     const report: object[] = [];
     for (const { lane } of lanes) {
       const id = lane.scheduler as LearningSchedulerId;
@@ -72,33 +85,38 @@ export const trainCommand: CliCommand = {
       const scheduler = SERVING_SCHEDULERS[id].create(params, servingSchedulerContext(scenario.seed, spec.models.map((m) => m.model), factory));
       const learner = built as LearningScheduler | null;
       if (learner === null) throw new Error(`train: ${id} did not build a learning scheduler`);
-      const run = new ServingRun(spec, scheduler);
+      const epochs = options.epochs ?? 1;
       const curve: { slot: number; reward: number }[] = [];
       const started = performance.now();
       let sum = 0;
       let count = 0;
-      for (let slot = 1; slot <= slots; slot++) {
-        run.advanceTo(Math.min(spec.durationMs, slot * slotMs));
-        // The slot's (reporting interval's) transitions: under Eq. 1's per-model slots, several decisions.
-        const r = learner.takeIntervalReward();
-        if (r !== null) {
-          sum += r;
-          count++;
-        }
-        if (slot % window === 0 || slot === slots) {
-          if (count > 0) curve.push({ slot, reward: sum / count });
-          sum = 0;
-          count = 0;
-          progress(io, slot, slots);
+      for (let epoch = 0; epoch < epochs; epoch++) {
+        if (epoch > 0) learner.startEpisode();
+        const run = new ServingRun(epoch === 0 ? spec : buildServingSpec({ ...trainScenario, seed: scenario.seed + epoch }), scheduler);
+        for (let slot = 1; slot <= slots; slot++) {
+          run.advanceTo(Math.min(spec.durationMs, slot * slotMs));
+          // The slot's (reporting interval's) transitions: under Eq. 1's per-model slots, several decisions.
+          const r = learner.takeIntervalReward();
+          if (r !== null) {
+            sum += r;
+            count++;
+          }
+          const done = epoch * slots + slot;
+          if (done % window === 0 || done === epochs * slots) {
+            if (count > 0) curve.push({ slot: done, reward: sum / count });
+            sum = 0;
+            count = 0;
+            progress(io, done, epochs * slots);
+          }
         }
       }
       const seconds = (performance.now() - started) / 1000;
-      const trainedFor = `${slots} slots of ${slotMs} ms${slotReading === 'eq1' ? ' (reporting intervals; each model decided on its own slots of Eq. 1)' : ''}`;
+      const trainedFor = `${slots} slots of ${slotMs} ms${slotReading === 'eq1' ? ' (reporting intervals; each model decided on its own slots of Eq. 1)' : ''}${epochs > 1 ? ` × ${epochs} epochs (seeds ${scenario.seed}–${scenario.seed + epochs - 1})` : ''}`;
       const agent = learner.learner.save(`${findPreset(source!) ? source : 'scenario'} seed ${scenario.seed}, ${trainedFor}`);
       const path = toDirectory ? `${out.replace(/\/?$/, '/')}${id}.json` : out;
       writeOutput(io, '--out', path, `${JSON.stringify(agent)}\n`);
       const telemetry = learner.telemetry();
-      report.push({ scheduler: id, out: path, slots, updates: telemetry.updates, transitions: telemetry.transitions, seconds, stats: learner.learner.stats(), curve });
+      report.push({ scheduler: id, out: path, slots, epochs, updates: telemetry.updates, transitions: telemetry.transitions, seconds, stats: learner.learner.stats(), curve });
       scheduler.dispose?.();
     }
     io.stdout(`${JSON.stringify({ scenario: trainScenario, trained: report }, null, 2)}\n`);
