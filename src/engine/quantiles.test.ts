@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runs } from '../testing/propertySeed';
 import { createRng } from './rng';
-import { DEFAULT_PERCENTILE_RELATIVE_ERROR, LogHistogram, quantileSorted } from './quantiles';
+import { DEFAULT_PERCENTILE_RELATIVE_ERROR, LogHistogram, quantileSelect, quantileSorted } from './quantiles';
 
 const exact = (values: readonly number[], p: number) => quantileSorted(Float64Array.from(values).sort(), p);
 /** Floating-point rounding at bucket edges (log, exp) adds ~1e-15 relative; allow 1e-9. */
@@ -88,5 +88,34 @@ describe('LogHistogram: streaming percentiles within a stated relative error', (
     back.restore(snap);
     expect(back.quantile(0.99)).toBe(p99);
     expect(back.count).toBe(500);
+  });
+});
+
+describe('quantileSelect: exact percentiles without a sort', () => {
+  it('equals quantileSorted of the sorted values, bit for bit (property test)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.double({ min: 0, max: 1e6, noNaN: true }), fc.constantFrom(0, 1, 2.5)), { minLength: 0, maxLength: 300 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (values, p) => {
+          const sorted = Float64Array.from(values).sort();
+          const copy = Float64Array.from(values);
+          expect(quantileSelect(copy, p)).toBe(quantileSorted(sorted, p));
+          // Asked again of the reordered array (as the summary asks p50, then p99).
+          expect(quantileSelect(copy, 0.99)).toBe(quantileSorted(sorted, 0.99));
+        },
+      ),
+      { numRuns: runs(300) },
+    );
+  });
+
+  it('handles the ends, ties and a run of equal latencies (a static pipeline)', () => {
+    expect(quantileSelect(new Float64Array(0), 0.5)).toBe(0);
+    expect(quantileSelect(Float64Array.of(7), 0.99)).toBe(7);
+    expect(quantileSelect(new Float64Array(1000).fill(3.25), 0.99)).toBe(3.25);
+    const ramp = Float64Array.from({ length: 101 }, (_, i) => 100 - i);
+    expect(quantileSelect(ramp, 0.5)).toBe(50);
+    expect(quantileSelect(ramp, 1)).toBe(100);
+    expect(quantileSelect(ramp, 0)).toBe(0);
   });
 });

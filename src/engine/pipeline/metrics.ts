@@ -1,4 +1,4 @@
-import { LogHistogram, quantileSorted, type LogHistogramSnapshot, type PercentileOptions } from '../quantiles';
+import { LogHistogram, quantileSelect, quantileSorted, type LogHistogramSnapshot, type PercentileOptions } from '../quantiles';
 import type { LatencyQueries } from './assumptions';
 import { throughputQps } from './stageTimes';
 
@@ -114,6 +114,19 @@ export class PipelineMetrics {
   private headlineConfigLatencySum = 0;
   private trialLatencySum = 0;
   private trialCount = 0;
+  /**
+   * The per-query terms of the last (bottleneck, optimal bottleneck) pair: a configuration
+   * serves many queries in a row, so its throughputs, ratio and SLO levels are computed once
+   * for it, not per query (the same numbers, added in the same order).
+   */
+  private termsBottleneckMs = Number.NaN;
+  private termsOptimalMs = Number.NaN;
+  private termThroughput = 0;
+  private termOptimalThroughput = 0;
+  private termRatio = 0;
+  /** The first SLO level each query of the pair falls below, to peak and to the optimum (SLO_LEVELS.length: none). */
+  private termBelowPeakFrom = 0;
+  private termBelowOptimumFrom = 0;
 
   constructor(
     private readonly peakBottleneckMs: number,
@@ -172,16 +185,25 @@ export class PipelineMetrics {
     this.count++;
     this.latencySum += latency;
     this.configLatencySum += configLatency;
-    const t = throughputQps(bottleneckMs);
-    const tOpt = throughputQps(optimalBottleneckMs);
-    this.configThroughputSum += t;
-    this.optimalThroughputSum += tOpt;
-    this.ratioSum += optimalBottleneckMs / bottleneckMs;
+    if (bottleneckMs !== this.termsBottleneckMs || optimalBottleneckMs !== this.termsOptimalMs) this.setTerms(bottleneckMs, optimalBottleneckMs);
+    this.configThroughputSum += this.termThroughput;
+    this.optimalThroughputSum += this.termOptimalThroughput;
+    this.ratioSum += this.termRatio;
     if (admittedMs < this.firstAdmissionMs) this.firstAdmissionMs = admittedMs;
     if (arrivalMs < this.firstAdmissionMs) this.firstAdmissionMs = arrivalMs;
     this.lastCompletionMs = completionMs;
-    countBelow(this.belowPeak, this.peakBottleneckMs / bottleneckMs);
-    countBelow(this.belowOptimum, optimalBottleneckMs / bottleneckMs);
+    for (let k = this.termBelowPeakFrom; k < SLO_LEVELS.length; k++) this.belowPeak[k]!++;
+    for (let k = this.termBelowOptimumFrom; k < SLO_LEVELS.length; k++) this.belowOptimum[k]!++;
+  }
+
+  private setTerms(bottleneckMs: number, optimalBottleneckMs: number): void {
+    this.termsBottleneckMs = bottleneckMs;
+    this.termsOptimalMs = optimalBottleneckMs;
+    this.termThroughput = throughputQps(bottleneckMs);
+    this.termOptimalThroughput = throughputQps(optimalBottleneckMs);
+    this.termRatio = optimalBottleneckMs / bottleneckMs;
+    this.termBelowPeakFrom = firstLevelAbove(this.peakBottleneckMs / bottleneckMs);
+    this.termBelowOptimumFrom = firstLevelAbove(optimalBottleneckMs / bottleneckMs);
   }
 
   /** Rebalancing phases started so far (cheap, unlike `summary`). */
@@ -216,8 +238,9 @@ export class PipelineMetrics {
   summary(): PipelineSummary {
     const n = this.count;
     const durationMs = n > 0 ? this.lastCompletionMs - this.firstAdmissionMs : 0;
-    const latencies = this.latencyHistogram === null ? this.latencies.slice(0, this.samples).sort() : this.latencies.subarray(0, 0);
-    const configLatencies = this.latencyHistogram === null ? this.configLatencies.slice(0, this.samples).sort() : this.configLatencies.subarray(0, 0);
+    // Exact percentiles by selection on copies (the sample arrays are shared with checkpoints).
+    const latencies = this.latencyHistogram === null ? this.latencies.slice(0, this.samples) : this.latencies.subarray(0, 0);
+    const configLatencies = this.latencyHistogram === null ? this.configLatencies.slice(0, this.samples) : this.configLatencies.subarray(0, 0);
     const pct = (below: Float64Array): Record<string, number> => {
       const out: Record<string, number> = {};
       SLO_LEVELS.forEach((level, k) => {
@@ -228,12 +251,12 @@ export class PipelineMetrics {
     return {
       queries: n,
       latencyMeanMs: this.latencyQueries === 'all' ? (n > 0 ? this.latencySum / n : 0) : this.latencyCount > 0 ? this.headlineLatencySum / this.latencyCount : 0,
-      latencyP50Ms: this.latencyHistogram?.quantile(0.5) ?? quantileSorted(latencies, 0.5),
-      latencyP99Ms: this.latencyHistogram?.quantile(0.99) ?? quantileSorted(latencies, 0.99),
+      latencyP50Ms: this.latencyHistogram?.quantile(0.5) ?? quantileSelect(latencies, 0.5),
+      latencyP99Ms: this.latencyHistogram?.quantile(0.99) ?? quantileSelect(latencies, 0.99),
       throughputMeanQps: durationMs > 0 ? (1000 * n) / durationMs : 0,
       configThroughputMeanQps: n > 0 ? this.configThroughputSum / n : 0,
       configLatencyMeanMs: this.latencyQueries === 'all' ? (n > 0 ? this.configLatencySum / n : 0) : this.latencyCount > 0 ? this.headlineConfigLatencySum / this.latencyCount : 0,
-      configLatencyP99Ms: this.configLatencyHistogram?.quantile(0.99) ?? quantileSorted(configLatencies, 0.99),
+      configLatencyP99Ms: this.configLatencyHistogram?.quantile(0.99) ?? quantileSelect(configLatencies, 0.99),
       peakThroughputQps: throughputQps(this.peakBottleneckMs),
       resourceConstrainedThroughputMeanQps: n > 0 ? this.optimalThroughputSum / n : 0,
       optimalRatioMean: n > 0 ? this.ratioSum / n : 0,
@@ -357,11 +380,14 @@ export class PipelineMetrics {
  * T(C) / T_ref = bottleneck_ref / bottleneck; levels are increasing, so stop at the first
  * level the ratio meets.
  */
-function countBelow(below: Float64Array, ratio: number): void {
-  for (let k = SLO_LEVELS.length - 1; k >= 0; k--) {
-    if (ratio < SLO_LEVELS[k]!) below[k]!++;
-    else break;
-  }
+/**
+ * The first SLO level a query at `ratio` of the peak (or the optimum) falls below: it counts as
+ * a violation at that level and every higher one (the levels ascend).
+ */
+function firstLevelAbove(ratio: number): number {
+  let k = SLO_LEVELS.length;
+  while (k > 0 && ratio < SLO_LEVELS[k - 1]!) k--;
+  return k;
 }
 
 /**
