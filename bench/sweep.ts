@@ -12,6 +12,7 @@ import { findPreset } from '../src/scenario/presets';
 import type { AnyScenario, PipelineScenario, ServingScenario } from '../src/scenario/schema';
 import { sweepCells, sweepSeeds } from '../src/scenario/sweep';
 import { gotoWhenServed, launchBenchBrowser } from './browser';
+import { benchParallelCeiling } from './parallelCeiling';
 import type { BenchRow } from './row';
 
 export type SweepBenchRow = BenchRow;
@@ -110,6 +111,8 @@ async function pageRows(rows: SweepBenchRow[]): Promise<void> {
 }
 
 export async function benchSweep(rows: SweepBenchRow[], options: { page?: boolean } = {}): Promise<void> {
+  // First what the machine itself allows two threads at once: the pool rows read against it.
+  await benchParallelCeiling(rows);
   const fig5 = structuredClone(findPreset('odin-fig5-vgg16')!.scenario) as PipelineScenario;
   fig5.sweep = { ...fig5.sweep!, seeds: 10 };
   await poolRow('sweep odin-fig5-vgg16, 10 seeds', fig5, rows);
