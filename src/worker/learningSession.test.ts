@@ -147,7 +147,7 @@ describe('time travel with a learning lane', () => {
     learning: f.lanes.map((l) => (l.learning ? { ...l.learning, decisionUs: 0, policy: null, masks: null } : null)),
   });
 
-  it('a seek back replays the BCEdge lane (networks, optimizer, replay buffer, RNG) bit for bit', () => {
+  it('a seek back restores the BCEdge lane (networks, optimizer, replay buffer, RNG) from a checkpoint and replays on, bit for bit', () => {
     const lanes: ServingScenario['serving']['lanes'] = [{ scheduler: 'fixed' }, { scheduler: 'bcedge', params: { warmup: 16 } }];
     const straight = session();
     straight.session.load(scenario(lanes));

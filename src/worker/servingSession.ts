@@ -156,6 +156,19 @@ export const SERVING_CHECKPOINTS_MAX = 128;
  */
 export const SERVING_CHECKPOINT_BUDGET_BYTES = 256 * 1024 * 1024;
 
+/** How the serving world keeps its checkpoints. */
+export interface ServingCheckpointPolicy {
+  readonly everyMs: number;
+  readonly max: number;
+  readonly budgetBytes: number;
+}
+
+export const SERVING_CHECKPOINT_POLICY: ServingCheckpointPolicy = {
+  everyMs: SERVING_CHECKPOINT_EVERY_MS,
+  max: SERVING_CHECKPOINTS_MAX,
+  budgetBytes: SERVING_CHECKPOINT_BUDGET_BYTES,
+};
+
 /** A live change, kept so that a replay reproduces it at the same simulated time. */
 export type ServingEdit =
   | { readonly kind: 'config'; readonly atMs: number; readonly lane: number; readonly model: number; readonly action: ModelAction }
@@ -239,14 +252,7 @@ export interface ServingTypes {
 export class ServingWorld implements WorldPlugin<ServingTypes> {
   readonly unitsPerSpeedSecond = 1000;
   readonly integral = false;
-  readonly timeTravel: TimeTravel<ServingCheckpoint> = {
-    by: 'checkpoints',
-    every: SERVING_CHECKPOINT_EVERY_MS,
-    max: SERVING_CHECKPOINTS_MAX,
-    budget: { bytes: SERVING_CHECKPOINT_BUDGET_BYTES, held: (c) => c.lanes.map((l) => l.state) },
-    snapshot: () => this.snapshot(),
-    restore: (c) => this.restore(c),
-  };
+  readonly timeTravel: TimeTravel<ServingCheckpoint>;
   readonly initialSpeed = 10;
   readonly speedLimits = SERVING_SPEED_LIMITS;
   readonly positionField = 'timeMs';
@@ -277,6 +283,19 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   /** Builds the learning lanes; set by the worker once TensorFlow.js is loaded. */
   learningFactory: LearningFactory | null = null;
   private session!: SessionContext<ServingTypes>;
+
+  /** `checkpoints`: the spacing, count and memory budget of the checkpoints (tests and the bench change them). */
+  constructor(checkpoints: Partial<ServingCheckpointPolicy> = {}) {
+    const policy = { ...SERVING_CHECKPOINT_POLICY, ...checkpoints };
+    this.timeTravel = {
+      by: 'checkpoints',
+      every: policy.everyMs,
+      max: policy.max,
+      budget: { bytes: policy.budgetBytes, held: (c) => c.lanes.map((l) => l.state) },
+      snapshot: () => this.snapshot(),
+      restore: (c) => this.restore(c),
+    };
+  }
 
   attach(session: SessionContext<ServingTypes>): void {
     this.session = session;
@@ -878,8 +897,8 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
  *   from time 0 (with the live edits folded into the scenario, as `reset`).
  */
 export class ServingSession extends LiveSession<ServingTypes> {
-  constructor(host: SessionHost<ServingFrame>) {
-    super(host, new ServingWorld());
+  constructor(host: SessionHost<ServingFrame>, checkpoints: Partial<ServingCheckpointPolicy> = {}) {
+    super(host, new ServingWorld(checkpoints));
   }
 
   private get serving(): ServingWorld {
