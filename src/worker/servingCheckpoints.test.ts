@@ -124,6 +124,59 @@ describe('checkpoints of the serving world (ARCHITECTURE §7a)', () => {
     expect(shown(made.frames.slice(back))).toStrictEqual(shown(again.frames));
   }, 180_000);
 
+  it('every other scheduler comes back from a checkpoint bit for bit: PPO, DDQN, TAC, GA, DeepRT', () => {
+    const lanes: ServingScenario['serving']['lanes'] = [
+      { scheduler: 'ppo', params: { rolloutSize: 64 } },
+      { scheduler: 'ddqn', params: { warmup: 32 } },
+      { scheduler: 'tac', params: { warmup: 32 } },
+      { scheduler: 'ga' },
+      { scheduler: 'deeprt' },
+    ];
+    const straight = session(TEN_SECONDS);
+    straight.session.load(scenario(lanes, 40));
+    straight.session.step(25_000);
+    const at25 = shown(straight.frames);
+    straight.session.step(15_000);
+    const atEnd = shown(straight.frames);
+    expect(atEnd.learning.slice(0, 3).every((l) => l!.updates > 0)).toBe(true);
+    const back = straight.frames.length;
+    straight.session.seek(25_000);
+    expect(shown(straight.frames.slice(back))).toStrictEqual(at25);
+    const forward = straight.frames.length;
+    straight.session.seek(40_000);
+    expect(shown(straight.frames.slice(forward))).toStrictEqual(atEnd);
+  }, 180_000);
+
+  it('a lane whose scheduler cannot copy its state is built afresh and replayed from time 0 to the checkpoint, with the live edits before it', () => {
+    // A BCEdge lane whose scheduler keeps no checkpoint (as a scheduler without `snapshot`).
+    const uncopied = () => {
+      const s = session(TEN_SECONDS);
+      const factory = createLearningFactory(tf, { predictor: (context) => createLatencyPredictor(tf, context) });
+      s.session.setLearning({
+        create: (id, params, context) => {
+          const scheduler = factory.create(id, params, context);
+          return Object.assign(Object.create(Object.getPrototypeOf(scheduler) as object) as typeof scheduler, scheduler, { snapshot: undefined });
+        },
+      });
+      return s;
+    };
+    const lanes: ServingScenario['serving']['lanes'] = [{ scheduler: 'fixed' }, { scheduler: 'bcedge', params: { warmup: 32 } }];
+    const straight = session(TEN_SECONDS);
+    straight.session.load(scenario(lanes, 40));
+    straight.session.step(12_500);
+    straight.session.addBackground(0.4, 300);
+    straight.session.step(22_500);
+    const at35 = shown(straight.frames);
+    const travelled = uncopied();
+    travelled.session.load(scenario(lanes, 40));
+    travelled.session.step(12_500);
+    travelled.session.addBackground(0.4, 300);
+    travelled.session.step(27_500);
+    const back = travelled.frames.length;
+    travelled.session.seek(35_000);
+    expect(shown(travelled.frames.slice(back))).toStrictEqual(at35);
+  }, 180_000);
+
   it('keeps the checkpoints of a long run with a learning lane under their memory budget, spacing them out past it', () => {
     const budgetBytes = 16 * 1024 * 1024;
     const s = session({ everyMs: 5_000, budgetBytes });
@@ -142,7 +195,7 @@ describe('checkpoints of the serving world (ARCHITECTURE §7a)', () => {
     expect(most).toBeGreaterThan(budgetBytes / 2);
   }, 240_000);
 
-  it('frees every tensor it does not keep: numTensors is flat across checkpoints and restores, a BCEdge lane with its predictor and lanes replayed from 0 included', () => {
+  it('frees every tensor it does not keep: numTensors is flat across checkpoints and restores (BCEdge with its predictor, DDQN, PPO)', () => {
     const s = session(TEN_SECONDS);
     s.session.load(
       scenario(
