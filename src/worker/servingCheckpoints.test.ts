@@ -124,6 +124,64 @@ describe('checkpoints of the serving world (ARCHITECTURE §7a)', () => {
     expect(shown(made.frames.slice(back))).toStrictEqual(shown(again.frames));
   }, 180_000);
 
+  it('an agent loaded and a walkthrough update made live are applied again after a restore', () => {
+    const lanes: ServingScenario['serving']['lanes'] = [{ scheduler: 'bcedge', params: { warmup: 32 } }, { scheduler: 'tac', params: { warmup: 32 } }];
+    const run = () => {
+      const s = session(TEN_SECONDS);
+      s.session.load(scenario(lanes, 40));
+      s.session.step(15_000);
+      expect(s.session.explainUpdate(0)).toMatchObject({ ok: true });
+      s.session.step(7_500);
+      const agent = s.session.exportAgent(1);
+      if (!agent.ok) throw new TypeError('no agent');
+      expect(s.session.importAgent(0, { ...JSON.parse(JSON.stringify(agent.agent)), kind: 'bcedge' })).toEqual({ ok: true });
+      return s;
+    };
+    const straight = run();
+    straight.session.step(5_000);
+    const at27 = shown(straight.frames);
+    straight.session.step(12_500);
+    const atEnd = shown(straight.frames);
+    const travelled = run();
+    travelled.session.step(17_500);
+    const back = travelled.frames.length;
+    travelled.session.seek(27_500);
+    expect(shown(travelled.frames.slice(back))).toStrictEqual(at27);
+    const before = travelled.frames.length;
+    travelled.session.seek(12_500);
+    travelled.session.step(27_500);
+    expect(shown(travelled.frames.slice(before))).toStrictEqual(atEnd);
+  }, 180_000);
+
+  it('ending a tenant after a seek back replays from the checkpoint before it was dropped (a live one) or from time 0 (one of the scenario)', () => {
+    const withTenant = (s: ServingScenario): ServingScenario => ({ ...s, serving: { ...s.serving, background: [{ fromS: 5, toS: null, intensity: 0.3, memoryMb: 200 }] } });
+    const lanes: ServingScenario['serving']['lanes'] = [{ scheduler: 'fixed' }, { scheduler: 'bcedge', params: { warmup: 32 } }];
+    const run = (scripted: boolean) => {
+      const s = session(TEN_SECONDS);
+      s.session.load(withTenant(scenario(lanes, 50)));
+      s.session.step(12_500);
+      const live = s.session.addBackground(0.4, 300);
+      if (!live.ok) throw new TypeError('refused');
+      s.session.step(37_500);
+      s.session.seek(30_000);
+      // At 30 s: the live tenant ends (the checkpoints since 12.5 s go); or the scenario's (the run is rebuilt).
+      s.session.removeBackground(scripted ? 1 : live.backgrounds.at(-1)!.id);
+      s.session.step(20_000);
+      return s;
+    };
+    for (const scripted of [false, true]) {
+      const travelled = run(scripted);
+      // The oracle: the scenario as it now stands (the tenant's end folded in), run from the start.
+      const oracle = session(TEN_SECONDS);
+      oracle.session.load(travelled.session.currentScenario());
+      oracle.session.step(50_000);
+      const end = (frames: readonly ServingFrame[]) => ({ ...shown(frames), series: null });
+      expect(end(travelled.frames)).toStrictEqual(end(oracle.frames));
+      for (const s of [oracle, travelled]) s.session.seek(35_000);
+      expect(shown(travelled.frames.slice(-1))).toStrictEqual(shown(oracle.frames.slice(-1)));
+    }
+  }, 180_000);
+
   it('every other scheduler comes back from a checkpoint bit for bit: PPO, DDQN, TAC, GA, DeepRT', () => {
     const lanes: ServingScenario['serving']['lanes'] = [
       { scheduler: 'ppo', params: { rolloutSize: 64 } },
