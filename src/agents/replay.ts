@@ -127,8 +127,11 @@ export class ReplayBuffer {
   }
 }
 
-/** Rows per chunk of a replay checkpoint (about 300 kB of BCEdge transitions). */
-export const REPLAY_CHUNK_ROWS = 1024;
+/**
+ * Rows per chunk of a replay checkpoint: about 180 kB of BCEdge transitions, so that the chunk a
+ * checkpoint was filling (copied anew each time) costs it some 90 kB on average.
+ */
+export const REPLAY_CHUNK_ROWS = 256;
 
 /** Rows [k·REPLAY_CHUNK_ROWS, …) of a replay buffer, copied (never written once made). */
 export interface ReplayChunk {

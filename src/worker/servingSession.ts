@@ -138,21 +138,22 @@ export interface ServingCheckpoint {
 }
 
 /**
- * Checkpoint spacing at first, simulated ms (ARCHITECTURE §7a). With at most
- * SERVING_CHECKPOINTS_MAX of them the spacing is 10 s up to 1280 s, then 20 s to 2560 s, then
- * 40 s: a seek into a 3000 s run replays at most 40 simulated s (about 0.1–0.2 s of a BCEdge
- * lane on this machine's cores), well inside the 300 ms a seek may take.
+ * Checkpoint spacing at first, simulated ms (ARCHITECTURE §7a). A seek replays at most one
+ * spacing from the checkpoint before its target: a run with a BCEdge lane replays a simulated
+ * second in 10–15 ms on this machine's cores, so 10 s (20 s once the budget below doubles it)
+ * keeps a seek anywhere within 300 ms.
  */
 export const SERVING_CHECKPOINT_EVERY_MS = 10_000;
-/** The most checkpoints kept (the spacing doubles past it). */
-export const SERVING_CHECKPOINTS_MAX = 128;
+/** The most checkpoints kept (the spacing doubles past it): a 3000 s run at 10 s apart, if the budget allows. */
+export const SERVING_CHECKPOINTS_MAX = 300;
 /**
  * What the checkpoints may hold together, bytes (256 MB; the spacing doubles past it). A
- * BCEdge lane's checkpoint is its networks, Adam's moments (≈ 0.7 MB) and the replay buffer's
- * chunk it was filling (the full chunks are shared with the checkpoints before); the engine,
- * the series and a fixed lane are tens of kB. 128 of them with a BCEdge lane stay near
- * 100 MB plus one copy of the replay buffer; more learning lanes or device copies meet the
- * budget, which then spaces them out.
+ * BCEdge lane's checkpoint is about 1.3 MB of its own: SAC's networks and Adam's moments
+ * (0.67 MB), the engine (0.26 MB, most of it the latency sketches), the interference
+ * predictor's ring and the replay buffer's chunk it was filling (the full chunks and the
+ * series' points are shared with the checkpoints before); a fixed lane's is tens of kB. On the
+ * 3000 s bcedge-dynamic run with a Triton and a BCEdge lane the budget is met near 2000 s and
+ * the spacing becomes 20 s; more learning lanes or device copies meet it earlier.
  */
 export const SERVING_CHECKPOINT_BUDGET_BYTES = 256 * 1024 * 1024;
 
