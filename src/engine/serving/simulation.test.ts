@@ -295,7 +295,7 @@ describe('ServingRun.snapshot / restore (ARCHITECTURE §7a)', () => {
    * A scheduler that changes its action every decision from a counter it keeps (so a restore
    * that forgot the scheduler would show), with `snapshot`/`restore` of that counter.
    */
-  const cycling = (count: number): ServingScheduler & { n: number } => {
+  const cycling = (count: number): ServingScheduler & { n: number; snapshot(): unknown; restore(state: unknown): void } => {
     const s = {
       id: 'cycling',
       n: 0,

@@ -291,16 +291,23 @@ const zeroSlot = (): SlotCounters => ({
  */
 export interface ServingRunSnapshot {
   readonly scalars: Float64Array;
+  /**
+   * The requests not yet served or lost (their slots in `live`; a free slot's fields are never
+   * read), the free list as it stands (its order decides the slots handed out next) and the
+   * capacity: a backlog of a burst grows the arrays, a checkpoint holds only what is in flight.
+   */
   readonly requests: {
-    readonly sent: Float64Array<ArrayBuffer>;
-    readonly deadline: Float64Array<ArrayBuffer>;
-    readonly slo: Float64Array<ArrayBuffer>;
-    readonly edge: Float64Array<ArrayBuffer>;
-    readonly seq: Float64Array<ArrayBuffer>;
-    readonly model: Int32Array<ArrayBuffer>;
-    readonly shapeClass: Int32Array<ArrayBuffer>;
-    readonly state: Uint8Array<ArrayBuffer>;
-    readonly free: Int32Array<ArrayBuffer>;
+    readonly capacity: number;
+    readonly live: Int32Array;
+    readonly sent: Float64Array;
+    readonly deadline: Float64Array;
+    readonly slo: Float64Array;
+    readonly edge: Float64Array;
+    readonly seq: Float64Array;
+    readonly model: Int32Array;
+    readonly shapeClass: Int32Array;
+    readonly state: Uint8Array;
+    readonly free: Int32Array;
   };
   readonly heaps: readonly Int32Array[];
   readonly heapCapacity: Int32Array;
@@ -1654,17 +1661,7 @@ export class ServingRun {
         this.finished ? 1 : 0,
         this.traceIndex,
       ),
-      requests: {
-        sent: this.reqSent.slice(),
-        deadline: this.reqDeadline.slice(),
-        slo: this.reqSlo.slice(),
-        edge: this.reqEdge.slice(),
-        seq: this.reqSeq.slice(),
-        model: this.reqModel.slice(),
-        shapeClass: this.reqClass.slice(),
-        state: this.reqState.slice(),
-        free: this.freeReq.slice(),
-      },
+      requests: this.liveRequests(),
       heaps: this.heaps.map((h, m) => h.slice(0, Math.max(1, this.heapSize[m]!))),
       heapCapacity: Int32Array.from(this.heaps, (h) => h.length),
       heapSize: this.heapSize.slice(),
@@ -1738,16 +1735,28 @@ export class ServingRun {
     this.finished = finished === 1;
     this.traceIndex = traceIndex!;
     const r = s.requests;
-    this.reqSent = r.sent.slice();
-    this.reqDeadline = r.deadline.slice();
-    this.reqSlo = r.slo.slice();
-    this.reqEdge = r.edge.slice();
-    this.reqSeq = r.seq.slice();
-    this.reqModel = r.model.slice();
-    this.reqClass = r.shapeClass.slice();
-    this.reqState = r.state.slice();
-    this.freeReq = r.free.slice();
-    this.reqCapacity = r.sent.length;
+    const capacity = r.capacity;
+    this.reqSent = new Float64Array(capacity);
+    this.reqDeadline = new Float64Array(capacity);
+    this.reqSlo = new Float64Array(capacity);
+    this.reqEdge = new Float64Array(capacity);
+    this.reqSeq = new Float64Array(capacity);
+    this.reqModel = new Int32Array(capacity);
+    this.reqClass = new Int32Array(capacity);
+    this.reqState = new Uint8Array(capacity);
+    r.live.forEach((at, k) => {
+      this.reqSent[at] = r.sent[k]!;
+      this.reqDeadline[at] = r.deadline[k]!;
+      this.reqSlo[at] = r.slo[k]!;
+      this.reqEdge[at] = r.edge[k]!;
+      this.reqSeq[at] = r.seq[k]!;
+      this.reqModel[at] = r.model[k]!;
+      this.reqClass[at] = r.shapeClass[k]!;
+      this.reqState[at] = r.state[k]!;
+    });
+    this.freeReq = new Int32Array(capacity);
+    this.freeReq.set(r.free);
+    this.reqCapacity = capacity;
     s.heaps.forEach((h, m) => {
       const heap = new Int32Array(s.heapCapacity[m]!);
       heap.set(h);
@@ -1807,6 +1816,26 @@ export class ServingRun {
     s.rngs.rates.forEach((state, m) => {
       if (state !== null) this.rateProcesses[m]!.restore?.(state);
     });
+  }
+
+  /** The requests in flight, for a checkpoint (see `ServingRunSnapshot.requests`). */
+  private liveRequests(): ServingRunSnapshot['requests'] {
+    const live: number[] = [];
+    for (let r = 0; r < this.reqCapacity; r++) if (this.reqState[r] !== 0) live.push(r);
+    const at = Int32Array.from(live);
+    return {
+      capacity: this.reqCapacity,
+      live: at,
+      sent: Float64Array.from(at, (r) => this.reqSent[r]!),
+      deadline: Float64Array.from(at, (r) => this.reqDeadline[r]!),
+      slo: Float64Array.from(at, (r) => this.reqSlo[r]!),
+      edge: Float64Array.from(at, (r) => this.reqEdge[r]!),
+      seq: Float64Array.from(at, (r) => this.reqSeq[r]!),
+      model: Int32Array.from(at, (r) => this.reqModel[r]!),
+      shapeClass: Int32Array.from(at, (r) => this.reqClass[r]!),
+      state: Uint8Array.from(at, (r) => this.reqState[r]!),
+      free: this.freeReq.slice(0, this.freeReqTop),
+    };
   }
 
   // ---- Storage ---------------------------------------------------------------------------
