@@ -140,20 +140,22 @@ export interface ServingCheckpoint {
 /**
  * Checkpoint spacing at first, simulated ms (ARCHITECTURE §7a). A seek replays at most one
  * spacing from the checkpoint before its target: a run with a BCEdge lane replays a simulated
- * second in 10–15 ms on this machine's cores, so 10 s (20 s once the budget below doubles it)
- * keeps a seek anywhere within 300 ms.
+ * second in 10–18 ms on two shared cores (up to 36 ms when they are loaded), so 10 s keeps a
+ * seek near or under 300 ms; where the budget below has doubled the spacing to 20 s, a seek
+ * takes up to twice that.
  */
 export const SERVING_CHECKPOINT_EVERY_MS = 10_000;
 /** The most checkpoints kept (the spacing doubles past it): a 3000 s run at 10 s apart, if the budget allows. */
 export const SERVING_CHECKPOINTS_MAX = 300;
 /**
  * What the checkpoints may hold together, bytes (256 MB; the spacing doubles past it). A
- * BCEdge lane's checkpoint is about 1.3 MB of its own: SAC's networks and Adam's moments
- * (0.67 MB), the engine (0.26 MB, most of it the latency sketches), the interference
- * predictor's ring and the replay buffer's chunk it was filling (the full chunks and the
- * series' points are shared with the checkpoints before); a fixed lane's is tens of kB. On the
- * 3000 s bcedge-dynamic run with a Triton and a BCEdge lane the budget is met near 2000 s and
- * the spacing becomes 20 s; more learning lanes or device copies meet it earlier.
+ * BCEdge lane's checkpoint holds about 1.05 MB of its own: SAC's networks and Adam's moments
+ * (0.67 MB), the interference predictor (0.2 MB: its record ring, network, Adam state and
+ * error windows), the engine (0.1 MB: requests in flight, batches, latency sketches) and the
+ * replay buffer's chunk it was filling (the full chunks and the series' points are shared with
+ * the checkpoints before); a fixed lane's about 0.1 MB, its engine. On the 3000 s
+ * bcedge-dynamic run with a Triton and a BCEdge lane the budget is met near 2200 s and the
+ * spacing becomes 20 s; more learning lanes or device copies meet it earlier.
  */
 export const SERVING_CHECKPOINT_BUDGET_BYTES = 256 * 1024 * 1024;
 
