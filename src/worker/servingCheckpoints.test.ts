@@ -182,6 +182,28 @@ describe('checkpoints of the serving world (ARCHITECTURE §7a)', () => {
     }
   }, 180_000);
 
+  it('device copies (each model on its own Nano, BCEdge §V-D) come back from a checkpoint bit for bit, a learner per copy', () => {
+    const apart = (): ServingScenario => {
+      const base = scenario(LANES, 40);
+      return { ...base, serving: { ...base.serving, platform: 'nano', models: base.serving.models.slice(0, 3) } };
+    };
+    const straight = session(TEN_SECONDS);
+    const loaded = straight.session.load(apart());
+    expect(loaded.ok && loaded.deviceCopies).toBe(3);
+    straight.session.step(12_500);
+    straight.session.setModelConfig(0, 1, 2, 1);
+    straight.session.step(15_000);
+    const at27 = shown(straight.frames);
+    straight.session.step(12_500);
+    const atEnd = shown(straight.frames);
+    const back = straight.frames.length;
+    straight.session.seek(27_500);
+    expect(shown(straight.frames.slice(back))).toStrictEqual(at27);
+    const forward = straight.frames.length;
+    straight.session.seek(40_000);
+    expect(shown(straight.frames.slice(forward))).toStrictEqual(atEnd);
+  }, 180_000);
+
   it('every other scheduler comes back from a checkpoint bit for bit: PPO, DDQN, TAC, GA, DeepRT', () => {
     const lanes: ServingScenario['serving']['lanes'] = [
       { scheduler: 'ppo', params: { rolloutSize: 64 } },
