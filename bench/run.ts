@@ -7,7 +7,8 @@
  * (seconds instead of minutes) and writes bench/results-sac-update.json; `BENCH_ONLY=memory`
  * only the peak-memory rows of long runs (bench/memory.ts, a few minutes); `BENCH_ONLY=sweep`
  * only the sweeps (1 worker against every core, in Node and in the page); `BENCH_ONLY=seek` only
- * the serving seek 600 simulated seconds back with a BCEdge lane, against playing 600 s forward;
+ * the serving seeks 600 and 2,900 simulated seconds back in a 3000 s run with a BCEdge lane
+ * through the checkpoints, against replaying from time 0, and the checkpoints' memory;
  * `BENCH_ONLY=first-load` only the page's first-load JavaScript (a fresh build, seconds);
  * `BENCH_ONLY=claims` only the long tasks while a Claims row recomputes in the page, beside the
  * idle lab (bench/claims.ts).

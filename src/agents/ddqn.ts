@@ -1,8 +1,9 @@
 import type { Scalar, Tensor, Tensor1D, Variable } from '@tensorflow/tfjs';
 import type { Rng } from '../engine/rng';
-import type { ActContext, AgentFile, Learner, LearnerStats, Transition } from './learner';
+import type { ActContext, AgentFile, Learner, LearnerSnapshot, LearnerStats, Transition } from './learner';
+import { adamState, restoreAdamState, type AdamState } from './optimizerState';
 import { Mlp } from './nn';
-import { createReplayBatch, ReplayBuffer, type ReplayBatch } from './replay';
+import { createReplayBatch, ReplayBuffer, type ReplayBatch, type ReplaySnapshot } from './replay';
 import { argmaxRow } from './sampling';
 import type { Tf } from './tf';
 import { checkAgentFile, loadNetworks } from './agentFile';
@@ -265,6 +266,37 @@ export class Ddqn implements Learner {
     // The schedule goes on from the saved ε (it falls by the same step per exploring act).
     if (epsilon !== undefined) this.eps = epsilon;
     this.updates = Math.floor(updates ?? 0);
+  }
+
+  /**
+   * Its whole state for a checkpoint (see `Learner.snapshot`): both networks (one Float32Array
+   * each), Adam's state, the replay buffer (chunks shared between checkpoints), ε, the update
+   * count, the last loss and the random stream.
+   */
+  snapshot(): LearnerSnapshot {
+    return {
+      kind: this.kind,
+      q: (this.q.params.dataSync() as Float32Array).slice(),
+      qTarget: (this.qTarget.params.dataSync() as Float32Array).slice(),
+      adam: adamState(this.optimizer),
+      replay: this.replay.snapshot(),
+      scalars: Float64Array.of(this.eps, this.updates),
+      loss: this.lastLoss === null ? null : (this.lastLoss.dataSync() as Float32Array).slice(),
+      lossShape: this.lastLoss?.shape ?? null,
+      rng: this.rng.state(),
+    };
+  }
+
+  restore(state: LearnerSnapshot): void {
+    const s = state as unknown as { q: Float32Array; qTarget: Float32Array; adam: AdamState; replay: ReplaySnapshot; scalars: Float64Array; loss: Float32Array | null; lossShape: number[] | null; rng: Uint32Array };
+    this.q.setFlat(s.q);
+    this.qTarget.setFlat(s.qTarget);
+    restoreAdamState(this.tf, this.optimizer, s.adam);
+    this.replay.restore(s.replay);
+    [this.eps, this.updates] = Array.from(s.scalars) as [number, number];
+    this.lastLoss?.dispose();
+    this.lastLoss = s.loss === null ? null : this.tf.tensor(s.loss, s.lossShape ?? [s.loss.length]);
+    this.rng.setState(s.rng);
   }
 
   dispose(): void {

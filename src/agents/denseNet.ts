@@ -84,6 +84,13 @@ export function readGradients(parts: readonly Tensor[], out: Float32Array, offse
   return at;
 }
 
+/** A `FlatAdam`'s state (see `FlatAdam.snapshot`). */
+export interface FlatAdamSnapshot {
+  readonly m: Float32Array;
+  readonly v: Float32Array;
+  readonly steps: number;
+}
+
 /**
  * Adam (Kingma & Ba 2015) over one flat parameter vector, as tfjs's `tf.train.adam` computes
  * it: m ← β₁m + (1 − β₁)g, v ← β₂v + (1 − β₂)g², θ ← θ − lr · (m / (1 − β₁ᵗ)) / (√(v / (1 − β₂ᵗ)) + ε),
@@ -104,6 +111,17 @@ export class FlatAdam {
   ) {
     this.m = new Float32Array(size);
     this.v = new Float32Array(size);
+  }
+
+  /** Its moments and step count, copied, for a checkpoint. */
+  snapshot(): FlatAdamSnapshot {
+    return { m: this.m.slice(), v: this.v.slice(), steps: this.steps };
+  }
+
+  restore(s: FlatAdamSnapshot): void {
+    this.m.set(s.m);
+    this.v.set(s.v);
+    this.steps = s.steps;
   }
 
   /** One step on the first `count` elements of `params` (the rest are not trained). */

@@ -83,5 +83,16 @@ export interface Learner {
   save(trainedOn?: string): AgentFile;
   /** Loads weights and scalars; throws a RangeError naming the field that does not fit. */
   load(file: AgentFile): void;
+  /**
+   * Everything it has learned and will draw, copied for a checkpoint of the run (ARCHITECTURE
+   * §7a): weights as one Float32Array per network, the optimizer's moments, the replay buffer,
+   * the random stream, the counters. Absent: a lane with this learner goes back by replaying.
+   */
+  snapshot?(): LearnerSnapshot;
+  /** Puts back a state taken by `snapshot` of a learner built the same way (tensors are assigned, none leaks). */
+  restore?(state: LearnerSnapshot): void;
   dispose(): void;
 }
+
+/** A learner's checkpoint: its own kind of state, opaque to the others. */
+export type LearnerSnapshot = { readonly kind: LearnerKind } & Readonly<Record<string, unknown>>;

@@ -1,7 +1,7 @@
 import { quantileSorted } from '../engine/pipeline/metrics';
 import type { BatchObservation, ModelAction, ServingAction, ServingObservation, ServingScheduler } from '../engine/serving/scheduler';
 import { ACTION_COUNT, actionOf, encodeState, memoryMask, STATE_SIZE } from './features';
-import type { Learner, LearnerKind } from './learner';
+import type { Learner, LearnerKind, LearnerSnapshot } from './learner';
 import { MASKED_LOGIT } from './replay';
 
 /**
@@ -18,6 +18,9 @@ export interface LatencyPredictor {
   predictActions(observation: ServingObservation, m: number, actions: readonly ModelAction[]): Float32Array;
   /** Its online error figures (for the lane's report). */
   report?(): unknown;
+  /** Its whole state for a checkpoint of the run (absent: the lane goes back by replaying). */
+  snapshot?(): unknown;
+  restore?(state: unknown): void;
   dispose?(): void;
 }
 
@@ -52,6 +55,19 @@ export interface LearningSchedulerOptions {
    * `trainEveryMs`, default 1000 = the default slot) while transitions stay one per decision.
    */
   readonly trainEveryMs?: number;
+}
+
+/** A `LearningScheduler`'s checkpoint. */
+export interface LearningSchedulerSnapshot {
+  readonly states: Float32Array;
+  readonly masks: Uint8Array;
+  readonly maskBias: Float32Array;
+  readonly actions: Int32Array;
+  readonly decided: Uint8Array;
+  readonly scalars: Float64Array;
+  readonly slotViolations: Float64Array;
+  readonly learner: LearnerSnapshot;
+  readonly predictor: unknown;
 }
 
 /** Slots whose violation share is kept for the report (a 3000 s run has 3000). */
@@ -246,6 +262,68 @@ export class LearningScheduler implements ServingScheduler {
     this.intervalRewardSum = 0;
     this.intervalRewardCount = 0;
     return mean;
+  }
+
+  /**
+   * Its state for a checkpoint (ARCHITECTURE §7a): the last decision per model, the counters,
+   * the Fig. 14 record, and its learner's and predictor's whole state; undefined when the
+   * learner or the predictor cannot be copied (the lane then goes back by replaying).
+   */
+  snapshot(): LearningSchedulerSnapshot | undefined {
+    const learner = this.options.learner;
+    const predictor = this.options.predictor;
+    if (learner.snapshot === undefined || (predictor !== null && predictor.snapshot === undefined)) return undefined;
+    return {
+      states: this.states.slice(),
+      masks: this.masks.slice(),
+      maskBias: this.maskBias.slice(),
+      actions: this.actions.slice(),
+      decided: this.decided.slice(),
+      scalars: Float64Array.of(
+        this.slots,
+        this.nowMs,
+        this.nextTrainMs,
+        this.interval,
+        this.intervalRewardSum,
+        this.intervalRewardCount,
+        this.pendingArrivals,
+        this.pendingViolations,
+        this.updates,
+        this.transitions,
+        this.lastReward ?? Number.NaN,
+        this.lastReward === null ? 1 : 0,
+        this.predictorMasked,
+      ),
+      slotViolations: Float64Array.from(this.slotViolations),
+      learner: learner.snapshot(),
+      predictor: predictor?.snapshot?.() ?? null,
+    };
+  }
+
+  restore(state: unknown): void {
+    const s = state as LearningSchedulerSnapshot;
+    this.states = s.states.slice();
+    this.masks = s.masks.slice();
+    this.maskBias = s.maskBias.slice();
+    this.actions = s.actions.slice();
+    this.decided = s.decided.slice();
+    const [slots, nowMs, nextTrainMs, interval, rewardSum, rewardCount, arrivals, violations, updates, transitions, lastReward, noReward, masked] = Array.from(s.scalars) as number[];
+    this.slots = slots!;
+    this.nowMs = nowMs!;
+    this.nextTrainMs = nextTrainMs!;
+    this.interval = interval!;
+    this.intervalRewardSum = rewardSum!;
+    this.intervalRewardCount = rewardCount!;
+    this.pendingArrivals = arrivals!;
+    this.pendingViolations = violations!;
+    this.updates = updates!;
+    this.transitions = transitions!;
+    this.lastReward = noReward === 1 ? null : lastReward!;
+    this.predictorMasked = masked!;
+    this.slotViolations.length = 0;
+    for (const v of s.slotViolations) this.slotViolations.push(v);
+    this.options.learner.restore!(s.learner);
+    if (s.predictor !== null) this.options.predictor?.restore?.(s.predictor);
   }
 
   dispose(): void {

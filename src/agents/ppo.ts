@@ -1,6 +1,7 @@
 import type { Scalar, Tensor, Tensor2D, Variable } from '@tensorflow/tfjs';
 import type { Rng } from '../engine/rng';
-import type { ActContext, AgentFile, Learner, LearnerStats, Transition } from './learner';
+import type { ActContext, AgentFile, Learner, LearnerSnapshot, LearnerStats, Transition } from './learner';
+import { adamState, restoreAdamState, type AdamState } from './optimizerState';
 import { Mlp } from './nn';
 import { MASKED_LOGIT } from './replay';
 import { argmaxRow, sampleRow } from './sampling';
@@ -388,6 +389,56 @@ export class Ppo implements Learner {
     this.updates = Math.floor(updates ?? 0);
     this.rollout = [];
     this.pendingValid.fill(0);
+  }
+
+  /**
+   * Its whole state for a checkpoint (see `Learner.snapshot`): both networks (one Float32Array
+   * each), Adam's state, the rollout (its rows are never written once recorded; the log π_old
+   * and V_old an item gets in `train` are copied), what the last `act` said per stream, the
+   * update count, the last losses and the random stream.
+   */
+  snapshot(): LearnerSnapshot {
+    return {
+      kind: this.kind,
+      policy: (this.policyNet.params.dataSync() as Float32Array).slice(),
+      value: (this.valueNet.params.dataSync() as Float32Array).slice(),
+      adam: adamState(this.optimizer),
+      rollout: this.rollout.map((item) => ({ ...item })),
+      pendingLogp: this.pendingLogp.slice(),
+      pendingValue: this.pendingValue.slice(),
+      pendingValid: this.pendingValid.slice(),
+      updates: this.updates,
+      losses: this.lastLosses === null ? null : (this.lastLosses.dataSync() as Float32Array).slice(),
+      lossShape: this.lastLosses?.shape ?? null,
+      rng: this.rng.state(),
+    };
+  }
+
+  restore(state: LearnerSnapshot): void {
+    const s = state as unknown as {
+      policy: Float32Array;
+      value: Float32Array;
+      adam: AdamState;
+      rollout: RolloutItem[];
+      pendingLogp: Float32Array;
+      pendingValue: Float32Array;
+      pendingValid: Uint8Array;
+      updates: number;
+      losses: Float32Array | null;
+      lossShape: number[] | null;
+      rng: Uint32Array;
+    };
+    this.policyNet.setFlat(s.policy);
+    this.valueNet.setFlat(s.value);
+    restoreAdamState(this.tf, this.optimizer, s.adam);
+    this.rollout = s.rollout.map((item) => ({ ...item }));
+    this.pendingLogp = s.pendingLogp.slice();
+    this.pendingValue = s.pendingValue.slice();
+    this.pendingValid = s.pendingValid.slice();
+    this.updates = s.updates;
+    this.lastLosses?.dispose();
+    this.lastLosses = s.losses === null ? null : this.tf.tensor(s.losses, s.lossShape ?? [s.losses.length]);
+    this.rng.setState(s.rng);
   }
 
   dispose(): void {

@@ -18,6 +18,7 @@ import { findPreset } from '../scenario/presets';
 import { buildServingSpec } from '../scenario/servingRunner';
 import { fitLinear, predictLinear } from './linearRegression';
 import { Mlp, type MlpWeights } from './nn';
+import { adamState, restoreAdamState, type AdamState } from './optimizerState';
 import type { Tf } from './tf';
 
 /**
@@ -140,6 +141,19 @@ export interface PredictorFile {
   readonly version: 1;
   readonly modelCount: number;
   readonly network: MlpWeights;
+}
+
+/** An `InterferencePredictor`'s checkpoint. */
+export interface PredictorSnapshot {
+  readonly weights: Float32Array;
+  readonly adam: AdamState;
+  readonly features: Float32Array;
+  readonly targets: Float32Array;
+  readonly cursor: number;
+  readonly count: number;
+  readonly updates: number;
+  readonly rng: Uint32Array;
+  readonly loss: number | null;
 }
 
 export class InterferencePredictor {
@@ -323,6 +337,39 @@ export class InterferencePredictor {
     if (f['modelCount'] !== this.config.modelCount) throw new RangeError(`modelCount: expected ${this.config.modelCount}, got ${JSON.stringify(f['modelCount'])}`);
     // Mlp.setWeights checks the rest (shape, sizes, encoding, finiteness), naming `network.…`.
     this.net.setWeights(f['network'] as MlpWeights, 'network');
+  }
+
+  /**
+   * Its whole state for a checkpoint (ARCHITECTURE §7a): the weights (one Float32Array), Adam's
+   * state, the sample ring (the rows in use), the random stream and the counters.
+   */
+  snapshot(): PredictorSnapshot {
+    const F = this.featureCount;
+    return {
+      weights: (this.net.params.dataSync() as Float32Array).slice(),
+      adam: adamState(this.optimizer),
+      features: this.features.slice(0, this.count * F),
+      targets: this.targets.slice(0, this.count),
+      cursor: this.cursor,
+      count: this.count,
+      updates: this.updates,
+      rng: this.rng.state(),
+      loss: this.loss(),
+    };
+  }
+
+  /** Puts back a state taken by `snapshot` of this predictor's run (no tensor leaks: the last loss is a fresh scalar). */
+  restore(s: PredictorSnapshot): void {
+    this.net.setFlat(s.weights);
+    restoreAdamState(this.tf, this.optimizer, s.adam);
+    this.features.set(s.features);
+    this.targets.set(s.targets);
+    this.cursor = s.cursor;
+    this.count = s.count;
+    this.updates = s.updates;
+    this.rng.setState(s.rng);
+    this.lastLoss?.dispose();
+    this.lastLoss = s.loss === null ? null : this.tf.scalar(s.loss);
   }
 
   dispose(): void {

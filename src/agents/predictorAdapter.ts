@@ -6,7 +6,7 @@ import type { ServingSchedulerContext } from '../schedulers/serving/registry';
 import { instanceMemoryMb } from './features';
 import type { LatencyPredictor } from './learningScheduler';
 import { fitLinear, predictLinear, type LinearModel } from './linearRegression';
-import { InterferencePredictor, predictorFeatures } from './predictor';
+import { InterferencePredictor, predictorFeatures, type PredictorSnapshot } from './predictor';
 import type { Tf } from './tf';
 
 /** The predictor's rng stream (the scheduler's is SERVING_SCHEDULER_STREAM). */
@@ -44,6 +44,12 @@ export function createLatencyPredictor(tf: Tf, context: ServingSchedulerContext)
       predictor.add(batch);
     },
     report: () => errors.report(predictor.size, predictor.updateCount),
+    snapshot: (): PredictorAdapterSnapshot => ({ predictor: predictor.snapshot(), errors: errors.snapshot() }),
+    restore: (state: unknown) => {
+      const s = state as PredictorAdapterSnapshot;
+      predictor.restore(s.predictor);
+      errors.restore(s.errors);
+    },
     train: (steps: number) => {
       if (predictor.size >= PREDICTOR_MIN_SAMPLES) predictor.train(steps);
     },
@@ -154,9 +160,43 @@ class PrequentialErrors {
     if (this.seen % LINEAR_REFIT_EVERY === 0 && this.X.length >= PREDICTOR_MIN_SAMPLES) this.model = fitLinear(this.X, this.y);
   }
 
+  /** The windows and the linear model, for a checkpoint (the feature rows are never written once made, so they are shared). */
+  snapshot(): PrequentialSnapshot {
+    return { mlp: this.mlp.slice(), linear: this.linear.slice(), X: this.X.slice(), y: this.y.slice(), model: this.model, seen: this.seen };
+  }
+
+  restore(s: PrequentialSnapshot): void {
+    const put = <T>(to: T[], from: readonly T[]) => {
+      to.length = 0;
+      to.push(...from);
+    };
+    put(this.mlp, s.mlp);
+    put(this.linear, s.linear);
+    put(this.X, s.X);
+    put(this.y, s.y);
+    this.model = s.model;
+    this.seen = s.seen;
+  }
+
   report(samples: number, updates: number): PredictorReport {
     return { records: this.seen, samples, updates, mlp: percentiles(this.mlp), linear: percentiles(this.linear) };
   }
+}
+
+/** What `PrequentialErrors` holds. */
+interface PrequentialSnapshot {
+  readonly mlp: readonly number[];
+  readonly linear: readonly number[];
+  readonly X: readonly Float32Array[];
+  readonly y: readonly number[];
+  readonly model: LinearModel | null;
+  readonly seen: number;
+}
+
+/** The predictor lane's checkpoint: the network's and the online errors'. */
+interface PredictorAdapterSnapshot {
+  readonly predictor: PredictorSnapshot;
+  readonly errors: PrequentialSnapshot;
 }
 
 function push(window: number[], value: number): void {

@@ -15,6 +15,11 @@ export class ReplayBuffer {
   readonly rewards: Float32Array;
   private cursor = 0;
   private count = 0;
+  /**
+   * Per chunk of REPLAY_CHUNK_ROWS rows, its copy as the last checkpoint took it, or null once a
+   * row of it was written since: checkpoints share the chunks that did not change.
+   */
+  private chunks: (ReplayChunk | null)[] = [];
 
   constructor(
     readonly capacity: number,
@@ -44,6 +49,59 @@ export class ReplayBuffer {
     this.rewards[i] = reward;
     this.cursor = (i + 1) % this.capacity;
     this.count = Math.min(this.capacity, this.count + 1);
+    const chunk = Math.floor(i / REPLAY_CHUNK_ROWS);
+    if (chunk < this.chunks.length) this.chunks[chunk] = null;
+  }
+
+  /**
+   * The transitions held, for a checkpoint (ARCHITECTURE §7a): only the rows in use, in chunks
+   * of REPLAY_CHUNK_ROWS rows. A chunk no transition was written to since the last checkpoint
+   * is that checkpoint's very copy (typed arrays shared, never written), so a run's checkpoints
+   * hold its buffer about once, plus the chunk each one was filling.
+   */
+  snapshot(): ReplaySnapshot {
+    const used = this.count;
+    const n = Math.ceil(used / REPLAY_CHUNK_ROWS);
+    const S = this.stateSize;
+    const A = this.actionCount;
+    const chunks: ReplayChunk[] = [];
+    for (let k = 0; k < n; k++) {
+      const from = k * REPLAY_CHUNK_ROWS;
+      const to = Math.min(used, from + REPLAY_CHUNK_ROWS);
+      let chunk = this.chunks[k] ?? null;
+      if (chunk === null || chunk.actions.length !== to - from) {
+        chunk = {
+          states: this.states.slice(from * S, to * S),
+          masks: this.masks.slice(from * A, to * A),
+          nextStates: this.nextStates.slice(from * S, to * S),
+          nextMasks: this.nextMasks.slice(from * A, to * A),
+          actions: this.actions.slice(from, to),
+          rewards: this.rewards.slice(from, to),
+        };
+        this.chunks[k] = chunk;
+      }
+      chunks.push(chunk);
+    }
+    return { cursor: this.cursor, count: this.count, chunks };
+  }
+
+  /** Puts back a state taken by `snapshot` from a buffer of the same shape (rows past its count are never read). */
+  restore(s: ReplaySnapshot): void {
+    const S = this.stateSize;
+    const A = this.actionCount;
+    s.chunks.forEach((chunk, k) => {
+      const from = k * REPLAY_CHUNK_ROWS;
+      this.states.set(chunk.states, from * S);
+      this.masks.set(chunk.masks, from * A);
+      this.nextStates.set(chunk.nextStates, from * S);
+      this.nextMasks.set(chunk.nextMasks, from * A);
+      this.actions.set(chunk.actions, from);
+      this.rewards.set(chunk.rewards, from);
+    });
+    this.cursor = s.cursor;
+    this.count = s.count;
+    // The rows now equal those chunks: the next checkpoint shares them again.
+    this.chunks = s.chunks.slice();
   }
 
   /** Draws `n` transitions uniformly with replacement into `out` (reused between calls). */
@@ -67,6 +125,29 @@ export class ReplayBuffer {
       out.rewards[k] = this.rewards[i]!;
     }
   }
+}
+
+/**
+ * Rows per chunk of a replay checkpoint: about 180 kB of BCEdge transitions, so that the chunk a
+ * checkpoint was filling (copied anew each time) costs it some 90 kB on average.
+ */
+export const REPLAY_CHUNK_ROWS = 256;
+
+/** Rows [k·REPLAY_CHUNK_ROWS, …) of a replay buffer, copied (never written once made). */
+export interface ReplayChunk {
+  readonly states: Float32Array;
+  readonly masks: Uint8Array;
+  readonly nextStates: Float32Array;
+  readonly nextMasks: Uint8Array;
+  readonly actions: Int32Array;
+  readonly rewards: Float32Array;
+}
+
+/** A replay buffer's checkpoint (see `ReplayBuffer.snapshot`). */
+export interface ReplaySnapshot {
+  readonly cursor: number;
+  readonly count: number;
+  readonly chunks: readonly ReplayChunk[];
 }
 
 /** Added to the logit of a masked action: its probability underflows to exactly 0. */

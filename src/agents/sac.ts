@@ -1,9 +1,9 @@
 import type { Tensor2D } from '@tensorflow/tfjs';
 import type { Rng } from '../engine/rng';
-import { denseBackward, denseForward, FlatAdam, readGradients, softUpdate, uploadLayers, type DenseLayer } from './denseNet';
-import type { AgentFile, Learner, LearnerStats, Transition } from './learner';
+import { denseBackward, denseForward, FlatAdam, readGradients, softUpdate, uploadLayers, type DenseLayer, type FlatAdamSnapshot } from './denseNet';
+import type { AgentFile, Learner, LearnerSnapshot, LearnerStats, Transition } from './learner';
 import { decodeMlpWeights, encodeFloat32, initMlpParams, layoutOf, type Layout, type MlpWeights } from './nn';
-import { createReplayBatch, ReplayBuffer, type ReplayBatch } from './replay';
+import { createReplayBatch, ReplayBuffer, type ReplayBatch, type ReplaySnapshot } from './replay';
 import { argmaxRow, sampleRow } from './sampling';
 import type { Tf } from './tf';
 import { checkAgentFile, loadNetworks } from './agentFile';
@@ -467,10 +467,54 @@ export class DiscreteSac implements Learner {
     this.dropActorTensors();
   }
 
+  /**
+   * The learner's whole state (see `Learner.snapshot`): `online` (actor, Q₁, Q₂, log α) and
+   * `target` as they live, Adam's moments and step count, the replay buffer (chunks shared
+   * between checkpoints), the random stream, the update count and the last losses. The
+   * actor's tensors are a cache of `online`, made again after a restore.
+   */
+  snapshot(): SacSnapshot {
+    return {
+      kind: this.kind,
+      online: this.online.slice(),
+      target: this.target.slice(),
+      adam: this.adam.snapshot(),
+      replay: this.replay.snapshot(),
+      rng: this.rng.state(),
+      updates: this.updates,
+      lastLosses: this.lastLosses,
+    };
+  }
+
+  restore(state: LearnerSnapshot): void {
+    const s = state as SacSnapshot;
+    if (s.kind !== this.kind || s.online.length !== this.online.length) throw new RangeError(`a ${s.kind} checkpoint of ${s.online.length} parameters does not fit this ${this.kind} learner`);
+    this.online.set(s.online);
+    this.target.set(s.target);
+    this.adam.restore(s.adam);
+    this.replay.restore(s.replay);
+    this.rng.setState(s.rng);
+    this.updates = s.updates;
+    this.lastLosses = s.lastLosses;
+    this.dropActorTensors();
+  }
+
   dispose(): void {
     this.dropActorTensors();
     this.lastLosses = null;
   }
+}
+
+/** A `DiscreteSac`'s checkpoint. */
+export interface SacSnapshot extends LearnerSnapshot {
+  readonly kind: 'bcedge' | 'tac';
+  readonly online: Float32Array;
+  readonly target: Float32Array;
+  readonly adam: FlatAdamSnapshot;
+  readonly replay: ReplaySnapshot;
+  readonly rng: Uint32Array;
+  readonly updates: number;
+  readonly lastLosses: readonly [number, number, number, number] | null;
 }
 
 /** The numeric hyperparameters, for the saved file. */

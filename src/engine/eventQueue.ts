@@ -10,6 +10,12 @@ export interface SimEvent<T> {
   readonly payload: T;
 }
 
+/** An event queue's state (see `EventQueue.snapshot`). */
+export interface EventQueueSnapshot<T> {
+  readonly heap: readonly SimEvent<T>[];
+  readonly nextSequence: number;
+}
+
 export class EventQueue<T> {
   private heap: SimEvent<T>[] = [];
   private nextSequence = 0;
@@ -37,6 +43,20 @@ export class EventQueue<T> {
   /** The next event without removing it. */
   peek(): SimEvent<T> | undefined {
     return this.heap[0];
+  }
+
+  /**
+   * The queue as it stands, for a checkpoint: the heap's events (immutable, so shared) in heap
+   * order and the next sequence number, so that a restored queue pops in the very same order.
+   */
+  snapshot(): EventQueueSnapshot<T> {
+    return { heap: this.heap.slice(), nextSequence: this.nextSequence };
+  }
+
+  /** Puts back a state taken by `snapshot`. */
+  restore(s: EventQueueSnapshot<T>): void {
+    this.heap = s.heap.slice();
+    this.nextSequence = s.nextSequence;
   }
 
   /** Removes and returns the next event. */

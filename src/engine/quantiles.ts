@@ -20,8 +20,13 @@ export interface PercentileOptions {
 
 /** What a histogram accumulated, copied (for checkpoints). */
 export interface LogHistogramSnapshot {
-  readonly counts: Float64Array;
-  /** Bucket index of counts[0]; zeros, count, min and max. */
+  /**
+   * The buckets from the first to the last that holds a value (the empty ones around them are
+   * left out: a checkpoint of a long run holds kilobytes, not the whole grown array), as 32-bit
+   * counts while every count fits.
+   */
+  readonly counts: Float64Array | Uint32Array;
+  /** Bucket index of counts[0]; zeros, count, min, max, the array's length and where `counts` starts in it. */
   readonly scalars: Float64Array;
 }
 
@@ -102,12 +107,20 @@ export class LogHistogram {
   }
 
   snapshot(): LogHistogramSnapshot {
-    return { counts: this.counts.slice(), scalars: Float64Array.of(this.offset, this.used ? 1 : 0, this.zeros, this.n, this.min, this.max) };
+    const c = this.counts;
+    let lo = 0;
+    while (lo < c.length && c[lo] === 0) lo++;
+    let hi = c.length;
+    while (hi > lo && c[hi - 1] === 0) hi--;
+    const used = c.subarray(lo, hi);
+    const counts = used.every((x) => x <= 0xffffffff) ? Uint32Array.from(used) : used.slice();
+    return { counts, scalars: Float64Array.of(this.offset, this.used ? 1 : 0, this.zeros, this.n, this.min, this.max, c.length, lo) };
   }
 
   restore(s: LogHistogramSnapshot): void {
-    this.counts = s.counts.slice();
-    const [offset, used, zeros, n, min, max] = Array.from(s.scalars) as [number, number, number, number, number, number];
+    const [offset, used, zeros, n, min, max, length, from] = Array.from(s.scalars) as [number, number, number, number, number, number, number, number];
+    this.counts = new Float64Array(length);
+    this.counts.set(s.counts, from);
     this.offset = offset;
     this.used = used === 1;
     this.zeros = zeros;

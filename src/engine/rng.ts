@@ -14,6 +14,8 @@ export interface Rng {
   exponential(mean: number): number;
   /** The generator's state, for snapshots. */
   state(): Uint32Array;
+  /** Puts back a state taken by `state()` (a checkpoint restored): the same numbers follow. */
+  setState(state: Uint32Array): void;
 }
 
 function splitmix32(seed: number): () => number {
@@ -72,5 +74,12 @@ export function createRngFromState(state: Uint32Array, warm = false): Rng {
       return -mean * Math.log(1 - nextU32() / 4294967296);
     },
     state: () => Uint32Array.of(a, b, c, d),
+    setState(s: Uint32Array): void {
+      if (s.length !== 4) throw new RangeError(`rng state must have 4 words, got ${s.length}`);
+      a = s[0]! | 0;
+      b = s[1]! | 0;
+      c = s[2]! | 0;
+      d = s[3]! | 0;
+    },
   };
 }

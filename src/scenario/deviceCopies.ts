@@ -1,7 +1,7 @@
-import { LatencySamples, type ServingModelSummary, type ServingSummary, type SlotModelRecord, type SlotRecord } from '../engine/serving/metrics';
-import { LogHistogram } from '../engine/quantiles';
+import { LatencySamples, type LatencySamplesSnapshot, type ServingModelSummary, type ServingSummary, type SlotModelRecord, type SlotRecord } from '../engine/serving/metrics';
+import { LogHistogram, type LogHistogramSnapshot } from '../engine/quantiles';
 import type { ModelObservation, ModelSlotStats, ServingAction, ServingObservation, ServingScheduler } from '../engine/serving/scheduler';
-import { ServingRun, type BackgroundInterference, type ServingRunSpec } from '../engine/serving/simulation';
+import { ServingRun, type BackgroundInterference, type ServingRunSnapshot, type ServingRunSpec } from '../engine/serving/simulation';
 
 /**
  * BCEdge §V-D, Figs. 11–12: "We evaluate the scalability of BCEdge using object detection
@@ -72,12 +72,31 @@ export interface LaneRun {
   addBackground(bg: BackgroundInterference): void;
   /** The last reporting interval's numbers per model (under slot `eq1` the models' own scheduling slots differ from it); null before the first. */
   readonly lastIntervalStats: readonly ModelSlotStats[] | null;
+  /** A checkpoint of the run (its schedulers apart), and putting one back (ARCHITECTURE §7a). */
+  snapshot(): LaneRunSnapshot;
+  restore(s: LaneRunSnapshot): void;
+}
+
+/** A `LaneRun`'s checkpoint: one run's, or every device copy's and the sketch of all their requests. */
+export type LaneRunSnapshot = ServingRunSnapshot | DeviceCopiesSnapshot;
+
+export interface DeviceCopiesSnapshot {
+  readonly copies: readonly ServingRunSnapshot[];
+  readonly all: LatencySamplesSnapshot | LogHistogramSnapshot;
+}
+
+/** A percentile sketch of the served requests' latencies, with its checkpoint. */
+interface Sketch {
+  add(v: number): void;
+  quantile(p: number): number;
+  snapshot(): LatencySamplesSnapshot | LogHistogramSnapshot;
+  restore(s: LatencySamplesSnapshot | LogHistogramSnapshot): void;
 }
 
 /** A percentile sketch of the kind the engine keeps for a spec (simulation.ts). */
-function sketchOf(spec: ServingRunSpec): { add(v: number): void; quantile(p: number): number } {
-  if (spec.percentiles?.method === 'streaming') return new LogHistogram(spec.percentiles.relativeError);
-  return new LatencySamples(spec.percentiles?.method === 'exact' ? Number.POSITIVE_INFINITY : (spec.latencySampleCap ?? 65_536));
+function sketchOf(spec: ServingRunSpec): Sketch {
+  if (spec.percentiles?.method === 'streaming') return new LogHistogram(spec.percentiles.relativeError) as Sketch;
+  return new LatencySamples(spec.percentiles?.method === 'exact' ? Number.POSITIVE_INFINITY : (spec.latencySampleCap ?? 65_536)) as Sketch;
 }
 
 /**
@@ -89,7 +108,7 @@ function sketchOf(spec: ServingRunSpec): { add(v: number): void; quantile(p: num
  */
 export class DeviceCopiesRun implements LaneRun {
   readonly copies: readonly ServingRun[];
-  private readonly all: { add(v: number): void; quantile(p: number): number };
+  private readonly all: Sketch;
 
   /** `specs` from `deviceCopySpecs`, and one scheduler per copy. */
   constructor(
@@ -136,6 +155,16 @@ export class DeviceCopiesRun implements LaneRun {
 
   addBackground(bg: BackgroundInterference): void {
     for (const c of this.copies) c.addBackground(bg);
+  }
+
+  snapshot(): DeviceCopiesSnapshot {
+    return { copies: this.copies.map((c) => c.snapshot()), all: this.all.snapshot() };
+  }
+
+  restore(s: LaneRunSnapshot): void {
+    if (!('copies' in s) || s.copies.length !== this.copies.length) throw new RangeError('the checkpoint is not one of these device copies');
+    s.copies.forEach((c, i) => this.copies[i]!.restore(c));
+    this.all.restore(s.all);
   }
 
   formingBatch(m: number): ReturnType<ServingRun['formingBatch']> {

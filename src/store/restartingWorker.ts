@@ -12,9 +12,9 @@ interface LiveApi<F> {
  * has not answered for `timeoutMs` is taken for dead (it closed itself, hangs in a loop, or
  * its thread is gone) and restarted like a crashed one. While a call the page made is still
  * waiting for its answer, the worker is presumably computing it and gets `busyTimeoutMs`: a
- * serving seek replays from time 0, learning lanes included (the bench measures about half
- * a minute for 600 s back with a BCEdge lane on a loaded two-core machine), and a removed
- * tenant replays to now, without yielding.
+ * serving seek replays from its checkpoint, a lane whose scheduler keeps none from time 0,
+ * and ending a tenant of the scenario replays the run from time 0 to now, learning lanes
+ * included, without yielding (minutes on a long run on a loaded two-core machine).
  */
 export const WORKER_LIVENESS = { heartbeatMs: 1000, timeoutMs: 10_000, busyTimeoutMs: 120_000 } as const;
 

@@ -5,6 +5,14 @@ import type { LearningLive } from './servingProtocol';
 
 /** Points a learning curve keeps before neighbours merge (the stride doubles). */
 const CURVE_POINTS = 512;
+
+/** A learning lane's curve and recent rewards (see `LearningLane.snapshot`). */
+export interface LearningLaneSnapshot {
+  readonly curve: readonly [Float64Array, Float64Array, Float64Array, Float64Array];
+  readonly scalars: Float64Array;
+  readonly pending: { readonly slots: number; readonly reward: number; readonly rewardCount: number; readonly temperature: number; readonly lastSlot: number };
+  readonly recent: Float64Array;
+}
 /** Slots of the running mean reward (the convergence criterion of the bench's Fig. 10). */
 export const RECENT_SLOTS = 100;
 /** The policy is sent at most this often, wall-clock ms (a softmax over 6 × 64 actions). */
@@ -111,6 +119,27 @@ export class LearningLane {
       },
       transfer,
     };
+  }
+
+  /** The curve and the recent rewards, for a checkpoint of the session (the learner is its scheduler's). */
+  snapshot(): LearningLaneSnapshot {
+    return {
+      curve: [this.slot.slice(0, this.length), this.reward.slice(0, this.length), this.rewardCount.slice(0, this.length), this.temperature.slice(0, this.length)],
+      scalars: Float64Array.of(this.length, this.stride, this.recentCount, this.recentNext, this.recentSum),
+      pending: { ...this.pending },
+      recent: this.recent.slice(),
+    };
+  }
+
+  restore(s: LearningLaneSnapshot): void {
+    const [slot, reward, rewardCount, temperature] = s.curve;
+    this.slot.set(slot);
+    this.reward.set(reward);
+    this.rewardCount.set(rewardCount);
+    this.temperature.set(temperature);
+    [this.length, this.stride, this.recentCount, this.recentNext, this.recentSum] = Array.from(s.scalars) as [number, number, number, number, number];
+    this.pending = { ...s.pending };
+    this.recent.set(s.recent);
   }
 
   exportAgent(trainedOn: string): AgentFile {

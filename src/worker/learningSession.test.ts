@@ -147,7 +147,7 @@ describe('time travel with a learning lane', () => {
     learning: f.lanes.map((l) => (l.learning ? { ...l.learning, decisionUs: 0, policy: null, masks: null } : null)),
   });
 
-  it('a seek back replays the BCEdge lane (networks, optimizer, replay buffer, RNG) bit for bit', () => {
+  it('a seek back restores the BCEdge lane (networks, optimizer, replay buffer, RNG) from a checkpoint and replays on, bit for bit', () => {
     const lanes: ServingScenario['serving']['lanes'] = [{ scheduler: 'fixed' }, { scheduler: 'bcedge', params: { warmup: 16 } }];
     const straight = session();
     straight.session.load(scenario(lanes));
@@ -165,12 +165,12 @@ describe('time travel with a learning lane', () => {
     expect(tf.memory().numTensors).toBeLessThan(1000);
   }, 60_000);
 
-  it('the serving plugin declares replay: rebuild → the live edits again → run equals an uninterrupted run, the BCEdge lane included', () => {
+  it('the serving plugin declares checkpoints: restore → the live edits again → run equals an uninterrupted run, the BCEdge lane included', () => {
     const w = new ServingWorld();
     w.learningFactory = createLearningFactory(tf, { agents, predictor: (context) => createLatencyPredictor(tf, context) });
     const edits: ServingEdit[] = [];
     w.attach({ now: () => 0, schedule: () => {}, report: () => {}, generation: () => 1, status: () => 'paused', furthest: () => 0, edits: () => edits });
-    expect(w.timeTravel.by).toBe('replay');
+    expect(w.timeTravel.by).toBe('checkpoints');
     w.start(scenario([{ scheduler: 'fixed' }, { scheduler: 'bcedge', params: { warmup: 16 } }]));
     const runTo = (target: number) => {
       while (w.position() < target) w.advanceToward(target);
@@ -187,6 +187,10 @@ describe('time travel with a learning lane', () => {
         summaries: w.summaries().map((s) => s && (({ decisionMeanUs: _d, ...rest }) => (void _d, rest))(s)),
       };
     };
+    const travel = w.timeTravel;
+    if (travel.by !== 'checkpoints') throw new TypeError('the serving world goes back by checkpoints');
+    runTo(5_000);
+    const at5 = travel.snapshot();
     const straight = () => {
       runTo(7_500);
       edits.push(tenant);
@@ -198,10 +202,8 @@ describe('time travel with a learning lane', () => {
     expect(first.learning[1]!.updates).toBeGreaterThan(0);
     expect(first.learning[1]!.policy).not.toBeNull();
     edits.length = 0;
-    const travel = w.timeTravel;
-    if (travel.by !== 'replay') throw new TypeError('the serving world goes back by replaying');
-    travel.rebuild();
-    expect(w.position()).toBe(0);
+    travel.restore(at5);
+    expect(w.position()).toBe(5_000);
     expect(straight()).toStrictEqual(first);
   }, 60_000);
 });

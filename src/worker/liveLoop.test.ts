@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CheckpointLog, EditLog, FRAME_INTERVAL_MS, LiveLoop, MAX_SPEED_FRAME_INTERVAL_MS, TICK_BUDGET_MS } from './liveLoop';
+import { CheckpointLog, EditLog, FRAME_INTERVAL_MS, LiveLoop, MAX_SPEED_FRAME_INTERVAL_MS, retainedBytes, TICK_BUDGET_MS } from './liveLoop';
 import { manualHost } from './testing/manualHost';
 
 /**
@@ -126,6 +126,20 @@ describe('time travel with CheckpointLog and EditLog', () => {
     expect(last.position).toBeGreaterThan(10_000 - 10_000 / 4);
     log.dropAfter(100);
     expect(log.before(10_001).position).toBeLessThanOrEqual(100);
+  });
+
+  it('under a memory budget, doubles the spacing when the checkpoints hold more, counting what they share once', () => {
+    // Each checkpoint holds 1 kB of its own and a 64 kB block shared by all: about 2 × 1 kB + 64 kB per pair.
+    const shared = new Float64Array(8192);
+    const log = new CheckpointLog<{ own: Float64Array; shared: Float64Array }>(10, 1000, { bytes: 100_000, held: (c) => c });
+    log.reset(0, { own: new Float64Array(128), shared });
+    for (let p = 1; p <= 1000; p++) if (log.due(p)) log.add(p, { own: new Float64Array(128), shared });
+    expect(log.bytes).toBeLessThanOrEqual(100_000);
+    expect(log.bytes).toBeGreaterThan(65_536 + 10 * 1024);
+    expect(log.spacing).toBeGreaterThan(10);
+    // Without the shared block counted once, 30 checkpoints could not fit.
+    expect(log.size).toBeGreaterThan(15);
+    expect(retainedBytes({ a: shared, b: shared, n: 1 }, new Set())).toBe(65_536 + 16 + 8);
   });
 
   it('an edit log gives back the edits of a position in order, and forgets removed ones', () => {

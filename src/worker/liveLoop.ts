@@ -216,17 +216,31 @@ export class EditLog<E> {
 }
 
 /**
+ * A memory budget for checkpoints: what they may hold together, in bytes, and the part of a
+ * checkpoint that is its memory (`held`: its copies, without the live objects it names).
+ */
+export interface CheckpointBudget<C> {
+  readonly bytes: number;
+  held(checkpoint: C): unknown;
+}
+
+/**
  * Checkpoints of a session for time travel, bounded: one every `every` position units at
- * first; past `max` of them the spacing doubles (every other one is dropped), so a run of
- * any length keeps at most `max` and a seek replays at most one spacing.
+ * first; past `max` of them, or past the memory `budget` when there is one, the spacing
+ * doubles (every other one is dropped), so a run of any length keeps at most `max` and a
+ * seek replays at most one spacing.
  */
 export class CheckpointLog<C> {
   private items: { readonly position: number; readonly checkpoint: C }[] = [];
   private every: number;
+  /** Under a budget: the buffers and objects the checkpoints hold, each once, and their bytes. */
+  private seen = new Set<object>();
+  private total = 0;
 
   constructor(
     private readonly firstEvery: number,
     private readonly max: number,
+    private readonly budget: CheckpointBudget<C> | null = null,
   ) {
     this.every = firstEvery;
   }
@@ -235,10 +249,21 @@ export class CheckpointLog<C> {
     return this.items.length;
   }
 
+  /** The checkpoints' memory under a budget (shared parts counted once), bytes; 0 without one. */
+  get bytes(): number {
+    return this.total;
+  }
+
+  /** The spacing now, in position units. */
+  get spacing(): number {
+    return this.every;
+  }
+
   /** Starts again with one checkpoint at `position`. */
   reset(position: number, checkpoint: C): void {
     this.every = this.firstEvery;
     this.items = [{ position, checkpoint }];
+    this.measure();
   }
 
   /** The next position past `position` where a checkpoint may be due (a multiple of the spacing). */
@@ -253,9 +278,11 @@ export class CheckpointLog<C> {
 
   add(position: number, checkpoint: C): void {
     this.items.push({ position, checkpoint });
-    if (this.items.length > this.max) {
+    if (this.budget !== null) this.total += retainedBytes(this.budget.held(checkpoint), this.seen);
+    while (this.items.length > this.max || (this.budget !== null && this.total > this.budget.bytes && this.items.length > 2)) {
       this.every *= 2;
       this.items = this.items.filter((c, i) => i === 0 || c.position % this.every === 0);
+      this.measure();
     }
   }
 
@@ -269,5 +296,46 @@ export class CheckpointLog<C> {
   /** Forgets the checkpoints past `position` (the future a live edit changed). */
   dropAfter(position: number): void {
     this.items = this.items.filter((c) => c.position <= position);
+    this.measure();
   }
+
+  /** Counts the checkpoints' memory afresh (after some were dropped). */
+  private measure(): void {
+    if (this.budget === null) return;
+    this.seen = new Set();
+    this.total = 0;
+    for (const c of this.items) this.total += retainedBytes(this.budget.held(c.checkpoint), this.seen);
+  }
+}
+
+/**
+ * The bytes `value` holds that `seen` does not hold already (then adds them to it): typed
+ * arrays count their buffer's length, numbers 8, strings 2 a character, objects and arrays
+ * 16 besides what they hold. An estimate of what a checkpoint keeps alive, with its shared
+ * parts (an unchanged chunk of a replay buffer, a slot record) counted once.
+ */
+export function retainedBytes(value: unknown, seen: Set<object>): number {
+  let bytes = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'number') bytes += 8;
+    else if (typeof v === 'string') bytes += 2 * v.length;
+    else if (typeof v === 'object' && v !== null) {
+      if (ArrayBuffer.isView(v)) {
+        if (!seen.has(v.buffer)) {
+          seen.add(v.buffer);
+          bytes += v.buffer.byteLength;
+        }
+        continue;
+      }
+      if (seen.has(v)) continue;
+      seen.add(v);
+      bytes += 16;
+      if (Array.isArray(v)) for (const x of v) stack.push(x);
+      else if (v instanceof Map) for (const [k, x] of v) stack.push(k, x);
+      else for (const x of Object.values(v)) stack.push(x);
+    }
+  }
+  return bytes;
 }

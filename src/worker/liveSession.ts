@@ -24,7 +24,7 @@ export class LiveSession<T extends WorldTypes> {
     protected readonly world: WorldPlugin<T>,
   ) {
     const travel = world.timeTravel;
-    this.checkpoints = travel.by === 'replay' ? null : new CheckpointLog(travel.every, travel.max);
+    this.checkpoints = travel.by === 'replay' ? null : new CheckpointLog(travel.every, travel.max, travel.budget ?? null);
     world.attach({
       now: () => host.now(),
       schedule: (fn, delayMs) => host.schedule(fn, delayMs),
@@ -200,6 +200,34 @@ export class LiveSession<T extends WorldTypes> {
     this.advanceTo(target);
     this.loop.resetMeasure();
     this.world.jumped();
+  }
+
+  /** The checkpoints kept: how many, their spacing and (under a budget) their memory in bytes; null in a replay world. */
+  checkpointMemory(): { readonly count: number; readonly spacing: number; readonly bytes: number } | null {
+    const log = this.checkpoints;
+    return log === null ? null : { count: log.size, spacing: log.spacing, bytes: log.bytes };
+  }
+
+  /**
+   * The run changed from `position` on in a way the edit log does not hold (an edit changed
+   * after it was made, e.g. a tenant's end): the checkpoints past it are dropped, so that a
+   * replay runs it afresh.
+   */
+  protected changedFrom(position: number): void {
+    this.checkpoints?.dropAfter(position);
+  }
+
+  /**
+   * The world rebuilt its lanes at position 0 (what they start from changed, e.g. a scripted
+   * tenant ended live): the checkpoints start again from there and the run is replayed to
+   * `position` with every live edit at its position, and reports.
+   */
+  protected replayRebuiltTo(position: number): void {
+    this.edits.rewindTo(0);
+    if (this.checkpoints !== null) this.checkpoints.reset(0, this.snapshot());
+    this.goTo(position, false);
+    this.summariesDue = this.loop.status !== 'playing';
+    this.report(true);
   }
 
   /** Replays the run to where it is now (after an edit that changes the past, e.g. a tenant ended at an earlier time), and reports. */

@@ -233,7 +233,7 @@ export interface ServingApi extends LiveApi<ServingFrame, ServingLoadResult, Ser
   setModelConfig(lane: number, model: number, batchSize: number, instances: number): Answer<{ readonly lane: ServingLaneInfo }>;
   addBackground(intensity: number, memoryMb: number): Answer<{ readonly backgrounds: readonly BackgroundView[] }>;
   removeBackground(id: number): Answer<{ readonly backgrounds: readonly BackgroundView[] }>;
-  /** Goes to `timeMs` of the run (back by replaying from time 0, learning lanes included). */
+  /** Goes to `timeMs` of the run (back by restoring the checkpoint before it and replaying from there, learning lanes included). */
   seek(timeMs: unknown): SeekResult;
   /** A learning lane's agent as a file (refused when the lane does not learn). */
   exportAgent(lane: number): Answer<{ readonly agent: AgentFile }>;

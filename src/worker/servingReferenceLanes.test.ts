@@ -136,6 +136,25 @@ describe('reference lanes in the serving worker: searched beside the run, joined
     expect([0, 1, 2].map((lane) => collect(upFront, lane))).toEqual(late.series);
   }, 60_000);
 
+  it('a checkpoint taken while a reference lane waited: restored after it joined, the lane catches up again from time 0, and the run ends with the command line’s summaries', () => {
+    const { host, frames, advanceTime } = manualHost<ServingFrame>(0.5);
+    const session = new ServingSession(host);
+    expect(session.load(oracles()).ok).toBe(true);
+    // Checkpoints at 0, 10 and 20 s hold both reference lanes waiting for their search.
+    session.step(25_000);
+    expect(frames.at(-1)!.lanes.map((l) => l.search !== undefined)).toEqual([false, true, true]);
+    for (let i = 0; i < 20_000 && waiting(frames.at(-1)!); i++) advanceTime(16);
+    expect(waiting(frames.at(-1)!)).toBe(false);
+    // Back to 15 s: the checkpoint at 10 s had them waiting; their plans are known now, so they catch up from 0 and join.
+    expect(session.seek(15_000)).toEqual({ ok: true });
+    expect(frames.at(-1)!.timeMs).toBe(15_000);
+    expect(frames.at(-1)!.lanes.map((l) => l.search !== undefined)).toEqual([false, true, true]);
+    for (let i = 0; i < 20_000 && waiting(frames.at(-1)!); i++) advanceTime(16);
+    expect(frames.at(-1)!.lanes.every((l) => l.live !== null)).toBe(true);
+    session.step(15_000);
+    expect(lastSummaries(frames).map((s) => withoutDecision(s!))).toEqual(runServingScenario(oracles()).map((r) => withoutDecision(r.summary)));
+  }, 60_000);
+
   it('does not search again for the same scenario: a second load (another title and view), a seek back, a replay; another seed does', () => {
     const spies = countSearches();
     const { host, frames, advanceTime } = manualHost<ServingFrame>(0.5);
@@ -156,7 +175,7 @@ describe('reference lanes in the serving worker: searched beside the run, joined
     if (!added.ok) throw new Error(JSON.stringify(added.errors));
     const tenant = added.backgrounds.at(-1)!;
     session.step(4_000);
-    // Back in time (a replay from 0), and a tenant dropped live ended now (a replay to here): every lane runs in every frame.
+    // Back in time (from a checkpoint), and a tenant dropped live ended now (a replay to here): every lane runs in every frame.
     expect(session.seek(3_000)).toEqual({ ok: true });
     session.step(10_000);
     session.removeBackground(tenant.id);

@@ -36,6 +36,26 @@ function emptyPoint(models: number, startMs: number): Point {
   };
 }
 
+function copyPoint(p: Point): Point {
+  return {
+    ...p,
+    completed: p.completed.slice(),
+    latencySum: p.latencySum.slice(),
+    utilitySum: p.utilitySum.slice(),
+    utilityCount: p.utilityCount.slice(),
+    arrivals: p.arrivals.slice(),
+    violations: p.violations.slice(),
+    batchSize: p.batchSize.slice(),
+    instances: p.instances.slice(),
+  };
+}
+
+/** A `ServingSeries`' checkpoint. */
+export interface ServingSeriesSnapshot {
+  readonly series: { readonly stride: number; readonly points: readonly Point[] };
+  readonly pending: Point | null;
+}
+
 /** Two neighbouring points as one (b the later): sums added, b's end and configuration. */
 function mergePoints(a: Point, b: Point): Point {
   const sum = (x: Float64Array, y: Float64Array) => x.map((v, m) => v + y[m]!);
@@ -97,6 +117,17 @@ export class ServingSeries {
     if (p.slots < this.stride) return;
     this.series.push(p);
     this.pending = null;
+  }
+
+  /** The points (shared: never changed once pushed) and the point being filled (copied), for a checkpoint. */
+  snapshot(): ServingSeriesSnapshot {
+    return { series: this.series.snapshot(), pending: this.pending === null ? null : copyPoint(this.pending) };
+  }
+
+  /** Puts back a checkpoint; the next chunk replaces the page's series. */
+  restore(s: ServingSeriesSnapshot): void {
+    this.series.restore(s.series);
+    this.pending = s.pending === null ? null : copyPoint(s.pending);
   }
 
   /** The next chunk carries every point and replaces the page's series (after a jump). */

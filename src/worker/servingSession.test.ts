@@ -181,7 +181,8 @@ describe('ServingSession', () => {
     expect(frames.at(-1)!.stride).toBeGreaterThanOrEqual(16);
     const slots = collect(frames, 0);
     expect(slots.endMs.at(-1)).toBe(3_000_000);
-  });
+    // 3000 s of 100 ms slots, with a checkpoint every 10 s: seconds on a loaded machine.
+  }, 30_000);
 
   it('starts the other lanes at once; a reference lane waits with its search’s progress and no points, then joins with every point up to now', () => {
     // The clock moves on as work is done, so the search runs in slices between the run's ticks.

@@ -2,7 +2,7 @@ import type { ServingSummary } from '../engine/serving/metrics';
 import type { AdmissionView, ModelAction, ServingScheduler } from '../engine/serving/scheduler';
 import { wrapDecide } from '../engine/serving/scheduler';
 import type { ServingRunSpec } from '../engine/serving/simulation';
-import type { LaneRun } from '../scenario/deviceCopies';
+import type { LaneRun, LaneRunSnapshot } from '../scenario/deviceCopies';
 import { parseWorldScenario } from '../scenario/parse';
 import { servingWorld } from '../worlds/serving/world';
 import type { ServingScenario } from '../scenario/schema';
@@ -12,7 +12,7 @@ import type { AgentFile } from '../agents/learner';
 import { DiscreteSac, type SacUpdateExplained } from '../agents/sac';
 import { isLearningScheduler, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext, type LearningFactory } from '../schedulers/serving/registry';
 import { createFixed } from '../schedulers/serving/fixed';
-import { LearningLane } from './learningLane';
+import { LearningLane, type LearningLaneSnapshot } from './learningLane';
 import { TICK_BUDGET_MS, type SessionHost } from './liveLoop';
 import type { Answer } from './liveProtocol';
 import { describeValue, indexProblem, LiveSession, refuse } from './liveSession';
@@ -30,7 +30,7 @@ import type {
 import { SERVING_SPEED_LIMITS } from './servingProtocol';
 import { referencePlanKey, ReferenceSearches, type SearchRequest } from './referenceLanes';
 import { referenceSearchBound, type ReferenceResult } from '../schedulers/serving/reference';
-import { ServingSeries } from './servingSeries';
+import { ServingSeries, type ServingSeriesSnapshot } from './servingSeries';
 import type { FrameContext, FrameExtra, SessionContext, TimeTravel, WorldPlugin } from './world';
 
 /** What a lane's scheduler wrapper shares with the session. */
@@ -106,6 +106,72 @@ interface Chase {
 
 type AnyLane = Lane | WaitingLane;
 
+/**
+ * A lane as a checkpoint holds it: the lane object (alive as long as the run is, since only
+ * a new run disposes lanes) and its copied state. `state` is null for a lane that waited for
+ * its plan then (it waits again, or catches up from time 0, after a restore).
+ */
+interface LaneCheckpoint {
+  readonly lane: AnyLane;
+  readonly state: LaneState | null;
+}
+
+/** What a running lane holds that changes as it runs, copied. */
+interface LaneState {
+  readonly run: LaneRunSnapshot;
+  /** Each device copy's scheduler's state; null when one of them cannot be copied (the lane is replayed from 0 on restore). */
+  readonly schedulers: readonly unknown[] | null;
+  readonly info: ServingLaneInfo;
+  readonly overrides: readonly ((ModelAction | null)[] | null)[];
+  readonly action: readonly ModelAction[];
+  readonly decisions: number;
+  readonly decisionMs: number;
+  readonly series: ServingSeriesSnapshot;
+  readonly learnings: readonly LearningLaneSnapshot[];
+}
+
+/** A checkpoint of the serving world: the time, the slot under way and every lane. */
+export interface ServingCheckpoint {
+  readonly timeMs: number;
+  readonly slot: number;
+  readonly lanes: readonly LaneCheckpoint[];
+}
+
+/**
+ * Checkpoint spacing at first, simulated ms (ARCHITECTURE §7a). A seek replays at most one
+ * spacing from the checkpoint before its target: a run with a BCEdge lane replays a simulated
+ * second in 10–18 ms on two shared cores (up to 36 ms when they are loaded), so 10 s keeps a
+ * seek near or under 300 ms; where the budget below has doubled the spacing to 20 s, a seek
+ * takes up to twice that.
+ */
+export const SERVING_CHECKPOINT_EVERY_MS = 10_000;
+/** The most checkpoints kept (the spacing doubles past it): a 3000 s run at 10 s apart, if the budget allows. */
+export const SERVING_CHECKPOINTS_MAX = 300;
+/**
+ * What the checkpoints may hold together, bytes (256 MB; the spacing doubles past it). A
+ * BCEdge lane's checkpoint holds about 1.05 MB of its own: SAC's networks and Adam's moments
+ * (0.67 MB), the interference predictor (0.2 MB: its record ring, network, Adam state and
+ * error windows), the engine (0.1 MB: requests in flight, batches, latency sketches) and the
+ * replay buffer's chunk it was filling (the full chunks and the series' points are shared with
+ * the checkpoints before); a fixed lane's about 0.1 MB, its engine. On the 3000 s
+ * bcedge-dynamic run with a Triton and a BCEdge lane the budget is met near 2200 s and the
+ * spacing becomes 20 s; more learning lanes or device copies meet it earlier.
+ */
+export const SERVING_CHECKPOINT_BUDGET_BYTES = 256 * 1024 * 1024;
+
+/** How the serving world keeps its checkpoints. */
+export interface ServingCheckpointPolicy {
+  readonly everyMs: number;
+  readonly max: number;
+  readonly budgetBytes: number;
+}
+
+export const SERVING_CHECKPOINT_POLICY: ServingCheckpointPolicy = {
+  everyMs: SERVING_CHECKPOINT_EVERY_MS,
+  max: SERVING_CHECKPOINTS_MAX,
+  budgetBytes: SERVING_CHECKPOINT_BUDGET_BYTES,
+};
+
 /** A live change, kept so that a replay reproduces it at the same simulated time. */
 export type ServingEdit =
   | { readonly kind: 'config'; readonly atMs: number; readonly lane: number; readonly model: number; readonly action: ModelAction }
@@ -153,8 +219,8 @@ export interface ServingTypes {
   readonly loaded: ServingLoaded;
   readonly frame: ServingFrame;
   readonly edit: ServingEdit;
-  /** None: the serving world goes back by replaying (see `ServingWorld`). */
-  readonly checkpoint: null;
+  /** Every lane and the session's own state at a time (see `ServingWorld`). */
+  readonly checkpoint: ServingCheckpoint;
 }
 
 /**
@@ -162,29 +228,34 @@ export interface ServingTypes {
  * scenario on one arrival trace (same seed), advanced in lock step slot by slot; its position
  * is the simulated time, ms.
  *
- * Time travel replays from time 0 with every live edit at its time — learning lanes
- * included, whose networks, optimizer state, replay buffer and random generator are rebuilt
- * from the scenario (and the shipped agent) and trained again on the same trace, bit for bit.
- * It keeps no checkpoints, so memory stays that of one run whatever its length; a seek back
- * costs the simulated time up to the target (`BENCH_ONLY=seek npm run bench` measures 600 s
- * back with a BCEdge lane). The engine's `ServingRun` has no snapshot, and a learner's state
- * is megabytes of tensors (two critics, their targets, the actor, Adam's moments, a replay
- * buffer of up to 10⁵ transitions): checkpointing it 64 times would not be bounded memory,
- * and replaying is exact.
+ * Time travel goes through checkpoints of the whole run (ARCHITECTURE §7a), one every
+ * SERVING_CHECKPOINT_EVERY_MS of simulated time at first, at most SERVING_CHECKPOINTS_MAX and
+ * SERVING_CHECKPOINT_BUDGET_BYTES of them (the spacing doubles past either): each lane's engine
+ * (`LaneRun.snapshot`), its schedulers — learners included, with their networks as one
+ * Float32Array each, Adam's moments, replay buffer (in chunks shared between checkpoints),
+ * random stream, counters and temperature, and the interference predictor's network, optimizer
+ * and records — and the session's own state (time, slot, overrides, action in force, decision
+ * counters, series, learning curves). A seek restores the latest checkpoint before its target
+ * and replays from there with the live edits at their times, bit for bit what the run gave the
+ * first time. A lane whose scheduler cannot copy its state (`ServingScheduler.snapshot` absent or
+ * undefined) is built afresh and replayed from time 0 to the checkpoint instead, as every lane
+ * was before checkpoints.
  *
  * A reference lane (`fixed-hindsight`, `fixed-per-phase`) searches by re-running its trace
  * tens to hundreds of times: minutes on the 3000 s presets. The other lanes do not wait for
  * it. Its search runs in slices between the live run's ticks (as the sweeps do); meanwhile the
  * lane waits, without points. Once its plan is known the lane is built, run from time 0 up to
  * the others with the live edits at their times — so that it is the very lane a run that had
- * searched first would have had, bit for bit — and joins them. Plans are kept per scenario and
- * lane (`ReferenceSearches`, for as long as the worker lives): a rebuild (a seek back, a
- * replay, a reload of the same scenario) takes the plan and does not search again.
+ * searched first would have had, bit for bit — and joins them. A checkpoint taken while it
+ * waited keeps it waiting: restored, it waits again, or catches up from time 0 if its plan is
+ * known by then. Plans are kept per scenario and lane (`ReferenceSearches`, for as long as the
+ * worker lives): a rebuild (a replay from 0, a reload of the same scenario) takes the plan and
+ * does not search again.
  */
 export class ServingWorld implements WorldPlugin<ServingTypes> {
   readonly unitsPerSpeedSecond = 1000;
   readonly integral = false;
-  readonly timeTravel: TimeTravel<null> = { by: 'replay', rebuild: () => this.rebuild() };
+  readonly timeTravel: TimeTravel<ServingCheckpoint>;
   readonly initialSpeed = 10;
   readonly speedLimits = SERVING_SPEED_LIMITS;
   readonly positionField = 'timeMs';
@@ -215,6 +286,19 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   /** Builds the learning lanes; set by the worker once TensorFlow.js is loaded. */
   learningFactory: LearningFactory | null = null;
   private session!: SessionContext<ServingTypes>;
+
+  /** `checkpoints`: the spacing, count and memory budget of the checkpoints (tests and the bench change them). */
+  constructor(checkpoints: Partial<ServingCheckpointPolicy> = {}) {
+    const policy = { ...SERVING_CHECKPOINT_POLICY, ...checkpoints };
+    this.timeTravel = {
+      by: 'checkpoints',
+      every: policy.everyMs,
+      max: policy.max,
+      budget: { bytes: policy.budgetBytes, held: (c) => c.lanes.map((l) => l.state) },
+      snapshot: () => this.snapshot(),
+      restore: (c) => this.restore(c),
+    };
+  }
 
   attach(session: SessionContext<ServingTypes>): void {
     this.session = session;
@@ -268,18 +352,10 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     this.slotMs = spec.assumptions.slotMs;
     const requests: SearchRequest[] = [];
     this.lanes = scenario.serving.lanes.map((l, index): AnyLane => {
-      const params = servingLaneParameters(l);
-      const info: ServingLaneInfo = {
-        index,
-        scheduler: l.scheduler,
-        label: servingLaneLabel(l.scheduler, params),
-        params,
-        configurable: l.scheduler === 'fixed',
-        learning: isLearningScheduler(l.scheduler),
-      };
+      const info = this.laneInfo(index);
       const search = SERVING_SCHEDULERS[l.scheduler].reference;
       if (search === undefined) return this.buildLane(info);
-      const searchParams = search.params(params);
+      const searchParams = search.params(info.params);
       // Each device copy searches its own plan on its own run (as the command line does).
       const specs = this.copies ?? [spec];
       const keys = specs.map((own) => referencePlanKey(search.kind, own, searchParams));
@@ -294,6 +370,120 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     this.searches.want(requests);
     this.replaceDue = true;
     this.sliceLater();
+  }
+
+  /** Lane `index` as the scenario the lanes were built from has it (live settings not applied). */
+  private laneInfo(index: number): ServingLaneInfo {
+    const l = this.base!.serving.lanes[index]!;
+    const params = servingLaneParameters(l);
+    return {
+      index,
+      scheduler: l.scheduler,
+      label: servingLaneLabel(l.scheduler, params),
+      params,
+      configurable: l.scheduler === 'fixed',
+      learning: isLearningScheduler(l.scheduler),
+    };
+  }
+
+  /** Lanes at time 0 afresh from `base`, for a change of what they start from (a scripted tenant ended live). */
+  rebuildLanes(): void {
+    this.rebuild();
+  }
+
+  /**
+   * A checkpoint now (ARCHITECTURE §7a): per running lane, its run (`LaneRun.snapshot`), each
+   * device copy's scheduler (learners with their networks, optimizer, replay buffer and random
+   * stream), the page's overrides, the action in force, the decision counters, the series and
+   * the learning curve. A lane waiting for its plan is kept as waiting.
+   */
+  private snapshot(): ServingCheckpoint {
+    return {
+      timeMs: this.timeMs,
+      slot: this.slot,
+      lanes: this.lanes.map((lane): LaneCheckpoint => {
+        if (lane.kind === 'waiting') return { lane, state: null };
+        const schedulers = lane.inners.map((inner) => inner.snapshot?.());
+        return {
+          lane,
+          state: {
+            run: lane.run.snapshot(),
+            schedulers: schedulers.some((x) => x === undefined) ? null : schedulers,
+            info: lane.info,
+            overrides: lane.hooks.map((h) => h.overrides?.map((o) => (o === null ? null : { ...o })) ?? null),
+            action: lane.action.map((a) => ({ ...a })),
+            decisions: lane.decisions,
+            decisionMs: lane.decisionMs,
+            series: lane.series.snapshot(),
+            learnings: lane.learnings.map((l) => l.snapshot()),
+          },
+        };
+      }),
+    };
+  }
+
+  /**
+   * Back to a checkpoint: each lane that ran then is that very lane, put back as it was; one
+   * whose scheduler could not be copied is built afresh and replayed from time 0 to the
+   * checkpoint with the live edits before it (`replayLaneTo`). A reference lane that waited
+   * for its plan waits again, or, its plan known by now, catches up from time 0 as it does
+   * when its search ends (`chase`).
+   */
+  private restore(c: ServingCheckpoint): void {
+    this.timeMs = c.timeMs;
+    this.slot = c.slot;
+    this.lanes = c.lanes.map(({ lane, state }, index): AnyLane => {
+      if (state === null || lane.kind === 'waiting') {
+        const waiting = lane as WaitingLane;
+        const again: WaitingLane = { ...waiting, chase: null };
+        return again;
+      }
+      if (state.schedulers === null) {
+        // Its scheduler's state could not be copied: the lane as it stands is dropped, and one built afresh replays to the checkpoint.
+        const now = this.lanes[index];
+        const inners = now === undefined ? [] : now.kind === 'running' ? now.inners : (now.chase?.lane.inners ?? []);
+        for (const inner of inners) inner.dispose?.();
+        return this.replayLaneTo(this.buildLane(this.laneInfo(index)), c.timeMs, c.slot);
+      }
+      lane.run.restore(state.run);
+      state.schedulers.forEach((s, i) => lane.inners[i]!.restore!(s));
+      lane.info = state.info;
+      state.overrides.forEach((o, i) => {
+        const hooks = lane.hooks[i]!;
+        if (o !== null && hooks.overrides !== null) o.forEach((x, m) => (hooks.overrides![m] = x === null ? null : { ...x }));
+      });
+      lane.action = state.action.map((a) => ({ ...a }));
+      lane.decisions = state.decisions;
+      lane.decisionMs = state.decisionMs;
+      lane.series.restore(state.series);
+      state.learnings.forEach((l, i) => lane.learnings[i]!.restore(l));
+      return lane;
+    });
+    // Lanes whose plan is known by now catch up from time 0; the others wait for their search.
+    for (const key of new Set(this.lanes.flatMap((l) => (l.kind === 'waiting' ? l.keys : [])))) if (this.searches.plans.get(key) !== undefined) this.planFound(key);
+    this.replaceDue = true;
+    this.sliceLater();
+  }
+
+  /**
+   * Runs a lane built at time 0 to `timeMs` (slot `slot` under way), stretch by stretch as the
+   * session runs them, with the live edits made before `timeMs` (those made at it are the
+   * session's to apply, after the restore): the lane a replay from 0 would give.
+   */
+  private replayLaneTo(lane: Lane, timeMs: number, slot: number): Lane {
+    const chase: Chase = { lane, timeMs: 0, slot: 0, evaluations: 0, applied: new Set(), behindMs: 0 };
+    for (;;) {
+      for (const edit of this.session.edits()) {
+        if (edit.atMs > chase.timeMs || edit.atMs >= timeMs || chase.applied.has(edit)) continue;
+        chase.applied.add(edit);
+        this.applyEditTo(lane, edit);
+      }
+      if (chase.timeMs === timeMs && chase.slot === slot) return lane;
+      let stop = timeMs;
+      for (const edit of this.session.edits()) if (!chase.applied.has(edit) && edit.atMs > chase.timeMs && edit.atMs < stop) stop = edit.atMs;
+      chase.timeMs = Math.min(this.slotEnd(chase.slot), stop);
+      chase.slot = this.stretch([lane], chase.slot, stop);
+    }
   }
 
   /** Builds a lane at time 0 (a reference lane with its plans, found before: one per device copy). */
@@ -702,14 +892,16 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
  * - `addBackground`: `ServingRun.addBackground` at the current simulated time on every lane.
  * - `removeBackground`: the engine cannot end a background it was given (no end hook, and
  *   negative intensities are refused), so the lanes are replayed to the current time with
- *   every live edit at its time and the removed background ending now (exact, deterministic;
- *   it costs the simulated time so far, synchronously).
+ *   every live edit at its time and the removed background ending now (exact, deterministic):
+ *   a tenant dropped live from the checkpoint before it was dropped (the later ones are
+ *   forgotten), a tenant of the scenario from time 0 (the lanes are built again; it costs the
+ *   simulated time so far, synchronously).
  * - `setArrivalRate`: the Poisson trace is drawn from the rate, so a new rate restarts the run
  *   from time 0 (with the live edits folded into the scenario, as `reset`).
  */
 export class ServingSession extends LiveSession<ServingTypes> {
-  constructor(host: SessionHost<ServingFrame>) {
-    super(host, new ServingWorld());
+  constructor(host: SessionHost<ServingFrame>, checkpoints: Partial<ServingCheckpointPolicy> = {}) {
+    super(host, new ServingWorld(checkpoints));
   }
 
   private get serving(): ServingWorld {
@@ -840,6 +1032,8 @@ export class ServingSession extends LiveSession<ServingTypes> {
       if (ended(live)) return gone;
       if (live.atMs >= now) this.forgetEdit(live);
       else live.toMs = now;
+      // The checkpoints since it was dropped hold it as it was: they go, the run replays from the one before.
+      this.changedFrom(Math.min(live.atMs, now));
     } else {
       const i = w.scripted.findIndex((b) => b.id === id);
       const b = w.scripted[i];
@@ -853,6 +1047,11 @@ export class ServingSession extends LiveSession<ServingTypes> {
       else list[i] = { ...list[i]!, toS: now / 1000 };
       w.base = { ...w.base, serving: { ...w.base.serving, background: list } };
       w.scripted = b.fromMs >= now ? w.scripted.filter((x) => x.id !== id) : w.scripted.map((x) => (x.id === id ? { ...x, toMs: now } : x));
+      // The lanes start from the scenario's tenants: they are built again and replayed to now.
+      w.timelineDue = true;
+      w.rebuildLanes();
+      this.replayRebuiltTo(now);
+      return { ok: true, backgrounds: w.backgrounds() };
     }
     w.timelineDue = true;
     this.replayHere();

@@ -5,7 +5,7 @@
  * and what they show.
  */
 import type { FieldError } from '../scenario/schema';
-import type { PacedWorld, PlaybackStatus, SessionHost, Speed } from './liveLoop';
+import type { CheckpointBudget, PacedWorld, PlaybackStatus, SessionHost, Speed } from './liveLoop';
 import type { LiveFrame } from './liveProtocol';
 
 /** The types a world plugs in. */
@@ -61,13 +61,21 @@ export interface SessionContext<T extends WorldTypes> extends Pick<SessionHost<T
 /**
  * How a world goes back in time, and the calls that need: by checkpoints of its lanes, one
  * every `every` position units at first and at most `max` of them (the spacing doubles past
- * it), taken by `snapshot` (every lane and the world's own state now) and put back by
- * `restore`; or by replaying from the start with the live edits at their positions
- * (`replay`: nothing kept but the edits, `rebuild` gives the lanes of the run as it started,
- * at position 0, and a seek back costs the run up to the target).
+ * it, and past `budget` bytes held when the world states one: its checkpoints are large),
+ * taken by `snapshot` (every lane and the world's own state now) and put back by `restore`;
+ * or by replaying from the start with the live edits at their positions (`replay`: nothing
+ * kept but the edits, `rebuild` gives the lanes of the run as it started, at position 0, and
+ * a seek back costs the run up to the target).
  */
 export type TimeTravel<C> =
-  | { readonly by: 'checkpoints'; readonly every: number; readonly max: number; snapshot(): C; restore(checkpoint: C): void }
+  | {
+      readonly by: 'checkpoints';
+      readonly every: number;
+      readonly max: number;
+      readonly budget?: CheckpointBudget<C>;
+      snapshot(): C;
+      restore(checkpoint: C): void;
+    }
   | { readonly by: 'replay'; rebuild(): void };
 
 /** A world plugged into `LiveSession`: positions, pacing and lanes (`PacedWorld`) and the rest. */

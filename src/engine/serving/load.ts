@@ -40,6 +40,12 @@ export interface RateProcess {
   readonly peakRps: number;
   /** λ(t), rps; `timeMs` must not decrease from one call to the next. */
   rateAt(timeMs: number): number;
+  /**
+   * The process's own state for a checkpoint (an MMPP's phase, next switch and switch stream);
+   * absent where λ(t) is a function of t alone.
+   */
+  snapshot?(): Float64Array;
+  restore?(state: Float64Array): void;
 }
 
 /** Checks a schedule; throws a RangeError naming what is wrong (the scenario schema reports it per field first). */
@@ -122,17 +128,32 @@ export function rateProcess(s: RateSchedule, switches: Rng): RateProcess {
         rateAt: (t) => Math.max(0, s.meanRps + s.amplitudeRps * Math.sin((2 * Math.PI * (t + s.phaseMs)) / s.periodMs)),
       };
     case 'mmpp': {
-      const switchesOf = mmppSwitches(s, switches);
+      // The switch times in order (as `mmppSwitches`), kept inline so that a checkpoint holds them.
+      let t = 0;
+      let onNext = s.startOn;
+      const switchesOf = (): number => {
+        t += switches.exponential(onNext ? s.meanOnMs : s.meanOffMs);
+        onNext = !onNext;
+        return t;
+      };
       let on = s.startOn;
       let next = switchesOf();
       return {
         peakRps: Math.max(s.onRps, s.offRps),
-        rateAt(t) {
-          while (next <= t) {
+        rateAt(time) {
+          while (next <= time) {
             on = !on;
             next = switchesOf();
           }
           return on ? s.onRps : s.offRps;
+        },
+        snapshot: () => Float64Array.of(on ? 1 : 0, next, t, onNext ? 1 : 0, ...switches.state()),
+        restore(state) {
+          on = state[0] === 1;
+          next = state[1]!;
+          t = state[2]!;
+          onNext = state[3] === 1;
+          switches.setState(Uint32Array.from(state.subarray(4)));
         },
       };
     }
@@ -170,7 +191,7 @@ export function scheduleBoundariesMs(s: RateSchedule): number[] {
 export function meanRateRps(s: RateSchedule, durationMs: number, stepMs = 1): number {
   if (s.kind === 'mmpp') return Number.NaN;
   if (s.kind === 'constant') return s.rateRps;
-  const p = rateProcess(s, { nextFloat: () => 0, nextInt: () => 0, exponential: () => 1, state: () => new Uint32Array(4) });
+  const p = rateProcess(s, { nextFloat: () => 0, nextInt: () => 0, exponential: () => 1, state: () => new Uint32Array(4), setState: () => {} });
   let sum = 0;
   let n = 0;
   for (let t = stepMs / 2; t < durationMs; t += stepMs) {

@@ -114,6 +114,28 @@ export class LatencySamples {
   quantile(p: number): number {
     return quantileSorted(this.values.slice(0, this.size).sort(), p);
   }
+
+  /** The samples kept and how they were thinned, for a checkpoint. */
+  snapshot(): LatencySamplesSnapshot {
+    return { values: this.values.slice(0, this.size), capacity: this.values.length, stride: this.stride, seen: this.seen };
+  }
+
+  /** Puts back a state taken by `snapshot`. */
+  restore(s: LatencySamplesSnapshot): void {
+    this.values = new Float64Array(s.capacity);
+    this.values.set(s.values);
+    this.size = s.values.length;
+    this.stride = s.stride;
+    this.seen = s.seen;
+  }
+}
+
+/** A `LatencySamples`' state (only the samples kept are copied). */
+export interface LatencySamplesSnapshot {
+  readonly values: Float64Array;
+  readonly capacity: number;
+  readonly stride: number;
+  readonly seen: number;
 }
 
 /** One model's results (ARCHITECTURE §5 `perModel`). Times in ms, rates in requests per second. */
@@ -221,4 +243,20 @@ export class SlotSeries {
   get slotStride(): number {
     return this.stride;
   }
+
+  /** The records kept (immutable, so shared) and the stride, for a checkpoint. */
+  snapshot(): SlotSeriesSnapshot {
+    return { records: this.records.slice(), stride: this.stride };
+  }
+
+  restore(s: SlotSeriesSnapshot): void {
+    this.records = s.records.slice();
+    this.stride = s.stride;
+  }
+}
+
+/** A `SlotSeries`' state. */
+export interface SlotSeriesSnapshot {
+  readonly records: readonly SlotRecord[];
+  readonly stride: number;
 }

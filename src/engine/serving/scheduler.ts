@@ -179,6 +179,14 @@ export interface ServingScheduler {
   dispose?(): void;
   /** Admission control; absent = admit everything. */
   admit?(request: AdmissionRequest, view: AdmissionView): boolean;
+  /**
+   * Its state for a checkpoint of the run (ARCHITECTURE §7a), copied: `restore` puts it back
+   * so that the scheduler decides on as it did. A scheduler without state returns null;
+   * absent, or undefined returned (a learner whose state cannot be copied), its lane goes
+   * back in time by replaying from time 0.
+   */
+  snapshot?(): unknown;
+  restore?(state: unknown): void;
 }
 
 /** Whether an action is valid for `modelCount` models (integers in 1..MAX). */
@@ -213,5 +221,7 @@ export function wrapDecide(
   if (inner.observeBatch !== undefined) wrapped.observeBatch = inner.observeBatch.bind(inner);
   if (inner.dispose !== undefined) wrapped.dispose = inner.dispose.bind(inner);
   if (inner.report !== undefined) wrapped.report = inner.report.bind(inner);
+  if (inner.snapshot !== undefined) wrapped.snapshot = inner.snapshot.bind(inner);
+  if (inner.restore !== undefined) wrapped.restore = inner.restore.bind(inner);
   return wrapped;
 }

@@ -289,3 +289,64 @@ describe('ServingRun determinism and metrics', () => {
     expect(() => new ServingRun(spec(['res']), bad)).toThrow(RangeError);
   });
 });
+
+describe('ServingRun.snapshot / restore (ARCHITECTURE §7a)', () => {
+  /**
+   * A scheduler that changes its action every decision from a counter it keeps (so a restore
+   * that forgot the scheduler would show), with `snapshot`/`restore` of that counter.
+   */
+  const cycling = (count: number): ServingScheduler & { n: number; snapshot(): unknown; restore(state: unknown): void } => {
+    const s = {
+      id: 'cycling',
+      n: 0,
+      decide: () => {
+        s.n++;
+        return Array.from({ length: count }, (_, m) => ({ batchSize: [1, 2, 4, 8][(s.n + m) % 4]!, instances: 1 + ((s.n + m) % 3) }));
+      },
+      snapshot: () => s.n,
+      restore: (n: unknown) => {
+        s.n = n as number;
+      },
+    };
+    return s;
+  };
+
+  it.each([
+    ['the fixed slot, one arrival stream, a tenant', { background: [{ fromMs: 3_000, toMs: 9_000, intensity: 0.5, memoryMb: 400 }] }],
+    [
+      'Eq. 1 slots, per-model streams (an MMPP, steps), request classes, noise and a service window',
+      {
+        assumptions: { ...DEFAULT_SERVING_ASSUMPTIONS, interferenceNoise: 0.2, sloJitter: 0.2 },
+        models: [
+          { model: 'yolo' as ModelId, weight: 1, rate: { kind: 'mmpp' as const, onRps: 40, offRps: 5, meanOnMs: 2_000, meanOffMs: 3_000, startOn: true } },
+          { model: 'res' as ModelId, weight: 1, rate: { kind: 'steps' as const, steps: [{ fromMs: 0, rateRps: 10 }, { fromMs: 6_000, rateRps: 60 }] }, classes: [{ label: 'a', scale: 1, weight: 1 }, { label: 'b', scale: 2, weight: 1 }] },
+          { model: 'bert' as ModelId, weight: 1, serviceFromMs: 2_000, serviceToMs: 12_000 },
+        ],
+      },
+    ],
+  ] as const)('restored at a checkpoint and run on, gives what the uninterrupted run gave, bit for bit (%s)', (_name, overrides) => {
+    const s = spec(['yolo', 'res', 'bert'], { durationMs: 15_000, percentiles: { method: 'streaming' }, ...overrides });
+    const straight = new ServingRun(s, cycling(3));
+    straight.advanceTo(6_500);
+    const end = straight.runToEnd();
+    const series = straight.series.values;
+
+    const scheduler = cycling(3);
+    const run = new ServingRun(s, scheduler);
+    run.advanceTo(6_500);
+    const at = run.snapshot();
+    const atScheduler = scheduler.snapshot();
+    run.addBackground({ fromMs: 7_000, toMs: null, intensity: 0.9, memoryMb: 2_000 });
+    run.runToEnd();
+    expect(run.summary()).not.toEqual(end);
+    run.restore(at);
+    scheduler.restore(atScheduler);
+    expect(run.timeMs).toBe(6_500);
+    expect(run.runToEnd()).toEqual(end);
+    expect(run.series.values).toEqual(series);
+    // A checkpoint is a copy: running on did not change it, so it restores again.
+    run.restore(at);
+    scheduler.restore(atScheduler);
+    expect(run.runToEnd()).toEqual(end);
+  });
+});

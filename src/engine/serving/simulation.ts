@@ -1,4 +1,4 @@
-import { EventQueue } from '../eventQueue';
+import { EventQueue, type EventQueueSnapshot } from '../eventQueue';
 import { createRng, type Rng } from '../rng';
 import {
   contendedBatchMs,
@@ -10,6 +10,8 @@ import {
 import {
   LatencySamples,
   SlotSeries,
+  type LatencySamplesSnapshot,
+  type SlotSeriesSnapshot,
   slotUtility,
   throughputTermRps,
   type ServingModelSummary,
@@ -32,12 +34,14 @@ import {
   type ServingObservation,
   type ServingScheduler,
 } from './scheduler';
-import { LogHistogram, type PercentileOptions } from '../quantiles';
+import { LogHistogram, type LogHistogramSnapshot, type PercentileOptions } from '../quantiles';
 
 /** What the run needs of a percentile estimator. */
 interface PercentileSketch {
   add(value: number): void;
   quantile(p: number): number;
+  snapshot(): LatencySamplesSnapshot | LogHistogramSnapshot;
+  restore(s: LatencySamplesSnapshot | LogHistogramSnapshot): void;
 }
 
 /** A model served in a run and its share of the requests. */
@@ -281,6 +285,85 @@ const zeroSlot = (): SlotCounters => ({
 });
 
 /**
+ * A checkpoint of one `ServingRun` (see `ServingRun.snapshot`): the growing stores as typed
+ * arrays, the counters and sketches, every random stream's state. Events, slot records and
+ * background changes are immutable and shared with the run.
+ */
+export interface ServingRunSnapshot {
+  readonly scalars: Float64Array;
+  /**
+   * The requests not yet served or lost (their slots in `live`; a free slot's fields are never
+   * read), the free list as it stands (its order decides the slots handed out next) and the
+   * capacity: a backlog of a burst grows the arrays, a checkpoint holds only what is in flight.
+   */
+  readonly requests: {
+    readonly capacity: number;
+    readonly live: Int32Array;
+    readonly sent: Float64Array;
+    readonly deadline: Float64Array;
+    readonly slo: Float64Array;
+    readonly edge: Float64Array;
+    readonly seq: Float64Array;
+    readonly model: Int32Array;
+    readonly shapeClass: Int32Array;
+    readonly state: Uint8Array;
+    readonly free: Int32Array;
+  };
+  readonly heaps: readonly Int32Array[];
+  readonly heapCapacity: Int32Array;
+  readonly heapSize: Int32Array;
+  readonly batches: {
+    readonly model: Int32Array<ArrayBuffer>;
+    readonly shapeClass: Int32Array<ArrayBuffer>;
+    readonly size: Int32Array<ArrayBuffer>;
+    readonly start: Float64Array<ArrayBuffer>;
+    readonly serialization: Float64Array<ArrayBuffer>;
+    readonly inference: Float64Array<ArrayBuffer>;
+    readonly demand: Float64Array<ArrayBuffer>;
+    readonly activation: Float64Array<ArrayBuffer>;
+    readonly sloSum: Float64Array<ArrayBuffer>;
+    readonly freeMemory: Float64Array<ArrayBuffer>;
+    readonly freeCompute: Float64Array<ArrayBuffer>;
+    readonly running: Int32Array<ArrayBuffer>;
+    readonly instances: Int32Array<ArrayBuffer>;
+    readonly active: Uint8Array<ArrayBuffer>;
+    readonly members: Int32Array<ArrayBuffer>;
+    readonly free: Int32Array;
+  };
+  readonly events: EventQueueSnapshot<number>;
+  readonly load: DeviceLoad;
+  readonly action: readonly ModelAction[];
+  readonly perModel: {
+    readonly busy: Int32Array;
+    readonly recovering: Int32Array;
+    readonly inService: Uint8Array;
+    readonly flushAtMs: Float64Array;
+    readonly nextModelSendMs: Float64Array;
+    readonly modelSlotStartMs: Float64Array;
+    readonly due: Uint8Array;
+    readonly intervalInstanceMs: Float64Array;
+    readonly instancesSinceMs: Float64Array;
+    readonly instancesChanged: Uint8Array;
+  };
+  readonly totals: readonly Readonly<ModelTotals>[];
+  readonly slotCounters: readonly Readonly<SlotCounters>[];
+  readonly modelSlotCounters: readonly Readonly<SlotCounters>[] | null;
+  readonly modelSlotStats: readonly (ModelSlotStats | null)[];
+  readonly lastSlotStats: ModelSlotStats[] | null;
+  readonly lastRecord: SlotRecord | null;
+  readonly samples: readonly (LatencySamplesSnapshot | LogHistogramSnapshot)[];
+  readonly allSamples: LatencySamplesSnapshot | LogHistogramSnapshot;
+  readonly series: SlotSeriesSnapshot;
+  readonly backgroundChanges: readonly { readonly intensity: number; readonly memoryMb: number }[];
+  readonly rngs: {
+    readonly arrivals: Uint32Array;
+    readonly noise: Uint32Array | null;
+    readonly models: readonly Uint32Array[];
+    readonly rates: readonly (Float64Array | null)[];
+  };
+}
+
+/**
  * One lane of the serving world (ARCHITECTURE §3) as a discrete-event simulation on EventQueue.
  *
  * Requests: the devices send a Poisson stream at `rateRps`, each request's model drawn by
@@ -501,7 +584,7 @@ export class ServingRun {
     this.instancesChanged = new Uint8Array(this.m);
     // `exact` keeps every sample; without a method, the capped sample of old.
     const cap = spec.percentiles?.method === 'exact' ? Number.POSITIVE_INFINITY : (spec.latencySampleCap ?? 65_536);
-    const sketch = (): PercentileSketch => (spec.percentiles?.method === 'streaming' ? new LogHistogram(spec.percentiles.relativeError) : new LatencySamples(cap));
+    const sketch = (): PercentileSketch => (spec.percentiles?.method === 'streaming' ? new LogHistogram(spec.percentiles.relativeError) : new LatencySamples(cap)) as PercentileSketch;
     this.samples = spec.models.map(sketch);
     this.allSamples = sketch();
     this.series = new SlotSeries(spec.seriesCap ?? 4096);
@@ -1552,6 +1635,206 @@ export class ServingRun {
       failed,
       dropped,
       perModel,
+    };
+  }
+
+  // ---- Checkpoints -------------------------------------------------------------------------
+
+  /**
+   * Everything the run holds that changes as it runs, copied (ARCHITECTURE §7a): requests,
+   * queues, running batches, the event queue, every random stream, metrics and series. Not
+   * its scheduler, which the caller checkpoints beside it (`ServingScheduler.snapshot`), nor
+   * `onRequest`. Immutable parts (events, slot records) are shared with the run, not copied.
+   */
+  snapshot(): ServingRunSnapshot {
+    const copyCounters = (c: SlotCounters): SlotCounters => ({ ...c });
+    return {
+      scalars: Float64Array.of(
+        this.nowMs,
+        this.nextSendMs,
+        this.sequence,
+        this.freeReqTop,
+        this.slotIndex,
+        this.slotStartMs,
+        this.lastReward ?? Number.NaN,
+        this.lastReward === null ? 1 : 0,
+        this.finished ? 1 : 0,
+        this.traceIndex,
+      ),
+      requests: this.liveRequests(),
+      heaps: this.heaps.map((h, m) => h.slice(0, Math.max(1, this.heapSize[m]!))),
+      heapCapacity: Int32Array.from(this.heaps, (h) => h.length),
+      heapSize: this.heapSize.slice(),
+      batches: {
+        model: this.batchModel.slice(),
+        shapeClass: this.batchClass.slice(),
+        size: this.batchSize.slice(),
+        start: this.batchStart.slice(),
+        serialization: this.batchSerialization.slice(),
+        inference: this.batchInference.slice(),
+        demand: this.batchDemand.slice(),
+        activation: this.batchActivation.slice(),
+        sloSum: this.batchSloSum.slice(),
+        freeMemory: this.batchFreeMemory.slice(),
+        freeCompute: this.batchFreeCompute.slice(),
+        running: this.batchRunning.slice(),
+        instances: this.batchInstances.slice(),
+        active: this.batchActive.slice(),
+        members: this.batchMembers.slice(),
+        free: Int32Array.from(this.freeBatch),
+      },
+      events: this.events.snapshot(),
+      load: { ...this.load },
+      action: this.action.map((a) => ({ ...a })),
+      perModel: {
+        busy: this.busy.slice(),
+        recovering: this.recovering.slice(),
+        inService: this.inService.slice(),
+        flushAtMs: this.flushAtMs.slice(),
+        nextModelSendMs: this.nextModelSendMs.slice(),
+        modelSlotStartMs: this.modelSlotStartMs.slice(),
+        due: this.due.slice(),
+        intervalInstanceMs: this.intervalInstanceMs.slice(),
+        instancesSinceMs: this.instancesSinceMs.slice(),
+        instancesChanged: this.instancesChanged.slice(),
+      },
+      totals: this.totals.map((t) => ({ ...t })),
+      slotCounters: this.slotCounters.map(copyCounters),
+      modelSlotCounters: this.modelSlotCounters?.map(copyCounters) ?? null,
+      modelSlotStats: this.modelSlotStats.slice(),
+      lastSlotStats: this.lastSlotStats,
+      lastRecord: this.lastRecordValue,
+      samples: this.samples.map((x) => x.snapshot()),
+      allSamples: this.allSamples.snapshot(),
+      series: this.series.snapshot(),
+      backgroundChanges: this.backgroundChanges.slice(),
+      rngs: {
+        arrivals: this.arrivals.state(),
+        noise: this.noise?.state() ?? null,
+        models: this.modelRngs.map((r) => r.state()),
+        rates: this.rateProcesses.map((p) => p.snapshot?.() ?? null),
+      },
+    };
+  }
+
+  /**
+   * Puts the run back to a state taken by `snapshot` on a run of the same spec (its scheduler
+   * is the caller's to restore): running on from there gives, bit for bit, what the run gave
+   * the first time.
+   */
+  restore(s: ServingRunSnapshot): void {
+    if (s.heapSize.length !== this.m) throw new RangeError(`snapshot has ${s.heapSize.length} models, the run ${this.m}`);
+    const [nowMs, nextSendMs, sequence, freeReqTop, slotIndex, slotStartMs, lastReward, noReward, finished, traceIndex] = Array.from(s.scalars) as number[];
+    this.nowMs = nowMs!;
+    this.nextSendMs = nextSendMs!;
+    this.sequence = sequence!;
+    this.freeReqTop = freeReqTop!;
+    this.slotIndex = slotIndex!;
+    this.slotStartMs = slotStartMs!;
+    this.lastReward = noReward === 1 ? null : lastReward!;
+    this.finished = finished === 1;
+    this.traceIndex = traceIndex!;
+    const r = s.requests;
+    const capacity = r.capacity;
+    this.reqSent = new Float64Array(capacity);
+    this.reqDeadline = new Float64Array(capacity);
+    this.reqSlo = new Float64Array(capacity);
+    this.reqEdge = new Float64Array(capacity);
+    this.reqSeq = new Float64Array(capacity);
+    this.reqModel = new Int32Array(capacity);
+    this.reqClass = new Int32Array(capacity);
+    this.reqState = new Uint8Array(capacity);
+    r.live.forEach((at, k) => {
+      this.reqSent[at] = r.sent[k]!;
+      this.reqDeadline[at] = r.deadline[k]!;
+      this.reqSlo[at] = r.slo[k]!;
+      this.reqEdge[at] = r.edge[k]!;
+      this.reqSeq[at] = r.seq[k]!;
+      this.reqModel[at] = r.model[k]!;
+      this.reqClass[at] = r.shapeClass[k]!;
+      this.reqState[at] = r.state[k]!;
+    });
+    this.freeReq = new Int32Array(capacity);
+    this.freeReq.set(r.free);
+    this.reqCapacity = capacity;
+    s.heaps.forEach((h, m) => {
+      const heap = new Int32Array(s.heapCapacity[m]!);
+      heap.set(h);
+      this.heaps[m] = heap;
+    });
+    this.heapSize.set(s.heapSize);
+    const b = s.batches;
+    this.batchModel = b.model.slice();
+    this.batchClass = b.shapeClass.slice();
+    this.batchSize = b.size.slice();
+    this.batchStart = b.start.slice();
+    this.batchSerialization = b.serialization.slice();
+    this.batchInference = b.inference.slice();
+    this.batchDemand = b.demand.slice();
+    this.batchActivation = b.activation.slice();
+    this.batchSloSum = b.sloSum.slice();
+    this.batchFreeMemory = b.freeMemory.slice();
+    this.batchFreeCompute = b.freeCompute.slice();
+    this.batchRunning = b.running.slice();
+    this.batchInstances = b.instances.slice();
+    this.batchActive = b.active.slice();
+    this.batchMembers = b.members.slice();
+    this.freeBatch = Array.from(b.free);
+    this.batchCapacity = b.model.length;
+    this.events.restore(s.events);
+    Object.assign(this.load, s.load);
+    s.action.forEach((a, m) => {
+      this.action[m] = { ...a };
+    });
+    const p = s.perModel;
+    this.busy.set(p.busy);
+    this.recovering.set(p.recovering);
+    this.inService.set(p.inService);
+    this.flushAtMs.set(p.flushAtMs);
+    this.nextModelSendMs.set(p.nextModelSendMs);
+    this.modelSlotStartMs.set(p.modelSlotStartMs);
+    this.due.set(p.due);
+    this.intervalInstanceMs.set(p.intervalInstanceMs);
+    this.instancesSinceMs.set(p.instancesSinceMs);
+    this.instancesChanged.set(p.instancesChanged);
+    s.totals.forEach((t, m) => Object.assign(this.totals[m]!, t));
+    s.slotCounters.forEach((c, m) => Object.assign(this.slotCounters[m]!, c));
+    s.modelSlotCounters?.forEach((c, m) => Object.assign(this.modelSlotCounters![m]!, c));
+    s.modelSlotStats.forEach((x, m) => {
+      this.modelSlotStats[m] = x;
+    });
+    this.lastSlotStats = s.lastSlotStats;
+    this.lastRecordValue = s.lastRecord;
+    s.samples.forEach((x, m) => this.samples[m]!.restore(x));
+    this.allSamples.restore(s.allSamples);
+    this.series.restore(s.series);
+    this.backgroundChanges.length = 0;
+    this.backgroundChanges.push(...s.backgroundChanges);
+    this.arrivals.setState(s.rngs.arrivals);
+    if (s.rngs.noise !== null) this.noise?.setState(s.rngs.noise);
+    s.rngs.models.forEach((state, m) => this.modelRngs[m]!.setState(state));
+    s.rngs.rates.forEach((state, m) => {
+      if (state !== null) this.rateProcesses[m]!.restore?.(state);
+    });
+  }
+
+  /** The requests in flight, for a checkpoint (see `ServingRunSnapshot.requests`). */
+  private liveRequests(): ServingRunSnapshot['requests'] {
+    const live: number[] = [];
+    for (let r = 0; r < this.reqCapacity; r++) if (this.reqState[r] !== 0) live.push(r);
+    const at = Int32Array.from(live);
+    return {
+      capacity: this.reqCapacity,
+      live: at,
+      sent: Float64Array.from(at, (r) => this.reqSent[r]!),
+      deadline: Float64Array.from(at, (r) => this.reqDeadline[r]!),
+      slo: Float64Array.from(at, (r) => this.reqSlo[r]!),
+      edge: Float64Array.from(at, (r) => this.reqEdge[r]!),
+      seq: Float64Array.from(at, (r) => this.reqSeq[r]!),
+      model: Int32Array.from(at, (r) => this.reqModel[r]!),
+      shapeClass: Int32Array.from(at, (r) => this.reqClass[r]!),
+      state: Uint8Array.from(at, (r) => this.reqState[r]!),
+      free: this.freeReq.slice(0, this.freeReqTop),
     };
   }
 

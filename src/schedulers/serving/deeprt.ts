@@ -32,6 +32,8 @@ export function createDeepRt(params: DeepRtParams): ServingScheduler {
     id: 'deeprt',
     dispatch: 'edf',
     decide: (observation) => observation.models.map(() => ({ batchSize: params.maxBatch, instances: 1 })),
+    snapshot: () => null,
+    restore: () => {},
   };
   return params.admission ? { ...scheduler, admit: admitByEdf } : scheduler;
 }

@@ -17,6 +17,9 @@ export interface FixedParams {
 export function createFixed(params: FixedParams): ServingScheduler {
   return {
     id: 'fixed',
+    // No state of its own: the page's overrides are the live session's.
+    snapshot: () => null,
+    restore: () => {},
     decide: (observation) =>
       observation.models.map((_, m) => {
         const own = params.perModel?.[m];

@@ -151,6 +151,26 @@ export function createGa(params: GaParams, rng: Rng): GaScheduler {
 
   return {
     id: 'ga',
+    // The population (fitness arrays copied, genes immutable), the window's sums, the best so far, the counters and the random stream.
+    snapshot: () => ({
+      population: population.map((ind) => ({ genes: ind.genes, fitness: ind.fitness.slice() })),
+      best: best === null ? null : { genes: best.genes, fitness: best.fitness.slice() },
+      sums: sums.slice(),
+      counts: counts.slice(),
+      appliedFrom: appliedFrom.slice(),
+      scalars: Float64Array.of(current, slotInWindow, generation, lastInterval, installation),
+      rng: rng.state(),
+    }),
+    restore(state: unknown) {
+      const s = state as { population: Individual[]; best: Individual | null; sums: Float64Array; counts: Float64Array; appliedFrom: Float64Array; scalars: Float64Array; rng: Uint32Array };
+      population = s.population.map((ind) => ({ genes: ind.genes, fitness: ind.fitness.slice() }));
+      best = s.best === null ? null : { genes: s.best.genes, fitness: s.best.fitness.slice() };
+      sums = s.sums.slice();
+      counts = s.counts.slice();
+      appliedFrom = s.appliedFrom.slice();
+      [current, slotInWindow, generation, lastInterval, installation] = Array.from(s.scalars) as [number, number, number, number, number];
+      rng.setState(s.rng);
+    },
     get generation() {
       return generation;
     },

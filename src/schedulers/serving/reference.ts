@@ -82,6 +82,9 @@ export function createPlanned(id: string, plan: readonly PhasePlan[], report?: (
       while (k + 1 < plan.length && plan[k + 1]!.fromMs <= observation.nowMs) k++;
       return plan[k]!.actions.map((a) => ({ ...a }));
     },
+    // The phase is found from the time at each decision: nothing to keep.
+    snapshot: () => null,
+    restore: () => {},
     ...(report === undefined ? {} : { report }),
   };
 }

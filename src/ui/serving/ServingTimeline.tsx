@@ -30,7 +30,8 @@ const MARK: Record<ServingMarker['kind'], { readonly label: string; readonly kin
 /**
  * The serving world's time line: simulated time, with markers for tenants arriving and
  * leaving and, for the selected lane, configuration changes and loaded agents; the worker
- * replays from time 0 with every live change (learning lanes too).
+ * restores its latest checkpoint before the target and replays from there with every live
+ * change (learning lanes too).
  */
 export function ServingTimeline({ store }: { readonly store: ServingStore }) {
   // While playing, the scrubber moves in whole seconds (the page does not redraw it on every frame).
