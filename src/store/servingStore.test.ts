@@ -152,7 +152,8 @@ describe('the serving store', () => {
       }
       expect(slots).toBe(30_000);
     }
-  });
+    // 30,000 slots and 300 checkpoints: about 2 s alone, several times that beside other test files.
+  }, 30_000);
 });
 
 describe('ServingSeriesBuffer', () => {
