@@ -68,11 +68,19 @@ export class LiveSession<T extends WorldTypes> {
   load(input: unknown): LoadResultOf<T['loaded']> {
     const parsed = this.world.parse(input);
     if (!parsed.ok) return parsed;
+    return this.loadValid(parsed.scenario);
+  }
+
+  /**
+   * Loads a scenario its world's door has just validated: a worker API that validates first, to
+   * prepare what the scenario needs (the serving world's learners), does not validate it twice.
+   */
+  protected loadValid(scenario: T['scenario']): LoadResultOf<T['loaded']> {
     // The scenario as it stands, live edits folded in: what comes back if this one cannot be built.
     const previous = this.isLoaded ? this.world.currentScenario() : null;
     this.loop.status = 'paused';
     try {
-      this.start(parsed.scenario);
+      this.start(scenario);
     } catch (error) {
       // A scenario that parses but cannot be built (e.g. no shipped agent): keep the last good one.
       this.started = null;

@@ -39,16 +39,16 @@ export function servingApi(session: ServingSession, frames: { subscribe(callback
     },
     load: async (scenario: unknown) => {
       // Learning lanes need tfjs (and maybe a shipped agent) before the session can build them.
+      // Validated once, here: the session takes the scenario as validated (loadValidated).
       const parsed = parseWorldScenario(servingWorld, scenario);
-      if (parsed.ok) {
-        try {
-          session.setLearning(await host.learningFor(parsed.scenario, agentsBaseUrl));
-        } catch (error) {
-          const lane = parsed.scenario.serving.lanes.findIndex((l) => isLearningScheduler(l.scheduler));
-          return { ok: false as const, errors: [{ path: `serving.lanes[${lane}]`, message: `could not start its learner: ${error instanceof Error ? error.message : String(error)}` }] };
-        }
+      if (!parsed.ok) return parsed;
+      try {
+        session.setLearning(await host.learningFor(parsed.scenario, agentsBaseUrl));
+      } catch (error) {
+        const lane = parsed.scenario.serving.lanes.findIndex((l) => isLearningScheduler(l.scheduler));
+        return { ok: false as const, errors: [{ path: `serving.lanes[${lane}]`, message: `could not start its learner: ${error instanceof Error ? error.message : String(error)}` }] };
       }
-      return session.load(scenario);
+      return session.loadValidated(parsed.scenario);
     },
     exportAgent: (lane: number) => session.exportAgent(lane),
     explainUpdate: (lane: number) => session.explainUpdate(lane),

@@ -5,7 +5,7 @@ import type { ServingRunSpec } from '../engine/serving/simulation';
 import type { LaneRun, LaneRunSnapshot } from '../scenario/deviceCopies';
 import { parseWorldScenario } from '../scenario/parse';
 import { servingWorld } from '../worlds/serving/world';
-import type { ServingScenario } from '../scenario/schema';
+import type { FieldError, ServingScenario } from '../scenario/schema';
 import { buildLaneRun, buildServingSpec, deviceCopiesOf, laneReport, servingLaneParameters } from '../scenario/servingRunner';
 import { LearningScheduler } from '../agents/learningScheduler';
 import type { AgentFile } from '../agents/learner';
@@ -307,11 +307,16 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   parse(input: unknown) {
     const parsed = parseWorldScenario(servingWorld, input);
     if (!parsed.ok) return parsed;
-    const learningLane = parsed.scenario.serving.lanes.findIndex((l) => isLearningScheduler(l.scheduler));
+    return this.learningProblem(parsed.scenario) ?? { ok: true as const, scenario: parsed.scenario };
+  }
+
+  /** A valid scenario's learning lane that cannot run (TensorFlow.js not loaded), as a refusal; null when it can run. */
+  learningProblem(scenario: ServingScenario): { readonly ok: false; readonly errors: readonly FieldError[] } | null {
+    const learningLane = scenario.serving.lanes.findIndex((l) => isLearningScheduler(l.scheduler));
     if (learningLane >= 0 && this.learningFactory === null) {
       return { ok: false as const, errors: [{ path: `serving.lanes[${learningLane}].scheduler`, message: 'is a learning scheduler and TensorFlow.js could not be loaded' }] };
     }
-    return { ok: true as const, scenario: parsed.scenario };
+    return null;
   }
 
   position(): number {
@@ -910,6 +915,14 @@ export class ServingSession extends LiveSession<ServingTypes> {
 
   setLearning(factory: LearningFactory | null): void {
     this.serving.learningFactory = factory;
+  }
+
+  /**
+   * Loads a scenario the serving door has just validated (`servingApi`'s load validates first,
+   * to start the learners it needs): a scenario is validated once per load.
+   */
+  loadValidated(scenario: ServingScenario): ReturnType<ServingSession['load']> {
+    return this.serving.learningProblem(scenario) ?? this.loadValid(scenario);
   }
 
   /** A learning lane's agent as a file; refused for other lanes. */

@@ -1,0 +1,44 @@
+import { describe, expect, it, vi } from 'vitest';
+import { SERVING_PRESETS } from '../scenario/presets';
+import type { ServingScenario } from '../scenario/schema';
+import { servingApi } from './servingApi';
+import { ServingSession } from './servingSession';
+import { SweepRunner } from './servingSweeps';
+import { manualHost } from './testing/manualHost';
+import type { ServingFrame } from './servingProtocol';
+
+// Count the serving door: the worker validates a loaded scenario once.
+const door = vi.hoisted(() => ({ calls: 0 }));
+vi.mock('../scenario/parse', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../scenario/parse')>();
+  return { ...real, parseWorldScenario: (...args: Parameters<typeof real.parseWorldScenario>) => (door.calls++, real.parseWorldScenario(...args)) };
+});
+
+const scenario = (): ServingScenario => {
+  const s = structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
+  return { ...s, serving: { ...s.serving, durationS: 20, lanes: [{ scheduler: 'fixed' }, { scheduler: 'deeprt' }] } };
+};
+
+describe("the serving worker's load", () => {
+  const api = () => {
+    const h = manualHost<ServingFrame>();
+    return servingApi(new ServingSession(h.host), { subscribe: () => undefined }, { learningFor: async () => null, sweeps: new SweepRunner(h.host), agentsBaseUrl: 'http://127.0.0.1/agents/' });
+  };
+
+  it('validates a scenario once, whether it loads or is refused by its field', async () => {
+    const worker = api();
+    door.calls = 0;
+    expect((await worker.load(scenario())).ok).toBe(true);
+    expect(door.calls).toBe(1);
+    door.calls = 0;
+    const refused = await worker.load({ ...scenario(), serving: { ...scenario().serving, rateRps: -1 } });
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.errors.map((e) => e.path)).toContain('serving.rateRps');
+    expect(door.calls).toBe(1);
+  });
+
+  it('still refuses a learning lane when TensorFlow.js is not there, naming the lane', async () => {
+    const refused = await api().load({ ...scenario(), serving: { ...scenario().serving, lanes: [{ scheduler: 'fixed' }, { scheduler: 'bcedge' }] } });
+    expect(refused).toEqual({ ok: false, errors: [{ path: 'serving.lanes[1].scheduler', message: 'is a learning scheduler and TensorFlow.js could not be loaded' }] });
+  });
+});
