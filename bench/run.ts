@@ -9,7 +9,8 @@
  * only the sweeps (1 worker against every core, in Node and in the page); `BENCH_ONLY=seek` only
  * the serving seeks 600 and 2,900 simulated seconds back in a 3000 s run with a BCEdge lane
  * through the checkpoints, against replaying from time 0, and the checkpoints' memory;
- * `BENCH_ONLY=first-load` only the page's first-load JavaScript (a fresh build, seconds);
+ * `BENCH_ONLY=first-load` only the page's first-load JavaScript (a fresh build, seconds); `BENCH_ONLY=first-frame` the serving
+ * lab's first frame of bcedge-dynamic from a link against the default serving scenario (bench/firstFrame.ts);
  * `BENCH_ONLY=claims` only the long tasks while a Claims row recomputes in the page, beside the
  * idle lab (bench/claims.ts).
  */
@@ -36,6 +37,7 @@ import { benchReal, BENCH_REAL_SIZE } from './real';
 import { benchSimpy } from './simpy';
 import { measureDatabase } from '../src/measure/runner';
 import { defaultHogBufferMiB, nodeCores, nodeRuntime, spawnNodeHog } from '../src/cli/hogThreads';
+import { benchFirstFrame } from './firstFrame';
 import { benchFirstLoad, benchServingSeek } from './shell';
 import { memoryRows } from './memory';
 import { benchSweep } from './sweep';
@@ -47,7 +49,7 @@ type Row = BenchRow;
 const rows: Row[] = [];
 
 // BENCH_ONLY=<part>: that part alone (while developing it; the bench's figures are the full run).
-const ONLY_PARTS = ['sac-update', 'simpy', 'measure', 'real', 'memory', 'sweep', 'seek', 'first-load', 'claims'] as const;
+const ONLY_PARTS = ['sac-update', 'simpy', 'measure', 'real', 'memory', 'sweep', 'seek', 'first-load', 'first-frame', 'claims'] as const;
 const only = process.env['BENCH_ONLY'];
 if (only !== undefined) {
   if (!(ONLY_PARTS as readonly string[]).includes(only)) {
@@ -77,6 +79,8 @@ if (only !== undefined) {
     report(`bench/results-${only}.json`, {}, { shell: { servingSeek: benchServingSeek(await loadTfNode(), rows) } });
   } else if (only === 'first-load') {
     report(`bench/results-${only}.json`, {}, { shell: { firstLoad: benchFirstLoad(rows) } });
+  } else if (only === 'first-frame') {
+    report(`bench/results-${only}.json`, {}, { shell: { firstFrame: await benchFirstFrame(rows) } });
   } else if (only === 'claims') {
     report(`bench/results-${only}.json`, {}, { claims: await benchClaims(rows) });
   } else {
@@ -227,7 +231,7 @@ const measureDetails = await benchMeasure(tf, rows);
 const realDetails = await benchReal(tf, rows, measureDetails.database);
 
 // 7. The lab shell (ARCHITECTURE §7a, §7a′): serving time travel with a learning lane, the first load.
-const shellDetails = { servingSeek: benchServingSeek(tf, rows), firstLoad: benchFirstLoad(rows) };
+const shellDetails = { servingSeek: benchServingSeek(tf, rows), firstLoad: benchFirstLoad(rows), firstFrame: await benchFirstFrame(rows) };
 
 // 8. Sweeps at scale (ARCHITECTURE §4): 1 worker against every core, in Node and in the page.
 await benchSweep(rows);

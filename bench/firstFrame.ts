@@ -1,0 +1,80 @@
+/**
+ * The serving lab's first frame (ARCHITECTURE §7a′), part of `npm run bench` (`BENCH_ONLY=
+ * first-frame` alone): the page in headless Chromium opened on a link of `bcedge-dynamic` (ten
+ * lanes, three of them reference lanes that search the run's trace), timed from navigation to
+ * the first frame whose simulated time has moved with every lane listed; against the default
+ * serving scenario (no reference lane) opened the same way in the same run. The median of
+ * three openings each, a fresh page every time.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { encodeAnyScenarioLink } from '../src/scenario/link';
+import { SERVING_PRESETS } from '../src/scenario/presets';
+import type { ServingScenario } from '../src/scenario/schema';
+import { gotoWhenServed, launchBenchBrowser } from './browser';
+import type { BenchRow } from './row';
+
+const PORT = 4186;
+const OUT_DIR = 'dist-bench-first-frame';
+const OPENINGS = 3;
+
+/** What the page's init script records (ms since navigation). */
+interface FirstFrame {
+  firstFrameMs?: number;
+}
+
+/** Target of the first frame of bcedge-dynamic, ms. */
+export const FIRST_FRAME_TARGET_MS = 1500;
+
+function preset(id: string): ServingScenario {
+  return structuredClone(SERVING_PRESETS.find((p) => p.id === id)!.scenario) as ServingScenario;
+}
+
+/** Appends the row; returns each opening's times for bench/results.json. */
+export async function benchFirstFrame(rows: BenchRow[]): Promise<object> {
+  const build = spawnSync('./node_modules/.bin/vite', ['build', '--outDir', OUT_DIR, '--logLevel', 'error'], { encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`vite build failed: ${build.stderr}`);
+  const server = spawn('./node_modules/.bin/vite', ['preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort', '--outDir', OUT_DIR], { stdio: 'ignore' });
+  const browser = await launchBenchBrowser();
+  const times: Record<string, number[]> = {};
+  try {
+    for (const id of ['serving-default', 'bcedge-dynamic']) {
+      const scenario = preset(id);
+      const url = `http://127.0.0.1:${PORT}/#${encodeAnyScenarioLink(scenario)}`;
+      times[id] = [];
+      for (let k = 0; k < OPENINGS; k++) {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        // When the page first shows every lane and a simulated time past 0, by its own clock (ms since navigation).
+        await page.addInitScript({
+          content: `new MutationObserver(() => {
+            if (window.firstFrameMs !== undefined) return;
+            const time = Number(document.querySelector('[data-testid="serving.time"]')?.getAttribute('data-time-ms') ?? '0');
+            if (time > 0 && document.querySelectorAll('.serving-lanes li').length === ${scenario.serving.lanes.length}) window.firstFrameMs = performance.now();
+          }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });`,
+        });
+        await gotoWhenServed(page, url);
+        await page.waitForFunction(() => (globalThis as unknown as FirstFrame).firstFrameMs !== undefined, undefined, { timeout: 120_000 });
+        times[id]!.push(await page.evaluate(() => (globalThis as unknown as FirstFrame).firstFrameMs!));
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+    server.kill();
+  }
+  const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const dynamic = median(times['bcedge-dynamic']!);
+  const base = median(times['serving-default']!);
+  rows.push({
+    name: 'serving lab: first frame of bcedge-dynamic from a link (10 lanes, 3 searching; baseline: the default serving scenario)',
+    value: dynamic,
+    unit: 'ms',
+    target: `≤ ${FIRST_FRAME_TARGET_MS.toLocaleString('en-US')} ms`,
+    met: dynamic <= FIRST_FRAME_TARGET_MS,
+    baseline: base,
+    ratio: dynamic / base,
+    note: `from navigation to a frame with every lane listed and simulated time past 0, median of ${OPENINGS} fresh pages: bcedge-dynamic ${times['bcedge-dynamic']!.map((t) => Math.round(t)).join(', ')} ms; serving-default ${times['serving-default']!.map((t) => Math.round(t)).join(', ')} ms; load average ${loadavg()[0]!.toFixed(1)}`,
+  });
+  return times;
+}
