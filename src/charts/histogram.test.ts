@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LATENCY_BINS, latencyBinEdge } from '../worker/protocol';
+import { PIPELINE_LATENCY_BINS, latencyBinEdge } from '../worker/pipelineProtocol';
 import { BOX_WHISKERS, boxStats, histogramQuantiles } from './histogram';
 
 /** Linear unit bins: bin b covers [b, b + 1). */
@@ -7,8 +7,8 @@ const unit = (b: number) => b;
 
 /** The bin of a latency, as the worker's series builder files it. */
 function binOf(ms: number): number {
-  const scale = LATENCY_BINS.count / Math.log(LATENCY_BINS.maxMs / LATENCY_BINS.minMs);
-  return Math.min(LATENCY_BINS.count - 1, Math.max(0, Math.floor(Math.log(Math.max(ms, LATENCY_BINS.minMs) / LATENCY_BINS.minMs) * scale)));
+  const scale = PIPELINE_LATENCY_BINS.count / Math.log(PIPELINE_LATENCY_BINS.maxMs / PIPELINE_LATENCY_BINS.minMs);
+  return Math.min(PIPELINE_LATENCY_BINS.count - 1, Math.max(0, Math.floor(Math.log(Math.max(ms, PIPELINE_LATENCY_BINS.minMs) / PIPELINE_LATENCY_BINS.minMs) * scale)));
 }
 
 describe('histogramQuantiles', () => {
@@ -45,7 +45,7 @@ describe('histogramQuantiles', () => {
 
   it('recovers quantiles of real latencies within one log-spaced bin', () => {
     // 1 … 1000 ms, one sample each: true p50 ≈ 500, p99 ≈ 990.
-    const counts = new Float64Array(LATENCY_BINS.count);
+    const counts = new Float64Array(PIPELINE_LATENCY_BINS.count);
     for (let ms = 1; ms <= 1000; ms++) counts[binOf(ms)]!++;
     const binRatio = latencyBinEdge(1) / latencyBinEdge(0);
     const [p50, p99] = histogramQuantiles(counts, [0.5, 0.99]);
@@ -64,11 +64,11 @@ describe('histogramQuantiles', () => {
 
 describe('boxStats', () => {
   it('is null for an empty histogram', () => {
-    expect(boxStats(new Float64Array(LATENCY_BINS.count))).toBeNull();
+    expect(boxStats(new Float64Array(PIPELINE_LATENCY_BINS.count))).toBeNull();
   });
 
   it('orders whiskers, quartiles and median and counts the queries', () => {
-    const counts = new Float64Array(LATENCY_BINS.count);
+    const counts = new Float64Array(PIPELINE_LATENCY_BINS.count);
     for (let ms = 1; ms <= 400; ms++) counts[binOf(ms * 0.5)]! += 2;
     const b = boxStats(counts)!;
     expect(b.count).toBe(800);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Marker } from '../worker/protocol';
+import type { PipelineMarker } from '../worker/pipelineProtocol';
 import { groupLabel, markerDescription, markerLabel, placeTicks } from './markerTicks';
 
-const on = (query: number, ep: number, mode: Marker['mode'] = 'E'): Marker => ({ query, kind: 'interference-on', lane: -1, executionPlace: ep, mode });
-const off = (query: number, ep: number, mode: Marker['mode'] = 'E'): Marker => ({ query, kind: 'interference-off', lane: -1, executionPlace: ep, mode });
-const interference = (m: Marker) => m.lane === -1;
+const on = (query: number, ep: number, mode: PipelineMarker['mode'] = 'E'): PipelineMarker => ({ query, kind: 'interference-on', lane: -1, executionPlace: ep, mode });
+const off = (query: number, ep: number, mode: PipelineMarker['mode'] = 'E'): PipelineMarker => ({ query, kind: 'interference-off', lane: -1, executionPlace: ep, mode });
+const interference = (m: PipelineMarker) => m.lane === -1;
 
 describe('markerLabel', () => {
   it('names the mode and the EP, 1-based', () => {

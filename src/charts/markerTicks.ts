@@ -1,7 +1,7 @@
-import type { Marker } from '../worker/protocol';
+import type { PipelineMarker } from '../worker/pipelineProtocol';
 
 /** Short text of an interference marker: "E→EP2" (mode E arrives at EP 2), "E←EP2" (it leaves). EPs are 1-based. */
-export function markerLabel(marker: Marker): string {
+export function markerLabel(marker: PipelineMarker): string {
   const ep = marker.executionPlace === undefined ? '?' : String(marker.executionPlace + 1);
   const mode = marker.mode ?? '?';
   switch (marker.kind) {
@@ -19,7 +19,7 @@ export function markerLabel(marker: Marker): string {
 }
 
 /** A sentence for a marker, for tooltips and screen readers. */
-export function markerDescription(marker: Marker): string {
+export function markerDescription(marker: PipelineMarker): string {
   const ep = marker.executionPlace === undefined ? 'an EP' : `EP ${marker.executionPlace + 1}`;
   const mode = marker.mode ?? '?';
   switch (marker.kind) {
@@ -39,8 +39,8 @@ export function markerDescription(marker: Marker): string {
 /** A tick on the time axis: one per pixel column and kind, however many markers fall there. */
 export interface PlacedTick {
   readonly x: number;
-  readonly kind: Marker['kind'];
-  readonly markers: readonly Marker[];
+  readonly kind: PipelineMarker['kind'];
+  readonly markers: readonly PipelineMarker[];
   /** The label to draw, or null when it would overlap the previous one. */
   readonly label: string | null;
   readonly labelX: number;
@@ -49,7 +49,7 @@ export interface PlacedTick {
 
 export interface TickOptions {
   /** Which markers to place. */
-  readonly accept: (marker: Marker) => boolean;
+  readonly accept: (marker: PipelineMarker) => boolean;
   /** Pixel x of a query. */
   readonly xOf: (query: number) => number;
   /** Plot width, px: ticks outside [0, width] are dropped. */
@@ -62,7 +62,7 @@ export interface TickOptions {
 }
 
 /** Text of a group of markers at one tick: "E→EP2", "E→EP2 F→EP3", or "E→EP2 +2". */
-export function groupLabel(markers: readonly Marker[]): string {
+export function groupLabel(markers: readonly PipelineMarker[]): string {
   const texts = [...new Set(markers.map(markerLabel))];
   if (texts.length <= 2) return texts.join(' ');
   return `${texts[0]} +${texts.length - 1}`;
@@ -74,9 +74,9 @@ export function groupLabel(markers: readonly Marker[]): string {
  * tick. Labels are kept left to right when they do not overlap the last kept label; a label
  * that would run past the right edge is drawn to the left of its tick instead.
  */
-export function placeTicks(markers: readonly Marker[], options: TickOptions): PlacedTick[] {
+export function placeTicks(markers: readonly PipelineMarker[], options: TickOptions): PlacedTick[] {
   const { accept, xOf, width, labels = false, measure = (text: string) => text.length * 7, gapPx = 8 } = options;
-  const groups = new Map<string, { x: number; kind: Marker['kind']; markers: Marker[] }>();
+  const groups = new Map<string, { x: number; kind: PipelineMarker['kind']; markers: PipelineMarker[] }>();
   for (const m of markers) {
     if (!accept(m)) continue;
     const x = xOf(m.query);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { SeriesBuffer } from '../store/series';
-import type { SeriesChunk } from '../worker/protocol';
+import type { PipelineSeriesChunk } from '../worker/pipelineProtocol';
 import { queryDomain } from './timeFrame';
 
-function chunk(queries: number[], stages = 2): SeriesChunk {
+function chunk(queries: number[], stages = 2): PipelineSeriesChunk {
   const col = () => Float64Array.from(queries, () => 1);
   return {
     query: Float64Array.from(queries),

@@ -1,7 +1,7 @@
 import { axisBottom, axisLeft, line, type ScaleLinear, type Selection } from 'd3';
 import type { SeriesBuffer, SeriesColumn } from '../store/series';
 import { laneColour } from './palette';
-import type { Marker } from '../worker/protocol';
+import type { PipelineMarker } from '../worker/pipelineProtocol';
 import { markerDescription, placeTicks } from './markerTicks';
 import { CHAR_PX, FONT_PX, THEME, callAxis, compactTickFormat, haloText, textMeasurer, uniqueId, type G, type Svg } from './runtime';
 import { fitText, plottable } from './sampling';
@@ -165,7 +165,7 @@ export function queryDomain(series: readonly SeriesBuffer[], minQueries = 10): [
  * ticks with a faint guide through the plot, departures as dotted ticks, labels above the
  * plot where they fit. Returns how many interference changes are on screen.
  */
-export function drawInterferenceTicks(frame: TimeFrame, markers: readonly Marker[], x: ScaleLinear<number, number>, innerWidth: number, innerHeight: number): number {
+export function drawInterferenceTicks(frame: TimeFrame, markers: readonly PipelineMarker[], x: ScaleLinear<number, number>, innerWidth: number, innerHeight: number): number {
   const ticks = placeTicks(markers, {
     accept: (m) => m.lane === -1 && (m.kind === 'interference-on' || m.kind === 'interference-off'),
     xOf: x,
@@ -214,7 +214,7 @@ export function drawInterferenceTicks(frame: TimeFrame, markers: readonly Marker
 }
 
 /** Draws the detect (tick) and install (tick with a dot) markers of one lane at the bottom of the plot. */
-export function drawLaneTicks(frame: TimeFrame, markers: readonly Marker[], lane: number, colour: string, x: ScaleLinear<number, number>, innerWidth: number, innerHeight: number): void {
+export function drawLaneTicks(frame: TimeFrame, markers: readonly PipelineMarker[], lane: number, colour: string, x: ScaleLinear<number, number>, innerWidth: number, innerHeight: number): void {
   const ticks = placeTicks(markers, {
     accept: (m) => m.lane === lane && (m.kind === 'detect' || m.kind === 'install'),
     xOf: x,

@@ -2,16 +2,16 @@ import type { PipelineSummary } from '../engine/pipeline/metrics';
 import type { InterferenceModeId } from '../engine/profiles/types';
 import type { PipelineScenario } from '../scenario/schema';
 import type { LessonStep } from '../scenario/lessons';
-import type { EventView, Frame, SimApi, LaneInfo, LaneLive, LoadResult, Marker, SeriesChunk, TeachingFrame } from '../worker/protocol';
-import { TIMELINE_MARKERS } from '../worker/protocol';
+import type { PipelineEventView, PipelineFrame, PipelineApi, PipelineLaneInfo, PipelineLaneLive, PipelineLoadResult, PipelineMarker, PipelineSeriesChunk, PipelineTeachingFrame } from '../worker/pipelineProtocol';
+import { PIPELINE_TIMELINE_MARKERS } from '../worker/pipelineProtocol';
 import type { WorkerClient } from './restartingWorker';
 import { DEFAULT_SPEED, PIPELINE_SPEEDS } from './constants';
 import { createLiveStore, markersOfLane, type LiveStore, type LiveWorld, type SeekTarget, type SharedLabState, type WorldTypes } from './liveStore';
 import { MarkerBuffer, SeriesBuffer } from './series';
 import type { AskToStart } from './longRun';
 
-/** The worker's API as the page sees it (every call is asynchronous), derived from `SimApi`. */
-export type SimClient = WorkerClient<SimApi, Frame>;
+/** The worker's API as the page sees it (every call is asynchronous), derived from `PipelineApi`. */
+export type SimClient = WorkerClient<PipelineApi, PipelineFrame>;
 
 export { HISTORY_LIMIT } from './constants';
 export { DEFAULT_VIEW } from './liveStore';
@@ -23,14 +23,14 @@ export type ScenarioView = NonNullable<PipelineScenario['view']>;
 export interface PipelineTypes extends WorldTypes {
   readonly scenario: PipelineScenario;
   readonly view: ScenarioView;
-  readonly lane: LaneInfo;
-  readonly live: LaneLive;
+  readonly lane: PipelineLaneInfo;
+  readonly live: PipelineLaneLive;
   readonly summary: PipelineSummary;
-  readonly chunk: SeriesChunk;
+  readonly chunk: PipelineSeriesChunk;
   readonly series: SeriesBuffer;
-  readonly marker: Marker;
-  readonly frame: Frame;
-  readonly loaded: Extract<LoadResult, { ok: true }>;
+  readonly marker: PipelineMarker;
+  readonly frame: PipelineFrame;
+  readonly loaded: Extract<PipelineLoadResult, { ok: true }>;
   readonly lessonStep: LessonStep;
 }
 
@@ -39,7 +39,7 @@ export interface PipelineSlice {
   layers: readonly string[];
   peakQps: number;
   initialConfiguration: Int32Array;
-  events: readonly EventView[];
+  events: readonly PipelineEventView[];
   /** Queries served by every lane (the shared `position`). */
   served: number;
   totalQueries: number;
@@ -50,7 +50,7 @@ export interface PipelineSlice {
   modes: Uint8Array;
   throughputView: 'measured' | 'config';
   /** The followed lane's algorithm steps of the last query, and the one shown. */
-  teaching: TeachingFrame | null;
+  teaching: PipelineTeachingFrame | null;
   /** Queries served when the last teaching frame was made (the algorithm panel narrates that one while playing). */
   teachingServed: number;
 
@@ -74,10 +74,10 @@ export type UiSlice = Pick<LabState, 'selectedLane' | 'throughputView' | 'helpOp
 export const SPEEDS = PIPELINE_SPEEDS;
 
 /** Markers of the time line a person can jump to for the selected lane. */
-export const laneMarkers: (markers: readonly Marker[], lane: number) => Marker[] = markersOfLane;
+export const laneMarkers: (markers: readonly PipelineMarker[], lane: number) => PipelineMarker[] = markersOfLane;
 
 /** The queries served right after a marker's query, and the algorithm step to show there. */
-export function markerTarget(marker: Marker): { query: number; step?: number } {
+export function markerTarget(marker: PipelineMarker): { query: number; step?: number } {
   if (marker.kind === 'detect' || marker.kind === 'trial') return { query: marker.query + 1, step: 0 };
   return { query: marker.query + 1 };
 }
@@ -141,7 +141,7 @@ function pipelineWorld(client: SimClient): LiveWorld<PipelineTypes, PipelineSlic
               timelineMarkers: frame.timeline.reset
                 ? frame.timeline.markers
                 : frame.timeline.markers.length > 0
-                  ? state.timelineMarkers.concat(frame.timeline.markers).slice(-TIMELINE_MARKERS)
+                  ? state.timelineMarkers.concat(frame.timeline.markers).slice(-PIPELINE_TIMELINE_MARKERS)
                   : state.timelineMarkers,
             }
           : {}),

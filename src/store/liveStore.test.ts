@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultScenario } from '../scenario/presets';
 import type { FieldError, PipelineScenario } from '../scenario/schema';
-import type { PlaybackStatus, Speed } from '../worker/protocol';
+import type { PlaybackStatus, Speed } from '../worker/pipelineProtocol';
 import type { RestartReason } from './restartingWorker';
 import { HISTORY_LIMIT } from './constants';
 import { createLiveStore, type AnyLabStore, type LaneFrame, type LiveClient, type LiveFrame, type LiveWorld, type WorldTypes } from './liveStore';

@@ -1,4 +1,4 @@
-import type { Marker, SeriesChunk } from '../worker/protocol';
+import type { PipelineMarker, PipelineSeriesChunk } from '../worker/pipelineProtocol';
 import type { ServingSeriesChunk } from '../worker/servingProtocol';
 import { SERIES_MAX_POINTS } from '../worker/liveLoop';
 
@@ -83,7 +83,7 @@ export class ColumnBuffer<P extends string, W extends string> {
   }
 }
 
-const PIPELINE_COLUMNS = ['query', 'timeMs', 'measuredQps', 'configQps', 'optimalQps', 'latencyMs', 'configLatencyMs'] as const satisfies readonly (keyof SeriesChunk)[];
+const PIPELINE_COLUMNS = ['query', 'timeMs', 'measuredQps', 'configQps', 'optimalQps', 'latencyMs', 'configLatencyMs'] as const satisfies readonly (keyof PipelineSeriesChunk)[];
 export type SeriesColumn = (typeof PIPELINE_COLUMNS)[number];
 
 /** A pipeline lane's series: one point per bucket of queries, and the units per stage (`stages` per point). */
@@ -142,11 +142,11 @@ export class ServingSeriesBuffer extends ColumnBuffer<ServingPointColumn, Servin
 
 /** The most recent markers, at most `capacity` of them. */
 export class MarkerBuffer {
-  private items: Marker[] = [];
+  private items: PipelineMarker[] = [];
 
   constructor(private readonly capacity = 2000) {}
 
-  get all(): readonly Marker[] {
+  get all(): readonly PipelineMarker[] {
     return this.items;
   }
 
@@ -154,7 +154,7 @@ export class MarkerBuffer {
     this.items = [];
   }
 
-  add(markers: readonly Marker[]): void {
+  add(markers: readonly PipelineMarker[]): void {
     if (markers.length === 0) return;
     this.items = this.items.concat(markers);
     if (this.items.length > this.capacity) this.items = this.items.slice(this.items.length - this.capacity);

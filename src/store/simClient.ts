@@ -1,4 +1,4 @@
-import type { Frame, SimApi } from '../worker/protocol';
+import type { PipelineFrame, PipelineApi } from '../worker/pipelineProtocol';
 import type { SimClient } from './labStore';
 import { workerClient } from './restartingWorker';
 
@@ -7,5 +7,5 @@ import { workerClient } from './restartingWorker';
  * starts a fresh one if it dies or stops answering, telling the store so it can reload the scenario.
  */
 export function createWorkerClient(): SimClient {
-  return workerClient<SimApi, Frame>(() => new Worker(new URL('../worker/pipelineWorker.ts', import.meta.url), { type: 'module', name: 'simulation' }));
+  return workerClient<PipelineApi, PipelineFrame>(() => new Worker(new URL('../worker/pipelineWorker.ts', import.meta.url), { type: 'module', name: 'simulation' }));
 }

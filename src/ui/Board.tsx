@@ -4,7 +4,7 @@ import { layerColour } from '../charts/palette';
 import { describeMode } from '../engine/profiles/modeLabels';
 import { INTERFERENCE_MODE_IDS, MODE_IDS, type InterferenceModeId } from '../engine/profiles/types';
 import { stepConfiguration } from '../schedulers/pipeline/teaching';
-import type { EventView } from '../worker/protocol';
+import type { PipelineEventView } from '../worker/pipelineProtocol';
 import { DragDropArea, useDraggable, useDroppable, type DragAnnouncements, type DragItem } from './dragDrop';
 import { useLab, useLabStore } from './labContext';
 
@@ -21,7 +21,7 @@ export function blocksHeight(units: number, executionPlaces: number): number {
   return Math.max(120, Math.min(300, ROW_PX * (Math.ceil((1.5 * units) / Math.max(1, executionPlaces)) + 1)));
 }
 
-type DragData = { kind: 'mode'; mode: InterferenceModeId } | { kind: 'event'; event: EventView };
+type DragData = { kind: 'mode'; mode: InterferenceModeId } | { kind: 'event'; event: PipelineEventView };
 
 const modeLabel = (mode: string): string => `${mode}: ${describeMode(mode as InterferenceModeId)}`;
 
@@ -57,7 +57,7 @@ function ModeToken({ mode }: { readonly mode: InterferenceModeId }) {
 }
 
 /** A workload placed on an EP: drag it off the board or press × to remove it. */
-function EventChip({ event }: { readonly event: EventView }) {
+function EventChip({ event }: { readonly event: PipelineEventView }) {
   const store = useLabStore();
   const { attributes, listeners, style } = useDraggable({ id: `event-${event.id}`, data: { kind: 'event', event } satisfies DragData });
   return (
@@ -73,7 +73,7 @@ function EventChip({ event }: { readonly event: EventView }) {
 }
 
 /** One execution place: its stage's layer blocks, its stage time and its co-located workloads. */
-function ExecutionPlace({ index, stageTimeMs, bottleneck, active, modeIndex }: { readonly index: number; readonly stageTimeMs: number; readonly bottleneck: boolean; readonly active: readonly EventView[]; readonly modeIndex: number }) {
+function ExecutionPlace({ index, stageTimeMs, bottleneck, active, modeIndex }: { readonly index: number; readonly stageTimeMs: number; readonly bottleneck: boolean; readonly active: readonly PipelineEventView[]; readonly modeIndex: number }) {
   const { setNodeRef, isOver } = useDroppable({ id: `ep-${index}`, data: { ep: index } });
   const mode = MODE_IDS[modeIndex] ?? 'A';
   return (

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { markerDescription, markerLabel } from '../charts/markerTicks';
 import { laneMarkers, markerTarget } from '../store/labStore';
-import type { Marker } from '../worker/protocol';
+import type { PipelineMarker } from '../worker/pipelineProtocol';
 import { useLab, useLabStore } from './labContext';
 import { Timeline, type TimelineMark } from './shell/Timeline';
 
@@ -9,7 +9,7 @@ import { Timeline, type TimelineMark } from './shell/Timeline';
 const BUCKETS = 60;
 
 /** Interference markers carry their short label on the track (the lane's own are plain marks). */
-function visibleLabel(m: Marker): string {
+function visibleLabel(m: PipelineMarker): string {
   return m.kind === 'interference-on' || m.kind === 'interference-off' ? markerLabel(m) : '';
 }
 
@@ -31,7 +31,7 @@ export function PipelineTimeline() {
   const playing = useLab((s) => s.status === 'playing');
   const marks = useMemo(() => {
     const seen = new Set<string>();
-    const out: (TimelineMark & { readonly marker: Marker })[] = [];
+    const out: (TimelineMark & { readonly marker: PipelineMarker })[] = [];
     for (const m of laneMarkers(all, lane)) {
       const bucket = `${m.kind}:${Math.floor((m.query / Math.max(1, total)) * BUCKETS)}`;
       if (seen.has(bucket)) continue;

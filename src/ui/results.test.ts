@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { PipelineMetrics } from '../engine/pipeline/metrics';
 import { SeriesBuffer } from '../store/series';
-import type { LaneInfo, SeriesChunk } from '../worker/protocol';
+import type { PipelineLaneInfo, PipelineSeriesChunk } from '../worker/pipelineProtocol';
 import { resultsCsv, resultsJson, type ResultsState } from './results';
 
-const LANES: readonly LaneInfo[] = [
+const LANES: readonly PipelineLaneInfo[] = [
   { index: 0, scheduler: 'odin', label: 'ODIN α=10', params: { alpha: 10 } },
   { index: 1, scheduler: 'lls', label: 'LLS', params: {} },
   { index: 2, scheduler: 'evict', label: 'Evict, k=2', params: { k: 2, alpha: 1 } },
@@ -20,7 +20,7 @@ function summary() {
 
 function buffer(points: readonly (readonly number[])[]): SeriesBuffer {
   const column = (k: number) => Float64Array.from(points, (p) => p[k]!);
-  const chunk: SeriesChunk = {
+  const chunk: PipelineSeriesChunk = {
     query: column(0),
     timeMs: column(1),
     measuredQps: column(2),

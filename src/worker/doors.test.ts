@@ -3,7 +3,7 @@ import { encodeLinkJson, decodeAnyScenarioLink, decodeScenarioLink } from '../sc
 import { parseScenarioJson } from '../worlds/pipeline/door';
 import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
 import { formatErrors, type FieldError } from '../scenario/schema';
-import type { Frame } from './protocol';
+import type { PipelineFrame } from './pipelineProtocol';
 import type { ServingFrame } from './servingProtocol';
 import { ServingSession } from './servingSession';
 import { PipelineSession } from './pipelineSession';
@@ -32,7 +32,7 @@ describe('every door refuses forbidden keys alike', () => {
     // A worker message is a structured clone: own `__proto__` keys survive it.
     const message = structuredClone(JSON.parse(text) as unknown);
     expect(Object.keys((message as { pipeline: { lanes: { params: object }[] } }).pipeline.lanes[0]!.params)).toContain(key);
-    expect(errorsOf(new PipelineSession(manualHost<Frame>().host).load(message))).toBe(expected);
+    expect(errorsOf(new PipelineSession(manualHost<PipelineFrame>().host).load(message))).toBe(expected);
   });
 
   it('serving scenario with a forbidden key in its assumptions', () => {

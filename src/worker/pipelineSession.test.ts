@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { manualHost as createManualHost } from './testing/manualHost';
 import { runPipelineScenario } from '../scenario/pipelineRunner';
 import { defaultScenario } from '../scenario/presets';
-import type { Frame } from './protocol';
+import type { PipelineFrame } from './pipelineProtocol';
 import { SERIES_MAX_POINTS as MAX_POINTS } from './liveLoop';
 import { PipelineSession, PipelineWorld } from './pipelineSession';
 import { done } from './testing/answers';
 
-const manualHost = () => createManualHost<Frame>();
+const manualHost = () => createManualHost<PipelineFrame>();
 
 const small = () => {
   const s = defaultScenario();

@@ -1,6 +1,6 @@
 import type { QueryRecord } from '../engine/pipeline/simulation';
 import { BoundedSeries } from './boundedSeries';
-import { LATENCY_BINS, type SeriesChunk } from './protocol';
+import { PIPELINE_LATENCY_BINS, type PipelineSeriesChunk } from './pipelineProtocol';
 /** Measured throughput is taken over at least this many completions. */
 const MEASURE_WINDOW = 10;
 
@@ -54,8 +54,8 @@ export class LaneSeriesBuilder {
   private completionCount = 0;
   /** Completion time of the last query of the previous bucket. */
   private bucketStartMs = Number.NaN;
-  readonly latencyHistogram = new Float64Array(LATENCY_BINS.count);
-  private static readonly binScale = LATENCY_BINS.count / Math.log(LATENCY_BINS.maxMs / LATENCY_BINS.minMs);
+  readonly latencyHistogram = new Float64Array(PIPELINE_LATENCY_BINS.count);
+  private static readonly binScale = PIPELINE_LATENCY_BINS.count / Math.log(PIPELINE_LATENCY_BINS.maxMs / PIPELINE_LATENCY_BINS.minMs);
 
   /** Queries one point stands for. */
   get stride(): number {
@@ -73,8 +73,8 @@ export class LaneSeriesBuilder {
     this.configLatencyMs += sum;
     this.completions[this.completionCount % this.completions.length] = r.completionMs;
     this.completionCount++;
-    const bin = Math.floor(Math.log(Math.max(latency, LATENCY_BINS.minMs) / LATENCY_BINS.minMs) * LaneSeriesBuilder.binScale);
-    this.latencyHistogram[Math.min(LATENCY_BINS.count - 1, Math.max(0, bin))]!++;
+    const bin = Math.floor(Math.log(Math.max(latency, PIPELINE_LATENCY_BINS.minMs) / PIPELINE_LATENCY_BINS.minMs) * LaneSeriesBuilder.binScale);
+    this.latencyHistogram[Math.min(PIPELINE_LATENCY_BINS.count - 1, Math.max(0, bin))]!++;
     if (this.n < this.stride) return;
     this.series.push({
       query: r.query,
@@ -116,7 +116,7 @@ export class LaneSeriesBuilder {
   }
 
   /** Points not yet sent (or all of them after a compaction), and whether they replace. */
-  takeChunk(stages: number): { chunk: SeriesChunk; replace: boolean } {
+  takeChunk(stages: number): { chunk: PipelineSeriesChunk; replace: boolean } {
     const { points: pts, replace } = this.series.take();
     const col = (f: (p: Point) => number) => Float64Array.from(pts, f);
     const counts = new Int32Array(pts.length * stages);

@@ -1,4 +1,4 @@
-import type { Frame, SimApi } from '../../worker/protocol';
+import type { PipelineFrame, PipelineApi } from '../../worker/pipelineProtocol';
 import type { SessionHost } from '../../worker/liveLoop';
 import type { ServingApi, ServingFrame } from '../../worker/servingProtocol';
 import { PipelineSession } from '../../worker/pipelineSession';
@@ -26,9 +26,9 @@ export function inProcessClient<Api, F>(target: object, listen: (onFrame: (frame
 
 /** The lab store wired to a pipeline session in the same thread (the worker's code, without the worker), with a manual clock. */
 export function inProcessLab(ask?: AskToStart): { readonly store: LabStore; readonly session: PipelineSession } {
-  let listener: ((frame: Frame) => void) | null = null;
+  let listener: ((frame: PipelineFrame) => void) | null = null;
   const session = new PipelineSession({ now: () => 0, schedule: () => undefined, emit: (frame) => listener?.(frame) });
-  const client = inProcessClient<SimApi, Frame>(session, (onFrame) => {
+  const client = inProcessClient<PipelineApi, PipelineFrame>(session, (onFrame) => {
     listener = onFrame;
   });
   return { store: createLabStore(client, () => 0, ask), session };

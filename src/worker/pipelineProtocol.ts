@@ -10,7 +10,7 @@ import type { AlgorithmStep } from '../schedulers/pipeline/trace';
 import type { Answer, LiveApi, LiveFrame, LoadResultOf, SeekResult } from './liveProtocol';
 
 /** One lane as the page shows it. */
-export interface LaneInfo {
+export interface PipelineLaneInfo {
   readonly index: number;
   /** Registry id: 'odin', 'lls', 'optimal', 'static', 'evict'. */
   readonly scheduler: string;
@@ -23,7 +23,7 @@ export interface LaneInfo {
  * New points of one lane's downsampled series, as columns. Each point summarises a bucket
  * of `stride` consecutive queries ending at `query` (0-based index of its last query).
  */
-export interface SeriesChunk {
+export interface PipelineSeriesChunk {
   readonly query: Float64Array;
   /** Simulated completion time of the bucket's last query, ms. */
   readonly timeMs: Float64Array;
@@ -42,7 +42,7 @@ export interface SeriesChunk {
 }
 
 /** The state of a lane right now. */
-export interface LaneLive {
+export interface PipelineLaneLive {
   readonly configuration: Int32Array;
   readonly stageTimesMs: Float64Array;
   readonly bottleneckMs: number;
@@ -56,16 +56,16 @@ export interface LaneLive {
 }
 
 /** Log-spaced latency bins from 0.1 ms to 100 s: bin b covers [edge(b), edge(b+1)). */
-export const LATENCY_BINS = { count: 240, minMs: 0.1, maxMs: 100_000 } as const;
+export const PIPELINE_LATENCY_BINS = { count: 240, minMs: 0.1, maxMs: 100_000 } as const;
 
 /** Lower edge of latency bin `b`, ms. */
 export function latencyBinEdge(b: number): number {
-  const { count, minMs, maxMs } = LATENCY_BINS;
+  const { count, minMs, maxMs } = PIPELINE_LATENCY_BINS;
   return minMs * Math.pow(maxMs / minMs, b / count);
 }
 
 /** A moment worth a mark on the time axis. */
-export interface Marker {
+export interface PipelineMarker {
   readonly query: number;
   readonly kind: 'interference-on' | 'interference-off' | 'detect' | 'trial' | 'install';
   /** The lane it belongs to; -1 for interference (the same for every lane). */
@@ -75,7 +75,7 @@ export interface Marker {
 }
 
 /** A placed or scripted interference event, as the board and the events list show it. */
-export interface EventView {
+export interface PipelineEventView {
   readonly id: number;
   readonly executionPlace: number;
   readonly mode: InterferenceModeId;
@@ -87,30 +87,30 @@ export type { Answer, PlaybackStatus, Refused, SeekResult, Speed } from './liveP
 
 /** One lane in a frame: new points of its series and its state now. */
 export interface PipelineLaneFrame {
-  readonly points: SeriesChunk;
-  readonly live: LaneLive;
+  readonly points: PipelineSeriesChunk;
+  readonly live: PipelineLaneLive;
 }
 
 /** One batch of progress, at most ~60 per second: the generic frame over the pipeline's lanes. */
-export interface Frame extends LiveFrame<PipelineLaneFrame, PipelineSummary> {
+export interface PipelineFrame extends LiveFrame<PipelineLaneFrame, PipelineSummary> {
   /** Queries served by every lane so far. */
   readonly served: number;
   readonly totalQueries: number;
   readonly stages: number;
   /** Per-EP modes of the last query (0 = A). */
   readonly modes: Uint8Array;
-  readonly markers: readonly Marker[];
+  readonly markers: readonly PipelineMarker[];
   /** Present when the teaching view changed. */
-  readonly teaching?: TeachingFrame;
+  readonly teaching?: PipelineTeachingFrame;
   /** Present when the time line changed. */
-  readonly timeline?: TimelineFrame;
+  readonly timeline?: PipelineTimelineFrame;
 }
 
 /**
  * The teaching view of the traced lane (the selected one): the algorithm steps its scheduler
  * executed while serving the last query, and which of them is shown.
  */
-export interface TeachingFrame {
+export interface PipelineTeachingFrame {
   readonly lane: number;
   /** ODIN or LLS; null for a lane whose scheduler has no line-by-line trace. */
   readonly algorithm: AlgorithmStep['algorithm'] | null;
@@ -123,38 +123,38 @@ export interface TeachingFrame {
 }
 
 /** What the time line (scrubber) knows: how far the run has been, and its markers up to there. */
-export interface TimelineFrame {
+export interface PipelineTimelineFrame {
   /** The furthest query count the run has reached (seeking up to it replays what was seen). */
   readonly furthest: number;
   /** Markers beyond those already sent (all of them when `reset`). */
-  readonly markers: readonly Marker[];
+  readonly markers: readonly PipelineMarker[];
   readonly reset: boolean;
 }
 
 /** What a pipeline `load` describes besides `ok`. */
 export interface PipelineLoaded {
   readonly scenario: PipelineScenario;
-  readonly lanes: readonly LaneInfo[];
+  readonly lanes: readonly PipelineLaneInfo[];
   readonly layers: readonly string[];
   readonly peakQps: number;
   readonly initialConfiguration: Int32Array;
-  readonly events: readonly EventView[];
+  readonly events: readonly PipelineEventView[];
 }
 
 /** What `load` answers. */
-export type LoadResult = LoadResultOf<PipelineLoaded>;
+export type PipelineLoadResult = LoadResultOf<PipelineLoaded>;
 
 /** Speed: simulated queries per wall-clock second, or 'max'. */
-export const SPEED_LIMITS = { min: 0.25, max: 1_000_000 } as const;
+export const PIPELINE_SPEED_LIMITS = { min: 0.25, max: 1_000_000 } as const;
 
 /** The pipeline worker's API: the generic one (load, play, pause, step n queries, seek a query, …) and the pipeline's live edits. */
-export interface SimApi extends LiveApi<Frame, LoadResult, PipelineScenario> {
-  load(scenario: unknown): LoadResult;
+export interface PipelineApi extends LiveApi<PipelineFrame, PipelineLoadResult, PipelineScenario> {
+  load(scenario: unknown): PipelineLoadResult;
   /** Places a workload in `mode` on an EP from the next query on; refused by name where a scenario file's event would be. */
-  addEvent(executionPlace: number, mode: InterferenceModeId): Answer<{ readonly events: readonly EventView[] }>;
-  removeEvent(id: number): Answer<{ readonly events: readonly EventView[] }>;
+  addEvent(executionPlace: number, mode: InterferenceModeId): Answer<{ readonly events: readonly PipelineEventView[] }>;
+  removeEvent(id: number): Answer<{ readonly events: readonly PipelineEventView[] }>;
   /** Changes a lane's parameter (ODIN's α); refused by name out of the range the schema gives it. */
-  setLaneParameter(lane: number, name: string, value: number): Answer<{ readonly lane: LaneInfo }>;
+  setLaneParameter(lane: number, name: string, value: number): Answer<{ readonly lane: PipelineLaneInfo }>;
   setDetectionThreshold(threshold: number): Answer;
   /** Goes to `query` queries served (and, within its rebalancing, algorithm step `step`). */
   seek(query: unknown, step?: unknown): SeekResult;
@@ -165,4 +165,4 @@ export interface SimApi extends LiveApi<Frame, LoadResult, PipelineScenario> {
 }
 
 /** Markers the time line keeps, the newest (the worker's log and the page's copy trim alike). */
-export const TIMELINE_MARKERS = 5_000;
+export const PIPELINE_TIMELINE_MARKERS = 5_000;
