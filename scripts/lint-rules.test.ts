@@ -28,7 +28,7 @@ describe('layer rules (ARCHITECTURE §1)', () => {
     expect(await ruleIds(runner, 'src/ui/fake.ts')).toEqual(['no-restricted-imports']);
     expect(await ruleIds(runner, 'src/store/fake.ts')).toEqual(['no-restricted-imports']);
     expect(await ruleIds(runner, 'src/charts/fake.ts')).toEqual(['no-restricted-imports']);
-    const upward = "import { createLabStore } from '../store/labStore';\nexport const s = createLabStore;\n";
+    const upward = "import { createPipelineStore } from '../store/pipelineStore';\nexport const s = createPipelineStore;\n";
     expect(await ruleIds(upward, 'src/measure/fake.ts')).toEqual(['no-restricted-imports']);
     const typeOnly = "import type { MeasureOptions } from '../measure/runner';\nexport type O = MeasureOptions;\n";
     expect(await ruleIds(typeOnly, 'src/ui/fake.ts')).toEqual([]);

@@ -1,5 +1,5 @@
 import { area, curveStepAfter, scaleLinear } from 'd3';
-import type { LabState, LabStore } from '../store/labStore';
+import type { PipelineLabState, PipelineLabStore } from '../store/pipelineStore';
 import { laneColour, stageColour } from './palette';
 import { MAX_POINTS, THEME, createScaffold, mountChart, renderLegend, type ChartOptions, type LegendItem } from './runtime';
 import { plottable, pointIndices } from './sampling';
@@ -14,7 +14,7 @@ export const STAGE_LEGEND_MAX = 8;
  * (EP 1 at the bottom), stepped because a configuration holds until the next one is
  * installed, with interference ticks at the top.
  */
-export function createConfigChart(host: HTMLElement, store: LabStore, options: ChartOptions = {}): () => void {
+export function createConfigChart(host: HTMLElement, store: PipelineLabStore, options: ChartOptions = {}): () => void {
   const height = options.height ?? 260;
   const scaffold = createScaffold(host, 'chart-config');
   const frame = createTimeFrame(scaffold.svg);
@@ -22,7 +22,7 @@ export function createConfigChart(host: HTMLElement, store: LabStore, options: C
   const y = scaleLinear();
   let cumulative: Float64Array = new Float64Array(0);
 
-  const draw = (state: LabState, width: number) => {
+  const draw = (state: PipelineLabState, width: number) => {
     const { innerWidth, innerHeight } = plotSize(width, height);
     const lane = state.selectedLane;
     const s = state.series[lane];

@@ -20,7 +20,7 @@ import { createStagesChart } from './stagesChart';
 import { createThroughputChart } from './throughputChart';
 import { plottable } from './sampling';
 import { defaultScenario } from '../scenario/presets';
-import { inProcessLab } from '../store/testing/inProcess';
+import { inProcessPipeline } from '../store/testing/inProcess';
 
 /**
  * No chart module writes a non-finite attribute (NaN, Infinity, undefined)
@@ -191,7 +191,7 @@ function poisoned<T>(value: T, v: number): T {
 
 describe('pipeline charts fed extremes write only finite attributes', { timeout: 60_000 }, () => {
   it('throughput, latency, latency boxes, SLO, stages and configuration, on a run whose numbers are replaced by extremes', async () => {
-    const { store } = inProcessLab();
+    const { store } = inProcessPipeline();
     expect(await store.getState().load(defaultScenario(), 'preset')).toBe(true);
     await store.getState().step(300);
     const real = store.getState();

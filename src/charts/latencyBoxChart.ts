@@ -1,5 +1,5 @@
 import { axisBottom, axisLeft, scaleBand, scaleLog } from 'd3';
-import type { LabState, LabStore } from '../store/labStore';
+import type { PipelineLabState, PipelineLabStore } from '../store/pipelineStore';
 import { laneColour } from './palette';
 import { BOX_WHISKERS, boxStats, type BoxStats } from './histogram';
 import { CHAR_PX, FONT_PX, MAX_LANES, THEME, callAxis, createScaffold, formatNumber, logTickFormat, mountChart, renderLegend, type ChartOptions, type LegendItem } from './runtime';
@@ -32,7 +32,7 @@ export function boxDomain(boxes: readonly (BoxStats | null)[]): [number, number]
  * lanes' log-spaced latency histograms: whiskers p1–p99, box p25–p75, median line, on a
  * log axis (latencies under interference span decades).
  */
-export function createLatencyBoxChart(host: HTMLElement, store: LabStore, options: ChartOptions = {}): () => void {
+export function createLatencyBoxChart(host: HTMLElement, store: PipelineLabStore, options: ChartOptions = {}): () => void {
   const height = options.height ?? 260;
   const scaffold = createScaffold(host, 'chart-latency-box');
   const svg = scaffold.svg;
@@ -48,7 +48,7 @@ export function createLatencyBoxChart(host: HTMLElement, store: LabStore, option
   const x = scaleBand<number>().paddingInner(0.35).paddingOuter(0.2);
   const y = scaleLog();
 
-  const draw = (state: LabState, width: number) => {
+  const draw = (state: PipelineLabState, width: number) => {
     const innerWidth = Math.max(10, width - MARGIN.left - MARGIN.right);
     const innerHeight = Math.max(10, height - MARGIN.top - MARGIN.bottom);
     svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);

@@ -1,5 +1,5 @@
 import { scaleLinear } from 'd3';
-import type { LabState, LabStore } from '../store/labStore';
+import type { PipelineLabState, PipelineLabStore } from '../store/pipelineStore';
 import { laneColour } from './palette';
 import { MAX_LANES, MAX_POINTS, THEME, createScaffold, formatNumber, mountChart, renderLegend, type ChartOptions, type LegendItem } from './runtime';
 import { headroomMax, pointIndices } from './sampling';
@@ -10,14 +10,14 @@ import { createTimeFrame, drawInterferenceTicks, drawLaneLines, layoutTimeFrame,
  * axis, one line per lane, each point the mean over its bucket of queries, with the
  * interference ticks of the throughput chart.
  */
-export function createLatencyChart(host: HTMLElement, store: LabStore, options: ChartOptions = {}): () => void {
+export function createLatencyChart(host: HTMLElement, store: PipelineLabStore, options: ChartOptions = {}): () => void {
   const height = options.height ?? 260;
   const scaffold = createScaffold(host, 'chart-latency');
   const frame = createTimeFrame(scaffold.svg);
   const x = scaleLinear();
   const y = scaleLinear();
 
-  const draw = (state: LabState, width: number) => {
+  const draw = (state: PipelineLabState, width: number) => {
     const { innerWidth, innerHeight } = plotSize(width, height);
     const series = state.series.slice(0, MAX_LANES);
     const drawn = series.map((s) => pointIndices(s.length, MAX_POINTS));

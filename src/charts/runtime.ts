@@ -1,5 +1,5 @@
 import { format, select, type Axis, type BaseType, type NumberValue, type ScaleLinear, type ScaleLogarithmic, type Selection } from 'd3';
-import type { LabState, LabStore } from '../store/labStore';
+import type { PipelineLabState, PipelineLabStore } from '../store/pipelineStore';
 import { REFERENCE_COLOURS } from './palette';
 import { SERIES_MAX_POINTS } from '../worker/liveLoop';
 import { plottable } from './sampling';
@@ -99,10 +99,10 @@ function cancelDraw(run: () => void): void {
  */
 export function mountChart(
   host: HTMLElement,
-  store: LabStore,
+  store: PipelineLabStore,
   root: Element,
-  watch: (state: LabState) => readonly unknown[],
-  draw: (state: LabState, width: number) => void,
+  watch: (state: PipelineLabState) => readonly unknown[],
+  draw: (state: PipelineLabState, width: number) => void,
 ): { cleanup: () => void; redraw: () => void } {
   let width = Math.floor(host.clientWidth);
   let alive = true;

@@ -1,5 +1,5 @@
 import { axisBottom, axisLeft, line, scaleLinear } from 'd3';
-import type { LabState, LabStore } from '../store/labStore';
+import type { PipelineLabState, PipelineLabStore } from '../store/pipelineStore';
 import { laneColour } from './palette';
 import { CHAR_PX, FONT_PX, MAX_LANES, THEME, callAxis, createScaffold, formatNumber, mountChart, renderLegend, type ChartOptions, type LegendItem } from './runtime';
 import { fitText } from './sampling';
@@ -24,7 +24,7 @@ const REFERENCE_TEXT: Record<SloReference, { button: string; axis: string; subti
  * at 5 … 100 % of the peak (or, with the toggle, of the resource-constrained optimum), one
  * line per lane, from the summaries that arrive when the run pauses or finishes.
  */
-export function createSloChart(host: HTMLElement, store: LabStore, options: ChartOptions = {}): () => void {
+export function createSloChart(host: HTMLElement, store: PipelineLabStore, options: ChartOptions = {}): () => void {
   const height = options.height ?? 260;
   const scaffold = createScaffold(host, 'chart-slo');
   let reference: SloReference = 'peak';
@@ -51,7 +51,7 @@ export function createSloChart(host: HTMLElement, store: LabStore, options: Char
   const x = scaleLinear().domain([0, 100]);
   const y = scaleLinear().domain([0, 100]);
 
-  const draw = (state: LabState, width: number) => {
+  const draw = (state: PipelineLabState, width: number) => {
     const innerWidth = Math.max(10, width - MARGIN.left - MARGIN.right);
     const innerHeight = Math.max(10, height - MARGIN.top - MARGIN.bottom);
     svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);

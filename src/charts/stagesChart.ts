@@ -1,5 +1,5 @@
 import { axisBottom, axisLeft, color, scaleBand, scaleLinear } from 'd3';
-import type { LabState, LabStore } from '../store/labStore';
+import type { PipelineLabState, PipelineLabStore } from '../store/pipelineStore';
 import { laneColour } from './palette';
 import { CHAR_PX, FONT_PX, THEME, callAxis, compactTickFormat, createScaffold, formatNumber, haloText, mountChart, textMeasurer, renderLegend, type ChartOptions } from './runtime';
 import { fitText, headroomMax, plottable } from './sampling';
@@ -27,7 +27,7 @@ export function labelEvery(bandPx: number, labelPx: number): number {
  * a darker fill with its time, and a dashed line at the bottleneck of the optimum for the
  * current interference.
  */
-export function createStagesChart(host: HTMLElement, store: LabStore, options: ChartOptions = {}): () => void {
+export function createStagesChart(host: HTMLElement, store: PipelineLabStore, options: ChartOptions = {}): () => void {
   const height = options.height ?? 260;
   const scaffold = createScaffold(host, 'chart-stages');
   const svg = scaffold.svg;
@@ -48,7 +48,7 @@ export function createStagesChart(host: HTMLElement, store: LabStore, options: C
   const measure = textMeasurer(svg.node()!);
   const y = scaleLinear();
 
-  const draw = (state: LabState, width: number) => {
+  const draw = (state: PipelineLabState, width: number) => {
     const innerWidth = Math.max(10, width - MARGIN.left - MARGIN.right);
     const innerHeight = Math.max(10, height - MARGIN.top - MARGIN.bottom);
     svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);

@@ -1,5 +1,5 @@
 import { curveStepAfter, line, scaleLinear } from 'd3';
-import type { LabState, LabStore } from '../store/labStore';
+import type { PipelineLabState, PipelineLabStore } from '../store/pipelineStore';
 import { laneColour } from './palette';
 import { MAX_LANES, MAX_POINTS, THEME, createScaffold, formatNumber, haloText, mountChart, renderLegend, type ChartOptions, type LegendItem } from './runtime';
 import { headroomMax, pointIndices, plottable } from './sampling';
@@ -18,7 +18,7 @@ export const THROUGHPUT_VIEW_SUBTITLE = {
  * lane's detect/install ticks at the bottom. The SVG's `data-points` is the number of
  * points drawn, summed over lanes.
  */
-export function createThroughputChart(host: HTMLElement, store: LabStore, options: ChartOptions = {}): () => void {
+export function createThroughputChart(host: HTMLElement, store: PipelineLabStore, options: ChartOptions = {}): () => void {
   const height = options.height ?? 300;
   const scaffold = createScaffold(host, 'chart-throughput');
   const frame = createTimeFrame(scaffold.svg);
@@ -33,7 +33,7 @@ export function createThroughputChart(host: HTMLElement, store: LabStore, option
   const x = scaleLinear();
   const y = scaleLinear();
 
-  const draw = (state: LabState, width: number) => {
+  const draw = (state: PipelineLabState, width: number) => {
     const { innerWidth, innerHeight } = plotSize(width, height);
     const view = state.throughputView;
     const column = view === 'config' ? 'configQps' : 'measuredQps';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SeriesBuffer } from '../store/series';
+import { PipelineSeriesBuffer } from '../store/series';
 import type { PipelineSeriesChunk } from '../worker/pipelineProtocol';
 import { queryDomain } from './timeFrame';
 
@@ -19,15 +19,15 @@ function chunk(queries: number[], stages = 2): PipelineSeriesChunk {
 
 describe('queryDomain', () => {
   it('spans 0 to the last query any lane reached', () => {
-    const a = new SeriesBuffer(8);
-    const b = new SeriesBuffer(8);
+    const a = new PipelineSeriesBuffer(8);
+    const b = new PipelineSeriesBuffer(8);
     a.add(chunk([0, 50, 99]), false, 2);
     b.add(chunk([0, 50, 120]), false, 2);
     expect(queryDomain([a, b])).toEqual([0, 120]);
   });
 
   it('is at least ten queries wide, also with no data', () => {
-    const a = new SeriesBuffer(8);
+    const a = new PipelineSeriesBuffer(8);
     a.add(chunk([0, 1]), false, 2);
     expect(queryDomain([a])).toEqual([0, 10]);
     expect(queryDomain([])).toEqual([0, 10]);

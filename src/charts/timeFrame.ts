@@ -1,5 +1,5 @@
 import { axisBottom, axisLeft, line, type ScaleLinear, type Selection } from 'd3';
-import type { SeriesBuffer, SeriesColumn } from '../store/series';
+import type { PipelineSeriesBuffer, PipelineSeriesColumn } from '../store/series';
 import { laneColour } from './palette';
 import type { PipelineMarker } from '../worker/pipelineProtocol';
 import { markerDescription, placeTicks } from './markerTicks';
@@ -151,7 +151,7 @@ export function setMessage(frame: TimeFrame, width: number, height: number, text
  * The query axis shared by every lane: 0 … the last query any lane has reached, at least
  * `minQueries` wide so that a young run does not get fractional query ticks.
  */
-export function queryDomain(series: readonly SeriesBuffer[], minQueries = 10): [number, number] {
+export function queryDomain(series: readonly PipelineSeriesBuffer[], minQueries = 10): [number, number] {
   let last = 0;
   for (const s of series) {
     const q = s.length > 0 ? s.columns.query[s.length - 1]! : 0;
@@ -240,9 +240,9 @@ export function drawLaneTicks(frame: TimeFrame, markers: readonly PipelineMarker
  */
 export function drawLaneLines(
   frame: TimeFrame,
-  series: readonly SeriesBuffer[],
+  series: readonly PipelineSeriesBuffer[],
   drawn: readonly (readonly number[])[],
-  column: SeriesColumn,
+  column: PipelineSeriesColumn,
   x: ScaleLinear<number, number>,
   y: ScaleLinear<number, number>,
   selectedLane: number,

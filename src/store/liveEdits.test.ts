@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultScenario } from '../scenario/presets';
-import { createLabStore } from './labStore';
+import { createPipelineStore } from './pipelineStore';
 import { createServingStore } from './servingStore';
 import { inProcessClient } from './testing/inProcess';
 import { SERVING_PRESETS } from '../scenario/presets';
@@ -33,7 +33,7 @@ describe('a live edit is one worker call (ARCHITECTURE §1, step 4)', () => {
     let listener: ((frame: PipelineFrame) => void) | null = null;
     const session = new PipelineSession({ now: () => 0, schedule: () => undefined, emit: (frame) => listener?.(frame) });
     const { api, calls } = counting(pipelineApi(session, { subscribe: (cb) => void (listener = cb) }));
-    const store = createLabStore(inProcessClient<PipelineApi, PipelineFrame>(api, (onFrame) => void (listener = onFrame)), () => 0);
+    const store = createPipelineStore(inProcessClient<PipelineApi, PipelineFrame>(api, (onFrame) => void (listener = onFrame)), () => 0);
     expect(await store.getState().load(defaultScenario(), 'preset')).toBe(true);
     const odin = store.getState().scenario!.pipeline.lanes.findIndex((l) => l.scheduler === 'odin');
     calls.length = 0;

@@ -6,7 +6,7 @@ import type { RestartReason } from './restartingWorker';
 import { HISTORY_LIMIT } from './constants';
 import { createLiveStore, type AnyLabStore, type LaneFrame, type LiveClient, type LiveFrame, type LiveWorld, type WorldTypes } from './liveStore';
 import { ColumnBuffer } from './series';
-import { createLabStore } from './labStore';
+import { createPipelineStore } from './pipelineStore';
 import { createServingStore } from './servingStore';
 
 /**
@@ -366,7 +366,7 @@ describe('the shared slices of every lab store', () => {
   });
 
   it('types either world’s store as any lab’s store for the page shell', () => {
-    const stores: AnyLabStore[] = [createLabStore(new TinyClient() as never), createServingStore(new TinyClient() as never)];
+    const stores: AnyLabStore[] = [createPipelineStore(new TinyClient() as never), createServingStore(new TinyClient() as never)];
     expect(stores.map((s) => s.getState().speeds.length)).toEqual([14, 9]);
     expect(stores.map((s) => s.getState().speed)).toEqual([60, 10]);
   });

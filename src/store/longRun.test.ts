@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
 import type { PipelineScenario, ServingScenario } from '../scenario/schema';
 import { longRunGuard } from './longRun';
-import { inProcessLab } from './testing/inProcess';
+import { inProcessPipeline } from './testing/inProcess';
 
 /** The session's own playback status (the store hears of it only with the next frame). */
 const statusOf = (session: unknown) => (session as { status: string }).status;
@@ -54,7 +54,7 @@ describe('the page asks before starting a long run', () => {
 
   it("costs the run Play plays, not the scenario's sweep (the Explore view runs the sweep)", async () => {
     const asked: string[] = [];
-    const { store, session } = inProcessLab((message) => (asked.push(message), false));
+    const { store, session } = inProcessPipeline((message) => (asked.push(message), false));
     expect(await store.getState().load(sweptHuge(), 'file')).toBe(true);
     await store.getState().play();
     expect(asked).toEqual([]);
@@ -63,7 +63,7 @@ describe('the page asks before starting a long run', () => {
 
   it('never asks for a scenario below the bound', async () => {
     const asked: string[] = [];
-    const { store, session } = inProcessLab((message) => (asked.push(message), false));
+    const { store, session } = inProcessPipeline((message) => (asked.push(message), false));
     await store.getState().load(defaultScenario(), 'preset');
     await store.getState().play();
     expect(asked).toEqual([]);

@@ -84,10 +84,10 @@ export class ColumnBuffer<P extends string, W extends string> {
 }
 
 const PIPELINE_COLUMNS = ['query', 'timeMs', 'measuredQps', 'configQps', 'optimalQps', 'latencyMs', 'configLatencyMs'] as const satisfies readonly (keyof PipelineSeriesChunk)[];
-export type SeriesColumn = (typeof PIPELINE_COLUMNS)[number];
+export type PipelineSeriesColumn = (typeof PIPELINE_COLUMNS)[number];
 
 /** A pipeline lane's series: one point per bucket of queries, and the units per stage (`stages` per point). */
-export class SeriesBuffer extends ColumnBuffer<SeriesColumn, 'counts'> {
+export class PipelineSeriesBuffer extends ColumnBuffer<PipelineSeriesColumn, 'counts'> {
   constructor(capacity?: number) {
     super(PIPELINE_COLUMNS, { counts: int32 }, capacity);
   }

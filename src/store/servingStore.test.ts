@@ -8,7 +8,7 @@ import type { ServingFrame } from '../worker/servingProtocol';
 import { SERIES_MAX_POINTS } from '../worker/liveLoop';
 import { ServingSeriesBuffer } from './servingStore';
 
-/** The store wired to a serving session in the same thread, with a manual clock (as labStore.test.ts). */
+/** The store wired to a serving session in the same thread, with a manual clock (as pipelineStore.test.ts). */
 const inProcessStore = () => inProcessServing().store;
 
 const small = (durationS = 30): ServingScenario => {

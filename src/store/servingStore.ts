@@ -262,7 +262,7 @@ function servingWorld(client: ServingClient): LiveWorld<ServingTypes, ServingSli
 
 /**
  * The serving lab's store: the shared slices (`createLiveStore`) with the serving world's on
- * top, wired to a serving client, as `createLabStore` is for the pipeline world.
+ * top, wired to a serving client, as `createPipelineStore` is for the pipeline world.
  */
 export function createServingStore(client: ServingClient, now?: () => number, ask?: AskToStart): ServingStore {
   return createLiveStore<ServingTypes, ServingSlice>(client, servingWorld(client), { ...(now ? { now } : {}), ...(ask ? { ask } : {}) });

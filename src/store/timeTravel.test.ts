@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { findLesson, LESSONS } from '../scenario/lessons';
 import { defaultScenario } from '../scenario/presets';
 import { PipelineSession } from '../worker/pipelineSession';
-import type { LabState } from './labStore';
-import { inProcessLab } from './testing/inProcess';
+import type { PipelineLabState } from './pipelineStore';
+import { inProcessPipeline } from './testing/inProcess';
 
-const inProcess = inProcessLab;
+const inProcess = inProcessPipeline;
 
 /** Everything the board and the charts draw from, as plain numbers. */
-function view(s: LabState) {
+function view(s: PipelineLabState) {
   return {
     served: s.served,
     modes: Array.from(s.modes),

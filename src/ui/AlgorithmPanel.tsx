@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { pseudocodeOf } from '../schedulers/pipeline/teaching';
-import { useLab, useLabStore } from './labContext';
+import { usePipelineLab, usePipelineStore } from './pipelineContext';
 import { loadOnce, now, useLoaded, whenIdle } from './shell/deferred';
 
 /** The steps' narration and watch list: not on the first load (ARCHITECTURE §7a′), fetched when the browser is first idle or a step is shown. */
@@ -12,15 +12,15 @@ const narrationModule = loadOnce(() => import('../schedulers/pipeline/narration'
  * and one sentence on what the step does. ← and → (or the buttons) step through it.
  */
 export function AlgorithmPanel() {
-  const store = useLabStore();
+  const store = usePipelineStore();
   // At full speed the panel rests (a line-by-line view of thousands of rebalancings a
   // second teaches nothing, and redrawing it costs the page frames): pause or step to follow.
-  const fast = useLab((s) => s.status === 'playing' && (s.speed === 'max' || s.speed > 1000));
-  const teaching = useLab((s) => (s.status === 'playing' && (s.speed === 'max' || s.speed > 1000) ? null : s.teaching));
-  const laneLabel = useLab((s) => s.lanes[s.selectedLane]?.label ?? '');
+  const fast = usePipelineLab((s) => s.status === 'playing' && (s.speed === 'max' || s.speed > 1000));
+  const teaching = usePipelineLab((s) => (s.status === 'playing' && (s.speed === 'max' || s.speed > 1000) ? null : s.teaching));
+  const laneLabel = usePipelineLab((s) => s.lanes[s.selectedLane]?.label ?? '');
   // The query it narrates is the one the teaching frame was made at: while the run plays
   // the panel follows those frames (twice a second), not every frame's query count.
-  const served = useLab((s) => (s.status === 'playing' ? s.teachingServed : s.served));
+  const served = usePipelineLab((s) => (s.status === 'playing' ? s.teachingServed : s.served));
   const headingId = useId();
   const algorithm = teaching?.algorithm ?? null;
   const step = teaching !== null && teaching.cursor >= 0 ? (teaching.steps[teaching.cursor] ?? null) : null;

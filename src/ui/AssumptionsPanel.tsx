@@ -1,7 +1,7 @@
 import { LIMITS } from '../scenario/limits';
 import type { PipelineScenario } from '../scenario/schema';
 import { NumberField, SelectField } from './fields';
-import { useLab, useLabStore } from './labContext';
+import { usePipelineLab, usePipelineStore } from './pipelineContext';
 
 type Assumptions = PipelineScenario['pipeline']['assumptions'];
 
@@ -10,8 +10,8 @@ type Assumptions = PipelineScenario['pipeline']['assumptions'];
  * Whether ODIN beats LLS turns on them, so they are shown, not hidden.
  */
 export function AssumptionsPanel() {
-  const store = useLabStore();
-  const assumptions = useLab((s) => s.scenario?.pipeline.assumptions);
+  const store = usePipelineStore();
+  const assumptions = usePipelineLab((s) => s.scenario?.pipeline.assumptions);
   if (assumptions === undefined) return null;
   const set = (change: Partial<Assumptions>) =>
     void store.getState().edit((s) => ({ ...s, pipeline: { ...s.pipeline, assumptions: { ...s.pipeline.assumptions, ...change } as Assumptions } }));

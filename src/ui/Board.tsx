@@ -6,7 +6,7 @@ import { INTERFERENCE_MODE_IDS, MODE_IDS, type InterferenceModeId } from '../eng
 import { stepConfiguration } from '../schedulers/pipeline/teaching';
 import type { PipelineEventView } from '../worker/pipelineProtocol';
 import { DragDropArea, useDraggable, useDroppable, type DragAnnouncements, type DragItem } from './dragDrop';
-import { useLab, useLabStore } from './labContext';
+import { usePipelineLab, usePipelineStore } from './pipelineContext';
 
 /** Height of a layer block row, px, when the column has room for it. */
 const ROW_PX = 22;
@@ -58,7 +58,7 @@ function ModeToken({ mode }: { readonly mode: InterferenceModeId }) {
 
 /** A workload placed on an EP: drag it off the board or press × to remove it. */
 function EventChip({ event }: { readonly event: PipelineEventView }) {
-  const store = useLabStore();
+  const store = usePipelineStore();
   const { attributes, listeners, style } = useDraggable({ id: `event-${event.id}`, data: { kind: 'event', event } satisfies DragData });
   return (
     <span className={`chip mode-${event.mode}`} style={style} data-testid={`board.event-${event.id}`}>
@@ -112,22 +112,22 @@ function Palette() {
  * (animated as they move between stages), and the palette of co-located workloads.
  */
 export function Board({ showPalette = true }: { readonly showPalette?: boolean } = {}) {
-  const store = useLabStore();
-  const served = useLab((s) => s.served);
-  const events = useLab((s) => s.events);
-  const layers = useLab((s) => s.layers);
-  const selected = useLab((s) => s.selectedLane);
-  const laneLabel = useLab((s) => s.lanes[s.selectedLane]?.label ?? '');
-  const initial = useLab((s) => s.initialConfiguration);
+  const store = usePipelineStore();
+  const served = usePipelineLab((s) => s.served);
+  const events = usePipelineLab((s) => s.events);
+  const layers = usePipelineLab((s) => s.layers);
+  const selected = usePipelineLab((s) => s.selectedLane);
+  const laneLabel = usePipelineLab((s) => s.lanes[s.selectedLane]?.label ?? '');
+  const initial = usePipelineLab((s) => s.initialConfiguration);
   // While an algorithm is stepped through, the board shows the configuration of the step (a trial
   // being built or measured) with the stage times the algorithm is looking at.
-  const step = useLab((s) => (s.teaching !== null && s.teaching.lane === selected && s.teaching.cursor >= 0 ? (s.teaching.steps[s.teaching.cursor] ?? null) : null));
-  const liveConfiguration = useLab(useShallow((s) => Array.from(s.live[selected]?.configuration ?? initial)));
-  const liveStageTimes = useLab(useShallow((s) => Array.from(s.live[selected]?.stageTimesMs ?? [], (t) => Math.round(t * 10) / 10)));
+  const step = usePipelineLab((s) => (s.teaching !== null && s.teaching.lane === selected && s.teaching.cursor >= 0 ? (s.teaching.steps[s.teaching.cursor] ?? null) : null));
+  const liveConfiguration = usePipelineLab(useShallow((s) => Array.from(s.live[selected]?.configuration ?? initial)));
+  const liveStageTimes = usePipelineLab(useShallow((s) => Array.from(s.live[selected]?.stageTimesMs ?? [], (t) => Math.round(t * 10) / 10)));
   const stepConfig = useMemo(() => (step === null ? null : [...stepConfiguration(step)]), [step]);
   const configuration = stepConfig ?? liveConfiguration;
   const stageTimes = useMemo(() => (step === null ? liveStageTimes : step.stageTimesMs.map((t) => Math.round(t * 10) / 10)), [step, liveStageTimes]);
-  const modes = useLab(useShallow((s) => Array.from(s.modes)));
+  const modes = usePipelineLab(useShallow((s) => Array.from(s.modes)));
   const n = configuration.length;
   const bottleneck = stageTimes.length > 0 ? stageTimes.indexOf(Math.max(...stageTimes)) : -1;
   const maxCount = Math.max(1, ...configuration);

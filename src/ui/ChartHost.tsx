@@ -1,11 +1,11 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { laneColour } from '../charts/palette';
-import type { LabStore } from '../store/labStore';
-import { useLabStore } from './labContext';
+import type { PipelineLabStore } from '../store/pipelineStore';
+import { usePipelineStore } from './pipelineContext';
 import { ChartCard } from './shell/ChartCard';
 
 /** A chart module's entry point: builds its SVG in `host`, returns the cleanup. */
-export type CreateChart = (host: HTMLElement, store: LabStore) => () => void;
+export type CreateChart = (host: HTMLElement, store: PipelineLabStore) => () => void;
 
 export interface ChartHostProps {
   /** Shown as the figure's caption (a level-3 heading). */
@@ -26,7 +26,7 @@ export interface ChartHostProps {
  * drawn no legend on screen.
  */
 export function ChartHost({ title, testId, create, caption, controls }: ChartHostProps) {
-  const store = useLabStore();
+  const store = usePipelineStore();
   const hostRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const host = hostRef.current;

@@ -1,11 +1,11 @@
 import { describeMode } from '../engine/profiles/modeLabels';
-import { useLab, useLabStore } from './labContext';
+import { usePipelineLab, usePipelineStore } from './pipelineContext';
 
 /** Every scripted or placed workload, with when it acts; × ends or drops it. */
 export function EventsList() {
-  const store = useLabStore();
-  const events = useLab((s) => s.events);
-  const served = useLab((s) => s.served);
+  const store = usePipelineStore();
+  const events = usePipelineLab((s) => s.events);
+  const served = usePipelineLab((s) => s.served);
   if (events.length === 0) return <p className="hint">No workloads placed yet.</p>;
   return (
     <section aria-labelledby="events-heading" className="events">

@@ -3,7 +3,7 @@ import { laneColour } from '../charts/palette';
 import type { PipelineScenario } from '../scenario/schema';
 import { PIPELINE_SCHEDULER_INFO, PIPELINE_SCHEDULER_IDS, type PipelineSchedulerId } from '../schedulers/pipeline/registryInfo';
 import { LIMITS } from '../scenario/limits';
-import { useLab, useLabStore } from './labContext';
+import { usePipelineLab, usePipelineStore } from './pipelineContext';
 
 /** Test ids: `lane.{scheduler}` for the first lane of a scheduler, `lane.{scheduler}-{k}` after. */
 function laneTestIds(schedulers: readonly string[]): string[] {
@@ -19,10 +19,10 @@ const fmt = (v: number): string => (Number.isFinite(v) && v > 0 ? v.toFixed(1) :
 
 /** The lanes: one scheduler each, on the same trace; ODIN's α can change mid-run. */
 export function LanesPanel() {
-  const store = useLabStore();
-  const lanes = useLab((s) => s.lanes);
-  const selected = useLab((s) => s.selectedLane);
-  const version = useLab((s) => s.version);
+  const store = usePipelineStore();
+  const lanes = usePipelineLab((s) => s.lanes);
+  const selected = usePipelineLab((s) => s.selectedLane);
+  const version = usePipelineLab((s) => s.version);
   void version; // the live numbers below are read on every frame
   const state = store.getState();
   const testIds = laneTestIds(lanes.map((l) => l.scheduler));
@@ -103,5 +103,5 @@ export function LanesPanel() {
 
 /** Selected values of every lane, for components that need a shallow-stable list. */
 export function useLaneLabels(): string[] {
-  return useLab(useShallow((s) => s.lanes.map((l) => l.label)));
+  return usePipelineLab(useShallow((s) => s.lanes.map((l) => l.label)));
 }

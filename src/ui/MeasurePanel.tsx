@@ -12,7 +12,7 @@ import { databaseToCsv, databaseToJson, MAX_DATABASE_FILE_BYTES } from '../scena
 import { createMeasureWorkerClient } from '../store/measureClient';
 import { createMeasureStore, MEASURE_REPEATS, PAGE_HOG_BUFFER_MIB, type MeasureState, type MeasureStore } from '../store/measureStore';
 import { downloadText } from './download';
-import { useLabStore } from './labContext';
+import { usePipelineStore } from './pipelineContext';
 import { linkFor } from './linkSync';
 
 const MODEL_LABELS: Record<ModelId, string> = { vgg16: 'VGG16', resnet50: 'ResNet-50', resnet152: 'ResNet-152' };
@@ -87,7 +87,7 @@ function SlowdownChart({ database, partial, model, inputSize, modes }: { readonl
  * the ODIN paper built its own, watch it fill in, and run the schedulers on it.
  */
 export function MeasurePanel({ initiallyOpen = false }: { readonly initiallyOpen?: boolean } = {}) {
-  const lab = useLabStore();
+  const lab = usePipelineStore();
   const [store] = useState<MeasureStore>(() => {
     const created = createMeasureStore(createMeasureWorkerClient());
     if (initiallyOpen) created.getState().setOpen(true);

@@ -4,7 +4,7 @@ import { AlgorithmPanel } from './AlgorithmPanel';
 import { Board } from './Board';
 import { AssumptionsPanel, EventsList, pipelineLessons, PipelineCharts, PipelineTimeline, ScenarioPanel } from './belowTheFold';
 import { SHORTCUTS } from './HelpOverlay';
-import { useLab, useLabStore } from './labContext';
+import { usePipelineLab, usePipelineStore } from './pipelineContext';
 import { LanesPanel } from './LanesPanel';
 import { MeasureLauncher } from './MeasureLauncher';
 import { RealLauncher } from './RealLauncher';
@@ -16,8 +16,8 @@ import { ThroughputCard } from './ThroughputCard';
 
 /** The pipeline world in the page shell: its board, side panels, charts, time line, share bar and lessons. */
 export function PipelineLab() {
-  const store = useLabStore();
-  const hide = useLab((s) => s.view.hide);
+  const store = usePipelineStore();
+  const hide = usePipelineLab((s) => s.view.hide);
   const hidden = (c: HideableControl) => hide.includes(c);
   // The teaching keys (step, rewind, the algorithm panel) are the pipeline lab's.
   useTeachingKeys(store);

@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import { markerDescription, markerLabel } from '../charts/markerTicks';
-import { laneMarkers, markerTarget } from '../store/labStore';
+import { pipelineLaneMarkers, pipelineMarkerTarget } from '../store/pipelineStore';
 import type { PipelineMarker } from '../worker/pipelineProtocol';
-import { useLab, useLabStore } from './labContext';
+import { usePipelineLab, usePipelineStore } from './pipelineContext';
 import { Timeline, type TimelineMark } from './shell/Timeline';
 
 /** Marker buttons drawn at most per kind and per this fraction of the track (the rest is reached with Shift+←/→). */
@@ -19,20 +19,20 @@ function visibleLabel(m: PipelineMarker): string {
  * worker replays from its nearest checkpoint.
  */
 export function PipelineTimeline() {
-  const store = useLabStore();
+  const store = usePipelineStore();
   // While playing, the scrubber moves in steps of 1/1000 of the run (the page does not
   // redraw the time line on every frame).
-  const served = useLab((s) => (s.status === 'playing' ? Math.floor((Math.floor((s.served * 1000) / Math.max(1, s.totalQueries)) * s.totalQueries) / 1000) : s.served));
-  const total = useLab((s) => s.totalQueries);
-  const furthest = useLab((s) => s.furthest);
-  const all = useLab((s) => s.timelineMarkers);
-  const lane = useLab((s) => s.selectedLane);
-  const laneLabel = useLab((s) => s.lanes[s.selectedLane]?.label ?? '');
-  const playing = useLab((s) => s.status === 'playing');
+  const served = usePipelineLab((s) => (s.status === 'playing' ? Math.floor((Math.floor((s.served * 1000) / Math.max(1, s.totalQueries)) * s.totalQueries) / 1000) : s.served));
+  const total = usePipelineLab((s) => s.totalQueries);
+  const furthest = usePipelineLab((s) => s.furthest);
+  const all = usePipelineLab((s) => s.timelineMarkers);
+  const lane = usePipelineLab((s) => s.selectedLane);
+  const laneLabel = usePipelineLab((s) => s.lanes[s.selectedLane]?.label ?? '');
+  const playing = usePipelineLab((s) => s.status === 'playing');
   const marks = useMemo(() => {
     const seen = new Set<string>();
     const out: (TimelineMark & { readonly marker: PipelineMarker })[] = [];
-    for (const m of laneMarkers(all, lane)) {
+    for (const m of pipelineLaneMarkers(all, lane)) {
       const bucket = `${m.kind}:${Math.floor((m.query / Math.max(1, total)) * BUCKETS)}`;
       if (seen.has(bucket)) continue;
       seen.add(bucket);
@@ -60,7 +60,7 @@ export function PipelineTimeline() {
       marks={marks}
       playing={playing}
       onSelect={(mark) => {
-        const { query, step } = markerTarget((mark as (typeof marks)[number]).marker);
+        const { query, step } = pipelineMarkerTarget((mark as (typeof marks)[number]).marker);
         void store.getState().seek(query, step);
       }}
       onSeek={(query) => void act.seek(query)}

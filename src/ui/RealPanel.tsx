@@ -7,7 +7,7 @@ import type { RealReport } from '../scenario/realRun';
 import { createRealWorkerClient } from '../store/realClient';
 import { createRealStore, REAL_QUERIES, type RealState, type RealStore } from '../store/realStore';
 import { downloadText } from './download';
-import { useLab } from './labContext';
+import { usePipelineLab } from './pipelineContext';
 import type { PipelineScenario } from '../scenario/schema';
 
 function LiveChart({ lanes, queries }: { readonly lanes: readonly RealLiveLane[]; readonly queries: number }) {
@@ -155,7 +155,7 @@ function statusText(s: RealState): string {
  * one after another, then each beside its simulation on a database measured here.
  */
 export function RealPanel() {
-  const scenario = useLab((s) => s.scenario);
+  const scenario = usePipelineLab((s) => s.scenario);
   if (scenario === null) return <p className="measure-explain">Loading the scenario…</p>;
   return <RealPanelFor scenario={scenario} />;
 }

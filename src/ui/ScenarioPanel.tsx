@@ -2,7 +2,7 @@ import type { ModelId } from '../engine/profiles/types';
 import { LIMITS } from '../scenario/limits';
 import type { PipelineScenario } from '../scenario/schema';
 import { NumberField, SelectField } from './fields';
-import { useLab, useLabStore } from './labContext';
+import { usePipelineLab, usePipelineStore } from './pipelineContext';
 
 const MODELS: readonly { value: ModelId; label: string }[] = [
   { value: 'vgg16', label: 'VGG16 (16 layers)' },
@@ -14,8 +14,8 @@ type Pipeline = PipelineScenario['pipeline'];
 
 /** Model, EPs, workload and random interference; most changes restart the run. */
 export function ScenarioPanel() {
-  const store = useLabStore();
-  const scenario = useLab((s) => s.scenario);
+  const store = usePipelineStore();
+  const scenario = usePipelineLab((s) => s.scenario);
   if (scenario === null) return null;
   const p = scenario.pipeline;
   const edit = (change: (p: Pipeline) => Pipeline) => void store.getState().edit((s) => ({ ...s, pipeline: change(s.pipeline) }));

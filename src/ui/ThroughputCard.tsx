@@ -1,17 +1,17 @@
 import { createThroughputChart } from '../charts/throughputChart';
-import type { UiSlice } from '../store/labStore';
+import type { PipelineUiSlice } from '../store/pipelineStore';
 import { ChartHost, type CreateChart } from './ChartHost';
-import { useLab, useLabStore } from './labContext';
+import { usePipelineLab, usePipelineStore } from './pipelineContext';
 
-const VIEWS: readonly { readonly view: UiSlice['throughputView']; readonly label: string }[] = [
+const VIEWS: readonly { readonly view: PipelineUiSlice['throughputView']; readonly label: string }[] = [
   { view: 'measured', label: 'Measured' },
   { view: 'config', label: 'Configuration' },
 ];
 
 /** The measured / configuration toggle of the throughput chart (ARCHITECTURE §2). */
 function ThroughputView() {
-  const store = useLabStore();
-  const view = useLab((s) => s.throughputView);
+  const store = usePipelineStore();
+  const view = usePipelineLab((s) => s.throughputView);
   return (
     <div className="chart-toggle" role="group" aria-label="Throughput view" data-testid="charts.throughput-view">
       {VIEWS.map(({ view: v, label }) => (

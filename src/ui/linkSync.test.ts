@@ -3,7 +3,7 @@ import { subscribeWithSelector } from 'zustand/middleware';
 import { createStore } from 'zustand/vanilla';
 import { defaultScenario } from '../scenario/presets';
 import type { PipelineScenario } from '../scenario/schema';
-import type { LabStore } from '../store/labStore';
+import type { PipelineLabStore } from '../store/pipelineStore';
 import { linkCodec, linkFor, startLinkSync } from './linkSync';
 
 /** Lets the link codec's promises (it loads lazily, ARCHITECTURE §7a′) settle. */
@@ -42,7 +42,7 @@ afterEach(() => vi.useRealTimers());
 describe('the address bar and the scenario in step', () => {
   it('a hash navigated to is opened even when a debounced write replaced the address before its hashchange event', async () => {
     vi.useFakeTimers();
-    const store = createStore(subscribeWithSelector(() => ({ scenario: null as PipelineScenario | null }))) as unknown as LabStore;
+    const store = createStore(subscribeWithSelector(() => ({ scenario: null as PipelineScenario | null }))) as unknown as PipelineLabStore;
     const { win, navigate, hash } = fakeWindow();
     const opened: string[] = [];
     const stop = startLinkSync(store, win, linkFor, async (h) => (opened.push(h), true));
@@ -60,7 +60,7 @@ describe('the address bar and the scenario in step', () => {
 
   it("writes the scenario's link after the debounce, and does not reopen its own write", async () => {
     vi.useFakeTimers();
-    const store = createStore(subscribeWithSelector(() => ({ scenario: null as PipelineScenario | null }))) as unknown as LabStore;
+    const store = createStore(subscribeWithSelector(() => ({ scenario: null as PipelineScenario | null }))) as unknown as PipelineLabStore;
     const { win, navigate, hash } = fakeWindow();
     const opened: string[] = [];
     const stop = startLinkSync(store, win, linkFor, async (h) => (opened.push(h), true));

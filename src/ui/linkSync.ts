@@ -1,5 +1,5 @@
 import type { PipelineScenario } from '../scenario/schema';
-import type { LabStore } from '../store/labStore';
+import type { PipelineLabStore } from '../store/pipelineStore';
 import type { AnyLabStore } from '../store/liveStore';
 
 /**
@@ -93,7 +93,7 @@ export function startLinkSync(
 }
 
 /** The address of the current scenario (what "Copy link" copies); null when it is too large for a link. */
-export async function currentLink(store: LabStore, win: Window): Promise<string | null> {
+export async function currentLink(store: PipelineLabStore, win: Window): Promise<string | null> {
   const scenario = store.getState().scenario;
   const base = `${win.location.origin}${win.location.pathname}${win.location.search}`;
   if (scenario === null) return base;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { SPEEDS } from '../store/labStore';
-import { useLab, useLabStore } from './labContext';
+import { PIPELINE_SPEEDS } from '../store/pipelineStore';
+import { usePipelineLab, usePipelineStore } from './pipelineContext';
 import type { WorldPlayback } from './shell/PlaybackBar';
 
 /** 1× is one query per second: a pace a class can follow. */
@@ -10,8 +10,8 @@ const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 /** Step by a chosen number of queries. */
 function PipelineStep() {
-  const store = useLabStore();
-  const done = useLab((s) => s.status === 'done');
+  const store = usePipelineStore();
+  const done = usePipelineLab((s) => s.status === 'done');
   const [stepSize, setStepSize] = useState(1);
   return (
     <span className="step">
@@ -35,11 +35,11 @@ function PipelineStep() {
 
 /** Where the pipeline run is: queries served, measured speed and frames per second. */
 function PipelineProgress() {
-  const status = useLab((s) => s.status);
-  const served = useLab((s) => s.served);
-  const total = useLab((s) => s.totalQueries);
-  const measuredSpeed = useLab((s) => s.measuredSpeed);
-  const fps = useLab((s) => s.framesPerSecond);
+  const status = usePipelineLab((s) => s.status);
+  const served = usePipelineLab((s) => s.served);
+  const total = usePipelineLab((s) => s.totalQueries);
+  const measuredSpeed = usePipelineLab((s) => s.measuredSpeed);
+  const fps = usePipelineLab((s) => s.framesPerSecond);
   return (
     <output className="progress" data-testid="playback.served" data-served={served} data-status={status} aria-live="off">
       query {integer.format(served)} / {integer.format(total)} · {status}
@@ -54,7 +54,7 @@ function PipelineProgress() {
 /** The pipeline world's part of the shell's playback bar: steps of queries, speeds in queries per second. */
 export const PIPELINE_PLAYBACK: WorldPlayback = {
   ids: 'controls',
-  speeds: SPEEDS,
+  speeds: PIPELINE_SPEEDS,
   speedLabel,
   step: <PipelineStep />,
   progress: <PipelineProgress />,

@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import type { HideableControl } from '../scenario/schema';
-import type { LabStore } from '../store/labStore';
+import type { PipelineLabStore } from '../store/pipelineStore';
 import { downloadText, fileSlug } from './download';
 import { FileButton } from './FileButton';
-import { useLab, useLabStore } from './labContext';
+import { usePipelineLab, usePipelineStore } from './pipelineContext';
 import { currentLink } from './linkSync';
 import { loadOnce, preloadWhenIdle } from './shell/deferred';
 import { PresetsGallery } from './shell/presetsGallery';
@@ -33,8 +33,8 @@ export const PIPELINE_PARTS: Record<HideableControl, string> = {
 
 /** The pipeline world's file buttons in the share bar: scenario import and export, results as JSON and CSV. */
 function PipelineFiles() {
-  const store = useLabStore();
-  const title = useLab((s) => s.scenario?.title ?? 'scenario');
+  const store = usePipelineStore();
+  const title = usePipelineLab((s) => s.scenario?.title ?? 'scenario');
   const act = store.getState();
   useEffect(() => preloadWhenIdle(results), []);
   const importFile = async (file: File | undefined) => {
@@ -68,7 +68,7 @@ function PipelineFiles() {
 }
 
 /** The pipeline world's share bar: its link codec, the presets gallery (of every world) and its files. */
-export function pipelineShare(store: LabStore): WorldShare {
+export function pipelineShare(store: PipelineLabStore): WorldShare {
   return {
     copyLink: async () => {
       const url = await currentLink(store, window);

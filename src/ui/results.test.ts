@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PipelineMetrics } from '../engine/pipeline/metrics';
-import { SeriesBuffer } from '../store/series';
+import { PipelineSeriesBuffer } from '../store/series';
 import type { PipelineLaneInfo, PipelineSeriesChunk } from '../worker/pipelineProtocol';
 import { resultsCsv, resultsJson, type ResultsState } from './results';
 
@@ -18,7 +18,7 @@ function summary() {
   return m.summary();
 }
 
-function buffer(points: readonly (readonly number[])[]): SeriesBuffer {
+function buffer(points: readonly (readonly number[])[]): PipelineSeriesBuffer {
   const column = (k: number) => Float64Array.from(points, (p) => p[k]!);
   const chunk: PipelineSeriesChunk = {
     query: column(0),
@@ -30,7 +30,7 @@ function buffer(points: readonly (readonly number[])[]): SeriesBuffer {
     configLatencyMs: column(6),
     counts: new Int32Array(points.length),
   };
-  const b = new SeriesBuffer(4);
+  const b = new PipelineSeriesBuffer(4);
   b.add(chunk, true, 1);
   return b;
 }

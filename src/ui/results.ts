@@ -1,17 +1,17 @@
 import type { PipelineSummary } from '../engine/pipeline/metrics';
 import { toCsv } from '../scenario/csv';
-import type { LabState } from '../store/labStore';
-import type { SeriesBuffer, SeriesColumn } from '../store/series';
+import type { PipelineLabState } from '../store/pipelineStore';
+import type { PipelineSeriesBuffer, PipelineSeriesColumn } from '../store/series';
 
-/** The parts of the lab's state that results are made of (a LabState is one). */
-export type ResultsState = Pick<LabState, 'scenario' | 'lanes' | 'summaries' | 'served' | 'status'> & {
-  readonly series: readonly Pick<SeriesBuffer, 'length' | 'columns'>[];
+/** The parts of the lab's state that results are made of (a PipelineLabState is one). */
+export type ResultsState = Pick<PipelineLabState, 'scenario' | 'lanes' | 'summaries' | 'served' | 'status'> & {
+  readonly series: readonly Pick<PipelineSeriesBuffer, 'length' | 'columns'>[];
 };
 
 /** Columns of a series point, in the order they are written. */
-const POINT_COLUMNS: readonly SeriesColumn[] = ['query', 'timeMs', 'measuredQps', 'configQps', 'optimalQps', 'latencyMs', 'configLatencyMs'];
+const POINT_COLUMNS: readonly PipelineSeriesColumn[] = ['query', 'timeMs', 'measuredQps', 'configQps', 'optimalQps', 'latencyMs', 'configLatencyMs'];
 
-type SeriesPoint = Record<SeriesColumn, number | null>;
+type SeriesPoint = Record<PipelineSeriesColumn, number | null>;
 
 function laneLabel(state: ResultsState, index: number): string {
   return state.lanes[index]?.label ?? `lane ${index + 1}`;

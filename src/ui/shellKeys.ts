@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import type { StoreApi } from 'zustand';
 import type { HistoryActions } from '../store/history';
-import type { LabStore } from '../store/labStore';
+import type { PipelineLabStore } from '../store/pipelineStore';
 
 /** Fields where keys are typed, not shortcuts. */
 const TYPING = 'input, textarea, select, [contenteditable="true"]';
@@ -40,7 +40,7 @@ export function useHistoryKeys(store: HistoryKeysStore | null): void {
  * while a workload is dragged with the keyboard (its arrows move it), and Space on a button
  * presses the button. `null`: the pipeline lab is not shown, its keys are off.
  */
-export function useTeachingKeys(store: LabStore | null): void {
+export function useTeachingKeys(store: PipelineLabStore | null): void {
   useEffect(() => {
     if (store === null) return;
     const onKey = (e: KeyboardEvent) => {

@@ -3,7 +3,7 @@ import type { SessionHost } from '../../worker/liveLoop';
 import type { ServingApi, ServingFrame } from '../../worker/servingProtocol';
 import { PipelineSession } from '../../worker/pipelineSession';
 import { ServingSession } from '../../worker/servingSession';
-import { createLabStore, type LabStore } from '../labStore';
+import { createPipelineStore, type PipelineLabStore } from '../pipelineStore';
 import { createServingStore, type ServingStore } from '../servingStore';
 import type { WorkerClient } from '../restartingWorker';
 import type { AskToStart } from '../longRun';
@@ -25,13 +25,13 @@ export function inProcessClient<Api, F>(target: object, listen: (onFrame: (frame
 }
 
 /** The lab store wired to a pipeline session in the same thread (the worker's code, without the worker), with a manual clock. */
-export function inProcessLab(ask?: AskToStart): { readonly store: LabStore; readonly session: PipelineSession } {
+export function inProcessPipeline(ask?: AskToStart): { readonly store: PipelineLabStore; readonly session: PipelineSession } {
   let listener: ((frame: PipelineFrame) => void) | null = null;
   const session = new PipelineSession({ now: () => 0, schedule: () => undefined, emit: (frame) => listener?.(frame) });
   const client = inProcessClient<PipelineApi, PipelineFrame>(session, (onFrame) => {
     listener = onFrame;
   });
-  return { store: createLabStore(client, () => 0, ask), session };
+  return { store: createPipelineStore(client, () => 0, ask), session };
 }
 
 /**

@@ -7,27 +7,29 @@ import { PIPELINE_TIMELINE_MARKERS } from '../worker/pipelineProtocol';
 import type { WorkerClient } from './restartingWorker';
 import { DEFAULT_SPEED, PIPELINE_SPEEDS } from './constants';
 import { createLiveStore, markersOfLane, type LiveStore, type LiveWorld, type SeekTarget, type SharedLabState, type WorldTypes } from './liveStore';
-import { MarkerBuffer, SeriesBuffer } from './series';
+import { MarkerBuffer, PipelineSeriesBuffer } from './series';
 import type { AskToStart } from './longRun';
 
 /** The worker's API as the page sees it (every call is asynchronous), derived from `PipelineApi`. */
-export type SimClient = WorkerClient<PipelineApi, PipelineFrame>;
+export type PipelineClient = WorkerClient<PipelineApi, PipelineFrame>;
 
 export { HISTORY_LIMIT } from './constants';
+/** Speeds the playback offers, slowest first (queries per second; 1× = 1 query per second). */
+export { PIPELINE_SPEEDS } from './constants';
 export { DEFAULT_VIEW } from './liveStore';
 export type { LoadErrors, ScenarioSource } from './history';
 
-export type ScenarioView = NonNullable<PipelineScenario['view']>;
+export type PipelineScenarioView = NonNullable<PipelineScenario['view']>;
 
 /** The pipeline world's types, as its store holds them. */
 export interface PipelineTypes extends WorldTypes {
   readonly scenario: PipelineScenario;
-  readonly view: ScenarioView;
+  readonly view: PipelineScenarioView;
   readonly lane: PipelineLaneInfo;
   readonly live: PipelineLaneLive;
   readonly summary: PipelineSummary;
   readonly chunk: PipelineSeriesChunk;
-  readonly series: SeriesBuffer;
+  readonly series: PipelineSeriesBuffer;
   readonly marker: PipelineMarker;
   readonly frame: PipelineFrame;
   readonly loaded: Extract<PipelineLoadResult, { ok: true }>;
@@ -64,20 +66,17 @@ export interface PipelineSlice {
   stepAlgorithm(direction: 1 | -1): Promise<void>;
 }
 
-export type LabState = SharedLabState<PipelineTypes> & PipelineSlice;
-export type LabStore = LiveStore<LabState>;
+export type PipelineLabState = SharedLabState<PipelineTypes> & PipelineSlice;
+export type PipelineLabStore = LiveStore<PipelineLabState>;
 
 /** The ui slice as the page reads it. */
-export type UiSlice = Pick<LabState, 'selectedLane' | 'throughputView' | 'helpOpen'>;
-
-/** Speeds the playback offers, slowest first (queries per second; 1× = 1 query per second). */
-export const SPEEDS = PIPELINE_SPEEDS;
+export type PipelineUiSlice = Pick<PipelineLabState, 'selectedLane' | 'throughputView' | 'helpOpen'>;
 
 /** Markers of the time line a person can jump to for the selected lane. */
-export const laneMarkers: (markers: readonly PipelineMarker[], lane: number) => PipelineMarker[] = markersOfLane;
+export const pipelineLaneMarkers: (markers: readonly PipelineMarker[], lane: number) => PipelineMarker[] = markersOfLane;
 
 /** The queries served right after a marker's query, and the algorithm step to show there. */
-export function markerTarget(marker: PipelineMarker): { query: number; step?: number } {
+export function pipelineMarkerTarget(marker: PipelineMarker): { query: number; step?: number } {
   if (marker.kind === 'detect' || marker.kind === 'trial') return { query: marker.query + 1, step: 0 };
   return { query: marker.query + 1 };
 }
@@ -85,7 +84,7 @@ export function markerTarget(marker: PipelineMarker): { query: number; step?: nu
 const seekTarget = (query: number, step: number | undefined): SeekTarget => (step === undefined ? { position: query } : { position: query, step });
 
 /** The pipeline world (ODIN) on top of the shared slices. */
-function pipelineWorld(client: SimClient): LiveWorld<PipelineTypes, PipelineSlice> {
+function pipelineWorld(client: PipelineClient): LiveWorld<PipelineTypes, PipelineSlice> {
   return {
     speeds: PIPELINE_SPEEDS,
     speed: DEFAULT_SPEED.pipeline,
@@ -123,7 +122,7 @@ function pipelineWorld(client: SimClient): LiveWorld<PipelineTypes, PipelineSlic
       stepAlgorithm: async (direction) => void (await client.stepAlgorithm(direction)),
     }),
     loaded: (result) => ({ layers: result.layers, peakQps: result.peakQps, initialConfiguration: result.initialConfiguration, events: result.events }),
-    newSeries: () => new SeriesBuffer(),
+    newSeries: () => new PipelineSeriesBuffer(),
     width: (frame) => frame.stages,
     position: (frame) => frame.served,
     frame: (frame, state, fresh) => {
@@ -148,7 +147,7 @@ function pipelineWorld(client: SimClient): LiveWorld<PipelineTypes, PipelineSlic
       };
     },
     markerTarget: (marker) => {
-      const { query, step } = markerTarget(marker);
+      const { query, step } = pipelineMarkerTarget(marker);
       return seekTarget(query, step);
     },
     // The lessons' texts are not on the page's first load (ARCHITECTURE §7a′).
@@ -162,6 +161,6 @@ function pipelineWorld(client: SimClient): LiveWorld<PipelineTypes, PipelineSlic
  * The pipeline lab's store: the shared slices (`createLiveStore`) with the pipeline world's
  * on top, wired to a simulation client.
  */
-export function createLabStore(client: SimClient, now?: () => number, ask?: AskToStart): LabStore {
+export function createPipelineStore(client: PipelineClient, now?: () => number, ask?: AskToStart): PipelineLabStore {
   return createLiveStore<PipelineTypes, PipelineSlice>(client, pipelineWorld(client), { ...(now ? { now } : {}), ...(ask ? { ask } : {}) });
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { decodeScenarioLink, encodeScenarioLink } from '../scenario/link';
 import { defaultScenario } from '../scenario/presets';
-import { HISTORY_LIMIT } from './labStore';
-import { inProcessLab } from './testing/inProcess';
+import { HISTORY_LIMIT } from './pipelineStore';
+import { inProcessPipeline } from './testing/inProcess';
 
-const inProcessStore = () => inProcessLab().store;
+const inProcessStore = () => inProcessPipeline().store;
 
 describe('the lab store', () => {
   it('applies frames: served, series and live state per lane', async () => {
