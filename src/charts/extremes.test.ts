@@ -19,7 +19,7 @@ import { renderSlowdownChart } from './slowdownChart';
 import { createStagesChart } from './stagesChart';
 import { createThroughputChart } from './throughputChart';
 import { plottable } from './sampling';
-import { defaultScenario } from '../scenario/presets';
+import { defaultPipelineScenario } from '../scenario/presets';
 import { inProcessPipeline } from '../store/testing/inProcess';
 
 /**
@@ -192,7 +192,7 @@ function poisoned<T>(value: T, v: number): T {
 describe('pipeline charts fed extremes write only finite attributes', { timeout: 60_000 }, () => {
   it('throughput, latency, latency boxes, SLO, stages and configuration, on a run whose numbers are replaced by extremes', async () => {
     const { store } = inProcessPipeline();
-    expect(await store.getState().load(defaultScenario(), 'preset')).toBe(true);
+    expect(await store.getState().load(defaultPipelineScenario(), 'preset')).toBe(true);
     await store.getState().step(300);
     const real = store.getState();
     expect(real.series[0]!.length).toBeGreaterThan(1);

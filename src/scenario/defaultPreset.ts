@@ -58,6 +58,6 @@ export const DEFAULT_PRESET: Preset = {
 };
 
 /** The scenario the lab opens on. */
-export function defaultScenario(): PipelineScenario {
+export function defaultPipelineScenario(): PipelineScenario {
   return structuredClone(DEFAULT_PRESET.scenario) as PipelineScenario;
 }

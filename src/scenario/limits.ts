@@ -17,7 +17,7 @@
 export const SCENARIO_VERSION = 6;
 
 /** Bounds that keep a shared scenario from hanging or exhausting the page (ARCHITECTURE §7). */
-export const LIMITS = {
+export const PIPELINE_LIMITS = {
   executionPlaces: { min: 1, max: 64 },
   queries: { min: 1, max: 10_000_000 },
   events: 10_000,

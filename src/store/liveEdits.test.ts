@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScenario } from '../scenario/presets';
+import { defaultPipelineScenario } from '../scenario/presets';
 import { createPipelineStore } from './pipelineStore';
 import { createServingStore } from './servingStore';
 import { inProcessClient } from './testing/inProcess';
@@ -34,7 +34,7 @@ describe('a live edit is one worker call (ARCHITECTURE §1, step 4)', () => {
     const session = new PipelineSession({ now: () => 0, schedule: () => undefined, emit: (frame) => listener?.(frame) });
     const { api, calls } = counting(pipelineApi(session, { subscribe: (cb) => void (listener = cb) }));
     const store = createPipelineStore(inProcessClient<PipelineApi, PipelineFrame>(api, (onFrame) => void (listener = onFrame)), () => 0);
-    expect(await store.getState().load(defaultScenario(), 'preset')).toBe(true);
+    expect(await store.getState().load(defaultPipelineScenario(), 'preset')).toBe(true);
     const odin = store.getState().scenario!.pipeline.lanes.findIndex((l) => l.scheduler === 'odin');
     calls.length = 0;
     expect(await store.getState().setLaneParameter(odin, 'alpha', 7)).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScenario } from '../scenario/presets';
+import { defaultPipelineScenario } from '../scenario/presets';
 import type { FieldError, PipelineScenario } from '../scenario/schema';
 import type { PlaybackStatus, Speed } from '../worker/pipelineProtocol';
 import type { RestartReason } from './restartingWorker';
@@ -152,7 +152,7 @@ function tinyWorld(client: TinyClient): LiveWorld<TinyTypes, TinySlice> {
     progress: (frame) => (frame.busy !== undefined ? { busy: frame.busy } : null),
     frame: (frame, state) => ({ furthest: frame.furthest, ...(frame.markers ? { timelineMarkers: state.timelineMarkers.concat(frame.markers) } : {}) }),
     markerTarget: (marker) => ({ position: marker.at }),
-    findLesson: (id) => (id === 'tiny' ? { scenario: { ...defaultScenario(), title: LESSON.title }, steps: LESSON.steps } : undefined),
+    findLesson: (id) => (id === 'tiny' ? { scenario: { ...defaultPipelineScenario(), title: LESSON.title }, steps: LESSON.steps } : undefined),
     lessonTarget: (step) => (step.line === undefined ? { position: step.at } : { position: step.at, step: step.line }),
     selectLane: (lane) => client.setTraceLane(lane),
     restarted: (store) => store.setState({ restarts: store.getState().restarts + 1 }),
@@ -165,7 +165,7 @@ function tiny(options: { now?: () => number; ask?: (message: string) => boolean 
   return { client, store };
 }
 
-const scenario = (title = 'one'): PipelineScenario => ({ ...defaultScenario(), title });
+const scenario = (title = 'one'): PipelineScenario => ({ ...defaultPipelineScenario(), title });
 /** Lets the promise chains started without `await` (crash recovery) settle. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
+import { defaultPipelineScenario, SERVING_PRESETS } from '../scenario/presets';
 import type { PipelineScenario, ServingScenario } from '../scenario/schema';
 import { longRunGuard } from './longRun';
 import { inProcessPipeline } from './testing/inProcess';
@@ -9,7 +9,7 @@ const statusOf = (session: unknown) => (session as { status: string }).status;
 
 /** The default pipeline scenario at 10 M queries, swept over 64 cells (2.6·10⁹ lane-queries as a sweep; 4·10⁷ as the run Play plays). */
 function sweptHuge(): PipelineScenario {
-  const s = defaultScenario();
+  const s = defaultPipelineScenario();
   const values = [1, 2, 3, 4, 5, 6, 7, 8];
   return {
     ...s,
@@ -64,7 +64,7 @@ describe('the page asks before starting a long run', () => {
   it('never asks for a scenario below the bound', async () => {
     const asked: string[] = [];
     const { store, session } = inProcessPipeline((message) => (asked.push(message), false));
-    await store.getState().load(defaultScenario(), 'preset');
+    await store.getState().load(defaultPipelineScenario(), 'preset');
     await store.getState().play();
     expect(asked).toEqual([]);
     expect(statusOf(session)).toBe('playing');

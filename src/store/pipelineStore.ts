@@ -1,7 +1,7 @@
 import type { PipelineSummary } from '../engine/pipeline/metrics';
 import type { InterferenceModeId } from '../engine/profiles/types';
 import type { PipelineScenario } from '../scenario/schema';
-import type { LessonStep } from '../scenario/lessons';
+import type { PipelineLessonStep } from '../scenario/lessons';
 import type { PipelineEventView, PipelineFrame, PipelineApi, PipelineLaneInfo, PipelineLaneLive, PipelineLoadResult, PipelineMarker, PipelineSeriesChunk, PipelineTeachingFrame } from '../worker/pipelineProtocol';
 import { PIPELINE_TIMELINE_MARKERS } from '../worker/pipelineProtocol';
 import type { WorkerClient } from './restartingWorker';
@@ -33,7 +33,7 @@ export interface PipelineTypes extends WorldTypes {
   readonly marker: PipelineMarker;
   readonly frame: PipelineFrame;
   readonly loaded: Extract<PipelineLoadResult, { ok: true }>;
-  readonly lessonStep: LessonStep;
+  readonly lessonStep: PipelineLessonStep;
 }
 
 /** The pipeline world's slice: its scenario's layers and events, queries served, stages and modes, the algorithm trace. */
@@ -151,7 +151,7 @@ function pipelineWorld(client: PipelineClient): LiveWorld<PipelineTypes, Pipelin
       return seekTarget(query, step);
     },
     // The lessons' texts are not on the page's first load (ARCHITECTURE §7a′).
-    findLesson: (id) => import('../scenario/lessons').then((m) => m.findLesson(id)),
+    findLesson: (id) => import('../scenario/lessons').then((m) => m.findPipelineLesson(id)),
     lessonTarget: (step) => seekTarget(step.query, step.algorithmStep),
     selectLane: async (lane) => void (await client.setTraceLane(lane)),
   };

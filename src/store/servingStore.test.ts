@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
+import { defaultPipelineScenario, SERVING_PRESETS } from '../scenario/presets';
 import type { ServingScenario } from '../scenario/schema';
 import { isLearningScheduler } from '../schedulers/serving/registry';
 import { inProcessServing } from './testing/inProcess';
@@ -58,7 +58,7 @@ describe('the serving store', () => {
     await store.getState().load(small(), 'preset');
     expect(await store.getState().load({ ...small(), seed: -1 }, 'file')).toBe(false);
     expect(store.getState().errors).toEqual({ source: 'file', errors: [{ path: 'seed', message: 'must be an integer from 0 to 4294967295, got -1' }] });
-    expect(await store.getState().load(defaultScenario(), 'link')).toBe(false);
+    expect(await store.getState().load(defaultPipelineScenario(), 'link')).toBe(false);
     expect(store.getState().errors?.source).toBe('link');
     expect(store.getState().errors?.errors[0]!.path).toBe('world');
     expect(store.getState().scenario!.serving.durationS).toBe(30);

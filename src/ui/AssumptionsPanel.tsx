@@ -1,4 +1,4 @@
-import { LIMITS } from '../scenario/limits';
+import { PIPELINE_LIMITS } from '../scenario/limits';
 import type { PipelineScenario } from '../scenario/schema';
 import { NumberField, SelectField } from './fields';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';
@@ -46,8 +46,8 @@ export function AssumptionsPanel() {
       <NumberField
         label="Buffer between stages (queries)"
         value={assumptions.bufferCapacity}
-        min={LIMITS.bufferCapacity.min}
-        max={LIMITS.bufferCapacity.max}
+        min={PIPELINE_LIMITS.bufferCapacity.min}
+        max={PIPELINE_LIMITS.bufferCapacity.max}
         testId="assumptions.buffer"
         onCommit={(bufferCapacity) => set({ bufferCapacity })}
         hint="How many queries may wait between two stages; a full buffer blocks the stage before it."
@@ -65,10 +65,10 @@ export function AssumptionsPanel() {
         hint="Saturated: a query is always waiting to enter. Poisson: queries arrive at random at a rate and may queue in front of the pipeline."
       />
       {admission.kind === 'poisson' ? (
-        <NumberField label="Arrival rate (queries/s)" value={admission.rateQps} min={LIMITS.rateQps.min} max={LIMITS.rateQps.max} integer={false} step={1} testId="assumptions.rate" onCommit={(rateQps) => set({ admission: { kind: 'poisson', rateQps } })} />
+        <NumberField label="Arrival rate (queries/s)" value={admission.rateQps} min={PIPELINE_LIMITS.rateQps.min} max={PIPELINE_LIMITS.rateQps.max} integer={false} step={1} testId="assumptions.rate" onCommit={(rateQps) => set({ admission: { kind: 'poisson', rateQps } })} />
       ) : null}
       {admission.kind === 'poissonShare' ? (
-        <NumberField label="Arrival rate (share of the peak)" value={admission.shareOfPeak} min={LIMITS.shareOfPeak.min} max={LIMITS.shareOfPeak.max} integer={false} step={0.05} testId="assumptions.shareOfPeak" onCommit={(shareOfPeak) => set({ admission: { kind: 'poissonShare', shareOfPeak } })} />
+        <NumberField label="Arrival rate (share of the peak)" value={admission.shareOfPeak} min={PIPELINE_LIMITS.shareOfPeak.min} max={PIPELINE_LIMITS.shareOfPeak.max} integer={false} step={0.05} testId="assumptions.shareOfPeak" onCommit={(shareOfPeak) => set({ admission: { kind: 'poissonShare', shareOfPeak } })} />
       ) : null}
       <SelectField
         label="Monitor watches"
@@ -81,7 +81,7 @@ export function AssumptionsPanel() {
         onChange={(detectionSignal) => set({ detectionSignal })}
         hint="The paper watches only the slowest stage, so a workload leaving a stage that is no longer the bottleneck goes unnoticed."
       />
-      <NumberField label="Hop cost (ms)" value={assumptions.hopMs} min={LIMITS.hopMs.min} max={LIMITS.hopMs.max} integer={false} step={0.1} testId="assumptions.hop" onCommit={(hopMs) => set({ hopMs })} hint="Time to hand activations to the next stage, added to every non-empty stage but the last." />
+      <NumberField label="Hop cost (ms)" value={assumptions.hopMs} min={PIPELINE_LIMITS.hopMs.min} max={PIPELINE_LIMITS.hopMs.max} integer={false} step={0.1} testId="assumptions.hop" onCommit={(hopMs) => set({ hopMs })} hint="Time to hand activations to the next stage, added to every non-empty stage but the last." />
     </section>
   );
 }

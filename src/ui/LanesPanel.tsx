@@ -2,7 +2,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { laneColour } from '../charts/palette';
 import type { PipelineScenario } from '../scenario/schema';
 import { PIPELINE_SCHEDULER_INFO, PIPELINE_SCHEDULER_IDS, type PipelineSchedulerId } from '../schedulers/pipeline/registryInfo';
-import { LIMITS } from '../scenario/limits';
+import { PIPELINE_LIMITS } from '../scenario/limits';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';
 
 /** Test ids: `lane.{scheduler}` for the first lane of a scheduler, `lane.{scheduler}-{k}` after. */
@@ -89,7 +89,7 @@ export function LanesPanel() {
             key={id}
             type="button"
             data-testid={`controls.add-${id}`}
-            disabled={lanes.length >= LIMITS.lanes}
+            disabled={lanes.length >= PIPELINE_LIMITS.lanes}
             onClick={() => editLanes((ls) => [...ls, id === 'odin' ? { scheduler: id, params: { alpha: 10 } } : { scheduler: id }])}
             title={PIPELINE_SCHEDULER_INFO[id].description}
           >

@@ -1,5 +1,5 @@
 import type { ModelId } from '../engine/profiles/types';
-import { LIMITS } from '../scenario/limits';
+import { PIPELINE_LIMITS } from '../scenario/limits';
 import type { PipelineScenario } from '../scenario/schema';
 import { NumberField, SelectField } from './fields';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';
@@ -31,7 +31,7 @@ export function ScenarioPanel() {
         label="Execution places"
         value={p.executionPlaces}
         min={2}
-        max={LIMITS.executionPlaces.max}
+        max={PIPELINE_LIMITS.executionPlaces.max}
         testId="controls.eps"
         onCommit={(executionPlaces) =>
           edit((q) => ({
@@ -42,22 +42,22 @@ export function ScenarioPanel() {
           }))
         }
       />
-      <NumberField label="Queries" value={p.queries} min={1} max={LIMITS.queries.max} testId="controls.queries" onCommit={(queries) => edit((q) => ({ ...q, queries }))} />
-      <NumberField label="Seed" value={scenario.seed} min={0} max={LIMITS.seed.max} testId="controls.seed" onCommit={(seed) => void store.getState().edit((s) => ({ ...s, seed }))} />
+      <NumberField label="Queries" value={p.queries} min={1} max={PIPELINE_LIMITS.queries.max} testId="controls.queries" onCommit={(queries) => edit((q) => ({ ...q, queries }))} />
+      <NumberField label="Seed" value={scenario.seed} min={0} max={PIPELINE_LIMITS.seed.max} testId="controls.seed" onCommit={(seed) => void store.getState().edit((s) => ({ ...s, seed }))} />
       <fieldset>
         <legend>Random interference</legend>
         <label className="check">
           <input type="checkbox" checked={random.enabled} data-testid="controls.random" onChange={(e) => setRandom({ enabled: e.target.checked })} /> on
         </label>
-        <NumberField label="Period (queries)" value={random.periodQueries} min={1} max={LIMITS.periodQueries.max} testId="controls.period" onCommit={(periodQueries) => setRandom({ periodQueries })} />
-        <NumberField label="Duration (queries)" value={random.durationQueries} min={1} max={LIMITS.durationQueries.max} testId="controls.duration" onCommit={(durationQueries) => setRandom({ durationQueries })} />
+        <NumberField label="Period (queries)" value={random.periodQueries} min={1} max={PIPELINE_LIMITS.periodQueries.max} testId="controls.period" onCommit={(periodQueries) => setRandom({ periodQueries })} />
+        <NumberField label="Duration (queries)" value={random.durationQueries} min={1} max={PIPELINE_LIMITS.durationQueries.max} testId="controls.duration" onCommit={(durationQueries) => setRandom({ durationQueries })} />
         <p className="hint">Every period a random EP gets a random workload of Table 1 for the duration (ODIN §4.2).</p>
       </fieldset>
       <NumberField
         label="Detection threshold"
         value={p.assumptions.detectionThreshold}
-        min={LIMITS.detectionThreshold.min}
-        max={LIMITS.detectionThreshold.max}
+        min={PIPELINE_LIMITS.detectionThreshold.min}
+        max={PIPELINE_LIMITS.detectionThreshold.max}
         step={0.01}
         integer={false}
         testId="controls.threshold"

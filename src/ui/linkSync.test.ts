@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { subscribeWithSelector } from 'zustand/middleware';
 import { createStore } from 'zustand/vanilla';
-import { defaultScenario } from '../scenario/presets';
+import { defaultPipelineScenario } from '../scenario/presets';
 import type { PipelineScenario } from '../scenario/schema';
 import type { PipelineLabStore } from '../store/pipelineStore';
 import { linkCodec, linkFor, startLinkSync } from './linkSync';
@@ -46,7 +46,7 @@ describe('the address bar and the scenario in step', () => {
     const { win, navigate, hash } = fakeWindow();
     const opened: string[] = [];
     const stop = startLinkSync(store, win, linkFor, async (h) => (opened.push(h), true));
-    const scenario = defaultScenario();
+    const scenario = defaultPipelineScenario();
     (store as unknown as { setState: (s: object) => void }).setState({ scenario });
     // The pasted link changes the address; the edit's debounced write runs before the hashchange event.
     const fire = navigate('pasted-link');
@@ -64,7 +64,7 @@ describe('the address bar and the scenario in step', () => {
     const { win, navigate, hash } = fakeWindow();
     const opened: string[] = [];
     const stop = startLinkSync(store, win, linkFor, async (h) => (opened.push(h), true));
-    const scenario = defaultScenario();
+    const scenario = defaultPipelineScenario();
     (store as unknown as { setState: (s: object) => void }).setState({ scenario });
     vi.advanceTimersByTime(249);
     await settle();

@@ -1,4 +1,4 @@
-import { defaultScenario } from '../scenario/defaultPreset';
+import { defaultPipelineScenario } from '../scenario/defaultPreset';
 import type { PipelineScenario } from '../scenario/schema';
 import { createPipelineStore, type PipelineLabStore } from '../store/pipelineStore';
 import type { AnyLabStore } from '../store/liveStore';
@@ -20,7 +20,7 @@ function PipelineLabMount({ store }: WorldLabProps) {
 /** The pipeline world in the page: its store with its worker, its lab, its default scenario, its links. */
 export const pipelinePageModule: PageWorldModule = {
   startStore: () => createPipelineStore(createPipelineWorkerClient()) as unknown as AnyLabStore,
-  defaultScenario,
+  defaultScenario: defaultPipelineScenario,
   linkHash: (scenario) => linkFor(scenario as PipelineScenario),
   Lab: PipelineLabMount,
 };

@@ -44,8 +44,8 @@ function PipelineFiles() {
       return;
     }
     // The validator (zod) loads with the first file: the first screen does not need it (ARCHITECTURE §7a′).
-    const { parseScenarioJson } = await import('../worlds/pipeline/door');
-    const parsed = parseScenarioJson(await file.text());
+    const { parsePipelineScenarioJson } = await import('../worlds/pipeline/door');
+    const parsed = parsePipelineScenarioJson(await file.text());
     if (!parsed.ok) act.reject('file', parsed.errors);
     else await act.load(parsed.scenario, 'file');
   };

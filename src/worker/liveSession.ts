@@ -8,7 +8,7 @@
  */
 import { CheckpointLog, EditLog, LiveLoop, type PlaybackStatus, type SessionHost, type Speed } from './liveLoop';
 import type { Answer, LiveFrame, LoadResultOf, Refused, SeekResult } from './liveProtocol';
-import type { FrameContext, WorldPlugin, WorldTypes } from './world';
+import type { FrameContext, WorldPlugin, WorldTypes } from './worldPlugin';
 
 export class LiveSession<T extends WorldTypes> {
   protected readonly loop: LiveLoop;

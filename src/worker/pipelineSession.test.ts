@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { manualHost as createManualHost } from './testing/manualHost';
 import { runPipelineScenario } from '../scenario/pipelineRunner';
-import { defaultScenario } from '../scenario/presets';
+import { defaultPipelineScenario } from '../scenario/presets';
 import type { PipelineFrame } from './pipelineProtocol';
 import { SERIES_MAX_POINTS as MAX_POINTS } from './liveLoop';
 import { PipelineSession, PipelineWorld } from './pipelineSession';
@@ -10,7 +10,7 @@ import { done } from './testing/answers';
 const manualHost = () => createManualHost<PipelineFrame>();
 
 const small = () => {
-  const s = defaultScenario();
+  const s = defaultPipelineScenario();
   return { ...s, pipeline: { ...s.pipeline, queries: 600 } };
 };
 

@@ -1,6 +1,6 @@
 import type { PipelineRun, PipelineRunSnapshot, QueryRecord } from '../engine/pipeline/simulation';
 import { MODE_IDS, type InterferenceModeId } from '../engine/profiles/types';
-import { parseScenario } from '../worlds/pipeline/door';
+import { parsePipelineScenario } from '../worlds/pipeline/door';
 import { createLaneRuns, laneParameters } from '../scenario/pipelineRunner';
 import type { PipelineScenario } from '../scenario/schema';
 import { laneLabel } from '../schedulers/pipeline/registry';
@@ -10,8 +10,8 @@ import type { Answer } from './liveProtocol';
 import { PIPELINE_SPEED_LIMITS, PIPELINE_TIMELINE_MARKERS } from './pipelineProtocol';
 import type { SessionHost } from './liveLoop';
 import { describeValue, indexProblem, LiveSession, refuse } from './liveSession';
-import { LaneSeriesBuilder, type SeriesSnapshot } from './seriesBuilder';
-import type { FrameContext, FrameExtra, SessionContext, TimeTravel, WorldPlugin } from './world';
+import { PipelineSeriesBuilder, type PipelineSeriesSnapshot } from './pipelineSeries';
+import type { FrameContext, FrameExtra, SessionContext, TimeTravel, WorldPlugin } from './worldPlugin';
 
 /**
  * Markers sent per frame at most (the newest). At full speed thousands of detections and
@@ -40,7 +40,7 @@ const QUERIES_PER_STRETCH = 256;
 interface Lane {
   info: PipelineLaneInfo;
   run: PipelineRun;
-  series: LaneSeriesBuilder;
+  series: PipelineSeriesBuilder;
   lastBottleneckMs: number;
   lastOptimalBottleneckMs: number;
   lastConfiguration: Int32Array;
@@ -61,7 +61,7 @@ export interface PipelineCheckpoint {
   readonly previousModes: Uint8Array;
   readonly lanes: readonly {
     readonly run: PipelineRunSnapshot;
-    readonly series: SeriesSnapshot;
+    readonly series: PipelineSeriesSnapshot;
     readonly lastBottleneckMs: number;
     readonly lastOptimalBottleneckMs: number;
     readonly lastConfiguration: Int32Array;
@@ -136,7 +136,7 @@ export class PipelineWorld implements WorldPlugin<PipelineTypes> {
   }
 
   parse(input: unknown) {
-    return parseScenario(input);
+    return parsePipelineScenario(input);
   }
 
   position(): number {
@@ -160,7 +160,7 @@ export class PipelineWorld implements WorldPlugin<PipelineTypes> {
     this.lanes = built.map(({ lane, label, run }, index) => ({
       info: { index, scheduler: lane.scheduler, label, params: laneParameters(lane) },
       run,
-      series: new LaneSeriesBuilder(),
+      series: new PipelineSeriesBuilder(),
       lastBottleneckMs: 0,
       lastOptimalBottleneckMs: 0,
       lastConfiguration: run.configuration.slice(),

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeAnyScenarioLink } from '../scenario/link';
-import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
+import { defaultPipelineScenario, SERVING_PRESETS } from '../scenario/presets';
 import { validateAnyScenario, type ServingScenario } from '../scenario/schema';
 import { isLearningScheduler } from '../schedulers/serving/registry';
 import { propertyTimeout, runs } from '../testing/propertySeed';
@@ -23,7 +23,7 @@ import { manualHost } from './testing/manualHost';
  * tested are those the workers expose (`pipelineApi`, `servingApi`), over sessions in Node.
  */
 
-const smallPipeline = () => ({ ...defaultScenario(), pipeline: { ...defaultScenario().pipeline, queries: 300 } });
+const smallPipeline = () => ({ ...defaultPipelineScenario(), pipeline: { ...defaultPipelineScenario().pipeline, queries: 300 } });
 const smallServing = (): ServingScenario => {
   const s = structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
   return { ...s, serving: { ...s.serving, durationS: 8, lanes: s.serving.lanes.filter((l) => !isLearningScheduler(l.scheduler)) } };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findLesson } from '../../scenario/lessons';
+import { findPipelineLesson } from '../../scenario/lessons';
 import { createLaneRuns } from '../../scenario/pipelineRunner';
 import { narrate, watchList } from './narration';
 import { ODIN_PSEUDOCODE } from './teaching';
@@ -7,7 +7,7 @@ import type { AlgorithmStep } from './trace';
 
 /** Runs a lesson's scenario and collects lane 0's algorithm steps, per query that produced them. */
 function stepsOf(lessonId: string, queries: number): Map<number, AlgorithmStep[]> {
-  const lesson = findLesson(lessonId)!;
+  const lesson = findPipelineLesson(lessonId)!;
   const byQuery = new Map<number, AlgorithmStep[]>();
   let current = 0;
   const sink = {
@@ -99,7 +99,7 @@ describe('the teaching trace', () => {
      * stage 1, least: stage 0 (the first of the ties). Trial [4, 2, 3, 3]: t = [8, 8, 6, 6],
      * 8 ms < 12 ms, kept.
      */
-    const lesson = findLesson('lesson-odin')!;
+    const lesson = findPipelineLesson('lesson-odin')!;
     const scenario = { ...lesson.scenario, pipeline: { ...lesson.scenario.pipeline, lanes: [{ scheduler: 'lls' as const }] } };
     const steps: AlgorithmStep[] = [];
     const [lane] = createLaneRuns(scenario, {}, 1, undefined, () => ({ enabled: true, push: (s: AlgorithmStep) => void steps.push(s) }));

@@ -16,7 +16,7 @@ interface Point {
 }
 
 /** A builder's state at a checkpoint (points are never changed once made, so they are shared). */
-export interface SeriesSnapshot {
+export interface PipelineSeriesSnapshot {
   readonly stride: number;
   readonly points: readonly Point[];
   readonly sums: Float64Array;
@@ -43,7 +43,7 @@ function mergePoints(a: Point, b: Point): Point {
  * Turns one lane's per-query records into a bounded, downsampled series (a `BoundedSeries`):
  * each point is the mean over `stride` queries.
  */
-export class LaneSeriesBuilder {
+export class PipelineSeriesBuilder {
   private readonly series = new BoundedSeries<Point>(mergePoints);
   private n = 0;
   private configQps = 0;
@@ -73,7 +73,7 @@ export class LaneSeriesBuilder {
     this.configLatencyMs += sum;
     this.completions[this.completionCount % this.completions.length] = r.completionMs;
     this.completionCount++;
-    const bin = Math.floor(Math.log(Math.max(latency, PIPELINE_LATENCY_BINS.minMs) / PIPELINE_LATENCY_BINS.minMs) * LaneSeriesBuilder.binScale);
+    const bin = Math.floor(Math.log(Math.max(latency, PIPELINE_LATENCY_BINS.minMs) / PIPELINE_LATENCY_BINS.minMs) * PipelineSeriesBuilder.binScale);
     this.latencyHistogram[Math.min(PIPELINE_LATENCY_BINS.count - 1, Math.max(0, bin))]!++;
     if (this.n < this.stride) return;
     this.series.push({
@@ -91,7 +91,7 @@ export class LaneSeriesBuilder {
     this.configQps = this.optimalQps = this.latencyMs = this.configLatencyMs = 0;
   }
 
-  snapshot(): SeriesSnapshot {
+  snapshot(): PipelineSeriesSnapshot {
     return {
       ...this.series.snapshot(),
       sums: Float64Array.of(this.n, this.configQps, this.optimalQps, this.latencyMs, this.configLatencyMs, this.completionCount),
@@ -102,7 +102,7 @@ export class LaneSeriesBuilder {
   }
 
   /** Puts back a checkpoint; the next chunk replaces the page's series with all the points. */
-  restore(s: SeriesSnapshot): void {
+  restore(s: PipelineSeriesSnapshot): void {
     this.series.restore(s);
     [this.n, this.configQps, this.optimalQps, this.latencyMs, this.configLatencyMs, this.completionCount] = Array.from(s.sums) as [number, number, number, number, number, number];
     this.completions.set(s.completions);
