@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PipelineSeriesBuffer } from '../store/series';
+import { PipelineSeriesBuffer } from '../store/pipelineSeriesBuffer';
 import type { PipelineSeriesChunk } from '../worker/pipelineProtocol';
 import { queryDomain } from './timeFrame';
 

@@ -1,5 +1,5 @@
 import { axisBottom, axisLeft, line, type ScaleLinear, type Selection } from 'd3';
-import type { PipelineSeriesBuffer, PipelineSeriesColumn } from '../store/series';
+import type { PipelineSeriesBuffer, PipelineSeriesColumn } from '../store/pipelineSeriesBuffer';
 import { laneColour } from './palette';
 import type { PipelineMarker } from '../worker/pipelineProtocol';
 import { markerDescription, placeTicks } from './markerTicks';

@@ -1,4 +1,4 @@
-import type { Speed } from '../worker/pipelineProtocol';
+import type { Speed } from '../worker/liveProtocol';
 
 /**
  * The stores' constants (ARCHITECTURE §1, step 3): for every lab, the history limit, the

@@ -7,7 +7,8 @@ import { PIPELINE_TIMELINE_MARKERS } from '../worker/pipelineProtocol';
 import type { WorkerClient } from './restartingWorker';
 import { DEFAULT_SPEED, PIPELINE_SPEEDS } from './constants';
 import { createLiveStore, markersOfLane, type LiveStore, type LiveWorld, type SeekTarget, type SharedLabState, type WorldTypes } from './liveStore';
-import { MarkerBuffer, PipelineSeriesBuffer } from './series';
+import { PipelineSeriesBuffer } from './pipelineSeriesBuffer';
+import { MarkerBuffer } from './series';
 import type { AskToStart } from './longRun';
 
 /** The worker's API as the page sees it (every call is asynchronous), derived from `PipelineApi`. */
@@ -47,7 +48,7 @@ export interface PipelineSlice {
   totalQueries: number;
   stages: number;
   /** Markers of the charts (interference, detections, trials, installations). */
-  markers: MarkerBuffer;
+  markers: MarkerBuffer<PipelineMarker>;
   /** Per-EP modes of the last query (0 = A). */
   modes: Uint8Array;
   throughputView: 'measured' | 'config';
@@ -97,7 +98,7 @@ function pipelineWorld(client: PipelineClient): LiveWorld<PipelineTypes, Pipelin
       served: 0,
       totalQueries: 0,
       stages: 0,
-      markers: new MarkerBuffer(),
+      markers: new MarkerBuffer<PipelineMarker>(),
       modes: new Uint8Array(0),
       throughputView: 'config',
       teaching: null,

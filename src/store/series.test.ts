@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ColumnBuffer, PipelineSeriesBuffer, ServingSeriesBuffer } from './series';
+import { PipelineSeriesBuffer } from './pipelineSeriesBuffer';
+import { ColumnBuffer } from './series';
+import { ServingSeriesBuffer } from './servingSeriesBuffer';
 
 /** `n` points from point `from` on: `t` counts them, each wide column holds `width` values per point (point · 100 + item). */
 const chunk = (from: number, n: number, width: number) => ({

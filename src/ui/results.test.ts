@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PipelineMetrics } from '../engine/pipeline/metrics';
-import { PipelineSeriesBuffer } from '../store/series';
+import { PipelineSeriesBuffer } from '../store/pipelineSeriesBuffer';
 import type { PipelineLaneInfo, PipelineSeriesChunk } from '../worker/pipelineProtocol';
 import { resultsCsv, resultsJson, type ResultsState } from './results';
 
