@@ -18,9 +18,9 @@ import { createSloChart } from './sloChart';
 import { renderSlowdownChart } from './slowdownChart';
 import { createStagesChart } from './stagesChart';
 import { createThroughputChart } from './throughputChart';
-import { plottable } from './sampling';
+import { plottable } from './pointSampling';
 import { defaultPipelineScenario } from '../scenario/presets';
-import { inProcessPipeline } from '../store/testing/inProcess';
+import { inProcessPipeline } from '../store/testing/inProcessStores';
 
 /**
  * No chart module writes a non-finite attribute (NaN, Infinity, undefined)

@@ -2,7 +2,7 @@ import { format, select, type Axis, type BaseType, type NumberValue, type ScaleL
 import type { LiveStore } from '../store/liveStore';
 import { REFERENCE_COLOURS } from './palette';
 import { SERIES_MAX_POINTS } from '../worker/liveLoop';
-import { plottable } from './sampling';
+import { plottable } from './pointSampling';
 
 /** Font size of every text in a chart, px (readable on a projector). */
 export const FONT_PX = 12;

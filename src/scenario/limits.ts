@@ -58,7 +58,7 @@ export const SERVING_LIMITS = {
   /** Input-shape classes per model. */
   classes: 8,
   classScale: { min: 0.01, max: 64 },
-  /** Requests of a replayed trace in a scenario (a file; a link holds far fewer, see trace.ts). */
+  /** Requests of a replayed trace in a scenario (a file; a link holds far fewer, see servingTrace.ts). */
   traceRequests: 200_000,
   interferenceNoise: { min: 0, max: 2 },
   /** Requests in flight per model under a closed loop. */

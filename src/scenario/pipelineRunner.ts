@@ -7,7 +7,7 @@ import { compileDatabase, modeIndex, type CompiledDatabase } from '../engine/pip
 import { getDatabase } from '../engine/profiles/databases';
 import { INTERFERENCE_MODE_IDS, type ModeId } from '../engine/profiles/types';
 import { laneLabel, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
-import type { AlgorithmTrace } from '../schedulers/pipeline/trace';
+import type { AlgorithmTrace } from '../schedulers/pipeline/algorithmTrace';
 import { percentileOptionsOf, scenarioDatabase, type PipelineLane, type PipelineSpec, type PipelineScenario } from './schema';
 import { cellScenario, sweepCells, type AxisValue, type SweepCell } from './sweep';
 

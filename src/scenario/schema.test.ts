@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { migrateDocument, parseAnyScenario, type Migration } from './parse';
 import { parsePipelineScenario, parsePipelineScenarioJson } from '../worlds/pipeline/door';
-import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS } from './readings';
+import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS } from './servingReadings';
 import { servingAssumptionsOf } from './servingRunner';
 import type { ServingScenario } from './schema';
 import { defaultPipelineScenario, PRESETS } from './presets';

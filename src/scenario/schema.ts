@@ -7,8 +7,8 @@ import { PIPELINE_SCHEDULER_IDS, PIPELINE_SCHEDULERS } from '../schedulers/pipel
 import { MODEL_IDS as SERVING_MODEL_IDS } from '../engine/serving/models';
 import { PLATFORM_IDS } from '../engine/serving/platforms';
 import { LATENCY_PROFILE_IDS, type LatencyProfileId } from '../engine/serving/models';
-import { totalRateRps, type RateBlock } from './readings';
-export { totalRateRps } from './readings';
+import { totalRateRps, type RateBlock } from './servingReadings';
+export { totalRateRps } from './servingReadings';
 import { perModelParameter, SERVING_SCHEDULER_IDS, SERVING_SCHEDULERS } from '../schedulers/serving/registry';
 import { checkSweep } from './sweep';
 import { worldOfDocument, type AnyScenario } from '../worlds';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultPipelineScenario } from '../scenario/presets';
 import { createPipelineStore } from './pipelineStore';
 import { createServingStore } from './servingStore';
-import { inProcessClient } from './testing/inProcess';
+import { inProcessClient } from './testing/inProcessStores';
 import { SERVING_PRESETS } from '../scenario/presets';
 import type { ServingScenario } from '../scenario/schema';
 import { pipelineApi } from '../worker/pipelineApi';

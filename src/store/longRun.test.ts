@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultPipelineScenario, SERVING_PRESETS } from '../scenario/presets';
 import type { PipelineScenario, ServingScenario } from '../scenario/schema';
 import { longRunGuard } from './longRun';
-import { inProcessPipeline } from './testing/inProcess';
+import { inProcessPipeline } from './testing/inProcessStores';
 
 /** The session's own playback status (the store hears of it only with the next frame). */
 const statusOf = (session: unknown) => (session as { status: string }).status;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decodePipelineScenarioLink, encodePipelineScenarioLink } from '../scenario/link';
 import { defaultPipelineScenario } from '../scenario/presets';
 import { HISTORY_LIMIT } from './pipelineStore';
-import { inProcessPipeline } from './testing/inProcess';
+import { inProcessPipeline } from './testing/inProcessStores';
 
 const inProcessStore = () => inProcessPipeline().store;
 

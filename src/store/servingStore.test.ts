@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultPipelineScenario, SERVING_PRESETS } from '../scenario/presets';
 import type { ServingScenario } from '../scenario/schema';
 import { isLearningScheduler } from '../schedulers/serving/registry';
-import { inProcessServing } from './testing/inProcess';
+import { inProcessServing } from './testing/inProcessStores';
 import { manualHost } from '../worker/testing/manualHost';
 import type { ServingFrame } from '../worker/servingProtocol';
 import { SERIES_MAX_POINTS } from '../worker/liveLoop';

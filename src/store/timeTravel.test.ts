@@ -3,7 +3,7 @@ import { findPipelineLesson, PIPELINE_LESSONS } from '../scenario/lessons';
 import { defaultPipelineScenario } from '../scenario/presets';
 import { PipelineSession } from '../worker/pipelineSession';
 import type { PipelineLabState } from './pipelineStore';
-import { inProcessPipeline } from './testing/inProcess';
+import { inProcessPipeline } from './testing/inProcessStores';
 
 const inProcess = inProcessPipeline;
 

@@ -6,7 +6,7 @@
 import type { PipelineSummary } from '../engine/pipeline/metrics';
 import type { InterferenceModeId, ModeId } from '../engine/profiles/types';
 import type { PipelineScenario } from '../scenario/schema';
-import type { AlgorithmStep } from '../schedulers/pipeline/trace';
+import type { AlgorithmStep } from '../schedulers/pipeline/algorithmTrace';
 import type { Answer, LiveApi, LiveFrame, LoadResultOf, SeekResult } from './liveProtocol';
 
 /** One lane as the page shows it. */

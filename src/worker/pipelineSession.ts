@@ -4,7 +4,7 @@ import { parsePipelineScenario } from '../worlds/pipeline/door';
 import { createLaneRuns, laneParameters } from '../scenario/pipelineRunner';
 import type { PipelineScenario } from '../scenario/schema';
 import { laneLabel } from '../schedulers/pipeline/registry';
-import type { AlgorithmStep, AlgorithmTrace } from '../schedulers/pipeline/trace';
+import type { AlgorithmStep, AlgorithmTrace } from '../schedulers/pipeline/algorithmTrace';
 import type { PipelineEventView, PipelineFrame, PipelineLaneInfo, PipelineMarker, PipelineLoaded, SeekResult, PipelineTeachingFrame, PipelineTimelineFrame } from './pipelineProtocol';
 import type { Answer } from './liveProtocol';
 import { PIPELINE_SPEED_LIMITS, PIPELINE_TIMELINE_MARKERS } from './pipelineProtocol';

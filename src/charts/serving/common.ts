@@ -1,7 +1,7 @@
 import type { Axis, AxisDomain, Selection } from 'd3';
 import { MODEL_IDS, type ModelId } from '../../engine/serving/models';
 import { FONT_PX, THEME, createScaffold, observeWidth, styleAxis, type ChartScaffold, type DataChart, type G, type Svg } from '../runtime';
-import { plottable } from '../sampling';
+import { plottable } from '../pointSampling';
 
 /**
  * Shared plumbing of the serving-world charts. Unlike the pipeline charts these read no

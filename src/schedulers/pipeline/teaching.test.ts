@@ -3,7 +3,7 @@ import { findPipelineLesson } from '../../scenario/lessons';
 import { createLaneRuns } from '../../scenario/pipelineRunner';
 import { narrate, watchList } from './narration';
 import { ODIN_PSEUDOCODE } from './teaching';
-import type { AlgorithmStep } from './trace';
+import type { AlgorithmStep } from './algorithmTrace';
 
 /** Runs a lesson's scenario and collects lane 0's algorithm steps, per query that produced them. */
 function stepsOf(lessonId: string, queries: number): Map<number, AlgorithmStep[]> {

@@ -4,7 +4,7 @@ import type { ServingScheduler } from '../engine/serving/scheduler';
 import { SERVING_PRESETS } from './presets';
 import { SERVING_LIMITS, validateServingScenario, type ServingScenario } from './schema';
 import { buildServingSpec } from './servingRunner';
-import { parseTrace, traceLinkProblem, TRACE_LIMITS } from './trace';
+import { parseTrace, traceLinkProblem, TRACE_LIMITS } from './servingTrace';
 
 const base = (): ServingScenario => {
   const s = structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitText, headroomMax, pointIndices } from './sampling';
+import { fitText, headroomMax, pointIndices } from './pointSampling';
 
 describe('pointIndices', () => {
   it('keeps every point under the budget', () => {
