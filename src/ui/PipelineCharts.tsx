@@ -1,8 +1,8 @@
-import { createConfigChart } from '../charts/configChart';
-import { createLatencyBoxChart } from '../charts/latencyBoxChart';
-import { createLatencyChart } from '../charts/latencyChart';
-import { createSloChart } from '../charts/sloChart';
-import { createStagesChart } from '../charts/stagesChart';
+import { createConfigChart } from '../charts/pipeline/configChart';
+import { createLatencyBoxChart } from '../charts/pipeline/latencyBoxChart';
+import { createLatencyChart } from '../charts/pipeline/latencyChart';
+import { createSloChart } from '../charts/pipeline/sloChart';
+import { createStagesChart } from '../charts/pipeline/stagesChart';
 import { ChartHost } from './ChartHost';
 import { ChartGrid } from './shell/ChartCard';
 

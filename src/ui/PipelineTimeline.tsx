@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { markerDescription, markerLabel } from '../charts/markerTicks';
+import { markerDescription, markerLabel } from '../charts/pipeline/markerTicks';
 import { pipelineLaneMarkers, pipelineMarkerTarget } from '../store/pipelineStore';
 import type { PipelineMarker } from '../worker/pipelineProtocol';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';

@@ -1,4 +1,4 @@
-import { createThroughputChart } from '../charts/throughputChart';
+import { createThroughputChart } from '../charts/pipeline/throughputChart';
 import type { PipelineUiSlice } from '../store/pipelineStore';
 import { ChartHost, type CreateChart } from './ChartHost';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';

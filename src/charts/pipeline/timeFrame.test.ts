@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PipelineSeriesBuffer } from '../store/pipelineSeriesBuffer';
-import type { PipelineSeriesChunk } from '../worker/pipelineProtocol';
+import { PipelineSeriesBuffer } from '../../store/pipelineSeriesBuffer';
+import type { PipelineSeriesChunk } from '../../worker/pipelineProtocol';
 import { queryDomain } from './timeFrame';
 
 function chunk(queries: number[], stages = 2): PipelineSeriesChunk {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PIPELINE_LATENCY_BINS, latencyBinEdge } from '../worker/pipelineProtocol';
+import { PIPELINE_LATENCY_BINS, latencyBinEdge } from '../../worker/pipelineProtocol';
 import { BOX_WHISKERS, boxStats, histogramQuantiles } from './histogram';
 
 /** Linear unit bins: bin b covers [b, b + 1). */

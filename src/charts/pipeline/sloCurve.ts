@@ -1,5 +1,5 @@
-import { SLO_LEVELS, sloLevelKey, type PipelineSummary } from '../engine/pipeline/metrics';
-import { plottable } from './pointSampling';
+import { SLO_LEVELS, sloLevelKey, type PipelineSummary } from '../../engine/pipeline/metrics';
+import { plottable } from '../pointSampling';
 
 /** Reference of the SLO levels: the peak (interference-free optimum) or the current optimum. */
 export type SloReference = 'peak' | 'optimum';

@@ -1,8 +1,8 @@
 import { axisBottom, axisLeft, color, scaleBand, scaleLinear } from 'd3';
-import type { PipelineLabState, PipelineLabStore } from '../store/pipelineStore';
-import { laneColour } from './palette';
-import { CHAR_PX, FONT_PX, THEME, callAxis, compactTickFormat, createScaffold, formatNumber, haloText, mountChart, textMeasurer, renderLegend, type ChartOptions } from './runtime';
-import { fitText, headroomMax, plottable } from './pointSampling';
+import type { PipelineLabState, PipelineLabStore } from '../../store/pipelineStore';
+import { laneColour } from '../palette';
+import { CHAR_PX, FONT_PX, THEME, callAxis, compactTickFormat, createScaffold, formatNumber, haloText, mountChart, textMeasurer, renderLegend, type ChartOptions } from '../runtime';
+import { fitText, headroomMax, plottable } from '../pointSampling';
 
 const MARGIN = { top: 30, right: 18, bottom: 44, left: 64 } as const;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PipelineSummary } from '../engine/pipeline/metrics';
+import type { PipelineSummary } from '../../engine/pipeline/metrics';
 import { sloCurve } from './sloCurve';
 
 function summary(peak: Record<string, number>, optimum: Record<string, number>): PipelineSummary {

@@ -1,8 +1,8 @@
 import { axisBottom, axisLeft, line, scaleLinear } from 'd3';
-import type { PipelineLabState, PipelineLabStore } from '../store/pipelineStore';
-import { laneColour } from './palette';
-import { CHAR_PX, FONT_PX, MAX_LANES, THEME, callAxis, createScaffold, formatNumber, mountChart, renderLegend, type ChartOptions, type LegendItem } from './runtime';
-import { fitText } from './pointSampling';
+import type { PipelineLabState, PipelineLabStore } from '../../store/pipelineStore';
+import { laneColour } from '../palette';
+import { CHAR_PX, FONT_PX, MAX_LANES, THEME, callAxis, createScaffold, formatNumber, mountChart, renderLegend, type ChartOptions, type LegendItem } from '../runtime';
+import { fitText } from '../pointSampling';
 import { sloCurve, type SloPoint, type SloReference } from './sloCurve';
 
 const MARGIN = { top: 30, right: 18, bottom: 44, left: 64 } as const;

@@ -1,10 +1,10 @@
 import { axisBottom, axisLeft, line, type ScaleLinear, type Selection } from 'd3';
-import type { PipelineSeriesBuffer, PipelineSeriesColumn } from '../store/pipelineSeriesBuffer';
-import { laneColour } from './palette';
-import type { PipelineMarker } from '../worker/pipelineProtocol';
+import type { PipelineSeriesBuffer, PipelineSeriesColumn } from '../../store/pipelineSeriesBuffer';
+import { laneColour } from '../palette';
+import type { PipelineMarker } from '../../worker/pipelineProtocol';
 import { markerDescription, placeTicks } from './markerTicks';
-import { CHAR_PX, FONT_PX, THEME, callAxis, compactTickFormat, haloText, textMeasurer, uniqueId, type G, type Svg } from './runtime';
-import { fitText, plottable } from './pointSampling';
+import { CHAR_PX, FONT_PX, THEME, callAxis, compactTickFormat, haloText, textMeasurer, uniqueId, type G, type Svg } from '../runtime';
+import { fitText, plottable } from '../pointSampling';
 
 /** Space around the plot of a time chart, px: the top band holds the subtitle and the interference labels. */
 export const TIME_MARGIN = { top: 46, right: 18, bottom: 44, left: 64 } as const;

@@ -1,9 +1,9 @@
 import { area, curveStepAfter, scaleLinear } from 'd3';
-import type { PipelineLabState, PipelineLabStore } from '../store/pipelineStore';
-import { laneColour, stageColour } from './palette';
-import { MAX_POINTS, THEME, createScaffold, mountChart, renderLegend, type ChartOptions, type LegendItem } from './runtime';
-import { plottable, pointIndices } from './pointSampling';
-import { compactLegend, stackCounts } from './stack';
+import type { PipelineLabState, PipelineLabStore } from '../../store/pipelineStore';
+import { laneColour, stageColour } from '../palette';
+import { MAX_POINTS, THEME, createScaffold, mountChart, renderLegend, type ChartOptions, type LegendItem } from '../runtime';
+import { plottable, pointIndices } from '../pointSampling';
+import { compactLegend, stackCounts } from '../stack';
 import { createTimeFrame, drawInterferenceTicks, layoutTimeFrame, plotSize, queryDomain, setMessage } from './timeFrame';
 
 /** Legend entries for the stages before the rest are summarised as "…". */

@@ -1,4 +1,4 @@
-import { latencyBinEdge } from '../worker/pipelineProtocol';
+import { latencyBinEdge } from '../../worker/pipelineProtocol';
 
 /**
  * Quantiles of a histogram of counts per bin, bin `b` covering [edge(b), edge(b + 1)).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PipelineMarker } from '../worker/pipelineProtocol';
+import type { PipelineMarker } from '../../worker/pipelineProtocol';
 import { groupLabel, markerDescription, markerLabel, placeTicks } from './markerTicks';
 
 const on = (query: number, ep: number, mode: PipelineMarker['mode'] = 'E'): PipelineMarker => ({ query, kind: 'interference-on', lane: -1, executionPlace: ep, mode });

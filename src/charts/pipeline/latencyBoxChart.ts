@@ -1,9 +1,9 @@
 import { axisBottom, axisLeft, scaleBand, scaleLog } from 'd3';
-import type { PipelineLabState, PipelineLabStore } from '../store/pipelineStore';
-import { laneColour } from './palette';
+import type { PipelineLabState, PipelineLabStore } from '../../store/pipelineStore';
+import { laneColour } from '../palette';
 import { BOX_WHISKERS, boxStats, type BoxStats } from './histogram';
-import { CHAR_PX, FONT_PX, MAX_LANES, THEME, callAxis, createScaffold, formatNumber, logTickFormat, mountChart, renderLegend, type ChartOptions, type LegendItem } from './runtime';
-import { fitText, plottable } from './pointSampling';
+import { CHAR_PX, FONT_PX, MAX_LANES, THEME, callAxis, createScaffold, formatNumber, logTickFormat, mountChart, renderLegend, type ChartOptions, type LegendItem } from '../runtime';
+import { fitText, plottable } from '../pointSampling';
 
 const MARGIN = { top: 30, right: 18, bottom: 44, left: 64 } as const;
 

@@ -1,8 +1,8 @@
 import { scaleLinear } from 'd3';
-import type { PipelineLabState, PipelineLabStore } from '../store/pipelineStore';
-import { laneColour } from './palette';
-import { MAX_LANES, MAX_POINTS, THEME, createScaffold, formatNumber, mountChart, renderLegend, type ChartOptions, type LegendItem } from './runtime';
-import { headroomMax, pointIndices } from './pointSampling';
+import type { PipelineLabState, PipelineLabStore } from '../../store/pipelineStore';
+import { laneColour } from '../palette';
+import { MAX_LANES, MAX_POINTS, THEME, createScaffold, formatNumber, mountChart, renderLegend, type ChartOptions, type LegendItem } from '../runtime';
+import { headroomMax, pointIndices } from '../pointSampling';
 import { createTimeFrame, drawInterferenceTicks, drawLaneLines, layoutTimeFrame, plotSize, queryDomain, setMessage } from './timeFrame';
 
 /**

@@ -1,4 +1,4 @@
-import type { PipelineMarker } from '../worker/pipelineProtocol';
+import type { PipelineMarker } from '../../worker/pipelineProtocol';
 
 /** Short text of an interference marker: "E→EP2" (mode E arrives at EP 2), "E←EP2" (it leaves). EPs are 1-based. */
 export function markerLabel(marker: PipelineMarker): string {

@@ -1,8 +1,8 @@
 import { curveStepAfter, line, scaleLinear } from 'd3';
-import type { PipelineLabState, PipelineLabStore } from '../store/pipelineStore';
-import { laneColour } from './palette';
-import { MAX_LANES, MAX_POINTS, THEME, createScaffold, formatNumber, haloText, mountChart, renderLegend, type ChartOptions, type LegendItem } from './runtime';
-import { headroomMax, pointIndices, plottable } from './pointSampling';
+import type { PipelineLabState, PipelineLabStore } from '../../store/pipelineStore';
+import { laneColour } from '../palette';
+import { MAX_LANES, MAX_POINTS, THEME, createScaffold, formatNumber, haloText, mountChart, renderLegend, type ChartOptions, type LegendItem } from '../runtime';
+import { headroomMax, pointIndices, plottable } from '../pointSampling';
 import { createTimeFrame, drawInterferenceTicks, drawLaneLines, drawLaneTicks, layoutTimeFrame, plotSize, queryDomain, setMessage } from './timeFrame';
 
 /** What the two throughput views show (ARCHITECTURE §2), as the chart's subtitle. */
