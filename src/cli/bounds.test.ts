@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ServingRun } from '../engine/serving/simulation';
 import { numericFields, schemaNumericKeys, type NumericField } from '../scenario/fieldBounds';
 import { parseAnyScenario } from '../scenario/parse';
-import { createLaneRuns } from '../scenario/pipelineRunner';
+import { createPipelineLaneRuns } from '../scenario/pipelineRunner';
 import { PRESETS } from '../scenario/presets';
 import { formatPath, pipelineScenarioSchema, servingScenarioSchema, type AnyScenario, type PipelineScenario, type ServingScenario } from '../scenario/schema';
 import { buildServingSpec, servingLaneParameters } from '../scenario/servingRunner';
@@ -173,7 +173,7 @@ function runShort(scenario: AnyScenario, lane: number | null, sweptValue?: { axi
     const plain = cellScenario(scenario, cell);
     if (plain.world === 'pipeline') {
       const short = { ...plain, pipeline: { ...plain.pipeline, queries: Math.min(plain.pipeline.queries, PIPELINE_QUERIES) } };
-      createLaneRuns(short).forEach(({ run }, i) => {
+      createPipelineLaneRuns(short).forEach(({ run }, i) => {
         if (lane === null || lane === i) run.runToEnd();
       });
     } else {

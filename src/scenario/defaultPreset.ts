@@ -39,7 +39,7 @@ export function pipeline(title: string, overrides: Partial<PipelineSpec>, seed =
 }
 
 /** The lab's first impression (not a paper figure). */
-export const DEFAULT_PRESET: Preset = {
+export const DEFAULT_PIPELINE_PRESET: Preset = {
   id: 'default',
   figure: '',
   description:
@@ -59,5 +59,5 @@ export const DEFAULT_PRESET: Preset = {
 
 /** The scenario the lab opens on. */
 export function defaultPipelineScenario(): PipelineScenario {
-  return structuredClone(DEFAULT_PRESET.scenario) as PipelineScenario;
+  return structuredClone(DEFAULT_PIPELINE_PRESET.scenario) as PipelineScenario;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PIPELINE_LESSONS, TEACHING_DATABASE } from './lessons';
-import { createLaneRuns } from './pipelineRunner';
+import { createPipelineLaneRuns } from './pipelineRunner';
 import { validatePipelineScenario } from './schema';
 
 describe('the lessons', () => {
@@ -18,7 +18,7 @@ describe('the lessons', () => {
   it('lesson 1 says what the engine does: 6 ms stages, 12 ms under the hog, 8 ms for the optimum', () => {
     expect(TEACHING_DATABASE.modes.E).toEqual(Array.from({ length: 12 }, () => 4));
     const lesson = PIPELINE_LESSONS.find((l) => l.id === 'lesson-interference')!;
-    const [still, optimal] = createLaneRuns(lesson.scenario);
+    const [still, optimal] = createPipelineLaneRuns(lesson.scenario);
     const seen = new Map<string, number[]>();
     for (const [name, lane] of [['static', still!], ['optimal', optimal!]] as const) {
       lane.run.advance(81, (r) => {

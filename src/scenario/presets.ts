@@ -3,7 +3,7 @@ import { pipelineWorld } from '../worlds/pipeline/world';
 import { DEFAULT_SERVING_ASSUMPTIONS } from '../engine/serving/assumptions';
 import { FIGURE1_OUTSTANDING } from '../engine/serving/figure1';
 import { PIPELINE_LESSONS, servingLessons, type ServingLesson } from './lessons';
-import { DEFAULT_PRESET, pipeline, type Preset } from './defaultPreset';
+import { DEFAULT_PIPELINE_PRESET, pipeline, type Preset } from './defaultPreset';
 import { SCENARIO_VERSION } from './limits';
 import type { PipelineSpec, PipelineScenario, ServingScenario } from './schema';
 import type { Sweep } from './sweep';
@@ -47,7 +47,7 @@ function fig5(model: 'vgg16' | 'resnet50'): PipelineScenario {
  * literal LLS, buffers of 1, saturated admission, 5 % detection threshold, no hop cost).
  */
 const PIPELINE_PRESETS: readonly Preset[] = [
-  DEFAULT_PRESET,
+  DEFAULT_PIPELINE_PRESET,
   {
     id: 'odin-fig1-vgg16',
     figure: 'ODIN Fig. 1',

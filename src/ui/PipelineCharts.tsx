@@ -3,15 +3,15 @@ import { createLatencyBoxChart } from '../charts/pipeline/latencyBoxChart';
 import { createLatencyChart } from '../charts/pipeline/latencyChart';
 import { createSloChart } from '../charts/pipeline/sloChart';
 import { createStagesChart } from '../charts/pipeline/stagesChart';
-import { ChartHost } from './ChartHost';
+import { PipelineChartHost } from './PipelineChartHost';
 import { ChartGrid } from './shell/ChartCard';
 
 const CARDS = [
-  { id: 'chart.latency', node: <ChartHost title="Latency over time" testId="chart.latency" create={createLatencyChart} /> },
-  { id: 'chart.config', node: <ChartHost title="Configuration of the selected lane" testId="chart.config" create={createConfigChart} /> },
-  { id: 'chart.stages', node: <ChartHost title="Stage times of the selected lane" testId="chart.stages" create={createStagesChart} /> },
-  { id: 'chart.latency-box', node: <ChartHost title="Latency distribution" testId="chart.latency-box" create={createLatencyBoxChart} /> },
-  { id: 'chart.slo', node: <ChartHost title="SLO violations (ODIN Figure 9)" testId="chart.slo" create={createSloChart} /> },
+  { id: 'chart.latency', node: <PipelineChartHost title="Latency over time" testId="chart.latency" create={createLatencyChart} /> },
+  { id: 'chart.config', node: <PipelineChartHost title="Configuration of the selected lane" testId="chart.config" create={createConfigChart} /> },
+  { id: 'chart.stages', node: <PipelineChartHost title="Stage times of the selected lane" testId="chart.stages" create={createStagesChart} /> },
+  { id: 'chart.latency-box', node: <PipelineChartHost title="Latency distribution" testId="chart.latency-box" create={createLatencyBoxChart} /> },
+  { id: 'chart.slo', node: <PipelineChartHost title="SLO violations (ODIN Figure 9)" testId="chart.slo" create={createSloChart} /> },
 ] as const;
 
 /** The pipeline lab's other charts, in a grid the person can rearrange and collapse. */

@@ -1,6 +1,6 @@
 import { createThroughputChart } from '../charts/pipeline/throughputChart';
 import type { PipelineUiSlice } from '../store/pipelineStore';
-import { ChartHost, type CreateChart } from './ChartHost';
+import { PipelineChartHost, type CreatePipelineChart } from './PipelineChartHost';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';
 
 const VIEWS: readonly { readonly view: PipelineUiSlice['throughputView']; readonly label: string }[] = [
@@ -25,12 +25,12 @@ function ThroughputView() {
 
 /** The main chart's plot is a little lower than the grid's, so that it fits the first screen under the board at 1440 × 900 (ARCHITECTURE §7a′). */
 const MAIN_CHART_HEIGHT_PX = 256;
-const createMainThroughputChart: CreateChart = (host, store) => createThroughputChart(host, store, { height: MAIN_CHART_HEIGHT_PX });
+const createMainThroughputChart: CreatePipelineChart = (host, store) => createThroughputChart(host, store, { height: MAIN_CHART_HEIGHT_PX });
 
 /** The pipeline lab's main chart: throughput over time, with what its two views mean. */
 export function ThroughputCard() {
   return (
-    <ChartHost
+    <PipelineChartHost
       title="Throughput over time"
       testId="chart.throughput"
       create={createMainThroughputChart}

@@ -11,7 +11,7 @@ import type { WorldShare } from './shell/ShareBar';
 
 
 /** The results' JSON and CSV writers, not on the first load (ARCHITECTURE §7a′): fetched when the browser is first idle, so that they work at once, also offline. */
-const results = loadOnce(() => import('./results'));
+const results = loadOnce(() => import('./pipelineResults'));
 
 /** Files larger than this are refused before they are read (a scenario is a few KiB). */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
@@ -57,10 +57,10 @@ function PipelineFiles() {
       <button type="button" data-testid="files.export-scenario" onClick={() => downloadText(`${fileSlug(title)}.json`, `${JSON.stringify(store.getState().scenario, null, 2)}\n`, 'application/json')}>
         Export scenario
       </button>
-      <button type="button" data-testid="files.export-json" onClick={() => void results().then((r) => downloadText(`${fileSlug(title)}-results.json`, r.resultsJson(store.getState()), 'application/json'))}>
+      <button type="button" data-testid="files.export-json" onClick={() => void results().then((r) => downloadText(`${fileSlug(title)}-results.json`, r.pipelineResultsJson(store.getState()), 'application/json'))}>
         Results JSON
       </button>
-      <button type="button" data-testid="files.export-csv" onClick={() => void results().then((r) => downloadText(`${fileSlug(title)}-results.csv`, r.resultsCsv(store.getState()), 'text/csv'))}>
+      <button type="button" data-testid="files.export-csv" onClick={() => void results().then((r) => downloadText(`${fileSlug(title)}-results.csv`, r.pipelineResultsCsv(store.getState()), 'text/csv'))}>
         Results CSV
       </button>
     </>

@@ -1,7 +1,7 @@
 import type { PipelineRun, PipelineRunSnapshot, QueryRecord } from '../engine/pipeline/simulation';
 import { MODE_IDS, type InterferenceModeId } from '../engine/profiles/types';
 import { parsePipelineScenario } from '../worlds/pipeline/door';
-import { createLaneRuns, laneParameters } from '../scenario/pipelineRunner';
+import { createPipelineLaneRuns, pipelineLaneParameters } from '../scenario/pipelineRunner';
 import type { PipelineScenario } from '../scenario/schema';
 import { laneLabel } from '../schedulers/pipeline/registry';
 import type { AlgorithmStep, AlgorithmTrace } from '../schedulers/pipeline/algorithmTrace';
@@ -156,9 +156,9 @@ export class PipelineWorld implements WorldPlugin<PipelineTypes> {
     this.served = 0;
     this.total = scenario.pipeline.queries;
     this.stages = scenario.pipeline.executionPlaces;
-    const built = createLaneRuns(scenario, {}, scenario.seed, LATENCY_SAMPLE_CAP, (index) => this.traceSink(index));
+    const built = createPipelineLaneRuns(scenario, {}, scenario.seed, LATENCY_SAMPLE_CAP, (index) => this.traceSink(index));
     this.lanes = built.map(({ lane, label, run }, index) => ({
-      info: { index, scheduler: lane.scheduler, label, params: laneParameters(lane) },
+      info: { index, scheduler: lane.scheduler, label, params: pipelineLaneParameters(lane) },
       run,
       series: new PipelineSeriesBuilder(),
       lastBottleneckMs: 0,
@@ -571,7 +571,7 @@ export class PipelineSession extends LiveSession<PipelineTypes> {
     }
     this.edit(() => lane.run.setSchedulerParameter(name, v), true);
     w.scenario = { ...scenario, pipeline: { ...scenario.pipeline, lanes: lanes as PipelineScenario['pipeline']['lanes'] } };
-    const params = laneParameters(w.scenario.pipeline.lanes[index]!);
+    const params = pipelineLaneParameters(w.scenario.pipeline.lanes[index]!);
     lane.info = { ...lane.info, params, label: laneLabel(lane.info.scheduler as never, params) };
     return { ok: true, lane: lane.info };
   }

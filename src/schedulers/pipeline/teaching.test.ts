@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findPipelineLesson } from '../../scenario/lessons';
-import { createLaneRuns } from '../../scenario/pipelineRunner';
+import { createPipelineLaneRuns } from '../../scenario/pipelineRunner';
 import { narrate, watchList } from './narration';
 import { ODIN_PSEUDOCODE } from './teaching';
 import type { AlgorithmStep } from './algorithmTrace';
@@ -18,7 +18,7 @@ function stepsOf(lessonId: string, queries: number): Map<number, AlgorithmStep[]
       byQuery.set(current, list);
     },
   };
-  const [first] = createLaneRuns(lesson.scenario, {}, lesson.scenario.seed, undefined, (lane) => (lane === 0 ? sink : undefined));
+  const [first] = createPipelineLaneRuns(lesson.scenario, {}, lesson.scenario.seed, undefined, (lane) => (lane === 0 ? sink : undefined));
   for (current = 0; current < queries; current++) first!.run.advance(1);
   return byQuery;
 }
@@ -102,7 +102,7 @@ describe('the teaching trace', () => {
     const lesson = findPipelineLesson('lesson-odin')!;
     const scenario = { ...lesson.scenario, pipeline: { ...lesson.scenario.pipeline, lanes: [{ scheduler: 'lls' as const }] } };
     const steps: AlgorithmStep[] = [];
-    const [lane] = createLaneRuns(scenario, {}, 1, undefined, () => ({ enabled: true, push: (s: AlgorithmStep) => void steps.push(s) }));
+    const [lane] = createPipelineLaneRuns(scenario, {}, 1, undefined, () => ({ enabled: true, push: (s: AlgorithmStep) => void steps.push(s) }));
     lane!.run.advance(21);
     expect(steps.map((s) => s.line)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     const last = steps.at(-1)! as Extract<AlgorithmStep, { algorithm: 'lls' }>;

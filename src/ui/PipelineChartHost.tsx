@@ -5,15 +5,15 @@ import { usePipelineStore } from './pipelineContext';
 import { ChartCard } from './shell/ChartCard';
 
 /** A chart module's entry point: builds its SVG in `host`, returns the cleanup. */
-export type CreateChart = (host: HTMLElement, store: PipelineLabStore) => () => void;
+export type CreatePipelineChart = (host: HTMLElement, store: PipelineLabStore) => () => void;
 
-export interface ChartHostProps {
+export interface PipelineChartHostProps {
   /** Shown as the figure's caption (a level-3 heading). */
   readonly title: string;
   /** Dotted test id of the figure, e.g. "chart.throughput". */
   readonly testId: string;
   /** The chart module, e.g. `createThroughputChart`. Keep it stable (a module function). */
-  readonly create: CreateChart;
+  readonly create: CreatePipelineChart;
   readonly caption?: ReactNode | undefined;
   readonly controls?: ReactNode | undefined;
 }
@@ -25,7 +25,7 @@ export interface ChartHostProps {
  * PNG/SVG export, with one legend line per lane in its palette colour when the chart has
  * drawn no legend on screen.
  */
-export function ChartHost({ title, testId, create, caption, controls }: ChartHostProps) {
+export function PipelineChartHost({ title, testId, create, caption, controls }: PipelineChartHostProps) {
   const store = usePipelineStore();
   const hostRef = useRef<HTMLDivElement>(null);
   useEffect(() => {

@@ -4,7 +4,7 @@ import type { PipelineLabState } from '../store/pipelineStore';
 import type { PipelineSeriesBuffer, PipelineSeriesColumn } from '../store/pipelineSeriesBuffer';
 
 /** The parts of the lab's state that results are made of (a PipelineLabState is one). */
-export type ResultsState = Pick<PipelineLabState, 'scenario' | 'lanes' | 'summaries' | 'served' | 'status'> & {
+export type PipelineResultsState = Pick<PipelineLabState, 'scenario' | 'lanes' | 'summaries' | 'served' | 'status'> & {
   readonly series: readonly Pick<PipelineSeriesBuffer, 'length' | 'columns'>[];
 };
 
@@ -13,11 +13,11 @@ const POINT_COLUMNS: readonly PipelineSeriesColumn[] = ['query', 'timeMs', 'meas
 
 type SeriesPoint = Record<PipelineSeriesColumn, number | null>;
 
-function laneLabel(state: ResultsState, index: number): string {
+function laneLabel(state: PipelineResultsState, index: number): string {
   return state.lanes[index]?.label ?? `lane ${index + 1}`;
 }
 
-function summaryOf(state: ResultsState, index: number): PipelineSummary | null {
+function summaryOf(state: PipelineResultsState, index: number): PipelineSummary | null {
   return state.summaries?.[index] ?? null;
 }
 
@@ -27,7 +27,7 @@ function summaryOf(state: ResultsState, index: number): PipelineSummary | null {
  * downsampled series as points. Non-finite numbers (e.g. a bucket too small to measure)
  * are written as null.
  */
-export function resultsJson(state: ResultsState): string {
+export function pipelineResultsJson(state: PipelineResultsState): string {
   const results = state.lanes.map((lane, i) => ({
     scheduler: lane.scheduler,
     label: lane.label,
@@ -54,7 +54,7 @@ export function resultsJson(state: ResultsState): string {
  * lane's names in every row), queries served so far in the whole run (`served`), then the
  * lane's summary flattened into dotted columns (`sloViolationPct.0.05` …) once there is one.
  */
-export function resultsCsv(state: ResultsState): string {
+export function pipelineResultsCsv(state: PipelineResultsState): string {
   // Every parameter name in first-seen order, so that the params columns stay together
   // even when lanes have different parameters (toCsv orders columns by first appearance).
   const paramNames: string[] = [];

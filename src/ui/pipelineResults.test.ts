@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PipelineMetrics } from '../engine/pipeline/metrics';
 import { PipelineSeriesBuffer } from '../store/pipelineSeriesBuffer';
 import type { PipelineLaneInfo, PipelineSeriesChunk } from '../worker/pipelineProtocol';
-import { resultsCsv, resultsJson, type ResultsState } from './results';
+import { pipelineResultsCsv, pipelineResultsJson, type PipelineResultsState } from './pipelineResults';
 
 const LANES: readonly PipelineLaneInfo[] = [
   { index: 0, scheduler: 'odin', label: 'ODIN α=10', params: { alpha: 10 } },
@@ -35,7 +35,7 @@ function buffer(points: readonly (readonly number[])[]): PipelineSeriesBuffer {
   return b;
 }
 
-function state(withSummaries: boolean): ResultsState {
+function state(withSummaries: boolean): PipelineResultsState {
   return {
     scenario: { title: 'Two lanes', seed: 7 },
     lanes: LANES,
@@ -49,12 +49,12 @@ function state(withSummaries: boolean): ResultsState {
       ]),
       buffer([]),
     ],
-  } as unknown as ResultsState;
+  } as unknown as PipelineResultsState;
 }
 
 describe('resultsJson', () => {
   it('writes scenario, progress, one result per lane and the series as points', () => {
-    const text = resultsJson(state(true));
+    const text = pipelineResultsJson(state(true));
     expect(text).toContain('\n  "served": 42');
     const json = JSON.parse(text) as Record<string, unknown>;
     expect(json.scenario).toEqual({ title: 'Two lanes', seed: 7 });
@@ -81,14 +81,14 @@ describe('resultsJson', () => {
   });
 
   it('writes null summaries before the worker has sent any', () => {
-    const json = JSON.parse(resultsJson(state(false))) as { results: { summary: unknown }[] };
+    const json = JSON.parse(pipelineResultsJson(state(false))) as { results: { summary: unknown }[] };
     expect(json.results.map((r) => r.summary)).toEqual([null, null, null]);
   });
 });
 
 describe('resultsCsv', () => {
   it('writes one row per lane with parameters together and the flattened summary', () => {
-    const lines = resultsCsv(state(true)).trimEnd().split('\n');
+    const lines = pipelineResultsCsv(state(true)).trimEnd().split('\n');
     expect(lines).toHaveLength(4);
     const header = lines[0]!.split(',');
     expect(header.slice(0, 6)).toEqual(['scheduler', 'label', 'params.alpha', 'params.k', 'served', 'queries']);
@@ -102,12 +102,12 @@ describe('resultsCsv', () => {
   });
 
   it('keeps scheduler, label, params and served when there are no summaries yet', () => {
-    expect(resultsCsv(state(false))).toBe(
+    expect(pipelineResultsCsv(state(false))).toBe(
       'scheduler,label,params.alpha,params.k,served\nodin,ODIN α=10,10,,42\nlls,LLS,,,42\nevict,"Evict, k=2",1,2,42\n',
     );
   });
 
   it('writes a header for a lab without lanes', () => {
-    expect(resultsCsv({ ...state(false), lanes: [], series: [] })).toBe('scheduler,label,served\n');
+    expect(pipelineResultsCsv({ ...state(false), lanes: [], series: [] })).toBe('scheduler,label,served\n');
   });
 });
