@@ -11,7 +11,7 @@ import { RealLauncher } from './RealLauncher';
 import { PIPELINE_PLAYBACK } from './pipelinePlayback';
 import { pipelineShare } from './pipelineShare';
 import { LabShell, type LabWorld } from './shell/LabShell';
-import { useTeachingKeys } from './shellKeys';
+import { useTeachingKeys } from './pipelineKeys';
 import { ThroughputCard } from './ThroughputCard';
 
 /** The pipeline world in the page shell: its board, side panels, charts, time line, share bar and lessons. */
