@@ -162,8 +162,9 @@ const KIT_MESSAGE = 'src/kit names no world: it may not import src/worlds/ (ARCH
 
 /**
  * The kit outside src/kit/ (ARCHITECTURE §7b): the generic live session and its loop, protocol
- * and plugin interface, the store factory and its shared slices, the page shell and the chart
- * kit. Each may ask the list (`src/worlds/index.ts`, `src/worlds/pages.ts`) but names no world:
+ * and plugin interface, the store factory and its shared slices, the page shell (with the parts
+ * of it that live in src/ui/: banner, help, lessons, launchers, Explore and Claims, the page
+ * itself) and the chart kit. Each may ask the list (`src/worlds/index.ts`, `src/worlds/pages.ts`) but names no world:
  * no world's folder and no module named for a world (`pipelineProtocol`, `engine/serving/…`),
  * type-only imports included.
  */
@@ -180,6 +181,24 @@ const SHARED_KIT_FILES = [
   'src/store/series.ts',
   'src/store/restartingWorker.ts',
   'src/ui/shell/*.{ts,tsx}',
+  'src/ui/App.tsx',
+  'src/ui/ChartExport.tsx',
+  'src/ui/ClassroomPanel.tsx',
+  'src/ui/ErrorBanner.tsx',
+  'src/ui/FileButton.tsx',
+  'src/ui/HelpOverlay.tsx',
+  'src/ui/LessonBar.tsx',
+  'src/ui/LessonView.tsx',
+  'src/ui/SpeedSelect.tsx',
+  'src/ui/ViewLauncher.tsx',
+  'src/ui/download.ts',
+  'src/ui/dragDrop.tsx',
+  'src/ui/dragGeometry.ts',
+  'src/ui/icons.tsx',
+  'src/ui/linkSync.ts',
+  'src/ui/useHostWidth.ts',
+  'src/ui/claims/*.{ts,tsx}',
+  'src/ui/explore/*.{ts,tsx}',
   'src/charts/runtime.ts',
   'src/charts/palette.ts',
   'src/charts/sampling.ts',
