@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PipelineMetrics } from '../engine/pipeline/metrics';
-import { PipelineSeriesBuffer } from '../store/pipelineSeriesBuffer';
-import type { PipelineLaneInfo, PipelineSeriesChunk } from '../worker/pipelineProtocol';
+import { PipelineMetrics } from '../../engine/pipeline/metrics';
+import { PipelineSeriesBuffer } from '../../store/pipelineSeriesBuffer';
+import type { PipelineLaneInfo, PipelineSeriesChunk } from '../../worker/pipelineProtocol';
 import { pipelineResultsCsv, pipelineResultsJson, type PipelineResultsState } from './pipelineResults';
 
 const LANES: readonly PipelineLaneInfo[] = [

@@ -1,6 +1,6 @@
-import { PIPELINE_LIMITS } from '../scenario/limits';
-import type { PipelineScenario } from '../scenario/schema';
-import { NumberField, SelectField } from './fields';
+import { PIPELINE_LIMITS } from '../../scenario/limits';
+import type { PipelineScenario } from '../../scenario/schema';
+import { NumberField, SelectField } from '../fields';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';
 
 type Assumptions = PipelineScenario['pipeline']['assumptions'];

@@ -1,8 +1,8 @@
 import { useShallow } from 'zustand/react/shallow';
-import { laneColour } from '../charts/palette';
-import type { PipelineScenario } from '../scenario/schema';
-import { PIPELINE_SCHEDULER_INFO, PIPELINE_SCHEDULER_IDS, type PipelineSchedulerId } from '../schedulers/pipeline/registryInfo';
-import { PIPELINE_LIMITS } from '../scenario/limits';
+import { laneColour } from '../../charts/palette';
+import type { PipelineScenario } from '../../scenario/schema';
+import { PIPELINE_SCHEDULER_INFO, PIPELINE_SCHEDULER_IDS, type PipelineSchedulerId } from '../../schedulers/pipeline/registryInfo';
+import { PIPELINE_LIMITS } from '../../scenario/limits';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';
 
 /** Test ids: `lane.{scheduler}` for the first lane of a scheduler, `lane.{scheduler}-{k}` after. */

@@ -1,16 +1,16 @@
 import { useMemo } from 'react';
-import type { HideableControl } from '../scenario/schema';
+import type { HideableControl } from '../../scenario/schema';
 import { AlgorithmPanel } from './AlgorithmPanel';
 import { Board } from './Board';
 import { AssumptionsPanel, EventsList, pipelineLessons, PipelineCharts, PipelineTimeline, ScenarioPanel } from './belowTheFold';
-import { SHORTCUTS } from './HelpOverlay';
+import { SHORTCUTS } from '../HelpOverlay';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';
 import { LanesPanel } from './LanesPanel';
 import { MeasureLauncher } from './MeasureLauncher';
 import { RealLauncher } from './RealLauncher';
 import { PIPELINE_PLAYBACK } from './pipelinePlayback';
 import { pipelineShare } from './pipelineShare';
-import { LabShell, type LabWorld } from './shell/LabShell';
+import { LabShell, type LabWorld } from '../shell/LabShell';
 import { useTeachingKeys } from './pipelineKeys';
 import { ThroughputCard } from './ThroughputCard';
 

@@ -1,14 +1,14 @@
 import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
-import { useHostWidth } from './useHostWidth';
+import { useHostWidth } from '../useHostWidth';
 import { useStore } from 'zustand';
-import { renderRealLive, renderSimVsReal, type RealLiveLane } from '../charts/realCharts';
-import { coreMapping, REAL_INPUT_SIZES, TRIAL_COST_READINGS, type RealInputSize } from '../scenario/realPipeline';
-import type { RealReport } from '../scenario/realRun';
-import { createRealWorkerClient } from '../store/realClient';
-import { createRealStore, REAL_QUERIES, type RealState, type RealStore } from '../store/realStore';
-import { downloadText } from './download';
+import { renderRealLive, renderSimVsReal, type RealLiveLane } from '../../charts/realCharts';
+import { coreMapping, REAL_INPUT_SIZES, TRIAL_COST_READINGS, type RealInputSize } from '../../scenario/realPipeline';
+import type { RealReport } from '../../scenario/realRun';
+import { createRealWorkerClient } from '../../store/realClient';
+import { createRealStore, REAL_QUERIES, type RealState, type RealStore } from '../../store/realStore';
+import { downloadText } from '../download';
 import { usePipelineLab } from './pipelineContext';
-import type { PipelineScenario } from '../scenario/schema';
+import type { PipelineScenario } from '../../scenario/schema';
 
 function LiveChart({ lanes, queries }: { readonly lanes: readonly RealLiveLane[]; readonly queries: number }) {
   const svg = useRef<SVGSVGElement>(null);

@@ -1,5 +1,5 @@
-import { createThroughputChart } from '../charts/pipeline/throughputChart';
-import type { PipelineUiSlice } from '../store/pipelineStore';
+import { createThroughputChart } from '../../charts/pipeline/throughputChart';
+import type { PipelineUiSlice } from '../../store/pipelineStore';
 import { PipelineChartHost, type CreatePipelineChart } from './PipelineChartHost';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';
 

@@ -1,13 +1,13 @@
 import { useEffect } from 'react';
-import type { HideableControl } from '../scenario/schema';
-import type { PipelineLabStore } from '../store/pipelineStore';
-import { downloadText, fileSlug } from './download';
-import { FileButton } from './FileButton';
+import type { HideableControl } from '../../scenario/schema';
+import type { PipelineLabStore } from '../../store/pipelineStore';
+import { downloadText, fileSlug } from '../download';
+import { FileButton } from '../FileButton';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';
-import { currentLink } from './linkSync';
-import { loadOnce, preloadWhenIdle } from './shell/deferred';
-import { PresetsGallery } from './shell/presetsGallery';
-import type { WorldShare } from './shell/ShareBar';
+import { currentLink } from '../linkSync';
+import { loadOnce, preloadWhenIdle } from '../shell/deferred';
+import { PresetsGallery } from '../shell/presetsGallery';
+import type { WorldShare } from '../shell/ShareBar';
 
 
 /** The results' JSON and CSV writers, not on the first load (ARCHITECTURE §7a′): fetched when the browser is first idle, so that they work at once, also offline. */
@@ -44,7 +44,7 @@ function PipelineFiles() {
       return;
     }
     // The validator (zod) loads with the first file: the first screen does not need it (ARCHITECTURE §7a′).
-    const { parsePipelineScenarioJson } = await import('../worlds/pipeline/door');
+    const { parsePipelineScenarioJson } = await import('../../worlds/pipeline/door');
     const parsed = parsePipelineScenarioJson(await file.text());
     if (!parsed.ok) act.reject('file', parsed.errors);
     else await act.load(parsed.scenario, 'file');

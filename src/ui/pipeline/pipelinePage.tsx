@@ -1,12 +1,12 @@
-import { defaultPipelineScenario } from '../scenario/defaultPreset';
-import type { PipelineScenario } from '../scenario/schema';
-import { createPipelineStore, type PipelineLabStore } from '../store/pipelineStore';
-import type { AnyLabStore } from '../store/liveStore';
-import { createPipelineWorkerClient } from '../store/pipelineClient';
+import { defaultPipelineScenario } from '../../scenario/defaultPreset';
+import type { PipelineScenario } from '../../scenario/schema';
+import { createPipelineStore, type PipelineLabStore } from '../../store/pipelineStore';
+import type { AnyLabStore } from '../../store/liveStore';
+import { createPipelineWorkerClient } from '../../store/pipelineClient';
 import { PipelineStoreContext } from './pipelineContext';
-import { linkFor } from './linkSync';
+import { linkFor } from '../linkSync';
 import { PipelineLab } from './PipelineLab';
-import type { PageWorldModule, WorldLabProps } from './shell/pageWorld';
+import type { PageWorldModule, WorldLabProps } from '../shell/pageWorld';
 
 /** The pipeline lab over the store the page gives it. */
 function PipelineLabMount({ store }: WorldLabProps) {

@@ -1,10 +1,10 @@
 import { useId } from 'react';
-import { pseudocodeOf } from '../schedulers/pipeline/teaching';
+import { pseudocodeOf } from '../../schedulers/pipeline/teaching';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';
-import { loadOnce, now, useLoaded, whenIdle } from './shell/deferred';
+import { loadOnce, now, useLoaded, whenIdle } from '../shell/deferred';
 
 /** The steps' narration and watch list: not on the first load (ARCHITECTURE §7a′), fetched when the browser is first idle or a step is shown. */
-const narrationModule = loadOnce(() => import('../schedulers/pipeline/narration'));
+const narrationModule = loadOnce(() => import('../../schedulers/pipeline/narration'));
 
 /**
  * The algorithm panel (teaching mode): the pseudocode of the followed lane's algorithm (ODIN's

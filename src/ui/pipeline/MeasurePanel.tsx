@@ -1,19 +1,19 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { FileButton } from './FileButton';
-import { useHostWidth } from './useHostWidth';
+import { FileButton } from '../FileButton';
+import { useHostWidth } from '../useHostWidth';
 import { useStore } from 'zustand';
-import { renderSlowdownChart } from '../charts/slowdownChart';
-import { getDatabase } from '../engine/profiles/databases';
-import { unitBoundness, unitSlowdowns } from '../engine/profiles/slowdown';
-import { INTERFERENCE_MODE_IDS, MODE_IDS, MODEL_IDS, type LayerTimeDatabase, type ModeId, type ModelId } from '../engine/profiles/types';
-import { describeMode } from '../engine/profiles/databases';
-import { describeHogPlan, hogPlan } from '../engine/profiles/hogPlan';
-import { databaseToCsv, databaseToJson, MAX_DATABASE_FILE_BYTES } from '../scenario/databaseFile';
-import { createMeasureWorkerClient } from '../store/measureClient';
-import { createMeasureStore, MEASURE_REPEATS, PAGE_HOG_BUFFER_MIB, type MeasureState, type MeasureStore } from '../store/measureStore';
-import { downloadText } from './download';
+import { renderSlowdownChart } from '../../charts/slowdownChart';
+import { getDatabase } from '../../engine/profiles/databases';
+import { unitBoundness, unitSlowdowns } from '../../engine/profiles/slowdown';
+import { INTERFERENCE_MODE_IDS, MODE_IDS, MODEL_IDS, type LayerTimeDatabase, type ModeId, type ModelId } from '../../engine/profiles/types';
+import { describeMode } from '../../engine/profiles/databases';
+import { describeHogPlan, hogPlan } from '../../engine/profiles/hogPlan';
+import { databaseToCsv, databaseToJson, MAX_DATABASE_FILE_BYTES } from '../../scenario/databaseFile';
+import { createMeasureWorkerClient } from '../../store/measureClient';
+import { createMeasureStore, MEASURE_REPEATS, PAGE_HOG_BUFFER_MIB, type MeasureState, type MeasureStore } from '../../store/measureStore';
+import { downloadText } from '../download';
 import { usePipelineStore } from './pipelineContext';
-import { linkFor } from './linkSync';
+import { linkFor } from '../linkSync';
 
 const MODEL_LABELS: Record<ModelId, string> = { vgg16: 'VGG16', resnet50: 'ResNet-50', resnet152: 'ResNet-152' };
 

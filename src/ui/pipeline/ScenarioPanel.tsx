@@ -1,7 +1,7 @@
-import type { ModelId } from '../engine/profiles/types';
-import { PIPELINE_LIMITS } from '../scenario/limits';
-import type { PipelineScenario } from '../scenario/schema';
-import { NumberField, SelectField } from './fields';
+import type { ModelId } from '../../engine/profiles/types';
+import { PIPELINE_LIMITS } from '../../scenario/limits';
+import type { PipelineScenario } from '../../scenario/schema';
+import { NumberField, SelectField } from '../fields';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';
 
 const MODELS: readonly { value: ModelId; label: string }[] = [

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { PIPELINE_SPEEDS } from '../store/pipelineStore';
+import { PIPELINE_SPEEDS } from '../../store/pipelineStore';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';
-import type { WorldPlayback } from './shell/PlaybackBar';
+import type { WorldPlayback } from '../shell/PlaybackBar';
 
 /** 1× is one query per second: a pace a class can follow. */
 const speedLabel = (speed: number) => `${speed.toLocaleString('en-US')}× (${speed.toLocaleString('en-US')} ${speed === 1 ? 'query' : 'queries'}/s)`;

@@ -1,10 +1,10 @@
-import { createConfigChart } from '../charts/pipeline/configChart';
-import { createLatencyBoxChart } from '../charts/pipeline/latencyBoxChart';
-import { createLatencyChart } from '../charts/pipeline/latencyChart';
-import { createSloChart } from '../charts/pipeline/sloChart';
-import { createStagesChart } from '../charts/pipeline/stagesChart';
+import { createConfigChart } from '../../charts/pipeline/configChart';
+import { createLatencyBoxChart } from '../../charts/pipeline/latencyBoxChart';
+import { createLatencyChart } from '../../charts/pipeline/latencyChart';
+import { createSloChart } from '../../charts/pipeline/sloChart';
+import { createStagesChart } from '../../charts/pipeline/stagesChart';
 import { PipelineChartHost } from './PipelineChartHost';
-import { ChartGrid } from './shell/ChartCard';
+import { ChartGrid } from '../shell/ChartCard';
 
 const CARDS = [
   { id: 'chart.latency', node: <PipelineChartHost title="Latency over time" testId="chart.latency" create={createLatencyChart} /> },

@@ -1,9 +1,9 @@
 import { useMemo } from 'react';
-import { markerDescription, markerLabel } from '../charts/pipeline/markerTicks';
-import { pipelineLaneMarkers, pipelineMarkerTarget } from '../store/pipelineStore';
-import type { PipelineMarker } from '../worker/pipelineProtocol';
+import { markerDescription, markerLabel } from '../../charts/pipeline/markerTicks';
+import { pipelineLaneMarkers, pipelineMarkerTarget } from '../../store/pipelineStore';
+import type { PipelineMarker } from '../../worker/pipelineProtocol';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';
-import { Timeline, type TimelineMark } from './shell/Timeline';
+import { Timeline, type TimelineMark } from '../shell/Timeline';
 
 /** Marker buttons drawn at most per kind and per this fraction of the track (the rest is reached with Shift+←/→). */
 const BUCKETS = 60;

@@ -1,4 +1,4 @@
-import { describeMode } from '../engine/profiles/modeLabels';
+import { describeMode } from '../../engine/profiles/modeLabels';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';
 
 /** Every scripted or placed workload, with when it acts; × ends or drops it. */

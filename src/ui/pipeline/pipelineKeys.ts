@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import type { PipelineLabStore } from '../store/pipelineStore';
-import { TYPING } from './shell/historyKeys';
+import type { PipelineLabStore } from '../../store/pipelineStore';
+import { TYPING } from '../shell/historyKeys';
 
 /**
  * Teaching-mode shortcuts (ARCHITECTURE §7a′, keys): Space play/pause, ←/→ one step, Shift+←/→ previous or

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
-import type { PipelineLabState, PipelineLabStore } from '../store/pipelineStore';
+import type { PipelineLabState, PipelineLabStore } from '../../store/pipelineStore';
 
 export const PipelineStoreContext = createContext<PipelineLabStore | null>(null);
 

@@ -6,7 +6,7 @@
  * (`shell/deferred.tsx`); their lessons' texts when the list opens, a lesson starts or the
  * browser is idle. Same names and props as the parts themselves.
  */
-import { deferred, loadOnce } from './shell/deferred';
+import { deferred, loadOnce } from '../shell/deferred';
 
 export const PipelineCharts = deferred('charts', () => import('./PipelineCharts').then((m) => m.PipelineCharts), { minHeight: 640 });
 export const PipelineTimeline = deferred('timeline', () => import('./PipelineTimeline').then((m) => m.PipelineTimeline), { minHeight: 150 });
@@ -14,4 +14,4 @@ export const EventsList = deferred('events', () => import('./EventsList').then((
 export const ScenarioPanel = deferred('scenario', () => import('./ScenarioPanel').then((m) => m.ScenarioPanel), { minHeight: 220 });
 export const AssumptionsPanel = deferred('assumptions', () => import('./AssumptionsPanel').then((m) => m.AssumptionsPanel), { minHeight: 220 });
 /** The pipeline lessons, for the lessons bar. */
-export const pipelineLessons = loadOnce(() => import('../scenario/lessons').then((m) => m.PIPELINE_LESSONS));
+export const pipelineLessons = loadOnce(() => import('../../scenario/lessons').then((m) => m.PIPELINE_LESSONS));

@@ -1,11 +1,11 @@
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { layerColour } from '../charts/palette';
-import { describeMode } from '../engine/profiles/modeLabels';
-import { INTERFERENCE_MODE_IDS, MODE_IDS, type InterferenceModeId } from '../engine/profiles/types';
-import { stepConfiguration } from '../schedulers/pipeline/teaching';
-import type { PipelineEventView } from '../worker/pipelineProtocol';
-import { DragDropArea, useDraggable, useDroppable, type DragAnnouncements, type DragItem } from './dragDrop';
+import { layerColour } from '../../charts/palette';
+import { describeMode } from '../../engine/profiles/modeLabels';
+import { INTERFERENCE_MODE_IDS, MODE_IDS, type InterferenceModeId } from '../../engine/profiles/types';
+import { stepConfiguration } from '../../schedulers/pipeline/teaching';
+import type { PipelineEventView } from '../../worker/pipelineProtocol';
+import { DragDropArea, useDraggable, useDroppable, type DragAnnouncements, type DragItem } from '../dragDrop';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';
 
 /** Height of a layer block row, px, when the column has room for it. */

@@ -1,7 +1,7 @@
-import type { PipelineSummary } from '../engine/pipeline/metrics';
-import { toCsv } from '../scenario/csv';
-import type { PipelineLabState } from '../store/pipelineStore';
-import type { PipelineSeriesBuffer, PipelineSeriesColumn } from '../store/pipelineSeriesBuffer';
+import type { PipelineSummary } from '../../engine/pipeline/metrics';
+import { toCsv } from '../../scenario/csv';
+import type { PipelineLabState } from '../../store/pipelineStore';
+import type { PipelineSeriesBuffer, PipelineSeriesColumn } from '../../store/pipelineSeriesBuffer';
 
 /** The parts of the lab's state that results are made of (a PipelineLabState is one). */
 export type PipelineResultsState = Pick<PipelineLabState, 'scenario' | 'lanes' | 'summaries' | 'served' | 'status'> & {

@@ -1,8 +1,8 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import { laneColour } from '../charts/palette';
-import type { PipelineLabStore } from '../store/pipelineStore';
+import { laneColour } from '../../charts/palette';
+import type { PipelineLabStore } from '../../store/pipelineStore';
 import { usePipelineStore } from './pipelineContext';
-import { ChartCard } from './shell/ChartCard';
+import { ChartCard } from '../shell/ChartCard';
 
 /** A chart module's entry point: builds its SVG in `host`, returns the cleanup. */
 export type CreatePipelineChart = (host: HTMLElement, store: PipelineLabStore) => () => void;
