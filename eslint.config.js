@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -58,33 +58,36 @@ const ENGINE_FORBIDDEN_PACKAGES = [
 const MAX_EXACT_DEPTH = 6;
 
 /**
+ * The `no-restricted-imports` patterns of a layer's rule, for files `upRegex` deep in it.
+ * @param {string} layer folder under src/
+ * @param {readonly string[]} forbidden layers it may not import
+ * @param {string} upRegex how many `../` leave the layer's folder
+ * @returns {Record<string, unknown>[]}
+ */
+function layerPatterns(layer, forbidden, upRegex) {
+  const names = forbidden.join('|');
+  const message = `Layer rule (ARCHITECTURE §1): src/${layer} may not import from ${forbidden
+    .map((name) => `src/${name}`)
+    .join(', ')}. Type-only imports are allowed.`;
+  return [
+    { regex: `^(\\./)?${upRegex}(${names})(/|$)`, allowTypeImports: true, message },
+    { regex: `(^|/)src/(${names})(/|$)`, allowTypeImports: true, message },
+  ];
+}
+
+/**
  * @param {string} layer folder under src/
  * @param {readonly string[]} forbidden layers it may not import
  * @param {ReadonlyArray<Record<string, unknown>>} extraPatterns more `no-restricted-imports` patterns
  * @returns {import('eslint').Linter.Config[]}
  */
 function layerConfigs(layer, forbidden, extraPatterns) {
-  const names = forbidden.join('|');
-  const message = `Layer rule (ARCHITECTURE §1): src/${layer} may not import from ${forbidden
-    .map((name) => `src/${name}`)
-    .join(', ')}. Type-only imports are allowed.`;
-  const aliasPattern = { regex: `(^|/)src/(${names})(/|$)`, allowTypeImports: true, message };
-
   /** @type {(files: string, upRegex: string) => import('eslint').Linter.Config} */
   const config = (files, upRegex) => ({
     name: `interference-lab/layers/${layer}/${files}`,
     files: [files],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: `^(\\./)?${upRegex}(${names})(/|$)`, allowTypeImports: true, message },
-            aliasPattern,
-            ...extraPatterns,
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: [...layerPatterns(layer, forbidden, upRegex), ...extraPatterns] }],
     },
   });
 
@@ -156,6 +159,66 @@ const NO_WORLD_SWITCH = [
 
 /** The kit names no world: it imports nothing of src/worlds/ (the list included). */
 const KIT_MESSAGE = 'src/kit names no world: it may not import src/worlds/ (ARCHITECTURE §7b). Type-only imports are not allowed either.';
+
+/**
+ * The kit outside src/kit/ (ARCHITECTURE §7b): the generic live session and its loop, protocol
+ * and plugin interface, the store factory and its shared slices, the page shell (src/ui/shell/, the
+ * page and the shell's parts at the root of src/ui/, Explore and Claims) and the chart kit. Each may ask the list (`src/worlds/index.ts`, `src/worlds/pages.ts`) but names no world:
+ * no world's folder and no module named for a world (`pipelineProtocol`, `engine/serving/…`),
+ * type-only imports included.
+ */
+const SHARED_KIT_FILES = [
+  'src/worker/liveSession.ts',
+  'src/worker/liveLoop.ts',
+  'src/worker/liveProtocol.ts',
+  'src/worker/liveWorker.ts',
+  'src/worker/worldPlugin.ts',
+  'src/worker/boundedSeries.ts',
+  'src/store/liveStore.ts',
+  'src/store/history.ts',
+  'src/store/longRun.ts',
+  'src/store/series.ts',
+  'src/store/restartingWorker.ts',
+  'src/ui/shell/*.{ts,tsx}',
+  'src/ui/*.{ts,tsx}',
+  'src/ui/claims/*.{ts,tsx}',
+  'src/ui/explore/*.{ts,tsx}',
+  'src/charts/runtime.ts',
+  'src/charts/palette.ts',
+  'src/charts/pointSampling.ts',
+  'src/charts/stack.ts',
+  'src/charts/export.ts',
+  'src/charts/exploreChart.ts',
+  'src/charts/exploreData.ts',
+];
+// A module of the list renamed or moved would silently leave the rule: name it again.
+for (const file of SHARED_KIT_FILES) {
+  if (!file.includes('*') && !existsSync(new URL(`./${file}`, import.meta.url))) throw new Error(`eslint.config.js: the kit's ${file} does not exist`);
+}
+const SHARED_KIT_MESSAGE = `The kit names no world (ARCHITECTURE §7b): it may ask the list (src/worlds/index.ts, pages.ts) but imports no world's module (${WORLD_FOLDERS.join(', ')}, or a module named for one). Type-only imports are not allowed either.`;
+const NAMES_A_WORLD = `(^|/)(${WORLD_FOLDERS.join('|')})([A-Z][A-Za-z0-9]*)?(\\.[a-z]+)?(/|$)`;
+
+/**
+ * @returns {import('eslint').Linter.Config[]} the kit's modules name no world; each keeps its
+ * layer's patterns too (a file's `no-restricted-imports` is the last config's that names it)
+ */
+function sharedKit() {
+  return SHARED_KIT_FILES.map((files) => {
+    const [, layer = '', ...rest] = files.split('/');
+    const forbidden = FORBIDDEN_LAYERS[/** @type {keyof typeof FORBIDDEN_LAYERS} */ (layer)] ?? [];
+    return {
+      name: `interference-lab/shared-kit/${files}`,
+      files: [files],
+      ignores: ['src/**/*.test.{ts,tsx}'],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          { patterns: [...layerPatterns(layer, forbidden, `(\\.\\./){${rest.length}}`), { regex: NAMES_A_WORLD, message: SHARED_KIT_MESSAGE }] },
+        ],
+      },
+    };
+  });
+}
 
 /** @returns {import('eslint').Linter.Config[]} a world imports no other world */
 function worldIsolation() {
@@ -255,6 +318,7 @@ export default defineConfig(
       'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)worlds(/|$)', message: KIT_MESSAGE }] }],
     },
   },
+  sharedKit(),
   worldIsolation(),
   {
     name: 'interference-lab/ui/react-hooks',

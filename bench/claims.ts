@@ -10,8 +10,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import type { Page } from '@playwright/test';
-import { encodeScenarioLink } from '../src/scenario/link';
-import { defaultScenario } from '../src/scenario/presets';
+import { encodePipelineScenarioLink } from '../src/scenario/link';
+import { defaultPipelineScenario } from '../src/scenario/presets';
 import { gotoWhenServed, launchBenchBrowser } from './browser';
 import type { BenchRow } from './row';
 
@@ -59,7 +59,7 @@ export async function benchClaims(rows: BenchRow[]): Promise<Record<string, unkn
         for (const entry of list.getEntries()) log.__claimsLongTasks.push({ start: entry.startTime, duration: entry.duration });
       }).observe({ type: 'longtask' as never, buffered: true });
     });
-    const url = `http://127.0.0.1:${PORT}/#${encodeScenarioLink({ ...defaultScenario(), view: { mode: 'normal', hide: [], claims: true } })}`;
+    const url = `http://127.0.0.1:${PORT}/#${encodePipelineScenarioLink({ ...defaultPipelineScenario(), view: { mode: 'normal', hide: [], claims: true } })}`;
     await gotoWhenServed(page, url);
     const view = page.getByTestId('claims');
     await view.waitFor({ timeout: 60_000 });

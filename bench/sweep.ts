@@ -7,7 +7,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { openSweepPool, runCellsOnPool } from '../src/cli/sweepPool';
-import { encodeScenarioLink } from '../src/scenario/link';
+import { encodePipelineScenarioLink } from '../src/scenario/link';
 import { findPreset } from '../src/scenario/presets';
 import type { AnyScenario, PipelineScenario, ServingScenario } from '../src/scenario/schema';
 import { sweepCells, sweepSeeds } from '../src/scenario/sweep';
@@ -73,7 +73,7 @@ async function pageRows(rows: SweepBenchRow[]): Promise<void> {
     // The ODIN grid (3 × 3) with 4 seeds at 2000 queries: 36 cells of five lanes each.
     const scenario: PipelineScenario = { ...base, pipeline: { ...base.pipeline, queries: 2000 }, sweep: { ...base.sweep!, seeds: 4 }, view: { mode: 'normal', hide: [], explore: true } };
     const page = await browser.newPage();
-    const url = `http://127.0.0.1:${PORT}/#${encodeScenarioLink(scenario)}`;
+    const url = `http://127.0.0.1:${PORT}/#${encodePipelineScenarioLink(scenario)}`;
     await gotoWhenServed(page, url);
     const cores = await page.evaluate(() => navigator.hardwareConcurrency);
     const progress = page.getByTestId('explore.progress');

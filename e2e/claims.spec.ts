@@ -4,8 +4,8 @@ import { expect, test, type Page } from '@playwright/test';
 import type { ClaimsReport } from '../src/scenario/claimsReport';
 import { differencePct } from '../src/scenario/sweepStats';
 import { shippedOrCheapReport } from './claimsReport';
-import { encodeScenarioLink } from '../src/scenario/link';
-import { defaultScenario } from '../src/scenario/presets';
+import { encodePipelineScenarioLink } from '../src/scenario/link';
+import { defaultPipelineScenario } from '../src/scenario/presets';
 import { fixtureReport } from '../src/scenario/testing/claimsFixture';
 import { ClaimsPage } from './pages/claims';
 
@@ -13,7 +13,7 @@ test.describe('the Claims view on a hand-made report', () => {
   test('a link opens the view over a paused lab; every row has a verdict badge; filters by paper and verdict', async ({ page }) => {
     const claims = new ClaimsPage(page);
     await claims.serveReport(fixtureReport());
-    await page.goto(`./#${encodeScenarioLink({ ...defaultScenario(), view: { mode: 'normal', hide: [], claims: true } })}`);
+    await page.goto(`./#${encodePipelineScenarioLink({ ...defaultPipelineScenario(), view: { mode: 'normal', hide: [], claims: true } })}`);
     await expect(claims.byTestId('claims')).toHaveAttribute('data-status', 'ready');
     // The lab waits behind the view, paused, out of sight.
     expect(await claims.status()).not.toBe('playing');

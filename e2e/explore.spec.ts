@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { encodeAnyScenarioLink, encodeScenarioLink } from '../src/scenario/link';
-import { defaultScenario, SERVING_PRESETS } from '../src/scenario/presets';
+import { encodeAnyScenarioLink, encodePipelineScenarioLink } from '../src/scenario/link';
+import { defaultPipelineScenario, SERVING_PRESETS } from '../src/scenario/presets';
 import type { PipelineScenario, ServingScenario } from '../src/scenario/schema';
 import { LabPage } from './pages/lab';
 
 /** The default scenario on 400 queries with a 3 × 3 sweep (ODIN α × detection threshold), one seed. */
 function sweptScenario(seeds = 1): PipelineScenario {
-  const s = defaultScenario();
+  const s = defaultPipelineScenario();
   return {
     ...s,
     pipeline: { ...s.pipeline, queries: 400 },
@@ -28,7 +28,7 @@ async function resultsOf(page: Page): Promise<{ results: { label: string; summar
 
 test('a 3 × 3 sweep fills on the worker pool, the heatmap shows every cell, and a cell opens that run with the same numbers', async ({ page }) => {
   const lab = new LabPage(page);
-  await page.goto(`./#${encodeScenarioLink({ ...sweptScenario(), sweep: undefined } as unknown as PipelineScenario).replace(/^#/, '')}`);
+  await page.goto(`./#${encodePipelineScenarioLink({ ...sweptScenario(), sweep: undefined } as unknown as PipelineScenario).replace(/^#/, '')}`);
   await expect(lab.byTestId('lane.odin')).toBeVisible();
   await lab.byTestId('explore.open').click();
   await expect(lab.byTestId('explore')).toBeVisible();
@@ -67,7 +67,7 @@ test('cancel stops the pool: no cell finishes after it', async ({ page }) => {
   const lab = new LabPage(page);
   const s = sweptScenario(40);
   // 360 cells of 20,000 queries: several seconds on two workers, so that the cancel lands half-way (at 2,000 queries an idle machine finished them in half a second, before the click).
-  await page.goto(`./#${encodeScenarioLink({ ...s, pipeline: { ...s.pipeline, queries: 20_000 }, view: { mode: 'normal', hide: [], explore: true } })}`);
+  await page.goto(`./#${encodePipelineScenarioLink({ ...s, pipeline: { ...s.pipeline, queries: 20_000 }, view: { mode: 'normal', hide: [], explore: true } })}`);
   await expect(lab.byTestId('explore')).toBeVisible();
   await expect.poll(async () => Number(await lab.byTestId('explore.progress').getAttribute('value')), { timeout: 30_000 }).toBeGreaterThan(0);
   await lab.byTestId('explore.cancel').click();
@@ -83,7 +83,7 @@ test('cancel stops the pool: no cell finishes after it', async ({ page }) => {
 test('a sweep link reopens the same view and fills it', async ({ page }) => {
   const lab = new LabPage(page);
   const s = { ...sweptScenario(2), view: { mode: 'normal' as const, hide: [], explore: true as const } };
-  await page.goto(`./#${encodeScenarioLink(s)}`);
+  await page.goto(`./#${encodePipelineScenarioLink(s)}`);
   await expect(lab.byTestId('explore')).toBeVisible();
   await expect(lab.byTestId('explore.axis-0.path')).toHaveValue('pipeline.lanes[0].params.alpha');
   await expect(lab.byTestId('explore.axis-1.values')).toHaveValue('0.02, 0.05, 0.1');

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { encodeAnyScenarioLink, encodeLinkJson, encodeScenarioLink } from '../src/scenario/link';
-import { defaultScenario, SERVING_PRESETS } from '../src/scenario/presets';
+import { encodeAnyScenarioLink, encodeLinkJson, encodePipelineScenarioLink } from '../src/scenario/link';
+import { defaultPipelineScenario, SERVING_PRESETS } from '../src/scenario/presets';
 import type { ServingScenario } from '../src/scenario/schema';
 import { LabPage } from './pages/lab';
 
@@ -39,9 +39,9 @@ test('a link pasted into the address bar is routed by its world, both ways', asy
   await page.evaluate((hash) => (window.location.hash = hash), encodeAnyScenarioLink(serving));
   await expect(lab.byTestId('serving')).toBeVisible();
   await expect(lab.byTestId('controls.rps')).toHaveValue('20');
-  const pipeline = defaultScenario();
+  const pipeline = defaultPipelineScenario();
   pipeline.pipeline.executionPlaces = 5;
-  await page.evaluate((hash) => (window.location.hash = hash), encodeScenarioLink(pipeline));
+  await page.evaluate((hash) => (window.location.hash = hash), encodePipelineScenarioLink(pipeline));
   await expect(lab.byTestId('board.ep-4')).toBeVisible();
   await expect(lab.byTestId('serving')).toHaveCount(0);
   // A broken serving link pasted in the pipeline lab: the serving lab shows its field error.

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { strToU8, zlibSync } from 'fflate';
-import { decodeScenarioLink, encodeScenarioLink } from '../src/scenario/link';
+import { decodePipelineScenarioLink, encodePipelineScenarioLink } from '../src/scenario/link';
 import { runPipelineScenario } from '../src/scenario/pipelineRunner';
-import { defaultScenario } from '../src/scenario/presets';
+import { defaultPipelineScenario } from '../src/scenario/presets';
 import { SCENARIO_VERSION } from '../src/scenario/schema';
 import { LabPage } from './pages/lab';
 
@@ -18,7 +18,7 @@ function packJson(text: string): string {
 }
 
 function scenarioWith(change: (s: Record<string, unknown> & { pipeline: Record<string, unknown> }) => void): string {
-  const s = structuredClone(defaultScenario()) as unknown as Record<string, unknown> & { pipeline: Record<string, unknown> };
+  const s = structuredClone(defaultPipelineScenario()) as unknown as Record<string, unknown> & { pipeline: Record<string, unknown> };
   change(s);
   return packJson(JSON.stringify(s));
 }
@@ -56,7 +56,7 @@ test('a copied link reopens the scenario and gives the same numbers, as the comm
   expect(second.results.map((r) => r.summary)).toEqual(first.results.map((r) => r.summary));
 
   // The command line, on the scenario the link holds, cut at the same query.
-  const decoded = decodeScenarioLink(new URL(link).hash);
+  const decoded = decodePipelineScenarioLink(new URL(link).hash);
   expect(decoded.ok).toBe(true);
   if (!decoded.ok) return;
   const cli = runPipelineScenario({ ...decoded.scenario, pipeline: { ...decoded.scenario.pipeline, queries: 600 } });
@@ -66,7 +66,7 @@ test('a copied link reopens the scenario and gives the same numbers, as the comm
   await fresh.close();
 });
 
-const valid = encodeScenarioLink(defaultScenario());
+const valid = encodePipelineScenarioLink(defaultPipelineScenario());
 const HOSTILE: readonly (readonly [string, string, RegExp])[] = [
   ['malformed base64', 'z1=@@@@!!', /not valid base64url/],
   ['truncated link', valid.slice(0, Math.floor(valid.length / 2)), /corrupt|valid JSON|not valid base64url/],
@@ -76,10 +76,10 @@ const HOSTILE: readonly (readonly [string, string, RegExp])[] = [
   ['not a link at all', 'hello-world', /not a scenario link/],
   ['unknown schema version', scenarioWith((s) => (s.version = 99)), /version/],
   ['unknown field', scenarioWith((s) => (s.surprise = true)), /unknown field/],
-  ['__proto__ key', packJson(`{"__proto__":{"polluted":true},${JSON.stringify(defaultScenario()).slice(1)}`), /__proto__/],
-  ['constructor key', packJson(JSON.stringify(defaultScenario()).replace('"pipeline":{', '"pipeline":{"constructor":{"prototype":1},')), /constructor/],
-  ['NaN', packJson(JSON.stringify(defaultScenario()).replace('"queries":2000', '"queries":NaN')), /valid JSON/],
-  ['Infinity', packJson(JSON.stringify(defaultScenario()).replace('"queries":2000', '"queries":1e999')), /queries/],
+  ['__proto__ key', packJson(`{"__proto__":{"polluted":true},${JSON.stringify(defaultPipelineScenario()).slice(1)}`), /__proto__/],
+  ['constructor key', packJson(JSON.stringify(defaultPipelineScenario()).replace('"pipeline":{', '"pipeline":{"constructor":{"prototype":1},')), /constructor/],
+  ['NaN', packJson(JSON.stringify(defaultPipelineScenario()).replace('"queries":2000', '"queries":NaN')), /valid JSON/],
+  ['Infinity', packJson(JSON.stringify(defaultPipelineScenario()).replace('"queries":2000', '"queries":1e999')), /queries/],
   ['negative EPs', scenarioWith((s) => (s.pipeline.executionPlaces = -3)), /executionPlaces/],
   ['10⁹ queries', scenarioWith((s) => (s.pipeline.queries = 1e9)), /queries: must be an integer from 1 to 10000000/],
   ['10⁴ EPs', scenarioWith((s) => (s.pipeline.executionPlaces = 10_000)), /executionPlaces: must be an integer from 1 to 64/],

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { decodeScenarioLink } from '../src/scenario/link';
+import { decodePipelineScenarioLink } from '../src/scenario/link';
 import { LabPage } from './pages/lab';
 
 /** The stage time each EP of the board shows, ms. */
@@ -51,7 +51,7 @@ test.describe('Measure your machine', () => {
     expect(Math.max(...after) / Math.max(...before)).toBeGreaterThan(2);
     // The link carries the database.
     await expect.poll(() => new URL(page.url()).hash, { timeout: 5_000 }).not.toBe(hashBefore);
-    const decoded = decodeScenarioLink(new URL(page.url()).hash.slice(1));
+    const decoded = decodePipelineScenarioLink(new URL(page.url()).hash.slice(1));
     expect(decoded.ok).toBe(true);
     if (decoded.ok) {
       const db = decoded.scenario.pipeline.database as { modes: Record<string, number[]>; measurement: { inputSize: number } };

@@ -28,7 +28,7 @@ describe('layer rules (ARCHITECTURE §1)', () => {
     expect(await ruleIds(runner, 'src/ui/fake.ts')).toEqual(['no-restricted-imports']);
     expect(await ruleIds(runner, 'src/store/fake.ts')).toEqual(['no-restricted-imports']);
     expect(await ruleIds(runner, 'src/charts/fake.ts')).toEqual(['no-restricted-imports']);
-    const upward = "import { createLabStore } from '../store/labStore';\nexport const s = createLabStore;\n";
+    const upward = "import { createPipelineStore } from '../store/pipelineStore';\nexport const s = createPipelineStore;\n";
     expect(await ruleIds(upward, 'src/measure/fake.ts')).toEqual(['no-restricted-imports']);
     const typeOnly = "import type { MeasureOptions } from '../measure/runner';\nexport type O = MeasureOptions;\n";
     expect(await ruleIds(typeOnly, 'src/ui/fake.ts')).toEqual([]);
@@ -136,6 +136,20 @@ describe('worlds behind one list (ARCHITECTURE §7b)', () => {
     expect(await ruleIds("import { worldOf } from '../worlds';\nexport const w = worldOf;\n", 'src/kit/fake.ts')).toEqual(['no-restricted-imports']);
     expect(await ruleIds("import { servingWorld } from '../worlds/serving/world';\nexport const w = servingWorld;\n", 'src/kit/fake.ts')).toEqual(['no-restricted-imports']);
     expect(await ruleIds("import type { World } from './world';\nexport type W = World;\n", 'src/kit/fake.ts')).toEqual([]);
+  });
+
+  it('keeps the kit outside src/kit/ from naming a world: the list yes, a world\'s module no, type-only included', async () => {
+    const pipelineType = "import type { PipelineSummary } from '../engine/pipeline/metrics';\nexport type S = PipelineSummary;\n";
+    expect(await ruleIds(pipelineType, 'src/worker/liveSession.ts')).toEqual(['no-restricted-imports']);
+    expect(await ruleIds("import type { PipelineLabStore } from '../store/pipelineStore';\nexport type S = PipelineLabStore;\n", 'src/charts/runtime.ts')).toEqual(['no-restricted-imports']);
+    expect(await ruleIds("import { ServingSeriesBuffer } from './servingSeriesBuffer';\nexport const b = ServingSeriesBuffer;\n", 'src/store/series.ts')).toEqual(['no-restricted-imports']);
+    expect(await ruleIds("import { servingPage } from '../../worlds/serving/page';\nexport const p = servingPage;\n", 'src/ui/shell/LabShell.tsx')).toEqual(['no-restricted-imports']);
+    // Asking the list is how the kit finds a world.
+    expect(await ruleIds("import { worldOf } from '../../worlds';\nexport const w = worldOf;\n", 'src/ui/shell/PresetsList.tsx')).toEqual([]);
+    // A kit module keeps its layer's rule too.
+    expect(await ruleIds("import { x } from '../store/x';\nexport const y = x;\n", 'src/worker/liveLoop.ts')).toEqual(['no-restricted-imports']);
+    // A world's own module beside the kit is not the kit.
+    expect(await ruleIds(pipelineType, 'src/worker/pipelineSession.ts')).toEqual([]);
   });
 
   it('reports a world that imports another world', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServingObservation, ServingScheduler } from '../engine/serving/scheduler';
 import { ServingRun } from '../engine/serving/simulation';
 import { SERVING_PRESETS } from '../scenario/presets';
-import { EARLIER_SCENARIO_READINGS } from '../scenario/readings';
+import { EARLIER_SCENARIO_READINGS } from '../scenario/servingReadings';
 import type { ServingScenario } from '../scenario/schema';
 import { buildServingSpec } from '../scenario/servingRunner';
 import { ACTION_COUNT, encodeState, memoryMask, STATE_SIZE } from './features';

@@ -3,7 +3,7 @@ import type { AxisValue } from '../scenario/sweep';
 import { higherIsBetter } from '../scenario/sweepStats';
 import { formatValue, type ExploreData, type ExplorePoint } from './exploreData';
 import { laneColour } from './palette';
-import { plottable } from './sampling';
+import { plottable } from './pointSampling';
 
 export interface ExploreChartHandlers {
   /** The pointer is over a point or cell (null: it left). */

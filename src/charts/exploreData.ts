@@ -3,7 +3,7 @@ import { axisName, axisValues, sweepMetric, type AxisValue } from '../scenario/s
 import { worldOf } from '../worlds';
 import type { CellOutcome } from '../scenario/sweepReport';
 import { differencePct, meanInterval, metricOf, type MeanInterval } from '../scenario/sweepStats';
-import { plottable } from './sampling';
+import { plottable } from './pointSampling';
 
 /** What the heatmap shows: one lane's metric, or lane a against lane b in % of b. */
 export type HeatmapMode = { readonly kind: 'lane'; readonly lane: number } | { readonly kind: 'difference'; readonly a: number; readonly b: number };

@@ -10,17 +10,17 @@ import { createRpsSweepChart } from './serving/rpsSweepChart';
 import { createTemperatureChart } from './serving/temperatureChart';
 import { createTrainingCurvesChart } from './serving/trainingCurvesChart';
 import { createUtilityBarsChart } from './serving/utilityBarsChart';
-import { createConfigChart } from './configChart';
+import { createConfigChart } from './pipeline/configChart';
 import { drawExplore } from './exploreChart';
-import { createLatencyBoxChart } from './latencyBoxChart';
-import { createLatencyChart } from './latencyChart';
-import { createSloChart } from './sloChart';
+import { createLatencyBoxChart } from './pipeline/latencyBoxChart';
+import { createLatencyChart } from './pipeline/latencyChart';
+import { createSloChart } from './pipeline/sloChart';
 import { renderSlowdownChart } from './slowdownChart';
-import { createStagesChart } from './stagesChart';
-import { createThroughputChart } from './throughputChart';
-import { plottable } from './sampling';
-import { defaultScenario } from '../scenario/presets';
-import { inProcessLab } from '../store/testing/inProcess';
+import { createStagesChart } from './pipeline/stagesChart';
+import { createThroughputChart } from './pipeline/throughputChart';
+import { plottable } from './pointSampling';
+import { defaultPipelineScenario } from '../scenario/presets';
+import { inProcessPipeline } from '../store/testing/inProcessStores';
 
 /**
  * No chart module writes a non-finite attribute (NaN, Infinity, undefined)
@@ -191,8 +191,8 @@ function poisoned<T>(value: T, v: number): T {
 
 describe('pipeline charts fed extremes write only finite attributes', { timeout: 60_000 }, () => {
   it('throughput, latency, latency boxes, SLO, stages and configuration, on a run whose numbers are replaced by extremes', async () => {
-    const { store } = inProcessLab();
-    expect(await store.getState().load(defaultScenario(), 'preset')).toBe(true);
+    const { store } = inProcessPipeline();
+    expect(await store.getState().load(defaultPipelineScenario(), 'preset')).toBe(true);
     await store.getState().step(300);
     const real = store.getState();
     expect(real.series[0]!.length).toBeGreaterThan(1);

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createStore } from 'zustand/vanilla';
 import { subscribeWithSelector } from 'zustand/middleware';
-import type { LabState, LabStore } from '../store/labStore';
+import type { PipelineLabState, PipelineLabStore } from '../store/pipelineStore';
 import { mountChart, sameValues } from './runtime';
 
 /** A store with just the fields the test touches (the chart runtime reads nothing else). */
-function fakeStore(): LabStore {
-  return createStore<LabState>()(subscribeWithSelector(() => ({ version: 0, selectedLane: 0 }) as unknown as LabState)) as LabStore;
+function fakeStore(): PipelineLabStore {
+  return createStore<PipelineLabState>()(subscribeWithSelector(() => ({ version: 0, selectedLane: 0 }) as unknown as PipelineLabState)) as PipelineLabStore;
 }
 
 describe('mountChart', () => {

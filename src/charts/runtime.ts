@@ -1,8 +1,8 @@
 import { format, select, type Axis, type BaseType, type NumberValue, type ScaleLinear, type ScaleLogarithmic, type Selection } from 'd3';
-import type { LabState, LabStore } from '../store/labStore';
+import type { LiveStore } from '../store/liveStore';
 import { REFERENCE_COLOURS } from './palette';
 import { SERIES_MAX_POINTS } from '../worker/liveLoop';
-import { plottable } from './sampling';
+import { plottable } from './pointSampling';
 
 /** Font size of every text in a chart, px (readable on a projector). */
 export const FONT_PX = 12;
@@ -97,12 +97,12 @@ function cancelDraw(run: () => void): void {
  * calls `draw` with the latest state when its turn comes (see `requestDraw`). Returns the cleanup:
  * it unsubscribes, cancels the pending frame, stops observing and removes `root`.
  */
-export function mountChart(
+export function mountChart<S>(
   host: HTMLElement,
-  store: LabStore,
+  store: LiveStore<S>,
   root: Element,
-  watch: (state: LabState) => readonly unknown[],
-  draw: (state: LabState, width: number) => void,
+  watch: (state: S) => readonly unknown[],
+  draw: (state: S, width: number) => void,
 ): { cleanup: () => void; redraw: () => void } {
   let width = Math.floor(host.clientWidth);
   let alive = true;
@@ -127,6 +127,17 @@ export function mountChart(
     root.remove();
   };
   return { cleanup, redraw };
+}
+
+/**
+ * What a chart fed with plain data returns (the serving charts, the shell's store-fed cards):
+ * the host passes the data, so the chart reads no store and works with any world's.
+ */
+export interface DataChart<D> {
+  /** Shows `data`; calls in the same animation frame are coalesced into one redraw of the latest data. */
+  update(data: D): void;
+  /** Stops observing the host, cancels a pending redraw and removes the chart from the host. */
+  destroy(): void;
 }
 
 /** A legend entry: a swatch and a label. */

@@ -10,7 +10,7 @@ import type { Boundness } from '../engine/profiles/slowdown';
 import type { ModeId } from '../engine/profiles/types';
 import { LANE_COLOURS } from './palette';
 import { THEME } from './runtime';
-import { plottable } from './sampling';
+import { plottable } from './pointSampling';
 
 /** One panel's data: the units' slowdowns per mode (a mode may still be filling up). */
 export interface SlowdownPanel {

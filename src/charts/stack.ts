@@ -1,7 +1,7 @@
 /**
  * Cumulative units per stage, for stacked areas: for point `i` and stage `s`, the band of
  * stage `s` spans [out[i·(S+1) + s], out[i·(S+1) + s + 1]). `counts` is row-major, `stages`
- * values per point (the layout of `SeriesBuffer.counts`).
+ * values per point (the layout of `PipelineSeriesBuffer.counts`).
  */
 export function stackCounts(counts: ArrayLike<number>, stages: number, length: number, out?: Float64Array): Float64Array {
   if (!Number.isInteger(stages) || stages < 0) throw new RangeError(`stages must be a non-negative integer, got ${stages}`);

@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ServingRun } from '../engine/serving/simulation';
 import { numericFields, schemaNumericKeys, type NumericField } from '../scenario/fieldBounds';
 import { parseAnyScenario } from '../scenario/parse';
-import { createLaneRuns } from '../scenario/pipelineRunner';
+import { createPipelineLaneRuns } from '../scenario/pipelineRunner';
 import { PRESETS } from '../scenario/presets';
-import { formatPath, scenarioSchema, servingScenarioSchema, type AnyScenario, type PipelineScenario, type ServingScenario } from '../scenario/schema';
+import { formatPath, pipelineScenarioSchema, servingScenarioSchema, type AnyScenario, type PipelineScenario, type ServingScenario } from '../scenario/schema';
 import { buildServingSpec, servingLaneParameters } from '../scenario/servingRunner';
 import { cellScenario, sweepCells } from '../scenario/sweep';
 import { SERVING_SCHEDULERS, servingSchedulerContext, type LearningFactory } from '../schedulers/serving/registry';
@@ -104,7 +104,7 @@ function extraDocuments(): Doc[] {
 
 const DOCUMENTS: readonly Doc[] = [...PRESETS.map((p) => shortened(p.scenario)), ...extraDocuments()];
 
-const schemaOf = (doc: Doc) => (doc['world'] === 'serving' ? servingScenarioSchema : scenarioSchema);
+const schemaOf = (doc: Doc) => (doc['world'] === 'serving' ? servingScenarioSchema : pipelineScenarioSchema);
 
 /** A copy of `doc` with `value` at `path` (the objects on the way created). */
 function withValue(doc: Doc, path: readonly (string | number)[], value: number): Doc {
@@ -173,7 +173,7 @@ function runShort(scenario: AnyScenario, lane: number | null, sweptValue?: { axi
     const plain = cellScenario(scenario, cell);
     if (plain.world === 'pipeline') {
       const short = { ...plain, pipeline: { ...plain.pipeline, queries: Math.min(plain.pipeline.queries, PIPELINE_QUERIES) } };
-      createLaneRuns(short).forEach(({ run }, i) => {
+      createPipelineLaneRuns(short).forEach(({ run }, i) => {
         if (lane === null || lane === i) run.runToEnd();
       });
     } else {
@@ -279,7 +279,7 @@ describe.each(['pipeline', 'serving'] as const)('every numeric field of the %s w
   const samples = sampleFields(world);
 
   it('reaches every numeric field the schema knows', () => {
-    const schema = world === 'serving' ? servingScenarioSchema : scenarioSchema;
+    const schema = world === 'serving' ? servingScenarioSchema : pipelineScenarioSchema;
     const reached = new Set(samples.map((s) => s.field.key));
     expect(schemaNumericKeys(schema).filter((k) => !reached.has(k))).toEqual([]);
   });

@@ -7,9 +7,9 @@ import type { LayerTimeDatabase } from '../engine/profiles/types';
 import { measureDatabase, type MeasureEnvironment } from '../measure/runner';
 import type { SpawnHog } from '../measure/hogs';
 import { parseDatabaseFile, scenarioWithDatabase } from '../scenario/databaseFile';
-import { parseScenario } from '../worlds/pipeline/door';
+import { parsePipelineScenario } from '../worlds/pipeline/door';
 import { runPipelineScenario } from '../scenario/pipelineRunner';
-import { defaultScenario } from '../scenario/presets';
+import { defaultPipelineScenario } from '../scenario/presets';
 import { spawnNodeHog } from './hogThreads';
 import { EXIT_OK, EXIT_USAGE, needsLearning, runCli, type CliIo } from './cli';
 
@@ -75,16 +75,16 @@ describe('measureDatabase', () => {
     expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
 
     // The default scenario places mode E on EP 2: the measured database has it.
-    const used = scenarioWithDatabase({ ...defaultScenario(), pipeline: { ...defaultScenario().pipeline, queries: 600 } }, db);
+    const used = scenarioWithDatabase({ ...defaultPipelineScenario(), pipeline: { ...defaultPipelineScenario().pipeline, queries: 600 } }, db);
     expect(used.ok).toBe(true);
-    const parsed = parseScenario((used as { scenario: unknown }).scenario);
+    const parsed = parsePipelineScenario((used as { scenario: unknown }).scenario);
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     const results = runPipelineScenario(parsed.scenario);
     const builtIn = runPipelineScenario({ ...parsed.scenario, pipeline: { ...parsed.scenario.pipeline, database: undefined } });
     expect(results.map((r) => r.summary.queries)).toEqual(builtIn.map((r) => r.summary.queries));
     expect(results[0]!.summary.latencyMeanMs).not.toBe(builtIn[0]!.summary.latencyMeanMs);
-    expect(scenarioWithDatabase(defaultScenario(), { ...db, modes: { A: db.modes.A! } })).toEqual({ ok: false, missingModes: ['E'] });
+    expect(scenarioWithDatabase(defaultPipelineScenario(), { ...db, modes: { A: db.modes.A! } })).toEqual({ ok: false, missingModes: ['E'] });
   }, 120_000);
 
   it('stops between units when cancelled: hogs stopped, tensors freed', async () => {

@@ -1,4 +1,4 @@
-import { LIMITS, type AnyScenario } from '../scenario/schema';
+import { PIPELINE_LIMITS, type AnyScenario } from '../scenario/schema';
 import { sweepCells, sweepCombinations, SWEEP_LIMITS, type SweepCell } from '../scenario/sweep';
 import { mergeShards, resolveShard, shardCells, shardDocument } from './shards';
 import { learningFactoryFor } from './sweepCells';
@@ -50,7 +50,7 @@ export function commandRun(scenario: AnyScenario, options: SweepOptions, io: Cli
  */
 export function commandSweep(scenario: AnyScenario, options: SweepOptions, io: CliIo): number | Promise<number> {
   const count = options.seeds ?? scenario.sweep?.seeds ?? DEFAULT_SWEEP_SEEDS;
-  if (scenario.seed + count - 1 > LIMITS.seed.max) throw new UsageError(`--seeds: seeds would pass ${LIMITS.seed.max}`);
+  if (scenario.seed + count - 1 > PIPELINE_LIMITS.seed.max) throw new UsageError(`--seeds: seeds would pass ${PIPELINE_LIMITS.seed.max}`);
   const combinations = sweepCombinations(scenario).length;
   if (combinations * count > SWEEP_LIMITS.cells) throw new UsageError(`--seeds: ${combinations} combinations × ${count} seeds = ${combinations * count} cells; at most ${SWEEP_LIMITS.cells}`);
   const seeds = Array.from({ length: count }, (_, i) => scenario.seed + i);

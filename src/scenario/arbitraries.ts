@@ -3,7 +3,7 @@ import { INTERFERENCE_MODE_IDS, MODEL_IDS } from '../engine/profiles/types';
 import { PIPELINE_SCHEDULER_IDS, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
 import { pipelinePresets } from './presets';
 import type { Sweep } from './sweep';
-import { HIDEABLE_CONTROLS, LIMITS, VIEW_MODES, type InterferenceEventSpec, type PipelineLane, type PipelineSpec, type PipelineScenario } from './schema';
+import { HIDEABLE_CONTROLS, PIPELINE_LIMITS, VIEW_MODES, type InterferenceEventSpec, type PipelineLane, type PipelineSpec, type PipelineScenario } from './schema';
 
 /** An integer within one of the schema's `{ min, max }` bounds. */
 const within = (bounds: { readonly min: number; readonly max: number }) => fc.integer(bounds);
@@ -44,15 +44,15 @@ const assumptionsArbitrary: fc.Arbitrary<PipelineSpec['assumptions']> = fc.recor
   {
     trialCost: fc.constantFrom('serial', 'pipelined', 'free'),
     llsReading: fc.constantFrom('literal', 'repaired'),
-    bufferCapacity: within(LIMITS.bufferCapacity),
+    bufferCapacity: within(PIPELINE_LIMITS.bufferCapacity),
     admission: fc.oneof(
       fc.constant({ kind: 'saturated' as const }),
-      real(LIMITS.rateQps).map((rateQps) => ({ kind: 'poisson' as const, rateQps })),
-      real(LIMITS.shareOfPeak).map((shareOfPeak) => ({ kind: 'poissonShare' as const, shareOfPeak })),
+      real(PIPELINE_LIMITS.rateQps).map((rateQps) => ({ kind: 'poisson' as const, rateQps })),
+      real(PIPELINE_LIMITS.shareOfPeak).map((shareOfPeak) => ({ kind: 'poissonShare' as const, shareOfPeak })),
     ),
-    detectionThreshold: real(LIMITS.detectionThreshold),
+    detectionThreshold: real(PIPELINE_LIMITS.detectionThreshold),
     detectionSignal: fc.constantFrom('bottleneck', 'anyStage'),
-    hopMs: real(LIMITS.hopMs),
+    hopMs: real(PIPELINE_LIMITS.hopMs),
   },
   plainRecord,
 );
@@ -61,8 +61,8 @@ const randomArbitrary: fc.Arbitrary<PipelineSpec['interference']['random']> = fc
   .record(
     {
       enabled: fc.boolean(),
-      periodQueries: within(LIMITS.periodQueries),
-      durationQueries: within(LIMITS.durationQueries),
+      periodQueries: within(PIPELINE_LIMITS.periodQueries),
+      durationQueries: within(PIPELINE_LIMITS.durationQueries),
       modes: fc.option(fc.array(fc.constantFrom(...INTERFERENCE_MODE_IDS), { minLength: 1, maxLength: 11 }), { nil: undefined }),
     },
     plainRecord,
@@ -76,9 +76,9 @@ const gridValues = (bounds: { readonly min: number; readonly max: number }) =>
 /** Sweeps over the fields every pipeline scenario has (EPs, period, duration); at least one axis. */
 const sweepArbitrary: fc.Arbitrary<Sweep> = fc
   .record({
-    executionPlaces: gridValues(LIMITS.executionPlaces),
-    periodQueries: gridValues(LIMITS.periodQueries),
-    durationQueries: gridValues(LIMITS.durationQueries),
+    executionPlaces: gridValues(PIPELINE_LIMITS.executionPlaces),
+    periodQueries: gridValues(PIPELINE_LIMITS.periodQueries),
+    durationQueries: gridValues(PIPELINE_LIMITS.durationQueries),
     seeds: fc.option(fc.integer({ min: 1, max: 10 }), { nil: undefined }),
   })
   .filter((g) => g.executionPlaces !== undefined || g.periodQueries !== undefined || g.durationQueries !== undefined)
@@ -93,7 +93,7 @@ const sweepArbitrary: fc.Arbitrary<Sweep> = fc
 
 /** The sweep without its seed count when that count would take the seeds past the largest seed. */
 function fitSeeds(sweep: Sweep, seed: number): Sweep {
-  if (sweep.seeds === undefined || seed + sweep.seeds - 1 <= LIMITS.seed.max) return sweep;
+  if (sweep.seeds === undefined || seed + sweep.seeds - 1 <= PIPELINE_LIMITS.seed.max) return sweep;
   const { seeds: _seeds, ...rest } = sweep;
   void _seeds;
   return rest;
@@ -112,12 +112,12 @@ function eventsArbitrary(executionPlaces: number): fc.Arbitrary<InterferenceEven
       {
         executionPlace: fc.integer({ min: 0, max: executionPlaces - 1 }),
         mode: fc.constantFrom(...INTERFERENCE_MODE_IDS),
-        fromQuery: fc.integer({ min: 0, max: LIMITS.queries.max - 1 }),
-        lengthQueries: fc.option(fc.integer({ min: 1, max: LIMITS.queries.max }), { nil: null }),
+        fromQuery: fc.integer({ min: 0, max: PIPELINE_LIMITS.queries.max - 1 }),
+        lengthQueries: fc.option(fc.integer({ min: 1, max: PIPELINE_LIMITS.queries.max }), { nil: null }),
       },
       plainRecord,
     )
-    .map(({ lengthQueries, ...e }) => ({ ...e, toQuery: lengthQueries === null ? null : Math.min(e.fromQuery + lengthQueries, LIMITS.queries.max) }));
+    .map(({ lengthQueries, ...e }) => ({ ...e, toQuery: lengthQueries === null ? null : Math.min(e.fromQuery + lengthQueries, PIPELINE_LIMITS.queries.max) }));
   // size 'max': the default size would rarely draw more than ten events.
   return fc.array(event, { maxLength: 60, size: 'max' });
 }
@@ -139,13 +139,13 @@ export const scenarioArbitrary: fc.Arbitrary<PipelineScenario> = fc.constantFrom
   return fc
     .record({
       title: keepOr(preset.title, titleArbitrary),
-      seed: keepOr(preset.seed, within(LIMITS.seed)),
+      seed: keepOr(preset.seed, within(PIPELINE_LIMITS.seed)),
       model: keepOr(p.model, fc.constantFrom(...MODEL_IDS)),
-      executionPlaces: keepOr(p.executionPlaces, within(LIMITS.executionPlaces)),
-      queries: keepOr(p.queries, within(LIMITS.queries)),
+      executionPlaces: keepOr(p.executionPlaces, within(PIPELINE_LIMITS.executionPlaces)),
+      queries: keepOr(p.queries, within(PIPELINE_LIMITS.queries)),
       random: keepOr(p.interference.random, randomArbitrary),
       assumptions: keepOr(p.assumptions, assumptionsArbitrary),
-      lanes: keepOr(p.lanes, fc.array(laneArbitrary, { minLength: 1, maxLength: LIMITS.lanes })),
+      lanes: keepOr(p.lanes, fc.array(laneArbitrary, { minLength: 1, maxLength: PIPELINE_LIMITS.lanes })),
       sweep: keepOr(preset.sweep, fc.option(sweepArbitrary, { nil: undefined })),
       view: fc.option(viewArbitrary, { nil: undefined }),
     })

@@ -1,4 +1,4 @@
-import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS, type ScenarioReadings } from './readings';
+import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS, type ScenarioReadings } from './servingReadings';
 import type { ClaimRow, Paper, ReadingResult, ReadingValue, SensitivityResult } from './claimsReport';
 import { estimateRunCost } from './cost';
 import { findPreset } from './presets';
@@ -523,7 +523,7 @@ const PREDICTOR_BUDGET: Sensitivity = { path: 'serving.lanes[0].params.predictor
 /** Whether the predictor's predictions mask actions (1, §IV-F) or it only learns (0): lane 0 then acts as BCEdge without it. */
 const PREDICTOR_MASK: Sensitivity = { path: 'serving.lanes[0].params.predictorMask', label: 'predictor masks', values: [1, 0] };
 /**
- * The readings of BCEdge (ARCHITECTURE §3, scenario/readings.ts): every BCEdge row is measured
+ * The readings of BCEdge (ARCHITECTURE §3, scenario/servingReadings.ts): every BCEdge row is measured
  * under the paper's reading of each (the default) and under the lab's earlier one.
  */
 const reading = (name: keyof ScenarioReadings, label: string): Sensitivity => ({

@@ -39,7 +39,7 @@ export function pipeline(title: string, overrides: Partial<PipelineSpec>, seed =
 }
 
 /** The lab's first impression (not a paper figure). */
-export const DEFAULT_PRESET: Preset = {
+export const DEFAULT_PIPELINE_PRESET: Preset = {
   id: 'default',
   figure: '',
   description:
@@ -58,6 +58,6 @@ export const DEFAULT_PRESET: Preset = {
 };
 
 /** The scenario the lab opens on. */
-export function defaultScenario(): PipelineScenario {
-  return structuredClone(DEFAULT_PRESET.scenario) as PipelineScenario;
+export function defaultPipelineScenario(): PipelineScenario {
+  return structuredClone(DEFAULT_PIPELINE_PRESET.scenario) as PipelineScenario;
 }

@@ -38,7 +38,7 @@ import { ServingRun, type BackgroundInterference, type ServingRunSnapshot, type 
 export type PlatformSetting = 'perModel' | 'mixed';
 
 // Which runs are copied (Nano and TX2, more than one model) is in readings.ts, which the page's panels and the claims read without the engine.
-export { SCALABILITY_PLATFORMS, servedApart } from './readings';
+export { SCALABILITY_PLATFORMS, servedApart } from './servingReadings';
 
 /**
  * The spec of each device copy: model m alone, on its own arrival stream (see the module

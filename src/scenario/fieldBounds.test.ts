@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { above, int, num, numericFields, schemaFieldAt, schemaNumericKeys } from './fieldBounds';
 import { findPreset } from './presets';
-import { formatPath, scenarioSchema, servingScenarioSchema, validateServingScenario } from './schema';
+import { formatPath, pipelineScenarioSchema, servingScenarioSchema, validateServingScenario } from './schema';
 
 const fieldsOf = (id: string) => {
   const scenario = findPreset(id)!.scenario;
-  const schema = scenario.world === 'serving' ? servingScenarioSchema : scenarioSchema;
+  const schema = scenario.world === 'serving' ? servingScenarioSchema : pipelineScenarioSchema;
   return new Map(numericFields(schema, scenario).map((f) => [formatPath(f.path), f]));
 };
 
@@ -42,16 +42,16 @@ describe('numeric fields read from the schema', () => {
     expect(keys).toContain('serving.lanes[]{ga}.params.elite');
     expect(keys).toContain('serving.lanes[]{fixed}.params.instances.yolo');
     expect(keys).toContain('sweep.axes[].range.step');
-    expect(schemaNumericKeys(scenarioSchema)).toContain('pipeline.assumptions.admission{poissonShare}.shareOfPeak');
+    expect(schemaNumericKeys(pipelineScenarioSchema)).toContain('pipeline.assumptions.admission{poissonShare}.shareOfPeak');
   });
 
   it('says what the schema expects at a path', () => {
     const scenario = findPreset('default')!.scenario;
-    expect(schemaFieldAt(scenarioSchema, scenario, ['metrics'])).toEqual({ kind: 'object', fields: ['percentiles', 'relativeError'], optional: true });
-    expect(schemaFieldAt(scenarioSchema, scenario, ['pipeline', 'lanes', 0, 'params'])).toEqual({ kind: 'parameters', fields: ['alpha'], optional: true });
-    expect(schemaFieldAt(scenarioSchema, scenario, ['pipeline', 'lanes', 0, 'params', 'alpha'])?.kind).toBe('value');
-    expect(schemaFieldAt(scenarioSchema, scenario, ['pipeline', 'lanes', 0, 'params', 'beta'])).toBeUndefined();
-    expect(schemaFieldAt(scenarioSchema, scenario, ['pipeline', 'assumption'])).toBeUndefined();
+    expect(schemaFieldAt(pipelineScenarioSchema, scenario, ['metrics'])).toEqual({ kind: 'object', fields: ['percentiles', 'relativeError'], optional: true });
+    expect(schemaFieldAt(pipelineScenarioSchema, scenario, ['pipeline', 'lanes', 0, 'params'])).toEqual({ kind: 'parameters', fields: ['alpha'], optional: true });
+    expect(schemaFieldAt(pipelineScenarioSchema, scenario, ['pipeline', 'lanes', 0, 'params', 'alpha'])?.kind).toBe('value');
+    expect(schemaFieldAt(pipelineScenarioSchema, scenario, ['pipeline', 'lanes', 0, 'params', 'beta'])).toBeUndefined();
+    expect(schemaFieldAt(pipelineScenarioSchema, scenario, ['pipeline', 'assumption'])).toBeUndefined();
     const serving = findPreset('serving-default')!.scenario;
     // A rate schedule not given yet: every option's fields.
     expect(schemaFieldAt(servingScenarioSchema, serving, ['serving', 'models', 0, 'rate'])?.fields).toEqual(expect.arrayContaining(['kind', 'rateRps', 'steps', 'onRps']));

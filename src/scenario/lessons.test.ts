@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { LESSONS, TEACHING_DATABASE } from './lessons';
-import { createLaneRuns } from './pipelineRunner';
-import { validateScenario } from './schema';
+import { PIPELINE_LESSONS, TEACHING_DATABASE } from './lessons';
+import { createPipelineLaneRuns } from './pipelineRunner';
+import { validatePipelineScenario } from './schema';
 
 describe('the lessons', () => {
   it('are valid scenarios whose steps stay inside the run', () => {
-    for (const lesson of LESSONS) {
-      expect(validateScenario(lesson.scenario)).toMatchObject({ ok: true });
+    for (const lesson of PIPELINE_LESSONS) {
+      expect(validatePipelineScenario(lesson.scenario)).toMatchObject({ ok: true });
       expect(lesson.steps.length).toBeGreaterThanOrEqual(3);
       for (const step of lesson.steps) {
         expect(step.query).toBeLessThanOrEqual(lesson.scenario.pipeline.queries);
@@ -17,8 +17,8 @@ describe('the lessons', () => {
 
   it('lesson 1 says what the engine does: 6 ms stages, 12 ms under the hog, 8 ms for the optimum', () => {
     expect(TEACHING_DATABASE.modes.E).toEqual(Array.from({ length: 12 }, () => 4));
-    const lesson = LESSONS.find((l) => l.id === 'lesson-interference')!;
-    const [still, optimal] = createLaneRuns(lesson.scenario);
+    const lesson = PIPELINE_LESSONS.find((l) => l.id === 'lesson-interference')!;
+    const [still, optimal] = createPipelineLaneRuns(lesson.scenario);
     const seen = new Map<string, number[]>();
     for (const [name, lane] of [['static', still!], ['optimal', optimal!]] as const) {
       lane.run.advance(81, (r) => {

@@ -54,7 +54,7 @@ function teachingScenario(title: string, overrides: Partial<PipelineSpec>): Pipe
 }
 
 /** One narrated step of a lesson: what to say, and where the run should be when it is said. */
-export interface LessonStep {
+export interface PipelineLessonStep {
   readonly text: string;
   /** Jump to this many queries served (time travel: replayed from a checkpoint). */
   readonly query: number;
@@ -64,19 +64,19 @@ export interface LessonStep {
   readonly lane?: number;
 }
 
-export interface Lesson {
+export interface PipelineLesson {
   readonly id: string;
   readonly title: string;
   readonly summary: string;
   readonly scenario: PipelineScenario;
-  readonly steps: readonly LessonStep[];
+  readonly steps: readonly PipelineLessonStep[];
 }
 
 /**
  * The guided lessons (ARCHITECTURE §7a′). Numbers in the texts are checked against the
  * engine in lessons.test.ts.
  */
-export const LESSONS: readonly Lesson[] = [
+export const PIPELINE_LESSONS: readonly PipelineLesson[] = [
   {
     id: 'lesson-interference',
     title: 'What interference does to a pipeline',
@@ -189,8 +189,8 @@ export const LESSONS: readonly Lesson[] = [
 ];
 
 /** The lesson with this id. */
-export function findLesson(id: string): Lesson | undefined {
-  return LESSONS.find((l) => l.id === id);
+export function findPipelineLesson(id: string): PipelineLesson | undefined {
+  return PIPELINE_LESSONS.find((l) => l.id === id);
 }
 
 /** One narrated step of a serving lesson: what to say, and where the run should be when it is said. */

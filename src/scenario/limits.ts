@@ -17,7 +17,7 @@
 export const SCENARIO_VERSION = 6;
 
 /** Bounds that keep a shared scenario from hanging or exhausting the page (ARCHITECTURE §7). */
-export const LIMITS = {
+export const PIPELINE_LIMITS = {
   executionPlaces: { min: 1, max: 64 },
   queries: { min: 1, max: 10_000_000 },
   events: 10_000,
@@ -58,7 +58,7 @@ export const SERVING_LIMITS = {
   /** Input-shape classes per model. */
   classes: 8,
   classScale: { min: 0.01, max: 64 },
-  /** Requests of a replayed trace in a scenario (a file; a link holds far fewer, see trace.ts). */
+  /** Requests of a replayed trace in a scenario (a file; a link holds far fewer, see servingTrace.ts). */
   traceRequests: 200_000,
   interferenceNoise: { min: 0, max: 2 },
   /** Requests in flight per model under a closed loop. */

@@ -1,8 +1,8 @@
 import { Inflate, zlibSync } from 'fflate';
 import { parseAnyScenario } from './parse';
-import { parseScenario } from '../worlds/pipeline/door';
+import { parsePipelineScenario } from '../worlds/pipeline/door';
 import { worldOfDocument, type WorldId } from '../worlds';
-import { formatErrors, validateAnyScenario, validateScenario, type AnyScenario, type AnyScenarioResult, type FieldError, type PipelineScenario, type ScenarioResult } from './schema';
+import { formatErrors, validateAnyScenario, validatePipelineScenario, type AnyScenario, type AnyScenarioResult, type FieldError, type PipelineScenario, type PipelineScenarioResult } from './schema';
 
 /**
  * Bounds on what a link may cost to open (ARCHITECTURE §7): a hostile link is refused before it
@@ -44,8 +44,8 @@ const INFLATE_STEP_BYTES = 256;
  * @throws RangeError if `scenario` does not validate: scenarios reach the lab through
  * validating doors, so an invalid one here is a bug, not a person's mistake.
  */
-export function encodeScenarioLink(scenario: PipelineScenario): string {
-  const checked = validateScenario(scenario);
+export function encodePipelineScenarioLink(scenario: PipelineScenario): string {
+  const checked = validatePipelineScenario(scenario);
   if (!checked.ok) throw new RangeError(`cannot link an invalid scenario:\n${formatErrors(checked.errors)}`);
   return encodeLinkJson(JSON.stringify(checked.scenario));
 }
@@ -71,12 +71,12 @@ export function encodeLinkJson(json: string): string {
 /**
  * Opens a link: the hash fragment with or without its '#'. Never throws. Checks, in order,
  * length, codec prefix, base64url, decompression (bounded while inflating), UTF-8 and JSON,
- * forbidden keys, then migrations and field validation (`parseScenario`); the first failing
+ * forbidden keys, then migrations and field validation (`parsePipelineScenario`); the first failing
  * step answers, with path `link` or the scenario field's path.
  */
-export function decodeScenarioLink(hash: string): ScenarioResult {
+export function decodePipelineScenarioLink(hash: string): PipelineScenarioResult {
   const value = unpackLink(hash);
-  return 'errors' in value ? value : parseScenario(value.json);
+  return 'errors' in value ? value : parsePipelineScenario(value.json);
 }
 
 /** The same for a scenario of either world (the serving lab's links). Never throws. */
@@ -108,7 +108,7 @@ export function decodeLink(hash: string): RoutedLink {
 }
 
 
-/** The hash of a scenario of either world; throws like `encodeScenarioLink` on an invalid one. */
+/** The hash of a scenario of either world; throws like `encodePipelineScenarioLink` on an invalid one. */
 export function encodeAnyScenarioLink(scenario: AnyScenario): string {
   const checked = validateAnyScenario(scenario);
   if (!checked.ok) throw new RangeError(`cannot link an invalid scenario:\n${formatErrors(checked.errors)}`);
@@ -141,7 +141,7 @@ function unpackLink(hash: string): { readonly json: unknown } | { readonly ok: f
     return linkError('does not hold valid JSON');
   }
 
-  // Forbidden keys (`__proto__`, …) are refused by parseScenario, as at every other door.
+  // Forbidden keys (`__proto__`, …) are refused by the scenario door (`parseAnyScenario`), as at every other door.
   return { json: value };
 }
 

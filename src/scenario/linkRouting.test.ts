@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeLink, encodeAnyScenarioLink, encodeLinkJson, encodeScenarioLink } from './link';
-import { defaultScenario, SERVING_PRESETS } from './presets';
+import { decodeLink, encodeAnyScenarioLink, encodeLinkJson, encodePipelineScenarioLink } from './link';
+import { defaultPipelineScenario, SERVING_PRESETS } from './presets';
 import type { ServingScenario } from './schema';
 
 const servingDefault = (): ServingScenario => structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
@@ -14,7 +14,7 @@ function servingLinkWith(change: (json: Record<string, Record<string, unknown>>)
 
 describe('decodeLink routes a link by its world', () => {
   it('opens a pipeline link in the pipeline world and a serving link in the serving world', () => {
-    expect(decodeLink(encodeScenarioLink(defaultScenario()))).toStrictEqual({ ok: true, world: 'pipeline', scenario: defaultScenario() });
+    expect(decodeLink(encodePipelineScenarioLink(defaultPipelineScenario()))).toStrictEqual({ ok: true, world: 'pipeline', scenario: defaultPipelineScenario() });
     const serving = decodeLink(encodeAnyScenarioLink(servingDefault()));
     expect(serving).toStrictEqual({ ok: true, world: 'serving', scenario: servingDefault() });
   });

@@ -7,24 +7,24 @@ import { compileDatabase, modeIndex, type CompiledDatabase } from '../engine/pip
 import { getDatabase } from '../engine/profiles/databases';
 import { INTERFERENCE_MODE_IDS, type ModeId } from '../engine/profiles/types';
 import { laneLabel, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
-import type { AlgorithmTrace } from '../schedulers/pipeline/trace';
+import type { AlgorithmTrace } from '../schedulers/pipeline/algorithmTrace';
 import { percentileOptionsOf, scenarioDatabase, type PipelineLane, type PipelineSpec, type PipelineScenario } from './schema';
 import { cellScenario, sweepCells, type AxisValue, type SweepCell } from './sweep';
 
 /** Field overrides of one run (the sweep sets fields in the scenario instead: `cellScenario`). */
-export interface GridCell {
+export interface PipelineGridCell {
   readonly periodQueries?: number;
   readonly durationQueries?: number;
   readonly executionPlaces?: number;
 }
 
 /** What a lane ran under: its scheduler's parameters and every modelling choice (ARCHITECTURE §5). */
-export type LaneParams = Readonly<Record<string, number | string>>;
+export type PipelineLaneParams = Readonly<Record<string, number | string>>;
 
-export interface LaneResult {
+export interface PipelineLaneResult {
   readonly scheduler: string;
   readonly label: string;
-  readonly params: LaneParams;
+  readonly params: PipelineLaneParams;
   /** The sweep cell's axis values by axis name (absent without a sweep). */
   readonly cell?: Readonly<Record<string, AxisValue>>;
   readonly seed: number;
@@ -45,7 +45,7 @@ export function compiledDatabaseOf(pipeline: PipelineSpec): CompiledDatabase {
 }
 
 /** The engine's run spec for a scenario, a grid cell and a seed. */
-export function buildRunSpec(scenario: PipelineScenario, cell: GridCell = {}, seed = scenario.seed): PipelineRunSpec {
+export function buildPipelineRunSpec(scenario: PipelineScenario, cell: PipelineGridCell = {}, seed = scenario.seed): PipelineRunSpec {
   const p = scenario.pipeline;
   const database = compiledDatabaseOf(p);
   const random = p.interference.random;
@@ -79,7 +79,7 @@ export function buildRunSpec(scenario: PipelineScenario, cell: GridCell = {}, se
 }
 
 /** Resolved numeric parameters of a lane (defaults filled in). */
-export function laneParameters(lane: PipelineLane): Record<string, number> {
+export function pipelineLaneParameters(lane: PipelineLane): Record<string, number> {
   const entry = PIPELINE_SCHEDULERS[lane.scheduler];
   const params: Record<string, number> = {};
   for (const p of entry.parameters) params[p.name] = lane.params?.[p.name] ?? p.default;
@@ -87,10 +87,10 @@ export function laneParameters(lane: PipelineLane): Record<string, number> {
 }
 
 /** The lane's parameters plus every modelling choice, flattened for reports. */
-export function reportedParams(lane: PipelineLane, assumptions: PipelineAssumptions): LaneParams {
+export function reportedPipelineParams(lane: PipelineLane, assumptions: PipelineAssumptions): PipelineLaneParams {
   const admission = assumptions.admission;
   return {
-    ...laneParameters(lane),
+    ...pipelineLaneParameters(lane),
     trialCost: assumptions.trialCost,
     ...(lane.scheduler === 'lls' ? { llsReading: assumptions.llsReading } : {}),
     bufferCapacity: assumptions.bufferCapacity,
@@ -111,14 +111,14 @@ export function reportedParams(lane: PipelineLane, assumptions: PipelineAssumpti
  * One `PipelineRun` per lane, all on the identical trace of the cell and seed; `traceFor`
  * gives a lane's algorithm a sink for its line-by-line steps (the teaching view).
  */
-export function createLaneRuns(
+export function createPipelineLaneRuns(
   scenario: PipelineScenario,
-  cell: GridCell = {},
+  cell: PipelineGridCell = {},
   seed = scenario.seed,
   latencySampleCap?: number,
   traceFor?: (laneIndex: number) => AlgorithmTrace | undefined,
 ): { lane: PipelineLane; label: string; run: PipelineRun }[] {
-  const base = buildRunSpec(scenario, cell, seed);
+  const base = buildPipelineRunSpec(scenario, cell, seed);
   // The lanes share one trace, so they share its optima too.
   const spec: PipelineRunSpec = {
     ...base,
@@ -126,19 +126,19 @@ export function createLaneRuns(
     ...(latencySampleCap === undefined ? {} : { latencySampleCap }),
   };
   return scenario.pipeline.lanes.map((lane, index) => {
-    const params = laneParameters(lane);
+    const params = pipelineLaneParameters(lane);
     const scheduler = PIPELINE_SCHEDULERS[lane.scheduler].create(params, scenario.pipeline.assumptions, traceFor?.(index));
     return { lane, label: laneLabel(lane.scheduler, params), run: new PipelineRun(spec, scheduler) };
   });
 }
 
 /** Runs one sweep cell (its fields set, its seed) to the end: every lane on the identical trace. */
-export function runPipelineCell(scenario: PipelineScenario, cell: SweepCell): LaneResult[] {
+export function runPipelineCell(scenario: PipelineScenario, cell: SweepCell): PipelineLaneResult[] {
   const plain = cellScenario(scenario, cell);
-  return createLaneRuns(plain).map(({ lane, label, run }) => ({
+  return createPipelineLaneRuns(plain).map(({ lane, label, run }) => ({
     scheduler: lane.scheduler,
     label,
-    params: reportedParams(lane, plain.pipeline.assumptions),
+    params: reportedPipelineParams(lane, plain.pipeline.assumptions),
     ...(scenario.sweep === undefined ? {} : { cell: cell.key }),
     seed: cell.seed,
     summary: run.runToEnd(),
@@ -146,7 +146,7 @@ export function runPipelineCell(scenario: PipelineScenario, cell: SweepCell): La
 }
 
 /** Runs every axis combination and lane of a scenario to the end for one seed. */
-export function runPipelineScenario(scenario: PipelineScenario, seed = scenario.seed, onCell?: (done: number, total: number) => void): LaneResult[] {
+export function runPipelineScenario(scenario: PipelineScenario, seed = scenario.seed, onCell?: (done: number, total: number) => void): PipelineLaneResult[] {
   const cells = sweepCells(scenario, [seed]);
   return cells.flatMap((cell, i) => {
     const results = runPipelineCell(scenario, cell);

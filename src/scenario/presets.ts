@@ -2,14 +2,14 @@ import { isScenarioOf } from '../kit/world';
 import { pipelineWorld } from '../worlds/pipeline/world';
 import { DEFAULT_SERVING_ASSUMPTIONS } from '../engine/serving/assumptions';
 import { FIGURE1_OUTSTANDING } from '../engine/serving/figure1';
-import { LESSONS, servingLessons, type ServingLesson } from './lessons';
-import { DEFAULT_PRESET, pipeline, type Preset } from './defaultPreset';
+import { PIPELINE_LESSONS, servingLessons, type ServingLesson } from './lessons';
+import { DEFAULT_PIPELINE_PRESET, pipeline, type Preset } from './defaultPreset';
 import { SCENARIO_VERSION } from './limits';
 import type { PipelineSpec, PipelineScenario, ServingScenario } from './schema';
 import type { Sweep } from './sweep';
 
 export type { Preset };
-export { defaultScenario } from './defaultPreset';
+export { defaultPipelineScenario } from './defaultPreset';
 
 const ODIN_GRID = [2, 10, 100];
 
@@ -47,7 +47,7 @@ function fig5(model: 'vgg16' | 'resnet50'): PipelineScenario {
  * literal LLS, buffers of 1, saturated admission, 5 % detection threshold, no hop cost).
  */
 const PIPELINE_PRESETS: readonly Preset[] = [
-  DEFAULT_PRESET,
+  DEFAULT_PIPELINE_PRESET,
   {
     id: 'odin-fig1-vgg16',
     figure: 'ODIN Fig. 1',
@@ -384,7 +384,7 @@ const DYNAMIC_PRESETS: readonly Preset[] = [
 ];
 
 /** The guided lessons' scenarios (teaching mode), runnable from the command line too. */
-const LESSON_PRESETS: readonly Preset[] = LESSONS.map((l) => ({ id: l.id, figure: 'lesson', description: `${l.title}: ${l.summary}`, scenario: l.scenario }));
+const LESSON_PRESETS: readonly Preset[] = PIPELINE_LESSONS.map((l) => ({ id: l.id, figure: 'lesson', description: `${l.title}: ${l.summary}`, scenario: l.scenario }));
 
 /** The serving lessons, on the scenarios of the Fig. 1 and Fig. 14 presets (lessons.ts). */
 export const SERVING_LESSONS: readonly ServingLesson[] = servingLessons({

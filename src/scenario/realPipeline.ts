@@ -12,7 +12,7 @@ import { OptimumCache } from '../engine/pipeline/partition';
 import { INTERFERENCE_MODE_IDS, MODE_IDS, type LayerTimeDatabase, type ModeId } from '../engine/profiles/types';
 import type { RealQuery, RealReconfiguration, RealRunOptions } from '../measure/realPipeline/pipeline';
 import { laneLabel, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
-import { buildRunSpec, createLaneRuns, laneParameters } from './pipelineRunner';
+import { buildPipelineRunSpec, createPipelineLaneRuns, pipelineLaneParameters } from './pipelineRunner';
 import type { PipelineScenario } from './schema';
 
 /** Input sides a real run offers (ODIN §4.1 used 224; the smaller ones keep a laptop interactive). */
@@ -78,7 +78,7 @@ export function onMeasuredDatabase(scenario: PipelineScenario, database: LayerTi
 /** What real lane `laneIndex` of `scenario` is given (its scheduler built from the registry, as the simulation builds it). */
 export function realLaneOptions(scenario: PipelineScenario, laneIndex: number, database: LayerTimeDatabase, inputSize: number, mapping: CoreMapping, hogBufferMiB: number): RealRunOptions {
   const simulated = onMeasuredDatabase(scenario, database);
-  const spec = buildRunSpec(simulated);
+  const spec = buildPipelineRunSpec(simulated);
   const lane = scenario.pipeline.lanes[laneIndex];
   if (lane === undefined) throw new RangeError(`lane ${laneIndex} is not one of the scenario's ${scenario.pipeline.lanes.length}`);
   const assumptions = simulated.pipeline.assumptions;
@@ -91,7 +91,7 @@ export function realLaneOptions(scenario: PipelineScenario, laneIndex: number, d
     assumptions,
     // The simulation starts on the interference-free optimum of its database (ODIN §3.1): so does the real run.
     initialConfiguration: new OptimumCache(spec.database, assumptions.hopMs).get(new Uint8Array(n)).counts.slice(),
-    scheduler: PIPELINE_SCHEDULERS[lane.scheduler].create(laneParameters(lane), assumptions),
+    scheduler: PIPELINE_SCHEDULERS[lane.scheduler].create(pipelineLaneParameters(lane), assumptions),
     events: spec.events,
     random: spec.random,
     traceSeed: spec.seed,
@@ -171,7 +171,7 @@ export function servedReal(queries: readonly RealQuery[]): ServedQuery[] {
 /** Lane `laneIndex` simulated on `database` under a trial-cost reading: its queries, as the figures read them. */
 export function simulateLane(scenario: PipelineScenario, laneIndex: number, database: LayerTimeDatabase, trialCost: PipelineAssumptions['trialCost']): { queries: ServedQuery[]; rebalancings: number } {
   const simulated = onMeasuredDatabase(scenario, database, trialCost);
-  const { run } = createLaneRuns(simulated)[laneIndex]!;
+  const { run } = createPipelineLaneRuns(simulated)[laneIndex]!;
   const queries: ServedQuery[] = [];
   run.advance(simulated.pipeline.queries, (r) => queries.push({ query: r.query, admittedMs: r.arrivalMs, completionMs: r.completionMs, modes: modesKey(r.modes) }));
   return { queries, rebalancings: run.summary().rebalancings };
@@ -260,7 +260,7 @@ export function compareLane(scenario: PipelineScenario, laneIndex: number, datab
   const total = moves.reduce((a, m) => a + m.wallMs, 0);
   return {
     scheduler: lane.scheduler,
-    label: laneLabel(lane.scheduler, laneParameters(lane)),
+    label: laneLabel(lane.scheduler, pipelineLaneParameters(lane)),
     measured: {
       ...figuresOf(served),
       rebalancings: real.rebalancings,

@@ -1,21 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { migrateDocument, parseAnyScenario, type Migration } from './parse';
-import { parseScenario, parseScenarioJson } from '../worlds/pipeline/door';
-import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS } from './readings';
+import { parsePipelineScenario, parsePipelineScenarioJson } from '../worlds/pipeline/door';
+import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS } from './servingReadings';
 import { servingAssumptionsOf } from './servingRunner';
 import type { ServingScenario } from './schema';
-import { defaultScenario, PRESETS } from './presets';
+import { defaultPipelineScenario, PRESETS } from './presets';
 import v1Fixture from './fixtures/v1-default.json';
-import { SCENARIO_VERSION, validateAnyScenario, validateScenario, validateServingScenario } from './schema';
+import { SCENARIO_VERSION, validateAnyScenario, validatePipelineScenario, validateServingScenario } from './schema';
 
 const errorsOf = (input: unknown) => {
-  const r = parseScenario(input);
+  const r = parsePipelineScenario(input);
   if (r.ok) throw new Error('expected errors');
   return r.errors.map((e) => `${e.path}: ${e.message}`);
 };
 
 const withPipeline = (change: (p: Record<string, unknown>) => void): unknown => {
-  const s = defaultScenario() as unknown as { pipeline: Record<string, unknown> };
+  const s = defaultPipelineScenario() as unknown as { pipeline: Record<string, unknown> };
   change(s.pipeline);
   return s;
 };
@@ -35,15 +35,15 @@ describe('scenario schema', () => {
         (p.assumptions as Record<string, unknown>).database = 'measured';
         if (embed) p.database = { model: 'custom', layers: ['a'], modes: { A: [1] } };
       });
-    expect(parseScenario(measured('vgg16')).ok).toBe(true);
-    expect(parseScenario(measured('resnet50')).ok).toBe(true);
+    expect(parsePipelineScenario(measured('vgg16')).ok).toBe(true);
+    expect(parsePipelineScenario(measured('resnet50')).ok).toBe(true);
     expect(errorsOf(measured('resnet152'))).toEqual(['pipeline.assumptions.database: no measured database of resnet152 is shipped (vgg16, resnet50), got "measured"']);
     expect(errorsOf(measured('vgg16', true)).join('\n')).toContain('pipeline.assumptions.database: must be left out (or "roofline") when the scenario embeds its own database');
     expect(errorsOf(withPipeline((p) => ((p.assumptions as Record<string, unknown>).database = 'measured-here'))).join()).toMatch(/^pipeline\.assumptions\.database: /);
   });
 
   it('Poisson admission at a share of the peak: checked by field', () => {
-    expect(parseScenario(withPipeline((p) => ((p.assumptions as Record<string, unknown>).admission = { kind: 'poissonShare', shareOfPeak: 0.8 }))).ok).toBe(true);
+    expect(parsePipelineScenario(withPipeline((p) => ((p.assumptions as Record<string, unknown>).admission = { kind: 'poissonShare', shareOfPeak: 0.8 }))).ok).toBe(true);
     expect(errorsOf(withPipeline((p) => ((p.assumptions as Record<string, unknown>).admission = { kind: 'poissonShare', shareOfPeak: 0 }))).join()).toMatch(/^pipeline\.assumptions\.admission\.shareOfPeak: /);
   });
 
@@ -61,8 +61,8 @@ describe('scenario schema', () => {
     const errors = errorsOf(hostile);
     // One rule at every door (ARCHITECTURE §1, step 2): the link's wording, "forbidden", here too.
     expect(errors).toEqual(['(scenario): has a forbidden field "__proto__"']);
-    // validateScenario alone (no door) still refuses it as an unknown field.
-    const direct = validateScenario(hostile);
+    // validatePipelineScenario alone (no door) still refuses it as an unknown field.
+    const direct = validatePipelineScenario(hostile);
     expect(direct.ok ? [] : direct.errors.map((e) => `${e.path}: ${e.message}`).some((e) => e.includes('unknown field "__proto__"'))).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
@@ -110,16 +110,16 @@ describe('scenario schema', () => {
       enumerable: true,
     });
     for (const input of [null, 42, 'x', [], getter, { version: 1, world: 'pipeline', pipeline: null }]) {
-      expect(() => parseScenario(input)).not.toThrow();
-      expect(parseScenario(input).ok).toBe(false);
+      expect(() => parsePipelineScenario(input)).not.toThrow();
+      expect(parsePipelineScenario(input).ok).toBe(false);
     }
   });
 });
 
 describe('scenario versions', () => {
   it('refuses a version from the future and a missing version', () => {
-    expect(errorsOf({ ...defaultScenario(), version: 7 })).toEqual([`version: 7 is newer than this lab understands (${SCENARIO_VERSION}); update the lab`]);
-    expect(errorsOf({ ...defaultScenario(), version: undefined })).toEqual([`version: must be a scenario version from 1 to ${SCENARIO_VERSION}, got nothing`]);
+    expect(errorsOf({ ...defaultPipelineScenario(), version: 7 })).toEqual([`version: 7 is newer than this lab understands (${SCENARIO_VERSION}); update the lab`]);
+    expect(errorsOf({ ...defaultPipelineScenario(), version: undefined })).toEqual([`version: must be a scenario version from 1 to ${SCENARIO_VERSION}, got nothing`]);
   });
 
   it('runs migrations in order up to the target version', () => {
@@ -138,7 +138,7 @@ describe('scenario versions', () => {
     const result = migrateDocument({ version: 1, name: 'x' }, chain, 3);
     expect(result).toEqual({ ok: true, document: { version: 3, renamed: 'x', note: 'from x' } });
     expect(migrateDocument({ version: 1 }, [], 2)).toEqual({ ok: false, message: 'version: no migration from version 1' });
-    expect(parseScenarioJson('{').ok).toBe(false);
+    expect(parsePipelineScenarioJson('{').ok).toBe(false);
   });
 });
 
@@ -147,14 +147,14 @@ describe('the v1 → v2 migration', () => {
     const v1 = structuredClone(v1Fixture) as Record<string, unknown>;
     expect(v1.version).toBe(1);
     expect(v1.name).toBe('A memory-bandwidth hog visits EP 2');
-    const result = parseScenario(v1);
+    const result = parsePipelineScenario(v1);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.scenario.version).toBe(SCENARIO_VERSION);
     expect(result.scenario.title).toBe('A memory-bandwidth hog visits EP 2');
     expect(result.scenario).not.toHaveProperty('name');
     // Everything else is carried over unchanged: it is the default scenario.
-    expect(result.scenario).toEqual(defaultScenario());
+    expect(result.scenario).toEqual(defaultPipelineScenario());
   });
 });
 
@@ -183,8 +183,8 @@ describe('the v5 → v6 migration (the scheduling slot)', () => {
     expect(opened(v4({ slot: 'eq1' })).serving.assumptions).toEqual({ slot: 'eq1' });
     const bad = parseAnyScenario(v4(7));
     expect(bad.ok ? [] : bad.errors.map((e) => e.path)).toEqual(['serving.assumptions']);
-    const pipeline = { ...(defaultScenario() as unknown as Record<string, unknown>), version: 5 };
-    expect(parseScenario(pipeline)).toEqual({ ok: true, scenario: defaultScenario() });
+    const pipeline = { ...(defaultPipelineScenario() as unknown as Record<string, unknown>), version: 5 };
+    expect(parsePipelineScenario(pipeline)).toEqual({ ok: true, scenario: defaultPipelineScenario() });
   });
 
   it('a version-3 serving scenario gets every earlier reading, the platform setting by the step to version 5 and the slot by the step to version 6', () => {
@@ -234,7 +234,7 @@ describe('the serving scenario schema', () => {
   });
 
   it('keeps serving scenarios out of the pipeline page with a clear message', () => {
-    const r = validateScenario(servingPreset());
+    const r = validatePipelineScenario(servingPreset());
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.errors[0]!.path).toBe('world');
     expect(validateAnyScenario(servingPreset()).ok).toBe(true);

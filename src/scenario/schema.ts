@@ -7,8 +7,8 @@ import { PIPELINE_SCHEDULER_IDS, PIPELINE_SCHEDULERS } from '../schedulers/pipel
 import { MODEL_IDS as SERVING_MODEL_IDS } from '../engine/serving/models';
 import { PLATFORM_IDS } from '../engine/serving/platforms';
 import { LATENCY_PROFILE_IDS, type LatencyProfileId } from '../engine/serving/models';
-import { totalRateRps, type RateBlock } from './readings';
-export { totalRateRps } from './readings';
+import { totalRateRps, type RateBlock } from './servingReadings';
+export { totalRateRps } from './servingReadings';
 import { perModelParameter, SERVING_SCHEDULER_IDS, SERVING_SCHEDULERS } from '../schedulers/serving/registry';
 import { checkSweep } from './sweep';
 import { worldOfDocument, type AnyScenario } from '../worlds';
@@ -18,8 +18,8 @@ import { above, int, num, withParameters, type NumberBounds } from './fieldBound
 
 // The version, bounds and view options live in limits.ts, without zod, so that the page can read
 // them without loading the validator (ARCHITECTURE §7a′).
-export { HIDEABLE_CONTROLS, LIMITS, SCENARIO_VERSION, SERVING_LIMITS, VIEW_MODES, type HideableControl } from './limits';
-import { HIDEABLE_CONTROLS, LIMITS, SCENARIO_VERSION, SERVING_LIMITS, VIEW_MODES } from './limits';
+export { HIDEABLE_CONTROLS, PIPELINE_LIMITS, SCENARIO_VERSION, SERVING_LIMITS, VIEW_MODES, type HideableControl } from './limits';
+import { HIDEABLE_CONTROLS, PIPELINE_LIMITS, SCENARIO_VERSION, SERVING_LIMITS, VIEW_MODES } from './limits';
 
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.map((v) => `"${v}"`).join(', ')}` });
@@ -31,23 +31,23 @@ const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
  */
 const metricsSchema = z.strictObject({
   percentiles: oneOf(['streaming', 'exact'] as const satisfies readonly PercentileMethod[]),
-  relativeError: num(LIMITS.percentileRelativeError.min, LIMITS.percentileRelativeError.max).optional(),
+  relativeError: num(PIPELINE_LIMITS.percentileRelativeError.min, PIPELINE_LIMITS.percentileRelativeError.max).optional(),
 });
 
 const modeSchema = oneOf(MODE_IDS);
 const interferenceModeSchema = modeSchema.refine((m) => m !== 'A', { message: 'must be an interference mode B–L' });
 
 const eventSchema = z.strictObject({
-  executionPlace: int(0, LIMITS.executionPlaces.max - 1),
+  executionPlace: int(0, PIPELINE_LIMITS.executionPlaces.max - 1),
   mode: interferenceModeSchema,
-  fromQuery: int(0, LIMITS.queries.max),
-  toQuery: int(1, LIMITS.queries.max).nullable(),
+  fromQuery: int(0, PIPELINE_LIMITS.queries.max),
+  toQuery: int(1, PIPELINE_LIMITS.queries.max).nullable(),
 });
 
 const randomSchema = z.strictObject({
   enabled: z.boolean({ error: 'must be true or false' }),
-  periodQueries: int(LIMITS.periodQueries.min, LIMITS.periodQueries.max),
-  durationQueries: int(LIMITS.durationQueries.min, LIMITS.durationQueries.max),
+  periodQueries: int(PIPELINE_LIMITS.periodQueries.min, PIPELINE_LIMITS.periodQueries.max),
+  durationQueries: int(PIPELINE_LIMITS.durationQueries.min, PIPELINE_LIMITS.durationQueries.max),
   /** Modes drawn from; omitted = every interference mode of the database. */
   modes: z.array(interferenceModeSchema).min(1, { message: 'must list at least one mode' }).max(11).optional(),
 });
@@ -56,8 +56,8 @@ const admissionSchema = z.discriminatedUnion(
   'kind',
   [
     z.strictObject({ kind: z.literal('saturated') }),
-    z.strictObject({ kind: z.literal('poisson'), rateQps: num(LIMITS.rateQps.min, LIMITS.rateQps.max) }),
-    z.strictObject({ kind: z.literal('poissonShare'), shareOfPeak: num(LIMITS.shareOfPeak.min, LIMITS.shareOfPeak.max) }),
+    z.strictObject({ kind: z.literal('poisson'), rateQps: num(PIPELINE_LIMITS.rateQps.min, PIPELINE_LIMITS.rateQps.max) }),
+    z.strictObject({ kind: z.literal('poissonShare'), shareOfPeak: num(PIPELINE_LIMITS.shareOfPeak.min, PIPELINE_LIMITS.shareOfPeak.max) }),
   ],
   { error: 'must be {"kind": "saturated"}, {"kind": "poisson", "rateQps": …} or {"kind": "poissonShare", "shareOfPeak": …}' },
 );
@@ -65,11 +65,11 @@ const admissionSchema = z.discriminatedUnion(
 const assumptionsSchema = z.strictObject({
   trialCost: oneOf(['serial', 'pipelined', 'free'] as const),
   llsReading: oneOf(['literal', 'repaired'] as const),
-  bufferCapacity: int(LIMITS.bufferCapacity.min, LIMITS.bufferCapacity.max),
+  bufferCapacity: int(PIPELINE_LIMITS.bufferCapacity.min, PIPELINE_LIMITS.bufferCapacity.max),
   admission: admissionSchema,
-  detectionThreshold: num(LIMITS.detectionThreshold.min, LIMITS.detectionThreshold.max),
+  detectionThreshold: num(PIPELINE_LIMITS.detectionThreshold.min, PIPELINE_LIMITS.detectionThreshold.max),
   detectionSignal: oneOf(['bottleneck', 'anyStage'] as const),
-  hopMs: num(LIMITS.hopMs.min, LIMITS.hopMs.max),
+  hopMs: num(PIPELINE_LIMITS.hopMs.min, PIPELINE_LIMITS.hopMs.max),
   /** Absent: `stack` (ARCHITECTURE §2; engine/pipeline/assumptions.ts). */
   interferenceOverlap: oneOf(['stack', 'onePerEp', 'replace'] as const).optional(),
   /** Absent: `all`. */
@@ -108,22 +108,22 @@ const pipelineSchema = z.strictObject({
   model: oneOf(MODEL_IDS),
   /** A layer-time database embedded in the scenario; replaces `model`'s when present. */
   database: z.unknown().optional(),
-  executionPlaces: int(LIMITS.executionPlaces.min, LIMITS.executionPlaces.max),
-  queries: int(LIMITS.queries.min, LIMITS.queries.max),
+  executionPlaces: int(PIPELINE_LIMITS.executionPlaces.min, PIPELINE_LIMITS.executionPlaces.max),
+  queries: int(PIPELINE_LIMITS.queries.min, PIPELINE_LIMITS.queries.max),
   interference: z.strictObject({
     random: randomSchema,
-    events: z.array(eventSchema).max(LIMITS.events, { message: `must have at most ${LIMITS.events} events` }),
+    events: z.array(eventSchema).max(PIPELINE_LIMITS.events, { message: `must have at most ${PIPELINE_LIMITS.events} events` }),
   }),
   assumptions: assumptionsSchema,
-  lanes: z.array(laneSchema).min(1, { message: 'must have at least one lane' }).max(LIMITS.lanes, { message: `must have at most ${LIMITS.lanes} lanes` }),
+  lanes: z.array(laneSchema).min(1, { message: 'must have at least one lane' }).max(PIPELINE_LIMITS.lanes, { message: `must have at most ${PIPELINE_LIMITS.lanes} lanes` }),
 });
 
-export const scenarioSchema = z
+export const pipelineScenarioSchema = z
   .strictObject({
     version: z.literal(SCENARIO_VERSION, { error: `must be ${SCENARIO_VERSION}` }),
     world: z.literal('pipeline', { error: 'must be "pipeline"' }),
-    title: z.string({ error: 'must be a string' }).max(LIMITS.nameLength, { message: `must be at most ${LIMITS.nameLength} characters` }),
-    seed: int(LIMITS.seed.min, LIMITS.seed.max),
+    title: z.string({ error: 'must be a string' }).max(PIPELINE_LIMITS.nameLength, { message: `must be at most ${PIPELINE_LIMITS.nameLength} characters` }),
+    seed: int(PIPELINE_LIMITS.seed.min, PIPELINE_LIMITS.seed.max),
     pipeline: pipelineSchema,
     /** Percentile method (streaming by default). */
     metrics: metricsSchema.optional(),
@@ -133,7 +133,7 @@ export const scenarioSchema = z
     view: z
       .strictObject({
         mode: oneOf(VIEW_MODES),
-        hide: z.array(oneOf(HIDEABLE_CONTROLS)).max(LIMITS.hiddenControls),
+        hide: z.array(oneOf(HIDEABLE_CONTROLS)).max(PIPELINE_LIMITS.hiddenControls),
         /** The Explore view is open (on the scenario's sweep). */
         explore: z.literal(true, { error: 'must be true (or left out)' }).optional(),
         /** The Claims view (the reproduction report, ARCHITECTURE §4a) is open over the lab. */
@@ -181,7 +181,7 @@ export const scenarioSchema = z
   });
 
 /** A whole scenario of the pipeline world (ODIN): its version, title, seed, view and sweep around the `pipeline` block. */
-export type PipelineScenario = z.infer<typeof scenarioSchema>;
+export type PipelineScenario = z.infer<typeof pipelineScenarioSchema>;
 
 const rate = () => num(0, SERVING_LIMITS.rateRps.max);
 const timeS = () => num(0, SERVING_LIMITS.durationS.max);
@@ -286,8 +286,8 @@ export const servingScenarioSchema = z
   .strictObject({
     version: z.literal(SCENARIO_VERSION, { error: `must be ${SCENARIO_VERSION}` }),
     world: z.literal('serving', { error: 'must be "serving"' }),
-    title: z.string({ error: 'must be a string' }).max(LIMITS.nameLength, { message: `must be at most ${LIMITS.nameLength} characters` }),
-    seed: int(LIMITS.seed.min, LIMITS.seed.max),
+    title: z.string({ error: 'must be a string' }).max(PIPELINE_LIMITS.nameLength, { message: `must be at most ${PIPELINE_LIMITS.nameLength} characters` }),
+    seed: int(PIPELINE_LIMITS.seed.min, PIPELINE_LIMITS.seed.max),
     serving: z.strictObject({
       platform: oneOf(PLATFORM_IDS),
       rateRps: num(SERVING_LIMITS.rateRps.min, SERVING_LIMITS.rateRps.max),
@@ -381,7 +381,7 @@ export const servingScenarioSchema = z
     view: z
       .strictObject({
         mode: oneOf(VIEW_MODES),
-        hide: z.array(oneOf(HIDEABLE_CONTROLS)).max(LIMITS.hiddenControls),
+        hide: z.array(oneOf(HIDEABLE_CONTROLS)).max(PIPELINE_LIMITS.hiddenControls),
         /** The Explore view is open (on the scenario's sweep). */
         explore: z.literal(true, { error: 'must be true (or left out)' }).optional(),
         /** The Claims view is open over the lab. */
@@ -550,7 +550,7 @@ export interface FieldError {
   readonly message: string;
 }
 
-export type ScenarioResult = { readonly ok: true; readonly scenario: PipelineScenario } | { readonly ok: false; readonly errors: readonly FieldError[] };
+export type PipelineScenarioResult = { readonly ok: true; readonly scenario: PipelineScenario } | { readonly ok: false; readonly errors: readonly FieldError[] };
 
 /** A JSON-ish path: `pipeline.lanes[0].params.alpha`. */
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -623,11 +623,11 @@ export function checkWith<T>(schema: z.ZodType<T>, input: unknown): { ok: true; 
  * problem comes back as `path: message, got value`, e.g. `pipeline.executionPlaces: must be
  * an integer from 1 to 64, got 1000`.
  */
-export function validateScenario(input: unknown): ScenarioResult {
-  const checked = checkWith(scenarioSchema, input);
+export function validatePipelineScenario(input: unknown): PipelineScenarioResult {
+  const checked = checkWith(pipelineScenarioSchema, input);
   if (!checked.ok) return checked;
   const sweepErrors = checkSweep(checked.value, (document) => {
-    const base = checkWith(scenarioSchema, document);
+    const base = checkWith(pipelineScenarioSchema, document);
     return base.ok ? [] : base.errors;
   });
   return sweepErrors.length > 0 ? { ok: false, errors: sweepErrors } : { ok: true, scenario: checked.value };

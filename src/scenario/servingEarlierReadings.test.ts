@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseAnyScenario } from './parse';
-import { EARLIER_SCENARIO_READINGS } from './readings';
+import { EARLIER_SCENARIO_READINGS } from './servingReadings';
 import { pinnedNumbers } from './testing/pinnedNumbers';
 import type { ServingScenario } from './schema';
 import { runServingScenario } from './servingRunner';

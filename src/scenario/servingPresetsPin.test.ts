@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isLearningScheduler } from '../schedulers/serving/registry';
 import { SERVING_PRESETS } from './presets';
-import { EARLIER_SCENARIO_READINGS } from './readings';
+import { EARLIER_SCENARIO_READINGS } from './servingReadings';
 import { pinnedNumbers } from './testing/pinnedNumbers';
 import type { ServingScenario } from './schema';
 import { runServingScenario } from './servingRunner';

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseAnyScenario } from './parse';
-import { defaultScenario, findPreset } from './presets';
+import { defaultPipelineScenario, findPreset } from './presets';
 import { runPipelineCell } from './pipelineRunner';
 import { SCENARIO_VERSION, validateAnyScenario, type AnyScenario, type PipelineScenario } from './schema';
 import { runServingCell } from './servingRunner';
 import { applyCombination, axisValues, cellKey, cellScenario, sweepCells, sweepSeeds, type Sweep } from './sweep';
 import { differencePct, meanInterval } from './sweepStats';
 
-const withSweep = (sweep: Sweep, base: PipelineScenario = defaultScenario()): unknown => ({ ...base, sweep });
+const withSweep = (sweep: Sweep, base: PipelineScenario = defaultPipelineScenario()): unknown => ({ ...base, sweep });
 const errorsOf = (input: unknown): string[] => {
   const r = validateAnyScenario(input);
   return r.ok ? [] : r.errors.map((e) => `${e.path}: ${e.message}`);
@@ -50,7 +50,7 @@ describe('sweep cells', () => {
   });
 
   it('over an enum axis: each value is a run of its own, with the numbers of that plain run', () => {
-    const base = { ...defaultScenario(), pipeline: { ...defaultScenario().pipeline, queries: 300 } };
+    const base = { ...defaultPipelineScenario(), pipeline: { ...defaultPipelineScenario().pipeline, queries: 300 } };
     const s = withSweep({ axes: [{ path: 'pipeline.assumptions.trialCost', values: ['serial', 'pipelined', 'free'] }] }, base) as PipelineScenario;
     expect(errorsOf(s)).toEqual([]);
     const cells = sweepCells(s);
@@ -75,7 +75,7 @@ describe('sweep cells', () => {
   });
 
   it('seeds come from the sweep, or a count, from the scenario seed on', () => {
-    const s = withSweep({ axes: [{ path: 'pipeline.queries', values: [10] }], seeds: 3 }, { ...defaultScenario(), seed: 41 }) as PipelineScenario;
+    const s = withSweep({ axes: [{ path: 'pipeline.queries', values: [10] }], seeds: 3 }, { ...defaultPipelineScenario(), seed: 41 }) as PipelineScenario;
     expect(sweepSeeds(s)).toEqual([41, 42, 43]);
     expect(sweepSeeds(s, 1)).toEqual([41]);
   });
@@ -107,7 +107,7 @@ describe('sweep schema errors name the field', () => {
 
 describe('the version 2 → 3 migration', () => {
   it('turns a version-2 grid into a sweep over the same fields, in the same order, with the same names', () => {
-    const v2 = structuredClone(defaultScenario()) as unknown as Record<string, unknown> & { pipeline: Record<string, unknown> };
+    const v2 = structuredClone(defaultPipelineScenario()) as unknown as Record<string, unknown> & { pipeline: Record<string, unknown> };
     v2.version = 2;
     v2.pipeline.interference = { random: { enabled: true, periodQueries: 10, durationQueries: 10 }, events: [] };
     v2.pipeline.grid = { durationQueries: [2, 10], executionPlaces: [2, 4], periodQueries: [100] };
@@ -139,7 +139,7 @@ describe('the version 2 → 3 migration', () => {
   });
 
   it('still refuses what version 2 refused in a grid, naming the field', () => {
-    const v2 = { ...structuredClone(defaultScenario()), version: 2 } as unknown as { pipeline: Record<string, unknown> };
+    const v2 = { ...structuredClone(defaultPipelineScenario()), version: 2 } as unknown as { pipeline: Record<string, unknown> };
     v2.pipeline.grid = { alpha: [1] };
     const r = parseAnyScenario(v2);
     expect(r.ok ? [] : r.errors.map((e) => `${e.path}: ${e.message}`)).toEqual(['pipeline: has unknown field "grid"']);
@@ -161,7 +161,7 @@ describe('sweep statistics', () => {
 });
 
 describe('sweeps over the optional pipeline assumptions', () => {
-  const withAxis = (path: string, values: (string | number)[]): unknown => ({ ...defaultScenario(), sweep: { axes: [{ path, values }] } });
+  const withAxis = (path: string, values: (string | number)[]): unknown => ({ ...defaultPipelineScenario(), sweep: { axes: [{ path, values }] } });
   it('accept the overlap and the latency reading on a scenario that leaves them out', () => {
     for (const [path, values] of [
       ['pipeline.assumptions.interferenceOverlap', ['stack', 'onePerEp', 'replace']],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { above, boundedByField, int } from './fieldBounds';
-import { LIMITS, SERVING_LIMITS, SWEEP_LIMITS } from './limits';
+import { PIPELINE_LIMITS, SERVING_LIMITS, SWEEP_LIMITS } from './limits';
 
 /**
  * The zod schema of a scenario's `sweep` (sweep.ts holds the rest: bounds, cells, checks).
@@ -14,7 +14,7 @@ const finite = boundedByField(
 /** A range's end: any finite number (its values, from `from` by `step`, are what the swept field checks). */
 const end = z.number({ error: 'must be a number' }).refine((v) => Number.isFinite(v), { message: 'must be a finite number' });
 /** A lane index: below the number of lanes, which checkSweep checks against the scenario's. */
-const laneIndex = int(0, Math.max(LIMITS.lanes, SERVING_LIMITS.lanes) - 1);
+const laneIndex = int(0, Math.max(PIPELINE_LIMITS.lanes, SERVING_LIMITS.lanes) - 1);
 
 const axisSchema = z
   .strictObject({

@@ -1,4 +1,4 @@
-import type { Speed } from '../worker/protocol';
+import type { Speed } from '../worker/liveProtocol';
 
 /**
  * The stores' constants (ARCHITECTURE §1, step 3): for every lab, the history limit, the
@@ -6,10 +6,10 @@ import type { Speed } from '../worker/protocol';
  * it starts at. Not every speed of the page is here: the serving lab's speed menu
  * (`ui/serving/ServingLab.tsx`) keeps its own copy of `SERVING_SPEEDS`, and each world's worker
  * has its own starting speed (`initialSpeed` in `pipelineSession.ts`, `servingSession.ts`: the
- * values of `DEFAULT_SPEED`) and the speeds it accepts (`SPEED_LIMITS` in `protocol.ts`,
+ * values of `DEFAULT_SPEED`) and the speeds it accepts (`PIPELINE_SPEED_LIMITS` in `pipelineProtocol.ts`,
  * `SERVING_SPEED_LIMITS` in `servingProtocol.ts`). The worker's other constants (the point
  * budget `SERIES_MAX_POINTS` and the frame cadence in `liveLoop.ts`, the time line's marker cap
- * `TIMELINE_MARKERS` in `protocol.ts`) are in `src/worker/` too.
+ * `PIPELINE_TIMELINE_MARKERS` in `pipelineProtocol.ts`) are in `src/worker/` too.
  */
 
 /** At most this many scenarios are kept for undo (each lab's history). */

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScenario } from '../scenario/presets';
-import { createLabStore } from './labStore';
+import { defaultPipelineScenario } from '../scenario/presets';
+import { createPipelineStore } from './pipelineStore';
 import { createServingStore } from './servingStore';
-import { inProcessClient } from './testing/inProcess';
+import { inProcessClient } from './testing/inProcessStores';
 import { SERVING_PRESETS } from '../scenario/presets';
 import type { ServingScenario } from '../scenario/schema';
 import { pipelineApi } from '../worker/pipelineApi';
 import { PipelineSession } from '../worker/pipelineSession';
-import type { Frame, SimApi } from '../worker/protocol';
+import type { PipelineFrame, PipelineApi } from '../worker/pipelineProtocol';
 import { servingApi } from '../worker/servingApi';
 import { ServingSession } from '../worker/servingSession';
 import type { ServingApi, ServingFrame } from '../worker/servingProtocol';
@@ -30,11 +30,11 @@ function counting<A extends object>(api: A): { api: A; calls: string[] } {
 
 describe('a live edit is one worker call (ARCHITECTURE §1, step 4)', () => {
   it('pipeline: ODIN α from the store costs one call, and the store has the new scenario and its undo', async () => {
-    let listener: ((frame: Frame) => void) | null = null;
+    let listener: ((frame: PipelineFrame) => void) | null = null;
     const session = new PipelineSession({ now: () => 0, schedule: () => undefined, emit: (frame) => listener?.(frame) });
     const { api, calls } = counting(pipelineApi(session, { subscribe: (cb) => void (listener = cb) }));
-    const store = createLabStore(inProcessClient<SimApi, Frame>(api, (onFrame) => void (listener = onFrame)), () => 0);
-    expect(await store.getState().load(defaultScenario(), 'preset')).toBe(true);
+    const store = createPipelineStore(inProcessClient<PipelineApi, PipelineFrame>(api, (onFrame) => void (listener = onFrame)), () => 0);
+    expect(await store.getState().load(defaultPipelineScenario(), 'preset')).toBe(true);
     const odin = store.getState().scenario!.pipeline.lanes.findIndex((l) => l.scheduler === 'odin');
     calls.length = 0;
     expect(await store.getState().setLaneParameter(odin, 'alpha', 7)).toBe(true);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScenario } from '../scenario/presets';
+import { defaultPipelineScenario } from '../scenario/presets';
 import type { FieldError, PipelineScenario } from '../scenario/schema';
-import type { PlaybackStatus, Speed } from '../worker/protocol';
+import type { PlaybackStatus, Speed } from '../worker/pipelineProtocol';
 import type { RestartReason } from './restartingWorker';
 import { HISTORY_LIMIT } from './constants';
 import { createLiveStore, type AnyLabStore, type LaneFrame, type LiveClient, type LiveFrame, type LiveWorld, type WorldTypes } from './liveStore';
 import { ColumnBuffer } from './series';
-import { createLabStore } from './labStore';
+import { createPipelineStore } from './pipelineStore';
 import { createServingStore } from './servingStore';
 
 /**
@@ -152,7 +152,7 @@ function tinyWorld(client: TinyClient): LiveWorld<TinyTypes, TinySlice> {
     progress: (frame) => (frame.busy !== undefined ? { busy: frame.busy } : null),
     frame: (frame, state) => ({ furthest: frame.furthest, ...(frame.markers ? { timelineMarkers: state.timelineMarkers.concat(frame.markers) } : {}) }),
     markerTarget: (marker) => ({ position: marker.at }),
-    findLesson: (id) => (id === 'tiny' ? { scenario: { ...defaultScenario(), title: LESSON.title }, steps: LESSON.steps } : undefined),
+    findLesson: (id) => (id === 'tiny' ? { scenario: { ...defaultPipelineScenario(), title: LESSON.title }, steps: LESSON.steps } : undefined),
     lessonTarget: (step) => (step.line === undefined ? { position: step.at } : { position: step.at, step: step.line }),
     selectLane: (lane) => client.setTraceLane(lane),
     restarted: (store) => store.setState({ restarts: store.getState().restarts + 1 }),
@@ -165,7 +165,7 @@ function tiny(options: { now?: () => number; ask?: (message: string) => boolean 
   return { client, store };
 }
 
-const scenario = (title = 'one'): PipelineScenario => ({ ...defaultScenario(), title });
+const scenario = (title = 'one'): PipelineScenario => ({ ...defaultPipelineScenario(), title });
 /** Lets the promise chains started without `await` (crash recovery) settle. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -366,7 +366,7 @@ describe('the shared slices of every lab store', () => {
   });
 
   it('types either world’s store as any lab’s store for the page shell', () => {
-    const stores: AnyLabStore[] = [createLabStore(new TinyClient() as never), createServingStore(new TinyClient() as never)];
+    const stores: AnyLabStore[] = [createPipelineStore(new TinyClient() as never), createServingStore(new TinyClient() as never)];
     expect(stores.map((s) => s.getState().speeds.length)).toEqual([14, 9]);
     expect(stores.map((s) => s.getState().speed)).toEqual([60, 10]);
   });

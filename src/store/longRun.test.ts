@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
+import { defaultPipelineScenario, SERVING_PRESETS } from '../scenario/presets';
 import type { PipelineScenario, ServingScenario } from '../scenario/schema';
 import { longRunGuard } from './longRun';
-import { inProcessLab } from './testing/inProcess';
+import { inProcessPipeline } from './testing/inProcessStores';
 
 /** The session's own playback status (the store hears of it only with the next frame). */
 const statusOf = (session: unknown) => (session as { status: string }).status;
 
 /** The default pipeline scenario at 10 M queries, swept over 64 cells (2.6·10⁹ lane-queries as a sweep; 4·10⁷ as the run Play plays). */
 function sweptHuge(): PipelineScenario {
-  const s = defaultScenario();
+  const s = defaultPipelineScenario();
   const values = [1, 2, 3, 4, 5, 6, 7, 8];
   return {
     ...s,
@@ -54,7 +54,7 @@ describe('the page asks before starting a long run', () => {
 
   it("costs the run Play plays, not the scenario's sweep (the Explore view runs the sweep)", async () => {
     const asked: string[] = [];
-    const { store, session } = inProcessLab((message) => (asked.push(message), false));
+    const { store, session } = inProcessPipeline((message) => (asked.push(message), false));
     expect(await store.getState().load(sweptHuge(), 'file')).toBe(true);
     await store.getState().play();
     expect(asked).toEqual([]);
@@ -63,8 +63,8 @@ describe('the page asks before starting a long run', () => {
 
   it('never asks for a scenario below the bound', async () => {
     const asked: string[] = [];
-    const { store, session } = inProcessLab((message) => (asked.push(message), false));
-    await store.getState().load(defaultScenario(), 'preset');
+    const { store, session } = inProcessPipeline((message) => (asked.push(message), false));
+    await store.getState().load(defaultPipelineScenario(), 'preset');
     await store.getState().play();
     expect(asked).toEqual([]);
     expect(statusOf(session)).toBe('playing');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScenario } from '../scenario/presets';
+import { defaultPipelineScenario } from '../scenario/presets';
 import type { LayerTimeDatabase } from '../engine/profiles/types';
 import type { MeasureOutcome, MeasureProgress } from '../worker/measureProtocol';
 import { createMeasureStore, type MeasureClient } from './measureStore';
@@ -66,13 +66,13 @@ describe('the measure store', () => {
 
   it('puts the database into a scenario, or says which modes it lacks', () => {
     const store = createMeasureStore(fakeClient().client);
-    expect(store.getState().scenarioFor(defaultScenario())).toBeNull();
+    expect(store.getState().scenarioFor(defaultPipelineScenario())).toBeNull();
     store.getState().importText(JSON.stringify({ ...measured, modes: { A: [1, 2] } }), 'a.json');
-    expect(store.getState().scenarioFor(defaultScenario())).toBeNull();
+    expect(store.getState().scenarioFor(defaultPipelineScenario())).toBeNull();
     expect(store.getState().notice?.text).toMatch(/^The scenario places workloads of mode E, which this database lacks/);
     store.getState().importText(JSON.stringify(measured), 'ae.json');
-    const scenario = store.getState().scenarioFor(defaultScenario());
+    const scenario = store.getState().scenarioFor(defaultPipelineScenario());
     expect(scenario?.pipeline.database).toEqual(measured);
-    expect(scenario?.pipeline.model).toBe(defaultScenario().pipeline.model);
+    expect(scenario?.pipeline.model).toBe(defaultPipelineScenario().pipeline.model);
   });
 });

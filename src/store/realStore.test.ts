@@ -31,8 +31,8 @@ describe("a real run follows the lab's drag and drop", () => {
 describe('the real store during a run', () => {
   it('sends a dragged workload to the run, and refuses, with a notice, one whose mode the run did not measure', async () => {
     const { createRealStore } = await import('./realStore');
-    const { defaultScenario } = await import('../scenario/presets');
-    const scenario = defaultScenario();
+    const { defaultPipelineScenario } = await import('../scenario/presets');
+    const scenario = defaultPipelineScenario();
     const sent: unknown[] = [];
     let finish: () => void = () => undefined;
     const client = {

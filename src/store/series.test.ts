@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ColumnBuffer, SeriesBuffer, ServingSeriesBuffer } from './series';
+import { PipelineSeriesBuffer } from './pipelineSeriesBuffer';
+import { ColumnBuffer } from './series';
+import { ServingSeriesBuffer } from './servingSeriesBuffer';
 
 /** `n` points from point `from` on: `t` counts them, each wide column holds `width` values per point (point · 100 + item). */
 const chunk = (from: number, n: number, width: number) => ({
@@ -34,7 +36,7 @@ describe('the column buffer both worlds’ series use', () => {
   });
 
   it('is the pipeline’s series (units per stage as its wide column) and the serving world’s (per-model columns)', () => {
-    const pipeline = new SeriesBuffer(1);
+    const pipeline = new PipelineSeriesBuffer(1);
     const point = (q: number) => ({
       query: Float64Array.of(q),
       timeMs: Float64Array.of(q * 10),

@@ -1,15 +1,15 @@
-import type { Marker, SeriesChunk } from '../worker/protocol';
-import type { ServingSeriesChunk } from '../worker/servingProtocol';
 import { SERIES_MAX_POINTS } from '../worker/liveLoop';
 
 /** The array a column with `width` values per point (row-major) is kept in. */
 type WideArray = Float64Array | Int32Array;
 
 /** Allocates a wide column's array (its element type is the column's). */
-type Allocator = (length: number) => WideArray;
+export type Allocator = (length: number) => WideArray;
 
-const float64: Allocator = (n) => new Float64Array(n);
-const int32: Allocator = (n) => new Int32Array(n);
+/** A wide column of floats. */
+export const float64: Allocator = (n) => new Float64Array(n);
+/** A wide column of integers. */
+export const int32: Allocator = (n) => new Int32Array(n);
 
 /**
  * One lane's downsampled series on the page, for either world: columns of numbers with a
@@ -83,70 +83,13 @@ export class ColumnBuffer<P extends string, W extends string> {
   }
 }
 
-const PIPELINE_COLUMNS = ['query', 'timeMs', 'measuredQps', 'configQps', 'optimalQps', 'latencyMs', 'configLatencyMs'] as const satisfies readonly (keyof SeriesChunk)[];
-export type SeriesColumn = (typeof PIPELINE_COLUMNS)[number];
-
-/** A pipeline lane's series: one point per bucket of queries, and the units per stage (`stages` per point). */
-export class SeriesBuffer extends ColumnBuffer<SeriesColumn, 'counts'> {
-  constructor(capacity?: number) {
-    super(PIPELINE_COLUMNS, { counts: int32 }, capacity);
-  }
-
-  /** Stages per point of `counts`. */
-  get stages(): number {
-    return this.width;
-  }
-
-  /** Units per stage, `stages` values per point, row-major. */
-  get counts(): Int32Array {
-    return this.wideColumns.counts as Int32Array;
-  }
-
-  /** The configuration (units per stage) of point `i`. */
-  countsAt(i: number): Int32Array {
-    return this.row('counts', i) as Int32Array;
-  }
-}
-
-/** Scalar columns of the serving series: one value per point. */
-const SERVING_POINT_COLUMNS = ['endMs', 'slots'] as const satisfies readonly (keyof ServingSeriesChunk)[];
-export type ServingPointColumn = (typeof SERVING_POINT_COLUMNS)[number];
-/** Per-model columns: `models` values per point, row-major (point i, model m at i · models + m). */
-const SERVING_MODEL_COLUMNS = { throughputRps: float64, latencyMeanMs: float64, utility: float64, arrivals: float64, violations: float64 } as const;
-export type ServingModelColumn = keyof typeof SERVING_MODEL_COLUMNS;
-/** Per-model integer columns, row-major as the per-model columns. */
-const SERVING_MODEL_INT_COLUMNS = { batchSize: int32, instances: int32 } as const;
-export type ServingModelIntColumn = keyof typeof SERVING_MODEL_INT_COLUMNS;
-
-/** A serving lane's per-slot series: one point per `stride` slots, and the per-model columns (`models` per point). */
-export class ServingSeriesBuffer extends ColumnBuffer<ServingPointColumn, ServingModelColumn | ServingModelIntColumn> {
-  constructor(capacity?: number) {
-    super(SERVING_POINT_COLUMNS, { ...SERVING_MODEL_COLUMNS, ...SERVING_MODEL_INT_COLUMNS }, capacity);
-  }
-
-  /** Models per point of the per-model columns. */
-  get models(): number {
-    return this.width;
-  }
-
-  /** The per-model columns of floats. */
-  get modelColumns(): Readonly<Record<ServingModelColumn, Float64Array>> {
-    return this.wideColumns as Record<ServingModelColumn, Float64Array>;
-  }
-
-  /** The per-model columns of integers. */
-  get intColumns(): Readonly<Record<ServingModelIntColumn, Int32Array>> {
-    return this.wideColumns as Record<ServingModelIntColumn, Int32Array>;
-  }
-}
-
-/** The most recent markers, at most `capacity` of them. */
-export class MarkerBuffer {
-  private items: Marker[] = [];
+/** The most recent markers of a world's time line, at most `capacity` of them. */
+export class MarkerBuffer<M> {
+  private items: M[] = [];
 
   constructor(private readonly capacity = 2000) {}
 
-  get all(): readonly Marker[] {
+  get all(): readonly M[] {
     return this.items;
   }
 
@@ -154,7 +97,7 @@ export class MarkerBuffer {
     this.items = [];
   }
 
-  add(markers: readonly Marker[]): void {
+  add(markers: readonly M[]): void {
     if (markers.length === 0) return;
     this.items = this.items.concat(markers);
     if (this.items.length > this.capacity) this.items = this.items.slice(this.items.length - this.capacity);

@@ -4,7 +4,7 @@ import { workerClient } from './restartingWorker';
 import type { ServingClient } from './servingStore';
 
 /**
- * The serving page's one handle on the serving worker, as `createWorkerClient` is for the
+ * The serving page's one handle on the serving worker, as `createPipelineWorkerClient` is for the
  * pipeline world (restarted if it dies or stops answering).
  */
 export function createServingWorkerClient(): ServingClient {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
+import { defaultPipelineScenario, SERVING_PRESETS } from '../scenario/presets';
 import type { ServingScenario } from '../scenario/schema';
 import { isLearningScheduler } from '../schedulers/serving/registry';
-import { inProcessServing } from './testing/inProcess';
+import { inProcessServing } from './testing/inProcessStores';
 import { manualHost } from '../worker/testing/manualHost';
 import type { ServingFrame } from '../worker/servingProtocol';
 import { SERIES_MAX_POINTS } from '../worker/liveLoop';
 import { ServingSeriesBuffer } from './servingStore';
 
-/** The store wired to a serving session in the same thread, with a manual clock (as labStore.test.ts). */
+/** The store wired to a serving session in the same thread, with a manual clock (as pipelineStore.test.ts). */
 const inProcessStore = () => inProcessServing().store;
 
 const small = (durationS = 30): ServingScenario => {
@@ -58,7 +58,7 @@ describe('the serving store', () => {
     await store.getState().load(small(), 'preset');
     expect(await store.getState().load({ ...small(), seed: -1 }, 'file')).toBe(false);
     expect(store.getState().errors).toEqual({ source: 'file', errors: [{ path: 'seed', message: 'must be an integer from 0 to 4294967295, got -1' }] });
-    expect(await store.getState().load(defaultScenario(), 'link')).toBe(false);
+    expect(await store.getState().load(defaultPipelineScenario(), 'link')).toBe(false);
     expect(store.getState().errors?.source).toBe('link');
     expect(store.getState().errors?.errors[0]!.path).toBe('world');
     expect(store.getState().scenario!.serving.durationS).toBe(30);

@@ -27,12 +27,12 @@ import { DEFAULT_SPEED, SERVING_SPEEDS } from './constants';
 import { createLiveStore, markersOfLane, type LiveStore, type LiveWorld, type SharedLabState, type WorldTypes } from './liveStore';
 import type { AskToStart } from './longRun';
 import { isWorkerRestarted } from './restartingWorker';
-import { ServingSeriesBuffer } from './series';
+import { ServingSeriesBuffer } from './servingSeriesBuffer';
 
 /** The serving worker's API as the page sees it (every call is asynchronous), derived from `ServingApi`. */
 export type ServingClient = WorkerClient<ServingApi, ServingFrame>;
 
-export { ServingSeriesBuffer, type ServingModelColumn, type ServingModelIntColumn, type ServingPointColumn } from './series';
+export { ServingSeriesBuffer, type ServingModelColumn, type ServingModelIntColumn, type ServingPointColumn } from './servingSeriesBuffer';
 export { SERVING_SPEEDS } from './constants';
 
 export type ServingView = NonNullable<ServingScenario['view']>;
@@ -262,7 +262,7 @@ function servingWorld(client: ServingClient): LiveWorld<ServingTypes, ServingSli
 
 /**
  * The serving lab's store: the shared slices (`createLiveStore`) with the serving world's on
- * top, wired to a serving client, as `createLabStore` is for the pipeline world.
+ * top, wired to a serving client, as `createPipelineStore` is for the pipeline world.
  */
 export function createServingStore(client: ServingClient, now?: () => number, ask?: AskToStart): ServingStore {
   return createLiveStore<ServingTypes, ServingSlice>(client, servingWorld(client), { ...(now ? { now } : {}), ...(ask ? { ask } : {}) });

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { findLesson, LESSONS } from '../scenario/lessons';
-import { defaultScenario } from '../scenario/presets';
+import { findPipelineLesson, PIPELINE_LESSONS } from '../scenario/lessons';
+import { defaultPipelineScenario } from '../scenario/presets';
 import { PipelineSession } from '../worker/pipelineSession';
-import type { LabState } from './labStore';
-import { inProcessLab } from './testing/inProcess';
+import type { PipelineLabState } from './pipelineStore';
+import { inProcessPipeline } from './testing/inProcessStores';
 
-const inProcess = inProcessLab;
+const inProcess = inProcessPipeline;
 
 /** Everything the board and the charts draw from, as plain numbers. */
-function view(s: LabState) {
+function view(s: PipelineLabState) {
   return {
     served: s.served,
     modes: Array.from(s.modes),
@@ -28,7 +28,7 @@ function view(s: LabState) {
 describe('time travel', () => {
   it('after a jump back the board and charts equal what they showed the first time (default scenario, placed workload, α change)', async () => {
     const { store } = inProcess();
-    const scenario = defaultScenario();
+    const scenario = defaultPipelineScenario();
     await store.getState().load({ ...scenario, pipeline: { ...scenario.pipeline, queries: 1500 } }, 'preset');
     const act = store.getState();
     await act.step(100);
@@ -52,7 +52,7 @@ describe('time travel', () => {
 
   it('the run from a jump back on is the run that was (bit-identical summaries at the end)', async () => {
     const once = inProcess();
-    const scenario = { ...defaultScenario(), pipeline: { ...defaultScenario().pipeline, queries: 900 } };
+    const scenario = { ...defaultPipelineScenario(), pipeline: { ...defaultPipelineScenario().pipeline, queries: 900 } };
     await once.store.getState().load(scenario, 'preset');
     await once.store.getState().step(900);
     const expected = once.store.getState().summaries;
@@ -66,7 +66,7 @@ describe('time travel', () => {
 
   it('steps through one ODIN rebalancing line by line, forward and back across queries', async () => {
     const { store } = inProcess();
-    await store.getState().load(findLesson('lesson-odin')!.scenario, 'preset');
+    await store.getState().load(findPipelineLesson('lesson-odin')!.scenario, 'preset');
     await store.getState().seek(21, 0);
     const lines = () => store.getState().teaching!.steps.map((s) => s.line);
     const shown = () => store.getState().teaching!.steps[store.getState().teaching!.cursor]?.line ?? null;
@@ -96,7 +96,7 @@ describe('time travel', () => {
 
   it('jumps to the next and previous marker of the selected lane', async () => {
     const { store } = inProcess();
-    await store.getState().load(findLesson('lesson-odin')!.scenario, 'preset');
+    await store.getState().load(findPipelineLesson('lesson-odin')!.scenario, 'preset');
     await store.getState().step(120);
     await store.getState().seek(0);
     await store.getState().stepMarker(1);
@@ -109,7 +109,7 @@ describe('time travel', () => {
 
   it('refuses a position outside the run with a message naming the field', () => {
     const session = new PipelineSession({ now: () => 0, schedule: () => undefined, emit: () => undefined });
-    session.load(findLesson('lesson-odin')!.scenario);
+    session.load(findPipelineLesson('lesson-odin')!.scenario);
     expect(session.seek(121)).toEqual({ ok: false, errors: [{ path: 'query', message: 'must be an integer from 0 to 120, got 121' }] });
     expect(session.seek(-1)).toMatchObject({ ok: false, errors: [{ path: 'query' }] });
     expect(session.seek('10')).toEqual({ ok: false, errors: [{ path: 'query', message: 'must be an integer from 0 to 120, got "10"' }] });
@@ -119,7 +119,7 @@ describe('time travel', () => {
   });
 
   it('every lesson step that points at an algorithm step finds it there', async () => {
-    for (const lesson of LESSONS) {
+    for (const lesson of PIPELINE_LESSONS) {
       const { store } = inProcess();
       expect(await store.getState().startLesson(lesson.id)).toBe(true);
       for (let i = 0; i < lesson.steps.length; i++) {

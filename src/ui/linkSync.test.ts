@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { subscribeWithSelector } from 'zustand/middleware';
 import { createStore } from 'zustand/vanilla';
-import { defaultScenario } from '../scenario/presets';
+import { defaultPipelineScenario } from '../scenario/presets';
 import type { PipelineScenario } from '../scenario/schema';
-import type { LabStore } from '../store/labStore';
+import type { PipelineLabStore } from '../store/pipelineStore';
 import { linkCodec, linkFor, startLinkSync } from './linkSync';
 
 /** Lets the link codec's promises (it loads lazily, ARCHITECTURE §7a′) settle. */
@@ -42,11 +42,11 @@ afterEach(() => vi.useRealTimers());
 describe('the address bar and the scenario in step', () => {
   it('a hash navigated to is opened even when a debounced write replaced the address before its hashchange event', async () => {
     vi.useFakeTimers();
-    const store = createStore(subscribeWithSelector(() => ({ scenario: null as PipelineScenario | null }))) as unknown as LabStore;
+    const store = createStore(subscribeWithSelector(() => ({ scenario: null as PipelineScenario | null }))) as unknown as PipelineLabStore;
     const { win, navigate, hash } = fakeWindow();
     const opened: string[] = [];
     const stop = startLinkSync(store, win, linkFor, async (h) => (opened.push(h), true));
-    const scenario = defaultScenario();
+    const scenario = defaultPipelineScenario();
     (store as unknown as { setState: (s: object) => void }).setState({ scenario });
     // The pasted link changes the address; the edit's debounced write runs before the hashchange event.
     const fire = navigate('pasted-link');
@@ -60,11 +60,11 @@ describe('the address bar and the scenario in step', () => {
 
   it("writes the scenario's link after the debounce, and does not reopen its own write", async () => {
     vi.useFakeTimers();
-    const store = createStore(subscribeWithSelector(() => ({ scenario: null as PipelineScenario | null }))) as unknown as LabStore;
+    const store = createStore(subscribeWithSelector(() => ({ scenario: null as PipelineScenario | null }))) as unknown as PipelineLabStore;
     const { win, navigate, hash } = fakeWindow();
     const opened: string[] = [];
     const stop = startLinkSync(store, win, linkFor, async (h) => (opened.push(h), true));
-    const scenario = defaultScenario();
+    const scenario = defaultPipelineScenario();
     (store as unknown as { setState: (s: object) => void }).setState({ scenario });
     vi.advanceTimersByTime(249);
     await settle();

@@ -1,5 +1,4 @@
-import type { PipelineScenario } from '../scenario/schema';
-import type { LabStore } from '../store/labStore';
+import type { AnyScenario } from '../scenario/schema';
 import type { AnyLabStore } from '../store/liveStore';
 
 /**
@@ -21,7 +20,7 @@ const DEBOUNCE_MS = 250;
  * open again (tens of thousands of events). It is not validated again (`encodeHeldScenarioLink`):
  * the store's scenario came through the worker's door, and the link is validated where it opens.
  */
-export async function linkFor(scenario: PipelineScenario): Promise<string | null> {
+export async function linkFor(scenario: AnyScenario): Promise<string | null> {
   const { encodeHeldScenarioLink, LINK_LIMITS } = await linkCodec();
   try {
     const hash = encodeHeldScenarioLink(scenario);
@@ -93,7 +92,7 @@ export function startLinkSync(
 }
 
 /** The address of the current scenario (what "Copy link" copies); null when it is too large for a link. */
-export async function currentLink(store: LabStore, win: Window): Promise<string | null> {
+export async function currentLink(store: Pick<AnyLabStore, 'getState'>, win: Window): Promise<string | null> {
   const scenario = store.getState().scenario;
   const base = `${win.location.origin}${win.location.pathname}${win.location.search}`;
   if (scenario === null) return base;

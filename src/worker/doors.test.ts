@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { encodeLinkJson, decodeAnyScenarioLink, decodeScenarioLink } from '../scenario/link';
-import { parseScenarioJson } from '../worlds/pipeline/door';
-import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
+import { encodeLinkJson, decodeAnyScenarioLink, decodePipelineScenarioLink } from '../scenario/link';
+import { parsePipelineScenarioJson } from '../worlds/pipeline/door';
+import { defaultPipelineScenario, SERVING_PRESETS } from '../scenario/presets';
 import { formatErrors, type FieldError } from '../scenario/schema';
-import type { Frame } from './protocol';
+import type { PipelineFrame } from './pipelineProtocol';
 import type { ServingFrame } from './servingProtocol';
 import { ServingSession } from './servingSession';
 import { PipelineSession } from './pipelineSession';
@@ -14,7 +14,7 @@ import { manualHost } from './testing/manualHost';
  * file import, the link, and the workers' `load` (a worker message) give the same field
  * message for the same document. The CLI's file and `--set` doors: src/cli/cli.test.ts.
  */
-const pipelineWith = (key: string) => JSON.stringify(defaultScenario()).replace('"params":{', `"params":{"${key}":{"alpha":1},`);
+const pipelineWith = (key: string) => JSON.stringify(defaultPipelineScenario()).replace('"params":{', `"params":{"${key}":{"alpha":1},`);
 const servingWith = (key: string) => JSON.stringify(SERVING_PRESETS[0]!.scenario).replace('"assumptions":{', `"assumptions":{"${key}":1,`);
 
 function errorsOf(result: { ok: true } | { ok: false; errors: readonly FieldError[] }): string {
@@ -26,13 +26,13 @@ describe('every door refuses forbidden keys alike', () => {
     const text = pipelineWith(key);
     expect(text).toContain(`"${key}":{"alpha":1}`);
     const expected = `pipeline.lanes[0].params: has a forbidden field "${key}"`;
-    expect(errorsOf(parseScenarioJson(text))).toBe(expected);
-    expect(errorsOf(decodeScenarioLink(encodeLinkJson(text)))).toBe(expected);
+    expect(errorsOf(parsePipelineScenarioJson(text))).toBe(expected);
+    expect(errorsOf(decodePipelineScenarioLink(encodeLinkJson(text)))).toBe(expected);
     expect(errorsOf(decodeAnyScenarioLink(encodeLinkJson(text)))).toBe(expected);
     // A worker message is a structured clone: own `__proto__` keys survive it.
     const message = structuredClone(JSON.parse(text) as unknown);
     expect(Object.keys((message as { pipeline: { lanes: { params: object }[] } }).pipeline.lanes[0]!.params)).toContain(key);
-    expect(errorsOf(new PipelineSession(manualHost<Frame>().host).load(message))).toBe(expected);
+    expect(errorsOf(new PipelineSession(manualHost<PipelineFrame>().host).load(message))).toBe(expected);
   });
 
   it('serving scenario with a forbidden key in its assumptions', () => {
@@ -43,7 +43,7 @@ describe('every door refuses forbidden keys alike', () => {
   });
 
   it('pollutes nothing on the way', () => {
-    parseScenarioJson(pipelineWith('__proto__'));
+    parsePipelineScenarioJson(pipelineWith('__proto__'));
     expect(({} as Record<string, unknown>).alpha).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 /**
  * What a live session's worker and the page say to each other, whatever the world
  * (ARCHITECTURE §1): the frame's shared fields and the calls every world's API has. Each
- * world's protocol (`protocol.ts` for the pipeline, `servingProtocol.ts` for serving) adds
+ * world's protocol (`pipelineProtocol.ts` for the pipeline, `servingProtocol.ts` for serving) adds
  * its lane data, its summaries and its own fields and calls. Plain data only: comlink
  * carries these with structured clone, and the typed arrays of a frame are transferred.
  */

@@ -3,7 +3,7 @@ import { TICK_BUDGET_MS } from './liveLoop';
 import type { LiveFrame } from './liveProtocol';
 import { LiveSession } from './liveSession';
 import { manualHost } from './testing/manualHost';
-import type { FrameContext, SessionContext, TimeTravel, WorldPlugin } from './world';
+import type { FrameContext, SessionContext, TimeTravel, WorldPlugin } from './worldPlugin';
 
 /** How the counter world goes back: checkpoints at this spacing and count, or replay. */
 type CounterTravel = { readonly every: number; readonly max: number } | 'replay';

@@ -2,13 +2,13 @@
  * The generic live session (ARCHITECTURE §1): one class for every world. It owns pacing
  * (`LiveLoop`), frames (generation, status, stride, the world's lane data, summaries), the
  * log of live edits, checkpoints, and time travel (seek, step back, replay); the world
- * plugin (`world.ts`) owns its scenario and lanes. A world's session subclasses it with the
+ * plugin (`worldPlugin.ts`) owns its scenario and lanes. A world's session subclasses it with the
  * world's live edits (`PipelineSession`, `ServingSession`). It owns no timers (the host
  * schedules), so it runs the same in a worker and a test.
  */
 import { CheckpointLog, EditLog, LiveLoop, type PlaybackStatus, type SessionHost, type Speed } from './liveLoop';
 import type { Answer, LiveFrame, LoadResultOf, Refused, SeekResult } from './liveProtocol';
-import type { FrameContext, WorldPlugin, WorldTypes } from './world';
+import type { FrameContext, WorldPlugin, WorldTypes } from './worldPlugin';
 
 export class LiveSession<T extends WorldTypes> {
   protected readonly loop: LiveLoop;

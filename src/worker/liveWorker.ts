@@ -10,7 +10,7 @@ import { transfer } from 'comlink';
 import type { SessionHost } from './liveLoop';
 import type { Answer, LiveApi, LoadResultOf } from './liveProtocol';
 import { describeValue, refuse, type LiveSession } from './liveSession';
-import type { WorldTypes } from './world';
+import type { WorldTypes } from './worldPlugin';
 
 /** The worker's session host and the page's frame callback behind it (registered by `subscribe`); the session never waits for the page. */
 export function workerHost<F>(): { readonly host: SessionHost<F>; subscribe(callback: (frame: F) => void): void } {

@@ -7,10 +7,10 @@
 import type { InterferenceModeId } from '../engine/profiles/types';
 import { liveApi, liveEdits } from './liveWorker';
 import type { PipelineSession } from './pipelineSession';
-import type { Frame, SimApi } from './protocol';
+import type { PipelineFrame, PipelineApi } from './pipelineProtocol';
 
 /** The API a pipeline worker exposes over `session`; `frames` registers the page's frame callback. */
-export function pipelineApi(session: PipelineSession, frames: { subscribe(callback: (frame: Frame) => void): void }): SimApi {
+export function pipelineApi(session: PipelineSession, frames: { subscribe(callback: (frame: PipelineFrame) => void): void }): PipelineApi {
   return {
     ...liveApi(session, frames),
     seek: (query: unknown, step?: unknown) => session.seek(query, step),

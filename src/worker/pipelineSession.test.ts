@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { manualHost as createManualHost } from './testing/manualHost';
 import { runPipelineScenario } from '../scenario/pipelineRunner';
-import { defaultScenario } from '../scenario/presets';
-import type { Frame } from './protocol';
+import { defaultPipelineScenario } from '../scenario/presets';
+import type { PipelineFrame } from './pipelineProtocol';
 import { SERIES_MAX_POINTS as MAX_POINTS } from './liveLoop';
 import { PipelineSession, PipelineWorld } from './pipelineSession';
 import { done } from './testing/answers';
 
-const manualHost = () => createManualHost<Frame>();
+const manualHost = () => createManualHost<PipelineFrame>();
 
 const small = () => {
-  const s = defaultScenario();
+  const s = defaultPipelineScenario();
   return { ...s, pipeline: { ...s.pipeline, queries: 600 } };
 };
 

@@ -1,17 +1,17 @@
 import type { PipelineRun, PipelineRunSnapshot, QueryRecord } from '../engine/pipeline/simulation';
 import { MODE_IDS, type InterferenceModeId } from '../engine/profiles/types';
-import { parseScenario } from '../worlds/pipeline/door';
-import { createLaneRuns, laneParameters } from '../scenario/pipelineRunner';
+import { parsePipelineScenario } from '../worlds/pipeline/door';
+import { createPipelineLaneRuns, pipelineLaneParameters } from '../scenario/pipelineRunner';
 import type { PipelineScenario } from '../scenario/schema';
 import { laneLabel } from '../schedulers/pipeline/registry';
-import type { AlgorithmStep, AlgorithmTrace } from '../schedulers/pipeline/trace';
-import type { EventView, Frame, LaneInfo, Marker, PipelineLoaded, SeekResult, TeachingFrame, TimelineFrame } from './protocol';
+import type { AlgorithmStep, AlgorithmTrace } from '../schedulers/pipeline/algorithmTrace';
+import type { PipelineEventView, PipelineFrame, PipelineLaneInfo, PipelineMarker, PipelineLoaded, SeekResult, PipelineTeachingFrame, PipelineTimelineFrame } from './pipelineProtocol';
 import type { Answer } from './liveProtocol';
-import { SPEED_LIMITS, TIMELINE_MARKERS } from './protocol';
+import { PIPELINE_SPEED_LIMITS, PIPELINE_TIMELINE_MARKERS } from './pipelineProtocol';
 import type { SessionHost } from './liveLoop';
 import { describeValue, indexProblem, LiveSession, refuse } from './liveSession';
-import { LaneSeriesBuilder, type SeriesSnapshot } from './seriesBuilder';
-import type { FrameContext, FrameExtra, SessionContext, TimeTravel, WorldPlugin } from './world';
+import { PipelineSeriesBuilder, type PipelineSeriesSnapshot } from './pipelineSeries';
+import type { FrameContext, FrameExtra, SessionContext, TimeTravel, WorldPlugin } from './worldPlugin';
 
 /**
  * Markers sent per frame at most (the newest). At full speed thousands of detections and
@@ -38,9 +38,9 @@ const TIMELINE_INTERVAL_MS = 500;
 const QUERIES_PER_STRETCH = 256;
 
 interface Lane {
-  info: LaneInfo;
+  info: PipelineLaneInfo;
   run: PipelineRun;
-  series: LaneSeriesBuilder;
+  series: PipelineSeriesBuilder;
   lastBottleneckMs: number;
   lastOptimalBottleneckMs: number;
   lastConfiguration: Int32Array;
@@ -61,7 +61,7 @@ export interface PipelineCheckpoint {
   readonly previousModes: Uint8Array;
   readonly lanes: readonly {
     readonly run: PipelineRunSnapshot;
-    readonly series: SeriesSnapshot;
+    readonly series: PipelineSeriesSnapshot;
     readonly lastBottleneckMs: number;
     readonly lastOptimalBottleneckMs: number;
     readonly lastConfiguration: Int32Array;
@@ -76,7 +76,7 @@ export type PipelineEdit = () => void;
 export interface PipelineTypes {
   readonly scenario: PipelineScenario;
   readonly loaded: PipelineLoaded;
-  readonly frame: Frame;
+  readonly frame: PipelineFrame;
   readonly edit: PipelineEdit;
   readonly checkpoint: PipelineCheckpoint;
 }
@@ -99,7 +99,7 @@ export class PipelineWorld implements WorldPlugin<PipelineTypes> {
     restore: (c) => this.restore(c),
   };
   readonly initialSpeed = 60;
-  readonly speedLimits = SPEED_LIMITS;
+  readonly speedLimits = PIPELINE_SPEED_LIMITS;
   readonly positionField = 'query';
   readonly positionRule = 'an integer';
   readonly buildErrorPath = 'pipeline';
@@ -109,12 +109,12 @@ export class PipelineWorld implements WorldPlugin<PipelineTypes> {
   served = 0;
   total = 0;
   stages = 0;
-  events: EventView[] = [];
+  events: PipelineEventView[] = [];
   nextEventId = 1;
-  private markers: Marker[] = [];
+  private markers: PipelineMarker[] = [];
   private previousModes = new Uint8Array(0);
   /** Markers up to how far the run has been, in query order, for the time line. */
-  private markerLog: Marker[] = [];
+  private markerLog: PipelineMarker[] = [];
   private markerLogSent = 0;
   private timelineReset = true;
   traceLane = 0;
@@ -136,7 +136,7 @@ export class PipelineWorld implements WorldPlugin<PipelineTypes> {
   }
 
   parse(input: unknown) {
-    return parseScenario(input);
+    return parsePipelineScenario(input);
   }
 
   position(): number {
@@ -156,11 +156,11 @@ export class PipelineWorld implements WorldPlugin<PipelineTypes> {
     this.served = 0;
     this.total = scenario.pipeline.queries;
     this.stages = scenario.pipeline.executionPlaces;
-    const built = createLaneRuns(scenario, {}, scenario.seed, LATENCY_SAMPLE_CAP, (index) => this.traceSink(index));
+    const built = createPipelineLaneRuns(scenario, {}, scenario.seed, LATENCY_SAMPLE_CAP, (index) => this.traceSink(index));
     this.lanes = built.map(({ lane, label, run }, index) => ({
-      info: { index, scheduler: lane.scheduler, label, params: laneParameters(lane) },
+      info: { index, scheduler: lane.scheduler, label, params: pipelineLaneParameters(lane) },
       run,
-      series: new LaneSeriesBuilder(),
+      series: new PipelineSeriesBuilder(),
       lastBottleneckMs: 0,
       lastOptimalBottleneckMs: 0,
       lastConfiguration: run.configuration.slice(),
@@ -269,10 +269,10 @@ export class PipelineWorld implements WorldPlugin<PipelineTypes> {
   }
 
   /** The charts' markers (no trials) of queries before `served`, the newest MARKERS_AFTER_SEEK of them. */
-  private markersBefore(served: number): Marker[] {
+  private markersBefore(served: number): PipelineMarker[] {
     let end = this.markerLog.length;
     while (end > 0 && this.markerLog[end - 1]!.query >= served) end--;
-    const out: Marker[] = [];
+    const out: PipelineMarker[] = [];
     for (let i = end - 1; i >= 0 && out.length < MARKERS_AFTER_SEEK; i--) if (this.markerLog[i]!.kind !== 'trial') out.push(this.markerLog[i]!);
     return out.reverse();
   }
@@ -315,7 +315,7 @@ export class PipelineWorld implements WorldPlugin<PipelineTypes> {
    * they would crowd detections out of the charts' bounded buffer), and for the time line
    * when the run has not been this far before.
    */
-  private mark(marker: Marker): void {
+  private mark(marker: PipelineMarker): void {
     if (marker.kind !== 'trial') this.markers.push(marker);
     if (marker.query >= this.session.furthest()) {
       // A dense run (interference every few queries at full speed) makes thousands of
@@ -326,10 +326,10 @@ export class PipelineWorld implements WorldPlugin<PipelineTypes> {
       if (this.markerBuckets.get(key) === bucket) return;
       this.markerBuckets.set(key, bucket);
       this.markerLog.push(marker);
-      if (this.markerLog.length > TIMELINE_MARKERS + TIMELINE_MARKERS / 4) {
-        // Trim the oldest; the page trims its copy by the same rule (TIMELINE_MARKERS), so
+      if (this.markerLog.length > PIPELINE_TIMELINE_MARKERS + PIPELINE_TIMELINE_MARKERS / 4) {
+        // Trim the oldest; the page trims its copy by the same rule (PIPELINE_TIMELINE_MARKERS), so
         // nothing is sent again (resending thousands of markers cost the page long tasks).
-        const dropped = this.markerLog.length - TIMELINE_MARKERS;
+        const dropped = this.markerLog.length - PIPELINE_TIMELINE_MARKERS;
         this.markerLog = this.markerLog.slice(dropped);
         this.markerLogSent = Math.max(0, this.markerLogSent - dropped);
       }
@@ -371,11 +371,11 @@ export class PipelineWorld implements WorldPlugin<PipelineTypes> {
     return this.lanes.map((l) => l.run.summary());
   }
 
-  frameExtra(context: FrameContext): FrameExtra<Frame> {
+  frameExtra(context: FrameContext): FrameExtra<PipelineFrame> {
     const { force, nowMs: now } = context;
     const modes = this.previousModes.slice();
     context.transfer.push(modes.buffer);
-    let teaching: TeachingFrame | undefined;
+    let teaching: PipelineTeachingFrame | undefined;
     // While playing, the algorithm panel is a glimpse (it is read in step mode): at most
     // twice a second, like the time line, so a fast run does not redraw it every frame.
     if (this.teachingDirty && (force || context.status !== 'playing' || now - this.lastTeachingMs >= TIMELINE_INTERVAL_MS)) {
@@ -390,7 +390,7 @@ export class PipelineWorld implements WorldPlugin<PipelineTypes> {
       };
       this.teachingDirty = false;
     }
-    let timeline: TimelineFrame | undefined;
+    let timeline: PipelineTimelineFrame | undefined;
     // While playing, the time line is sent twice a second at most: a fast run makes many markers.
     if (this.timelineReset || force || (this.markerLogSent < this.markerLog.length && now - this.lastTimelineMs >= TIMELINE_INTERVAL_MS)) {
       this.lastTimelineMs = now;
@@ -420,7 +420,7 @@ export class PipelineWorld implements WorldPlugin<PipelineTypes> {
  * teaching view (an algorithm step forward or back, the followed lane).
  */
 export class PipelineSession extends LiveSession<PipelineTypes> {
-  constructor(host: SessionHost<Frame>) {
+  constructor(host: SessionHost<PipelineFrame>) {
     super(host, new PipelineWorld());
   }
 
@@ -497,7 +497,7 @@ export class PipelineSession extends LiveSession<PipelineTypes> {
    * Co-locates a workload in `mode` on an EP from the next query on: an event of the scenario
    * from the query served now, never ending, checked as a scenario file's events are.
    */
-  addEvent(executionPlace: unknown, mode: unknown): Answer<{ readonly events: readonly EventView[] }> {
+  addEvent(executionPlace: unknown, mode: unknown): Answer<{ readonly events: readonly PipelineEventView[] }> {
     const w = this.pipeline;
     const scenario = w.scenario;
     if (scenario === null) return refuse('pipeline.interference.events', 'no scenario is loaded');
@@ -509,7 +509,7 @@ export class PipelineSession extends LiveSession<PipelineTypes> {
       pipeline: { ...p, interference: { ...p.interference, events: [...p.interference.events, { executionPlace, mode, fromQuery: w.served, toQuery: null }] } },
     }, [`pipeline.interference.events[${at}]`]);
     if (refused !== null) return refused;
-    const event: EventView = { id: w.nextEventId++, executionPlace: executionPlace as number, mode: mode as InterferenceModeId, fromQuery: w.served, toQuery: null };
+    const event: PipelineEventView = { id: w.nextEventId++, executionPlace: executionPlace as number, mode: mode as InterferenceModeId, fromQuery: w.served, toQuery: null };
     const modeIndex = MODE_IDS.indexOf(event.mode);
     this.edit(() => {
       for (const lane of w.lanes) lane.run.timeline.addEvent({ executionPlace: event.executionPlace, mode: modeIndex, fromQuery: event.fromQuery, toQuery: null, id: event.id });
@@ -521,7 +521,7 @@ export class PipelineSession extends LiveSession<PipelineTypes> {
   }
 
   /** Ends a placed or scripted event from the next query on (or drops it if not started). */
-  removeEvent(id: unknown): Answer<{ readonly events: readonly EventView[] }> {
+  removeEvent(id: unknown): Answer<{ readonly events: readonly PipelineEventView[] }> {
     const w = this.pipeline;
     if (w.scenario === null) return refuse('id', 'no scenario is loaded');
     const event = w.events.find((e) => e.id === id);
@@ -550,7 +550,7 @@ export class PipelineSession extends LiveSession<PipelineTypes> {
    * range the scenario schema gives it (the registry's, as the slider's): a value a scenario
    * file could not hold is refused by name, so the scenario, and its link, stay valid.
    */
-  setLaneParameter(laneIndex: unknown, name: unknown, value: unknown): Answer<{ readonly lane: LaneInfo }> {
+  setLaneParameter(laneIndex: unknown, name: unknown, value: unknown): Answer<{ readonly lane: PipelineLaneInfo }> {
     const w = this.pipeline;
     const scenario = w.scenario;
     if (scenario === null) return refuse('lane', 'no scenario is loaded');
@@ -571,7 +571,7 @@ export class PipelineSession extends LiveSession<PipelineTypes> {
     }
     this.edit(() => lane.run.setSchedulerParameter(name, v), true);
     w.scenario = { ...scenario, pipeline: { ...scenario.pipeline, lanes: lanes as PipelineScenario['pipeline']['lanes'] } };
-    const params = laneParameters(w.scenario.pipeline.lanes[index]!);
+    const params = pipelineLaneParameters(w.scenario.pipeline.lanes[index]!);
     lane.info = { ...lane.info, params, label: laneLabel(lane.info.scheduler as never, params) };
     return { ok: true, lane: lane.info };
   }

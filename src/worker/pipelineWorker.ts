@@ -4,13 +4,13 @@
  * calls (`liveWorker.ts`) and the pipeline's own (`pipelineApi.ts`).
  */
 import { expose } from 'comlink';
-import type { Frame } from './protocol';
+import type { PipelineFrame } from './pipelineProtocol';
 import { workerHost } from './liveWorker';
 import { pipelineApi } from './pipelineApi';
 import { PipelineSession } from './pipelineSession';
 
-const frames = workerHost<Frame>();
+const frames = workerHost<PipelineFrame>();
 const api = pipelineApi(new PipelineSession(frames.host), frames);
 
-export type SimWorkerApi = typeof api;
+export type PipelineWorkerApi = typeof api;
 expose(api);

@@ -1,7 +1,7 @@
 /**
  * What the serving-world worker (BCEdge, ARCHITECTURE §3) and the serving page say to each
  * other: the generic frame and API of `liveProtocol.ts` over the serving lanes' data, plus
- * the serving world's own fields and calls. The pipeline world's counterpart is `protocol.ts`.
+ * the serving world's own fields and calls. The pipeline world's counterpart is `pipelineProtocol.ts`.
  */
 import type { AgentFile } from '../agents/learner';
 import type { SacUpdateExplained } from '../agents/sac';

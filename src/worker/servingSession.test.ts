@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { manualHost as createManualHost } from './testing/manualHost';
-import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
+import { defaultPipelineScenario, SERVING_PRESETS } from '../scenario/presets';
 import type { ServingScenario } from '../scenario/schema';
 import { isLearningScheduler } from '../schedulers/serving/registry';
 import { runServingScenario } from '../scenario/servingRunner';
@@ -89,7 +89,7 @@ describe('ServingSession', () => {
     const { host } = manualHost();
     const session = new ServingSession(host);
     session.load(small());
-    const bad = session.load(defaultScenario());
+    const bad = session.load(defaultPipelineScenario());
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.errors[0]!.path).toBe('world');
     const invalid = session.load({ ...small(), seed: -4 });

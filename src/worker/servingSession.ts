@@ -31,7 +31,7 @@ import { SERVING_SPEED_LIMITS } from './servingProtocol';
 import { referencePlanKey, ReferenceSearches, type SearchRequest } from './referenceLanes';
 import { referenceSearchBound, type ReferenceResult } from '../schedulers/serving/reference';
 import { ServingSeries, type ServingSeriesSnapshot } from './servingSeries';
-import type { FrameContext, FrameExtra, SessionContext, TimeTravel, WorldPlugin } from './world';
+import type { FrameContext, FrameExtra, SessionContext, TimeTravel, WorldPlugin } from './worldPlugin';
 
 /** What a lane's scheduler wrapper shares with the session. */
 interface LaneHooks {

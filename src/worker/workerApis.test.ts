@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeAnyScenarioLink } from '../scenario/link';
-import { defaultScenario, SERVING_PRESETS } from '../scenario/presets';
+import { defaultPipelineScenario, SERVING_PRESETS } from '../scenario/presets';
 import { validateAnyScenario, type ServingScenario } from '../scenario/schema';
 import { isLearningScheduler } from '../schedulers/serving/registry';
 import { propertyTimeout, runs } from '../testing/propertySeed';
 import type { Answer } from './liveProtocol';
 import { pipelineApi } from './pipelineApi';
 import { PipelineSession } from './pipelineSession';
-import type { Frame, SimApi } from './protocol';
+import type { PipelineFrame, PipelineApi } from './pipelineProtocol';
 import { servingApi } from './servingApi';
 import type { ServingApi, ServingFrame } from './servingProtocol';
 import { ServingSession } from './servingSession';
@@ -23,7 +23,7 @@ import { manualHost } from './testing/manualHost';
  * tested are those the workers expose (`pipelineApi`, `servingApi`), over sessions in Node.
  */
 
-const smallPipeline = () => ({ ...defaultScenario(), pipeline: { ...defaultScenario().pipeline, queries: 300 } });
+const smallPipeline = () => ({ ...defaultPipelineScenario(), pipeline: { ...defaultPipelineScenario().pipeline, queries: 300 } });
 const smallServing = (): ServingScenario => {
   const s = structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
   return { ...s, serving: { ...s.serving, durationS: 8, lanes: s.serving.lanes.filter((l) => !isLearningScheduler(l.scheduler)) } };
@@ -139,7 +139,7 @@ function expectAnswered(call: string, answer: unknown): void {
 }
 
 /** The worker is still running: it answers, and the scenario it holds is one the schema (and the link) take. */
-async function expectRunning(api: SimApi | ServingApi): Promise<void> {
+async function expectRunning(api: PipelineApi | ServingApi): Promise<void> {
   expect(api.ping()).toBe(true);
   const scenario = api.currentScenario();
   if (scenario === null) return;
@@ -149,7 +149,7 @@ async function expectRunning(api: SimApi | ServingApi): Promise<void> {
   expect(api.setSpeed('max')).toEqual({ ok: true });
 }
 
-async function send(api: SimApi | ServingApi, message: Message): Promise<unknown> {
+async function send(api: PipelineApi | ServingApi, message: Message): Promise<unknown> {
   const method = (api as unknown as Record<string, unknown>)[message.call] as (...args: unknown[]) => unknown;
   // A thrown error or a rejected promise fails the property: the worker must answer.
   return await method(...message.args);
@@ -159,8 +159,8 @@ describe('the workers’ APIs under hostile messages (property)', () => {
   it('pipeline: every message is answered, a refusal names its field, and the worker keeps a valid scenario', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(pipelineMessages, { minLength: 1, maxLength: 6 }), async (messages) => {
-        const h = manualHost<Frame>();
-        let subscribed: ((frame: Frame) => void) | null = null;
+        const h = manualHost<PipelineFrame>();
+        let subscribed: ((frame: PipelineFrame) => void) | null = null;
         const api = pipelineApi(new PipelineSession(h.host), { subscribe: (callback) => (subscribed = callback) });
         expect(api.load(smallPipeline()).ok).toBe(true);
         for (const message of messages) {
@@ -196,7 +196,7 @@ describe('the workers’ APIs under hostile messages (property)', () => {
 
 describe('the workers’ live edits keep to the schema’s bounds', () => {
   it('α = 31 is refused by name and the link stays; α = 30 goes through', () => {
-    const api = pipelineApi(new PipelineSession(manualHost<Frame>().host), { subscribe: () => undefined });
+    const api = pipelineApi(new PipelineSession(manualHost<PipelineFrame>().host), { subscribe: () => undefined });
     api.load(smallPipeline());
     const before = encodeAnyScenarioLink(api.currentScenario()!);
     expect(api.setLaneParameter(0, 'alpha', 31)).toEqual({ ok: false, errors: [{ path: 'pipeline.lanes[0].params.alpha', message: 'must be an integer from 1 to 30, got 31' }] });
@@ -208,7 +208,7 @@ describe('the workers’ live edits keep to the schema’s bounds', () => {
   // Fixed regression case: the first counterexample of the property above (a rule between two
   // fields named the number of EPs too, which a placed workload cannot change).
   it('regression: a workload placed on EP 4 of 4 is refused naming the event’s EP only', () => {
-    const api = pipelineApi(new PipelineSession(manualHost<Frame>().host), { subscribe: () => undefined });
+    const api = pipelineApi(new PipelineSession(manualHost<PipelineFrame>().host), { subscribe: () => undefined });
     api.load(smallPipeline());
     expect(api.addEvent(4, 'A' as never)).toEqual({
       ok: false,
@@ -221,7 +221,7 @@ describe('the workers’ live edits keep to the schema’s bounds', () => {
   });
 
   it('names the argument of a call that is not an edit', () => {
-    const api = pipelineApi(new PipelineSession(manualHost<Frame>().host), { subscribe: () => undefined });
+    const api = pipelineApi(new PipelineSession(manualHost<PipelineFrame>().host), { subscribe: () => undefined });
     expect(api.step(1)).toEqual({ ok: false, errors: [{ path: 'amount', message: 'no scenario is loaded' }] });
     api.load(smallPipeline());
     expect(api.step(0.5)).toEqual({ ok: false, errors: [{ path: 'amount', message: 'must be an integer ≥ 1 (query to advance), got 0.5' }] });

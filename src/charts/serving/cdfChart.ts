@@ -1,7 +1,7 @@
 import { axisBottom, axisLeft, line, scaleLinear } from 'd3';
 import { THEME, compactTickFormat, formatNumber, renderLegend, uniqueId, type LegendItem } from '../runtime';
 import { createAxesFrame, finiteExtent, innerSize, layoutAxesFrame, mountDataChart, setPlotMessage, tickCounts, type DataChart, type ServingChartOptions } from './common';
-import { plottable } from '../sampling';
+import { plottable } from '../pointSampling';
 
 /**
  * One distribution as its quantiles: `quantiles[i]` is the value below which a share

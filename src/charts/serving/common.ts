@@ -1,7 +1,7 @@
 import type { Axis, AxisDomain, Selection } from 'd3';
 import { MODEL_IDS, type ModelId } from '../../engine/serving/models';
-import { FONT_PX, THEME, createScaffold, observeWidth, styleAxis, type ChartScaffold, type G, type Svg } from '../runtime';
-import { plottable } from '../sampling';
+import { FONT_PX, THEME, createScaffold, observeWidth, styleAxis, type ChartScaffold, type DataChart, type G, type Svg } from '../runtime';
+import { plottable } from '../pointSampling';
 
 /**
  * Shared plumbing of the serving-world charts. Unlike the pipeline charts these read no
@@ -14,13 +14,8 @@ export interface ServingChartOptions {
   readonly height?: number;
 }
 
-/** What every serving chart's factory returns. */
-export interface DataChart<D> {
-  /** Shows `data`; calls in the same animation frame are coalesced into one redraw of the latest data. */
-  update(data: D): void;
-  /** Stops observing the host, cancels a pending redraw and removes the chart from the host. */
-  destroy(): void;
-}
+/** What every serving chart's factory returns (the chart kit's, `runtime.ts`). */
+export type { DataChart } from '../runtime';
 
 /**
  * Colours of the six BCEdge models: Paul Tol's "bright" scheme, distinct for colour-blind

@@ -1,7 +1,7 @@
 import { axisBottom, axisLeft, format, scaleBand, scaleLinear, scaleLog } from 'd3';
 import { laneColour } from '../palette';
 import { CHAR_PX, THEME, compactTickFormat, haloText, logTickFormat, renderLegend, styleAxis, type LegendItem } from '../runtime';
-import { PLOT_MIN_SPAN, fitText, plottable } from '../sampling';
+import { PLOT_MIN_SPAN, fitText, plottable } from '../pointSampling';
 import { createAxesFrame, finiteExtent, mountDataChart, setPlotMessage, tickCounts, type DataChart, type ServingChartOptions } from './common';
 
 /**

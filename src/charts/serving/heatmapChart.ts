@@ -1,7 +1,7 @@
 import { axisBottom, axisLeft, axisRight, interpolateViridis, lab, scaleBand, scaleLinear, scaleLog, scaleSequential, scaleSequentialLog } from 'd3';
 import { CHAR_PX, FONT_PX, THEME, formatNumber, haloText, renderLegend, styleAxis, uniqueId, type LegendItem } from '../runtime';
 import { createAxesFrame, finiteExtent, innerSize, mountDataChart, setPlotMessage, type DataChart, type ServingChartOptions } from './common';
-import { plottable } from '../sampling';
+import { plottable } from '../pointSampling';
 
 /**
  * The metric a heatmap shows: throughput is better high, latency better low (Fig. 1); a

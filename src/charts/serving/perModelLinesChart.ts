@@ -1,7 +1,7 @@
 import { axisBottom, axisLeft, line, scaleLinear } from 'd3';
 import type { ModelId } from '../../engine/serving/models';
 import { MAX_POINTS, THEME, compactTickFormat, formatNumber, haloText, renderLegend, type LegendItem } from '../runtime';
-import { headroomMax, pointIndices, plottable } from '../sampling';
+import { headroomMax, pointIndices, plottable } from '../pointSampling';
 import { drawScheduleOverlay, NO_SCHEDULE, type ScheduleMarks } from './scheduleOverlay';
 import { createAxesFrame, innerSize, layoutAxesFrame, modelColour, mountDataChart, setPlotMessage, tickCounts, timeDomain, type DataChart, type ServingChartOptions } from './common';
 

@@ -2,7 +2,7 @@ import { axisBottom, axisLeft, line, scaleLinear } from 'd3';
 import { laneColour } from '../palette';
 import { THEME, compactTickFormat, formatNumber, renderLegend, type LegendItem } from '../runtime';
 import { createAxesFrame, finiteExtent, innerSize, layoutAxesFrame, mountDataChart, setPlotMessage, tickCounts, type DataChart, type ServingChartOptions } from './common';
-import { plottable } from '../sampling';
+import { plottable } from '../pointSampling';
 
 /** One point of a sweep: the offered request rate and the share of requests that missed their SLO. */
 export interface RpsSweepPoint {

@@ -1,6 +1,6 @@
 import { axisBottom, axisLeft, line, scaleLinear, scaleLog } from 'd3';
 import { MAX_POINTS, compactTickFormat, formatNumber, logTickFormat, renderLegend, type LegendItem } from '../runtime';
-import { pointIndices, plottable } from '../sampling';
+import { pointIndices, plottable } from '../pointSampling';
 import { createAxesFrame, finiteExtent, innerSize, layoutAxesFrame, setPlotMessage, tickCounts, type AxesFrame } from './common';
 
 /**

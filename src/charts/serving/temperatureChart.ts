@@ -1,7 +1,7 @@
 import { laneColour } from '../palette';
 import { finiteExtent, mountDataChart, type DataChart, type ServingChartOptions } from './common';
 import { createSlotLines, type SlotLine } from './slotLinesChart';
-import { plottable } from '../sampling';
+import { plottable } from '../pointSampling';
 
 /**
  * What the temperature chart draws: SAC's α per slot for each learning lane that has one

@@ -1,7 +1,7 @@
 import { laneColour } from '../palette';
 import { mountDataChart, type DataChart, type ServingChartOptions } from './common';
 import { createSlotLines, type SlotLine } from './slotLinesChart';
-import { plottable } from '../sampling';
+import { plottable } from '../pointSampling';
 
 /**
  * What the BCEdge Figure 10 chart draws: each lane's reward (the utility, Eq. 6) per

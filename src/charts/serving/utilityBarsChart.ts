@@ -3,7 +3,7 @@ import type { ModelId } from '../../engine/serving/models';
 import { laneColour } from '../palette';
 import { THEME, formatNumber, renderLegend, type LegendItem } from '../runtime';
 import { createAxesFrame, finiteExtent, innerSize, layoutAxesFrame, mountDataChart, setPlotMessage, tickCounts, type DataChart, type ServingChartOptions } from './common';
-import { plottable } from '../sampling';
+import { plottable } from '../pointSampling';
 
 /**
  * What the BCEdge Figure 7 chart draws: each scheduler lane's utility per model.

@@ -3,7 +3,7 @@ import { MODEL_IDS } from '../../engine/profiles/types';
 import type { CliCommand } from '../command';
 import { defaultHogBufferMiB, nodeCores, nodeRuntime, spawnNodeHog } from '../hogThreads';
 import { EXIT_OK } from '../io';
-import { cancelledExit, measureModel, measureToJson, parseModes } from '../measure';
+import { cancelledExit, measureModel, measureToJson, parseModes } from '../measureModel';
 import { addHogOptions, addOutOption, choiceOption, integerOption } from '../options';
 import { checkOutputPath, writeOutput } from '../outputPath';
 

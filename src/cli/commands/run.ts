@@ -1,5 +1,5 @@
 import type { CliCommand } from '../command';
-import { LIMITS } from '../../scenario/schema';
+import { PIPELINE_LIMITS } from '../../scenario/schema';
 import { addAllowLongOption, addFormatOption, addOutOption, addSetOption, checkRunCost, integerOption, type OutputFormat } from '../options';
 import { checkOutputPath } from '../outputPath';
 import { loadScenario } from '../scenarioInput';
@@ -25,7 +25,7 @@ export const runCommand: CliCommand = {
     addFormatOption(command, 'json');
     addOutOption(command);
     addSetOption(command);
-    command.option('--seed <n>', "run with this seed instead of the scenario's (the same as --set seed=N)", integerOption('--seed', LIMITS.seed.min, LIMITS.seed.max));
+    command.option('--seed <n>', "run with this seed instead of the scenario's (the same as --set seed=N)", integerOption('--seed', PIPELINE_LIMITS.seed.min, PIPELINE_LIMITS.seed.max));
     addAllowLongOption(command);
     command.addHelpText('after', "\nscenario: a scenario .json file or a preset id (npx interference-lab presets).\nWith a sweep, every axis combination for the scenario's seed, and gridMeans: the per-lane mean over them.");
   },

@@ -1,6 +1,6 @@
 import type { ClaimRow, ClaimsReport } from '../claimsReport';
 import { CLAIMS_REPORT_VERSION } from '../claimsReport';
-import { defaultScenario, SERVING_PRESETS } from '../presets';
+import { defaultPipelineScenario, SERVING_PRESETS } from '../presets';
 import type { PipelineScenario, ServingScenario } from '../schema';
 
 /**
@@ -9,7 +9,7 @@ import type { PipelineScenario, ServingScenario } from '../schema';
  * computed numbers compute them); its shape is `ClaimsReport`'s.
  */
 export function sweptPipelineScenario(): PipelineScenario {
-  const s = defaultScenario();
+  const s = defaultPipelineScenario();
   return {
     ...s,
     pipeline: { ...s.pipeline, queries: 200 },

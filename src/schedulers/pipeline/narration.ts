@@ -6,7 +6,7 @@
  */
 import type { LlsStep } from './lls';
 import type { OdinStep } from './odin';
-import type { AlgorithmStep } from './trace';
+import type { AlgorithmStep } from './algorithmTrace';
 
 const ms = (v: number): string => `${round(v)} ms`;
 const qps = (bottleneckMs: number): string => `${round(1000 / bottleneckMs)} q/s`;

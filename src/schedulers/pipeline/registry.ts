@@ -6,7 +6,7 @@ import { createOdin } from './odin';
 import { createOptimal } from './optimal';
 import { ALPHA, PIPELINE_SCHEDULER_INFO, type PipelineSchedulerId, type PipelineSchedulerInfo } from './registryInfo';
 import { createStatic } from './static';
-import { tagged, type AlgorithmTrace } from './trace';
+import { tagged, type AlgorithmTrace } from './algorithmTrace';
 
 export { laneLabel, PIPELINE_SCHEDULER_IDS, type NumericParameter, type PipelineSchedulerId } from './registryInfo';
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { findLesson } from '../../scenario/lessons';
-import { createLaneRuns } from '../../scenario/pipelineRunner';
+import { findPipelineLesson } from '../../scenario/lessons';
+import { createPipelineLaneRuns } from '../../scenario/pipelineRunner';
 import { narrate, watchList } from './narration';
 import { ODIN_PSEUDOCODE } from './teaching';
-import type { AlgorithmStep } from './trace';
+import type { AlgorithmStep } from './algorithmTrace';
 
 /** Runs a lesson's scenario and collects lane 0's algorithm steps, per query that produced them. */
 function stepsOf(lessonId: string, queries: number): Map<number, AlgorithmStep[]> {
-  const lesson = findLesson(lessonId)!;
+  const lesson = findPipelineLesson(lessonId)!;
   const byQuery = new Map<number, AlgorithmStep[]>();
   let current = 0;
   const sink = {
@@ -18,7 +18,7 @@ function stepsOf(lessonId: string, queries: number): Map<number, AlgorithmStep[]
       byQuery.set(current, list);
     },
   };
-  const [first] = createLaneRuns(lesson.scenario, {}, lesson.scenario.seed, undefined, (lane) => (lane === 0 ? sink : undefined));
+  const [first] = createPipelineLaneRuns(lesson.scenario, {}, lesson.scenario.seed, undefined, (lane) => (lane === 0 ? sink : undefined));
   for (current = 0; current < queries; current++) first!.run.advance(1);
   return byQuery;
 }
@@ -99,10 +99,10 @@ describe('the teaching trace', () => {
      * stage 1, least: stage 0 (the first of the ties). Trial [4, 2, 3, 3]: t = [8, 8, 6, 6],
      * 8 ms < 12 ms, kept.
      */
-    const lesson = findLesson('lesson-odin')!;
+    const lesson = findPipelineLesson('lesson-odin')!;
     const scenario = { ...lesson.scenario, pipeline: { ...lesson.scenario.pipeline, lanes: [{ scheduler: 'lls' as const }] } };
     const steps: AlgorithmStep[] = [];
-    const [lane] = createLaneRuns(scenario, {}, 1, undefined, () => ({ enabled: true, push: (s: AlgorithmStep) => void steps.push(s) }));
+    const [lane] = createPipelineLaneRuns(scenario, {}, 1, undefined, () => ({ enabled: true, push: (s: AlgorithmStep) => void steps.push(s) }));
     lane!.run.advance(21);
     expect(steps.map((s) => s.line)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     const last = steps.at(-1)! as Extract<AlgorithmStep, { algorithm: 'lls' }>;

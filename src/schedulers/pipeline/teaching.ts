@@ -6,7 +6,7 @@
  * first shown (not on the page's first load, ARCHITECTURE §7a′). Stages are numbered from 1 here, as the board numbers its
  * execution places; the algorithms count from 0 inside.
  */
-import type { AlgorithmStep } from './trace';
+import type { AlgorithmStep } from './algorithmTrace';
 
 export interface PseudocodeLine {
   readonly line: number;

@@ -64,47 +64,88 @@ function servers(lane: QueueScenario['queue']['lanes'][number], waiting: number)
 type QueueEvent = { readonly kind: 'arrival' } | { readonly kind: 'done' };
 
 /**
- * Runs one lane for `durationS` (pure: simulated time, a seeded generator; the arrival stream
- * is the same for every lane of a seed, the service stream too). A request starts when a server
- * is free within the lane's current c; c is read again at every arrival and completion.
+ * One lane run forward in simulated time (pure: a seeded generator; the arrival stream is the
+ * same for every lane of a seed, the service stream too). A request starts when a server is
+ * free within the lane's current c; c is read again at every arrival and completion.
  */
-export function runQueueLane(scenario: QueueScenario, laneIndex: number): QueueSummary {
-  const q = scenario.queue;
-  const lane = q.lanes[laneIndex]!;
-  const arrivals = createRng(scenario.seed, 1);
-  const service = createRng(scenario.seed, 2);
-  const events = new EventQueue<QueueEvent>();
-  const endMs = q.durationS * 1000;
-  const waiting: number[] = [];
-  let busy = 0;
-  let requests = 0;
-  let served = 0;
-  let waitSumMs = 0;
-  let busyMs = 0;
-  let lastMs = 0;
-  events.push(arrivals.exponential(1000 / q.arrivalRps), { kind: 'arrival' });
-  const startWhatFits = (nowMs: number) => {
-    while (waiting.length > 0 && busy < servers(lane, waiting.length)) {
-      waitSumMs += nowMs - waiting.shift()!;
-      busy++;
-      events.push(nowMs + service.exponential(1000 / q.serviceRps), { kind: 'done' });
-    }
-  };
-  for (let e = events.pop(); e !== undefined && e.timeMs <= endMs; e = events.pop()) {
-    busyMs += busy * (e.timeMs - lastMs);
-    lastMs = e.timeMs;
-    if (e.payload.kind === 'arrival') {
-      requests++;
-      waiting.push(e.timeMs);
-      events.push(e.timeMs + arrivals.exponential(1000 / q.arrivalRps), { kind: 'arrival' });
-    } else {
-      busy--;
-      served++;
-    }
-    startWhatFits(e.timeMs);
+export class QueueLaneRun {
+  private readonly arrivals: ReturnType<typeof createRng>;
+  private readonly service: ReturnType<typeof createRng>;
+  private readonly events = new EventQueue<QueueEvent>();
+  private readonly endMs: number;
+  private readonly waiting: number[] = [];
+  private nowMs = 0;
+  private busyNow = 0;
+  private requests = 0;
+  private served = 0;
+  private waitSumMs = 0;
+  private busyMs = 0;
+  private lastMs = 0;
+
+  constructor(
+    private readonly scenario: QueueScenario,
+    private readonly laneIndex: number,
+  ) {
+    this.arrivals = createRng(scenario.seed, 1);
+    this.service = createRng(scenario.seed, 2);
+    this.endMs = scenario.queue.durationS * 1000;
+    this.events.push(this.arrivals.exponential(1000 / scenario.queue.arrivalRps), { kind: 'arrival' });
   }
-  busyMs += busy * (endMs - lastMs);
-  return { requests, servedRps: served / q.durationS, waitMeanMs: served + busy > 0 ? waitSumMs / (served + busy) : 0, serverSeconds: busyMs / 1000 };
+
+  /** Simulated ms reached. */
+  get timeMs(): number {
+    return this.nowMs;
+  }
+
+  /** Requests waiting and servers busy now. */
+  get queue(): { readonly waiting: number; readonly busy: number } {
+    return { waiting: this.waiting.length, busy: this.busyNow };
+  }
+
+  /** Runs every event up to `timeMs` (at most the run's end). */
+  advanceTo(timeMs: number): void {
+    const q = this.scenario.queue;
+    const lane = q.lanes[this.laneIndex]!;
+    const until = Math.min(timeMs, this.endMs);
+    for (let e = this.events.peek(); e !== undefined && e.timeMs <= until; e = this.events.peek()) {
+      this.events.pop();
+      this.busyMs += this.busyNow * (e.timeMs - this.lastMs);
+      this.lastMs = e.timeMs;
+      if (e.payload.kind === 'arrival') {
+        this.requests++;
+        this.waiting.push(e.timeMs);
+        this.events.push(e.timeMs + this.arrivals.exponential(1000 / q.arrivalRps), { kind: 'arrival' });
+      } else {
+        this.busyNow--;
+        this.served++;
+      }
+      while (this.waiting.length > 0 && this.busyNow < servers(lane, this.waiting.length)) {
+        this.waitSumMs += e.timeMs - this.waiting.shift()!;
+        this.busyNow++;
+        this.events.push(e.timeMs + this.service.exponential(1000 / q.serviceRps), { kind: 'done' });
+      }
+    }
+    this.nowMs = Math.max(this.nowMs, until);
+  }
+
+  /** The lane's summary over the time run so far (over `durationS` at the end). */
+  summary(): QueueSummary {
+    const seconds = this.nowMs === this.endMs ? this.scenario.queue.durationS : this.nowMs / 1000;
+    const started = this.served + this.busyNow;
+    return {
+      requests: this.requests,
+      servedRps: seconds > 0 ? this.served / seconds : 0,
+      waitMeanMs: started > 0 ? this.waitSumMs / started : 0,
+      serverSeconds: (this.busyMs + this.busyNow * (this.nowMs - this.lastMs)) / 1000,
+    };
+  }
+}
+
+/** Runs one lane for `durationS` (`QueueLaneRun` to its end). */
+export function runQueueLane(scenario: QueueScenario, laneIndex: number): QueueSummary {
+  const run = new QueueLaneRun(scenario, laneIndex);
+  run.advanceTo(Number.POSITIVE_INFINITY);
+  return run.summary();
 }
 
 /** Validates a queue scenario: its schema, then its sweep's rules (the kit's `checkSweep`). */

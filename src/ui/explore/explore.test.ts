@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exploreData } from '../../charts/exploreData';
 import { parseAnyScenario } from '../../scenario/parse';
-import { defaultScenario } from '../../scenario/presets';
+import { defaultPipelineScenario } from '../../scenario/presets';
 import type { PipelineScenario } from '../../scenario/schema';
 import { sweepCells } from '../../scenario/sweep';
 import { runCell, type CellOutcome } from '../../scenario/sweepReport';
@@ -9,7 +9,7 @@ import { createExploreStore } from '../../store/exploreStore';
 import type { CellPool } from '../../store/explorePool';
 
 function swept(): PipelineScenario {
-  const s = defaultScenario();
+  const s = defaultPipelineScenario();
   return {
     ...s,
     pipeline: { ...s.pipeline, queries: 200 },

@@ -1,4 +1,4 @@
-import { PAPER_SCENARIO_READINGS, type ScenarioReadings } from '../../scenario/readings';
+import { PAPER_SCENARIO_READINGS, type ScenarioReadings } from '../../scenario/servingReadings';
 import { READING_TEXTS } from '../../scenario/readingTexts';
 import type { ServingScenario } from '../../scenario/schema';
 import type { ServingStore } from '../../store/servingStore';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { FileButton } from '../FileButton';
 import { useStore } from 'zustand';
-import { traceLinkProblem, TRACE_LIMITS } from '../../scenario/trace';
+import { traceLinkProblem, TRACE_LIMITS } from '../../scenario/servingTrace';
 import type { ServingStore } from '../../store/servingStore';
 import { downloadText, fileSlug } from '../download';
 import { TRACE_FILE_BYTES, traceFileScenario, withoutTrace } from './traceScenario';
@@ -12,7 +12,7 @@ const MIB = 1024 * 1024;
 /**
  * Trace replay in the serving lab (ARCHITECTURE §3): a CSV or JSON file of arrival times and models
  * replaces the drawn arrivals, read by the same parser with the same checks and caps as the
- * scenario and the command line (scenario/trace.ts). A malformed file is refused with a banner
+ * scenario and the command line (scenario/servingTrace.ts). A malformed file is refused with a banner
  * naming the file and the field, and the current scenario stays. A trace longer than a link
  * carries travels as a scenario file: this panel says so and saves and opens such files.
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeAnyScenarioLink } from '../../scenario/link';
 import { SERVING_PRESETS } from '../../scenario/presets';
 import { validateServingScenario, type ServingScenario } from '../../scenario/schema';
-import { TRACE_LIMITS } from '../../scenario/trace';
+import { TRACE_LIMITS } from '../../scenario/servingTrace';
 import { servingLink, servingLinkHash, traceFileScenario, withoutTrace, withTrace } from './traceScenario';
 
 const base = (): ServingScenario => structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;

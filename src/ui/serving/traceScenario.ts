@@ -1,7 +1,7 @@
 import { MODEL_IDS } from '../../engine/serving/models';
 import { encodeHeldScenarioLink, LINK_LIMITS } from '../../scenario/link';
 import type { ServingScenario } from '../../scenario/schema';
-import { parseTrace, traceLinkProblem, TRACE_LIMITS, type TracedRequestSpec } from '../../scenario/trace';
+import { parseTrace, traceLinkProblem, TRACE_LIMITS, type TracedRequestSpec } from '../../scenario/servingTrace';
 
 export type ServingModels = ServingScenario['serving']['models'];
 
@@ -34,7 +34,7 @@ export type TraceFileResult = { readonly ok: true; readonly scenario: ServingSce
 
 /**
  * A trace file read into the scenario: the same parser, checks and caps as everywhere
- * (scenario/trace.ts); problems name the file and the field (`trace line 3.model`). The
+ * (scenario/servingTrace.ts); problems name the file and the field (`trace line 3.model`). The
  * worker validates the result as any scenario (models' classes, the run's bounds).
  */
 export function traceFileScenario(scenario: ServingScenario, fileName: string, text: string): TraceFileResult {

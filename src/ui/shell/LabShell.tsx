@@ -6,7 +6,7 @@ import { LessonsPanel, type LessonsOfLab } from '../LessonBar';
 import { PlaybackBar, type WorldPlayback } from './PlaybackBar';
 import { ShareBar, type WorldShare } from './ShareBar';
 import { ShellStoreContext, useShell, type ShellStore } from './shellStore';
-import { useHistoryKeys, type HistoryKeysStore } from '../shellKeys';
+import { useHistoryKeys, type HistoryKeysStore } from './historyKeys';
 import { ViewLauncher } from '../ViewLauncher';
 
 /** The Claims view's mount, loaded when the view is first opened (it loads the view itself). */

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import type { DataChart } from '../../charts/serving/common';
+import type { DataChart } from '../../charts/runtime';
 import { ChartCard } from './ChartCard';
 
 /** What a store-fed chart needs of a store: its state and a subscription (every lab's store has both). */

@@ -1,6 +1,6 @@
 import type { World } from '../../kit/world';
 import { runPipelineCell } from '../../scenario/pipelineRunner';
-import { scenarioSchema, validateScenario, type PipelineScenario } from '../../scenario/schema';
+import { pipelineScenarioSchema, validatePipelineScenario, type PipelineScenario } from '../../scenario/schema';
 import { PIPELINE_SCHEDULERS } from '../../schedulers/pipeline/registry';
 
 /** Where each axis of a version-2 grid lives in the scenario, in the order its cells were run (outermost first). */
@@ -56,8 +56,8 @@ export const pipelineWorld: World<PipelineScenario> = {
   // The pipeline's newer modelling choices (engine/pipeline/assumptions.ts): absent, the behaviour before they were named.
   optionalFields: new Set(['assumptions.interferenceOverlap', 'assumptions.latencyQueries']),
   migrations: { 2: gridToSweep },
-  validate: validateScenario,
-  schema: () => scenarioSchema,
+  validate: validatePipelineScenario,
+  schema: () => pipelineScenarioSchema,
   lanes: (s) => s.pipeline.lanes,
   withLanes: (s, lanes) => ({ ...s, pipeline: { ...s.pipeline, lanes: lanes as PipelineScenario['pipeline']['lanes'] } }),
   asCellsRun: (s) => s,
