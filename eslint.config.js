@@ -184,6 +184,7 @@ const SHARED_KIT_FILES = [
   'src/ui/claims/*.{ts,tsx}',
   'src/ui/explore/*.{ts,tsx}',
   'src/charts/runtime.ts',
+  'src/charts/axes.ts',
   'src/charts/palette.ts',
   'src/charts/pointSampling.ts',
   'src/charts/stack.ts',

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCdfChart } from './serving/cdfChart';
-import type { DataChart } from './serving/common';
+import type { DataChart } from './runtime';
 import { createDecisionTimeChart } from './serving/decisionTimeChart';
 import { createHeatmapChart, type HeatmapData } from './serving/heatmapChart';
 import { createPerModelLinesChart } from './serving/perModelLinesChart';

@@ -46,3 +46,15 @@ export function fitText(text: string, widthPx: number, charPx = 7): string {
   if (room <= 1) return '';
   return `${text.slice(0, room - 1)}…`;
 }
+
+/** Smallest and largest plottable value of `values` (both NaN when there is none). */
+export function finiteExtent(values: Iterable<number | null | undefined>): [number, number] {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const v of values) {
+    if (!plottable(v)) continue;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return lo <= hi ? [lo, hi] : [Number.NaN, Number.NaN];
+}

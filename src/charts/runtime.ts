@@ -140,6 +140,52 @@ export interface DataChart<D> {
   destroy(): void;
 }
 
+/** The minimal host a chart mounts on (an HTMLElement in the browser; a stub in tests). */
+export interface ChartHost {
+  readonly clientWidth: number;
+}
+
+/**
+ * Runs a data chart: keeps the latest data, follows the host's width with a ResizeObserver
+ * and calls `draw(data, width)` at most once per animation frame (updates and resizes in the
+ * same frame are coalesced). Nothing is drawn before the first `update` or below 40 px.
+ * `destroy` cancels the pending frame, disconnects the observer and removes `root`.
+ */
+export function mountDataChart<D>(host: ChartHost & Element, root: { remove(): void }, draw: (data: D, width: number) => void): DataChart<D> {
+  let width = Math.floor(host.clientWidth);
+  let data: D | undefined;
+  let hasData = false;
+  let frame = 0;
+  let alive = true;
+  const run = () => {
+    frame = 0;
+    if (!alive || !hasData || width < 40) return;
+    draw(data as D, width);
+  };
+  const schedule = () => {
+    if (alive && frame === 0) frame = requestAnimationFrame(run);
+  };
+  const observer = observeWidth(host, () => width, (w) => {
+    width = w;
+    schedule();
+  });
+  return {
+    update(next: D) {
+      data = next;
+      hasData = true;
+      schedule();
+    },
+    destroy() {
+      if (!alive) return;
+      alive = false;
+      if (frame !== 0) cancelAnimationFrame(frame);
+      frame = 0;
+      observer.disconnect();
+      root.remove();
+    },
+  };
+}
+
 /** A legend entry: a swatch and a label. */
 export interface LegendItem {
   readonly key: string;

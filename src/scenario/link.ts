@@ -94,19 +94,36 @@ export type RoutedLink =
   | { readonly ok: false; readonly world: ScenarioWorld; readonly errors: readonly FieldError[] };
 
 /**
- * Opens a link of either world, once, and says which world it belongs to: a
- * serving link with a bad field is reported with the serving scenario's own field errors,
- * to the serving lab. A link that cannot be unpacked at all (or names no world) belongs to
- * the pipeline world, the lab's first. Never throws.
+ * An opened link: its document and the world it names, not yet validated — the page hands it
+ * to its world's lab, whose worker validates it at its door, once (ARCHITECTURE §1, the data
+ * path) — or the errors of a link that cannot be unpacked (it belongs to the lab's first world).
  */
-export function decodeLink(hash: string): RoutedLink {
+export type OpenedLink =
+  | { readonly ok: true; readonly world: ScenarioWorld; readonly document: unknown }
+  | { readonly ok: false; readonly world: ScenarioWorld; readonly errors: readonly FieldError[] };
+
+/**
+ * Unpacks a link of any world and says which world it belongs to, without validating its
+ * scenario (the world's door does): every check up to the JSON value (length, codec,
+ * base64url, bounded inflate, UTF-8, JSON; forbidden keys are the door's). Never throws.
+ */
+export function openLink(hash: string): OpenedLink {
   const value = unpackLink(hash);
   if ('errors' in value) return { ok: false, world: worldOfDocument(null).id, errors: value.errors };
-  const world = worldOfDocument(value.json).id;
-  const parsed = parseAnyScenario(value.json);
-  return parsed.ok ? { ok: true, world, scenario: parsed.scenario } : { ok: false, world, errors: parsed.errors };
+  return { ok: true, world: worldOfDocument(value.json).id, document: value.json };
 }
 
+/**
+ * `openLink` and the scenario validated here (the command line's and the tests' way; the page
+ * leaves the validation to its lab's worker): a serving link with a bad field is reported with
+ * the serving scenario's own field errors. Never throws.
+ */
+export function decodeLink(hash: string): RoutedLink {
+  const opened = openLink(hash);
+  if (!opened.ok) return opened;
+  const parsed = parseAnyScenario(opened.document);
+  return parsed.ok ? { ok: true, world: opened.world, scenario: parsed.scenario } : { ok: false, world: opened.world, errors: parsed.errors };
+}
 
 /** The hash of a scenario of either world; throws like `encodePipelineScenarioLink` on an invalid one. */
 export function encodeAnyScenarioLink(scenario: AnyScenario): string {

@@ -1,8 +1,9 @@
 import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { AnyLabStore } from '../store/liveStore';
 import { PAGE_WORLDS, pageWorldOf } from '../worlds/pages';
+import type { OpenedLink } from '../scenario/link';
 import { linkCodec, startLinkSync } from './linkSync';
-import { OpenInLabContext, ShownWorldContext, type OpenInLab, type PageWorldModule } from './shell/pageWorld';
+import { loadRouted, OpenInLabContext, ShownWorldContext, type OpenInLab, type PageWorldModule } from './shell/pageWorld';
 
 /** A world's lab once started: its page module and its store (with its worker). */
 interface StartedLab {
@@ -14,12 +15,11 @@ interface StartedLab {
 const FIRST = PAGE_WORLDS[0]!;
 
 /**
- * Opens a link: decoded once (`decodeLink`) and routed to the lab of its world, which loads
- * its scenario or shows its errors over its last good scenario.
+ * Routes an opened link (`openLink`: unpacked, not validated) to the lab of its world, whose
+ * worker validates it once at its door; the lab shows its errors over its last good scenario.
  */
-async function routeLink(open: OpenInLab, hash: string, options: { readonly play: boolean }): Promise<boolean> {
-  const decoded = (await linkCodec()).decodeLink(hash);
-  return open(decoded.ok ? { scenario: decoded.scenario, source: 'link', play: options.play } : { world: decoded.world, errors: decoded.errors });
+function routeLink(open: OpenInLab, link: OpenedLink, options: { readonly play: boolean }): Promise<boolean> {
+  return open(link.ok ? { world: link.world, scenario: link.document, source: 'link', play: options.play } : { world: link.world, errors: link.errors });
 }
 
 /**
@@ -56,50 +56,42 @@ export function App({ store: given }: { readonly store?: AnyLabStore } = {}) {
 
   const open = useCallback<OpenInLab>(
     (routed) => {
-      const id = pageWorldOf('scenario' in routed ? routed.scenario.world : routed.world).id;
+      const id = pageWorldOf(routed.world).id;
       // One lab runs at a time: the others pause (their workers would share the cores).
       for (const [other, lab] of labs) if (other !== id) void lab.store.getState().pause();
       const own = ++opening.current;
       setShown({ id, lab: labs.get(id) ?? null });
       return start(id).then(async (lab) => {
         if (own === opening.current) setShown({ id, lab });
-        const act = lab.store.getState();
-        if ('errors' in routed) {
-          // A broken link: its errors over the lab's last good scenario (its default the first time).
-          if (act.scenario === null) await act.load(lab.module.defaultScenario() as never, 'preset');
-          act.reject('link', routed.errors);
-          return false;
-        }
-        const ok = await act.load(routed.scenario as never, routed.source);
-        if (ok && routed.play) await act.play();
-        return ok;
+        return loadRouted(lab, routed);
       });
     },
     [labs, start],
   );
 
-  // The first scenario: the link in the address bar, or the first world's default, played.
+  // The first scenario: the link in the address bar (opened once, validated once, by its lab's
+  // worker), or the first world's default, played.
   useEffect(() => {
     void (async () => {
       const hash = window.location.hash.replace(/^#/, '');
-      const decoded = hash === '' ? null : (await linkCodec()).decodeLink(hash);
       const store = firstLab.store;
-      if (decoded !== null && decoded.world !== FIRST.id) {
-        // A link of another world opens its lab; the first lab waits behind it, on its default.
-        await routeLink(open, hash, { play: true });
+      if (hash === '') {
         await store.getState().load(firstLab.module.defaultScenario() as never, 'preset');
-        return;
-      }
-      let ok = decoded !== null && decoded.ok && (await open({ scenario: decoded.scenario, source: 'link', play: false }));
-      if (!ok) {
-        // A broken link keeps its banner over the default scenario.
-        const errors = decoded !== null && !decoded.ok ? { source: 'link' as const, errors: decoded.errors } : store.getState().errors;
-        ok = await store.getState().load(firstLab.module.defaultScenario() as never, 'preset');
-        if (errors !== null) store.getState().reject(errors.source, errors.errors);
+      } else {
+        const link = (await linkCodec()).openLink(hash);
+        if (link.world !== FIRST.id) {
+          // A link of another world opens its lab; the first lab waits behind it, on its default.
+          await routeLink(open, link, { play: true });
+          await store.getState().load(firstLab.module.defaultScenario() as never, 'preset');
+          return;
+        }
+        // A broken link leaves its banner over the default scenario, which plays.
+        await routeLink(open, link, { play: false });
       }
       // A link that opens the Explore or Claims view leaves the lab paused: their workers need the cores.
-      const view = firstLab.store.getState().view as { readonly explore?: boolean; readonly claims?: boolean };
-      if (ok && view.explore !== true && view.claims !== true) await firstLab.store.getState().play();
+      const state = store.getState();
+      const view = state.view as { readonly explore?: boolean; readonly claims?: boolean };
+      if (state.scenario !== null && view.explore !== true && view.claims !== true) await state.play();
     })();
   }, [firstLab, open]);
 
@@ -107,7 +99,7 @@ export function App({ store: given }: { readonly store?: AnyLabStore } = {}) {
   const shownLab = shown.lab;
   useEffect(() => {
     if (shownLab === null) return;
-    return startLinkSync(shownLab.store, window, shownLab.module.linkHash as (scenario: never) => Promise<string | null>, (hash) => routeLink(open, hash, { play: false }));
+    return startLinkSync(shownLab.store, window, shownLab.module.linkHash as (scenario: never) => Promise<string | null>, async (hash) => routeLink(open, (await linkCodec()).openLink(hash), { play: false }));
   }, [shownLab, open]);
 
   const exit = useCallback(() => {

@@ -1,11 +1,12 @@
 import { axisBottom, axisLeft, line, scaleLinear } from 'd3';
 import type { PipelineLabState, PipelineLabStore } from '../../store/pipelineStore';
 import { laneColour } from '../palette';
-import { CHAR_PX, FONT_PX, MAX_LANES, THEME, callAxis, createScaffold, formatNumber, mountChart, renderLegend, type ChartOptions, type LegendItem } from '../runtime';
+import { appendAxes, appendAxisTexts, innerSize, layoutAxes, setPlotMessage, type AxesParts, type Margin } from '../axes';
+import { CHAR_PX, MAX_LANES, THEME, createScaffold, formatNumber, mountChart, renderLegend, type ChartOptions, type LegendItem } from '../runtime';
 import { fitText } from '../pointSampling';
 import { sloCurve, type SloPoint, type SloReference } from './sloCurve';
 
-const MARGIN = { top: 30, right: 18, bottom: 44, left: 64 } as const;
+const MARGIN: Margin = { top: 30, right: 18, bottom: 44, left: 64 };
 
 /** Text shown until the run pauses or finishes (the summaries arrive then). */
 export const SLO_WAITING_MESSAGE = 'Pause or finish the run to see SLO violations';
@@ -43,39 +44,28 @@ export function createSloChart(host: HTMLElement, store: PipelineLabStore, optio
   const grid = main.append('g');
   const lines = main.append('g');
   const dots = main.append('g');
-  const xAxis = main.append('g');
-  const yAxis = main.append('g');
-  const xLabel = main.append('text').attr('text-anchor', 'end').style('fill', THEME.text);
-  const yLabel = main.append('text').attr('text-anchor', 'middle').attr('transform', 'rotate(-90)').style('fill', THEME.text).text('queries violating the SLO (%)');
-  const message = main.append('text').attr('text-anchor', 'middle').style('fill', THEME.text).style('font-size', `${FONT_PX + 2}px`);
+  const parts: AxesParts = { svg, main, grid, ...appendAxes(main), ...appendAxisTexts(main) };
   const x = scaleLinear().domain([0, 100]);
   const y = scaleLinear().domain([0, 100]);
 
   const draw = (state: PipelineLabState, width: number) => {
-    const innerWidth = Math.max(10, width - MARGIN.left - MARGIN.right);
-    const innerHeight = Math.max(10, height - MARGIN.top - MARGIN.bottom);
-    svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
-    main.attr('transform', `translate(${MARGIN.left},${MARGIN.top})`);
+    const { innerWidth, innerHeight } = innerSize(width, height, MARGIN);
     buttons.attr('aria-pressed', (r) => String(r === reference));
     x.range([0, innerWidth]);
     y.range([innerHeight, 0]);
     const text = REFERENCE_TEXT[reference];
     subtitle.text(fitText(text.subtitle, width, CHAR_PX));
-    xAxis.attr('transform', `translate(0,${innerHeight})`);
     const xTicks = innerWidth > 420 ? [5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100] : [5, 25, 50, 75, 100];
-    callAxis(xAxis, axisBottom(x).tickValues(xTicks).tickSizeOuter(0));
-    callAxis(yAxis, axisLeft(y).ticks(5).tickSizeOuter(0));
-    grid
-      .selectAll<SVGLineElement, number>('line')
-      .data(y.ticks(5))
-      .join('line')
-      .attr('x1', 0)
-      .attr('x2', innerWidth)
-      .attr('y1', (d) => y(d))
-      .attr('y2', (d) => y(d))
-      .style('stroke', THEME.grid);
-    xLabel.attr('x', innerWidth).attr('y', innerHeight + 36).text(text.axis);
-    yLabel.attr('x', -innerHeight / 2).attr('y', -MARGIN.left + 14);
+    layoutAxes(
+      parts,
+      width,
+      height,
+      MARGIN,
+      axisBottom(x).tickValues(xTicks).tickSizeOuter(0),
+      axisLeft(y).ticks(5).tickSizeOuter(0),
+      y.ticks(5).map((d) => y(d)),
+      { x: text.axis, y: 'queries violating the SLO (%)' },
+    );
 
     const summaries = state.summaries;
     const curves: SloPoint[][] = summaries === null ? [] : summaries.slice(0, MAX_LANES).map((s) => sloCurve(s, reference));
@@ -102,11 +92,7 @@ export function createSloChart(host: HTMLElement, store: PipelineLabStore, optio
       .attr('cx', (p) => x(p.levelPct))
       .attr('cy', (p) => y(p.violationPct))
       .attr('r', 3);
-    message
-      .attr('x', innerWidth / 2)
-      .attr('y', innerHeight / 2)
-      .attr('display', summaries === null ? null : 'none')
-      .text(SLO_WAITING_MESSAGE);
+    setPlotMessage(parts, width, height, summaries === null ? SLO_WAITING_MESSAGE : null, MARGIN);
 
     const labelOf = (l: number) => state.lanes[l]?.label ?? `lane ${l + 1}`;
     const laneCount = Math.min(MAX_LANES, summaries?.length ?? state.lanes.length);

@@ -1,34 +1,27 @@
-import { axisBottom, axisLeft, line, type ScaleLinear, type Selection } from 'd3';
+import { line, type ScaleLinear, type Selection } from 'd3';
 import type { PipelineSeriesBuffer, PipelineSeriesColumn } from '../../store/pipelineSeriesBuffer';
 import { laneColour } from '../palette';
 import type { PipelineMarker } from '../../worker/pipelineProtocol';
 import { markerDescription, placeTicks } from './markerTicks';
-import { CHAR_PX, FONT_PX, THEME, callAxis, compactTickFormat, haloText, textMeasurer, uniqueId, type G, type Svg } from '../runtime';
+import { appendAxes, appendAxisTexts, innerSize, layoutLinearAxes, setPlotMessage, type AxesParts, type Margin } from '../axes';
+import { CHAR_PX, THEME, haloText, textMeasurer, uniqueId, type G, type Svg } from '../runtime';
 import { fitText, plottable } from '../pointSampling';
 
 /** Space around the plot of a time chart, px: the top band holds the subtitle and the interference labels. */
-export const TIME_MARGIN = { top: 46, right: 18, bottom: 44, left: 64 } as const;
+export const TIME_MARGIN: Margin = { top: 46, right: 18, bottom: 44, left: 64 };
 
 type Text = Selection<SVGTextElement, unknown, null, undefined>;
 type Path = Selection<SVGPathElement, unknown, null, undefined>;
 
-/** The groups of a chart over the query axis. */
-export interface TimeFrame {
-  readonly svg: Svg;
+/** The groups of a chart over the query axis (the pipeline's time charts): the kit's axes parts and what the query axis adds. */
+export interface TimeFrame extends AxesParts {
   readonly subtitle: Text;
-  readonly main: G;
-  readonly grid: G;
   /** Clipped to the plot: areas, reference lines and lane lines go here. */
   readonly areas: G;
   readonly refs: G;
   readonly lines: G;
   /** Not clipped: labels of reference lines. */
   readonly labels: G;
-  readonly xAxis: G;
-  readonly yAxis: G;
-  readonly xLabel: Text;
-  readonly yLabel: Text;
-  readonly message: Text;
   readonly interference: {
     readonly guides: Path;
     readonly on: Path;
@@ -59,8 +52,7 @@ export function createTimeFrame(svg: Svg): TimeFrame {
     .attr('stroke-width', 1);
   const refs = clipped.append('g').attr('class', 'chart-refs');
   const lines = clipped.append('g').attr('class', 'chart-lines');
-  const xAxis = main.append('g').attr('class', 'chart-x-axis');
-  const yAxis = main.append('g').attr('class', 'chart-y-axis');
+  const axes = appendAxes(main);
   const on = main.append('path').attr('fill', 'none').style('stroke', THEME.interference).attr('stroke-width', 2);
   const off = main
     .append('path')
@@ -72,9 +64,6 @@ export function createTimeFrame(svg: Svg): TimeFrame {
   const detect = main.append('path').attr('fill', 'none').attr('stroke-width', 2);
   const install = main.append('path').attr('stroke-width', 2);
   const labels = main.append('g').attr('class', 'chart-ref-labels');
-  const xLabel = main.append('text').attr('text-anchor', 'end').style('fill', THEME.text);
-  const yLabel = main.append('text').attr('text-anchor', 'middle').attr('transform', 'rotate(-90)').style('fill', THEME.text);
-  const message = main.append('text').attr('text-anchor', 'middle').style('fill', THEME.text).style('font-size', `${FONT_PX + 2}px`);
   return {
     svg,
     subtitle,
@@ -84,11 +73,8 @@ export function createTimeFrame(svg: Svg): TimeFrame {
     refs,
     lines,
     labels,
-    xAxis,
-    yAxis,
-    xLabel,
-    yLabel,
-    message,
+    ...axes,
+    ...appendAxisTexts(main),
     interference: { guides, on, off, labels: interferenceLabels },
     laneTicks: { detect, install },
     clipRect,
@@ -98,13 +84,10 @@ export function createTimeFrame(svg: Svg): TimeFrame {
 
 /** Plot size of a time chart of the given outer size. */
 export function plotSize(width: number, height: number): { innerWidth: number; innerHeight: number } {
-  return {
-    innerWidth: Math.max(10, width - TIME_MARGIN.left - TIME_MARGIN.right),
-    innerHeight: Math.max(10, height - TIME_MARGIN.top - TIME_MARGIN.bottom),
-  };
+  return innerSize(width, height, TIME_MARGIN);
 }
 
-/** Sizes the frame and draws its axes, grid and labels. */
+/** Sizes the frame and draws its axes (query axis below, compact numbers), grid and labels: the kit's `layoutAxes` and the subtitle. */
 export function layoutTimeFrame(
   frame: TimeFrame,
   width: number,
@@ -114,37 +97,14 @@ export function layoutTimeFrame(
   labels: { readonly x: string; readonly y: string; readonly subtitle: string },
 ): void {
   const { innerWidth, innerHeight } = plotSize(width, height);
-  frame.svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
-  frame.main.attr('transform', `translate(${TIME_MARGIN.left},${TIME_MARGIN.top})`);
   frame.clipRect.attr('x', 0).attr('y', -4).attr('width', innerWidth).attr('height', innerHeight + 8);
   frame.subtitle.text(fitText(labels.subtitle, width, CHAR_PX));
-  const xTicks = Math.max(2, Math.min(10, Math.floor(innerWidth / 80)));
-  const yTicks = Math.max(2, Math.min(8, Math.floor(innerHeight / 40)));
-  frame.xAxis.attr('transform', `translate(0,${innerHeight})`);
-  callAxis(frame.xAxis, axisBottom(x).ticks(xTicks).tickFormat(compactTickFormat(x, xTicks)).tickSizeOuter(0));
-  callAxis(frame.yAxis, axisLeft(y).ticks(yTicks).tickFormat(compactTickFormat(y, yTicks)).tickSizeOuter(0));
-  frame.grid
-    .selectAll<SVGLineElement, number>('line')
-    .data(y.ticks(yTicks))
-    .join('line')
-    .attr('x1', 0)
-    .attr('x2', innerWidth)
-    .attr('y1', (d) => y(d))
-    .attr('y2', (d) => y(d))
-    .style('stroke', THEME.grid)
-    .attr('stroke-width', 1);
-  frame.xLabel.attr('x', innerWidth).attr('y', innerHeight + 36).text(labels.x);
-  frame.yLabel.attr('x', -innerHeight / 2).attr('y', -TIME_MARGIN.left + 14).text(labels.y);
+  layoutLinearAxes(frame, width, height, TIME_MARGIN, x, y, labels);
 }
 
 /** Shows a message over the plot (or hides it with null). */
 export function setMessage(frame: TimeFrame, width: number, height: number, text: string | null): void {
-  const { innerWidth, innerHeight } = plotSize(width, height);
-  frame.message
-    .attr('x', innerWidth / 2)
-    .attr('y', innerHeight / 2)
-    .attr('display', text === null ? 'none' : null)
-    .text(text ?? '');
+  setPlotMessage(frame, width, height, text, TIME_MARGIN);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { axisBottom, axisLeft, line, scaleLinear } from 'd3';
-import { THEME, compactTickFormat, formatNumber, renderLegend, uniqueId, type LegendItem } from '../runtime';
-import { createAxesFrame, finiteExtent, innerSize, layoutAxesFrame, mountDataChart, setPlotMessage, tickCounts, type DataChart, type ServingChartOptions } from './common';
-import { plottable } from '../pointSampling';
+import { compactTickFormat, formatNumber, mountDataChart, renderLegend, THEME, uniqueId, type ChartOptions, type DataChart, type LegendItem } from '../runtime';
+import { finiteExtent, plottable } from '../pointSampling';
+import { createAxesFrame, innerSize, layoutAxesFrame, setPlotMessage, tickCounts } from '../axes';
 
 /**
  * One distribution as its quantiles: `quantiles[i]` is the value below which a share
@@ -77,7 +77,7 @@ export function cdfDomain(series: readonly (readonly CdfPoint[])[]): { x: [numbe
  * where), y the share of samples at or below it, 0 … 100 %. The SVG's `data-points` is the
  * number of points drawn and `data-series` the number of series with samples.
  */
-export function createCdfChart(host: HTMLElement, options: ServingChartOptions = {}): DataChart<CdfData> {
+export function createCdfChart(host: HTMLElement, options: ChartOptions = {}): DataChart<CdfData> {
   const height = options.height ?? 280;
   const frame = createAxesFrame(host, 'chart-cdf');
   const clipId = uniqueId('chart-cdf-clip');

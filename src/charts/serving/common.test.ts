@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MODEL_IDS } from '../../engine/serving/models';
-import { MODEL_COLOURS, finiteExtent, modelColour, mountDataChart, timeDomain } from './common';
+import { MODEL_COLOURS, modelColour, timeDomain } from './common';
+import { finiteExtent } from '../pointSampling';
+import { mountDataChart } from '../runtime';
 
 describe('MODEL_COLOURS', () => {
   it('gives each of the six models its own colour', () => {

@@ -1,8 +1,8 @@
 import { axisBottom, axisLeft, format, scaleBand, scaleLinear, scaleLog } from 'd3';
 import { laneColour } from '../palette';
-import { CHAR_PX, THEME, compactTickFormat, haloText, logTickFormat, renderLegend, styleAxis, type LegendItem } from '../runtime';
-import { PLOT_MIN_SPAN, fitText, plottable } from '../pointSampling';
-import { createAxesFrame, finiteExtent, mountDataChart, setPlotMessage, tickCounts, type DataChart, type ServingChartOptions } from './common';
+import { CHAR_PX, compactTickFormat, haloText, logTickFormat, mountDataChart, renderLegend, styleAxis, THEME, type ChartOptions, type DataChart, type LegendItem } from '../runtime';
+import { finiteExtent, fitText, PLOT_MIN_SPAN, plottable } from '../pointSampling';
+import { createAxesFrame, setPlotMessage, tickCounts } from '../axes';
 
 /**
  * What the BCEdge Figure 16 chart draws: each lane's mean wall-clock time per scheduling
@@ -53,7 +53,7 @@ interface Row {
  * the lanes differ by orders of magnitude, as rules and neural networks do). The SVG grows
  * with the number of lanes; its `data-points` is the number of bars drawn.
  */
-export function createDecisionTimeChart(host: HTMLElement, options: ServingChartOptions = {}): DataChart<DecisionTimeData> {
+export function createDecisionTimeChart(host: HTMLElement, options: ChartOptions = {}): DataChart<DecisionTimeData> {
   const frame = createAxesFrame(host, 'chart-decision-time');
   const labels = frame.overlay.append('g').attr('class', 'chart-values');
   const y = scaleBand<number>().paddingInner(0.25).paddingOuter(0.15);

@@ -1,7 +1,7 @@
 import { axisBottom, axisLeft, axisRight, interpolateViridis, lab, scaleBand, scaleLinear, scaleLog, scaleSequential, scaleSequentialLog } from 'd3';
-import { CHAR_PX, FONT_PX, THEME, formatNumber, haloText, renderLegend, styleAxis, uniqueId, type LegendItem } from '../runtime';
-import { createAxesFrame, finiteExtent, innerSize, mountDataChart, setPlotMessage, type DataChart, type ServingChartOptions } from './common';
-import { plottable } from '../pointSampling';
+import { CHAR_PX, FONT_PX, formatNumber, haloText, mountDataChart, renderLegend, styleAxis, THEME, uniqueId, type ChartOptions, type DataChart, type LegendItem } from '../runtime';
+import { finiteExtent, plottable } from '../pointSampling';
+import { createAxesFrame, innerSize, setPlotMessage } from '../axes';
 
 /**
  * The metric a heatmap shows: throughput is better high, latency better low (Fig. 1); a
@@ -130,7 +130,7 @@ interface Cell {
  * most probable action outlined. The SVG's `data-points` is the number of cells drawn
  * (missing cells included); each cell's `data-value` is its value (empty when missing).
  */
-export function createHeatmapChart(host: HTMLElement, options: ServingChartOptions = {}): DataChart<HeatmapData> {
+export function createHeatmapChart(host: HTMLElement, options: ChartOptions = {}): DataChart<HeatmapData> {
   const height = options.height ?? 320;
   const frame = createAxesFrame(host, 'chart-heatmap');
   const { svg, plot, overlay } = frame;

@@ -1,9 +1,10 @@
-import { axisBottom, axisLeft, line, scaleLinear } from 'd3';
+import { line, scaleLinear } from 'd3';
 import type { ModelId } from '../../engine/serving/models';
-import { MAX_POINTS, THEME, compactTickFormat, formatNumber, haloText, renderLegend, type LegendItem } from '../runtime';
+import { formatNumber, haloText, MAX_POINTS, mountDataChart, renderLegend, THEME, type ChartOptions, type DataChart, type LegendItem } from '../runtime';
 import { headroomMax, pointIndices, plottable } from '../pointSampling';
 import { drawScheduleOverlay, NO_SCHEDULE, type ScheduleMarks } from './scheduleOverlay';
-import { createAxesFrame, innerSize, layoutAxesFrame, modelColour, mountDataChart, setPlotMessage, tickCounts, timeDomain, type DataChart, type ServingChartOptions } from './common';
+import { createAxesFrame, innerSize, layoutLinearAxes, PLOT_MARGIN, setPlotMessage } from '../axes';
+import { modelColour, timeDomain } from './common';
 
 /**
  * What the BCEdge Figure 9 chart draws: each model's latency over simulated time and its SLO.
@@ -33,7 +34,7 @@ export function countFinite(values: readonly number[], indices: readonly number[
  * model (MODEL_COLOURS), each model's SLO a dashed line of the same colour. The SVG's
  * `data-points` is the number of latency samples drawn, summed over models (SLO lines not counted).
  */
-export function createPerModelLinesChart(host: HTMLElement, options: ServingChartOptions = {}): DataChart<PerModelLinesData> {
+export function createPerModelLinesChart(host: HTMLElement, options: ChartOptions = {}): DataChart<PerModelLinesData> {
   const height = options.height ?? 300;
   const frame = createAxesFrame(host, 'chart-per-model-lines');
   const slos = frame.plot.append('g').attr('class', 'chart-slos');
@@ -55,16 +56,7 @@ export function createPerModelLinesChart(host: HTMLElement, options: ServingChar
     };
     y.domain([0, headroomMax(values())]).range([innerHeight, 0]);
     drawScheduleOverlay(schedule, x, innerHeight, data.schedule ?? NO_SCHEDULE);
-    const ticks = tickCounts(innerWidth, innerHeight);
-    layoutAxesFrame(
-      frame,
-      width,
-      height,
-      axisBottom(x).ticks(ticks.x).tickFormat(compactTickFormat(x, ticks.x)).tickSizeOuter(0),
-      axisLeft(y).ticks(ticks.y).tickFormat(compactTickFormat(y, ticks.y)).tickSizeOuter(0),
-      y.ticks(ticks.y).map((v) => y(v)),
-      { x: 'simulated time (s)', y: 'latency (ms)' },
-    );
+    layoutLinearAxes(frame, width, height, PLOT_MARGIN, x, y, { x: 'simulated time (s)', y: 'latency (ms)' });
 
     const withSlo = data.series.map((_, k) => k).filter((k) => plottable(data.series[k]!.sloMs));
     slos

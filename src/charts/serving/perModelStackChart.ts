@@ -1,9 +1,10 @@
-import { area, axisBottom, axisLeft, scaleLinear } from 'd3';
+import { area, scaleLinear } from 'd3';
 import type { ModelId } from '../../engine/serving/models';
-import { MAX_POINTS, compactTickFormat, formatNumber, renderLegend, type LegendItem } from '../runtime';
+import { formatNumber, MAX_POINTS, mountDataChart, renderLegend, type ChartOptions, type DataChart, type LegendItem } from '../runtime';
 import { headroomMax, pointIndices, plottable } from '../pointSampling';
 import { drawScheduleOverlay, NO_SCHEDULE, type ScheduleMarks } from './scheduleOverlay';
-import { createAxesFrame, innerSize, layoutAxesFrame, modelColour, mountDataChart, setPlotMessage, tickCounts, timeDomain, type DataChart, type ServingChartOptions } from './common';
+import { createAxesFrame, innerSize, layoutLinearAxes, PLOT_MARGIN, setPlotMessage } from '../axes';
+import { modelColour, timeDomain } from './common';
 
 /**
  * What the BCEdge Figure 8 chart draws: each model's throughput over simulated time, stacked
@@ -43,7 +44,7 @@ export function stackBands(series: readonly (readonly number[])[], length: numbe
  * colour per model (MODEL_COLOURS). The SVG's `data-points` is the number of samples drawn,
  * summed over models.
  */
-export function createPerModelStackChart(host: HTMLElement, options: ServingChartOptions = {}): DataChart<PerModelStackData> {
+export function createPerModelStackChart(host: HTMLElement, options: ChartOptions = {}): DataChart<PerModelStackData> {
   const height = options.height ?? 300;
   const frame = createAxesFrame(host, 'chart-per-model-stack');
   const schedule = frame.overlay.append('g').attr('class', 'chart-schedule');
@@ -62,16 +63,7 @@ export function createPerModelStackChart(host: HTMLElement, options: ServingChar
     x.domain(timeDomain(data.timeS)).range([0, innerWidth]);
     y.domain([0, headroomMax(drawn.map((i) => total[i]!))]).range([innerHeight, 0]);
     drawScheduleOverlay(schedule, x, innerHeight, data.schedule ?? NO_SCHEDULE);
-    const ticks = tickCounts(innerWidth, innerHeight);
-    layoutAxesFrame(
-      frame,
-      width,
-      height,
-      axisBottom(x).ticks(ticks.x).tickFormat(compactTickFormat(x, ticks.x)).tickSizeOuter(0),
-      axisLeft(y).ticks(ticks.y).tickFormat(compactTickFormat(y, ticks.y)).tickSizeOuter(0),
-      y.ticks(ticks.y).map((v) => y(v)),
-      { x: 'simulated time (s)', y: 'throughput (rps)' },
-    );
+    layoutLinearAxes(frame, width, height, PLOT_MARGIN, x, y, { x: 'simulated time (s)', y: 'throughput (rps)' });
 
     let points = 0;
     frame.plot

@@ -1,8 +1,8 @@
 import { axisBottom, axisLeft, line, scaleLinear } from 'd3';
 import { laneColour } from '../palette';
-import { THEME, compactTickFormat, formatNumber, renderLegend, type LegendItem } from '../runtime';
-import { createAxesFrame, finiteExtent, innerSize, layoutAxesFrame, mountDataChart, setPlotMessage, tickCounts, type DataChart, type ServingChartOptions } from './common';
-import { plottable } from '../pointSampling';
+import { compactTickFormat, formatNumber, mountDataChart, renderLegend, THEME, type ChartOptions, type DataChart, type LegendItem } from '../runtime';
+import { finiteExtent, plottable } from '../pointSampling';
+import { createAxesFrame, innerSize, layoutAxesFrame, setPlotMessage, tickCounts } from '../axes';
 
 /** One point of a sweep: the offered request rate and the share of requests that missed their SLO. */
 export interface RpsSweepPoint {
@@ -45,7 +45,7 @@ export function sweepDomains(lanes: readonly (readonly RpsSweepPoint[])[]): { x:
  * with dots per scheduler lane in its lane colour. The SVG's `data-points` is the number of
  * points drawn, summed over lanes.
  */
-export function createRpsSweepChart(host: HTMLElement, options: ServingChartOptions = {}): DataChart<RpsSweepData> {
+export function createRpsSweepChart(host: HTMLElement, options: ChartOptions = {}): DataChart<RpsSweepData> {
   const height = options.height ?? 280;
   const frame = createAxesFrame(host, 'chart-rps-sweep');
   const x = scaleLinear();

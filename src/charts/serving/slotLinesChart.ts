@@ -1,7 +1,7 @@
 import { axisBottom, axisLeft, line, scaleLinear, scaleLog } from 'd3';
 import { MAX_POINTS, compactTickFormat, formatNumber, logTickFormat, renderLegend, type LegendItem } from '../runtime';
-import { pointIndices, plottable } from '../pointSampling';
-import { createAxesFrame, finiteExtent, innerSize, layoutAxesFrame, setPlotMessage, tickCounts, type AxesFrame } from './common';
+import { finiteExtent, plottable, pointIndices } from '../pointSampling';
+import { createAxesFrame, innerSize, layoutAxesFrame, setPlotMessage, tickCounts, type AxesFrame } from '../axes';
 
 /**
  * Lines over scheduling slots, shared by the learning charts (Fig. 10's training curves and

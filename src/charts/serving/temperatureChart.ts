@@ -1,7 +1,7 @@
 import { laneColour } from '../palette';
-import { finiteExtent, mountDataChart, type DataChart, type ServingChartOptions } from './common';
 import { createSlotLines, type SlotLine } from './slotLinesChart';
-import { plottable } from '../pointSampling';
+import { finiteExtent, plottable } from '../pointSampling';
+import { mountDataChart, type ChartOptions, type DataChart } from '../runtime';
 
 /**
  * What the temperature chart draws: SAC's α per slot for each learning lane that has one
@@ -43,7 +43,7 @@ export function temperatureLog(lanes: readonly ArrayLike<number>[]): boolean {
  * more than TEMPERATURE_LOG_SPAN. The SVG's `data-points` is the number of points drawn,
  * `data-lines` the number of lanes drawn.
  */
-export function createTemperatureChart(host: HTMLElement, options: ServingChartOptions = {}): DataChart<TemperatureData> {
+export function createTemperatureChart(host: HTMLElement, options: ChartOptions = {}): DataChart<TemperatureData> {
   const height = options.height ?? 300;
   const chart = createSlotLines(host, 'chart-temperature', height);
 

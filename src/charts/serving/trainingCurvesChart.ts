@@ -1,7 +1,7 @@
 import { laneColour } from '../palette';
-import { mountDataChart, type DataChart, type ServingChartOptions } from './common';
 import { createSlotLines, type SlotLine } from './slotLinesChart';
 import { plottable } from '../pointSampling';
+import { mountDataChart, type ChartOptions, type DataChart } from '../runtime';
 
 /**
  * What the BCEdge Figure 10 chart draws: each lane's reward (the utility, Eq. 6) per
@@ -87,7 +87,7 @@ function lastSlotOf(data: TrainingCurvesData): number {
  * and the others dashed. The SVG's `data-points` is the number of points drawn, `data-window`
  * the moving average's width in slots.
  */
-export function createTrainingCurvesChart(host: HTMLElement, options: ServingChartOptions = {}): DataChart<TrainingCurvesData> {
+export function createTrainingCurvesChart(host: HTMLElement, options: ChartOptions = {}): DataChart<TrainingCurvesData> {
   const height = options.height ?? 300;
   const chart = createSlotLines(host, 'chart-training-curves', height);
 

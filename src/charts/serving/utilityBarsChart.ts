@@ -1,9 +1,9 @@
 import { axisBottom, axisLeft, scaleBand, scaleLinear } from 'd3';
 import type { ModelId } from '../../engine/serving/models';
 import { laneColour } from '../palette';
-import { THEME, formatNumber, renderLegend, type LegendItem } from '../runtime';
-import { createAxesFrame, finiteExtent, innerSize, layoutAxesFrame, mountDataChart, setPlotMessage, tickCounts, type DataChart, type ServingChartOptions } from './common';
-import { plottable } from '../pointSampling';
+import { formatNumber, mountDataChart, renderLegend, THEME, type ChartOptions, type DataChart, type LegendItem } from '../runtime';
+import { finiteExtent, plottable } from '../pointSampling';
+import { createAxesFrame, innerSize, layoutAxesFrame, setPlotMessage, tickCounts } from '../axes';
 
 /**
  * What the BCEdge Figure 7 chart draws: each scheduler lane's utility per model.
@@ -54,7 +54,7 @@ interface Bar {
  * scheduler lane in its lane colour), each model's best lane = 1, raw values in the bars'
  * tooltips. The SVG's `data-points` is the number of bars drawn.
  */
-export function createUtilityBarsChart(host: HTMLElement, options: ServingChartOptions = {}): DataChart<UtilityBarsData> {
+export function createUtilityBarsChart(host: HTMLElement, options: ChartOptions = {}): DataChart<UtilityBarsData> {
   const height = options.height ?? 280;
   const frame = createAxesFrame(host, 'chart-utility-bars');
   const zero = frame.overlay.append('line').style('stroke', THEME.text).attr('stroke-width', 1);

@@ -31,7 +31,7 @@ export function ClaimsMount() {
     const single = swept.sweep === undefined || sweepCombinations(swept).length === 1;
     const explore = !single && pageWorldOf(worldOf(swept).id).explore;
     const scenario: AnyScenario = single ? cellScenario(swept, { values: sweepCombinations(swept)[0]!, seed: swept.seed }) : explore ? ({ ...swept, view: { mode: 'normal', hide: [], explore: true } } as AnyScenario) : swept;
-    void open({ scenario, source: 'preset', play: !explore });
+    void open({ world: scenario.world, scenario, source: 'preset', play: !explore });
   };
   return <ClaimsPage onOpen={openRow} onClose={close} />;
 }

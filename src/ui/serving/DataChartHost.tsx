@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import type { DataChart } from '../../charts/serving/common';
+import type { DataChart } from '../../charts/runtime';
 import { ChartCard } from '../shell/ChartCard';
 
 /**

@@ -27,7 +27,7 @@ export function PresetsList({ onClose }: { readonly onClose: () => void }) {
               data-testid={`presets.${p.id}`}
               onClick={() => {
                 onClose();
-                void open({ scenario: structuredClone(scenario), source: 'preset', play: elsewhere });
+                void open({ world: scenario.world, scenario: structuredClone(scenario), source: 'preset', play: elsewhere });
               }}
             >
               {scenario.title}

@@ -37,12 +37,28 @@ export interface PageWorld {
 
 /**
  * A scenario routed to its world's lab (from a link, a preset or a claim: `source`; `play`
- * starts it), or the field errors of one that did not validate: the lab shows them over its
- * last good scenario (its default the first time).
+ * starts it) — a link's document as opened, validated by the lab's worker at its door — or
+ * the errors of a link that could not be unpacked. Either way the lab shows the errors over
+ * its last good scenario (its default the first time).
  */
 export type Routed =
-  | { readonly scenario: { readonly world: string }; readonly source: 'link' | 'preset'; readonly play: boolean }
+  | { readonly world: string; readonly scenario: unknown; readonly source: 'link' | 'preset'; readonly play: boolean }
   | { readonly world: string; readonly errors: readonly FieldError[] };
+
+/**
+ * Loads what was routed to a started lab: the scenario (validated once, by the lab's worker at
+ * its door) or the errors; refused before the lab held any scenario, the lab takes its default
+ * and shows the errors over it. True when the routed scenario loaded (and plays if asked).
+ */
+export async function loadRouted(lab: { readonly store: AnyLabStore; readonly module: Pick<PageWorldModule, 'defaultScenario'> }, routed: Routed): Promise<boolean> {
+  const store = lab.store;
+  const ok = 'errors' in routed ? false : await store.getState().load(routed.scenario as never, routed.source);
+  const errors = 'errors' in routed ? { source: 'link' as const, errors: routed.errors } : store.getState().errors;
+  if (!ok && store.getState().scenario === null) await store.getState().load(lab.module.defaultScenario() as never, 'preset');
+  if (!ok && errors !== null) store.getState().reject(errors.source, errors.errors);
+  if (ok && !('errors' in routed) && routed.play) await store.getState().play();
+  return ok;
+}
 
 /** Opens a scenario (or a broken link's errors) in the lab of its world, shown from then on; true once it is loaded. */
 export type OpenInLab = (routed: Routed) => Promise<boolean>;
