@@ -22,16 +22,22 @@ import { queueScenario, queueWorld } from './queueWorld';
 
 let unregister: () => void;
 const frames = new Map<number, FrameRequestCallback>();
+let clientWidth: PropertyDescriptor | undefined;
 beforeAll(() => {
   unregister = registerWorld(queueWorld);
   (globalThis as unknown as { IS_REACT_ACT_ENVIRONMENT: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
   let next = 1;
   vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => (frames.set(next, callback), next++));
   vi.stubGlobal('cancelAnimationFrame', (id: number) => frames.delete(id));
+  // happy-dom lays nothing out: every element is 640 px wide, as a chart card on a laptop.
+  clientWidth = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth');
+  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 640 });
 });
 afterAll(() => {
   unregister();
   vi.unstubAllGlobals();
+  if (clientWidth === undefined) delete (HTMLElement.prototype as { clientWidth?: number }).clientWidth;
+  else Object.defineProperty(HTMLElement.prototype, 'clientWidth', clientWidth);
 });
 
 /** Runs the animation frames the charts asked for. */
@@ -88,7 +94,7 @@ function queueLabWorld(store: ShellStore): LabWorld {
       progress: <span data-testid="queue.progress">queue</span>,
     },
     share: { copyLink: async () => ({ ok: false, reason: 'the queue world has no link codec' }) as never, presets: () => null, parts: {} },
-    lessons: [],
+    lessons: async () => [],
     shortcuts: [],
     board: <p data-testid="queue.board">two servers</p>,
     dockLabel: 'Queue',
@@ -122,7 +128,6 @@ describe('the third world in the page shell (ARCHITECTURE §7b)', () => {
     const { store } = queueLab(h.host);
     expect(await store.getState().load(queueScenario(), 'preset')).toBe(true);
     host = document.createElement('div');
-    Object.defineProperty(host, 'clientWidth', { configurable: true, get: () => 640 });
     document.body.append(host);
     root = createRoot(host);
     const shellStore = store as unknown as ShellStore;
@@ -137,8 +142,9 @@ describe('the third world in the page shell (ARCHITECTURE §7b)', () => {
     const pause = q('queue.pause') as HTMLButtonElement;
     expect([play.disabled, pause.disabled]).toEqual([false, true]);
     await act(async () => play.click());
-    expect(store.getState().status).toBe('playing');
     await act(async () => h.advanceTime(1000));
+    expect(store.getState().status).toBe('playing');
+    expect((q('queue.pause') as HTMLButtonElement).disabled).toBe(false);
     await act(async () => (q('queue.pause') as HTMLButtonElement).click());
     expect(store.getState().status).toBe('paused');
     expect(store.getState().position).toBe(10_000);
