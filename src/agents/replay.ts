@@ -134,14 +134,7 @@ export class ReplayBuffer {
 export const REPLAY_CHUNK_ROWS = 256;
 
 /** Rows [k·REPLAY_CHUNK_ROWS, …) of a replay buffer, copied (never written once made). */
-export interface ReplayChunk {
-  readonly states: Float32Array;
-  readonly masks: Uint8Array;
-  readonly nextStates: Float32Array;
-  readonly nextMasks: Uint8Array;
-  readonly actions: Int32Array;
-  readonly rewards: Float32Array;
-}
+export type ReplayChunk = Pick<ReplayBuffer, 'states' | 'masks' | 'nextStates' | 'nextMasks' | 'actions' | 'rewards'>;
 
 /** A replay buffer's checkpoint (see `ReplayBuffer.snapshot`). */
 export interface ReplaySnapshot {

@@ -2,10 +2,11 @@ import { axisBottom, axisLeft, scaleBand, scaleLog } from 'd3';
 import type { PipelineLabState, PipelineLabStore } from '../../store/pipelineStore';
 import { laneColour } from '../palette';
 import { BOX_WHISKERS, boxStats, type BoxStats } from './histogram';
-import { CHAR_PX, FONT_PX, MAX_LANES, THEME, callAxis, createScaffold, formatNumber, logTickFormat, mountChart, renderLegend, type ChartOptions, type LegendItem } from '../runtime';
+import { appendAxes, appendAxisTexts, innerSize, layoutAxes, setPlotMessage, type AxesParts, type Margin } from '../axes';
+import { CHAR_PX, MAX_LANES, THEME, createScaffold, formatNumber, logTickFormat, mountChart, renderLegend, type ChartOptions, type LegendItem } from '../runtime';
 import { fitText, plottable } from '../pointSampling';
 
-const MARGIN = { top: 30, right: 18, bottom: 44, left: 64 } as const;
+const MARGIN: Margin = { top: 30, right: 18, bottom: 44, left: 64 };
 
 /** y domain of a log scale over box plots: the whiskers with a little room, at least one decade wide. */
 export function boxDomain(boxes: readonly (BoxStats | null)[]): [number, number] {
@@ -40,19 +41,12 @@ export function createLatencyBoxChart(host: HTMLElement, store: PipelineLabStore
   const main = svg.append('g');
   const grid = main.append('g');
   const boxes = main.append('g');
-  const xAxis = main.append('g');
-  const yAxis = main.append('g');
-  const yLabel = main.append('text').attr('text-anchor', 'middle').attr('transform', 'rotate(-90)').style('fill', THEME.text).text('latency (ms, log scale)');
-  const xLabel = main.append('text').attr('text-anchor', 'end').style('fill', THEME.text).text('lane');
-  const message = main.append('text').attr('text-anchor', 'middle').style('fill', THEME.text).style('font-size', `${FONT_PX + 2}px`);
+  const parts: AxesParts = { svg, main, grid, ...appendAxes(main), ...appendAxisTexts(main) };
   const x = scaleBand<number>().paddingInner(0.35).paddingOuter(0.2);
   const y = scaleLog();
 
   const draw = (state: PipelineLabState, width: number) => {
-    const innerWidth = Math.max(10, width - MARGIN.left - MARGIN.right);
-    const innerHeight = Math.max(10, height - MARGIN.top - MARGIN.bottom);
-    svg.attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
-    main.attr('transform', `translate(${MARGIN.left},${MARGIN.top})`);
+    const { innerWidth, innerHeight } = innerSize(width, height, MARGIN);
     const live = state.live.slice(0, MAX_LANES);
     const stats = live.map((l) => boxStats(l.latencyHistogram));
     const lanes = live.map((_, i) => i);
@@ -62,23 +56,21 @@ export function createLatencyBoxChart(host: HTMLElement, store: PipelineLabStore
     const count = stats.reduce((m, b) => Math.max(m, b?.count ?? 0), 0);
     subtitle.text(fitText(`Measured latency of all ${count} queries so far, per lane`, width, CHAR_PX));
 
-    xAxis.attr('transform', `translate(0,${innerHeight})`);
-    callAxis(
-      xAxis,
+    layoutAxes(
+      parts,
+      width,
+      height,
+      MARGIN,
       axisBottom(x)
         .tickFormat((l) => fitText(labelOf(l), x.step() - 4, CHAR_PX))
         .tickSizeOuter(0),
+      axisLeft(y).ticks(6).tickFormat(logTickFormat(y)).tickSizeOuter(0),
+      y
+        .ticks(6)
+        .filter((t) => logTickFormat(y)(t) !== '')
+        .map((t) => y(t)),
+      { x: 'lane', y: 'latency (ms, log scale)' },
     );
-    callAxis(yAxis, axisLeft(y).ticks(6).tickFormat(logTickFormat(y)).tickSizeOuter(0));
-    grid
-      .selectAll<SVGLineElement, number>('line')
-      .data(y.ticks(6).filter((t) => logTickFormat(y)(t) !== ''))
-      .join('line')
-      .attr('x1', 0)
-      .attr('x2', innerWidth)
-      .attr('y1', (d) => y(d))
-      .attr('y2', (d) => y(d))
-      .style('stroke', THEME.grid);
 
     const bw = x.bandwidth();
     const present = lanes.filter((l) => stats[l] !== null);
@@ -143,13 +135,7 @@ export function createLatencyBoxChart(host: HTMLElement, store: PipelineLabStore
         return `${labelOf(l)}: median ${formatNumber(b.median)} ms, p25–p75 ${formatNumber(b.q1)}–${formatNumber(b.q3)} ms, ${BOX_WHISKERS.label} ${formatNumber(b.whiskerLow)}–${formatNumber(b.whiskerHigh)} ms (${b.count} queries)`;
       });
 
-    xLabel.attr('x', innerWidth).attr('y', innerHeight + 36);
-    yLabel.attr('x', -innerHeight / 2).attr('y', -MARGIN.left + 14);
-    message
-      .attr('x', innerWidth / 2)
-      .attr('y', innerHeight / 2)
-      .attr('display', present.length === 0 ? null : 'none')
-      .text('No queries yet: press play or step');
+    setPlotMessage(parts, width, height, present.length === 0 ? 'No queries yet: press play or step' : null, MARGIN);
 
     const items: LegendItem[] = lanes.map((l) => ({ key: `lane-${l}`, label: labelOf(l), colour: laneColour(l), swatch: 'area' }));
     items.push({ key: 'how', label: `box p25–p75 · line median · whiskers ${BOX_WHISKERS.label}`, colour: '', swatch: 'text' });
