@@ -1,23 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CLAIMS } from '../scenario/claims';
 import type { ClaimsReport } from '../scenario/claimsReport';
-import { EXIT_OK, EXIT_USAGE, needsLearning, runCli, type CliIo } from './cli';
+import { EXIT_OK, EXIT_USAGE, needsLearning, type CliIo } from './cli';
+import { runCliInMemory } from './testing/memoryIo';
 
-async function cli(args: string[], extra: Partial<CliIo> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const written: Record<string, string> = {};
-  const io: CliIo = {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    readFile: () => null,
-    writeFile: (p, t) => (written[p] = t),
-    stderrIsTty: false,
-    ...extra,
-  };
-  const code = await runCli(args, io);
-  return { code, stdout, stderr, written };
-}
+const cli = (args: string[], extra: Partial<CliIo> = {}) => runCliInMemory(args, () => extra);
 
 /** Two cheap claims (one cell per seed, deterministic), so the command runs in a second. */
 const CHEAP = ['--claim', 'odin-fig1-evict', '--claim', 'odin-fig3-recovery', '--seeds', '2'];

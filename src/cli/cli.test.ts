@@ -9,7 +9,8 @@ import { DEFAULT_SERVING_ASSUMPTIONS } from '../engine/serving/assumptions';
 import { parseAnyScenario } from '../scenario/parse';
 import { findPreset, PRESETS } from '../scenario/presets';
 import { servingAssumptionsOf } from '../scenario/servingRunner';
-import { EXIT_OK, EXIT_USAGE, needsLearning, runCli, type CliIo } from './cli';
+import { EXIT_OK, EXIT_USAGE, needsLearning, type CliIo } from './cli';
+import { runCliInMemory } from './testing/memoryIo';
 import { checkRunCost } from './options';
 import type { PipelineScenario } from '../scenario/schema';
 
@@ -24,23 +25,13 @@ beforeAll(async () => {
   learning = { tf: await loadTfNode(), agents };
 });
 
-async function cli(args: string[], files: Record<string, string> = {}, withLearning = true, extra: Partial<CliIo> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const written: Record<string, string> = {};
-  const io: CliIo = {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
+const cli = (args: string[], files: Record<string, string> = {}, withLearning = true, extra: Partial<CliIo> = {}) =>
+  runCliInMemory(args, () => ({
     readFile: (p) => files[p] ?? null,
-    writeFile: (p, t) => (written[p] = t),
     isDirectory: (p) => p.endsWith('/'),
-    stderrIsTty: false,
     ...(withLearning && learning !== undefined ? { learning } : {}),
     ...extra,
-  };
-  const code = await runCli(args, io);
-  return { code, stdout, stderr, written };
-}
+  }));
 
 const small = (): Record<string, unknown> => {
   const s = structuredClone(findPreset('default')!.scenario) as unknown as Record<string, unknown> & { pipeline: Record<string, unknown> };

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findPreset } from '../scenario/presets';
-import { EXIT_OK, EXIT_USAGE, runCli, type CliIo } from './cli';
+import { EXIT_OK, EXIT_USAGE } from './cli';
+import { runCliInMemory } from './testing/memoryIo';
 import { resolveShard, shardCells } from './shards';
 import { sweepCells } from '../scenario/sweep';
 import type { PipelineScenario } from '../scenario/schema';
@@ -18,21 +19,8 @@ function smallSweep(): PipelineScenario {
   return s;
 }
 
-async function cli(args: string[], files: Record<string, string> = {}, env: Record<string, string> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const written: Record<string, string> = {};
-  const io: CliIo = {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    readFile: (p) => written[p] ?? files[p] ?? null,
-    writeFile: (p, t) => (written[p] = t),
-    stderrIsTty: false,
-    env,
-  };
-  const code = await runCli(args, io);
-  return { code, stdout, stderr, written };
-}
+const cli = (args: string[], files: Record<string, string> = {}, env: Record<string, string> = {}) =>
+  runCliInMemory(args, (written) => ({ readFile: (p) => written[p] ?? files[p] ?? null, env }));
 
 const files = () => ({ 's.json': JSON.stringify(smallSweep()) });
 
