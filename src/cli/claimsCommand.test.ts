@@ -83,6 +83,8 @@ describe('claims', () => {
     expect(plain.provenance.durationS).toBeGreaterThanOrEqual(0);
     const long = JSON.parse((await cli(['claims', ...CHEAP, '--format', 'json', '--learning-length', '3000', '--learning-seeds', '5'])).stdout) as ClaimsReport;
     expect(long.provenance.learning).toEqual({ lengthS: 3000, seeds: 5 });
+    const strip = JSON.parse((await cli(['claims', ...CHEAP, '--format', 'json', '--learning-length', '3000', '--learning-seeds', '5', '--learning-readings-length', '300'])).stdout) as ClaimsReport;
+    expect(strip.provenance.learning).toEqual({ lengthS: 3000, seeds: 5, readingsLengthS: 300 });
     // These two claims do not learn: the same rows.
     expect(long.rows).toEqual(plain.rows);
   });
@@ -174,6 +176,7 @@ describe('claims in shards', () => {
     [['--shards', '2'], /^error: --shards: needs JOB_COMPLETION_INDEX/],
     [['--learning-length', '5'], /^error: --learning-length: must be an integer from 10 to 100000, got "5"/],
     [['--learning-seeds', '0'], /^error: --learning-seeds: must be an integer from 1 to 100, got "0"/],
+    [['--learning-readings-length', '9'], /^error: --learning-readings-length: must be an integer from 10 to 100000, got "9"/],
     [['split'], /^error: claims: "split" is not an action of claims/],
     [['merge'], /^error: claims merge: needs the shard files/],
     [['merge', 'none.json'], /^error: none\.json: no such file/],

@@ -334,6 +334,24 @@ describe('the learning runs (claims --learning-length, --learning-seeds)', () =>
     expect(row.reason).toContain('5 seeds of 3000 s of serving (the paper: 3000 s)');
     expect(row.note).toContain('3000 s');
   });
+
+  it('may run the readings of a learning row shorter than the row itself (--learning-readings-length): each reading, the default one too, at that length', () => {
+    const [claim] = withLearningRuns([byId('bcedge-fig8-9-saturate')], { lengthS: 3000, seeds: 5, readingsLengthS: 300 });
+    const { main, readings } = claimScenarios(claim!, 10);
+    expect(main.sweep!.axes.find((a) => a.path === 'serving.durationS')?.values).toEqual([3000, 6000]);
+    expect(readings.length).toBeGreaterThan(0);
+    for (const r of readings) {
+      expect(r.scenario.sweep!.axes.find((a) => a.path === 'serving.durationS')?.values, r.label).toEqual([300, 600]);
+      expect(r.scenario.sweep!.seeds, r.label).toBe(5);
+    }
+    const [fig7] = withLearningRuns([byId('bcedge-fig7-vs-tac')], { lengthS: 3000, seeds: 5, readingsLengthS: 300 });
+    const scenarios = claimScenarios(fig7!, 10);
+    expect(scenarios.main.world === 'serving' && scenarios.main.serving.durationS).toBe(3000);
+    for (const r of scenarios.readings) expect(r.scenario.world === 'serving' && r.scenario.serving.durationS, r.label).toBe(300);
+    expect(fig7!.measure.note).toContain('their readings 300 s');
+    // The readings at the rows' own length are no change at all.
+    expect(withLearningRuns(CLAIMS, { ...DEFAULT_LEARNING_RUNS, readingsLengthS: DEFAULT_LEARNING_RUNS.lengthS })).toEqual(CLAIMS);
+  });
 });
 
 describe('a plan of the claims and its shards', () => {

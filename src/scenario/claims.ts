@@ -124,6 +124,8 @@ export interface ClaimMeasure {
   readonly note?: string;
   /** How long the paper's runs are (`3000 s`), beside the row's own run length. */
   readonly paperRun?: string;
+  /** The run length of the readings when it differs from the row's own (`LearningRuns.readingsLengthS`): what `set` and `axes` become for them. */
+  readonly readingsAt?: Pick<ClaimMeasure, 'set' | 'axes'>;
 }
 
 export interface Claim {
@@ -477,6 +479,14 @@ export interface LearningRuns {
   readonly lengthS: number;
   /** Seeds at most (never more than the report's). */
   readonly seeds: number;
+  /**
+   * Run length of the learning rows' readings (their sensitivity strip), s; absent: `lengthS`.
+   * At the paper's 3000 s the strip is nine tenths of the report's cost (about 500 of its 560
+   * learning cells), so a report may measure each row's own number at the paper's length and
+   * which readings flip it at a shorter one; the strip's default-reading cell then runs at that
+   * length too, so every reading is compared with a default of its own length.
+   */
+  readonly readingsLengthS?: number;
 }
 
 export const DEFAULT_LEARNING_RUNS: LearningRuns = { lengthS: SHORT['serving.durationS'], seeds: LEARNING_SEEDS };
@@ -490,24 +500,33 @@ export const LEARNING_RUNS_LIMITS = { lengthS: { min: 10, max: 100_000 }, seeds:
  * back as they are.
  */
 export function withLearningRuns(claims: readonly Claim[], runs: LearningRuns): Claim[] {
-  const same = runs.lengthS === DEFAULT_LEARNING_RUNS.lengthS && runs.seeds === DEFAULT_LEARNING_RUNS.seeds;
+  const readingsLengthS = runs.readingsLengthS ?? runs.lengthS;
+  const same = runs.lengthS === DEFAULT_LEARNING_RUNS.lengthS && runs.seeds === DEFAULT_LEARNING_RUNS.seeds && readingsLengthS === runs.lengthS;
   if (same) return [...claims];
-  const scale = runs.lengthS / DEFAULT_LEARNING_RUNS.lengthS;
   return claims.map((claim) => {
     if (!claim.learns) return claim;
     const m = claim.measure;
-    const set = m.set?.['serving.durationS'] === undefined ? m.set : { ...m.set, 'serving.durationS': runs.lengthS };
-    const axes = m.axes?.map((a) => (a.path === 'serving.durationS' && a.values !== undefined ? { ...a, values: a.values.map((v) => Number(v) * scale) } : a));
-    const note = m.note === SHORT_NOTE ? `learning rows run ${runs.lengthS} s with at most ${runs.seeds} seeds (claims --learning-length, --learning-seeds)` : m.note;
+    const at = atLength(m, runs.lengthS);
+    const readings = readingsLengthS === runs.lengthS ? undefined : atLength(m, readingsLengthS);
+    const strip = readings === undefined ? '' : `, their readings ${readingsLengthS} s (--learning-readings-length)`;
+    const note = m.note === SHORT_NOTE ? `learning rows run ${runs.lengthS} s with at most ${runs.seeds} seeds (claims --learning-length, --learning-seeds)${strip}` : m.note;
     const measure: ClaimMeasure = {
       ...m,
-      ...(set === undefined ? {} : { set }),
-      ...(axes === undefined ? {} : { axes }),
+      ...at,
+      ...(readings === undefined ? {} : { readingsAt: readings }),
       ...(m.maxSeeds === undefined ? {} : { maxSeeds: runs.seeds }),
       ...(note === undefined ? {} : { note }),
     };
     return { ...claim, measure };
   });
+}
+
+/** A learning measure's run length set to `lengthS`, and the run lengths it sweeps scaled alike. */
+function atLength(m: ClaimMeasure, lengthS: number): Pick<ClaimMeasure, 'set' | 'axes'> {
+  const scale = lengthS / DEFAULT_LEARNING_RUNS.lengthS;
+  const set = m.set?.['serving.durationS'] === undefined ? m.set : { ...m.set, 'serving.durationS': lengthS };
+  const axes = m.axes?.map((a) => (a.path === 'serving.durationS' && a.values !== undefined ? { ...a, values: a.values.map((v) => Number(v) * scale) } : a));
+  return { ...(set === undefined ? {} : { set }), ...(axes === undefined ? {} : { axes }) };
 }
 
 const RATE: Sensitivity = { path: 'serving.rateRps', label: 'rate (rps)', values: [10, 30, 50] };
@@ -946,7 +965,9 @@ export interface ClaimReadingScenario {
  */
 export function claimScenarios(claim: Claim, seeds: number): { main: AnyScenario; readings: ClaimReadingScenario[] } {
   const main = mainScenario(claim, seeds);
-  const readings = claim.sensitivity.flatMap((s) => s.values.map((value) => ({ path: s.path, label: s.label, value, scenario: setPath(main, s.path, readingSetting(s, value)) })));
+  const at = claim.measure.readingsAt;
+  const base = at === undefined ? main : mainScenario({ ...claim, measure: { ...claim.measure, ...at } }, seeds);
+  const readings = claim.sensitivity.flatMap((s) => s.values.map((value) => ({ path: s.path, label: s.label, value, scenario: setPath(base, s.path, readingSetting(s, value)) })));
   return { main, readings };
 }
 

@@ -91,7 +91,7 @@ export interface ClaimsProvenance {
   /** The command that computed it. */
   readonly command: string;
   /** How long the learning rows ran and their seed cap (claims.ts `LearningRuns`; absent in reports written before it was recorded). */
-  readonly learning?: { readonly lengthS: number; readonly seeds: number };
+  readonly learning?: { readonly lengthS: number; readonly seeds: number; readonly readingsLengthS?: number };
   /** Wall-clock time of the computation, s: of the one run, or of every shard added up. */
   readonly durationS?: number;
   /** A report merged from shards (`claims merge`): where and how long each shard ran. */

@@ -89,7 +89,7 @@ const provenanceSchema = z.object({
   date: text(100),
   machine: text(300),
   command: text(500),
-  learning: z.object({ lengthS: count(1, 1_000_000), seeds: count(1, 1000) }).optional(),
+  learning: z.object({ lengthS: count(1, 1_000_000), seeds: count(1, 1000), readingsLengthS: count(1, 1_000_000).optional() }).optional(),
   durationS: seconds.optional(),
   shards: z
     .array(z.object({ index: count(0, 100_000), count: count(1, 100_000), cells: count(0, 10_000_000), machine: text(300), date: text(100), durationS: seconds, command: text(500) }))

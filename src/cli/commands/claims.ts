@@ -32,6 +32,7 @@ interface ClaimsOptions {
   readonly skipLearning?: boolean;
   readonly learningLength?: number;
   readonly learningSeeds?: number;
+  readonly learningReadingsLength?: number;
   readonly shard?: string;
   readonly shards?: number;
 }
@@ -47,8 +48,10 @@ export function selectClaims(options: Pick<ClaimsOptions, 'paper' | 'claim' | 's
 }
 
 /** The learning runs these options ask for (the registry's when neither is given). */
-function learningRunsOf(options: Pick<ClaimsOptions, 'learningLength' | 'learningSeeds'>): LearningRuns {
-  return { lengthS: options.learningLength ?? DEFAULT_LEARNING_RUNS.lengthS, seeds: options.learningSeeds ?? DEFAULT_LEARNING_RUNS.seeds };
+function learningRunsOf(options: Pick<ClaimsOptions, 'learningLength' | 'learningSeeds' | 'learningReadingsLength'>): LearningRuns {
+  const lengthS = options.learningLength ?? DEFAULT_LEARNING_RUNS.lengthS;
+  const readings = options.learningReadingsLength;
+  return { lengthS, seeds: options.learningSeeds ?? DEFAULT_LEARNING_RUNS.seeds, ...(readings === undefined || readings === lengthS ? {} : { readingsLengthS: readings }) };
 }
 
 /** The claims, with their learning runs, and their plan for `seeds` seeds. */
@@ -70,6 +73,7 @@ function planOfShards(identity: ClaimsShardPlan): { readonly claims: Claim[]; re
   const ok = (v: unknown, { min, max }: { min: number; max: number }) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
   if (!ok(identity.seeds, { min: 1, max: MAX_CLAIMS_SEEDS })) throw new UsageError(`plan.seeds: must be an integer from 1 to ${MAX_CLAIMS_SEEDS}`);
   if (learning === null || typeof learning !== 'object' || !ok(learning.lengthS, LEARNING_RUNS_LIMITS.lengthS) || !ok(learning.seeds, LEARNING_RUNS_LIMITS.seeds)) throw new UsageError('plan.learning: must give lengthS and seeds within the bounds of --learning-length and --learning-seeds');
+  if (learning.readingsLengthS !== undefined && !ok(learning.readingsLengthS, LEARNING_RUNS_LIMITS.lengthS)) throw new UsageError('plan.learning.readingsLengthS: must be within the bounds of --learning-readings-length');
   const planned = claimsPlanOf(
     CLAIMS.filter((c) => ids.includes(c.id)),
     identity.seeds,
@@ -100,6 +104,7 @@ export const claimsCommand: CliCommand = {
     const { lengthS, seeds } = LEARNING_RUNS_LIMITS;
     command.option('--learning-length <s>', `run length of the learning rows, s (${lengthS.min} to ${lengthS.max}; default ${DEFAULT_LEARNING_RUNS.lengthS}, the paper's 3000)`, integerOption('--learning-length', lengthS.min, lengthS.max));
     command.option('--learning-seeds <n>', `seeds of the learning rows at most (${seeds.min} to ${seeds.max}; default ${DEFAULT_LEARNING_RUNS.seeds}, never more than --seeds)`, integerOption('--learning-seeds', seeds.min, seeds.max));
+    command.option('--learning-readings-length <s>', `run length of the learning rows' readings (the strip of what flips each row), s (${lengthS.min} to ${lengthS.max}; default: --learning-length)`, integerOption('--learning-readings-length', lengthS.min, lengthS.max));
     command.option('--shard <i/n>', 'run only shard I (counted from 0) of N of the cells and write a shard file for claims merge');
     command.option('--shards <n>', 'N shards, the index from JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID', parseShards);
     command.addHelpText(

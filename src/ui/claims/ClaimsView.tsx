@@ -323,6 +323,7 @@ export function ClaimsView({ store, onOpen, onClose, confirm }: ClaimsViewProps)
                 <dt>Learning rows</dt>
                 <dd data-testid="claims.provenance-learning">
                   {shipped.provenance.learning.lengthS} s, at most {shipped.provenance.learning.seeds} seed{shipped.provenance.learning.seeds === 1 ? '' : 's'}
+                  {shipped.provenance.learning.readingsLengthS !== undefined ? `; their readings ${shipped.provenance.learning.readingsLengthS} s` : ''}
                 </dd>
               </div>
             ) : null}
