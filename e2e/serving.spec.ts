@@ -139,7 +139,7 @@ test('the serving lab reads BCEdge as the paper writes it: its Assumptions panel
   lab.expectCleanLog();
 });
 
-test('nothing waits for a reference lane: bcedge-dynamic runs at once while its oracles search beside it, each showing its progress on its card', async ({ page }) => {
+test('nothing waits for a reference lane or a learner: bcedge-dynamic runs at once while its oracles search beside it, each showing its progress on its card, and its learners join once TensorFlow.js is here', async ({ page }) => {
   test.setTimeout(120_000);
   // When the page shows each thing, by the page's clock (not by when a poll happens to look).
   await page.addInitScript(() => {
@@ -179,6 +179,11 @@ test('nothing waits for a reference lane: bcedge-dynamic runs at once while its 
   await expect.poll(() => lab.numberAt(first, 'data-done'), { timeout: 90_000 }).toBeGreaterThan(0);
   const t = await lab.timeMs();
   await expect.poll(() => lab.timeMs()).toBeGreaterThan(t);
+  // The four learners (lanes 3 to 6: BCEdge, TAC, PPO, DDQN) did not hold the run back: they
+  // joined, or join, once TensorFlow.js and their agents are here, each card saying so meanwhile.
+  const learnerCards = await page.evaluate(() => [3, 4, 5, 6].map((lane) => document.querySelector(`[data-testid="lane.search.${lane}"]`)?.getAttribute('data-phase') ?? 'joined'));
+  for (const phase of learnerCards) expect(['loading', 'replay', 'joined']).toContain(phase);
+  for (const lane of [3, 4, 5, 6]) await expect(lab.byTestId(`lane.search.${lane}`)).toHaveCount(0, { timeout: 60_000 });
   // The lanes that do not search have numbers to show; the waiting ones none.
   await lab.byTestId('serving.pause').click();
   await expect(lab.byTestId('lane.fixed')).toContainText('utility');

@@ -104,9 +104,12 @@ export function mountChart<S>(
   watch: (state: S) => readonly unknown[],
   draw: (state: S, width: number) => void,
 ): { cleanup: () => void; redraw: () => void } {
-  let width = Math.floor(host.clientWidth);
+  // Read at the first draw, not here: a chart mounts while its page is being built, and reading
+  // a width then forces a layout of the page for every chart (the ResizeObserver reports it anyway).
+  let width: number | null = null;
   let alive = true;
   const run = () => {
+    width ??= Math.floor(host.clientWidth);
     if (!alive || width < 40) return;
     draw(store.getState(), width);
   };
@@ -114,7 +117,7 @@ export function mountChart<S>(
     if (alive) requestDraw(run);
   };
   const unsubscribe = store.subscribe(watch, redraw, { equalityFn: sameValues });
-  const observer = observeWidth(host, () => width, (w) => {
+  const observer = observeWidth(host, () => width ?? -1, (w) => {
     width = w;
     redraw();
   });
@@ -152,20 +155,23 @@ export interface ChartHost {
  * `destroy` cancels the pending frame, disconnects the observer and removes `root`.
  */
 export function mountDataChart<D>(host: ChartHost & Element, root: { remove(): void }, draw: (data: D, width: number) => void): DataChart<D> {
-  let width = Math.floor(host.clientWidth);
+  // Read at the first draw (an animation frame), not at the mount: see mountChart.
+  let width: number | null = null;
   let data: D | undefined;
   let hasData = false;
   let frame = 0;
   let alive = true;
   const run = () => {
     frame = 0;
-    if (!alive || !hasData || width < 40) return;
+    if (!alive || !hasData) return;
+    width ??= Math.floor(host.clientWidth);
+    if (width < 40) return;
     draw(data as D, width);
   };
   const schedule = () => {
     if (alive && frame === 0) frame = requestAnimationFrame(run);
   };
-  const observer = observeWidth(host, () => width, (w) => {
+  const observer = observeWidth(host, () => width ?? -1, (w) => {
     width = w;
     schedule();
   });

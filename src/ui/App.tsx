@@ -23,22 +23,29 @@ function routeLink(open: OpenInLab, link: OpenedLink, options: { readonly play: 
 }
 
 /**
- * The page: one lab of the page's list of worlds shown at a time (the first world's lab at
- * first), each world's store and worker started the first time its lab opens. A scenario of
- * any world — from a link, a preset, a claim — opens in its own world's lab; the address bar
+ * The page: one lab of the page's list of worlds shown at a time, each world's store and
+ * worker started the first time its lab opens. The first screen is the lab of the link in the
+ * address bar (`link`, opened before the page renders: `main.tsx`), else the first world's lab;
+ * a link of another world does not start the first world's lab (its worker would share the
+ * cores with the link's while that one starts) until the way back to it is taken. A scenario
+ * of any world — from a link, a preset, a claim — opens in its own world's lab; the address bar
  * holds the shown lab's scenario, so that a link reopens it exactly.
  */
-export function App({ store: given }: { readonly store?: AnyLabStore } = {}) {
+export function App({ store: given, link }: { readonly store?: AnyLabStore; readonly link?: OpenedLink | null } = {}) {
   /** The labs started so far, by world id (one Map for the page's life: it is written, never replaced). */
   const [labs] = useState(() => new Map<string, StartedLab>());
-  const [firstLab] = useState<StartedLab>(() => {
+  /** The first world's lab, started the first time it is needed (at once unless a link of another world opened the page). */
+  const firstLab = useCallback((): StartedLab => {
+    const existing = labs.get(FIRST.id);
+    if (existing !== undefined) return existing;
     const module = FIRST.eager;
     if (module === undefined) throw new Error(`the first world (${FIRST.id}) must have its page module at hand`);
     const lab = { module, store: given ?? module.startStore() };
     labs.set(FIRST.id, lab);
     return lab;
-  });
-  const [shown, setShown] = useState<{ readonly id: string; readonly lab: StartedLab | null }>({ id: FIRST.id, lab: firstLab });
+  }, [labs, given]);
+  const [linkWorld] = useState(() => (link === undefined || link === null ? FIRST.id : pageWorldOf(link.world).id));
+  const [shown, setShown] = useState<{ readonly id: string; readonly lab: StartedLab | null }>(() => ({ id: linkWorld, lab: linkWorld === FIRST.id ? firstLab() : null }));
   /** Increases with every `open`: a lab that finishes loading after a later `open` is not shown. */
   const opening = useRef(0);
 
@@ -46,13 +53,14 @@ export function App({ store: given }: { readonly store?: AnyLabStore } = {}) {
   const start = useCallback(async (id: string): Promise<StartedLab> => {
     const existing = labs.get(id);
     if (existing !== undefined) return existing;
+    if (id === FIRST.id) return firstLab();
     const module = await pageWorldOf(id).load();
     const again = labs.get(id);
     if (again !== undefined) return again;
     const lab = { module, store: module.startStore() };
     labs.set(id, lab);
     return lab;
-  }, [labs]);
+  }, [labs, firstLab]);
 
   const open = useCallback<OpenInLab>(
     (routed) => {
@@ -73,18 +81,15 @@ export function App({ store: given }: { readonly store?: AnyLabStore } = {}) {
   // worker), or the first world's default, played.
   useEffect(() => {
     void (async () => {
-      const hash = window.location.hash.replace(/^#/, '');
-      const store = firstLab.store;
-      if (hash === '') {
-        await store.getState().load(firstLab.module.defaultScenario() as never, 'preset');
+      if (link !== undefined && link !== null && linkWorld !== FIRST.id) {
+        // A link of another world opens its lab, played; the first lab starts when it is asked for.
+        await routeLink(open, link, { play: true });
+        return;
+      }
+      const store = firstLab().store;
+      if (link === undefined || link === null) {
+        await store.getState().load(FIRST.eager!.defaultScenario() as never, 'preset');
       } else {
-        const link = (await linkCodec()).openLink(hash);
-        if (link.world !== FIRST.id) {
-          // A link of another world opens its lab; the first lab waits behind it, on its default.
-          await routeLink(open, link, { play: true });
-          await store.getState().load(firstLab.module.defaultScenario() as never, 'preset');
-          return;
-        }
         // A broken link leaves its banner over the default scenario, which plays.
         await routeLink(open, link, { play: false });
       }
@@ -93,7 +98,7 @@ export function App({ store: given }: { readonly store?: AnyLabStore } = {}) {
       const view = state.view as { readonly explore?: boolean; readonly claims?: boolean };
       if (state.scenario !== null && view.explore !== true && view.claims !== true) await state.play();
     })();
-  }, [firstLab, open]);
+  }, [firstLab, open, link, linkWorld]);
 
   // The address bar holds the shown lab's scenario; a link navigated to is routed by its world.
   const shownLab = shown.lab;
@@ -104,7 +109,10 @@ export function App({ store: given }: { readonly store?: AnyLabStore } = {}) {
 
   const exit = useCallback(() => {
     for (const [id, lab] of labs) if (id !== FIRST.id) void lab.store.getState().pause();
-    setShown({ id: FIRST.id, lab: firstLab });
+    const lab = firstLab();
+    setShown({ id: FIRST.id, lab });
+    // Started only now (the page opened on a link of another world): its default, paused.
+    if (lab.store.getState().scenario === null) void lab.store.getState().load(lab.module.defaultScenario() as never, 'preset');
   }, [firstLab, labs]);
 
   const loading = (

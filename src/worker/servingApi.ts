@@ -19,6 +19,13 @@ import { checkSweepRequest, type SweepRunner } from './servingSweeps';
 export interface ServingApiHost {
   /** tfjs (and the shipped agents a lane starts from) for a scenario's learning lanes; null when it has none. */
   learningFor(scenario: ServingScenario, agentsBaseUrl: string): Promise<LearningFactory | null>;
+  /**
+   * The same, when everything it needs has loaded already (tfjs and the agents), without
+   * waiting; null when something is still to load. Absent: always loaded beside the run.
+   */
+  learningAtHand?(scenario: ServingScenario, agentsBaseUrl: string): LearningFactory | null;
+  /** When to start loading the learners (`start`); absent: at once. */
+  deferLearning?(start: () => void): void;
   /** Runs the sweeps in slices between the live run's ticks. */
   readonly sweeps: SweepRunner;
   /** Where the shipped agents are, until the page says (`configure`). */
@@ -29,6 +36,8 @@ export interface ServingApiHost {
 export function servingApi(session: ServingSession, frames: { subscribe(callback: (frame: ServingFrame) => void): void }, host: ServingApiHost): ServingApi {
   let agentsBaseUrl = host.agentsBaseUrl;
   const sweepRequests = { figure1: 0, rps: 0 };
+  /** Increases with every load: a learner that finishes loading for an older one is not used. */
+  let loads = 0;
   return {
     ...liveApi(session, frames),
     configure: (options: unknown) => {
@@ -37,18 +46,39 @@ export function servingApi(session: ServingSession, frames: { subscribe(callback
       agentsBaseUrl = url;
       return { ok: true };
     },
-    load: async (scenario: unknown) => {
-      // Learning lanes need tfjs (and maybe a shipped agent) before the session can build them.
+    load: (scenario: unknown) => {
       // Validated once, here: the session takes the scenario as validated (loadValidated).
       const parsed = parseWorldScenario(servingWorld, scenario);
       if (!parsed.ok) return parsed;
-      try {
-        session.setLearning(await host.learningFor(parsed.scenario, agentsBaseUrl));
-      } catch (error) {
-        const lane = parsed.scenario.serving.lanes.findIndex((l) => isLearningScheduler(l.scheduler));
-        return { ok: false as const, errors: [{ path: `serving.lanes[${lane}]`, message: `could not start its learner: ${error instanceof Error ? error.message : String(error)}` }] };
+      const own = ++loads;
+      const learns = parsed.scenario.serving.lanes.some((l) => isLearningScheduler(l.scheduler));
+      const atHand = learns ? (host.learningAtHand?.(parsed.scenario, agentsBaseUrl) ?? null) : null;
+      if (!learns || atHand !== null) {
+        session.setLearning(atHand);
+        return session.loadValidated(parsed.scenario);
       }
-      return session.loadValidated(parsed.scenario);
+      // Learning lanes need tfjs (and maybe a shipped agent), which loads beside the run: the
+      // other lanes start at once and the learning lanes join once it is here (ARCHITECTURE §3).
+      session.learningLoading();
+      const loaded = session.loadValidated(parsed.scenario);
+      if (!loaded.ok) return loaded;
+      const lane = parsed.scenario.serving.lanes.findIndex((l) => isLearningScheduler(l.scheduler));
+      const start = () => {
+        if (own !== loads) return;
+        host.learningFor(parsed.scenario, agentsBaseUrl).then(
+          (factory) => {
+            if (own !== loads) return;
+            if (factory === null) session.learningFailed(`serving.lanes[${lane}]: TensorFlow.js could not be loaded`);
+            else session.learningLoaded(factory);
+          },
+          (error: unknown) => {
+            if (own === loads) session.learningFailed(`serving.lanes[${lane}]: could not start its learner: ${error instanceof Error ? error.message : String(error)}`);
+          },
+        );
+      };
+      if (host.deferLearning === undefined) start();
+      else host.deferLearning(start);
+      return loaded;
     },
     exportAgent: (lane: number) => session.exportAgent(lane),
     explainUpdate: (lane: number) => session.explainUpdate(lane),

@@ -37,8 +37,14 @@ describe("the serving worker's load", () => {
     expect(door.calls).toBe(1);
   });
 
-  it('still refuses a learning lane when TensorFlow.js is not there, naming the lane', async () => {
-    const refused = await api().load({ ...scenario(), serving: { ...scenario().serving, lanes: [{ scheduler: 'fixed' }, { scheduler: 'bcedge' }] } });
-    expect(refused).toEqual({ ok: false, errors: [{ path: 'serving.lanes[1].scheduler', message: 'is a learning scheduler and TensorFlow.js could not be loaded' }] });
+  it('loads a learning lane without waiting for TensorFlow.js; when it cannot come, the lane says so, naming it (servingLearnerJoin.test.ts: when it comes)', async () => {
+    const h = manualHost<ServingFrame>();
+    const session = new ServingSession(h.host);
+    const worker = servingApi(session, { subscribe: () => undefined }, { learningFor: async () => null, sweeps: new SweepRunner(h.host), agentsBaseUrl: 'http://127.0.0.1/agents/' });
+    const loaded = await worker.load({ ...scenario(), serving: { ...scenario().serving, lanes: [{ scheduler: 'fixed' }, { scheduler: 'bcedge' }] } });
+    expect(loaded.ok).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    session.step(1_000);
+    expect(h.frames.at(-1)!.lanes[1]!.search).toMatchObject({ learner: 'failed', error: 'serving.lanes[1]: TensorFlow.js could not be loaded' });
   });
 });

@@ -163,6 +163,13 @@ export interface ServingLaneSearch {
   readonly total: number;
   /** Once the plan is known: how far the lane has run on its way to the others, simulated ms; null while it searches. */
   readonly replayedMs: number | null;
+  /**
+   * Present on a learning lane waiting for its learner (TensorFlow.js and its agent load beside
+   * the run, ARCHITECTURE §3): `loading`, `ready` (catching up, `replayedMs`) or `failed`
+   * (`error` says why; the lane stays out). `done` and `total` are 0.
+   */
+  readonly learner?: 'loading' | 'ready' | 'failed';
+  readonly error?: string;
 }
 
 /** One lane in a frame: new points of its series, its device now, and its learner's state. */

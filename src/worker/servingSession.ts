@@ -77,12 +77,14 @@ function modelHooks(lane: Pick<Lane, 'copies' | 'hooks'>, m: number): { readonly
 }
 
 /**
- * A reference lane not drawn yet (ARCHITECTURE §3): its search runs beside the run; once its
- * plan is known the lane is built and run from time 0 up to the others (`chase`), then it
- * joins them.
+ * A lane not drawn yet (ARCHITECTURE §3): a reference lane whose search runs beside the run
+ * (`waitsFor: 'plan'`), or a learning lane whose TensorFlow.js (and shipped agent) loads beside
+ * it (`'learner'`). Once its plan or its learner is at hand the lane is built and run from time
+ * 0 up to the others (`chase`), then it joins them: the other lanes do not wait for it.
  */
 interface WaitingLane {
   readonly kind: 'waiting';
+  readonly waitsFor: 'plan' | 'learner';
   readonly info: ServingLaneInfo;
   /** Its plan's key (`referencePlanKey`): one per device copy where the models are served apart, each searched on its copy. */
   readonly keys: readonly string[];
@@ -285,6 +287,13 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   timelineDue = true;
   /** Builds the learning lanes; set by the worker once TensorFlow.js is loaded. */
   learningFactory: LearningFactory | null = null;
+  /**
+   * TensorFlow.js (or a shipped agent) for the learning lanes is on its way: they wait for it
+   * while the other lanes run (`ServingSession.learningLoading`).
+   */
+  learningLoading = false;
+  /** Why the learners could not start (the load of TensorFlow.js or an agent failed): their lanes say so and stay out. */
+  learningError: string | null = null;
   private session!: SessionContext<ServingTypes>;
 
   /** `checkpoints`: the spacing, count and memory budget of the checkpoints (tests and the bench change them). */
@@ -313,7 +322,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   /** A valid scenario's learning lane that cannot run (TensorFlow.js not loaded), as a refusal; null when it can run. */
   learningProblem(scenario: ServingScenario): { readonly ok: false; readonly errors: readonly FieldError[] } | null {
     const learningLane = scenario.serving.lanes.findIndex((l) => isLearningScheduler(l.scheduler));
-    if (learningLane >= 0 && this.learningFactory === null) {
+    if (learningLane >= 0 && this.learningFactory === null && !this.learningLoading) {
       return { ok: false as const, errors: [{ path: `serving.lanes[${learningLane}].scheduler`, message: 'is a learning scheduler and TensorFlow.js could not be loaded' }] };
     }
     return null;
@@ -358,6 +367,8 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     const requests: SearchRequest[] = [];
     this.lanes = scenario.serving.lanes.map((l, index): AnyLane => {
       const info = this.laneInfo(index);
+      // A learner whose TensorFlow.js is still loading joins once it is here.
+      if (info.learning && this.learningFactory === null) return { kind: 'waiting', waitsFor: 'learner', info, keys: [], total: 0, chase: null };
       const search = SERVING_SCHEDULERS[l.scheduler].reference;
       if (search === undefined) return this.buildLane(info);
       const searchParams = search.params(info.params);
@@ -370,7 +381,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
         if (plans[i] === undefined) requests.push({ key: keys[i]!, search, spec: own, params: searchParams });
       });
       const total = specs.reduce((sum, own) => sum + referenceSearchBound(search.kind, own, searchParams), 0);
-      return { kind: 'waiting', info, keys, total, chase: null };
+      return { kind: 'waiting', waitsFor: 'plan', info, keys, total, chase: null };
     });
     this.searches.want(requests);
     this.replaceDue = true;
@@ -464,8 +475,9 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
       state.learnings.forEach((l, i) => lane.learnings[i]!.restore(l));
       return lane;
     });
-    // Lanes whose plan is known by now catch up from time 0; the others wait for their search.
+    // Lanes whose plan (or learner) is known by now catch up from time 0; the others wait for their search (or TensorFlow.js).
     for (const key of new Set(this.lanes.flatMap((l) => (l.kind === 'waiting' ? l.keys : [])))) if (this.searches.plans.get(key) !== undefined) this.planFound(key);
+    if (this.learningFactory !== null) this.learnersReady();
     this.replaceDue = true;
     this.sliceLater();
   }
@@ -694,9 +706,14 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     return { lanes, replace, stride: this.running()[0]?.series.stride ?? 1 };
   }
 
-  /** A waiting lane in a frame: no points, no device, how far its search (or its catching up) is. */
+  /** A waiting lane in a frame: no points, no device, how far its search (or its learner's loading, or its catching up) is. */
   private waitingFrame(lane: WaitingLane): ServingLaneFrame {
     const chase = lane.chase;
+    if (lane.waitsFor === 'learner') {
+      const learner = chase !== null ? ('ready' as const) : this.learningError !== null ? ('failed' as const) : ('loading' as const);
+      const search = { done: 0, total: 0, replayedMs: chase === null ? null : chase.timeMs, learner, ...(this.learningError !== null && chase === null ? { error: this.learningError } : {}) };
+      return { points: emptyChunk(), live: null, decisionUs: null, search };
+    }
     const done = chase === null ? lane.keys.reduce((sum, key) => sum + (this.searches.plans.get(key)?.evaluations ?? this.searches.progress(key)?.done ?? 0), 0) : chase.evaluations;
     return {
       points: emptyChunk(),
@@ -791,6 +808,15 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
       const evaluations = (plans as ReferenceResult[]).reduce((sum, plan) => sum + plan.evaluations, 0);
       lane.chase = { lane: this.buildLane(lane.info, plans as ReferenceResult[]), timeMs: 0, slot: 0, evaluations, applied: new Set(), behindMs: Number.POSITIVE_INFINITY };
     }
+  }
+
+  /** TensorFlow.js is here: the learning lanes that waited for it are built and start catching up. */
+  learnersReady(): void {
+    for (const lane of this.lanes) {
+      if (lane.kind !== 'waiting' || lane.waitsFor !== 'learner' || lane.chase !== null) continue;
+      lane.chase = { lane: this.buildLane(lane.info), timeMs: 0, slot: 0, evaluations: 0, applied: new Set(), behindMs: Number.POSITIVE_INFINITY };
+    }
+    this.sliceLater();
   }
 
   /**
@@ -913,8 +939,39 @@ export class ServingSession extends LiveSession<ServingTypes> {
     return this.world as ServingWorld;
   }
 
+  /** The learners' builder for the next load (null: no learning lane), at hand: its lanes are built with the others. */
   setLearning(factory: LearningFactory | null): void {
-    this.serving.learningFactory = factory;
+    const w = this.serving;
+    w.learningFactory = factory;
+    w.learningLoading = false;
+    w.learningError = null;
+  }
+
+  /**
+   * TensorFlow.js (and the agents) for the next load's learning lanes is on its way (ARCHITECTURE
+   * §3): the load goes on, its learning lanes wait while the others run, and `learningLoaded`
+   * or `learningFailed` says how it ended.
+   */
+  learningLoading(): void {
+    const w = this.serving;
+    w.learningFactory = null;
+    w.learningLoading = true;
+    w.learningError = null;
+  }
+
+  /** The learners' builder has come: the learning lanes that waited for it run from time 0 up to the others, then join them. */
+  learningLoaded(factory: LearningFactory): void {
+    this.setLearning(factory);
+    this.serving.learnersReady();
+    this.report(true);
+  }
+
+  /** The learners could not start (`message` says why): their lanes say so and stay out of the run; the other lanes go on. */
+  learningFailed(message: string): void {
+    const w = this.serving;
+    w.learningLoading = false;
+    w.learningError = message;
+    this.report(true);
   }
 
   /**
@@ -931,7 +988,7 @@ export class ServingSession extends LiveSession<ServingTypes> {
     const bad = indexProblem('lane', lane, w.lanes.length, 'a lane');
     if (bad !== null) return bad;
     const l = w.runningLane(lane as number);
-    if (l === undefined) return refuse('lane', `${w.lanes[lane as number]!.info.label} is still searching (it has no agent)`);
+    if (l === undefined) return refuse('lane', `${w.lanes[lane as number]!.info.label} ${waitingFor(w.lanes[lane as number]!)} (it has no agent yet)`);
     if (l.learning === null) return refuse('lane', `${l.info.label} does not learn (it has no agent)`);
     const title = w.base?.title ?? 'scenario';
     return { ok: true, agent: l.learning.exportAgent(`${title}, seed ${w.base?.seed ?? 0}, ${Math.round(w.timeMs / 1000)} s simulated in the page`) };
@@ -1070,6 +1127,11 @@ export class ServingSession extends LiveSession<ServingTypes> {
     this.replayHere();
     return { ok: true, backgrounds: w.backgrounds() };
   }
+}
+
+/** What a lane not drawn yet waits for, in words. */
+function waitingFor(lane: AnyLane): string {
+  return lane.kind === 'waiting' && lane.waitsFor === 'learner' ? 'is waiting for TensorFlow.js' : 'is still searching';
 }
 
 /** A chunk without points (a lane waiting for its plan): fresh each time, since a frame's buffers move to the page. */
