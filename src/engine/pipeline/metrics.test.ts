@@ -20,10 +20,10 @@ describe('pipeline metrics', () => {
     //  q2: bottleneck 16, optimum 16, latency 40
     //  q3: bottleneck 10, optimum 10, latency 30
     const m = new PipelineMetrics(10, 4);
-    m.recordQuery(0, 0, 30, Float64Array.of(10, 10, 10), 10, 10);
-    m.recordQuery(10, 10, 60, Float64Array.of(20, 20, 10), 20, 16);
-    m.recordQuery(30, 30, 70, Float64Array.of(16, 14, 10), 16, 16);
-    m.recordQuery(50, 50, 80, Float64Array.of(10, 10, 10), 10, 10);
+    m.recordQuery(0, 0, 30, 30, 10, 10);
+    m.recordQuery(10, 10, 60, 50, 20, 16);
+    m.recordQuery(30, 30, 70, 40, 16, 16);
+    m.recordQuery(50, 50, 80, 30, 10, 10);
     m.recordDetection();
     m.recordTrialQuery();
     m.recordTrialQuery();
@@ -55,9 +55,9 @@ describe('pipeline metrics', () => {
 
   it('averages summaries key by key', () => {
     const one = new PipelineMetrics(10, 1);
-    one.recordQuery(0, 0, 20, Float64Array.of(10, 10), 10, 10);
+    one.recordQuery(0, 0, 20, 20, 10, 10);
     const two = new PipelineMetrics(10, 1);
-    two.recordQuery(0, 0, 40, Float64Array.of(20, 20), 20, 10);
+    two.recordQuery(0, 0, 40, 40, 20, 10);
     const mean = averageSummaries([one.summary(), two.summary()]);
     expect(mean.latencyMeanMs).toBe(30);
     expect(mean.configThroughputMeanQps).toBe(75);
@@ -67,7 +67,7 @@ describe('pipeline metrics', () => {
 
   it('bounds the latency samples of a long run and keeps a systematic sample', () => {
     const m = new PipelineMetrics(1, 0, 64);
-    for (let q = 0; q < 10_000; q++) m.recordQuery(q, q, q + 1 + (q % 100), Float64Array.of(1), 1, 1);
+    for (let q = 0; q < 10_000; q++) m.recordQuery(q, q, q + 1 + (q % 100), 1, 1, 1);
     const s = m.summary();
     expect(s.queries).toBe(10_000);
     // Latencies cycle 1…100; the sample keeps every 256th query, so the median is near 50.
@@ -81,10 +81,10 @@ describe('pipeline metrics', () => {
     // Latencies: normal 30, trial 10, trial 20, normal 50 (exact percentiles).
     const run = (latencyQueries?: 'all' | 'normal') => {
       const m = new PipelineMetrics(10, 4, Number.POSITIVE_INFINITY, undefined, latencyQueries);
-      m.recordQuery(0, 0, 30, Float64Array.of(10, 20), 20, 10);
-      m.recordQuery(30, 30, 40, Float64Array.of(5, 5), 5, 10, true);
-      m.recordQuery(40, 40, 60, Float64Array.of(10, 10), 10, 10, true);
-      m.recordQuery(60, 60, 110, Float64Array.of(25, 25), 25, 10);
+      m.recordQuery(0, 0, 30, 30, 20, 10);
+      m.recordQuery(30, 30, 40, 10, 5, 10, true);
+      m.recordQuery(40, 40, 60, 20, 10, 10, true);
+      m.recordQuery(60, 60, 110, 50, 25, 10);
       return m.summary();
     };
     it('reports both means whatever the reading', () => {
@@ -109,8 +109,8 @@ describe('pipeline metrics', () => {
     });
     it('keeps the counts through a snapshot', () => {
       const m = new PipelineMetrics(10, 4, Number.POSITIVE_INFINITY, undefined, 'normal');
-      m.recordQuery(0, 0, 30, Float64Array.of(10, 20), 20, 10);
-      m.recordQuery(30, 30, 40, Float64Array.of(5, 5), 5, 10, true);
+      m.recordQuery(0, 0, 30, 30, 20, 10);
+      m.recordQuery(30, 30, 40, 10, 5, 10, true);
       const copy = new PipelineMetrics(10, 4, Number.POSITIVE_INFINITY, undefined, 'normal');
       copy.restore(m.snapshot());
       expect(copy.summary()).toEqual(m.summary());

@@ -1,3 +1,4 @@
+import { RunLengthSamples, type RunLengthSnapshot } from '../runLengthSamples';
 import { LogHistogram, quantileSelect, quantileSorted, type LogHistogramSnapshot, type PercentileOptions } from '../quantiles';
 import type { LatencyQueries } from './assumptions';
 import { throughputQps } from './stageTimes';
@@ -63,7 +64,7 @@ export interface PipelineSummary {
 export interface PipelineMetricsSnapshot {
   readonly scalars: Float64Array;
   readonly latencies: Float64Array;
-  readonly configLatencies: Float64Array;
+  readonly configLatencies: RunLengthSnapshot;
   readonly belowPeak: Float64Array;
   readonly belowOptimum: Float64Array;
   /** The latency and configuration-latency histograms (streaming percentiles). */
@@ -87,7 +88,8 @@ export class PipelineMetrics {
   private samples = 0;
   private sampleStride = 1;
   private latencies: Float64Array;
-  private configLatencies: Float64Array;
+  /** The configuration latencies of the same samples, as runs: a configuration's is the same for every query it serves. */
+  private configLatencies: RunLengthSamples;
   private latencySum = 0;
   private configLatencySum = 0;
   private configThroughputSum = 0;
@@ -141,21 +143,20 @@ export class PipelineMetrics {
     this.configLatencyHistogram = streaming ? new LogHistogram(percentiles.relativeError) : null;
     const capacity = streaming ? 16 : Math.max(16, Math.min(expectedQueries, 1 << 20, latencySampleCap));
     this.latencies = new Float64Array(capacity);
-    this.configLatencies = new Float64Array(capacity);
+    this.configLatencies = new RunLengthSamples();
   }
 
+  /** One query: its arrival, admission and completion times, its configuration's latency (Σ t_i, summed in stage order), bottleneck and the optimum's. */
   recordQuery(
     arrivalMs: number,
     admittedMs: number,
     completionMs: number,
-    stageTimesMs: Float64Array,
+    configLatency: number,
     bottleneckMs: number,
     optimalBottleneckMs: number,
     trial = false,
   ): void {
     const latency = completionMs - arrivalMs;
-    let configLatency = 0;
-    for (let i = 0; i < stageTimesMs.length; i++) configLatency += stageTimesMs[i]!;
     if (trial) {
       this.trialCount++;
       this.trialLatencySum += latency;
@@ -174,7 +175,7 @@ export class PipelineMetrics {
         // Decimating may have doubled the stride: this query may no longer be a sample.
         if (this.latencyCount % this.sampleStride === 0) {
           this.latencies[this.samples] = latency;
-          this.configLatencies[this.samples] = configLatency;
+          this.configLatencies.push(configLatency);
           this.samples++;
         }
       }
@@ -240,7 +241,6 @@ export class PipelineMetrics {
     const durationMs = n > 0 ? this.lastCompletionMs - this.firstAdmissionMs : 0;
     // Exact percentiles by selection on copies (the sample arrays are shared with checkpoints).
     const latencies = this.latencyHistogram === null ? this.latencies.slice(0, this.samples) : this.latencies.subarray(0, 0);
-    const configLatencies = this.latencyHistogram === null ? this.configLatencies.slice(0, this.samples) : this.configLatencies.subarray(0, 0);
     const pct = (below: Float64Array): Record<string, number> => {
       const out: Record<string, number> = {};
       SLO_LEVELS.forEach((level, k) => {
@@ -256,7 +256,7 @@ export class PipelineMetrics {
       throughputMeanQps: durationMs > 0 ? (1000 * n) / durationMs : 0,
       configThroughputMeanQps: n > 0 ? this.configThroughputSum / n : 0,
       configLatencyMeanMs: this.latencyQueries === 'all' ? (n > 0 ? this.configLatencySum / n : 0) : this.latencyCount > 0 ? this.headlineConfigLatencySum / this.latencyCount : 0,
-      configLatencyP99Ms: this.configLatencyHistogram?.quantile(0.99) ?? quantileSelect(configLatencies, 0.99),
+      configLatencyP99Ms: this.configLatencyHistogram?.quantile(0.99) ?? (this.latencyHistogram === null ? this.configLatencies.quantile(0.99) : 0),
       peakThroughputQps: throughputQps(this.peakBottleneckMs),
       resourceConstrainedThroughputMeanQps: n > 0 ? this.optimalThroughputSum / n : 0,
       optimalRatioMean: n > 0 ? this.ratioSum / n : 0,
@@ -305,7 +305,7 @@ export class PipelineMetrics {
         this.trialCount,
       ),
       latencies: this.latencies,
-      configLatencies: this.configLatencies,
+      configLatencies: this.configLatencies.snapshot(),
       belowPeak: this.belowPeak.slice(),
       belowOptimum: this.belowOptimum.slice(),
       ...(this.latencyHistogram === null ? {} : { histograms: [this.latencyHistogram.snapshot(), this.configLatencyHistogram!.snapshot()] as const }),
@@ -339,7 +339,7 @@ export class PipelineMetrics {
       this.trialCount,
     ] = Array.from(v) as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number];
     this.latencies = s.latencies.slice();
-    this.configLatencies = s.configLatencies.slice();
+    this.configLatencies.restore(s.configLatencies);
     this.belowPeak.set(s.belowPeak);
     this.belowOptimum.set(s.belowOptimum);
     if (s.histograms !== undefined) {
@@ -352,13 +352,9 @@ export class PipelineMetrics {
   private decimate(): void {
     const half = this.samples >> 1;
     const latencies = new Float64Array(this.latencies.length);
-    const configLatencies = new Float64Array(this.configLatencies.length);
-    for (let j = 0; j < half; j++) {
-      latencies[j] = this.latencies[2 * j]!;
-      configLatencies[j] = this.configLatencies[2 * j]!;
-    }
+    for (let j = 0; j < half; j++) latencies[j] = this.latencies[2 * j]!;
+    this.configLatencies.decimate();
     this.latencies = latencies;
-    this.configLatencies = configLatencies;
     this.samples = half;
     this.sampleStride *= 2;
   }
@@ -371,7 +367,6 @@ export class PipelineMetrics {
       return b;
     };
     this.latencies = bigger(this.latencies);
-    this.configLatencies = bigger(this.configLatencies);
   }
 }
 

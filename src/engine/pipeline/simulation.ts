@@ -111,6 +111,16 @@ export class PipelineRun {
   private readonly ring: number;
   private readonly blocking: boolean;
   private readonly times: Float64Array;
+  /**
+   * The installed configuration whose stage times `times` holds (with `timesBottleneckMs` and
+   * `timesConfigLatencyMs`, their max and sum), under the modes in force; null once anything
+   * they depend on changed (the modes, the assumptions, a restore). A configuration is never
+   * changed in place (a new one is a new array), so the same array under the same modes has
+   * the same stage times: a static run computes them once instead of once per query.
+   */
+  private timesConfig: Configuration | null = null;
+  private timesBottleneckMs = 0;
+  private timesConfigLatencyMs = 0;
   private readonly optima: OptimumCache;
   private readonly optimum = (modes: Uint8Array) => this.optima.get(modes);
   private installed: Configuration;
@@ -227,6 +237,7 @@ export class PipelineRun {
     const n = this.n;
     const modes = this.timeline.modes;
     if (this.timeline.advance(q)) {
+      this.timesConfig = null;
       this.optimalBottleneckMs = this.optima.get(modes).bottleneckMs;
       const oracle = this.scheduler.onModesChange?.({
         modes,
@@ -255,7 +266,15 @@ export class PipelineRun {
     const serial = kind === 'trial' && this.a.trialCost === 'serial';
 
     const times = this.times;
-    const bottleneck = computeStageTimes(this.db, config, modes, this.a.hopMs, times);
+    // A trial configuration is the scheduler's array (it may reuse one): its times are computed every time.
+    if (config !== this.timesConfig || kind === 'trial') {
+      this.timesBottleneckMs = computeStageTimes(this.db, config, modes, this.a.hopMs, times);
+      let sum = 0;
+      for (let i = 0; i < n; i++) sum += times[i]!;
+      this.timesConfigLatencyMs = sum;
+      this.timesConfig = kind === 'trial' ? null : config;
+    }
+    const bottleneck = this.timesBottleneckMs;
 
     // The tandem-queue recurrence over the non-empty stages.
     const ready = serial ? Math.max(arrival, this.lastCompletionMs) : arrival;
@@ -283,7 +302,7 @@ export class PipelineRun {
     this.lastCompletionMs = completion;
     const arrivalMs = this.arrivals === null ? admitted : arrival;
 
-    this.metrics.recordQuery(arrivalMs, admitted, completion, times, bottleneck, this.optimalBottleneckMs, kind === 'trial');
+    this.metrics.recordQuery(arrivalMs, admitted, completion, this.timesConfigLatencyMs, bottleneck, this.optimalBottleneckMs, kind === 'trial');
 
     let detected = false;
     let installed = false;
@@ -439,6 +458,7 @@ export class PipelineRun {
     if (s.free.length !== this.n) throw new RangeError(`snapshot has ${s.free.length} stages, the run ${this.n}`);
     this.q = s.q;
     this.a = s.assumptions;
+    this.timesConfig = null;
     this.arrivals = s.arrivals === null ? null : createRngFromState(s.arrivals);
     const [phase, detectTimeMs, detectQuery, referenceMs, optimalBottleneckMs, lastArrivalMs, lastCompletionMs] = Array.from(s.scalars) as [number, number, number, number, number, number, number];
     this.phase = phase as Phase;
