@@ -29,3 +29,6 @@ export const SERVING_SPEEDS: readonly Speed[] = [1, 2, 5, 10, 30, 100, 300, 1000
 
 /** The speed each lab starts at. */
 export const DEFAULT_SPEED = { pipeline: 60, serving: 10 } as const satisfies Record<string, Speed>;
+
+/** How long the Explore view keeps an idle pool's workers warm for the next sweep, ms. */
+export const POOL_IDLE_MS = 60_000;

@@ -5,7 +5,7 @@ import type { AnyScenario } from '../scenario/schema';
 import { sweepCells, sweepSeeds } from '../scenario/sweep';
 import type { CellOutcome } from '../scenario/sweepReport';
 import type { CellPool } from './explorePool';
-import { PUBLISH_EVERY_MS } from './constants';
+import { POOL_IDLE_MS, PUBLISH_EVERY_MS } from './constants';
 
 export type ExploreStatus = 'idle' | 'running' | 'done' | 'cancelled' | 'error';
 
@@ -27,7 +27,7 @@ export interface ExploreState {
   /** Wall-clock of the sweep, ms (page clock; for cells/s). */
   readonly startedMs: number;
   readonly finishedMs: number | null;
-  /** Runs every cell of the scenario's sweep on a fresh pool of `workers` (default: the pool's own size); a running sweep is cancelled first. */
+  /** Runs every cell of the scenario's sweep on a pool of `workers` (default: the pool's own size; the last sweep's pool while it idles, if it has as many); a running sweep is cancelled first. */
   start(scenario: AnyScenario, workers?: number): void;
   /** Stops the pool: the cells done stay, the others are dropped. */
   cancel(): void;
@@ -49,15 +49,40 @@ export function createExploreStore(
    * and take the main thread (and a core) from the workers.
    */
   later: (publish: () => void) => void = (publish) => void setTimeout(publish, PUBLISH_EVERY_MS),
+  /**
+   * Calls `stop` once the pool has idled for a while (POOL_IDLE_MS); returns how to call it
+   * off. A finished sweep leaves its pool warm: starting its workers (loading the worker's
+   * module, opening the scenario) is about half a second of a one-second sweep, so the next
+   * sweep on as many workers reuses them.
+   */
+  idle: (stop: () => void) => () => void = (stop) => {
+    const timer = setTimeout(stop, POOL_IDLE_MS);
+    return () => clearTimeout(timer);
+  },
 ): ExploreStore {
   let pool: CellPool | null = null;
+  /** Calls off the idle pool's stop, while it idles. */
+  let idleStop: (() => void) | null = null;
   let run = 0;
   /** Cells finished in the current sweep, and whether a publish of that count is due. */
   let finished = 0;
   let due = false;
   const stopPool = () => {
+    idleStop?.();
+    idleStop = null;
     pool?.terminate();
     pool = null;
+  };
+  /** The pool for a sweep on `workers`: the idle one when it has as many (or no count is asked), else a fresh one. */
+  const poolFor = (workers: number | undefined): CellPool => {
+    if (pool !== null && idleStop !== null && (workers === undefined || workers === pool.workers)) {
+      idleStop();
+      idleStop = null;
+      return pool;
+    }
+    stopPool();
+    pool = makePool(workers);
+    return pool;
   };
   return createStore<ExploreState>()(
     subscribeWithSelector((set, get) => {
@@ -78,14 +103,14 @@ export function createExploreStore(
         startedMs: 0,
         finishedMs: null,
         start: (scenario, workers) => {
-          stopPool();
+          // A sweep under way has cells in its workers: they stop with it.
+          if (get().status === 'running') stopPool();
           const id = ++run;
           const seeds = sweepSeeds(scenario);
           const cells = sweepCells(scenario, seeds);
           const outcomes: (CellOutcome | null)[] = cells.map(() => null);
           finished = 0;
-          pool = makePool(workers);
-          const mine = pool;
+          const mine = poolFor(workers);
           set({ status: 'running', scenario, seeds, total: cells.length, done: 0, outcomes, version: get().version + 1, workers: mine.workers, error: null, startedMs: now(), finishedMs: null });
           const json = JSON.stringify(scenario);
           // Started costliest first, so the pool does not end on one long cell (each fills its own slot).
@@ -97,7 +122,7 @@ export function createExploreStore(
                 finished++;
                 if (finished === cells.length) {
                   set({ done: finished, version: get().version + 1, status: 'done', finishedMs: now() });
-                  if (pool === mine) stopPool();
+                  if (pool === mine) idleStop = idle(() => pool === mine && stopPool());
                 } else if (!due) {
                   due = true;
                   later(() => id === run && publish());

@@ -42,9 +42,10 @@ function manualPool() {
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
 describe('the Explore store', () => {
-  it('fills each cell in its canonical slot whatever order they finish in, then stops the pool', async () => {
+  it('fills each cell in its canonical slot whatever order they finish in, then leaves the pool warm until it idles', async () => {
     const m = manualPool();
-    const store = createExploreStore(() => m.pool, () => 0);
+    const idle: (() => void)[] = [];
+    const store = createExploreStore(() => m.pool, () => 0, undefined, (stop) => (idle.push(stop), () => undefined));
     store.getState().start(swept());
     expect(store.getState()).toMatchObject({ status: 'running', total: 8, done: 0, workers: 2 });
     for (const index of [7, 0, 3, 1, 2, 6, 5, 4]) m.finish(index);
@@ -52,6 +53,8 @@ describe('the Explore store', () => {
     const s = store.getState();
     expect(s.status).toBe('done');
     expect(s.outcomes.map((o) => o?.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(m.terminated()).toBe(0);
+    idle[0]!();
     expect(m.terminated()).toBe(1);
     // The heatmap of the difference ODIN − LLS: 2 × 2 cells of 2 seeds each.
     const data = exploreData(s.scenario!, s.seeds, s.outcomes, { kind: 'difference', a: 0, b: 1 });
@@ -109,5 +112,50 @@ describe('the Explore store', () => {
     // Cell 2 is α = 2 with free trials (row 0, column 1), seed 1.
     const partial = exploreData(store.getState().scenario!, store.getState().seeds, store.getState().outcomes, { kind: 'lane', lane: 0 });
     expect(partial.heatmap!.cells.map((c) => c.seeds)).toEqual([0, 1, 0, 0]);
+  });
+
+  it('a finished sweep’s pool serves the next sweep on as many workers; another count, or idling, stops it', async () => {
+    const made: number[] = [];
+    const pools: ReturnType<typeof manualPool>[] = [];
+    let calledOff = 0;
+    const idle: (() => void)[] = [];
+    const store = createExploreStore(
+      (workers) => {
+        const m = manualPool();
+        made.push(workers ?? 2);
+        pools.push(m);
+        return { ...m.pool, workers: workers ?? 2 };
+      },
+      () => 0,
+      undefined,
+      (stop) => {
+        idle.push(stop);
+        return () => void calledOff++;
+      },
+    );
+    const finishAll = async () => {
+      const m = pools.at(-1)!;
+      while (m.pending.length > 0) m.finish(m.pending[0]!.index);
+      await flush();
+      expect(store.getState().status).toBe('done');
+    };
+    store.getState().start(swept(), 2);
+    await finishAll();
+    // The same count: the warm pool, its idle stop called off.
+    store.getState().start(swept(), 2);
+    expect(made).toEqual([2]);
+    expect(calledOff).toBe(1);
+    await finishAll();
+    expect(pools[0]!.terminated()).toBe(0);
+    // Another count: a new pool, the warm one stopped.
+    store.getState().start(swept(), 1);
+    expect(made).toEqual([2, 1]);
+    expect(pools[0]!.terminated()).toBe(1);
+    await finishAll();
+    // Idling stops it.
+    idle.at(-1)!();
+    expect(pools[1]!.terminated()).toBe(1);
+    store.getState().start(swept(), 1);
+    expect(made).toEqual([2, 1, 1]);
   });
 });
