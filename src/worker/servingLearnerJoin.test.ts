@@ -135,4 +135,27 @@ describe('learning lanes join when TensorFlow.js is here; the other lanes do not
     expect(frames.every((f) => !waiting(f))).toBe(true);
     expect(frames.at(-1)!.lanes[1]!.learning).toBeDefined();
   }, 60_000);
+
+  it('a seek back to a checkpoint taken while the learner loaded: the lane catches up from time 0 again, and the run ends as the command line’s', async () => {
+    const learner = deferredLearner();
+    const { api, session, frames, advanceTime } = worker(learner.promise);
+    expect((await api.load(scenario())).ok).toBe(true);
+    // Checkpoints at 0 and 10 s hold the BCEdge lane waiting.
+    session.step(12_000);
+    expect(frames.at(-1)!.lanes[1]!.search).toMatchObject({ learner: 'loading' });
+    learner.arrive(factory());
+    await settle();
+    for (let i = 0; i < 2_000 && waiting(frames.at(-1)!); i++) advanceTime(16);
+    expect(waiting(frames.at(-1)!)).toBe(false);
+    session.step(4_000);
+    expect(session.seek(11_000)).toEqual({ ok: true });
+    // Restored waiting, with its learner at hand now: it runs from 0 s up to the others.
+    expect(frames.at(-1)!.lanes[1]!.search).toMatchObject({ learner: 'ready' });
+    session.step(9_000);
+    for (let i = 0; i < 2_000 && (frames.at(-1)!.status !== 'done' || waiting(frames.at(-1)!)); i++) advanceTime(16);
+    expect(frames.at(-1)!.status).toBe('done');
+    const s = scenario();
+    const cli = runServingScenario(s, s.seed, () => 0, undefined, factory());
+    expect(lastSummaries(frames).map((x) => withoutDecision(x!))).toEqual(cli.map((r) => withoutDecision(r.summary)));
+  }, 120_000);
 });
