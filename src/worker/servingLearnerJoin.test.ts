@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createLatencyPredictor } from '../agents/predictorAdapter';
-import { createLearningFactory, type LearningFactory } from '../agents/registry';
+import { createLearningFactory } from '../agents/registry';
+import type { LearningFactory } from '../schedulers/serving/registry';
 import type { Tf } from '../agents/tf';
 import { loadTfNode } from '../agents/tfNode';
 import { SERVING_PRESETS } from '../scenario/presets';

@@ -13,8 +13,8 @@ const LANES: readonly PipelineLaneInfo[] = [
 /** A summary with known numbers: two queries, bottleneck 10 ms then 20 ms against a 10 ms peak. */
 function summary() {
   const m = new PipelineMetrics(10, 2);
-  m.recordQuery(0, 0, 30, new Float64Array([10, 10]), 10, 10);
-  m.recordQuery(10, 10, 60, new Float64Array([20, 5]), 20, 10);
+  m.recordQuery(0, 0, 30, 20, 10, 10);
+  m.recordQuery(10, 10, 60, 25, 20, 10);
   return m.summary();
 }
 
