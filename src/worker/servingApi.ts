@@ -59,9 +59,14 @@ export function servingApi(session: ServingSession, frames: { subscribe(callback
       }
       // Learning lanes need tfjs (and maybe a shipped agent), which loads beside the run: the
       // other lanes start at once and the learning lanes join once it is here (ARCHITECTURE §3).
+      const before = session.learningState();
       session.learningLoading();
       const loaded = session.loadValidated(parsed.scenario);
-      if (!loaded.ok) return loaded;
+      if (!loaded.ok) {
+        // Refused: the last good scenario stays, with its learners as they were.
+        session.restoreLearning(before);
+        return loaded;
+      }
       const lane = parsed.scenario.serving.lanes.findIndex((l) => isLearningScheduler(l.scheduler));
       const start = () => {
         if (own !== loads) return;

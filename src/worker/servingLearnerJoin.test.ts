@@ -159,4 +159,17 @@ describe('learning lanes join when TensorFlow.js is here; the other lanes do not
     const cli = runServingScenario(s, s.seed, () => 0, undefined, factory());
     expect(lastSummaries(frames).map((x) => withoutDecision(x!))).toEqual(cli.map((r) => withoutDecision(r.summary)));
   }, 120_000);
+
+  it('a learning scenario refused at the door leaves the last good one with its learners as they were', async () => {
+    const { api, session, frames } = worker(new Promise(() => undefined), factory());
+    expect((await api.load(scenario())).ok).toBe(true);
+    const bad = scenario();
+    const refused = await api.load({ ...bad, serving: { ...bad.serving, lanes: [{ scheduler: 'bcedge', params: { warmup: -1 } }] } });
+    expect(refused.ok).toBe(false);
+    expect(session.learningState().loading).toBe(false);
+    expect(session.learningState().factory).not.toBeNull();
+    session.reset();
+    session.step(2_000);
+    expect(frames.every((f) => f.lanes[1]!.search === undefined)).toBe(true);
+  }, 60_000);
 });

@@ -959,6 +959,19 @@ export class ServingSession extends LiveSession<ServingTypes> {
     w.learningError = null;
   }
 
+  /** The learners' state as it stands (builder, loading, failure), to put back when a load is refused (`restoreLearning`). */
+  learningState(): { readonly factory: LearningFactory | null; readonly loading: boolean; readonly error: string | null } {
+    const w = this.serving;
+    return { factory: w.learningFactory, loading: w.learningLoading, error: w.learningError };
+  }
+
+  restoreLearning(state: ReturnType<ServingSession['learningState']>): void {
+    const w = this.serving;
+    w.learningFactory = state.factory;
+    w.learningLoading = state.loading;
+    w.learningError = state.error;
+  }
+
   /** The learners' builder has come: the learning lanes that waited for it run from time 0 up to the others, then join them. */
   learningLoaded(factory: LearningFactory): void {
     this.setLearning(factory);
