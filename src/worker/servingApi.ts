@@ -50,23 +50,23 @@ export function servingApi(session: ServingSession, frames: { subscribe(callback
       // Validated once, here: the session takes the scenario as validated (loadValidated).
       const parsed = parseWorldScenario(servingWorld, scenario);
       if (!parsed.ok) return parsed;
-      const own = ++loads;
       const learns = parsed.scenario.serving.lanes.some((l) => isLearningScheduler(l.scheduler));
       const atHand = learns ? (host.learningAtHand?.(parsed.scenario, agentsBaseUrl) ?? null) : null;
-      if (!learns || atHand !== null) {
-        session.setLearning(atHand);
-        return session.loadValidated(parsed.scenario);
-      }
-      // Learning lanes need tfjs (and maybe a shipped agent), which loads beside the run: the
-      // other lanes start at once and the learning lanes join once it is here (ARCHITECTURE §3).
+      // Learning lanes need tfjs (and maybe a shipped agent). When it is not at hand it loads
+      // beside the run: the other lanes start at once and the learning lanes join once it is
+      // here (ARCHITECTURE §3).
+      const waits = learns && atHand === null;
       const before = session.learningState();
-      session.learningLoading();
+      if (waits) session.learningLoading();
+      else session.setLearning(atHand);
       const loaded = session.loadValidated(parsed.scenario);
       if (!loaded.ok) {
-        // Refused: the last good scenario stays, with its learners as they were.
-        session.restoreLearning(before);
+        // Refused: the last good scenario stays, with its learners as they were (a learner on its way still comes).
+        session.setLearningState(before);
         return loaded;
       }
+      const own = ++loads;
+      if (!waits) return loaded;
       const lane = parsed.scenario.serving.lanes.findIndex((l) => isLearningScheduler(l.scheduler));
       const start = () => {
         if (own !== loads) return;

@@ -941,10 +941,7 @@ export class ServingSession extends LiveSession<ServingTypes> {
 
   /** The learners' builder for the next load (null: no learning lane), at hand: its lanes are built with the others. */
   setLearning(factory: LearningFactory | null): void {
-    const w = this.serving;
-    w.learningFactory = factory;
-    w.learningLoading = false;
-    w.learningError = null;
+    this.setLearningState({ factory, loading: false, error: null });
   }
 
   /**
@@ -953,19 +950,16 @@ export class ServingSession extends LiveSession<ServingTypes> {
    * or `learningFailed` says how it ended.
    */
   learningLoading(): void {
-    const w = this.serving;
-    w.learningFactory = null;
-    w.learningLoading = true;
-    w.learningError = null;
+    this.setLearningState({ factory: null, loading: true, error: null });
   }
 
-  /** The learners' state as it stands (builder, loading, failure), to put back when a load is refused (`restoreLearning`). */
+  /** The learners' state as it stands (builder, loading, failure), to put back when a load is refused (`setLearningState`). */
   learningState(): { readonly factory: LearningFactory | null; readonly loading: boolean; readonly error: string | null } {
     const w = this.serving;
     return { factory: w.learningFactory, loading: w.learningLoading, error: w.learningError };
   }
 
-  restoreLearning(state: ReturnType<ServingSession['learningState']>): void {
+  setLearningState(state: ReturnType<ServingSession['learningState']>): void {
     const w = this.serving;
     w.learningFactory = state.factory;
     w.learningLoading = state.loading;
@@ -981,9 +975,7 @@ export class ServingSession extends LiveSession<ServingTypes> {
 
   /** The learners could not start (`message` says why): their lanes say so and stay out of the run; the other lanes go on. */
   learningFailed(message: string): void {
-    const w = this.serving;
-    w.learningLoading = false;
-    w.learningError = message;
+    this.setLearningState({ factory: null, loading: false, error: message });
     this.report(true);
   }
 
