@@ -14,6 +14,11 @@ export interface SessionHost<F> {
   schedule(fn: () => void, delayMs: number): void;
   /** Hands a frame to the page; `transfer` lists the buffers it may move. */
   emit(frame: F, transfer: ArrayBuffer[]): void;
+  /**
+   * Runs background work (`start`: a search, a sweep, a load) when the host lets it: the
+   * worker holds it until the run's first frame past 0 went out (`BackgroundGate`). Absent: at once.
+   */
+  background?(start: () => void): void;
 }
 
 export type PlaybackStatus = 'paused' | 'playing' | 'done';

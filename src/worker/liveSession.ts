@@ -28,6 +28,7 @@ export class LiveSession<T extends WorldTypes> {
     world.attach({
       now: () => host.now(),
       schedule: (fn, delayMs) => host.schedule(fn, delayMs),
+      ...(host.background === undefined ? {} : { background: (start: () => void) => host.background!(start) }),
       report: (force) => {
         if (force && this.loop.status !== 'playing') this.summariesDue = true;
         this.report(force);

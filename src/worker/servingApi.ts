@@ -24,8 +24,8 @@ export interface ServingApiHost {
    * waiting; null when something is still to load. Absent: always loaded beside the run.
    */
   learningAtHand?(scenario: ServingScenario, agentsBaseUrl: string): LearningFactory | null;
-  /** When to start loading the learners (`start`); absent: at once. */
-  deferLearning?(start: () => void): void;
+  /** When to start loading the learners (`start`): background work (`SessionHost.background`); absent: at once. */
+  background?(start: () => void): void;
   /** Runs the sweeps in slices between the live run's ticks. */
   readonly sweeps: SweepRunner;
   /** Where the shipped agents are, until the page says (`configure`). */
@@ -81,8 +81,8 @@ export function servingApi(session: ServingSession, frames: { subscribe(callback
           },
         );
       };
-      if (host.deferLearning === undefined) start();
-      else host.deferLearning(start);
+      if (host.background === undefined) start();
+      else host.background(start);
       return loaded;
     },
     exportAgent: (lane: number) => session.exportAgent(lane),

@@ -761,7 +761,10 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   private sliceLater(): void {
     if (this.sliceDue || !(this.searches.busy || this.lanes.some((l) => l.kind === 'waiting' && l.chase !== null))) return;
     this.sliceDue = true;
-    this.session.schedule(() => this.slice(), REFERENCE_SLICE_GAP_MS);
+    const later = () => this.session.schedule(() => this.slice(), REFERENCE_SLICE_GAP_MS);
+    // Background work: the first frame of a run goes out before the searches start (BackgroundGate).
+    if (this.session.background === undefined) later();
+    else this.session.background(later);
   }
 
   /**

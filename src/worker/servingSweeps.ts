@@ -138,7 +138,7 @@ interface Running {
 export class SweepRunner {
   private readonly running = new Map<ServingSweepRequest['kind'], Running>();
 
-  constructor(private readonly host: Pick<SessionHost<unknown>, 'now' | 'schedule'>) {}
+  constructor(private readonly host: Pick<SessionHost<unknown>, 'now' | 'schedule' | 'background'>) {}
 
   /** Starts a sweep; `learning` builds the learning lanes of an rps sweep (null: the scenario has none). */
   start(request: ServingSweepRequest, learning: LearningFactory | null, onProgress: (progress: ServingSweepProgress) => void): Promise<ServingSweepResult> {
@@ -148,7 +148,10 @@ export class SweepRunner {
       const job = request.kind === 'figure1' ? figure1Job(request.model, request.platform) : rpsJob(request.scenario, learning ?? undefined, live);
       const running: Running = { job, live, onProgress, resolve, cancelled: false };
       this.running.set(request.kind, running);
-      this.host.schedule(() => this.slice(request.kind, running), 0);
+      const first = () => this.host.schedule(() => this.slice(request.kind, running), 0);
+      // Background work: a run's first frame goes out before a sweep starts (BackgroundGate).
+      if (this.host.background === undefined) first();
+      else this.host.background(first);
     });
   }
 

@@ -48,7 +48,7 @@ export interface FrameContext {
  * frame for what that work changed: when one is due, or at once with `force` (with the
  * summaries, unless the run plays).
  */
-export interface SessionContext<T extends WorldTypes> extends Pick<SessionHost<T['frame']>, 'now' | 'schedule'> {
+export interface SessionContext<T extends WorldTypes> extends Pick<SessionHost<T['frame']>, 'now' | 'schedule' | 'background'> {
   readonly report: (force: boolean) => void;
   readonly generation: () => number;
   readonly status: () => PlaybackStatus;
