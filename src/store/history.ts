@@ -19,7 +19,8 @@ export interface HistoryState<S> {
 
 /** The actions every lab's store shares: load, reject, edit, undo, redo. */
 export interface HistoryActions<S> {
-  load(scenario: unknown, source?: ScenarioSource): Promise<boolean>;
+  /** Loads a scenario; `play` starts it once loaded (the cost guard asking first, `longRun.ts`). */
+  load(scenario: unknown, source?: ScenarioSource, options?: { readonly play?: boolean }): Promise<boolean>;
   reject(source: ScenarioSource, errors: readonly FieldError[]): void;
   edit(change: (scenario: S) => S): Promise<boolean>;
   undo(): Promise<void>;
@@ -34,7 +35,7 @@ export interface HistoryActions<S> {
 export function historyActions<S>(
   get: () => HistoryState<S>,
   set: (partial: Partial<HistoryState<S>>) => void,
-  replace: (scenario: unknown, source: ScenarioSource) => Promise<boolean>,
+  replace: (scenario: unknown, source: ScenarioSource, play?: boolean) => Promise<boolean>,
 ): HistoryActions<S> & { remember(before: S | null): void } {
   const remember = (before: S | null): void => {
     if (before === null) return;
@@ -42,9 +43,9 @@ export function historyActions<S>(
   };
   return {
     remember,
-    load: async (scenario, source = 'edit') => {
+    load: async (scenario, source = 'edit', options = {}) => {
       const before = get().scenario;
-      const ok = await replace(scenario, source);
+      const ok = await replace(scenario, source, options.play === true);
       if (ok) remember(before);
       return ok;
     },

@@ -1,6 +1,7 @@
 import type { ServingApi, ServingFrame } from '../worker/servingProtocol';
 import { proxy } from 'comlink';
 import { workerClient } from './restartingWorker';
+import { servingWorker } from './servingWorkerStart';
 import type { ServingClient } from './servingStore';
 
 /**
@@ -9,12 +10,15 @@ import type { ServingClient } from './servingStore';
  */
 export function createServingWorkerClient(): ServingClient {
   return workerClient<ServingApi, ServingFrame>(
-    () => new Worker(new URL('../worker/servingWorker.ts', import.meta.url), { type: 'module', name: 'serving' }),
+    servingWorker,
     (forwarded) => ({
       // The worker fetches the shipped agents from the page's own `agents/` folder.
+      // Both calls go at once (the worker answers them in order): the load does not wait for a round trip.
       load: async (scenario) => {
-        await forwarded.configure({ agentsBaseUrl: new URL('agents/', document.baseURI).href });
-        return forwarded.load(scenario);
+        const configured = forwarded.configure({ agentsBaseUrl: new URL('agents/', document.baseURI).href });
+        const loaded = forwarded.load(scenario);
+        await configured;
+        return loaded;
       },
       // The progress callback crosses to the worker as a comlink proxy.
       sweep: (request, onProgress) => forwarded.sweep(request, proxy(onProgress)),

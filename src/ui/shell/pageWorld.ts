@@ -31,6 +31,11 @@ export interface PageWorld {
   /** Whether the lab has the Explore view (a preset with a sweep then says that Explore runs it). */
   readonly explore: boolean;
   load(): Promise<PageWorldModule>;
+  /**
+   * Starts what its lab will need first (its worker) without loading the lab: called when the
+   * page opens on a link of this world, before anything renders (`main.tsx`).
+   */
+  prestart?(): void;
   /** The page module at hand without loading, for the first world, whose lab is the first screen. */
   readonly eager?: PageWorldModule;
 }
@@ -52,11 +57,10 @@ export type Routed =
  */
 export async function loadRouted(lab: { readonly store: AnyLabStore; readonly module: Pick<PageWorldModule, 'defaultScenario'> }, routed: Routed): Promise<boolean> {
   const store = lab.store;
-  const ok = 'errors' in routed ? false : await store.getState().load(routed.scenario as never, routed.source);
+  const ok = 'errors' in routed ? false : await store.getState().load(routed.scenario as never, routed.source, { play: routed.play });
   const errors = 'errors' in routed ? { source: 'link' as const, errors: routed.errors } : store.getState().errors;
   if (!ok && store.getState().scenario === null) await store.getState().load(lab.module.defaultScenario() as never, 'preset');
   if (!ok && errors !== null) store.getState().reject(errors.source, errors.errors);
-  if (ok && !('errors' in routed) && routed.play) await store.getState().play();
   return ok;
 }
 

@@ -1,3 +1,4 @@
+import { startServingWorkerEarly } from '../../store/servingWorkerStart';
 import type { PageWorld } from '../../ui/shell/pageWorld';
 
 /** The serving world in the page: its module (store, worker, lab) is loaded when its lab first opens. */
@@ -5,4 +6,6 @@ export const servingPage: PageWorld = {
   id: 'serving',
   explore: false,
   load: () => import('../../ui/serving/servingPage').then((m) => m.servingPageModule),
+  // Its worker starts while the lab's module loads (the entry carries only the worker's address).
+  prestart: startServingWorkerEarly,
 };
