@@ -297,17 +297,22 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
       set({ ...loadedState(result, get()), errors: null, ...world.settled });
       return true;
     };
-    /** Loads and keeps playing if the run was playing. */
-    const replace = async (scenario: unknown, source: ScenarioSource): Promise<boolean> => {
+    /**
+     * Loads, and plays if asked (`play`) or if the run was playing. The worker is told to play
+     * before the page takes the new scenario in (a render of the whole lab), so that the run's
+     * first frame is computed meanwhile.
+     */
+    const replace = async (scenario: unknown, source: ScenarioSource, play = false): Promise<boolean> => {
       const wasPlaying = get().status === 'playing';
       const first = get().scenario === null;
       const viewBefore = get().view;
       const result = await client.load(scenario);
       // A view the person chose before the first scenario or while this one was loading (presentation, hidden parts) stays, unless the scenario brings its own.
       const chosen = get().view !== viewBefore || (first && !isDefaultView(viewBefore)) ? get().view : null;
+      const playing = result.ok && (wasPlaying || play) ? startAllowed(result.scenario, () => client.play()) : null;
       const ok = applyLoad(result, source);
       if (ok && chosen !== null && result.ok && result.scenario.view === undefined) get().setView(chosen);
-      if (ok && wasPlaying && startAllowed(get().scenario)) await client.play();
+      await playing;
       return ok;
     };
     const history = historyActions<T['scenario']>(get, setShared, replace);
@@ -374,7 +379,7 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
         void _old;
         setShared({ view, scenario: (isDefaultView(view) ? rest : { ...rest, view }) as T['scenario'] });
       },
-      play: () => (startAllowed(get().scenario) ? client.play() : Promise.resolve()),
+      play: () => startAllowed(get().scenario, () => client.play()),
       pause: () => client.pause(),
       step: async (amount) => void refused(await client.step(amount)),
       reset: () => client.reset(),

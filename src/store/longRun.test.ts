@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultPipelineScenario, SERVING_PRESETS } from '../scenario/presets';
 import type { PipelineScenario, ServingScenario } from '../scenario/schema';
-import { longRunGuard } from './longRun';
+import { longRunGuard, preloadRunCost } from './longRun';
 import { inProcessPipeline } from './testing/inProcessStores';
 
 /** The session's own playback status (the store hears of it only with the next frame). */
@@ -31,25 +31,40 @@ function longServing(): ServingScenario {
 }
 
 describe('the page asks before starting a long run', () => {
-  it('shows the estimate and does not start when the person declines', () => {
+  /** Runs the guard on `scenario`; whether it started the run. */
+  const started = async (guard: ReturnType<typeof longRunGuard>, scenario: ServingScenario): Promise<boolean> => {
+    let ran = false;
+    await guard(scenario, () => ((ran = true), Promise.resolve()));
+    return ran;
+  };
+
+  it('shows the estimate and does not start when the person declines', async () => {
     const asked: string[] = [];
     const guard = longRunGuard((message) => (asked.push(message), false));
-    expect(guard(longServing())).toBe(false);
+    expect(await started(guard, longServing())).toBe(false);
     expect(asked).toHaveLength(1);
     expect(asked[0]).toContain('1.0e+9 lane-requests (1 cell × 10000000 requests × 101 lanes (a learner counts 50))');
     expect(asked[0]).toContain('Start it anyway?');
   });
 
-  it('starts when the person agrees, and asks once per scenario', () => {
+  it('starts when the person agrees, and asks once per scenario', async () => {
     const asked: string[] = [];
     const guard = longRunGuard((message) => (asked.push(message), true));
-    expect(guard(longServing())).toBe(true);
-    expect(guard(longServing())).toBe(true);
+    expect(await started(guard, longServing())).toBe(true);
+    expect(await started(guard, longServing())).toBe(true);
     expect(asked).toHaveLength(1);
     const other = longServing();
     other.seed = 2;
-    expect(guard(other)).toBe(true);
+    expect(await started(guard, other)).toBe(true);
     expect(asked).toHaveLength(2);
+  });
+
+  it('once the cost is at hand, starts in the same task (a load that plays tells the worker before the page renders)', async () => {
+    await preloadRunCost();
+    const guard = longRunGuard(() => false);
+    let ran = false;
+    void guard(defaultPipelineScenario(), () => ((ran = true), Promise.resolve()));
+    expect(ran).toBe(true);
   });
 
   it("costs the run Play plays, not the scenario's sweep (the Explore view runs the sweep)", async () => {

@@ -1,5 +1,7 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
+import { preloadRunCost } from '../../store/longRun';
 import { SpeedSelect } from '../SpeedSelect';
+import { preloadWhenIdle } from './deferred';
 import { useShell, useShellStore } from './shellStore';
 
 /** What a world puts in the shell's playback bar. */
@@ -24,6 +26,8 @@ export function PlaybackBar({ playback, onHelp }: { readonly playback: WorldPlay
   const speed = useShell((s) => s.speed);
   const act = store.getState();
   const { ids } = playback;
+  // Play asks the run's cost first (the long-run guard), which the first screen does not carry.
+  useEffect(() => preloadWhenIdle(preloadRunCost), []);
   return (
     <div className="playback" role="group" aria-label="Playback">
       <button type="button" data-testid={`${ids}.play`} onClick={() => void act.play()} disabled={status !== 'paused'}>
