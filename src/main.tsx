@@ -1,10 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { isWorkerRestarted } from './store/restartingWorker';
-import type { OpenedLink } from './scenario/link';
+import type { OpenedLink } from './scenario/linkPacking';
 import { App } from './ui/App';
-import { linkCodec } from './ui/linkSync';
-import { PAGE_WORLDS } from './worlds/pages';
+import { openPageLink } from './ui/shell/openPageLink';
+import { PAGE_WORLDS, pageWorldOf } from './worlds/pages';
 import './ui/app.css';
 
 const rootElement = document.getElementById('root');
@@ -19,25 +19,25 @@ window.addEventListener('unhandledrejection', (event) => {
 });
 
 /**
- * The link in the address bar is opened before the page renders (its codec is a small chunk),
- * so that the first screen is the link's own lab: a link of another world than the first does
- * not start the first world's lab and worker beside its own (App).
+ * The link in the address bar is opened before the page renders (its packing is a small
+ * chunk), so that the first screen is the link's own lab: a link of another world than the
+ * first does not start the first world's lab and worker beside its own (App).
  */
 async function openAddress(): Promise<OpenedLink | null> {
   const hash = window.location.hash.replace(/^#/, '');
-  if (hash === '') return null;
-  try {
-    return (await linkCodec()).openLink(hash);
-  } catch (error) {
-    // The codec's chunk did not load: the first lab says so over its default, and the address keeps the link.
-    return { ok: false, world: PAGE_WORLDS[0]!.id as OpenedLink['world'], errors: [{ path: 'link', message: `could not be read: ${error instanceof Error ? error.message : String(error)}` }] };
-  }
+  return hash === '' ? null : openPageLink(hash);
 }
 
-void openAddress().then((link) =>
+void openAddress().then((link) => {
+  // A link of a world whose lab is loaded on first use: its worker and module start loading now, while the page renders.
+  if (link !== null && link.world !== PAGE_WORLDS[0]!.id) {
+    const world = pageWorldOf(link.world);
+    world.prestart?.();
+    void world.load().catch(() => undefined);
+  }
   createRoot(rootElement).render(
     <StrictMode>
       <App link={link} />
     </StrictMode>,
-  ),
-);
+  );
+});

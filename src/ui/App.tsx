@@ -1,8 +1,9 @@
 import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { AnyLabStore } from '../store/liveStore';
 import { PAGE_WORLDS, pageWorldOf } from '../worlds/pages';
-import type { OpenedLink } from '../scenario/link';
-import { linkCodec, startLinkSync } from './linkSync';
+import type { OpenedLink } from '../scenario/linkPacking';
+import { startLinkSync } from './linkSync';
+import { openPageLink } from './shell/openPageLink';
 import { loadRouted, OpenInLabContext, ShownWorldContext, type OpenInLab, type PageWorldModule } from './shell/pageWorld';
 
 /** A world's lab once started: its page module and its store (with its worker). */
@@ -104,7 +105,7 @@ export function App({ store: given, link }: { readonly store?: AnyLabStore; read
   const shownLab = shown.lab;
   useEffect(() => {
     if (shownLab === null) return;
-    return startLinkSync(shownLab.store, window, shownLab.module.linkHash as (scenario: never) => Promise<string | null>, async (hash) => routeLink(open, (await linkCodec()).openLink(hash), { play: false }));
+    return startLinkSync(shownLab.store, window, shownLab.module.linkHash as (scenario: never) => Promise<string | null>, async (hash) => routeLink(open, await openPageLink(hash), { play: false }));
   }, [shownLab, open]);
 
   const exit = useCallback(() => {
