@@ -150,26 +150,27 @@ export interface ChartHost {
 
 /**
  * Runs a data chart: keeps the latest data, follows the host's width with a ResizeObserver
- * and calls `draw(data, width)` at most once per animation frame (updates and resizes in the
- * same frame are coalesced). Nothing is drawn before the first `update` or below 40 px.
- * `destroy` cancels the pending frame, disconnects the observer and removes `root`.
+ * and draws `draw(data, width)` when its turn comes, in the same queue as the store-fed charts
+ * (`requestDraw`: one chart an animation frame, so that a lab whose charts all get their first
+ * data at once — a load — does not draw them all in one long task before the page shows the
+ * run moving). Updates and resizes before its turn are coalesced into one draw of the latest.
+ * Nothing is drawn before the first `update` or below 40 px. `destroy` cancels the pending
+ * draw, disconnects the observer and removes `root`.
  */
 export function mountDataChart<D>(host: ChartHost & Element, root: { remove(): void }, draw: (data: D, width: number) => void): DataChart<D> {
   // Read at the first draw (an animation frame), not at the mount: see mountChart.
   let width: number | null = null;
   let data: D | undefined;
   let hasData = false;
-  let frame = 0;
   let alive = true;
   const run = () => {
-    frame = 0;
     if (!alive || !hasData) return;
     width ??= Math.floor(host.clientWidth);
     if (width < 40) return;
     draw(data as D, width);
   };
   const schedule = () => {
-    if (alive && frame === 0) frame = requestAnimationFrame(run);
+    if (alive) requestDraw(run);
   };
   const observer = observeWidth(host, () => width ?? -1, (w) => {
     width = w;
@@ -184,8 +185,7 @@ export function mountDataChart<D>(host: ChartHost & Element, root: { remove(): v
     destroy() {
       if (!alive) return;
       alive = false;
-      if (frame !== 0) cancelAnimationFrame(frame);
-      frame = 0;
+      cancelDraw(run);
       observer.disconnect();
       root.remove();
     },

@@ -84,6 +84,21 @@ describe('mountDataChart', () => {
     expect(draw).toHaveBeenCalledTimes(1); // too narrow to draw
   });
 
+  it('charts given data at once draw one an animation frame, in the order they asked (no long task at a load)', () => {
+    const drawn: string[] = [];
+    const host = { clientWidth: 300 } as unknown as Element & { clientWidth: number };
+    const charts = ['a', 'b', 'c'].map((name) => mountDataChart<number>(host, { remove: vi.fn() }, (v) => drawn.push(`${name}${v}`)));
+    charts.forEach((chart, i) => chart.update(i));
+    charts[0]!.update(7);
+    flush();
+    expect(drawn).toEqual(['a7']);
+    flush();
+    flush();
+    expect(drawn).toEqual(['a7', 'b1', 'c2']);
+    expect(frames.size).toBe(0);
+    charts.forEach((chart) => chart.destroy());
+  });
+
   it('cancels the pending frame, disconnects and removes the root on destroy', () => {
     const draw = vi.fn();
     const root = { remove: vi.fn() };

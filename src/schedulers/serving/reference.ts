@@ -116,8 +116,8 @@ export function referenceSearchBound(kind: 'fixed-hindsight' | 'fixed-per-phase'
   return hindsight + phaseStartsMs(spec, params.phaseS ?? 0).length * (1 + grid + ascentBound(models, grid, params)) + 1;
 }
 
-/** Slots of the trace an evaluation runs between two yields of a search (a few ms of work on the presets). */
-export const SEARCH_STRETCH_SLOTS = 10;
+/** Slots of the trace an evaluation runs between two yields of a search (about a millisecond of work on the presets, a few while the worker is still cold: a slice of the serving worker stays near its tick budget). */
+export const SEARCH_STRETCH_SLOTS = 2;
 
 /** How far a search is: the evaluations finished so far, of at most `total` (`referenceSearchBound`). */
 export interface SearchStep {
