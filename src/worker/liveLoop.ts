@@ -291,10 +291,14 @@ export class CheckpointLog<C> {
     }
   }
 
-  /** The latest checkpoint before `target` (the first one when none is): where a seek replays from. */
+  /**
+   * The latest checkpoint at or before `target` (the first one when none is): where a seek
+   * replays from. A checkpoint is taken before the edits made at its position, which are due
+   * again when it is restored, so one at `target` itself is a seek's whole way there.
+   */
   before(target: number): { readonly position: number; readonly checkpoint: C } {
     let from = this.items[0]!;
-    for (const c of this.items) if (c.position < target && c.position >= from.position) from = c;
+    for (const c of this.items) if (c.position <= target && c.position >= from.position) from = c;
     return from;
   }
 

@@ -205,10 +205,21 @@ export class LiveSession<T extends WorldTypes> {
     // sent while the lanes are rebuilt, e.g. a reference lane's search, belong to it already).
     this.generationNow++;
     const position = this.world.position();
-    if (target < position || (target === position && again)) this.rewind(target);
+    if (target < position || (target === position && again) || this.checkpointAhead(position, target)) this.rewind(target);
     this.advanceTo(target);
     this.loop.resetMeasure();
     this.world.jumped();
+  }
+
+  /**
+   * Whether a forward seek from `position` to `target` may start from a checkpoint past
+   * `position` (the latest before `target`) instead of running the way there: a checkpoint past
+   * the run's position belongs to the run as it stands, since an edit drops the checkpoints
+   * past it (`edit`, `changedFrom`). Seeking back then forward costs a restore, not a replay
+   * of the stretch between.
+   */
+  private checkpointAhead(position: number, target: number): boolean {
+    return this.checkpoints !== null && target > position && this.checkpoints.before(target).position > position;
   }
 
   /** The checkpoints kept: how many, their spacing and (under a budget) their memory in bytes; null in a replay world. */

@@ -58,6 +58,30 @@ const LANES: ServingScenario['serving']['lanes'] = [{ scheduler: 'fixed' }, { sc
 const TEN_SECONDS: Partial<ServingCheckpointPolicy> = { everyMs: 10_000 };
 
 describe('checkpoints of the serving world (ARCHITECTURE §7a)', () => {
+  it('an edit made after a seek back drops the checkpoints ahead: a forward seek then runs the changed run, not the old one', () => {
+    const lanes: ServingScenario['serving']['lanes'] = [{ scheduler: 'fixed' }, { scheduler: 'deeprt' }];
+    const straight = session(TEN_SECONDS);
+    straight.session.load(scenario(lanes, 90));
+    straight.session.step(15_000);
+    straight.session.setModelConfig(0, 0, 4, 1);
+    straight.session.step(25_000);
+    expect(straight.session.setModelConfig(0, 0, 2, 2)).toMatchObject({ ok: true });
+    straight.session.step(50_000);
+    const atEnd = shown(straight.frames);
+
+    const travelled = session(TEN_SECONDS);
+    travelled.session.load(scenario(lanes, 90));
+    travelled.session.step(15_000);
+    travelled.session.setModelConfig(0, 0, 4, 1);
+    travelled.session.step(75_000);
+    expect(shown(travelled.frames)).not.toStrictEqual(atEnd);
+    expect(travelled.session.seek(40_000)).toEqual({ ok: true });
+    expect(travelled.session.setModelConfig(0, 0, 2, 2)).toMatchObject({ ok: true });
+    const forward = travelled.frames.length;
+    expect(travelled.session.seek(90_000)).toEqual({ ok: true });
+    expect(shown(travelled.frames.slice(forward))).toStrictEqual(atEnd);
+  }, 60_000);
+
   it('a seek back and forward through checkpoints equals an uninterrupted run bit for bit, with a BCEdge lane and live edits before and after the target', () => {
     // The uninterrupted run: a Triton setting at 15 s, a tenant at 52.5 s, read at 45 s and at the end (90 s).
     const straight = session(TEN_SECONDS);
@@ -91,6 +115,13 @@ describe('checkpoints of the serving world (ARCHITECTURE §7a)', () => {
     const forward = travelled.frames.length;
     expect(travelled.session.seek(90_000)).toEqual({ ok: true });
     expect(shown(travelled.frames.slice(forward))).toStrictEqual(atEnd);
+    // Onto a checkpoint (40 s: restored, nothing replayed), then forward from the checkpoints
+    // ahead of it (the run's own: nothing was edited since), across the tenant's time.
+    expect(travelled.session.seek(40_000)).toEqual({ ok: true });
+    expect(travelled.frames.at(-1)!.timeMs).toBe(40_000);
+    const ahead = travelled.frames.length;
+    expect(travelled.session.seek(90_000)).toEqual({ ok: true });
+    expect(shown(travelled.frames.slice(ahead))).toStrictEqual(atEnd);
     // Back before the Triton setting (the checkpoint at 0 s), then to the end in steps.
     const start = travelled.frames.length;
     expect(travelled.session.seek(5_000)).toEqual({ ok: true });
