@@ -18,7 +18,7 @@ import type { BenchRow } from './row';
 export type SweepBenchRow = BenchRow;
 
 /** Wall time of a sweep on `workers` threads, ms: cold (thread start-up included) and warm (every thread started and the scenario loaded first). */
-async function wallMs(scenario: AnyScenario, workers: number): Promise<{ cold: number; warm: number }> {
+async function wallMs(scenario: AnyScenario, workers: number): Promise<{ cold: number; warm: number; coresBusy: number; mainBusy: number }> {
   const seeds = sweepSeeds(scenario);
   const cells = sweepCells(scenario, seeds);
   const t0 = performance.now();
@@ -27,9 +27,15 @@ async function wallMs(scenario: AnyScenario, workers: number): Promise<{ cold: n
   const pool = openSweepPool(workers);
   try {
     await pool.warm(scenario, seeds);
+    const cpu0 = process.cpuUsage();
+    const loop0 = performance.eventLoopUtilization();
     const t1 = performance.now();
     await pool.run(scenario, seeds, cells);
-    return { cold, warm: performance.now() - t1 };
+    const warm = performance.now() - t1;
+    const cpu = process.cpuUsage(cpu0);
+    // What the process kept busy while the warm pool ran (its threads, V8's own compile and GC
+    // threads included), in cores, and the share of the main thread's event loop that was busy.
+    return { cold, warm, coresBusy: (cpu.user + cpu.system) / 1000 / warm, mainBusy: performance.eventLoopUtilization(loop0).utilization };
   } finally {
     await pool.terminate();
   }
@@ -56,7 +62,7 @@ async function poolRow(name: string, scenario: AnyScenario, rows: SweepBenchRow[
     baseline: one.warm,
     ratio: speedUp,
     // Other work on the machine takes cores from the pool: the speed-up is only meaningful when the load is below the cores.
-    note: `warm: 1 thread ${Math.round(one.warm)} ms, ${cores} threads ${Math.round(all.warm)} ms; a cell takes ${Math.round(one.warm / cells)} ms of a thread alone and ${Math.round((cores * all.warm) / cells)} ms when ${cores} run at once; cold (start-up included): 1 thread ${Math.round(one.cold)} ms, ${cores} threads ${Math.round(all.cold)} ms (${(one.cold / all.cold).toFixed(2)}×); load average ${loadavg()[0]!.toFixed(1)} on ${cores} cores`,
+    note: `warm: 1 thread ${Math.round(one.warm)} ms, ${cores} threads ${Math.round(all.warm)} ms; a cell takes ${Math.round(one.warm / cells)} ms of a thread alone and ${Math.round((cores * all.warm) / cells)} ms when ${cores} run at once; cold (start-up included): 1 thread ${Math.round(one.cold)} ms, ${cores} threads ${Math.round(all.cold)} ms (${(one.cold / all.cold).toFixed(2)}×); cores the process kept busy: ${one.coresBusy.toFixed(2)} with 1 thread, ${all.coresBusy.toFixed(2)} with ${cores} (V8's compile and GC threads beside the workers); the main thread's event loop busy ${(100 * all.mainBusy).toFixed(0)} %; load average ${loadavg()[0]!.toFixed(1)} on ${cores} cores`,
   });
 }
 
