@@ -177,6 +177,7 @@ const SHARED_KIT_FILES = [
   'src/store/liveStore.ts',
   'src/store/history.ts',
   'src/store/longRun.ts',
+  'src/store/pendingStart.ts',
   'src/store/series.ts',
   'src/store/restartingWorker.ts',
   'src/ui/shell/*.{ts,tsx}',

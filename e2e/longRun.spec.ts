@@ -41,3 +41,31 @@ test('a run above the cost bound shows its estimate and waits for the person: de
   await lab.byTestId('serving.pause').click();
   lab.expectCleanLog();
 });
+
+test('a Pause pressed while the opened link’s Play waits for the run’s cost cancels it: the run stays paused', async ({ page, browser }) => {
+  const lab = new LabPage(page);
+  await lab.goto();
+  await lab.byTestId('links.copy').click();
+  const link = await lab.byTestId('links.url').inputValue();
+  // In a fresh page, the code that prices a run (the guard's, loaded on the first Play) comes 2.5 s late.
+  const fresh = await browser.newContext();
+  const other = new LabPage(await fresh.newPage());
+  await other.page.route(/\/assets\/.*\.js$/, async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    // The chunk with `describeRunCost` (its unit " hours"); were the text to change, the run would start at once and the test fail on `served`.
+    if (body.includes(' hours')) await new Promise((resolve) => setTimeout(resolve, 2_500));
+    await route.fulfill({ response, body });
+  });
+  await other.page.goto(link);
+  await expect(other.byTestId('lane.odin')).toBeVisible();
+  // The link's Play is pending: Pause is offered, and pressing it means the run does not start later.
+  await expect(other.byTestId('controls.pause')).toBeEnabled();
+  await other.byTestId('controls.pause').click();
+  await expect(other.byTestId('controls.play')).toBeEnabled();
+  await other.page.waitForTimeout(3_500);
+  expect(await other.status()).toBe('paused');
+  expect(await other.served()).toBe(0);
+  other.expectCleanLog();
+  await fresh.close();
+});

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defaultPipelineScenario } from '../scenario/presets';
 import type { FieldError, PipelineScenario } from '../scenario/schema';
 import type { PlaybackStatus, Speed } from '../worker/pipelineProtocol';
@@ -273,6 +273,34 @@ describe('the shared slices of every lab store', () => {
     await store.getState().play();
     expect(asked).toHaveLength(2);
     expect(client.calls.filter((c) => c === 'play')).toHaveLength(1);
+  });
+
+  it('a Pause while a Play waits on the cost guard or on a load cancels it: the run never starts after the person paused', async () => {
+    // A store whose guard has not loaded the run's cost yet (as on a page's first Play).
+    vi.resetModules();
+    const fresh = (await import('./liveStore')) as typeof import('./liveStore');
+    const client = new TinyClient();
+    const store = fresh.createLiveStore(client, tinyWorld(client));
+    await store.getState().load(scenario(), 'preset');
+    // The guard loads the run's cost on the first Play: the Play is pending meanwhile.
+    const play = store.getState().play();
+    expect(store.getState().starting).toBe(true);
+    await store.getState().pause();
+    expect(store.getState().starting).toBe(false);
+    await play;
+    expect(client.calls).toEqual(['load', 'pause']);
+    // A Play the worker was told of shows as starting until the worker's next frame.
+    await store.getState().play();
+    expect(client.calls.at(-1)).toBe('play');
+    expect(store.getState().starting).toBe(true);
+    client.send({ position: 1 }, 'playing');
+    expect(store.getState()).toMatchObject({ starting: false, status: 'playing' });
+    // A load that keeps the run playing, paused while the worker loads: it stays paused.
+    const load = store.getState().load(scenario('two'), 'preset');
+    await store.getState().pause();
+    await load;
+    expect(client.calls.slice(-2)).toEqual(['load', 'pause']);
+    expect(store.getState().starting).toBe(false);
   });
 
   it('applies frames: series in place, a new generation starts new buffers, summaries and frames per second', async () => {

@@ -6,6 +6,7 @@ import type { Answer, LiveFrame, PlaybackStatus, Speed } from '../worker/livePro
 import { FPS_WINDOW_MS } from './constants';
 import { historyActions, lessonScenario, type HistoryActions, type LoadErrors, type ScenarioSource } from './history';
 import { browserAsk, longRunGuard, type AskToStart } from './longRun';
+import { PendingStart } from './pendingStart';
 import type { RestartReason } from './restartingWorker';
 
 /** How a lab is shown (carried by the link): normal or presentation, the parts a classroom hides. */
@@ -100,6 +101,8 @@ export interface SharedScenarioSlice<T extends WorldTypes = WorldTypes> {
 
 export interface SharedPlaybackSlice {
   status: PlaybackStatus;
+  /** A Play asked for and not yet under way (the cost guard deciding, the worker not yet playing): Pause cancels it (`pendingStart.ts`). */
+  starting: boolean;
   speed: Speed;
   /** The speeds the playback offers, slowest first (`constants.ts`). */
   speeds: readonly Speed[];
@@ -273,6 +276,8 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
   const startAllowed = longRunGuard(options.ask ?? browserAsk);
   const frameTimes: number[] = [];
   type S = State<T, W>;
+  // Set once the store exists (it shows `starting`); used only by actions, which run after.
+  let pending: PendingStart = null as unknown as PendingStart;
 
   /** What a good load sets (also when a restarted worker is given the scenario back). */
   const loadedState = (result: T['loaded'], state: S): Partial<S> => {
@@ -288,6 +293,18 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
 
   const slices = (set: Set<T, W>, get: Get<T, W>): S => {
     const setShared = (partial: Partial<SharedLabState<T>>): void => set(partial as Partial<S>);
+    /** Starts `id` through the long-run guard, unless a Pause cancelled it first. */
+    const start = async (id: number, scenario: T['scenario'] | null): Promise<void> => {
+      try {
+        await startAllowed(scenario, async () => {
+          if (!pending.live(id)) return;
+          await client.play();
+          pending.toldWorker(id, get().status === 'done');
+        });
+      } finally {
+        pending.settled(id);
+      }
+    };
 
     const applyLoad = (result: T['loaded'] | Failed, source: ScenarioSource): boolean => {
       if (!result.ok) {
@@ -303,13 +320,15 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
      * first frame is computed meanwhile.
      */
     const replace = async (scenario: unknown, source: ScenarioSource, play = false): Promise<boolean> => {
-      const wasPlaying = get().status === 'playing';
+      const wasPlaying = get().status === 'playing' || get().starting;
+      // Asked for now, so that a Pause while the scenario loads cancels it.
+      const id = wasPlaying || play ? pending.begin() : null;
       const first = get().scenario === null;
       const viewBefore = get().view;
       const result = await client.load(scenario);
       // A view the person chose before the first scenario or while this one was loading (presentation, hidden parts) stays, unless the scenario brings its own.
       const chosen = get().view !== viewBefore || (first && !isDefaultView(viewBefore)) ? get().view : null;
-      const playing = result.ok && (wasPlaying || play) ? startAllowed(result.scenario, () => client.play()) : null;
+      const playing = id === null ? null : result.ok ? start(id, result.scenario) : (pending.settled(id), null);
       const ok = applyLoad(result, source);
       if (ok && chosen !== null && result.ok && result.scenario.view === undefined) get().setView(chosen);
       await playing;
@@ -349,6 +368,7 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
       future: [],
       view: DEFAULT_VIEW as T['view'],
       status: 'paused',
+      starting: false,
       speed: world.speed,
       speeds: world.speeds,
       measuredSpeed: 0,
@@ -379,8 +399,11 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
         void _old;
         setShared({ view, scenario: (isDefaultView(view) ? rest : { ...rest, view }) as T['scenario'] });
       },
-      play: () => startAllowed(get().scenario, () => client.play()),
-      pause: () => client.pause(),
+      play: () => start(pending.begin(), get().scenario),
+      pause: () => {
+        pending.cancel();
+        return client.pause();
+      },
       step: async (amount) => void refused(await client.step(amount)),
       reset: () => client.reset(),
       setSpeed: async (speed) => {
@@ -414,7 +437,7 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
       startLesson: async (id) => {
         const lesson = await world.findLesson(id);
         if (lesson === undefined) return false;
-        await client.pause();
+        await get().pause();
         setShared({ status: 'paused' });
         const ok = await history.load(lessonScenario(lesson.scenario, get().view), 'preset');
         if (!ok) return false;
@@ -433,7 +456,7 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
           setShared({ selectedLane: target.lane });
           await world.selectLane?.(target.lane);
         }
-        await client.pause();
+        await get().pause();
         await seekTo(world.lessonTarget(target));
       },
       endLesson: () => setShared({ lesson: null }),
@@ -443,11 +466,13 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
   };
 
   const store = createStore<S>()(subscribeWithSelector(slices)) as LiveStore<S>;
+  pending = new PendingStart((starting) => store.setState({ starting } as Partial<S>));
 
   /** Applies one frame from the worker: series in place, the rest as state, in one update. */
   const applyFrame = (frame: T['frame']): void => {
     const progress = world.progress?.(frame) ?? null;
     if (progress !== null) return store.setState(progress);
+    pending.framed();
     const state = store.getState();
     const fresh = frame.generation !== state.generation;
     const series = fresh || state.series.length !== frame.lanes.length ? frame.lanes.map(() => world.newSeries()) : state.series;
@@ -475,6 +500,8 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
   client.onCrash?.((reason) => {
     // A fresh worker knows nothing: give it the scenario (and the speed) back and say what happened.
     const { scenario, speed } = store.getState();
+    // A Play the old worker was told of died with it: the run starts again paused.
+    pending.cancel();
     world.restarted?.(store);
     // The new worker counts generations from scratch: make its first frame count as fresh.
     store.setState({ generation: -1 } as Partial<S>);

@@ -33,7 +33,7 @@ export function useTeachingKeys(store: PipelineLabStore | null): void {
         case ' ':
           if (onControl) return;
           e.preventDefault();
-          void (act.status === 'playing' ? act.pause() : act.play());
+          void (act.status === 'playing' || act.starting ? act.pause() : act.play());
           return;
         case 'ArrowLeft':
         case 'ArrowRight': {

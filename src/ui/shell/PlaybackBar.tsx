@@ -23,6 +23,8 @@ export interface WorldPlayback {
 export function PlaybackBar({ playback, onHelp }: { readonly playback: WorldPlayback; readonly onHelp: () => void }) {
   const store = useShellStore();
   const status = useShell((s) => s.status);
+  // A Play asked for and not yet under way shows as playing: Pause cancels it.
+  const starting = useShell((s) => s.starting);
   const speed = useShell((s) => s.speed);
   const act = store.getState();
   const { ids } = playback;
@@ -30,10 +32,10 @@ export function PlaybackBar({ playback, onHelp }: { readonly playback: WorldPlay
   useEffect(() => preloadWhenIdle(preloadRunCost), []);
   return (
     <div className="playback" role="group" aria-label="Playback">
-      <button type="button" data-testid={`${ids}.play`} onClick={() => void act.play()} disabled={status !== 'paused'}>
+      <button type="button" data-testid={`${ids}.play`} onClick={() => void act.play()} disabled={status !== 'paused' || starting}>
         ▶ Play
       </button>
-      <button type="button" data-testid={`${ids}.pause`} onClick={() => void act.pause()} disabled={status !== 'playing'}>
+      <button type="button" data-testid={`${ids}.pause`} onClick={() => void act.pause()} disabled={status !== 'playing' && !starting}>
         ❚❚ Pause
       </button>
       {playback.step}
