@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CheckpointLog, EditLog, FRAME_INTERVAL_MS, LiveLoop, MAX_SPEED_FRAME_INTERVAL_MS, retainedBytes, TICK_BUDGET_MS } from './liveLoop';
+import { CHECKPOINT_FIT_AFTER, CHECKPOINT_FIT_HEADROOM, CheckpointLog, EditLog, FRAME_INTERVAL_MS, LiveLoop, MAX_SPEED_FRAME_INTERVAL_MS, retainedBytes, TICK_BUDGET_MS } from './liveLoop';
 import { manualHost } from './testing/manualHost';
 
 /**
@@ -140,6 +140,31 @@ describe('time travel with CheckpointLog and EditLog', () => {
     // Without the shared block counted once, 30 checkpoints could not fit.
     expect(log.size).toBeGreaterThan(15);
     expect(retainedBytes({ a: shared, b: shared, n: 1 }, new Set())).toBe(65_536 + 16 + 8);
+  });
+
+  it('under a budget, with the run’s end known, fits the spacing to the run after its first checkpoints: the finest that keeps them all within the budget', () => {
+    // 1 kB per checkpoint (a typed array counts its buffer); a run of 1000 units at 10 apart would need 100 kB against 40 kB.
+    const run = (end?: number) => {
+      const log = new CheckpointLog<Float64Array>(10, 1000, { bytes: 40_000, held: (c) => c });
+      log.reset(0, new Float64Array(128), end);
+      for (let p = 1; p <= 1000; p++) if (log.due(p)) log.add(p, new Float64Array(128));
+      return log;
+    };
+    const fitted = run(1000);
+    // After CHECKPOINT_FIT_AFTER at 10 (7 held, 7168 B): (1000 − 60) × 1024 B per checkpoint over 0.85 × 40,000 − 7168 B → 35.9, in whole units: 36.
+    expect(fitted.spacing).toBe(36);
+    expect(fitted.positions.slice(0, CHECKPOINT_FIT_AFTER + 2)).toEqual([0, 10, 20, 30, 40, 50, 60, 72]);
+    expect(fitted.bytes).toBeLessThanOrEqual(CHECKPOINT_FIT_HEADROOM * 40_000);
+    // Doubling alone goes from 10 to 40 here (20 does not fit): a seek replays up to 39, not 35.
+    const doubled = run();
+    expect(doubled.spacing).toBe(40);
+    expect(doubled.bytes).toBeLessThanOrEqual(40_000);
+    // A run that fits at the first spacing keeps it.
+    const roomy = new CheckpointLog<Float64Array>(10, 1000, { bytes: 1_000_000, held: (c) => c });
+    roomy.reset(0, new Float64Array(128), 1000);
+    for (let p = 1; p <= 1000; p++) if (roomy.due(p)) roomy.add(p, new Float64Array(128));
+    expect(roomy.spacing).toBe(10);
+    expect(roomy.size).toBe(101);
   });
 
   it('an edit log gives back the edits of a position in order, and forgets removed ones', () => {

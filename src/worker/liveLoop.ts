@@ -229,11 +229,22 @@ export interface CheckpointBudget<C> {
   held(checkpoint: C): unknown;
 }
 
+/** Checkpoints taken at the first spacing before a budgeted log fits its spacing to the run (`CheckpointLog`). */
+export const CHECKPOINT_FIT_AFTER = 6;
+/** The part of the budget a fitted spacing aims at: the checkpoints grow a little as a run goes on (a learner's buffers filling). */
+export const CHECKPOINT_FIT_HEADROOM = 0.85;
+
 /**
  * Checkpoints of a session for time travel, bounded: one every `every` position units at
  * first; past `max` of them, or past the memory `budget` when there is one, the spacing
  * doubles (every other one is dropped), so a run of any length keeps at most `max` and a
  * seek replays at most one spacing.
+ *
+ * Under a budget, with the run's end known (`reset`'s `end`), the spacing is fitted to the run
+ * once `CHECKPOINT_FIT_AFTER` checkpoints are taken: the finest spacing, in whole tenths of the
+ * first, at which the checkpoints to the end would fill `CHECKPOINT_FIT_HEADROOM` of the budget
+ * at the rate they have grown so far (and at most `max` of them). Doubling alone would go from
+ * 10 s straight to 20 s on a run that needs 14 s; a seek's longest replay is one spacing.
  */
 export class CheckpointLog<C> {
   private items: { readonly position: number; readonly checkpoint: C }[] = [];
@@ -241,6 +252,8 @@ export class CheckpointLog<C> {
   /** Under a budget: the buffers and objects the checkpoints hold, each once, and their bytes. */
   private seen = new Set<object>();
   private total = 0;
+  /** Where the run ends (a fit's horizon), and the memory after the first checkpoint; null once fitted or without a budget. */
+  private fit: { readonly end: number; readonly firstBytes: number } | null = null;
 
   constructor(
     private readonly firstEvery: number,
@@ -259,16 +272,22 @@ export class CheckpointLog<C> {
     return this.total;
   }
 
+  /** Where the checkpoints are, in order. */
+  get positions(): readonly number[] {
+    return this.items.map((c) => c.position);
+  }
+
   /** The spacing now, in position units. */
   get spacing(): number {
     return this.every;
   }
 
-  /** Starts again with one checkpoint at `position`. */
-  reset(position: number, checkpoint: C): void {
+  /** Starts again with one checkpoint at `position`; `end`, where the run ends, lets a budgeted log fit its spacing to it. */
+  reset(position: number, checkpoint: C, end?: number): void {
     this.every = this.firstEvery;
     this.items = [{ position, checkpoint }];
     this.measure();
+    this.fit = this.budget !== null && end !== undefined && end > position ? { end, firstBytes: this.total } : null;
   }
 
   /** The next position past `position` where a checkpoint may be due (a multiple of the spacing). */
@@ -284,6 +303,7 @@ export class CheckpointLog<C> {
   add(position: number, checkpoint: C): void {
     this.items.push({ position, checkpoint });
     if (this.budget !== null) this.total += retainedBytes(this.budget.held(checkpoint), this.seen);
+    if (this.fit !== null && this.items.length > CHECKPOINT_FIT_AFTER) this.fitSpacing(this.fit, position);
     while (this.items.length > this.max || (this.budget !== null && this.total > this.budget.bytes && this.items.length > 2)) {
       this.every *= 2;
       this.items = this.items.filter((c, i) => i === 0 || c.position % this.every === 0);
@@ -300,6 +320,24 @@ export class CheckpointLog<C> {
     let from = this.items[0]!;
     for (const c of this.items) if (c.position <= target && c.position >= from.position) from = c;
     return from;
+  }
+
+  /**
+   * Sets the spacing from here on (the checkpoints taken stay) to the finest that keeps the
+   * checkpoints to the end within the headroom of the budget and `max`, in tenths of the first
+   * spacing, never finer than it is.
+   */
+  private fitSpacing(fit: { readonly end: number; readonly firstBytes: number }, position: number): void {
+    this.fit = null;
+    const taken = this.items.length - 1;
+    const perCheckpoint = (this.total - fit.firstBytes) / taken;
+    const room = CHECKPOINT_FIT_HEADROOM * this.budget!.bytes - this.total;
+    const ahead = fit.end - position;
+    const byMemory = room > 0 ? (ahead * perCheckpoint) / room : Number.POSITIVE_INFINITY;
+    const byCount = ahead / Math.max(1, this.max - this.items.length);
+    const granule = this.firstEvery / 10;
+    const every = Math.ceil(Math.max(this.every, byMemory, byCount) / granule) * granule;
+    if (Number.isFinite(every)) this.every = every;
   }
 
   /** Forgets the checkpoints past `position` (the future a live edit changed). */

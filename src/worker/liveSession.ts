@@ -189,7 +189,7 @@ export class LiveSession<T extends WorldTypes> {
     this.furthestNow = 0;
     this.loop.resetMeasure();
     this.summariesDue = false;
-    if (this.checkpoints !== null) this.checkpoints.reset(0, this.snapshot());
+    if (this.checkpoints !== null) this.checkpoints.reset(0, this.snapshot(), this.world.end());
     this.report(true);
   }
 
@@ -222,10 +222,10 @@ export class LiveSession<T extends WorldTypes> {
     return this.checkpoints !== null && target > position && this.checkpoints.before(target).position > position;
   }
 
-  /** The checkpoints kept: how many, their spacing and (under a budget) their memory in bytes; null in a replay world. */
-  checkpointMemory(): { readonly count: number; readonly spacing: number; readonly bytes: number } | null {
+  /** The checkpoints kept: how many, where, their spacing now and (under a budget) their memory in bytes; null in a replay world. */
+  checkpointMemory(): { readonly count: number; readonly positions: readonly number[]; readonly spacing: number; readonly bytes: number } | null {
     const log = this.checkpoints;
-    return log === null ? null : { count: log.size, spacing: log.spacing, bytes: log.bytes };
+    return log === null ? null : { count: log.size, positions: log.positions, spacing: log.spacing, bytes: log.bytes };
   }
 
   /**
@@ -244,7 +244,7 @@ export class LiveSession<T extends WorldTypes> {
    */
   protected replayRebuiltTo(position: number): void {
     this.edits.rewindTo(0);
-    if (this.checkpoints !== null) this.checkpoints.reset(0, this.snapshot());
+    if (this.checkpoints !== null) this.checkpoints.reset(0, this.snapshot(), this.world.end());
     this.goTo(position, false);
     this.summariesDue = this.loop.status !== 'playing';
     this.report(true);

@@ -140,24 +140,24 @@ export interface ServingCheckpoint {
 }
 
 /**
- * Checkpoint spacing at first, simulated ms (ARCHITECTURE §7a). A seek replays at most one
- * spacing from the checkpoint before its target: a run with a BCEdge lane replays a simulated
- * second in 10–18 ms on two shared cores (up to 36 ms when they are loaded), so 10 s keeps a
- * seek near or under 300 ms; where the budget below has doubled the spacing to 20 s, a seek
- * takes up to twice that.
+ * Checkpoint spacing at first, simulated ms (ARCHITECTURE §7a); after `CHECKPOINT_FIT_AFTER`
+ * checkpoints the spacing is fitted to the run's length and the budget below (`CheckpointLog`).
+ * A seek replays at most one spacing from the checkpoint before its target: a run with a BCEdge
+ * lane replays a simulated second in 10–18 ms on two shared cores (up to 36 ms when they are
+ * loaded).
  */
 export const SERVING_CHECKPOINT_EVERY_MS = 10_000;
 /** The most checkpoints kept (the spacing doubles past it): a 3000 s run at 10 s apart, if the budget allows. */
 export const SERVING_CHECKPOINTS_MAX = 300;
 /**
- * What the checkpoints may hold together, bytes (256 MB; the spacing doubles past it). A
- * BCEdge lane's checkpoint holds about 1.05 MB of its own: SAC's networks and Adam's moments
- * (0.67 MB), the interference predictor (0.2 MB: its record ring, network, Adam state and
- * error windows), the engine (0.1 MB: requests in flight, batches, latency sketches) and the
- * replay buffer's chunk it was filling (the full chunks and the series' points are shared with
- * the checkpoints before); a fixed lane's about 0.1 MB, its engine. On the 3000 s
- * bcedge-dynamic run with a Triton and a BCEdge lane the budget is met near 2200 s and the
- * spacing becomes 20 s; more learning lanes or device copies meet it earlier.
+ * What the checkpoints may hold together, bytes (256 MB; the spacing is fitted to it, and
+ * doubles past it). A BCEdge lane's checkpoint holds about 1.05 MB of its own: SAC's networks
+ * and Adam's moments (0.67 MB), the interference predictor (0.2 MB: its record ring, network,
+ * Adam state and error windows), the engine (0.1 MB: requests in flight, batches, latency
+ * sketches) and the replay buffer's chunk it was filling (the full chunks and the series'
+ * points are shared with the checkpoints before); a fixed lane's about 0.1 MB, its engine. On
+ * the 3000 s bcedge-dynamic run with a Triton and a BCEdge lane the fitted spacing is 15 s
+ * (229 MB at the end); more learning lanes or device copies fit a wider one.
  */
 export const SERVING_CHECKPOINT_BUDGET_BYTES = 256 * 1024 * 1024;
 
@@ -232,7 +232,7 @@ export interface ServingTypes {
  *
  * Time travel goes through checkpoints of the whole run (ARCHITECTURE §7a), one every
  * SERVING_CHECKPOINT_EVERY_MS of simulated time at first, at most SERVING_CHECKPOINTS_MAX and
- * SERVING_CHECKPOINT_BUDGET_BYTES of them (the spacing doubles past either): each lane's engine
+ * SERVING_CHECKPOINT_BUDGET_BYTES of them (the spacing fitted to the run, and doubled past either): each lane's engine
  * (`LaneRun.snapshot`), its schedulers — learners included, with their networks as one
  * Float32Array each, Adam's moments, replay buffer (in chunks shared between checkpoints),
  * random stream, counters and temperature, and the interference predictor's network, optimizer
