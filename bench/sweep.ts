@@ -62,7 +62,7 @@ async function poolRow(name: string, scenario: AnyScenario, rows: SweepBenchRow[
     baseline: one.warm,
     ratio: speedUp,
     // Other work on the machine takes cores from the pool: the speed-up is only meaningful when the load is below the cores.
-    note: `warm: 1 thread ${Math.round(one.warm)} ms, ${cores} threads ${Math.round(all.warm)} ms; a cell takes ${Math.round(one.warm / cells)} ms of a thread alone and ${Math.round((cores * all.warm) / cells)} ms when ${cores} run at once; cold (start-up included): 1 thread ${Math.round(one.cold)} ms, ${cores} threads ${Math.round(all.cold)} ms (${(one.cold / all.cold).toFixed(2)}×); cores the process kept busy: ${one.coresBusy.toFixed(2)} with 1 thread, ${all.coresBusy.toFixed(2)} with ${cores} (V8's compile and GC threads beside the workers); the main thread's event loop busy ${(100 * all.mainBusy).toFixed(0)} %; load average ${loadavg()[0]!.toFixed(1)} on ${cores} cores`,
+    note: `warm: 1 thread ${Math.round(one.warm)} ms, ${cores} threads ${Math.round(all.warm)} ms; a cell takes ${Math.round(one.warm / cells)} ms of a thread alone and ${Math.round((cores * all.warm) / cells)} ms when ${cores} run at once; cold (start-up included): 1 thread ${Math.round(one.cold)} ms, ${cores} threads ${Math.round(all.cold)} ms (${(one.cold / all.cold).toFixed(2)}×); cores the process kept busy: ${one.coresBusy.toFixed(2)} with 1 thread, ${all.coresBusy.toFixed(2)} with ${cores} (V8's compile and GC threads beside the workers), so those threads alone leave at most ${(cores / one.coresBusy).toFixed(2)}× on ${cores} cores; the main thread's event loop busy ${(100 * all.mainBusy).toFixed(0)} %; load average ${loadavg()[0]!.toFixed(1)} on ${cores} cores`,
   });
 }
 
