@@ -83,13 +83,16 @@ export function instanceMemoryMb(o: ModelObservation): number {
 /**
  * The memory mask (§IV-B1 with §I's overflow): action (b, m_c) of model m is allowed when
  * the memory that does not move (reserved + background) plus the other models' instances
- * (as decided so far in this slot) plus m_c instances of m each running a batch of b fits
+ * (as decided so far in this slot, with their batches) plus m_c instances of m each running a batch of b fits
  * in the platform's memory. (1, 1) is always allowed, so the mask is never empty.
  */
 export function memoryMask(observation: ServingObservation, m: number, decided: readonly ModelAction[], out: Uint8Array, offset: number): void {
   let others = observation.staticMemoryMb;
   observation.models.forEach((o, j) => {
-    if (j !== m) others += (decided[j]?.instances ?? o.instances) * instanceMemoryMb(o);
+    if (j === m) return;
+    const chosen = decided[j];
+    // A model already decided in this slot counts with the batches its instances will run (the joint mask).
+    others += chosen === undefined ? o.instances * instanceMemoryMb(o) : chosen.instances * (instanceMemoryMb(o) + chosen.batchSize * o.profile.activationMbPerSample);
   });
   const self = observation.models[m]!;
   const perInstance = instanceMemoryMb(self);

@@ -20,6 +20,11 @@ export interface Transition {
   readonly nextState: Float32Array;
   /** 1 = allowed in s'. */
   readonly nextMask: Uint8Array;
+  /**
+   * How long the action was in force, ms (from s to s'): a learner that discounts per second
+   * of simulated time (SAC's `discountPerS`) reads it; absent, the step counts as one decision.
+   */
+  readonly durationMs?: number;
 }
 
 /** What a learner reports for the live views (read at most a few times per second). */

@@ -81,7 +81,8 @@ describe('the learning scheduler (BCEdge Algorithm 1 in the serving world)', () 
         },
         learn: () => scheduler.learn(),
       };
-      new ServingRun(nano(60_000, slot), checked).runToEnd();
+      // Under Eq. 1 a model decides every few ms to seconds (a learner that tries b = 1 decides often): 20 s is thousands of decisions.
+      new ServingRun(nano(slot === 'fixed' ? 60_000 : 20_000, slot), checked).runToEnd();
       if (slot === 'fixed') expect(decisions).toBe(60); // at time 0 and at the end of each slot but the last
       else expect(decisions).toBeGreaterThan(60); // whenever a model's own slot ends
       expect(masked).toBeGreaterThan(0); // the mask did forbid something on the Nano
@@ -106,9 +107,11 @@ describe('the learning scheduler (BCEdge Algorithm 1 in the serving world)', () 
       dispose: () => undefined,
     };
     const scheduler = new LearningScheduler({ id: 'bcedge', learner: fake, train: true, explore: true, predictor: null, predictorBudget: 0.8, predictorSteps: 1 });
+    // The reward of the slot (credit `slot`, the earlier reading); `governed` is tested below.
     const spec: ServingRunSpec = { ...nano(5000, slot), platform: 'xavier-nx', background: [] };
+    const slotCredit: ServingRunSpec = { ...spec, assumptions: { ...spec.assumptions, credit: 'slot' } };
     const observations: ServingObservation[] = [];
-    const run = new ServingRun(spec, { id: 'probe', decide: (o) => (observations.push(o), scheduler.decide(o)) });
+    const run = new ServingRun(slotCredit, { id: 'probe', decide: (o) => (observations.push(o), scheduler.decide(o)) });
     run.runToEnd();
     expect(actionOf(9)).toEqual({ batchSize: 2, instances: 2 });
     // Every transition's reward is its model's utility in the slot that followed the action.
@@ -121,6 +124,45 @@ describe('the learning scheduler (BCEdge Algorithm 1 in the serving world)', () 
     const expected = observations.slice(1).reduce((n, o) => n + o.models.filter((m) => m.due !== false && m.lastSlot?.utility !== null && m.lastSlot !== null).length, 0);
     expect(recorded).toHaveLength(expected);
     if (slot === 'eq1') expect(observations.length).toBeGreaterThan(6);
+  });
+
+  it('under credit "governed" stores each decision once its requests have finished, with the reward the engine settled and its length', () => {
+    const recorded: Transition[] = [];
+    const fake: Learner = {
+      kind: 'bcedge',
+      act: (_s, _b, rows) => Int32Array.from({ length: rows }, () => 9),
+      policy: (_s, _b, rows) => new Float32Array(rows * ACTION_COUNT),
+      record: (t) => void recorded.push({ ...t, state: t.state.slice(), nextState: t.nextState.slice() }),
+      train: () => 0,
+      stats: () => ({ updates: 0, temperature: null, entropy: null, losses: {}, epsilon: null }),
+      save: () => {
+        throw new Error('not needed');
+      },
+      load: () => undefined,
+      dispose: () => undefined,
+    };
+    const scheduler = new LearningScheduler({ id: 'bcedge', learner: fake, train: true, explore: true, predictor: null, predictorBudget: 0.8, predictorSteps: 1 });
+    const spec: ServingRunSpec = { ...nano(5000, 'eq1'), platform: 'xavier-nx', background: [] };
+    const settled: { row: number; utility: number; durationMs: number; lostAll: boolean }[] = [];
+    new ServingRun(spec, {
+      id: 'probe',
+      decide: (o) => {
+        o.models.forEach((m, row) => {
+          for (const d of m.settled ?? []) if (d.utility !== null) settled.push({ row, utility: d.utility, durationMs: d.durationMs, lostAll: d.violations === d.requests });
+        });
+        return scheduler.decide(o);
+      },
+    }).runToEnd();
+    expect(recorded.length).toBeGreaterThan(20);
+    // Each stored reward is one the engine settled for that model, with that decision's length (b = 2, m_c = 2: SLO ms).
+    for (const t of recorded) {
+      const match = settled.find((d) => d.row === t.row && d.utility === t.reward && d.durationMs === t.durationMs);
+      expect(match).toBeDefined();
+      expect(t.durationMs).toBeGreaterThan(0);
+    }
+    // The stall's −10 only where every request the decision governed was lost or late, never
+    // because its slot ended before its batch did.
+    for (const t of recorded) if (t.reward <= -10) expect(settled.some((d) => d.row === t.row && d.durationMs === t.durationMs && d.utility === t.reward && d.lostAll)).toBe(true);
   });
 
   it('trains at its cadence trainEveryMs: once per simulated second by default, after every decision at 0, every decision under a fixed slot as long', () => {

@@ -3,6 +3,7 @@ import type { BatchObservation, ModelAction, ServingAction, ServingObservation, 
 import { ACTION_COUNT, actionOf, encodeState, memoryMask, STATE_SIZE } from './features';
 import type { Learner, LearnerKind, LearnerSnapshot } from './learner';
 import { MASKED_LOGIT } from './replay';
+import { LearnerHealth, type HealthSnapshot } from './health';
 
 /**
  * What the learning scheduler needs of an interference predictor (§IV-F): it learns from
@@ -55,7 +56,29 @@ export interface LearningSchedulerOptions {
    * `trainEveryMs`, default 1000 = the default slot) while transitions stay one per decision.
    */
   readonly trainEveryMs?: number;
+  /**
+   * The joint mask (registry `jointMask`): the models due at one decision choose one after
+   * another, each masked (memory, and the predictor) against the others' current and
+   * just-chosen configurations, so that six models cannot each pick a setting that fits alone
+   * and overload the device together. Absent or false: each model against the others'
+   * current configurations, all acting at once (the earlier reading).
+   */
+  readonly jointMask?: boolean;
 }
+
+/** A decision waiting for its reward (credit `governed`) or its next state. */
+interface PendingTransition {
+  readonly state: Float32Array;
+  readonly mask: Uint8Array;
+  readonly action: number;
+  nextState: Float32Array | null;
+  nextMask: Uint8Array | null;
+  reward: number | null;
+  durationMs: number;
+}
+
+/** At most this many decisions of one model wait for their rewards (older ones are dropped). */
+const MAX_PENDING = 4096;
 
 /** A `LearningScheduler`'s checkpoint. */
 export interface LearningSchedulerSnapshot {
@@ -68,6 +91,9 @@ export interface LearningSchedulerSnapshot {
   readonly slotViolations: Float64Array;
   readonly learner: LearnerSnapshot;
   readonly predictor: unknown;
+  readonly pending: readonly (readonly (readonly [number, PendingTransition])[])[];
+  readonly lastDecision: readonly number[];
+  readonly health: HealthSnapshot;
 }
 
 /** Slots whose violation share is kept for the report (a 3000 s run has 3000). */
@@ -132,6 +158,12 @@ export class LearningScheduler implements ServingScheduler {
   private predictorMasked = 0;
   /** Per-slot SLO violation share, % (for Fig. 14). */
   private readonly slotViolations: number[] = [];
+  /** Credit `governed`: per model, its decisions waiting for their rewards or next states, by decision index. */
+  private pending: Map<number, PendingTransition>[] = [];
+  /** Credit `governed`: per model, the index of its last decision. */
+  private lastDecision: number[] = [];
+  /** The learner's health (health.ts). */
+  readonly health = new LearnerHealth();
 
   constructor(private readonly options: LearningSchedulerOptions) {
     this.id = options.id;
@@ -160,13 +192,15 @@ export class LearningScheduler implements ServingScheduler {
     const rows = due.length;
     // Under the fixed slot no model says whether it is due: every decision is every model's, as before.
     const allDue = !observation.models.some((o) => o.due !== undefined);
+    const joint = this.options.jointMask === true;
     const states = new Float32Array(rows * STATE_SIZE);
     const masks = new Uint8Array(rows * ACTION_COUNT);
     due.forEach((m, j) => {
       encodeState(observation, m, states, j * STATE_SIZE);
-      memoryMask(observation, m, [], masks, j * ACTION_COUNT);
+      // The joint mask is made as each model chooses (below).
+      if (!joint) memoryMask(observation, m, [], masks, j * ACTION_COUNT);
     });
-    this.predictorMasked = this.applyPredictor(observation, masks, due);
+    if (!joint) this.predictorMasked = this.applyPredictor(observation, masks, due);
     const newInterval = observation.slot !== this.interval;
     this.interval = observation.slot;
     this.nowMs = observation.nowMs;
@@ -192,7 +226,10 @@ export class LearningScheduler implements ServingScheduler {
       this.pendingViolations += violations;
     }
 
-    if (this.options.train) {
+    const governed = due.some((m) => observation.models[m]!.decision !== undefined);
+    if (this.options.train && governed) {
+      this.recordSettled(observation, due, states, masks);
+    } else if (this.options.train) {
       let sum = 0;
       let count = 0;
       due.forEach((m, j) => {
@@ -210,6 +247,7 @@ export class LearningScheduler implements ServingScheduler {
         });
         sum += reward;
         count++;
+        this.health.reward(reward);
       });
       this.transitions += count;
       this.intervalRewardSum += sum;
@@ -219,19 +257,121 @@ export class LearningScheduler implements ServingScheduler {
     }
 
     const maskBias = new Float32Array(rows * ACTION_COUNT);
-    for (let i = 0; i < maskBias.length; i++) maskBias[i] = masks[i] === 1 ? 0 : MASKED_LOGIT;
-    const chosen = allDue
-      ? this.options.learner.act(states, maskBias, rows, this.options.explore)
-      : this.options.learner.act(states, maskBias, rows, this.options.explore, { models: Int32Array.from(due), newInterval });
+    let acted: Int32Array;
+    if (joint) {
+      acted = this.actJointly(observation, due, states, masks, maskBias, newInterval);
+    } else {
+      for (let i = 0; i < maskBias.length; i++) maskBias[i] = masks[i] === 1 ? 0 : MASKED_LOGIT;
+      acted = allDue
+        ? this.options.learner.act(states, maskBias, rows, this.options.explore)
+        : this.options.learner.act(states, maskBias, rows, this.options.explore, { models: Int32Array.from(due), newInterval });
+    }
     due.forEach((m, j) => {
       this.states.set(states.subarray(j * STATE_SIZE, (j + 1) * STATE_SIZE), m * STATE_SIZE);
       this.masks.set(masks.subarray(j * ACTION_COUNT, (j + 1) * ACTION_COUNT), m * ACTION_COUNT);
       this.maskBias.set(maskBias.subarray(j * ACTION_COUNT, (j + 1) * ACTION_COUNT), m * ACTION_COUNT);
-      this.actions[m] = chosen[j]!;
+      this.actions[m] = acted[j]!;
       this.decided[m] = 1;
+      this.health.decision(m, acted[j]!, ACTION_COUNT);
+      if (governed && this.options.train) {
+        const decision = observation.models[m]!.decision!;
+        const waiting = this.pending[m]!;
+        if (waiting.size >= MAX_PENDING) waiting.delete(waiting.keys().next().value!);
+        waiting.set(decision, {
+          state: states.slice(j * STATE_SIZE, (j + 1) * STATE_SIZE),
+          mask: masks.slice(j * ACTION_COUNT, (j + 1) * ACTION_COUNT),
+          action: acted[j]!,
+          nextState: null,
+          nextMask: null,
+          reward: null,
+          durationMs: 0,
+        });
+        this.lastDecision[m] = decision;
+      }
     });
+    this.health.backlog(observation);
     this.slots++;
     return Array.from(this.actions, (a) => actionOf(a));
+  }
+
+  /**
+   * Credit `governed`: each due model's last decision gets its next state (s′ is now), the
+   * decisions that settled since get their rewards (a decision that governed no request is
+   * dropped: nothing to learn from), and every decision with both is stored, with its length
+   * (the learner's per-second discount reads it).
+   */
+  private recordSettled(observation: ServingObservation, due: readonly number[], states: Float32Array, masks: Uint8Array): void {
+    const n = observation.models.length;
+    if (this.pending.length !== n) {
+      this.pending = Array.from({ length: n }, () => new Map());
+      this.lastDecision = new Array<number>(n).fill(-1);
+    }
+    let sum = 0;
+    let count = 0;
+    due.forEach((m, j) => {
+      const waiting = this.pending[m]!;
+      const last = waiting.get(this.lastDecision[m]!);
+      if (last !== undefined && last.nextState === null) {
+        last.nextState = states.slice(j * STATE_SIZE, (j + 1) * STATE_SIZE);
+        last.nextMask = masks.slice(j * ACTION_COUNT, (j + 1) * ACTION_COUNT);
+      }
+      for (const settled of observation.models[m]!.settled ?? []) {
+        const entry = waiting.get(settled.decision);
+        if (entry === undefined) continue;
+        if (settled.utility === null) {
+          waiting.delete(settled.decision);
+          continue;
+        }
+        entry.reward = settled.utility;
+        entry.durationMs = settled.durationMs;
+      }
+      for (const [decision, entry] of waiting) {
+        if (entry.reward === null || entry.nextState === null) continue;
+        this.options.learner.record({
+          row: m,
+          state: entry.state,
+          mask: entry.mask,
+          action: entry.action,
+          reward: entry.reward,
+          nextState: entry.nextState,
+          nextMask: entry.nextMask!,
+          durationMs: entry.durationMs,
+        });
+        this.health.reward(entry.reward);
+        sum += entry.reward;
+        count++;
+        waiting.delete(decision);
+      }
+    });
+    this.transitions += count;
+    this.intervalRewardSum += sum;
+    this.intervalRewardCount += count;
+    if (count > 0) this.lastReward = sum / count;
+  }
+
+  /**
+   * The joint mask: the due models choose one after another, each masked against the others'
+   * current configurations with those chosen so far in this decision put in (memory, and the
+   * predictor's view of the co-located models); fills `masks` and `maskBias` as it goes.
+   */
+  private actJointly(observation: ServingObservation, due: readonly number[], states: Float32Array, masks: Uint8Array, maskBias: Float32Array, newInterval: boolean): Int32Array {
+    const decided: ModelAction[] = [];
+    const chosen = new Int32Array(due.length);
+    let view = observation;
+    this.predictorMasked = 0;
+    due.forEach((m, j) => {
+      memoryMask(observation, m, decided, masks, j * ACTION_COUNT);
+      const row = masks.subarray(j * ACTION_COUNT, (j + 1) * ACTION_COUNT);
+      this.predictorMasked += this.applyPredictor(view, row, [m]);
+      const bias = maskBias.subarray(j * ACTION_COUNT, (j + 1) * ACTION_COUNT);
+      for (let a = 0; a < ACTION_COUNT; a++) bias[a] = row[a] === 1 ? 0 : MASKED_LOGIT;
+      const [a] = this.options.learner.act(states.subarray(j * STATE_SIZE, (j + 1) * STATE_SIZE), bias, 1, this.options.explore, { models: Int32Array.of(m), newInterval: newInterval && j === 0 });
+      chosen[j] = a!;
+      const action = actionOf(a!);
+      decided[m] = action;
+      view = { ...view, models: view.models.map((o, k) => (k === m ? { ...o, batchSize: action.batchSize, instances: action.instances } : o)) };
+    });
+    return chosen;
   }
 
   private pushSlotViolations(arrivals: number, violations: number): void {
@@ -246,6 +386,9 @@ export class LearningScheduler implements ServingScheduler {
    */
   startEpisode(): void {
     this.decided.fill(0);
+    // No transition spans two runs: decisions still waiting for rewards are dropped.
+    for (const waiting of this.pending) waiting.clear();
+    this.lastDecision.fill(-1);
     this.nowMs = 0;
     this.nextTrainMs = 0;
     this.interval = -1;
@@ -297,6 +440,9 @@ export class LearningScheduler implements ServingScheduler {
       slotViolations: Float64Array.from(this.slotViolations),
       learner: learner.snapshot(),
       predictor: predictor?.snapshot?.() ?? null,
+      pending: this.pending.map((waiting) => Array.from(waiting.entries(), ([d, e]) => [d, { ...e }] as const)),
+      lastDecision: this.lastDecision.slice(),
+      health: this.health.snapshot(),
     };
   }
 
@@ -322,6 +468,9 @@ export class LearningScheduler implements ServingScheduler {
     this.predictorMasked = masked!;
     this.slotViolations.length = 0;
     for (const v of s.slotViolations) this.slotViolations.push(v);
+    this.pending = s.pending.map((list) => new Map(list.map(([d, e]) => [d, { ...e }])));
+    this.lastDecision = s.lastDecision.slice();
+    this.health.restore(s.health);
     this.options.learner.restore!(s.learner);
     if (s.predictor !== null) this.options.predictor?.restore?.(s.predictor);
   }
@@ -391,6 +540,7 @@ export class LearningScheduler implements ServingScheduler {
         quantiles: sorted.length === 0 ? [] : Array.from({ length: 101 }, (_, i) => at(i / 100)),
       },
       ...(this.options.predictor?.report === undefined ? {} : { predictor: this.options.predictor.report() }),
+      health: this.health.report(this.options.explore),
     };
   }
 

@@ -39,6 +39,12 @@ export function createLearner(tf: Tf, id: LearningSchedulerId, params: Readonly<
           targetEntropyRatio: p('targetEntropyRatio', DEFAULT_SAC_CONFIG.targetEntropyRatio),
           initialTemperature: p('initialTemperature', DEFAULT_SAC_CONFIG.initialTemperature),
           entropy: id === 'bcedge',
+          discountPerS: p('discountPerS', DEFAULT_SAC_CONFIG.discountPerS),
+          normalizeReward: p('normalizeReward', 0) === 1,
+          temperatureLr: id === 'bcedge' ? p('temperatureLr', DEFAULT_SAC_CONFIG.temperatureLr) : 0,
+          randomWarmup: p('randomWarmup', 0) === 1,
+          balancedReplay: p('balancedReplay', 0) === 1,
+          actor: id === 'tac' && p('advantageActor', 0) === 1 ? 'advantage' : 'soft',
         },
         context.rng,
       );
@@ -105,6 +111,7 @@ export function createLearningFactory(tf: Tf, options: LearningFactoryOptions = 
         interference: context.spec?.assumptions.interference ?? 'coLocated',
         predictorSteps: 1,
         trainEveryMs: params['trainEveryMs'] ?? 1000,
+        jointMask: params['jointMask'] === 1,
       });
       options.onCreate?.(scheduler, id);
       return scheduler;

@@ -13,6 +13,12 @@ export class ReplayBuffer {
   readonly nextMasks: Uint8Array;
   readonly actions: Int32Array;
   readonly rewards: Float32Array;
+  /** Per transition: the discount of its next state (γ per decision, or γ^Δt per second of its length). */
+  readonly discounts: Float32Array;
+  /** Per transition: its stream (the model, `Transition.row`), for balanced sampling. */
+  readonly rows: Int32Array;
+  /** Transitions held per stream (the models seen), for balanced sampling. */
+  private readonly perRow = new Map<number, number>();
   private cursor = 0;
   private count = 0;
   /**
@@ -33,14 +39,20 @@ export class ReplayBuffer {
     this.nextMasks = new Uint8Array(capacity * actionCount);
     this.actions = new Int32Array(capacity);
     this.rewards = new Float32Array(capacity);
+    this.discounts = new Float32Array(capacity);
+    this.rows = new Int32Array(capacity);
   }
 
   get size(): number {
     return this.count;
   }
 
-  add(state: ArrayLike<number>, mask: ArrayLike<number>, action: number, reward: number, nextState: ArrayLike<number>, nextMask: ArrayLike<number>): void {
+  add(state: ArrayLike<number>, mask: ArrayLike<number>, action: number, reward: number, nextState: ArrayLike<number>, nextMask: ArrayLike<number>, discount = 0, row = 0): void {
     const i = this.cursor;
+    if (this.count === this.capacity) this.perRow.set(this.rows[i]!, (this.perRow.get(this.rows[i]!) ?? 1) - 1);
+    this.perRow.set(row, (this.perRow.get(row) ?? 0) + 1);
+    this.discounts[i] = discount;
+    this.rows[i] = row;
     this.states.set(state, i * this.stateSize);
     this.masks.set(mask, i * this.actionCount);
     this.nextStates.set(nextState, i * this.stateSize);
@@ -77,6 +89,8 @@ export class ReplayBuffer {
           nextMasks: this.nextMasks.slice(from * A, to * A),
           actions: this.actions.slice(from, to),
           rewards: this.rewards.slice(from, to),
+          discounts: this.discounts.slice(from, to),
+          rows: this.rows.slice(from, to),
         };
         this.chunks[k] = chunk;
       }
@@ -97,20 +111,35 @@ export class ReplayBuffer {
       this.nextMasks.set(chunk.nextMasks, from * A);
       this.actions.set(chunk.actions, from);
       this.rewards.set(chunk.rewards, from);
+      this.discounts.set(chunk.discounts, from);
+      this.rows.set(chunk.rows, from);
     });
     this.cursor = s.cursor;
     this.count = s.count;
+    this.perRow.clear();
+    for (let i = 0; i < this.count; i++) this.perRow.set(this.rows[i]!, (this.perRow.get(this.rows[i]!) ?? 0) + 1);
     // The rows now equal those chunks: the next checkpoint shares them again.
     this.chunks = s.chunks.slice();
   }
 
-  /** Draws `n` transitions uniformly with replacement into `out` (reused between calls). */
-  sample(n: number, rng: Rng, out: ReplayBatch): void {
+  /**
+   * Draws `n` transitions uniformly with replacement into `out` (reused between calls). With
+   * `balanced`, each draw first picks a stream (a model) uniformly among those held, then one
+   * of its transitions (by rejection, at most BALANCE_TRIES tries, then any): a model that
+   * decides every 7 ms and one that decides every 17 s weigh the same in the minibatch.
+   */
+  sample(n: number, rng: Rng, out: ReplayBatch, balanced = false): void {
     if (this.count === 0) throw new RangeError('cannot sample an empty replay buffer');
     const S = this.stateSize;
     const A = this.actionCount;
+    const streams = balanced ? Array.from(this.perRow.entries()).filter(([, c]) => c > 0).map(([row]) => row).sort((a, b) => a - b) : [];
     for (let k = 0; k < n; k++) {
-      const i = rng.nextInt(this.count);
+      let i = rng.nextInt(this.count);
+      if (streams.length > 1) {
+        const want = streams[rng.nextInt(streams.length)]!;
+        for (let t = 0; t < BALANCE_TRIES && this.rows[i] !== want; t++) i = rng.nextInt(this.count);
+      }
+      out.discounts[k] = this.discounts[i]!;
       out.states.set(this.states.subarray(i * S, i * S + S), k * S);
       out.nextStates.set(this.nextStates.subarray(i * S, i * S + S), k * S);
       let allowed = 0;
@@ -133,8 +162,11 @@ export class ReplayBuffer {
  */
 export const REPLAY_CHUNK_ROWS = 256;
 
+/** Draws a balanced sample tries for a transition of the stream it picked. */
+const BALANCE_TRIES = 256;
+
 /** Rows [k·REPLAY_CHUNK_ROWS, …) of a replay buffer, copied (never written once made). */
-export type ReplayChunk = Pick<ReplayBuffer, 'states' | 'masks' | 'nextStates' | 'nextMasks' | 'actions' | 'rewards'>;
+export type ReplayChunk = Pick<ReplayBuffer, 'states' | 'masks' | 'nextStates' | 'nextMasks' | 'actions' | 'rewards' | 'discounts' | 'rows'>;
 
 /** A replay buffer's checkpoint (see `ReplayBuffer.snapshot`). */
 export interface ReplaySnapshot {
@@ -158,6 +190,8 @@ export interface ReplayBatch {
   readonly nextMaskBias: Float32Array;
   readonly actions: Int32Array;
   readonly rewards: Float32Array;
+  /** The discount of each transition's next state (see `ReplayBuffer.discounts`). */
+  readonly discounts: Float32Array;
 }
 
 export function createReplayBatch(n: number, stateSize: number, actionCount: number): ReplayBatch {
@@ -169,5 +203,6 @@ export function createReplayBatch(n: number, stateSize: number, actionCount: num
     nextMaskBias: new Float32Array(n * actionCount),
     actions: new Int32Array(n),
     rewards: new Float32Array(n),
+    discounts: new Float32Array(n),
   };
 }

@@ -54,6 +54,41 @@ export interface SacConfig {
   readonly initialTemperature: number;
   /** False: TAC (α = 0, no temperature update). */
   readonly entropy: boolean;
+  /**
+   * The discount per second of simulated time (0: `gamma` per decision, the earlier reading).
+   * A decision lasts from 7 ms to 17 s under Eq. 1's slots, so a discount per decision weighs
+   * the future by how often a model decides rather than by time. Above 0 the target is the
+   * semi-Markov one in reward units: y = (1 − γ^Δt)·r + γ^Δt·V(s′), Δt the decision's length
+   * in s — a reward is a rate held for Δt, and V a discounted time-average of the rewards to
+   * come, so actions of different lengths compete on what they earn per second, as the
+   * summaries score them (each reporting interval weighs the same).
+   */
+  readonly discountPerS: number;
+  /**
+   * Rewards standardized by their running mean and standard deviation (Welford, over every
+   * reward stored) before they enter the critic's target, so that the temperature and the
+   * target entropy mean the same whatever the scale of the utility (≈ 7, floor −10). With
+   * the time-average target above a shift of every reward shifts every Q alike, whatever the
+   * actions' lengths. False: raw rewards (the earlier reading).
+   */
+  readonly normalizeReward: boolean;
+  /**
+   * The temperature's own Adam learning rate (0: log α is a parameter of the networks' Adam,
+   * the earlier reading, under which α barely moved while the entropy collapsed).
+   */
+  readonly temperatureLr: number;
+  /** The first `warmup` transitions are collected with uniformly random allowed actions (CleanRL's learning_starts). */
+  readonly randomWarmup: boolean;
+  /** Minibatches drawn evenly across models (replay.ts `balanced`), not in proportion to how often each decides. */
+  readonly balancedReplay: boolean;
+  /**
+   * TAC's actor (with `entropy: false`): `soft`, SAC's policy loss with α = 0 (the earlier
+   * reading: the softmax saturates and the policy stops moving once deterministic), or
+   * `advantage`, an actor-critic without entropy whose actor follows the critic's advantage of
+   * the stored actions, ∇ = −∇log π(a|s)·(Q(s,a) − Σ π·Q(s,·)), which does not vanish when π is
+   * nearly deterministic; it explores by sampling its policy.
+   */
+  readonly actor: 'soft' | 'advantage';
 }
 
 export const DEFAULT_SAC_CONFIG: SacConfig = {
@@ -68,6 +103,12 @@ export const DEFAULT_SAC_CONFIG: SacConfig = {
   targetEntropyRatio: 0.3,
   initialTemperature: 0.1,
   entropy: true,
+  discountPerS: 0,
+  normalizeReward: false,
+  temperatureLr: 0,
+  randomWarmup: false,
+  balancedReplay: false,
+  actor: 'soft',
 };
 
 /** A network kept in a host array, as `loadNetworks` sees it. */
@@ -110,6 +151,14 @@ export class DiscreteSac implements Learner {
   private readonly logAlphaIndex: number;
   private readonly grads: Float32Array;
   private readonly adam: FlatAdam;
+  /** log α's own Adam (`temperatureLr` > 0), or null. */
+  private readonly alphaAdam: FlatAdam | null;
+  /** Running reward statistics (Welford): count, mean, Σ(r − mean)². */
+  private rewardCount = 0;
+  private rewardMean = 0;
+  private rewardM2 = 0;
+  /** The minibatch's rewards and discounts as the target uses them. */
+  private readonly targetRewards: Float32Array;
   private readonly batch: ReplayBatch;
   private readonly oneHot: Float32Array;
   private readonly oneHotOverN: Float32Array;
@@ -148,6 +197,8 @@ export class DiscreteSac implements Learner {
     this.online[this.logAlphaIndex] = Math.log(Math.max(1e-8, config.initialTemperature));
     this.grads = new Float32Array(this.online.length);
     this.adam = new FlatAdam(this.online.length, config.learningRate);
+    this.alphaAdam = config.temperatureLr > 0 ? new FlatAdam(1, config.temperatureLr) : null;
+    this.targetRewards = new Float32Array(config.batchSize);
     this.replay = new ReplayBuffer(config.bufferCapacity, stateSize, actionCount);
     this.batch = createReplayBatch(config.batchSize, stateSize, actionCount);
     this.oneHot = new Float32Array(config.batchSize * actionCount);
@@ -197,14 +248,48 @@ export class DiscreteSac implements Learner {
   }
 
   act(states: Float32Array, maskBias: Float32Array, rows: number, explore: boolean): Int32Array {
+    if (explore && this.config.randomWarmup && this.replay.size < this.config.warmup) return this.uniformActions(maskBias, rows);
     const probs = this.policy(states, maskBias, rows);
     const out = new Int32Array(rows);
     for (let r = 0; r < rows; r++) out[r] = explore ? sampleRow(probs, r, this.actionCount, this.rng) : argmaxRow(probs, maskBias, r, this.actionCount);
     return out;
   }
 
+  /** One uniformly random allowed action per row (the random warm-up). */
+  private uniformActions(maskBias: Float32Array, rows: number): Int32Array {
+    const A = this.actionCount;
+    const out = new Int32Array(rows);
+    for (let r = 0; r < rows; r++) {
+      let allowed = 0;
+      for (let a = 0; a < A; a++) if (maskBias[r * A + a] === 0) allowed++;
+      let pick = this.rng.nextInt(Math.max(1, allowed));
+      out[r] = 0;
+      for (let a = 0; a < A; a++) {
+        if (maskBias[r * A + a] !== 0) continue;
+        if (pick-- === 0) {
+          out[r] = a;
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
   record(t: Transition): void {
-    this.replay.add(t.state, t.mask, t.action, t.reward, t.nextState, t.nextMask);
+    const c = this.config;
+    // The discount of s′: per decision (the earlier reading), or per second of the decision's length.
+    const discount = c.discountPerS > 0 ? c.discountPerS ** ((t.durationMs ?? 1000) / 1000) : c.gamma;
+    this.replay.add(t.state, t.mask, t.action, t.reward, t.nextState, t.nextMask, discount, t.row);
+    this.rewardCount++;
+    const delta = t.reward - this.rewardMean;
+    this.rewardMean += delta / this.rewardCount;
+    this.rewardM2 += delta * (t.reward - this.rewardMean);
+  }
+
+  /** The running mean and standard deviation of the rewards stored (what `normalizeReward` divides by). */
+  get rewardScale(): { readonly mean: number; readonly std: number } {
+    const variance = this.rewardCount > 1 ? this.rewardM2 / (this.rewardCount - 1) : 1;
+    return { mean: this.rewardMean, std: Math.sqrt(Math.max(variance, 1e-6)) };
   }
 
   train(): number {
@@ -215,7 +300,7 @@ export class DiscreteSac implements Learner {
 
   /** One gradient step of critic, policy and temperature (Algorithm 1 lines 16–19) and the soft target update. */
   update(): void {
-    this.replay.sample(this.config.batchSize, this.rng, this.batch);
+    this.replay.sample(this.config.batchSize, this.rng, this.batch, this.config.balancedReplay);
     this.updateOn(this.batch);
   }
 
@@ -237,8 +322,13 @@ export class DiscreteSac implements Learner {
     const c = this.config;
     const size = this.netSize;
     this.lastLosses = losses;
-    // TAC: log α is not trained (it is left out of the step).
-    this.adam.step(this.online, this.grads, c.entropy ? this.online.length : this.logAlphaIndex);
+    // TAC: log α is not trained (it is left out of the step); with its own optimizer, it is stepped apart.
+    const alphaApart = this.alphaAdam !== null;
+    this.adam.step(this.online, this.grads, c.entropy && !alphaApart ? this.online.length : this.logAlphaIndex);
+    if (c.entropy && alphaApart) {
+      const at = this.logAlphaIndex;
+      this.alphaAdam.step(this.online.subarray(at, at + 1), this.grads.subarray(at, at + 1), 1);
+    }
     // θ̄ ← τθ + (1 − τ)θ̄ for both critics (they sit side by side in both vectors).
     softUpdate(this.target, this.online, size, 2 * size, c.tau);
     this.dropActorTensors();
@@ -287,7 +377,7 @@ export class DiscreteSac implements Learner {
       // The soft Q target y (Eq. 7–8), a constant for the update.
       const qNext = tf.minimum(denseForward(tf, s2, q1Target).out, denseForward(tf, s2, q2Target).out);
       const v2 = tf.sum(tf.mul(tf.exp(logp2), tf.sub(qNext, tf.mul(logp2, alpha))), 1);
-      const y = tf.reshape(tf.add(tf.tensor1d(b.rewards), tf.mul(v2, c.gamma)), [n, 1]);
+      const y = tf.reshape(this.earlierTarget() ? tf.add(tf.tensor1d(b.rewards), tf.mul(v2, c.gamma)) : tf.add(tf.tensor1d(this.targetTerms(b)), tf.mul(v2, tf.tensor1d(b.discounts))), [n, 1]);
 
       // Critics (Eq. 9).
       const action = tf.tensor2d(this.oneHot, [n, A]);
@@ -299,11 +389,21 @@ export class DiscreteSac implements Learner {
       const g1 = denseBackward(tf, tf.mul(actionOverN, e1), pass1, q1, sT);
       const g2 = denseBackward(tf, tf.mul(actionOverN, e2), pass2, q2, sT);
 
-      // Policy (Eq. 11).
+      // Policy (Eq. 11), or TAC's advantage actor.
       const p = tf.exp(logp);
-      const f = tf.sub(tf.mul(logp, alpha), tf.minimum(pass1.out, pass2.out));
-      const perState = tf.sum(tf.mul(p, f), 1, true);
-      const dz = tf.mul(tf.mul(p, tf.sub(f, perState)), 1 / n);
+      let perState: Tensor2D;
+      let dz: Tensor2D;
+      if (!c.entropy && c.actor === 'advantage') {
+        // −log π(a|s)·A(s,a) with A = min Q(s,a) − Σ π·min Q(s,·), A held constant: ∂/∂z = (π − onehot(a))·A / n.
+        const qMin = tf.minimum(pass1.out, pass2.out);
+        const advantage = tf.sub(tf.sum(tf.mul(qMin, action), 1, true), tf.sum(tf.mul(p, qMin), 1, true));
+        perState = tf.neg(tf.mul(tf.sum(tf.mul(logp, action), 1, true), advantage));
+        dz = tf.mul(tf.mul(tf.sub(p, action), advantage), 1 / n);
+      } else {
+        const f = tf.sub(tf.mul(logp, alpha), tf.minimum(pass1.out, pass2.out));
+        perState = tf.sum(tf.mul(p, f), 1, true);
+        dz = tf.mul(tf.mul(p, tf.sub(f, perState)), 1 / n);
+      }
       const passA = { out: passBoth.out, inputs: passBoth.inputs.map((h, i) => (i === 0 ? s : tf.slice(h, [0, 0], [n, -1]))) };
       const gA = denseBackward(tf, dz as Tensor2D, passA, actor, sT);
       const plogp = tf.sum(tf.mul(p, logp), 1);
@@ -337,6 +437,25 @@ export class DiscreteSac implements Learner {
     return [(0.5 * (critic1 + critic2)) / n, policy / n, c.entropy ? -logAlpha * shortfall : 0, -plogpMean];
   }
 
+  /** Whether the critic's target is the earlier one, r + γ·V(s′) with raw rewards (bit for bit as before). */
+  private earlierTarget(): boolean {
+    return this.config.discountPerS === 0 && !this.config.normalizeReward;
+  }
+
+  /**
+   * The reward term of each transition's target: the reward, standardized with `normalizeReward`,
+   * weighted by 1 − γ^Δt under `discountPerS` (the time-average target; see SacConfig).
+   */
+  private targetTerms(b: ReplayBatch): Float32Array {
+    const c = this.config;
+    const { mean, std } = c.normalizeReward ? this.rewardScale : { mean: 0, std: 1 };
+    for (let k = 0; k < c.batchSize; k++) {
+      const r = (b.rewards[k]! - mean) / std;
+      this.targetRewards[k] = c.discountPerS > 0 ? (1 - b.discounts[k]!) * r : r;
+    }
+    return this.targetRewards;
+  }
+
   /** The gradient vector `gradients` last filled (the layout of `online`). */
   get lastGradients(): Float32Array {
     return this.grads;
@@ -357,7 +476,7 @@ export class DiscreteSac implements Learner {
     const S = this.stateSize;
     const A = this.actionCount;
     const size = this.netSize;
-    this.replay.sample(n, this.rng, this.batch);
+    this.replay.sample(n, this.rng, this.batch, c.balancedReplay);
     const b = this.batch;
     const alphaBefore = this.temperature;
     const numbers = tf.tidy(() => {
@@ -369,7 +488,7 @@ export class DiscreteSac implements Learner {
       const logp2 = tf.logSoftmax(tf.add(denseForward(tf, s2, actor).out, tf.tensor2d(b.nextMaskBias, [n, A])));
       const qNext = tf.minimum(denseForward(tf, s2, q1Target).out, denseForward(tf, s2, q2Target).out);
       const v2 = tf.sum(tf.mul(tf.exp(logp2), tf.sub(qNext, tf.mul(alpha, logp2))), 1);
-      const y = tf.add(tf.tensor1d(b.rewards), tf.mul(v2, c.gamma));
+      const y = this.earlierTarget() ? tf.add(tf.tensor1d(b.rewards), tf.mul(v2, c.gamma)) : tf.add(tf.tensor1d(this.targetTerms(b)), tf.mul(v2, tf.tensor1d(b.discounts)));
       const qa1 = denseForward(tf, s, q1).out;
       const qa2 = denseForward(tf, s, q2).out;
       const onehot = tf.oneHot(tf.tensor1d(b.actions, 'int32'), A).toFloat();
@@ -448,7 +567,7 @@ export class DiscreteSac implements Learner {
         q1Target: this.network('q1Target').getWeights(),
         q2Target: this.network('q2Target').getWeights(),
       },
-      scalars: { logAlpha: this.logAlpha, updates: this.updates },
+      scalars: { logAlpha: this.logAlpha, updates: this.updates, ...(this.rewardCount > 0 ? { rewardCount: this.rewardCount, rewardMean: this.rewardMean, rewardM2: this.rewardM2 } : {}) },
       ...(trainedOn === undefined ? {} : { trainedOn }),
     };
   }
@@ -462,8 +581,12 @@ export class DiscreteSac implements Learner {
     if (updates !== undefined && !(Number.isFinite(updates) && updates >= 0)) throw new RangeError('agent.scalars.updates: must be a number ≥ 0');
     const names = ['actor', 'q1', 'q2', 'q1Target', 'q2Target'] as const;
     loadNetworks(file, Object.fromEntries(names.map((name) => [name, this.network(name)])));
+    const stats = ['rewardCount', 'rewardMean', 'rewardM2'].map((k) => file.scalars[k]);
+    if (stats.some((x) => x !== undefined && !Number.isFinite(x))) throw new RangeError('agent.scalars.rewardMean: the reward statistics must be finite numbers');
     if (logAlpha !== undefined) this.online[this.logAlphaIndex] = logAlpha;
     this.updates = Math.floor(updates ?? 0);
+    // The reward scale it learned under (normalizeReward), so that its critic keeps its units.
+    if (stats[0] !== undefined && stats[1] !== undefined && stats[2] !== undefined) [this.rewardCount, this.rewardMean, this.rewardM2] = stats as [number, number, number];
     this.dropActorTensors();
   }
 
@@ -483,6 +606,8 @@ export class DiscreteSac implements Learner {
       rng: this.rng.state(),
       updates: this.updates,
       lastLosses: this.lastLosses,
+      alphaAdam: this.alphaAdam?.snapshot() ?? null,
+      rewardStats: Float64Array.of(this.rewardCount, this.rewardMean, this.rewardM2),
     };
   }
 
@@ -496,6 +621,8 @@ export class DiscreteSac implements Learner {
     this.rng.setState(s.rng);
     this.updates = s.updates;
     this.lastLosses = s.lastLosses;
+    if (s.alphaAdam !== null) this.alphaAdam?.restore(s.alphaAdam);
+    [this.rewardCount, this.rewardMean, this.rewardM2] = Array.from(s.rewardStats) as [number, number, number];
     this.dropActorTensors();
   }
 
@@ -515,6 +642,9 @@ export interface SacSnapshot extends LearnerSnapshot {
   readonly rng: Uint32Array;
   readonly updates: number;
   readonly lastLosses: readonly [number, number, number, number] | null;
+  readonly alphaAdam: FlatAdamSnapshot | null;
+  /** The running reward statistics: count, mean, Σ(r − mean)². */
+  readonly rewardStats: Float64Array;
 }
 
 /** The numeric hyperparameters, for the saved file. */
@@ -530,6 +660,12 @@ export function sacHyper(c: SacConfig): Record<string, number> {
     targetEntropyRatio: c.targetEntropyRatio,
     initialTemperature: c.initialTemperature,
     entropy: c.entropy ? 1 : 0,
+    discountPerS: c.discountPerS,
+    normalizeReward: c.normalizeReward ? 1 : 0,
+    temperatureLr: c.temperatureLr,
+    randomWarmup: c.randomWarmup ? 1 : 0,
+    balancedReplay: c.balancedReplay ? 1 : 0,
+    advantageActor: c.actor === 'advantage' ? 1 : 0,
     ...Object.fromEntries(c.hidden.map((h, i) => [`hidden${i}`, h])),
   };
 }

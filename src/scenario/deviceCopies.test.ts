@@ -152,8 +152,8 @@ describe('the version 4 → 5 migration', () => {
     const { assumptions: _a, ...serving } = s.serving;
     void _a;
     const without = parseAnyScenario({ ...s, version: 4, serving });
-    // (and the fixed slot, by the step to version 6: a version-4 scenario ran with one slot too)
-    expect(without.ok && without.scenario.world === 'serving' && without.scenario.serving.assumptions).toEqual({ platformSetting: 'mixed', slot: 'fixed' });
+    // (and the fixed slot, by the step to version 6: a version-4 scenario ran with one slot too; the slot's credit and late requests kept, by the step to version 7)
+    expect(without.ok && without.scenario.world === 'serving' && without.scenario.serving.assumptions).toEqual({ platformSetting: 'mixed', slot: 'fixed', credit: 'slot', lateRequests: 'keep' });
     // A setting of a newer document is kept; a bad one is refused by name.
     const bad = parseAnyScenario({ ...s, serving: { ...s.serving, assumptions: { platformSetting: 'apart' } } });
     expect(bad.ok ? [] : bad.errors.map((e) => e.path)).toEqual(['serving.assumptions.platformSetting']);

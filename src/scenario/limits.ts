@@ -14,7 +14,7 @@
  * version 6 named the scheduling slot (`slot`: Eq. 1's per model, the paper's, or the fixed
  * one a version-5 serving scenario is given).
  */
-export const SCENARIO_VERSION = 6;
+export const SCENARIO_VERSION = 7;
 
 /** Bounds that keep a shared scenario from hanging or exhausting the page (ARCHITECTURE §7). */
 export const PIPELINE_LIMITS = {

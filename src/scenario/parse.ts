@@ -39,6 +39,11 @@ export const MIGRATIONS: readonly Migration[] = [
     describe: 'the serving world names its scheduling slot (Eq. 1 per model, or fixed); a version-5 serving scenario keeps the fixed slot, so it runs as before',
     migrate: worldStep(5),
   },
+  {
+    from: 6,
+    describe: 'the serving world names its reward credit and what happens to late requests, and its learners gain named choices (discount per second, reward standardization, the temperature’s own optimizer, a random warm-up, balanced replay, TAC’s advantage actor, the joint mask); a version-6 serving scenario keeps the earlier ones, so it runs as before',
+    migrate: worldStep(6),
+  },
 ];
 
 /** The step of the document's world from version `from`, or none. */

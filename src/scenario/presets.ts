@@ -175,6 +175,19 @@ const PAPER_SERVING_PRESETS: readonly Preset[] = [
     }),
   },
   {
+    id: 'learn-sanity',
+    figure: '',
+    description:
+      'The learners’ sanity check: the six models at a constant 30 rps each on Xavier NX for 1200 s, one scheduling slot of 1 s (a stationary world whose optimum, the best fixed plan in hindsight, is known); every learner from scratch beside the oracle (`learn-check`).',
+    scenario: serving('Sanity: learners against the best fixed plan in a stationary world', {
+      durationS: 1200,
+      // The fixed slot: under Eq. 1's slots of 7 ms to 17 s a decision governs a batch or two,
+      // and the learners do not yet reach the oracle there (ARCHITECTURE §3, `learn-check`).
+      assumptions: { ...SERVING_ASSUMPTIONS, slot: 'fixed' },
+      lanes: [{ scheduler: 'fixed-hindsight' }, { scheduler: 'bcedge' }, { scheduler: 'tac' }, { scheduler: 'ppo' }, { scheduler: 'ddqn' }],
+    }),
+  },
+  {
     id: 'bcedge-fig10-convergence',
     figure: 'BCEdge Fig. 10',
     description:

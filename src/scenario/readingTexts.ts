@@ -93,4 +93,24 @@ export const READING_TEXTS: readonly ReadingText[] = [
       { value: 'fixed', label: 'one fixed slot', means: 'Every model decides together every slot length (1 s by default; the earlier reading).' },
     ],
   },
+  {
+    name: 'credit',
+    label: 'Reward credit',
+    quote: '“the reward function … r_t = U” for the action of the slot, without saying which requests U is taken over',
+    where: '§IV-B1, Eq. 3 and 6',
+    options: [
+      { value: 'governed', label: 'requests the decision governed (lab)', means: 'A decision’s reward is the utility, scored as the summaries score it, of the batches it started (and the requests it lost), once they finished. A slot that ended before its batch is no stall; it is learned from when its batch is done.' },
+      { value: 'slot', label: 'requests completed in the slot', means: 'The utility of what completed inside the slot (the earlier reading): under Eq. 1’s short slots small batches often score the stall’s −10 and the reward ranks actions differently from the metric.' },
+    ],
+  },
+  {
+    name: 'lateRequests',
+    label: 'Late requests',
+    quote: 'the paper queues every request (“a request queue for each model”) and is silent on those that can no longer meet their SLO',
+    where: '§III-A1, §IV-C',
+    options: [
+      { value: 'reject', label: 'rejected when late (lab)', means: 'A queued request whose deadline has become unreachable is rejected, as an edge server’s queue policy can (an SLO violation, never served): an overload costs its own requests.' },
+      { value: 'keep', label: 'kept until served', means: 'Every request waits until served, however late (the earlier reading): after an overload the backlog can take minutes to drain, or grow without bound.' },
+    ],
+  },
 ];

@@ -118,7 +118,8 @@ describe('scenario schema', () => {
 
 describe('scenario versions', () => {
   it('refuses a version from the future and a missing version', () => {
-    expect(errorsOf({ ...defaultPipelineScenario(), version: 7 })).toEqual([`version: 7 is newer than this lab understands (${SCENARIO_VERSION}); update the lab`]);
+    const future = SCENARIO_VERSION + 1;
+    expect(errorsOf({ ...defaultPipelineScenario(), version: future })).toEqual([`version: ${future} is newer than this lab understands (${SCENARIO_VERSION}); update the lab`]);
     expect(errorsOf({ ...defaultPipelineScenario(), version: undefined })).toEqual([`version: must be a scenario version from 1 to ${SCENARIO_VERSION}, got nothing`]);
   });
 
@@ -173,14 +174,16 @@ describe('the v5 → v6 migration (the scheduling slot)', () => {
   };
 
   it('gives a version-5 serving scenario the fixed slot, with or without an assumptions block, and keeps the rest', () => {
-    expect(opened(v4()).serving.assumptions).toEqual({ slot: 'fixed' });
-    expect(opened(v4({ slotMs: 2000, batching: 'cap' })).serving.assumptions).toEqual({ slot: 'fixed', slotMs: 2000, batching: 'cap' });
+    // (The step to version 7 adds the earlier credit and late-request readings.)
+    const v6 = { credit: 'slot', lateRequests: 'keep' };
+    expect(opened(v4()).serving.assumptions).toEqual({ slot: 'fixed', ...v6 });
+    expect(opened(v4({ slotMs: 2000, batching: 'cap' })).serving.assumptions).toEqual({ slot: 'fixed', ...v6, slotMs: 2000, batching: 'cap' });
     // The engine runs it with one slot of slotMs for every model, the other readings as the document had them.
     expect(servingAssumptionsOf(opened(v4({ slotMs: 2000 })))).toMatchObject({ slot: 'fixed', slotMs: 2000, batching: PAPER_SCENARIO_READINGS.batching });
   });
 
   it('leaves a slot the document sets, a malformed block (for validation to name) and the pipeline world alone', () => {
-    expect(opened(v4({ slot: 'eq1' })).serving.assumptions).toEqual({ slot: 'eq1' });
+    expect(opened(v4({ slot: 'eq1' })).serving.assumptions).toEqual({ slot: 'eq1', credit: 'slot', lateRequests: 'keep' });
     const bad = parseAnyScenario(v4(7));
     expect(bad.ok ? [] : bad.errors.map((e) => e.path)).toEqual(['serving.assumptions']);
     const pipeline = { ...(defaultPipelineScenario() as unknown as Record<string, unknown>), version: 5 };
@@ -195,6 +198,24 @@ describe('the v5 → v6 migration (the scheduling slot)', () => {
     expect(four.ok && (four.document.serving as { assumptions: Record<string, unknown> }).assumptions).not.toHaveProperty('platformSetting');
     const five = migrateDocument(v3, undefined, 5);
     expect(five.ok && (five.document.serving as { assumptions: Record<string, unknown> }).assumptions).not.toHaveProperty('slot');
+    const six = migrateDocument(v3, undefined, 6);
+    expect(six.ok && (six.document.serving as { assumptions: Record<string, unknown> }).assumptions).not.toHaveProperty('credit');
+  });
+
+  it('gives a version-6 serving scenario the earlier credit, late requests kept and its learners’ earlier choices, and keeps what it sets', () => {
+    const v6 = (assumptions: unknown, lanes: unknown[]) => {
+      const base = v4(assumptions) as Record<string, unknown> & { serving: Record<string, unknown> };
+      return { ...base, version: 6, serving: { ...base.serving, lanes } };
+    };
+    const lanes = [{ scheduler: 'bcedge', params: { gamma: 0.5 } }, { scheduler: 'tac' }, { scheduler: 'fixed' }];
+    const s = opened(v6({ slot: 'fixed' }, lanes));
+    expect(s.serving.assumptions).toEqual({ slot: 'fixed', credit: 'slot', lateRequests: 'keep' });
+    expect(s.serving.lanes[0]!.params).toEqual({ gamma: 0.5, discountPerS: 0, normalizeReward: 0, temperatureLr: 0, randomWarmup: 0, balancedReplay: 0, jointMask: 0, targetEntropyRatio: 0.3 });
+    expect(s.serving.lanes[1]!.params).toMatchObject({ advantageActor: 0, discountPerS: 0 });
+    expect(s.serving.lanes[2]!.params).toBeUndefined();
+    const kept = opened(v6({ credit: 'governed' }, [{ scheduler: 'bcedge', params: { discountPerS: 0.9 } }]));
+    expect(kept.serving.assumptions?.credit).toBe('governed');
+    expect(kept.serving.lanes[0]!.params?.['discountPerS']).toBe(0.9);
   });
 
   it('a current scenario that leaves the slot out runs each model on its own slot of Eq. 1 (the paper’s)', () => {

@@ -336,6 +336,10 @@ export const servingScenarioSchema = z
           platformSetting: oneOf(['perModel', 'mixed'] as const).optional(),
           /** The scheduling slot: each model's own of Eq. 1 (`eq1`, BCEdge §III-A2) or one of `slotMs` for all (`fixed`). */
           slot: oneOf(['eq1', 'fixed'] as const).optional(),
+          /** Which requests a decision's reward is taken over: those it governed (`governed`) or those completed in its slot (`slot`). */
+          credit: oneOf(['governed', 'slot'] as const).optional(),
+          /** A queued request that can no longer meet its SLO: rejected (`reject`) or kept until served (`keep`). */
+          lateRequests: oneOf(['reject', 'keep'] as const).optional(),
           /** The contention constants (engine/serving/contention.ts); absent = its defaults. */
           contention: z
             .strictObject({

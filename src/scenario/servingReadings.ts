@@ -16,6 +16,10 @@ export interface ScenarioReadings {
   readonly platformSetting: 'perModel' | 'mixed';
   /** The scheduling slot (§III-A2, Eq. 1): each model's own t_i = Σ SLO / m_c (`eq1`), or one fixed slot for all (`fixed`). */
   readonly slot: 'eq1' | 'fixed';
+  /** Which requests a decision's reward is the utility of: those it governed, or those completed in its slot (engine/serving/readings.ts). */
+  readonly credit: 'governed' | 'slot';
+  /** A queued request that can no longer meet its SLO: rejected, or kept until served (engine/serving/readings.ts). */
+  readonly lateRequests: 'reject' | 'keep';
 }
 
 /** What an absent reading means: the paper's text. */
@@ -24,12 +28,12 @@ export const PAPER_SCENARIO_READINGS: ScenarioReadings = { rateBasis: 'perModel'
 /**
  * The lab's readings before they were named: a version-3 scenario runs under these, bit for
  * bit (the migration to version 4 gives it the first six, the one to version 5 the platform
- * setting, the one to version 6 the `slot`).
+ * setting, the one to version 6 the `slot`, the one to version 7 the `credit` and `lateRequests`).
  */
 export const EARLIER_SCENARIO_READINGS: ScenarioReadings = { rateBasis: 'total', ...EARLIER_SERVING_READINGS, platformSetting: 'mixed' };
 
 /** The readings' names, in the order the Assumptions panel and the claims list them. */
-export const READING_NAMES = ['rateBasis', 'batching', 'throughputTerm', 'reward', 'latencyProfile', 'interference', 'platformSetting', 'slot'] as const satisfies readonly (keyof ScenarioReadings)[];
+export const READING_NAMES = ['rateBasis', 'batching', 'throughputTerm', 'reward', 'latencyProfile', 'interference', 'platformSetting', 'slot', 'credit', 'lateRequests'] as const satisfies readonly (keyof ScenarioReadings)[];
 
 /** What the rate of the models without a schedule of their own is read from. */
 export interface RateBlock {

@@ -88,6 +88,8 @@ export function servingAssumptionsOf(scenario: ServingScenario): ServingAssumpti
     latencyProfile: a?.latencyProfile ?? d.latencyProfile,
     interference: a?.interference ?? d.interference,
     slot: a?.slot ?? d.slot,
+    credit: a?.credit ?? d.credit,
+    lateRequests: a?.lateRequests ?? d.lateRequests,
   };
 }
 

@@ -112,7 +112,8 @@ describe('request classes (input shapes)', () => {
       { sentMs: 2540, model: 0, shapeClass: 0 },
       { sentMs: 2550, model: 0, shapeClass: 0 },
     ];
-    const batches = runBatches(base({ models: [{ model: 'res', weight: 1, classes }], trace, durationMs: 5000 }), 2, 1);
+    // Late requests kept: the requests queued behind a blocker are the point here, not their SLO.
+    const batches = runBatches(base({ models: [{ model: 'res', weight: 1, classes }], trace, durationMs: 5000, assumptions: { ...DEFAULT_SERVING_ASSUMPTIONS, lateRequests: 'keep' } }), 2, 1);
     expect(batches.map((b) => b.batchSize)).toEqual([1, 1, 1, 2, 1, 2]);
     expect(batches[1]!.inferenceMs).toBeGreaterThan(3.5 * batches[0]!.inferenceMs);
     expect(batches[3]!.isolatedMs).toBeCloseTo(4 * batches[5]!.isolatedMs, 9);
@@ -121,7 +122,7 @@ describe('request classes (input shapes)', () => {
     const probe: ServingScheduler = { id: 'probe', decide: (o) => (seen.push(o.models[0]!.inputScaleMean!), [{ batchSize: 1, instances: 1 }]) };
     const heavy: TracedRequest[] = Array.from({ length: 40 }, (_, i) => ({ sentMs: 900 + i, model: 0, shapeClass: i % 2 }));
     // The probe reads the state at the fixed slot's boundaries (0 and 1 s).
-    new ServingRun(base({ models: [{ model: 'res', weight: 1, classes }], trace: heavy, durationMs: 2000, assumptions: FIXED_SLOT }), probe).runToEnd();
+    new ServingRun(base({ models: [{ model: 'res', weight: 1, classes }], trace: heavy, durationMs: 2000, assumptions: { ...FIXED_SLOT, lateRequests: 'keep' } }), probe).runToEnd();
     expect(seen[0]).toBe(1);
     expect(seen[1]).toBeGreaterThan(1.5);
     expect(seen[1]).toBeLessThan(3.5);

@@ -73,6 +73,36 @@ export type InterferenceReading = 'coLocated' | 'ownModel';
 export type SlotReading = 'eq1' | 'fixed';
 
 /**
+ * Which requests a decision's reward is the utility of (Eq. 3 and Eq. 6: r_t = U of the
+ * action's slot; the paper does not say which requests a slot's U is taken over).
+ * - `governed` (the lab's reading): the requests the decision governed — those of the
+ *   batches dispatched (or failed, or rejected) while its action was in force — scored with
+ *   the very formula the summaries score a reporting interval with (`slotUtility`), once the
+ *   last of them has finished. A decision that governed no request (its slot ended before
+ *   a batch of it started, e.g. a slot of 7 ms at b = 1) has no reward and is not learned
+ *   from; the stall's −10 is only for a decision whose requests were all lost or late.
+ * - `slot` (the earlier reading): the requests that completed inside the decision's slot.
+ *   Under Eq. 1's short slots (b·SLO/m_c, 7 ms to 17 s) a slot often ends before its batch
+ *   does and scores the stall's −10, so small batches are punished in training and not in
+ *   the summaries: the reward ranks actions differently from the metric (ARCHITECTURE §3).
+ */
+export type CreditReading = 'governed' | 'slot';
+
+/**
+ * What happens to a queued request that can no longer meet its SLO (the paper is silent:
+ * §III-A1 queues every request, §IV-C orders the queue by deadline).
+ * - `reject` (the default: what an edge server does — Triton's queue policy can time out and
+ *   reject a request, and an answer past its deadline is worth nothing to the client): a
+ *   queued request whose deadline is earlier than the soonest it could finish (sent to its
+ *   batch now, alone: t_s + t_iso + t_o) is rejected when its model next dispatches; it is an
+ *   SLO violation, never served. A short overload then costs its own requests, not every
+ *   later one.
+ * - `keep` (the earlier reading): every request waits until it is served, however late; after
+ *   an overload the backlog may take minutes to drain, or grow without bound.
+ */
+export type LateRequestReading = 'reject' | 'keep';
+
+/**
  * The readings of BCEdge that change results (ARCHITECTURE §3), each named so that a
  * scenario can choose, the claims can sweep them and the Assumptions panel can show them.
  */
@@ -84,6 +114,8 @@ export interface ServingReadings {
   readonly latencyProfile: LatencyProfileId;
   readonly interference: InterferenceReading;
   readonly slot: SlotReading;
+  readonly credit: CreditReading;
+  readonly lateRequests: LateRequestReading;
 }
 
 /** The paper's readings (ARCHITECTURE §3). */
@@ -94,6 +126,8 @@ export const PAPER_SERVING_READINGS: ServingReadings = {
   latencyProfile: 'tensorrt',
   interference: 'coLocated',
   slot: 'eq1',
+  credit: 'governed',
+  lateRequests: 'reject',
 };
 
 /** The readings of the lab before they were named: with these, every earlier run keeps its numbers bit for bit. */
@@ -104,5 +138,7 @@ export const EARLIER_SERVING_READINGS: ServingReadings = {
   latencyProfile: 'lab',
   interference: 'ownModel',
   slot: 'fixed',
+  credit: 'slot',
+  lateRequests: 'keep',
 };
 

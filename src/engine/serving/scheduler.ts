@@ -1,3 +1,4 @@
+import type { SettledDecision } from './credit';
 import type { ModelId, ModelProfile } from './models';
 
 /**
@@ -83,6 +84,17 @@ export interface ModelObservation {
   readonly lastSlot: ModelSlotStats | null;
   /** The profile's batch time alone on this platform for each size of BATCH_SIZES, ms (the profiler's table, §IV-E). */
   readonly isolatedMsByBatch: readonly number[];
+  /**
+   * Credit `governed` (readings.ts): the index of the model's decision made now (0 at time 0;
+   * absent under credit `slot`).
+   */
+  readonly decision?: number;
+  /**
+   * Credit `governed`: the model's earlier decisions whose governed requests have all finished
+   * since its last decision, each with its reward (credit.ts); empty for a model not due.
+   * A learner stores a decision's transition when it settles, not when its slot ends.
+   */
+  readonly settled?: readonly SettledDecision[];
 }
 
 /** The state s_t of the whole device at a slot boundary. */

@@ -98,6 +98,7 @@ export interface BackgroundInterference {
 // The modelling choices and their defaults are in assumptions.ts (presets read them without the engine).
 export { DEFAULT_SERVING_ASSUMPTIONS, type ServingAssumptions } from './assumptions';
 import type { ServingAssumptions } from './assumptions';
+import { DecisionCredit, type DecisionCreditSnapshot } from './credit';
 
 /** One request of an explicit trace (tests, replays): sent at `sentMs` for model index `model`. */
 export interface TracedRequest {
@@ -355,6 +356,8 @@ export interface ServingRunSnapshot {
   readonly allSamples: LatencySamplesSnapshot | LogHistogramSnapshot;
   readonly series: SlotSeriesSnapshot;
   readonly backgroundChanges: readonly { readonly intensity: number; readonly memoryMb: number }[];
+  /** Credit `governed`: the open and settled decisions (null under `slot`). */
+  readonly credit: DecisionCreditSnapshot | null;
   readonly rngs: {
     readonly arrivals: Uint32Array;
     readonly noise: Uint32Array | null;
@@ -504,6 +507,10 @@ export class ServingRun {
   private readonly candidates = new Int32Array(2 * MAX_BATCH_SIZE + 2);
   private finished = false;
   private traceIndex = 0;
+  /** Credit `governed` (readings.ts): each decision's own requests, for its reward; null under `slot`. */
+  private readonly credit: DecisionCredit | null;
+  /** Lates `reject` (readings.ts): a queued request that can no longer meet its SLO is rejected. */
+  private readonly rejectLate: boolean;
 
   /** Called for every request when it is served or lost (omit on hot paths). */
   onRequest: ((record: RequestRecord) => void) | null = null;
@@ -575,6 +582,8 @@ export class ServingRun {
     this.totals = spec.models.map(zeroTotals);
     this.slotCounters = spec.models.map(zeroSlot);
     this.perModelSlots = this.a.slot === 'eq1';
+    this.credit = (this.a.credit ?? 'slot') === 'governed' ? new DecisionCredit(this.m, this.a, this.a.slotMs) : null;
+    this.rejectLate = (this.a.lateRequests ?? 'keep') === 'reject';
     this.modelSlotCounters = this.perModelSlots ? spec.models.map(zeroSlot) : null;
     this.modelSlotStartMs = new Float64Array(this.m);
     this.modelSlotStats = spec.models.map(() => null);
@@ -600,7 +609,7 @@ export class ServingRun {
     if (this.closedLoop > 0) {
       for (let m = 0; m < this.m; m++) for (let k = 0; k < this.closedLoop; k++) this.sendRequest(0, m, this.sloMs[m]!, 0);
     }
-    this.applyAction(this.scheduler.decide(this.observe()));
+    this.applyAction(this.decideNow());
     this.scheduler.learn?.();
     this.events.push(this.slotEndMs(0), SLOT, SLOT_PRIORITY);
     // Eq. 1: every model's first slot starts with its first action.
@@ -772,6 +781,7 @@ export class ServingRun {
         this.totals[model]!.dropped++;
         slot.violations++;
         if (own !== undefined) own.violations++;
+        this.credit?.lost(model, 1);
         if (this.onRequest !== null) this.record(r, this.nowMs, this.nowMs, 0, 'dropped');
         this.freeRequest(r);
         this.replace(model, this.nowMs);
@@ -788,6 +798,7 @@ export class ServingRun {
   /** Starts batches while a model has queued requests and an idle instance (or the EDF executor is idle). */
   private dispatch(model: number): void {
     if (this.edf) {
+      if (this.rejectLate) for (let m = 0; m < this.m; m++) this.rejectLateRequests(m);
       while (this.busy[0]! + this.recovering[0]! === 0) {
         const next = this.earliestDeadlineModel();
         if (next < 0) return;
@@ -796,6 +807,7 @@ export class ServingRun {
       return;
     }
     if (this.inService[model] === 0) return;
+    if (this.rejectLate) this.rejectLateRequests(model);
     const instances = this.action[model]!.instances;
     while (this.heapSize[model]! > 0 && this.busy[model]! + this.recovering[model]! < instances) {
       if (this.formBatches && this.heapSize[model]! < this.action[model]!.batchSize) {
@@ -810,6 +822,33 @@ export class ServingRun {
       }
       this.flushAtMs[model] = Number.POSITIVE_INFINITY;
       this.startBatch(model);
+    }
+  }
+
+  /**
+   * Lates `reject` (readings.ts): rejects the queued requests of `model` that can no longer
+   * meet their SLO — whose deadline is earlier than the soonest they could finish, sent to a
+   * batch of one now and run alone (t_s + t_iso + t_o at their class's scale). The queue is in
+   * deadline order, so they are at its head. Each is an SLO violation (a drop), never served.
+   */
+  private rejectLateRequests(model: number): void {
+    const heap = this.heaps[model]!;
+    const now = this.nowMs;
+    while (this.heapSize[model]! > 0) {
+      const r = heap[0]!;
+      const c = this.reqClass[r]!;
+      const scale = this.classScale[model]![c]!;
+      const soonest = now + this.serializationMsPerRequest[model]! * scale + isolatedBatchMs(this.compiledByClass[model]![c]!, 1) + this.returnMsOf[model]!;
+      if (this.reqDeadline[r]! >= soonest) return;
+      this.heapPop(model);
+      this.totals[model]!.dropped++;
+      this.slotCounters[model]!.violations++;
+      const own = this.modelSlotCounters?.[model];
+      if (own !== undefined) own.violations++;
+      this.credit?.lost(model, 1);
+      if (this.onRequest !== null) this.record(r, now, now, 0, 'dropped');
+      this.freeRequest(r);
+      this.replace(model, now);
     }
   }
 
@@ -882,6 +921,7 @@ export class ServingRun {
       }
       totals.failed += size;
       totals.oomBatches++;
+      this.credit?.lost(model, size);
       slot.violations += size;
       slot.oomBatches++;
       const own = this.modelSlotCounters?.[model];
@@ -928,6 +968,7 @@ export class ServingRun {
     this.load.activationMb += activation;
     this.load.runningBatches++;
     this.busy[executor]!++;
+    this.credit?.batchStarted(model, b);
     this.updateInstanceMemory();
     this.events.push(now + serialization + inference, b * 8 + DONE, DONE);
   }
@@ -956,11 +997,15 @@ export class ServingRun {
     const base = b * MAX_BATCH_SIZE;
     const transmitScale = this.classScale[model]!;
     const own = this.modelSlotCounters?.[model];
+    let batchLatencySum = 0;
+    let batchLate = 0;
     for (let k = 0; k < size; k++) {
       const r = this.batchMembers[base + k]!;
       const completion = now + back;
       const latency = completion - this.reqSent[r]!;
+      batchLatencySum += latency;
       if (completion > this.reqDeadline[r]!) {
+        batchLate++;
         totals.late++;
         slot.violations++;
         slot.late++;
@@ -1010,6 +1055,7 @@ export class ServingRun {
       own.batchSloSum += this.batchSloSum[b]!;
     }
 
+    this.credit?.batchFinished(b, now, size, batchLatencySum, batchLate, serialization + inference, this.batchSloSum[b]!);
     this.batchActive[b] = 0;
     this.freeBatch.push(b);
     const load = this.load;
@@ -1252,7 +1298,8 @@ export class ServingRun {
       this.events.push(this.slotEndMs(this.slotIndex), SLOT, SLOT_PRIORITY);
       return;
     }
-    this.applyAction(this.scheduler.decide(this.observe()));
+    if (this.credit !== null) for (let m = 0; m < this.m; m++) this.credit.close(m, now);
+    this.applyAction(this.decideNow());
     this.scheduler.learn?.();
     this.events.push(this.slotEndMs(this.slotIndex), SLOT, SLOT_PRIORITY);
   }
@@ -1379,7 +1426,8 @@ export class ServingRun {
       }
     }
     this.lastReward = count > 0 ? sum / count : null;
-    this.applyAction(this.scheduler.decide(this.observe()), due);
+    if (this.credit !== null) for (let m = 0; m < this.m; m++) if (due[m] === 1) this.credit.close(m, this.nowMs);
+    this.applyAction(this.decideNow(due), due);
     this.scheduler.learn?.();
     for (let m = 0; m < this.m; m++) if (due[m] === 1) this.startModelSlot(m);
   }
@@ -1430,6 +1478,7 @@ export class ServingRun {
         this.instancesChanged[m] = 1;
       }
       this.action[m] = { batchSize: a.batchSize, instances };
+      this.credit?.start(m, now, instances);
     }
     this.updateInstanceMemory();
     if (this.edf) this.dispatch(0);
@@ -1477,6 +1526,8 @@ export class ServingRun {
         busyInstances: this.edf ? (this.busy[0]! > 0 && this.runningModel() === m ? 1 : 0) : this.busy[m]!,
         lastSlot: this.perModelSlots ? (this.modelSlotStats[m] ?? null) : (this.lastSlotStats?.[m] ?? null),
         isolatedMsByBatch: this.isolatedMsByBatch[m]!,
+        // Credit `governed`: the decision this one will be, and (for the models it is for) the earlier ones settled since.
+        ...(this.credit === null ? {} : { decision: this.credit.decisionOf(m) + 1, settled: !this.perModelSlots || this.due[m] === 1 ? this.credit.peek(m) : [] }),
       });
     }
     const demand = this.load.gpuDemand + this.load.backgroundDemand;
@@ -1492,6 +1543,16 @@ export class ServingRun {
       runningBatches: this.load.runningBatches,
       reward: this.lastReward,
     };
+  }
+
+  /**
+   * Asks the scheduler for the action now; under credit `governed` the settled decisions it
+   * was shown (those of the models this decision is for) are then taken.
+   */
+  private decideNow(due?: Uint8Array): ServingAction {
+    const action = this.scheduler.decide(this.observe());
+    if (this.credit !== null) for (let m = 0; m < this.m; m++) if (due === undefined || due[m] === 1) this.credit.take(m);
+    return action;
   }
 
   private runningModel(): number {
@@ -1708,6 +1769,7 @@ export class ServingRun {
       allSamples: this.allSamples.snapshot(),
       series: this.series.snapshot(),
       backgroundChanges: this.backgroundChanges.slice(),
+      credit: this.credit?.snapshot() ?? null,
       rngs: {
         arrivals: this.arrivals.state(),
         noise: this.noise?.state() ?? null,
@@ -1810,6 +1872,7 @@ export class ServingRun {
     this.series.restore(s.series);
     this.backgroundChanges.length = 0;
     this.backgroundChanges.push(...s.backgroundChanges);
+    if (s.credit !== null) this.credit?.restore(s.credit);
     this.arrivals.setState(s.rngs.arrivals);
     if (s.rngs.noise !== null) this.noise?.setState(s.rngs.noise);
     s.rngs.models.forEach((state, m) => this.modelRngs[m]!.setState(state));

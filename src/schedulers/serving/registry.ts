@@ -105,7 +105,12 @@ const GAMMA: NumericParameter = { name: 'gamma', label: 'discount γ', min: 0, m
 const UPDATES: NumericParameter = { name: 'updatesPerSlot', label: 'updates per training (trainEveryMs)', min: 1, max: 16, integer: true, default: 2 };
 const MINIBATCH: NumericParameter = { name: 'minibatch', label: 'minibatch', min: 8, max: 512, integer: true, default: 64 };
 const WARMUP_TRANSITIONS: NumericParameter = { name: 'warmup', label: 'transitions before learning', min: 1, max: 100_000, integer: true, default: 256 };
-const ENTROPY_RATIO: NumericParameter = { name: 'targetEntropyRatio', label: 'target entropy / ln|A|', min: 0.01, max: 1.2, integer: false, default: 0.3 };
+/**
+ * The target entropy as a share of ln|A_allowed| (agents/sac.ts). 0.05 (≈ 0.2 nats of 64
+ * actions) by measurement: with the temperature on its own optimizer, 0.3 kept the online
+ * policy exploring ≈ 6 actions per model, which costs utility on live traffic (ARCHITECTURE §3).
+ */
+const ENTROPY_RATIO: NumericParameter = { name: 'targetEntropyRatio', label: 'target entropy / ln|A|', min: 0.01, max: 1.2, integer: false, default: 0.05 };
 const TEMPERATURE: NumericParameter = { name: 'initialTemperature', label: 'initial temperature α', min: 0.0001, max: 10, integer: false, default: 0.1 };
 const PREDICTOR: NumericParameter = { name: 'predictor', label: 'interference predictor (0/1)', min: 0, max: 1, integer: true, default: 1 };
 const PREDICTOR_BUDGET: NumericParameter = { name: 'predictorBudget', label: 'predicted inference ≤ share of SLO', min: 0.05, max: 1, integer: false, default: 0.8 };
@@ -126,6 +131,25 @@ const PREDICTOR_MASK: NumericParameter = { name: 'predictorMask', label: 'predic
  * decision trains, as before). 0: after every decision, Algorithm 1's gradient step per slot.
  */
 const TRAIN_EVERY: NumericParameter = { name: 'trainEveryMs', label: 'train every (simulated ms; 0 = every decision)', min: 0, max: 600_000, integer: false, default: 1000 };
+// The learners' choices the paper leaves open (BCEdge §V-A gives Adam at 10⁻³, two ReLU layers
+// of 128 and 64, a buffer of 10⁶ and minibatch 512, and no γ, α₀, target entropy or reward
+// scale). Each 0 is the lab's earlier reading, which a scenario of version 6 or older keeps
+// (the migration to version 7 writes it); the defaults were chosen by measurement against the
+// oracles on the stationary sanity scenario (`learn-check`, ARCHITECTURE §3), never toward the
+// paper's figures. agents/sac.ts says what each does.
+const DISCOUNT_PER_S: NumericParameter = { name: 'discountPerS', label: 'discount per simulated second (0 = γ per decision)', min: 0, max: 0.999, integer: false, default: 0.5 };
+const NORMALIZE_REWARD: NumericParameter = { name: 'normalizeReward', label: 'standardize rewards (0/1)', min: 0, max: 1, integer: true, default: 1 };
+const TEMPERATURE_LR: NumericParameter = { name: 'temperatureLr', label: 'temperature learning rate (0 = in the networks’ Adam)', min: 0, max: 0.1, integer: false, default: 0.003 };
+const RANDOM_WARMUP: NumericParameter = { name: 'randomWarmup', label: 'uniform random actions before learning (0/1)', min: 0, max: 1, integer: true, default: 1 };
+const BALANCED_REPLAY: NumericParameter = { name: 'balancedReplay', label: 'minibatches balanced across models (0/1)', min: 0, max: 1, integer: true, default: 1 };
+/** TAC's actor: 1 = an actor-critic following the critic's advantage (samples its policy); 0 = SAC with α = 0 (the earlier reading). */
+const ADVANTAGE_ACTOR: NumericParameter = { name: 'advantageActor', label: 'advantage actor (0 = SAC with α = 0)', min: 0, max: 1, integer: true, default: 1 };
+/**
+ * The joint mask (agents/learningScheduler.ts): the models due at one decision choose one after
+ * another, each masked against the others' current and just-chosen configurations (memory and,
+ * with the predictor, its prediction). 0: each model against the others' current ones (earlier).
+ */
+const JOINT_MASK: NumericParameter = { name: 'jointMask', label: 'mask against the others’ just-chosen actions (0/1)', min: 0, max: 1, integer: true, default: 1 };
 const ROLLOUT: NumericParameter = { name: 'rolloutSize', label: 'rollout (transitions)', min: 32, max: 8192, integer: true, default: 256 };
 const EPOCHS: NumericParameter = { name: 'epochs', label: 'epochs per rollout', min: 1, max: 32, integer: true, default: 4 };
 const CLIP: NumericParameter = { name: 'clip', label: 'clip ε', min: 0.01, max: 1, integer: false, default: 0.2 };
@@ -239,9 +263,29 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
     'bcedge',
     'BCEdge (SAC)',
     'BCEdge: discrete soft actor-critic over (b, m_c) per model, with automatic temperature and the interference predictor.',
-    [TRAIN, EXPLORE, PRETRAINED, GAMMA, UPDATES, MINIBATCH, WARMUP_TRANSITIONS, ENTROPY_RATIO, TEMPERATURE, PREDICTOR, PREDICTOR_BUDGET, PREDICTOR_MASK, TRAIN_EVERY],
+    [
+      TRAIN,
+      EXPLORE,
+      PRETRAINED,
+      GAMMA,
+      UPDATES,
+      MINIBATCH,
+      WARMUP_TRANSITIONS,
+      ENTROPY_RATIO,
+      TEMPERATURE,
+      PREDICTOR,
+      PREDICTOR_BUDGET,
+      PREDICTOR_MASK,
+      TRAIN_EVERY,
+      DISCOUNT_PER_S,
+      NORMALIZE_REWARD,
+      TEMPERATURE_LR,
+      RANDOM_WARMUP,
+      BALANCED_REPLAY,
+      JOINT_MASK,
+    ],
   ),
-  tac: learningEntry('tac', 'TAC', 'Triton with actor-critic: the same learner as BCEdge without entropy (α = 0) and without the predictor.', [
+  tac: learningEntry('tac', 'TAC', 'Triton with actor-critic: the same critics as BCEdge without entropy and without the predictor; its actor follows the critic’s advantage.', [
     TRAIN,
     EXPLORE,
     PRETRAINED,
@@ -250,6 +294,12 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
     MINIBATCH,
     WARMUP_TRANSITIONS,
     TRAIN_EVERY,
+    DISCOUNT_PER_S,
+    NORMALIZE_REWARD,
+    RANDOM_WARMUP,
+    BALANCED_REPLAY,
+    ADVANTAGE_ACTOR,
+    JOINT_MASK,
   ]),
   ppo: learningEntry('ppo', 'PPO', 'Proximal policy optimization (clipped objective) over the same state, actions and reward.', [
     TRAIN,
@@ -261,6 +311,7 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
     EPOCHS,
     CLIP,
     TRAIN_EVERY,
+    JOINT_MASK,
   ]),
   ddqn: learningEntry('ddqn', 'DDQN', 'Double DQN with a target network and ε-greedy exploration over the same state, actions and reward.', [
     TRAIN,
@@ -273,6 +324,7 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
     EPSILON_DECAY,
     TARGET_EVERY,
     TRAIN_EVERY,
+    JOINT_MASK,
   ]),
   'fixed-hindsight': referenceEntry(
     'fixed-hindsight',

@@ -51,7 +51,8 @@ function namedReadings(document: Record<string, unknown>): Record<string, unknow
 
 /** The readings version 4 named, at their earlier values (the later ones, the platform setting and the slot, have steps of their own). */
 function version4EarlierReadings(): Record<string, unknown> {
-  return Object.fromEntries(READING_NAMES.filter((name) => name !== 'slot' && name !== 'platformSetting').map((name) => [name, EARLIER_SCENARIO_READINGS[name]]));
+  const later: readonly string[] = ['slot', 'platformSetting', 'credit', 'lateRequests'];
+  return Object.fromEntries(READING_NAMES.filter((name) => !later.includes(name)).map((name) => [name, EARLIER_SCENARIO_READINGS[name]]));
 }
 
 /**
@@ -86,6 +87,49 @@ function fixedSlot(document: Record<string, unknown>): Record<string, unknown> {
   return { ...document, serving: { ...body, assumptions: { slot: EARLIER_SCENARIO_READINGS.slot, ...assumptions } } };
 }
 
+/**
+ * The learners' choices version 7 named, at the values a version-6 learning lane ran with
+ * (schedulers/serving/registry.ts, agents/sac.ts): written into each learning lane that leaves
+ * them out, so an old link reopens with the same numbers.
+ */
+export const VERSION6_LEARNER_PARAMS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  bcedge: { discountPerS: 0, normalizeReward: 0, temperatureLr: 0, randomWarmup: 0, balancedReplay: 0, jointMask: 0, targetEntropyRatio: 0.3 },
+  tac: { discountPerS: 0, normalizeReward: 0, randomWarmup: 0, balancedReplay: 0, advantageActor: 0, jointMask: 0 },
+  ppo: { jointMask: 0 },
+  ddqn: { jointMask: 0 },
+};
+
+/**
+ * Version 6 → 7. Version 7 names which requests a decision's reward is taken over (`credit`,
+ * absent = `governed`) and what happens to a request that can no longer meet its SLO
+ * (`lateRequests`, absent = `reject`), and gives the learners named choices with new defaults
+ * (ARCHITECTURE §3). A version-6 serving scenario ran with the reward of the slot, every late
+ * request kept and the learners as they were, so those are written into it (a reading or a
+ * parameter the document sets is kept; a malformed block or lane is left for validation).
+ */
+function version6Learners(document: Record<string, unknown>): Record<string, unknown> {
+  const body = document.serving;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return document;
+  const b = body as Record<string, unknown>;
+  const assumptions = b.assumptions ?? {};
+  if (assumptions === null || typeof assumptions !== 'object' || Array.isArray(assumptions)) return document;
+  const lanes = Array.isArray(b.lanes)
+    ? b.lanes.map((lane: unknown) => {
+        if (lane === null || typeof lane !== 'object' || Array.isArray(lane)) return lane;
+        const l = lane as Record<string, unknown>;
+        const old = typeof l.scheduler === 'string' ? VERSION6_LEARNER_PARAMS[l.scheduler] : undefined;
+        if (old === undefined) return lane;
+        const params = l.params ?? {};
+        if (params === null || typeof params !== 'object' || Array.isArray(params)) return lane;
+        return { ...l, params: { ...old, ...params } };
+      })
+    : b.lanes;
+  return {
+    ...document,
+    serving: { ...b, assumptions: { credit: EARLIER_SCENARIO_READINGS.credit, lateRequests: EARLIER_SCENARIO_READINGS.lateRequests, ...assumptions }, lanes },
+  };
+}
+
 /** The serving world (BCEdge): models with request queues on an edge GPU, batches and concurrent instances. */
 export const servingWorld: World<ServingScenario> = {
   id: 'serving',
@@ -93,7 +137,7 @@ export const servingWorld: World<ServingScenario> = {
   eventName: 'requests',
   sweepMetrics: ['sloViolationPct', 'utilityMean', 'throughputRps', 'latencyMeanMs', 'latencyP99Ms', 'oomBatches', 'decisionMeanUs', 'requests', 'completed', 'failed', 'dropped'],
   optionalFields: new Set(),
-  migrations: { 2: gridToSweep, 3: namedReadings, 4: platformSetting, 5: fixedSlot },
+  migrations: { 2: gridToSweep, 3: namedReadings, 4: platformSetting, 5: fixedSlot, 6: version6Learners },
   validate: validateServingScenario,
   schema: () => servingScenarioSchema,
   lanes: (s) => s.serving.lanes,

@@ -1,0 +1,156 @@
+import { STALLED_UTILITY } from '../engine/serving/metrics';
+import type { ServingObservation } from '../engine/serving/scheduler';
+
+/** Decisions per model the action histogram and the decision entropy are taken over. */
+export const HEALTH_DECISIONS = 256;
+/** Rewards the stall share is taken over. */
+export const HEALTH_REWARDS = 1000;
+/** Reporting intervals the backlog trend is judged over (four quarters). */
+export const HEALTH_BACKLOG_INTERVALS = 120;
+/** A backlog below this many requests never counts as growing without bound. */
+export const HEALTH_BACKLOG_FLOOR = 200;
+/** Below this decision entropy (nats, mean over the models) a sampling policy has collapsed. */
+export const HEALTH_COLLAPSE_NATS = 0.1;
+
+/** What a learning lane reports of its health (the lane card, the CLI's `learning.health`). */
+export interface HealthReport {
+  /** Entropy of the actions chosen over each model's last HEALTH_DECISIONS decisions, nats, mean over models. */
+  readonly decisionEntropy: number | null;
+  /** Share of the last HEALTH_REWARDS rewards that were the stall's −10, %. */
+  readonly stallSharePct: number | null;
+  /** Per model: its most chosen actions over its last decisions, [action index, share %], at most 3. */
+  readonly topActions: readonly (readonly (readonly [number, number])[])[];
+  /** Requests queued over all models at the last decision. */
+  readonly backlog: number;
+  /** The backlog rose through each quarter of the last HEALTH_BACKLOG_INTERVALS reporting intervals, to above HEALTH_BACKLOG_FLOOR. */
+  readonly backlogGrowing: boolean;
+  /** A sampling policy whose decisions have stopped varying. */
+  readonly collapsed: boolean;
+  /** The warnings a lane card shows, in words (empty: healthy). */
+  readonly warnings: readonly string[];
+}
+
+/**
+ * A learner's health, watched as it acts (ARCHITECTURE §3): how varied its decisions still are,
+ * how many of its rewards are stalls, and whether the queues it leaves behind grow without
+ * bound. Pure bookkeeping over what the learning scheduler sees; it changes no decision.
+ */
+export class LearnerHealth {
+  private readonly actions: Int32Array[] = [];
+  private readonly filled: number[] = [];
+  private actionCount = 0;
+  private readonly rewards = new Float64Array(HEALTH_REWARDS);
+  private rewardsSeen = 0;
+  private readonly backlogs: number[] = [];
+  private lastInterval = -1;
+  private lastBacklog = 0;
+
+  /** Model m chose action a (of `actionCount`). */
+  decision(m: number, a: number, actionCount: number): void {
+    this.actionCount = actionCount;
+    while (this.actions.length <= m) {
+      this.actions.push(new Int32Array(HEALTH_DECISIONS));
+      this.filled.push(0);
+    }
+    this.actions[m]![this.filled[m]! % HEALTH_DECISIONS] = a;
+    this.filled[m]!++;
+  }
+
+  /** A reward was stored. */
+  reward(r: number): void {
+    this.rewards[this.rewardsSeen % HEALTH_REWARDS] = r;
+    this.rewardsSeen++;
+  }
+
+  /** The queues at a decision; one sample per reporting interval. */
+  backlog(observation: ServingObservation): void {
+    let queued = 0;
+    for (const o of observation.models) queued += o.queueLength;
+    this.lastBacklog = queued;
+    if (observation.slot === this.lastInterval) return;
+    this.lastInterval = observation.slot;
+    this.backlogs.push(queued);
+    if (this.backlogs.length > HEALTH_BACKLOG_INTERVALS) this.backlogs.shift();
+  }
+
+  report(explore: boolean): HealthReport {
+    const entropies: number[] = [];
+    const topActions: (readonly [number, number])[][] = [];
+    this.actions.forEach((ring, m) => {
+      const n = Math.min(this.filled[m]!, HEALTH_DECISIONS);
+      const counts = new Map<number, number>();
+      for (let i = 0; i < n; i++) counts.set(ring[i]!, (counts.get(ring[i]!) ?? 0) + 1);
+      let h = 0;
+      for (const c of counts.values()) h -= (c / n) * Math.log(c / n);
+      if (n >= 32) entropies.push(h);
+      topActions.push(
+        Array.from(counts.entries())
+          .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+          .slice(0, 3)
+          .map(([a, c]) => [a, (100 * c) / Math.max(1, n)] as const),
+      );
+    });
+    const decisionEntropy = entropies.length === 0 ? null : entropies.reduce((a, b) => a + b, 0) / entropies.length;
+    const kept = Math.min(this.rewardsSeen, HEALTH_REWARDS);
+    let stalls = 0;
+    for (let i = 0; i < kept; i++) if (this.rewards[i]! <= STALLED_UTILITY + 1e-9) stalls++;
+    const stallSharePct = kept === 0 ? null : (100 * stalls) / kept;
+    const backlogGrowing = growing(this.backlogs);
+    const collapsed = explore && decisionEntropy !== null && decisionEntropy < HEALTH_COLLAPSE_NATS && this.actionCount > 1;
+    const warnings: string[] = [];
+    if (collapsed) warnings.push(`policy collapsed: its last decisions hardly vary (entropy ${decisionEntropy.toFixed(2)} nats), so it no longer explores`);
+    if (backlogGrowing) warnings.push(`backlog grows without bound: ${this.lastBacklog} requests queued and rising through the last ${this.backlogs.length} s`);
+    return { decisionEntropy, stallSharePct, topActions, backlog: this.lastBacklog, backlogGrowing, collapsed, warnings };
+  }
+
+  snapshot(): HealthSnapshot {
+    return {
+      actions: this.actions.map((a) => a.slice()),
+      filled: this.filled.slice(),
+      actionCount: this.actionCount,
+      rewards: this.rewards.slice(),
+      rewardsSeen: this.rewardsSeen,
+      backlogs: this.backlogs.slice(),
+      lastInterval: this.lastInterval,
+      lastBacklog: this.lastBacklog,
+    };
+  }
+
+  restore(s: HealthSnapshot): void {
+    this.actions.length = 0;
+    this.actions.push(...s.actions.map((a) => a.slice()));
+    this.filled.length = 0;
+    this.filled.push(...s.filled);
+    this.actionCount = s.actionCount;
+    this.rewards.set(s.rewards);
+    this.rewardsSeen = s.rewardsSeen;
+    this.backlogs.length = 0;
+    this.backlogs.push(...s.backlogs);
+    this.lastInterval = s.lastInterval;
+    this.lastBacklog = s.lastBacklog;
+  }
+}
+
+/** A `LearnerHealth`'s state for a checkpoint. */
+export interface HealthSnapshot {
+  readonly actions: readonly Int32Array[];
+  readonly filled: readonly number[];
+  readonly actionCount: number;
+  readonly rewards: Float64Array;
+  readonly rewardsSeen: number;
+  readonly backlogs: readonly number[];
+  readonly lastInterval: number;
+  readonly lastBacklog: number;
+}
+
+/**
+ * Whether a backlog series grows without bound: a full window whose four quarters' means each
+ * rise by at least 10 % on the one before, ending above HEALTH_BACKLOG_FLOOR requests. A queue
+ * that drains, or holds steady however long, does not.
+ */
+export function growing(series: readonly number[]): boolean {
+  if (series.length < HEALTH_BACKLOG_INTERVALS) return false;
+  const q = HEALTH_BACKLOG_INTERVALS / 4;
+  const means = [0, 1, 2, 3].map((k) => series.slice(k * q, (k + 1) * q).reduce((a, b) => a + b, 0) / q);
+  return means[3]! > HEALTH_BACKLOG_FLOOR && means.every((m, k) => k === 0 || m > 1.1 * means[k - 1]!);
+}
