@@ -3,7 +3,7 @@ import type { BatchObservation, ModelAction, ServingAction, ServingObservation, 
 import { ACTION_COUNT, actionOf, encodeState, memoryMask, STATE_SIZE } from './features';
 import type { Learner, LearnerKind, LearnerSnapshot } from './learner';
 import { MASKED_LOGIT } from './replay';
-import { LearnerHealth, type HealthSnapshot } from './health';
+import { LearnerHealth, type HealthReport, type HealthSnapshot } from './health';
 
 /**
  * What the learning scheduler needs of an interference predictor (§IV-F): it learns from
@@ -554,6 +554,11 @@ export class LearningScheduler implements ServingScheduler {
   /** The last decision's masks (1 = allowed), rows × ACTION_COUNT. */
   lastMasks(): Uint8Array {
     return this.masks;
+  }
+
+  /** The learner's health now (agents/health.ts). */
+  healthReport(): HealthReport {
+    return this.health.report(this.options.explore);
   }
 
   telemetry(): LearningTelemetry {

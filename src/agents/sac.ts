@@ -111,6 +111,12 @@ export const DEFAULT_SAC_CONFIG: SacConfig = {
   actor: 'soft',
 };
 
+/**
+ * TAC's advantage actor stops pushing an action's probability down below this (and up above
+ * 1 − this): see `SacConfig.actor`.
+ */
+export const ADVANTAGE_CLIP = 0.01;
+
 /** A network kept in a host array, as `loadNetworks` sees it. */
 class HostNetwork {
   constructor(
@@ -396,9 +402,16 @@ export class DiscreteSac implements Learner {
       if (!c.entropy && c.actor === 'advantage') {
         // −log π(a|s)·A(s,a) with A = min Q(s,a) − Σ π·min Q(s,·), A held constant: ∂/∂z = (π − onehot(a))·A / n.
         const qMin = tf.minimum(pass1.out, pass2.out);
+        // Clipped as PPO clips its ratio: an action already below ADVANTAGE_CLIP is pushed no lower
+        // and one above 1 − ADVANTAGE_CLIP no higher, so the logits stay finite and an action the
+        // critic comes to prefer can still win the policy back (unclipped, the stored actions'
+        // logits run to −∞ within minutes and the policy never moves again).
         const advantage = tf.sub(tf.sum(tf.mul(qMin, action), 1, true), tf.sum(tf.mul(p, qMin), 1, true));
-        perState = tf.neg(tf.mul(tf.sum(tf.mul(logp, action), 1, true), advantage));
-        dz = tf.mul(tf.mul(tf.sub(p, action), advantage), 1 / n);
+        const pa = tf.sum(tf.mul(p, action), 1, true);
+        const open = tf.logicalOr(tf.logicalAnd(tf.less(advantage, 0), tf.greater(pa, ADVANTAGE_CLIP)), tf.logicalAnd(tf.greater(advantage, 0), tf.less(pa, 1 - ADVANTAGE_CLIP)));
+        const clipped = tf.mul(advantage, tf.cast(open, 'float32'));
+        perState = tf.neg(tf.mul(tf.sum(tf.mul(logp, action), 1, true), clipped));
+        dz = tf.mul(tf.mul(tf.sub(p, action), clipped), 1 / n);
       } else {
         const f = tf.sub(tf.mul(logp, alpha), tf.minimum(pass1.out, pass2.out));
         perState = tf.sum(tf.mul(p, f), 1, true);

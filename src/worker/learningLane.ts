@@ -116,6 +116,7 @@ export class LearningLane {
         curve: { slot, reward, temperature },
         policy,
         masks,
+        health: this.scheduler.healthReport(),
       },
       transfer,
     };

@@ -3,6 +3,7 @@
  * other: the generic frame and API of `liveProtocol.ts` over the serving lanes' data, plus
  * the serving world's own fields and calls. The pipeline world's counterpart is `pipelineProtocol.ts`.
  */
+import type { HealthReport } from '../agents/health';
 import type { AgentFile } from '../agents/learner';
 import type { SacUpdateExplained } from '../agents/sac';
 import type { ServingSummary } from '../engine/serving/metrics';
@@ -137,6 +138,8 @@ export interface LearningLive {
   readonly policy: Float32Array | null;
   /** The masks of the same decision (1 = allowed). */
   readonly masks: Uint8Array | null;
+  /** The learner's health (agents/health.ts): decision entropy, stall share, top actions, backlog, warnings. */
+  readonly health: HealthReport;
 }
 
 /** A moment worth a mark on the serving time line. */

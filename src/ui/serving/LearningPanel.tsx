@@ -252,7 +252,28 @@ function LearningLaneCard({
             <dd title="actions the interference predictor removed at the last decision">{learning?.predictorMasked ?? 0}</dd>
           </div>
         ) : null}
+        <div>
+          <dt title="entropy of the actions each model chose over its last 256 decisions, mean over the models: 0 = always the same action, ln 64 ≈ 4.16 = uniform">decision entropy</dt>
+          <dd data-testid={id('decision-entropy')} data-value={learning?.health.decisionEntropy ?? ''}>
+            {learning?.health.decisionEntropy == null ? '–' : `${learning.health.decisionEntropy.toFixed(2)} nats`}
+          </dd>
+        </div>
+        <div>
+          <dt title="share of the last 1000 rewards that were the stall’s −10 (every request a decision governed lost or late)">stall rewards</dt>
+          <dd data-testid={id('stall-share')}>{learning?.health.stallSharePct == null ? '–' : `${learning.health.stallSharePct.toFixed(1)} %`}</dd>
+        </div>
+        <div>
+          <dt title="requests queued over all models at the last decision">backlog</dt>
+          <dd data-testid={id('backlog')}>{learning == null ? '–' : learning.health.backlog.toLocaleString('en-US')}</dd>
+        </div>
       </dl>
+      {learning != null && learning.health.warnings.length > 0 ? (
+        <ul className="learning-warnings" role="status" data-testid={id('warnings')}>
+          {learning.health.warnings.map((w) => (
+            <li key={w}>{w}</li>
+          ))}
+        </ul>
+      ) : null}
       <div className="learning-actions" role="group" aria-label={`${lane.label}: agent`}>
         <button type="button" data-testid={id('scratch')} disabled={actions.busy} onClick={retrain} title="Restart the run with this lane learning from random weights (exploring, training)">
           Train from scratch
