@@ -42,6 +42,7 @@ import { benchFirstLoad, benchServingSeek } from './shell';
 import { memoryRows } from './memory';
 import { benchSweep } from './sweep';
 import { benchClaims } from './claims';
+import { benchLearnCheck } from './learnCheck';
 import type { BenchRow } from './row';
 
 type Row = BenchRow;
@@ -49,7 +50,7 @@ type Row = BenchRow;
 const rows: Row[] = [];
 
 // BENCH_ONLY=<part>: that part alone (while developing it; the bench's figures are the full run).
-const ONLY_PARTS = ['sac-update', 'simpy', 'measure', 'real', 'memory', 'sweep', 'seek', 'first-load', 'first-frame', 'claims'] as const;
+const ONLY_PARTS = ['learn-check', 'sac-update', 'simpy', 'measure', 'real', 'memory', 'sweep', 'seek', 'first-load', 'first-frame', 'claims'] as const;
 const only = process.env['BENCH_ONLY'];
 if (only !== undefined) {
   if (!(ONLY_PARTS as readonly string[]).includes(only)) {
@@ -81,6 +82,8 @@ if (only !== undefined) {
     report(`bench/results-${only}.json`, {}, { shell: { firstLoad: benchFirstLoad(rows) } });
   } else if (only === 'first-frame') {
     report(`bench/results-${only}.json`, {}, { shell: { firstFrame: await benchFirstFrame(rows) } });
+  } else if (only === 'learn-check') {
+    report(`bench/results-${only}.json`, {}, { learnCheck: benchLearnCheck(await loadTfNode(), rows) });
   } else if (only === 'claims') {
     report(`bench/results-${only}.json`, {}, { claims: await benchClaims(rows) });
   } else {

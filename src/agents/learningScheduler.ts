@@ -64,6 +64,15 @@ export interface LearningSchedulerOptions {
    * current configurations, all acting at once (the earlier reading).
    */
   readonly jointMask?: boolean;
+  /**
+   * Credit `governed`: a model keeps the action it chose for at least this long, simulated ms
+   * (registry `holdMs`): at its decisions within the hold it answers the same action, and the
+   * decisions of one hold are learned from as one transition, rewarded with the utility of the
+   * requests they governed (the engine pools a reporting interval's worth, credit.ts). Under
+   * Eq. 1 a model decides every few ms at b = 1; a decision of one batch carries too little of
+   * the metric to learn from (ARCHITECTURE §3). Absent or 0: every decision is its own.
+   */
+  readonly holdMs?: number;
 }
 
 /** A decision waiting for its reward (credit `governed`) or its next state. */
@@ -75,6 +84,8 @@ interface PendingTransition {
   nextMask: Uint8Array | null;
   reward: number | null;
   durationMs: number;
+  /** Its engine decisions not yet settled (more than one when the action is held, `holdMs`). */
+  outstanding: number;
 }
 
 /** At most this many decisions of one model wait for their rewards (older ones are dropped). */
@@ -93,6 +104,8 @@ export interface LearningSchedulerSnapshot {
   readonly predictor: unknown;
   readonly pending: readonly (readonly (readonly [number, PendingTransition])[])[];
   readonly lastDecision: readonly number[];
+  readonly heldBy: readonly (readonly (readonly [number, number])[])[];
+  readonly holdUntilMs: readonly number[];
   readonly health: HealthSnapshot;
 }
 
@@ -162,6 +175,9 @@ export class LearningScheduler implements ServingScheduler {
   private pending: Map<number, PendingTransition>[] = [];
   /** Credit `governed`: per model, the index of its last decision. */
   private lastDecision: number[] = [];
+  /** Per model: the engine decision → the transition (its first decision) it belongs to, and when the hold ends, ms. */
+  private heldBy: Map<number, number>[] = [];
+  private holdUntilMs: number[] = [];
   /** The learner's health (health.ts). */
   readonly health = new LearnerHealth();
 
@@ -185,10 +201,31 @@ export class LearningScheduler implements ServingScheduler {
       this.decided = new Uint8Array(n);
     }
     // The models this decision is for (all of them under the fixed slot).
-    const due: number[] = [];
+    let due: number[] = [];
     observation.models.forEach((o, m) => {
       if (o.due !== false) due.push(m);
     });
+    const engineDue = due;
+    const governed = due.some((m) => observation.models[m]!.decision !== undefined);
+    if (governed && this.pending.length !== n) {
+      this.pending = Array.from({ length: n }, () => new Map());
+      this.lastDecision = new Array<number>(n).fill(-1);
+      this.heldBy = Array.from({ length: n }, () => new Map());
+      this.holdUntilMs = new Array<number>(n).fill(Number.NEGATIVE_INFINITY);
+    }
+    // A model within its hold (`holdMs`) answers its action again: its decision joins the transition under way.
+    if (governed && (this.options.holdMs ?? 0) > 0) {
+      due = due.filter((m) => {
+        const waiting = this.pending[m]!;
+        const entry = waiting.get(this.lastDecision[m]!);
+        if (this.decided[m] !== 1 || observation.nowMs >= this.holdUntilMs[m]! || (this.options.train && entry === undefined)) return true;
+        if (entry !== undefined) {
+          entry.outstanding++;
+          this.heldBy[m]!.set(observation.models[m]!.decision!, this.lastDecision[m]!);
+        }
+        return false;
+      });
+    }
     const rows = due.length;
     // Under the fixed slot no model says whether it is due: every decision is every model's, as before.
     const allDue = !observation.models.some((o) => o.due !== undefined);
@@ -209,7 +246,7 @@ export class LearningScheduler implements ServingScheduler {
     // (the due models' slots that ended in it).
     let arrivals = 0;
     let violations = 0;
-    for (const m of due) {
+    for (const m of engineDue) {
       const last = observation.models[m]!.lastSlot;
       arrivals += last?.arrivals ?? 0;
       violations += last?.violations ?? 0;
@@ -226,9 +263,8 @@ export class LearningScheduler implements ServingScheduler {
       this.pendingViolations += violations;
     }
 
-    const governed = due.some((m) => observation.models[m]!.decision !== undefined);
     if (this.options.train && governed) {
-      this.recordSettled(observation, due, states, masks);
+      this.recordSettled(observation, engineDue, due, states, masks);
     } else if (this.options.train) {
       let sum = 0;
       let count = 0;
@@ -273,20 +309,25 @@ export class LearningScheduler implements ServingScheduler {
       this.actions[m] = acted[j]!;
       this.decided[m] = 1;
       this.health.decision(m, acted[j]!, ACTION_COUNT);
-      if (governed && this.options.train) {
+      if (governed) {
         const decision = observation.models[m]!.decision!;
-        const waiting = this.pending[m]!;
-        if (waiting.size >= MAX_PENDING) waiting.delete(waiting.keys().next().value!);
-        waiting.set(decision, {
-          state: states.slice(j * STATE_SIZE, (j + 1) * STATE_SIZE),
-          mask: masks.slice(j * ACTION_COUNT, (j + 1) * ACTION_COUNT),
-          action: acted[j]!,
-          nextState: null,
-          nextMask: null,
-          reward: null,
-          durationMs: 0,
-        });
+        this.holdUntilMs[m] = observation.nowMs + (this.options.holdMs ?? 0);
         this.lastDecision[m] = decision;
+        if (this.options.train) {
+          const waiting = this.pending[m]!;
+          if (waiting.size >= MAX_PENDING) waiting.delete(waiting.keys().next().value!);
+          waiting.set(decision, {
+            state: states.slice(j * STATE_SIZE, (j + 1) * STATE_SIZE),
+            mask: masks.slice(j * ACTION_COUNT, (j + 1) * ACTION_COUNT),
+            action: acted[j]!,
+            nextState: null,
+            nextMask: null,
+            reward: null,
+            durationMs: 0,
+            outstanding: 1,
+          });
+          this.heldBy[m]!.set(decision, decision);
+        }
       }
     });
     this.health.backlog(observation);
@@ -300,33 +341,35 @@ export class LearningScheduler implements ServingScheduler {
    * dropped: nothing to learn from), and every decision with both is stored, with its length
    * (the learner's per-second discount reads it).
    */
-  private recordSettled(observation: ServingObservation, due: readonly number[], states: Float32Array, masks: Uint8Array): void {
-    const n = observation.models.length;
-    if (this.pending.length !== n) {
-      this.pending = Array.from({ length: n }, () => new Map());
-      this.lastDecision = new Array<number>(n).fill(-1);
-    }
+  private recordSettled(observation: ServingObservation, engineDue: readonly number[], fresh: readonly number[], states: Float32Array, masks: Uint8Array): void {
     let sum = 0;
     let count = 0;
-    due.forEach((m, j) => {
-      const waiting = this.pending[m]!;
-      const last = waiting.get(this.lastDecision[m]!);
+    // s′ of a model's transition under way is the state at its next fresh decision (a held one continues it).
+    fresh.forEach((m, j) => {
+      const last = this.pending[m]!.get(this.lastDecision[m]!);
       if (last !== undefined && last.nextState === null) {
         last.nextState = states.slice(j * STATE_SIZE, (j + 1) * STATE_SIZE);
         last.nextMask = masks.slice(j * ACTION_COUNT, (j + 1) * ACTION_COUNT);
       }
+    });
+    for (const m of engineDue) {
+      const waiting = this.pending[m]!;
+      const heldBy = this.heldBy[m]!;
       for (const settled of observation.models[m]!.settled ?? []) {
-        const entry = waiting.get(settled.decision);
+        const key = heldBy.get(settled.decision);
+        heldBy.delete(settled.decision);
+        const entry = key === undefined ? undefined : waiting.get(key);
         if (entry === undefined) continue;
-        if (settled.utility === null) {
-          waiting.delete(settled.decision);
-          continue;
-        }
-        entry.reward = settled.utility;
-        entry.durationMs = settled.durationMs;
+        entry.outstanding--;
+        entry.durationMs += settled.durationMs;
+        // The last of its decisions to settle pools the requests of the whole hold (credit.ts).
+        if (settled.utility !== null) entry.reward = settled.utility;
       }
       for (const [decision, entry] of waiting) {
-        if (entry.reward === null || entry.nextState === null) continue;
+        if (entry.outstanding > 0 || entry.nextState === null) continue;
+        waiting.delete(decision);
+        // A transition whose decisions governed no request: nothing to learn from.
+        if (entry.reward === null) continue;
         this.options.learner.record({
           row: m,
           state: entry.state,
@@ -340,9 +383,8 @@ export class LearningScheduler implements ServingScheduler {
         this.health.reward(entry.reward);
         sum += entry.reward;
         count++;
-        waiting.delete(decision);
       }
-    });
+    }
     this.transitions += count;
     this.intervalRewardSum += sum;
     this.intervalRewardCount += count;
@@ -388,7 +430,9 @@ export class LearningScheduler implements ServingScheduler {
     this.decided.fill(0);
     // No transition spans two runs: decisions still waiting for rewards are dropped.
     for (const waiting of this.pending) waiting.clear();
+    for (const held of this.heldBy) held.clear();
     this.lastDecision.fill(-1);
+    this.holdUntilMs.fill(Number.NEGATIVE_INFINITY);
     this.nowMs = 0;
     this.nextTrainMs = 0;
     this.interval = -1;
@@ -442,6 +486,8 @@ export class LearningScheduler implements ServingScheduler {
       predictor: predictor?.snapshot?.() ?? null,
       pending: this.pending.map((waiting) => Array.from(waiting.entries(), ([d, e]) => [d, { ...e }] as const)),
       lastDecision: this.lastDecision.slice(),
+      heldBy: this.heldBy.map((held) => Array.from(held.entries())),
+      holdUntilMs: this.holdUntilMs.slice(),
       health: this.health.snapshot(),
     };
   }
@@ -470,6 +516,8 @@ export class LearningScheduler implements ServingScheduler {
     for (const v of s.slotViolations) this.slotViolations.push(v);
     this.pending = s.pending.map((list) => new Map(list.map(([d, e]) => [d, { ...e }])));
     this.lastDecision = s.lastDecision.slice();
+    this.heldBy = s.heldBy.map((list) => new Map(list));
+    this.holdUntilMs = s.holdUntilMs.slice();
     this.health.restore(s.health);
     this.options.learner.restore!(s.learner);
     if (s.predictor !== null) this.options.predictor?.restore?.(s.predictor);

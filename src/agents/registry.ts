@@ -112,6 +112,7 @@ export function createLearningFactory(tf: Tf, options: LearningFactoryOptions = 
         predictorSteps: 1,
         trainEveryMs: params['trainEveryMs'] ?? 1000,
         jointMask: params['jointMask'] === 1,
+        holdMs: params['holdMs'] ?? 0,
       });
       options.onCreate?.(scheduler, id);
       return scheduler;

@@ -210,7 +210,7 @@ describe('the v5 → v6 migration (the scheduling slot)', () => {
     const lanes = [{ scheduler: 'bcedge', params: { gamma: 0.5 } }, { scheduler: 'tac' }, { scheduler: 'fixed' }];
     const s = opened(v6({ slot: 'fixed' }, lanes));
     expect(s.serving.assumptions).toEqual({ slot: 'fixed', credit: 'slot', lateRequests: 'keep' });
-    expect(s.serving.lanes[0]!.params).toEqual({ gamma: 0.5, discountPerS: 0, normalizeReward: 0, temperatureLr: 0, randomWarmup: 0, balancedReplay: 0, jointMask: 0, targetEntropyRatio: 0.3 });
+    expect(s.serving.lanes[0]!.params).toEqual({ gamma: 0.5, discountPerS: 0, normalizeReward: 0, temperatureLr: 0, randomWarmup: 0, balancedReplay: 0, jointMask: 0, holdMs: 0, targetEntropyRatio: 0.3 });
     expect(s.serving.lanes[1]!.params).toMatchObject({ advantageActor: 0, discountPerS: 0 });
     expect(s.serving.lanes[2]!.params).toBeUndefined();
     const kept = opened(v6({ credit: 'governed' }, [{ scheduler: 'bcedge', params: { discountPerS: 0.9 } }]));

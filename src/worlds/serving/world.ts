@@ -93,10 +93,10 @@ function fixedSlot(document: Record<string, unknown>): Record<string, unknown> {
  * them out, so an old link reopens with the same numbers.
  */
 export const VERSION6_LEARNER_PARAMS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
-  bcedge: { discountPerS: 0, normalizeReward: 0, temperatureLr: 0, randomWarmup: 0, balancedReplay: 0, jointMask: 0, targetEntropyRatio: 0.3 },
-  tac: { discountPerS: 0, normalizeReward: 0, randomWarmup: 0, balancedReplay: 0, advantageActor: 0, jointMask: 0 },
-  ppo: { jointMask: 0 },
-  ddqn: { jointMask: 0 },
+  bcedge: { discountPerS: 0, normalizeReward: 0, temperatureLr: 0, randomWarmup: 0, balancedReplay: 0, jointMask: 0, holdMs: 0, targetEntropyRatio: 0.3 },
+  tac: { discountPerS: 0, normalizeReward: 0, randomWarmup: 0, balancedReplay: 0, advantageActor: 0, jointMask: 0, holdMs: 0 },
+  ppo: { jointMask: 0, holdMs: 0, rolloutSize: 256, epochs: 4 },
+  ddqn: { jointMask: 0, holdMs: 0, epsilonDecaySteps: 3000 },
 };
 
 /**
