@@ -29,15 +29,17 @@ const report = shipped as unknown as ClaimsReport;
  */
 const STALE: { readonly commit: string; readonly readings: readonly string[]; readonly rows: Readonly<Record<string, string>> } = {
   commit: '70999fc',
-  readings: [],
+  // Version 7 named the reward's credit and what happens to late requests (ARCHITECTURE §3).
+  readings: ['serving.assumptions.credit', 'serving.assumptions.lateRequests'],
   rows: {},
 };
 /**
- * Every serving row is measured under Eq. 1's per-model slot since that report (the default
- * `slot: eq1`; the report's scenarios open with `fixed`, the slot they ran with): its cells
- * differ, so every BCEdge row is stale while it is that report.
+ * Readings whose default changed every serving row's cells since that report: Eq. 1's per-model
+ * slot (the report's scenarios open with `fixed`, the slot they ran with) and late requests
+ * rejected (they open with `keep`). While it is that report, every BCEdge row is stale.
  */
-const stale = (id: string): boolean => id in STALE.rows || (STALE.readings.includes('serving.assumptions.slot') && id.startsWith('bcedge-'));
+const SERVING_CELL_READINGS = ['serving.assumptions.slot', 'serving.assumptions.lateRequests'];
+const stale = (id: string): boolean => id in STALE.rows || (STALE.readings.some((r) => SERVING_CELL_READINGS.includes(r)) && id.startsWith('bcedge-'));
 
 /** A scenario through the door (migrations included), so that a report's older scenarios compare with the registry's. */
 function opened(scenario: unknown): AnyScenario {
