@@ -11,6 +11,7 @@
  * through the checkpoints, against replaying from time 0, and the checkpoints' memory;
  * `BENCH_ONLY=first-load` only the page's first-load JavaScript (a fresh build, seconds); `BENCH_ONLY=first-frame` the serving
  * lab's first frame of bcedge-dynamic from a link against the default serving scenario (bench/firstFrame.ts);
+ * `BENCH_ONLY=decision` only a learner's decision on the host against tfjs (bench/decision.ts);
  * `BENCH_ONLY=claims` only the long tasks while a Claims row recomputes in the page, beside the
  * idle lab (bench/claims.ts).
  */
@@ -42,6 +43,7 @@ import { benchFirstLoad, benchServingSeek } from './shell';
 import { memoryRows } from './memory';
 import { benchSweep } from './sweep';
 import { benchClaims } from './claims';
+import { benchDecisions } from './decision';
 import type { BenchRow } from './row';
 
 type Row = BenchRow;
@@ -49,7 +51,7 @@ type Row = BenchRow;
 const rows: Row[] = [];
 
 // BENCH_ONLY=<part>: that part alone (while developing it; the bench's figures are the full run).
-const ONLY_PARTS = ['sac-update', 'simpy', 'measure', 'real', 'memory', 'sweep', 'seek', 'first-load', 'first-frame', 'claims'] as const;
+const ONLY_PARTS = ['sac-update', 'decision', 'oracle', 'simpy', 'measure', 'real', 'memory', 'sweep', 'seek', 'first-load', 'first-frame', 'claims'] as const;
 const only = process.env['BENCH_ONLY'];
 if (only !== undefined) {
   if (!(ONLY_PARTS as readonly string[]).includes(only)) {
@@ -81,6 +83,8 @@ if (only !== undefined) {
     report(`bench/results-${only}.json`, {}, { shell: { firstLoad: benchFirstLoad(rows) } });
   } else if (only === 'first-frame') {
     report(`bench/results-${only}.json`, {}, { shell: { firstFrame: await benchFirstFrame(rows) } });
+  } else if (only === 'decision') {
+    report(`bench/results-${only}.json`, {}, { decision: benchDecisions(await loadTfNode(), rows) });
   } else if (only === 'claims') {
     report(`bench/results-${only}.json`, {}, { claims: await benchClaims(rows) });
   } else {
@@ -224,6 +228,9 @@ memoryRows(rows);
 const tf = await loadTfNode();
 const learningDetails = await benchLearning(tf, rows);
 
+// 5a. A decision on the host against the same decision through tfjs (bench/decision.ts).
+const decisionDetails = benchDecisions(tf, rows);
+
 // 6. Measure your machine (ARCHITECTURE §2, §6): a measured VGG16 database beside the roofline one.
 const measureDetails = await benchMeasure(tf, rows);
 
@@ -239,7 +246,7 @@ await benchSweep(rows);
 // 9. The Claims view (ARCHITECTURE §4a, §6): long tasks while a cheap row recomputes in the page, against the idle lab.
 const claimsDetails = await benchClaims(rows);
 
-report('bench/results.json', learningDetails, { simpy: simpyDetails, measure: measureDetails, real: realDetails, shell: shellDetails, claims: claimsDetails });
+report('bench/results.json', learningDetails, { decision: decisionDetails, simpy: simpyDetails, measure: measureDetails, real: realDetails, shell: shellDetails, claims: claimsDetails });
 
 /** Prints the table and the notes, and writes the rows and `details` to `file`. */
 function report(file: string, details: Record<string, unknown>, extra: Record<string, unknown> = {}): void {

@@ -5,6 +5,7 @@ import type { AgentFile, Learner, LearnerSnapshot, LearnerStats, Transition } fr
 import { decodeMlpWeights, encodeFloat32, initMlpParams, layoutOf, type Layout, type MlpWeights } from './nn';
 import { createReplayBatch, ReplayBuffer, type ReplayBatch, type ReplaySnapshot } from './replay';
 import { argmaxRow, sampleRow } from './sampling';
+import { createHostScratch, hostActions, hostDecisionsOn, hostForward, hostSoftmaxTf, maskedLogits } from './hostPolicy';
 import type { Tf } from './tf';
 import { checkAgentFile, loadNetworks } from './agentFile';
 
@@ -120,6 +121,7 @@ export class DiscreteSac implements Learner {
   private readonly stackedMaskBias: Float32Array;
   /** The actor's layers as tensors for `policy`, uploaded again after an update changed them. */
   private actorLayers: DenseLayer[] | null = null;
+  private readonly scratch = createHostScratch();
   private updates = 0;
   /** [critic loss, policy loss, temperature loss, mean entropy] of the last update. */
   private lastLosses: readonly [number, number, number, number] | null = null;
@@ -188,6 +190,8 @@ export class DiscreteSac implements Learner {
   }
 
   policy(states: Float32Array, maskBias: Float32Array, rows: number): Float32Array {
+    // The logits on the host, tfjs's softmax of them: the same numbers, one kernel instead of the network (hostPolicy.ts).
+    if (hostDecisionsOn()) return hostSoftmaxTf(this.tf, this.hostLogits(states, maskBias, rows), rows, this.actionCount);
     const tf = this.tf;
     const actor = this.actorTensors();
     return tf.tidy(() => {
@@ -196,7 +200,19 @@ export class DiscreteSac implements Learner {
     });
   }
 
+  /** The actor's masked logits (rows × actions), computed on the host from `online`. */
+  private hostLogits(states: Float32Array, maskBias: Float32Array, rows: number): Float32Array {
+    return maskedLogits(hostForward(this.online, 0, this.layers, states, rows, this.scratch), maskBias, rows, this.actionCount);
+  }
+
   act(states: Float32Array, maskBias: Float32Array, rows: number, explore: boolean): Int32Array {
+    if (hostDecisionsOn()) {
+      const z = this.hostLogits(states, maskBias, rows);
+      const A = this.actionCount;
+      // The rows the host cannot decide for sure take tfjs's softmax of the same logits.
+      const exactRow = (r: number) => hostSoftmaxTf(this.tf, z.subarray(r * A, (r + 1) * A), 1, A);
+      return hostActions(z, maskBias, rows, A, explore, this.rng, exactRow);
+    }
     const probs = this.policy(states, maskBias, rows);
     const out = new Int32Array(rows);
     for (let r = 0; r < rows; r++) out[r] = explore ? sampleRow(probs, r, this.actionCount, this.rng) : argmaxRow(probs, maskBias, r, this.actionCount);
