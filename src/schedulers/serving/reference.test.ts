@@ -123,6 +123,16 @@ describe('reference lanes (oracles)', () => {
     expect(reported).toBe(0);
   }, 60_000);
 
+  it('per phase from a checkpoint of each phase’s start finds exactly what the search from time 0 finds (issue 38), under one slot and under Eq. 1', () => {
+    for (const s of [spec, { ...spec, assumptions: { ...spec.assumptions, slot: 'eq1' as const } }]) {
+      const fast = runSearch(fixedPerPhaseSearch(s, params));
+      const old = runSearch(fixedPerPhaseSearch(s, params, undefined, { fromZero: true }));
+      expect(fast).toEqual(old);
+      // Phases were searched at all (not only hindsight kept).
+      expect(fast.evaluations).toBeGreaterThan(searchFixedInHindsight(s, params).evaluations + phaseStartsMs(s).length * grid.length);
+    }
+  }, 120_000);
+
   it('say so when created without the lane’s run', () => {
     expect(() => SERVING_SCHEDULERS['fixed-hindsight'].create({}, servingSchedulerContext(1))).toThrow(/reference lane/);
   });

@@ -46,6 +46,13 @@ export interface ServingSchedulerContext {
    * and does not search.
    */
   readonly referenceResult?: ReferenceResult;
+  /**
+   * The reference searches done on this very `spec` so far (the command line's lanes of one
+   * sweep cell share one): a lane whose search is there replays it, and a per-phase search
+   * starts from the hindsight search of the same parameters when it is there (it begins with
+   * that search: `fixedPerPhaseSearch`), instead of searching it again (issue 38).
+   */
+  readonly referenceSearches?: Map<string, ReferenceResult>;
 }
 
 // The learning ids live in learningIds.ts, which the page reads without the registry (ARCHITECTURE §7a′).
@@ -139,6 +146,12 @@ const SEARCH_ROUNDS: NumericParameter = { name: 'rounds', label: 'coordinate-asc
 const SEARCH_PER_MODEL: NumericParameter = { name: 'perModel', label: 'one configuration per model (0 = uniform)', min: 0, max: 1, integer: true, default: 1 };
 const PHASE_S: NumericParameter = { name: 'phaseS', label: 'also cut a phase every (s; 0 = schedule only)', min: 0, max: 100_000, integer: false, default: 0 };
 
+/** A reference search's key among those of one spec (`referenceSearches`): hindsight reads no phases, so its key leaves `phaseS` out. */
+function referenceSearchKey(kind: 'fixed-hindsight' | 'fixed-per-phase', params: ReferenceSearchParams): string {
+  const { maxBatch, maxInstances, rounds, perModel, phaseS } = params;
+  return JSON.stringify([kind, maxBatch, maxInstances, rounds, perModel, kind === 'fixed-hindsight' ? 0 : (phaseS ?? 0)]);
+}
+
 /**
  * A reference lane: searches on the lane's own run (context.spec) when created, unless the
  * context brings the search's result, then replays its plan.
@@ -165,7 +178,14 @@ function referenceEntry(id: 'fixed-hindsight' | 'fixed-per-phase', label: string
       let found = context.referenceResult;
       if (found === undefined) {
         if (context.spec === undefined) throw new Error(`${id} is a reference lane: it searches on the lane's own run, which was not given`);
-        found = runSearch(search.start(context.spec, search.params(params)), context.searchProgress);
+        const searchParams = search.params(params);
+        const known = context.referenceSearches;
+        found = known?.get(referenceSearchKey(id, searchParams));
+        if (found === undefined) {
+          const hindsight = id === 'fixed-per-phase' ? known?.get(referenceSearchKey('fixed-hindsight', searchParams)) : undefined;
+          found = runSearch(search.start(context.spec, searchParams, hindsight), context.searchProgress);
+          known?.set(referenceSearchKey(id, searchParams), found);
+        }
       }
       const result = found;
       return createPlanned(id, result.plan, () => referenceReport(result));
