@@ -133,6 +133,13 @@ describe('reference lanes (oracles)', () => {
     }
   }, 120_000);
 
+  it('hindsight per model from the uniform search found before finds what it finds alone, counting the same evaluations', () => {
+    const uniform = searchFixedInHindsight(spec, { ...params, perModel: false });
+    const calls: number[] = [];
+    expect(runSearch(fixedInHindsightSearch(spec, params, uniform), (done) => calls.push(done))).toEqual(hindsight);
+    expect(calls[0]).toBe(uniform.evaluations);
+  }, 60_000);
+
   it('say so when created without the lane’s run', () => {
     expect(() => SERVING_SCHEDULERS['fixed-hindsight'].create({}, servingSchedulerContext(1))).toThrow(/reference lane/);
   });

@@ -161,9 +161,20 @@ function* counted<T>(value: T, tally: Tally): Steps<T> {
   return value;
 }
 
+/**
+ * The spec an evaluation runs: the lane's, keeping as few latency samples as the engine allows
+ * (they serve the summary's percentiles only, which no objective reads; a streaming histogram
+ * costs a logarithm per request and sample, ~10 % of a run).
+ */
+function searchSpec(spec: ServingRunSpec): ServingRunSpec {
+  const rest: { -readonly [K in keyof ServingRunSpec]?: ServingRunSpec[K] } = { ...spec };
+  delete rest.percentiles;
+  return { ...(rest as ServingRunSpec), latencySampleCap: 16 };
+}
+
 /** Mean utility over the run (the summary's utilityMean) of a plan. */
 function* runUtility(spec: ServingRunSpec, plan: readonly PhasePlan[], tally: Tally): Steps<number> {
-  const run = new ServingRun(spec, createPlanned('reference', plan));
+  const run = new ServingRun(searchSpec(spec), createPlanned('reference', plan));
   yield* advanceInStretches(run, spec, spec.durationMs, tally);
   return yield* counted(run.summary().utilityMean, tally);
 }
@@ -171,7 +182,7 @@ function* runUtility(spec: ServingRunSpec, plan: readonly PhasePlan[], tally: Ta
 /** The spec a phase's evaluations run with: every slot's record kept (the phase's objective reads them). */
 function phaseSpec(spec: ServingRunSpec): ServingRunSpec {
   const slots = Math.ceil(spec.durationMs / spec.assumptions.slotMs) + 2;
-  return { ...spec, seriesCap: Math.max(2, slots) };
+  return { ...searchSpec(spec), seriesCap: Math.max(2, slots) };
 }
 
 /**
@@ -303,22 +314,31 @@ function* evaluateJobs(spec: ServingRunSpec, jobs: readonly EvaluationJob[], tal
 }
 
 /** The hindsight search, counting on `tally` (a per-phase search starts with one). */
-function* hindsightSteps(spec: ServingRunSpec, params: ReferenceSearchParams, tally: Tally): Steps<ReferenceResult> {
+function* hindsightSteps(spec: ServingRunSpec, params: ReferenceSearchParams, tally: Tally, uniformFound?: ReferenceResult): Steps<ReferenceResult> {
   const grid = searchGrid(params);
   const models = spec.models.length;
   const evaluateAll: EvaluateAll = (candidates) => evaluateJobs(spec, candidates.map((actions) => ({ plan: [{ fromMs: 0, actions }] })), tally);
   let best: ServingAction = uniform(models, grid[0]!);
   let bestValue = Number.NEGATIVE_INFINITY;
   let evaluations = 0;
-  const uniforms = grid.map((g) => uniform(models, g));
-  const values = yield* evaluateAll(uniforms);
-  uniforms.forEach((actions, i) => {
-    evaluations++;
-    if (values[i]! > bestValue) {
-      best = actions;
-      bestValue = values[i]!;
-    }
-  });
+  if (uniformFound !== undefined) {
+    // The uniform stage was searched before (`perModel: false`, same grid): its result is this stage's.
+    best = uniformFound.plan[0]!.actions;
+    bestValue = uniformFound.utility;
+    evaluations = uniformFound.evaluations;
+    tally.done += evaluations;
+    yield { done: tally.done, total: tally.total };
+  } else {
+    const uniforms = grid.map((g) => uniform(models, g));
+    const values = yield* evaluateAll(uniforms);
+    uniforms.forEach((actions, i) => {
+      evaluations++;
+      if (values[i]! > bestValue) {
+        best = actions;
+        bestValue = values[i]!;
+      }
+    });
+  }
   if (params.perModel && models > 1) {
     const found = yield* ascend(best, bestValue, grid, params.rounds, evaluateAll);
     best = found.actions;
@@ -328,9 +348,15 @@ function* hindsightSteps(spec: ServingRunSpec, params: ReferenceSearchParams, ta
   return { plan: [{ fromMs: 0, actions: best }], utility: bestValue, evaluations };
 }
 
-/** `fixed-hindsight` as a generator (see `ReferenceSearch`): the best single configuration per model (or uniform) over the whole run. */
-export function fixedInHindsightSearch(spec: ServingRunSpec, params: ReferenceSearchParams): ReferenceSearch {
-  return hindsightSteps(spec, params, { done: 0, total: referenceSearchBound('fixed-hindsight', spec, params) });
+/**
+ * `fixed-hindsight` as a generator (see `ReferenceSearch`): the best single configuration per
+ * model (or uniform) over the whole run. `uniformFound`, when given, is the result of the
+ * uniform search of the same grid (`perModel: false`), found before: a per-model search
+ * starts its ascent from it instead of evaluating the grid again, counting its evaluations as
+ * its own: the result is the same either way.
+ */
+export function fixedInHindsightSearch(spec: ServingRunSpec, params: ReferenceSearchParams, uniformFound?: ReferenceResult): ReferenceSearch {
+  return hindsightSteps(spec, params, { done: 0, total: referenceSearchBound('fixed-hindsight', spec, params) }, uniformFound);
 }
 
 /**

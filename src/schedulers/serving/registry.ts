@@ -14,11 +14,12 @@ export interface ReferenceLaneSearch {
   /** The search's parameters from the lane's (defaults filled in). */
   params(params: Readonly<Record<string, number>>): ReferenceSearchParams;
   /**
-   * The search as a generator (reference.ts `ReferenceSearch`); `hindsight` is, for
-   * `fixed-per-phase`, the result of the `fixed-hindsight` search of the same spec and
-   * parameters, which it starts with (ignored by `fixed-hindsight`).
+   * The search as a generator (reference.ts `ReferenceSearch`); `prior` is the result of the
+   * search it starts with, found before on the same spec: for `fixed-per-phase`, the
+   * `fixed-hindsight` search of the same parameters; for `fixed-hindsight` per model, the
+   * uniform one of the same grid (`perModel: false`; ignored by a uniform search).
    */
-  start(spec: ServingRunSpec, params: ReferenceSearchParams, hindsight?: ReferenceResult): ReferenceSearch;
+  start(spec: ServingRunSpec, params: ReferenceSearchParams, prior?: ReferenceResult): ReferenceSearch;
 }
 
 /** What a serving scheduler may be built with besides its parameters. */
@@ -149,7 +150,8 @@ const PHASE_S: NumericParameter = { name: 'phaseS', label: 'also cut a phase eve
 /** A reference search's key among those of one spec (`referenceSearches`): hindsight reads no phases, so its key leaves `phaseS` out. */
 function referenceSearchKey(kind: 'fixed-hindsight' | 'fixed-per-phase', params: ReferenceSearchParams): string {
   const { maxBatch, maxInstances, rounds, perModel, phaseS } = params;
-  return JSON.stringify([kind, maxBatch, maxInstances, rounds, perModel, kind === 'fixed-hindsight' ? 0 : (phaseS ?? 0)]);
+  // A uniform search (perModel false) makes no ascent: its passes do not matter.
+  return JSON.stringify([kind, maxBatch, maxInstances, perModel ? rounds : 0, perModel, kind === 'fixed-hindsight' ? 0 : (phaseS ?? 0)]);
 }
 
 /**
@@ -166,7 +168,7 @@ function referenceEntry(id: 'fixed-hindsight' | 'fixed-per-phase', label: string
       perModel: value(params, SEARCH_PER_MODEL) === 1,
       phaseS: params[PHASE_S.name] ?? PHASE_S.default,
     }),
-    start: (spec, params, hindsight) => (id === 'fixed-hindsight' ? fixedInHindsightSearch(spec, params) : fixedPerPhaseSearch(spec, params, hindsight)),
+    start: (spec, params, prior) => (id === 'fixed-hindsight' ? fixedInHindsightSearch(spec, params, params.perModel ? prior : undefined) : fixedPerPhaseSearch(spec, params, prior)),
   };
   return {
     id,
@@ -182,8 +184,9 @@ function referenceEntry(id: 'fixed-hindsight' | 'fixed-per-phase', label: string
         const known = context.referenceSearches;
         found = known?.get(referenceSearchKey(id, searchParams));
         if (found === undefined) {
-          const hindsight = id === 'fixed-per-phase' ? known?.get(referenceSearchKey('fixed-hindsight', searchParams)) : undefined;
-          found = runSearch(search.start(context.spec, searchParams, hindsight), context.searchProgress);
+          // What this search begins with, when found before: per phase, hindsight's search; hindsight per model, the uniform one.
+          const prior = known?.get(referenceSearchKey('fixed-hindsight', id === 'fixed-per-phase' ? searchParams : { ...searchParams, perModel: false }));
+          found = runSearch(search.start(context.spec, searchParams, id === 'fixed-hindsight' && !searchParams.perModel ? undefined : prior), context.searchProgress);
           known?.set(referenceSearchKey(id, searchParams), found);
         }
       }
