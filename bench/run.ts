@@ -11,6 +11,7 @@
  * through the checkpoints, against replaying from time 0, and the checkpoints' memory;
  * `BENCH_ONLY=first-load` only the page's first-load JavaScript (a fresh build, seconds); `BENCH_ONLY=first-frame` the serving
  * lab's first frame of bcedge-dynamic from a link against the default serving scenario (bench/firstFrame.ts);
+ * `BENCH_ONLY=oracle` only the oracle lanes' searches on bcedge-dynamic against the search before (bench/oracle.ts, minutes);
  * `BENCH_ONLY=decision` only a learner's decision on the host against tfjs (bench/decision.ts);
  * `BENCH_ONLY=claims` only the long tasks while a Claims row recomputes in the page, beside the
  * idle lab (bench/claims.ts).
@@ -44,6 +45,7 @@ import { memoryRows } from './memory';
 import { benchSweep } from './sweep';
 import { benchClaims } from './claims';
 import { benchDecisions } from './decision';
+import { benchOracles } from './oracle';
 import type { BenchRow } from './row';
 
 type Row = BenchRow;
@@ -83,6 +85,8 @@ if (only !== undefined) {
     report(`bench/results-${only}.json`, {}, { shell: { firstLoad: benchFirstLoad(rows) } });
   } else if (only === 'first-frame') {
     report(`bench/results-${only}.json`, {}, { shell: { firstFrame: await benchFirstFrame(rows) } });
+  } else if (only === 'oracle') {
+    report(`bench/results-${only}.json`, {}, { oracle: benchOracles(rows) });
   } else if (only === 'decision') {
     report(`bench/results-${only}.json`, {}, { decision: benchDecisions(await loadTfNode(), rows) });
   } else if (only === 'claims') {
@@ -224,6 +228,9 @@ for (const [model, eps] of cases) {
 // 4b. Memory of long runs (ARCHITECTURE §7): bench/memory.ts.
 memoryRows(rows);
 
+// 4c. The oracle lanes' searches against the search before (bench/oracle.ts).
+const oracleDetails = benchOracles(rows);
+
 // 5. The learning schedulers (ARCHITECTURE §3): tfjs with the wasm backend, as the worker runs it.
 const tf = await loadTfNode();
 const learningDetails = await benchLearning(tf, rows);
@@ -246,7 +253,7 @@ await benchSweep(rows);
 // 9. The Claims view (ARCHITECTURE §4a, §6): long tasks while a cheap row recomputes in the page, against the idle lab.
 const claimsDetails = await benchClaims(rows);
 
-report('bench/results.json', learningDetails, { decision: decisionDetails, simpy: simpyDetails, measure: measureDetails, real: realDetails, shell: shellDetails, claims: claimsDetails });
+report('bench/results.json', learningDetails, { oracle: oracleDetails, decision: decisionDetails, simpy: simpyDetails, measure: measureDetails, real: realDetails, shell: shellDetails, claims: claimsDetails });
 
 /** Prints the table and the notes, and writes the rows and `details` to `file`. */
 function report(file: string, details: Record<string, unknown>, extra: Record<string, unknown> = {}): void {

@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRng, type Rng } from '../engine/rng';
 import { denseForward, uploadLayers } from './denseNet';
 import { ACTION_COUNT, STATE_SIZE } from './features';
-import { GUARD, hostActions, hostForward, hostSoftmax, maskedLogits, useHostDecisions } from './hostPolicy';
+import { createHostScratch, GUARD, hostActions, hostForward, hostSoftmax, maskedLogits, useHostDecisions } from './hostPolicy';
 import { initMlpParams, layoutOf } from './nn';
 import { createLatencyPredictor } from './predictorAdapter';
 import { createLearningFactory } from './registry';
@@ -42,14 +42,27 @@ const tfForward = (c: ReturnType<typeof randomCase>, rows: number) =>
 const tfSoftmax = (z: Float32Array, rows: number, n: number) => tf.tidy(() => tf.softmax(tf.tensor2d(z, [rows, n])).dataSync() as Float32Array);
 
 describe('the host forward pass (issue 38 part 1)', () => {
-  it('gives the tfjs forward pass bit for bit on random weights and states (policy and value shapes)', () => {
+  it('gives the tfjs forward pass bit for bit on random weights and states (policy and value shapes), in plain JS and in WebAssembly SIMD', () => {
     const rng = createRng(38, 1);
+    const scratch = createHostScratch();
     for (let trial = 0; trial < 40; trial++) {
       const rows = 1 + (trial % 7);
       const outputs = trial % 5 === 0 ? 1 : A;
       const c = randomCase(rng, rows, outputs);
-      expect(Array.from(hostForward(c.flat, 0, c.layers, c.states, rows))).toEqual(Array.from(tfForward(c, rows)));
+      const expected = Array.from(tfForward(c, rows));
+      expect(Array.from(hostForward(c.flat, 0, c.layers, c.states, rows))).toEqual(expected);
+      expect(Array.from(hostForward(c.flat, 0, c.layers, c.states, rows, scratch))).toEqual(expected);
     }
+    expect(scratch.gemv).not.toBeNull();
+  });
+
+  it('copies the weights into the kernel again when they change in place and the version says so', () => {
+    const rng = createRng(38, 4);
+    const c = randomCase(rng, 2);
+    const scratch = createHostScratch();
+    hostForward(c.flat, 0, c.layers, c.states, 2, scratch, 1);
+    for (let i = 0; i < c.flat.length; i++) c.flat[i] = c.flat[i]! * 0.5;
+    expect(Array.from(hostForward(c.flat, 0, c.layers, c.states, 2, scratch, 2))).toEqual(Array.from(tfForward(c, 2)));
   });
 
   it('gives probabilities within 1e-6 of tfjs softmax in every cumulative sum (the stated tolerance; GUARD is ten times it)', () => {

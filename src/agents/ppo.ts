@@ -105,6 +105,7 @@ export class Ppo implements Learner {
   readonly policyNet: Mlp;
   readonly valueNet: Mlp;
   private readonly scratch = createHostScratch();
+  private readonly valueScratch = createHostScratch();
   private readonly optimizer;
   private rollout: RolloutItem[] = [];
   /** Per row of the last `act`: log π(·|s) (rows × actions) and V(s); `pendingValid` 1 until `record` uses it. */
@@ -210,7 +211,7 @@ export class Ppo implements Learner {
     const A = this.actionCount;
     const z = this.hostLogits(states, maskBias, rows);
     const logp = tf.tidy(() => tf.logSoftmax(tf.tensor2d(z, [rows, A])).dataSync() as Float32Array);
-    const value = hostForward(this.valueNet.hostParams(), 0, this.valueNet.layers, states, rows, this.scratch);
+    const value = hostForward(this.valueNet.hostParams(), 0, this.valueNet.layers, states, rows, this.valueScratch);
     const out = new Float32Array(rows * (A + 1));
     for (let r = 0; r < rows; r++) {
       out.set(logp.subarray(r * A, (r + 1) * A), r * (A + 1));

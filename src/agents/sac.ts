@@ -122,6 +122,8 @@ export class DiscreteSac implements Learner {
   /** The actor's layers as tensors for `policy`, uploaded again after an update changed them. */
   private actorLayers: DenseLayer[] | null = null;
   private readonly scratch = createHostScratch();
+  /** Changes whenever `online` does (every call of `dropActorTensors`): the host forward pass copies the actor again. */
+  private actorVersion = 0;
   private updates = 0;
   /** [critic loss, policy loss, temperature loss, mean entropy] of the last update. */
   private lastLosses: readonly [number, number, number, number] | null = null;
@@ -182,6 +184,7 @@ export class DiscreteSac implements Learner {
   }
 
   private dropActorTensors(): void {
+    this.actorVersion++;
     for (const l of this.actorLayers ?? []) {
       l.W.dispose();
       l.b.dispose();
@@ -202,7 +205,7 @@ export class DiscreteSac implements Learner {
 
   /** The actor's masked logits (rows × actions), computed on the host from `online`. */
   private hostLogits(states: Float32Array, maskBias: Float32Array, rows: number): Float32Array {
-    return maskedLogits(hostForward(this.online, 0, this.layers, states, rows, this.scratch), maskBias, rows, this.actionCount);
+    return maskedLogits(hostForward(this.online, 0, this.layers, states, rows, this.scratch, this.actorVersion), maskBias, rows, this.actionCount);
   }
 
   act(states: Float32Array, maskBias: Float32Array, rows: number, explore: boolean): Int32Array {
