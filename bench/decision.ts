@@ -14,7 +14,7 @@ import type { BenchRow } from './row';
  * same call through tfjs (the path before), same learner, same states, in this run. One row
  * per learner and per row count: 1 (under Eq. 1's per-model slots a decision is most often
  * one model's) and 6 (the fixed slot: every model at once). Median of `ROUNDS` rounds of
- * `CALLS` calls each, the two paths alternating, µs per call. SAC and PPO sample (exploring), DDQN is greedy (its exploring
+ * `CALLS` calls each, the two paths alternating, CPU µs per call (the process's user + system time). SAC and PPO sample (exploring), DDQN is greedy (its exploring
  * rows need no network). The networks are the defaults at their initial weights; the cost
  * does not depend on the values.
  */
@@ -34,11 +34,14 @@ export function benchDecisions(tf: Tf, rows: BenchRow[]): Record<string, unknown
     const maskBias = Float32Array.from({ length: count * ACTION_COUNT }, (_, i) => (i % 9 === 4 ? MASKED_LOGIT : 0));
     for (const [name, learner, explore] of learners) {
       // The two paths alternate round by round, so that the machine's load falls on both alike.
+      // CPU time of this process, not wall time: on a shared machine the wall clock also counts
+      // the time other processes hold the core, which is not the decision's cost.
       const round = (host: boolean): number => {
         useHostDecisions(host);
-        const t0 = performance.now();
+        const t0 = process.cpuUsage();
         for (let i = 0; i < CALLS; i++) learner.act(states, maskBias, count, explore);
-        return ((performance.now() - t0) * 1000) / CALLS;
+        const t = process.cpuUsage(t0);
+        return (t.user + t.system) / CALLS;
       };
       round(false);
       round(true);
@@ -61,7 +64,7 @@ export function benchDecisions(tf: Tf, rows: BenchRow[]): Record<string, unknown
         met: ratio >= 20,
         baseline: tfUs,
         ratio,
-        note: 'baseline: the same act through tfjs (wasm), same learner and states, this run',
+        note: 'baseline: the same act through tfjs (wasm), same learner and states, this run; CPU time per call, median of alternating rounds',
       });
       details[`${name}/${count}`] = { hostUs, tfUs, ratio };
     }
