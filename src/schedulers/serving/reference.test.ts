@@ -67,7 +67,8 @@ describe('reference lanes (oracles)', () => {
       expect(new ServingRun(spec, lane).runToEnd().utilityMean).toBe(found.utility);
       expect(lane.report?.()).toMatchObject({ evaluations: found.evaluations, searchUtility: found.utility });
     }
-  });
+    // Two lanes search a 60 s world again: room on a loaded machine.
+  }, 60_000);
 
   it('report every evaluation of their search, against a bound fixed before it starts, without changing what they find', () => {
     const cases = [
