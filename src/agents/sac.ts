@@ -100,7 +100,8 @@ export class DiscreteSac implements Learner {
   readonly sizes: readonly number[];
   /**
    * Every trained parameter in one flat vector: actor, Q₁, Q₂ (each in `nn.ts`'s layout),
-   * then log α. One Adam step updates it all.
+   * then log α. One Adam step updates it all. Changed only through the learner's methods:
+   * `act` decides on a copy of the actor, taken again after each of them.
    */
   readonly online: Float32Array;
   /** The target networks Q̄₁, Q̄₂, same layout. */
