@@ -11,6 +11,8 @@
  * through the checkpoints, against replaying from time 0, and the checkpoints' memory;
  * `BENCH_ONLY=first-load` only the page's first-load JavaScript (a fresh build, seconds); `BENCH_ONLY=first-frame` the serving
  * lab's first frame of bcedge-dynamic from a link against the default serving scenario (bench/firstFrame.ts);
+ * `BENCH_ONLY=oracle` only the oracle lanes' searches on bcedge-dynamic against the search before (bench/oracle.ts, minutes);
+ * `BENCH_ONLY=decision` only a learner's decision on the host against tfjs (bench/decision.ts);
  * `BENCH_ONLY=claims` only the long tasks while a Claims row recomputes in the page, beside the
  * idle lab (bench/claims.ts).
  */
@@ -43,6 +45,8 @@ import { memoryRows } from './memory';
 import { benchSweep } from './sweep';
 import { benchClaims } from './claims';
 import { benchLearnCheck } from './learnCheck';
+import { benchDecisions } from './decision';
+import { benchOracles } from './oracle';
 import type { BenchRow } from './row';
 
 type Row = BenchRow;
@@ -50,7 +54,7 @@ type Row = BenchRow;
 const rows: Row[] = [];
 
 // BENCH_ONLY=<part>: that part alone (while developing it; the bench's figures are the full run).
-const ONLY_PARTS = ['learn-check', 'sac-update', 'simpy', 'measure', 'real', 'memory', 'sweep', 'seek', 'first-load', 'first-frame', 'claims'] as const;
+const ONLY_PARTS = ['learn-check', 'sac-update', 'decision', 'oracle', 'simpy', 'measure', 'real', 'memory', 'sweep', 'seek', 'first-load', 'first-frame', 'claims'] as const;
 const only = process.env['BENCH_ONLY'];
 if (only !== undefined) {
   if (!(ONLY_PARTS as readonly string[]).includes(only)) {
@@ -84,6 +88,10 @@ if (only !== undefined) {
     report(`bench/results-${only}.json`, {}, { shell: { firstFrame: await benchFirstFrame(rows) } });
   } else if (only === 'learn-check') {
     report(`bench/results-${only}.json`, {}, { learnCheck: benchLearnCheck(await loadTfNode(), rows) });
+  } else if (only === 'oracle') {
+    report(`bench/results-${only}.json`, {}, { oracle: benchOracles(rows) });
+  } else if (only === 'decision') {
+    report(`bench/results-${only}.json`, {}, { decision: benchDecisions(await loadTfNode(), rows) });
   } else if (only === 'claims') {
     report(`bench/results-${only}.json`, {}, { claims: await benchClaims(rows) });
   } else {
@@ -223,9 +231,15 @@ for (const [model, eps] of cases) {
 // 4b. Memory of long runs (ARCHITECTURE §7): bench/memory.ts.
 memoryRows(rows);
 
+// 4c. The oracle lanes' searches against the search before (bench/oracle.ts).
+const oracleDetails = benchOracles(rows);
+
 // 5. The learning schedulers (ARCHITECTURE §3): tfjs with the wasm backend, as the worker runs it.
 const tf = await loadTfNode();
 const learningDetails = await benchLearning(tf, rows);
+
+// 5a. A decision on the host against the same decision through tfjs (bench/decision.ts).
+const decisionDetails = benchDecisions(tf, rows);
 
 // 6. Measure your machine (ARCHITECTURE §2, §6): a measured VGG16 database beside the roofline one.
 const measureDetails = await benchMeasure(tf, rows);
@@ -242,7 +256,7 @@ await benchSweep(rows);
 // 9. The Claims view (ARCHITECTURE §4a, §6): long tasks while a cheap row recomputes in the page, against the idle lab.
 const claimsDetails = await benchClaims(rows);
 
-report('bench/results.json', learningDetails, { simpy: simpyDetails, measure: measureDetails, real: realDetails, shell: shellDetails, claims: claimsDetails });
+report('bench/results.json', learningDetails, { oracle: oracleDetails, decision: decisionDetails, simpy: simpyDetails, measure: measureDetails, real: realDetails, shell: shellDetails, claims: claimsDetails });
 
 /** Prints the table and the notes, and writes the rows and `details` to `file`. */
 function report(file: string, details: Record<string, unknown>, extra: Record<string, unknown> = {}): void {

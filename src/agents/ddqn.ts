@@ -5,6 +5,7 @@ import { adamState, restoreAdamState, type AdamState } from './optimizerState';
 import { Mlp } from './nn';
 import { createReplayBatch, ReplayBuffer, type ReplayBatch, type ReplaySnapshot } from './replay';
 import { argmaxRow } from './sampling';
+import { createHostScratch, hostDecisionsOn, hostForward } from './hostPolicy';
 import type { Tf } from './tf';
 import { checkAgentFile, loadNetworks } from './agentFile';
 import { DEFAULT_SAC_CONFIG } from './sac';
@@ -78,6 +79,7 @@ export class Ddqn implements Learner {
   readonly kind = 'ddqn' as const;
   readonly q: Mlp;
   readonly qTarget: Mlp;
+  private readonly scratch = createHostScratch();
   readonly replay: ReplayBuffer;
   private readonly optimizer;
   private readonly batch: ReplayBatch;
@@ -119,6 +121,8 @@ export class Ddqn implements Learner {
 
   /** Q(s, ·) per row (rows × actions), masks not applied. */
   qValues(states: Float32Array, rows: number): Float32Array {
+    // On the host from the network's mirror, bit for bit as tfjs computes it (hostPolicy.ts).
+    if (hostDecisionsOn()) return hostForward(this.q.hostParams(), 0, this.q.layers, states, rows, this.scratch);
     const tf = this.tf;
     return tf.tidy(() => this.q.apply(tf.tensor2d(states, [rows, this.stateSize])).dataSync() as Float32Array);
   }

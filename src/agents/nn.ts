@@ -126,7 +126,11 @@ export class Mlp {
   readonly sizes: readonly number[];
   /** Every parameter, layer by layer: W (row-major) then b. */
   readonly params: Variable;
+  /** Where each layer sits in `params` (for the host forward pass, hostPolicy.ts). */
+  readonly layers: readonly Layout[];
   private readonly op: MlpFn;
+  /** `params` read back, and the tensor data it was read from (a variable's data changes identity on every assign). */
+  private host: { readonly dataId: object; readonly values: Float32Array } | null = null;
 
   constructor(
     private readonly tf: Tf,
@@ -137,6 +141,7 @@ export class Mlp {
     if (sizes.length < 2) throw new RangeError('an MLP needs at least an input and an output size');
     this.sizes = [...sizes];
     const { layers, total } = layoutOf(sizes);
+    this.layers = layers;
     const init = new Float32Array(total);
     initMlpParams(layers, rng, init);
     this.params = tf.tidy(() => tf.variable(tf.tensor1d(init), trainable));
@@ -146,6 +151,17 @@ export class Mlp {
   /** Forward pass; call inside `tf.tidy`. */
   apply(x: Tensor2D): Tensor2D {
     return this.op(x, this.params as unknown as Tensor1D);
+  }
+
+  /**
+   * The parameters in a host array, a mirror of `params` read back once after each change:
+   * every write to a tfjs variable (an optimizer step, `assign`) gives it new data, so the
+   * mirror is keyed on the data's identity and needs no bookkeeping by the learners.
+   */
+  hostParams(): Float32Array {
+    const id = this.params.dataId;
+    if (this.host?.dataId !== id) this.host = { dataId: id, values: this.params.dataSync() as Float32Array };
+    return this.host.values;
   }
 
   variables(): Variable[] {

@@ -5,6 +5,7 @@ import { adamState, restoreAdamState, type AdamState } from './optimizerState';
 import { Mlp } from './nn';
 import { MASKED_LOGIT } from './replay';
 import { argmaxRow, sampleRow } from './sampling';
+import { createHostScratch, hostDecisionsOn, hostForward, hostSoftmaxTf, maskedLogits } from './hostPolicy';
 import type { Tf } from './tf';
 import { checkAgentFile, loadNetworks } from './agentFile';
 import { DEFAULT_SAC_CONFIG } from './sac';
@@ -103,6 +104,8 @@ export class Ppo implements Learner {
   readonly kind = 'ppo' as const;
   readonly policyNet: Mlp;
   readonly valueNet: Mlp;
+  private readonly scratch = createHostScratch();
+  private readonly valueScratch = createHostScratch();
   private readonly optimizer;
   private rollout: RolloutItem[] = [];
   /** Per row of the last `act`: log π(·|s) (rows × actions) and V(s); `pendingValid` 1 until `record` uses it. */
@@ -135,7 +138,14 @@ export class Ppo implements Learner {
     return this.rollout.length;
   }
 
+  /** The policy's masked logits (rows × actions), on the host from the network's mirror (bit for bit as tfjs: hostPolicy.ts). */
+  private hostLogits(states: Float32Array, maskBias: Float32Array, rows: number): Float32Array {
+    return maskedLogits(hostForward(this.policyNet.hostParams(), 0, this.policyNet.layers, states, rows, this.scratch), maskBias, rows, this.actionCount);
+  }
+
   policy(states: Float32Array, maskBias: Float32Array, rows: number): Float32Array {
+    // The logits on the host, tfjs's softmax of them: the same numbers, one kernel instead of the network (hostPolicy.ts).
+    if (hostDecisionsOn()) return hostSoftmaxTf(this.tf, this.hostLogits(states, maskBias, rows), rows, this.actionCount);
     const tf = this.tf;
     return tf.tidy(() => {
       const logits = tf.add(this.policyNet.apply(tf.tensor2d(states, [rows, this.stateSize])), tf.tensor2d(maskBias, [rows, this.actionCount]));
@@ -147,11 +157,13 @@ export class Ppo implements Learner {
     const tf = this.tf;
     const A = this.actionCount;
     // log π(·|s) and V(s) in one read-back: rows × (A + 1).
-    const out = tf.tidy(() => {
-      const s = tf.tensor2d(states, [rows, this.stateSize]);
-      const logp = tf.logSoftmax(tf.add(this.policyNet.apply(s), tf.tensor2d(maskBias, [rows, A])) as Tensor2D);
-      return tf.concat([logp, this.valueNet.apply(s)], 1).dataSync() as Float32Array;
-    });
+    const out = hostDecisionsOn()
+      ? this.hostActOutputs(states, maskBias, rows)
+      : tf.tidy(() => {
+          const s = tf.tensor2d(states, [rows, this.stateSize]);
+          const logp = tf.logSoftmax(tf.add(this.policyNet.apply(s), tf.tensor2d(maskBias, [rows, A])) as Tensor2D);
+          return tf.concat([logp, this.valueNet.apply(s)], 1).dataSync() as Float32Array;
+        });
     // What each row's stream (model) chose with is kept until its transition arrives: rows are
     // the models, or under per-model slots (`context.models`) the models due now, the others'
     // kept from their own last call.
@@ -186,6 +198,26 @@ export class Ppo implements Learner {
     const actions = new Int32Array(rows);
     for (let r = 0; r < rows; r++) actions[r] = explore ? sampleRow(probs, r, A, this.rng) : argmaxRow(probs, maskBias, r, A);
     return actions;
+  }
+
+  /**
+   * `act`'s log π(·|s) and V(s) (rows × (A + 1)): both networks on the host; log π through
+   * tfjs's own logSoftmax of those logits, because PPO trains on these numbers and tfjs's
+   * expf and logf are not reproduced on the host (hostPolicy.ts): one kernel chain instead of
+   * both networks.
+   */
+  private hostActOutputs(states: Float32Array, maskBias: Float32Array, rows: number): Float32Array {
+    const tf = this.tf;
+    const A = this.actionCount;
+    const z = this.hostLogits(states, maskBias, rows);
+    const logp = tf.tidy(() => tf.logSoftmax(tf.tensor2d(z, [rows, A])).dataSync() as Float32Array);
+    const value = hostForward(this.valueNet.hostParams(), 0, this.valueNet.layers, states, rows, this.valueScratch);
+    const out = new Float32Array(rows * (A + 1));
+    for (let r = 0; r < rows; r++) {
+      out.set(logp.subarray(r * A, (r + 1) * A), r * (A + 1));
+      out[r * (A + 1) + A] = value[r]!;
+    }
+    return out;
   }
 
   record(t: Transition): void {

@@ -5,6 +5,7 @@ import type { AgentFile, Learner, LearnerSnapshot, LearnerStats, Transition } fr
 import { decodeMlpWeights, encodeFloat32, initMlpParams, layoutOf, type Layout, type MlpWeights } from './nn';
 import { createReplayBatch, ReplayBuffer, type ReplayBatch, type ReplaySnapshot } from './replay';
 import { argmaxRow, sampleRow } from './sampling';
+import { createHostScratch, hostActions, hostDecisionsOn, hostForward, hostSoftmaxTf, maskedLogits } from './hostPolicy';
 import type { Tf } from './tf';
 import { checkAgentFile, loadNetworks } from './agentFile';
 
@@ -146,7 +147,8 @@ export class DiscreteSac implements Learner {
   readonly sizes: readonly number[];
   /**
    * Every trained parameter in one flat vector: actor, Q₁, Q₂ (each in `nn.ts`'s layout),
-   * then log α. One Adam step updates it all.
+   * then log α. One Adam step updates it all. Changed only through the learner's methods:
+   * `act` decides on a copy of the actor, taken again after each of them.
    */
   readonly online: Float32Array;
   /** The target networks Q̄₁, Q̄₂, same layout. */
@@ -175,6 +177,9 @@ export class DiscreteSac implements Learner {
   private readonly stackedMaskBias: Float32Array;
   /** The actor's layers as tensors for `policy`, uploaded again after an update changed them. */
   private actorLayers: DenseLayer[] | null = null;
+  private readonly scratch = createHostScratch();
+  /** Changes whenever `online` does (every call of `dropActorTensors`): the host forward pass copies the actor again. */
+  private actorVersion = 0;
   private updates = 0;
   /** [critic loss, policy loss, temperature loss, mean entropy] of the last update. */
   private lastLosses: readonly [number, number, number, number] | null = null;
@@ -237,6 +242,7 @@ export class DiscreteSac implements Learner {
   }
 
   private dropActorTensors(): void {
+    this.actorVersion++;
     for (const l of this.actorLayers ?? []) {
       l.W.dispose();
       l.b.dispose();
@@ -245,6 +251,8 @@ export class DiscreteSac implements Learner {
   }
 
   policy(states: Float32Array, maskBias: Float32Array, rows: number): Float32Array {
+    // The logits on the host, tfjs's softmax of them: the same numbers, one kernel instead of the network (hostPolicy.ts).
+    if (hostDecisionsOn()) return hostSoftmaxTf(this.tf, this.hostLogits(states, maskBias, rows), rows, this.actionCount);
     const tf = this.tf;
     const actor = this.actorTensors();
     return tf.tidy(() => {
@@ -253,8 +261,20 @@ export class DiscreteSac implements Learner {
     });
   }
 
+  /** The actor's masked logits (rows × actions), computed on the host from `online`. */
+  private hostLogits(states: Float32Array, maskBias: Float32Array, rows: number): Float32Array {
+    return maskedLogits(hostForward(this.online, 0, this.layers, states, rows, this.scratch, this.actorVersion), maskBias, rows, this.actionCount);
+  }
+
   act(states: Float32Array, maskBias: Float32Array, rows: number, explore: boolean): Int32Array {
     if (explore && this.config.randomWarmup && this.replay.size < this.config.warmup) return this.uniformActions(maskBias, rows);
+    if (hostDecisionsOn()) {
+      const z = this.hostLogits(states, maskBias, rows);
+      const A = this.actionCount;
+      // The rows the host cannot decide for sure take tfjs's softmax of the same logits.
+      const exactRow = (r: number) => hostSoftmaxTf(this.tf, z.subarray(r * A, (r + 1) * A), 1, A);
+      return hostActions(z, maskBias, rows, A, explore, this.rng, exactRow);
+    }
     const probs = this.policy(states, maskBias, rows);
     const out = new Int32Array(rows);
     for (let r = 0; r < rows; r++) out[r] = explore ? sampleRow(probs, r, this.actionCount, this.rng) : argmaxRow(probs, maskBias, r, this.actionCount);

@@ -2,7 +2,11 @@ import type { Rng } from '../engine/rng';
 
 /** Draws an index from row `row` of a rows × n matrix of probabilities (inverse CDF on the scheduler's stream). */
 export function sampleRow(probs: ArrayLike<number>, row: number, n: number, rng: Rng): number {
-  const u = rng.nextFloat();
+  return sampleRowAt(probs, row, n, rng.nextFloat());
+}
+
+/** `sampleRow` with the uniform draw `u` given. */
+export function sampleRowAt(probs: ArrayLike<number>, row: number, n: number, u: number): number {
   let acc = 0;
   let last = -1;
   for (let a = 0; a < n; a++) {

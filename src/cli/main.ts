@@ -1,7 +1,10 @@
 import { accessSync, constants, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { needsLearning, runCli, type CliIo } from './cli';
 import { loadLearningKit } from './shippedAgents';
 import { terminalProgress } from './sweepProgress';
+import { useSearchEvaluator } from '../schedulers/serving/reference';
+import { openSearchThreads } from './searchThreads';
 
 const args = process.argv.slice(2);
 const io: CliIo = {
@@ -31,6 +34,8 @@ const io: CliIo = {
   env: process.env,
   ...(process.stderr.isTTY === true ? { createProgress: terminalProgress } : {}),
 };
+// The reference lanes' searches share their evaluations out over every core (searchThreads.ts; the threads start at a search's first batch).
+if (availableParallelism() > 1) useSearchEvaluator(openSearchThreads(availableParallelism() - 1));
 // tfjs only when a learning scheduler runs: `presets` or a pipeline run stay quick.
 const learning = needsLearning(args, io) ? await loadLearningKit() : undefined;
 process.exitCode = await runCli(args, learning === undefined ? io : { ...io, learning });

@@ -3,6 +3,7 @@ import type { PlatformId } from '../engine/serving/platforms';
 import { wrapDecide, type ServingScheduler } from '../engine/serving/scheduler';
 import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingAssumptions, type ServingRunSpec } from '../engine/serving/simulation';
 import { perModelParameter, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext, type LearningFactory } from '../schedulers/serving/registry';
+import type { ReferenceResult } from '../schedulers/serving/reference';
 import type { RateSchedule } from '../engine/serving/load';
 import { modelRateSpec, percentileOptionsOf, totalRateRps, type RateScheduleSpec, type ServingScenario } from './schema';
 import { cellScenario, sweepCells, type AxisValue, type SweepCell } from './sweep';
@@ -197,6 +198,13 @@ export function servingCellLanes(scenario: ServingScenario, cell: SweepCell, clo
   const seed = cell.seed;
   const spec = buildServingSpec(plain, {}, seed);
   const copies = deviceCopiesOf(plain, spec);
+  // The reference searches of this cell, per device copy's spec: a per-phase lane starts from the hindsight lane's search.
+  const searches = new Map<ServingRunSpec, Map<string, ReferenceResult>>();
+  const searchesOf = (own: ServingRunSpec) => {
+    let found = searches.get(own);
+    if (found === undefined) searches.set(own, (found = new Map()));
+    return found;
+  };
   return plain.serving.lanes.map((lane) => () => {
     const params = servingLaneParameters(lane);
     // One scheduler per device copy (scenario/deviceCopies.ts), timed together.
@@ -213,7 +221,7 @@ export function servingCellLanes(scenario: ServingScenario, cell: SweepCell, clo
       spec,
       copies,
       (own) => {
-        const inner = SERVING_SCHEDULERS[lane.scheduler].create(params, servingSchedulerContext(seed, own.models.map((m) => m.model), learning, own));
+        const inner = SERVING_SCHEDULERS[lane.scheduler].create(params, { ...servingSchedulerContext(seed, own.models.map((m) => m.model), learning, own), referenceSearches: searchesOf(own) });
         inners.push(inner);
         const t = timed(inner, clock, tally);
         meanUs = t.meanUs;

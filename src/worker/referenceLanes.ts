@@ -151,10 +151,12 @@ export class ReferenceSearches {
 
   private begin(request: SearchRequest): ReferenceSearch {
     const { search, spec, params } = request;
-    const hindsight = search.kind === 'fixed-per-phase' ? this.plans.get(referencePlanKey('fixed-hindsight', spec, params)) : undefined;
-    const started = search.start(spec, params, hindsight);
-    // The evaluations a known hindsight plan stands for were not run here.
-    if (hindsight !== undefined) this.evaluations -= hindsight.evaluations;
+    // What the search begins with, when found before: per phase, hindsight's search; hindsight per model, the uniform one (issue 38).
+    const prior =
+      search.kind === 'fixed-per-phase' ? this.plans.get(referencePlanKey('fixed-hindsight', spec, params)) : params.perModel ? this.plans.get(referencePlanKey('fixed-hindsight', spec, { ...params, perModel: false })) : undefined;
+    const started = search.start(spec, params, prior);
+    // The evaluations a known plan stands for were not run here.
+    if (prior !== undefined) this.evaluations -= prior.evaluations;
     return started;
   }
 }

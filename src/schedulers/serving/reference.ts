@@ -1,5 +1,5 @@
 import { BATCH_SIZES, INSTANCE_COUNTS, type ModelAction, type ServingAction, type ServingScheduler } from '../../engine/serving/scheduler';
-import { phaseBoundariesMs, ServingRun, type ServingRunSpec } from '../../engine/serving/simulation';
+import { phaseBoundariesMs, ServingRun, type ServingRunSnapshot, type ServingRunSpec } from '../../engine/serving/simulation';
 
 /**
  * Reference lanes (oracles) for the serving world: what a fixed configuration could have
@@ -161,17 +161,40 @@ function* counted<T>(value: T, tally: Tally): Steps<T> {
   return value;
 }
 
+/**
+ * The spec an evaluation runs: the lane's, keeping as few latency samples as the engine allows
+ * (they serve the summary's percentiles only, which no objective reads; a streaming histogram
+ * costs a logarithm per request and sample, ~10 % of a run).
+ */
+function searchSpec(spec: ServingRunSpec): ServingRunSpec {
+  const rest: { -readonly [K in keyof ServingRunSpec]?: ServingRunSpec[K] } = { ...spec };
+  delete rest.percentiles;
+  return { ...(rest as ServingRunSpec), latencySampleCap: 16 };
+}
+
 /** Mean utility over the run (the summary's utilityMean) of a plan. */
 function* runUtility(spec: ServingRunSpec, plan: readonly PhasePlan[], tally: Tally): Steps<number> {
-  const run = new ServingRun(spec, createPlanned('reference', plan));
+  const run = new ServingRun(searchSpec(spec), createPlanned('reference', plan));
   yield* advanceInStretches(run, spec, spec.durationMs, tally);
   return yield* counted(run.summary().utilityMean, tally);
 }
 
-/** Mean per-model utility of the slots ending in (fromMs, toMs], running the trace up to toMs. */
-function* phaseUtility(spec: ServingRunSpec, plan: readonly PhasePlan[], fromMs: number, toMs: number, tally: Tally): Steps<number> {
+/** The spec a phase's evaluations run with: every slot's record kept (the phase's objective reads them). */
+function phaseSpec(spec: ServingRunSpec): ServingRunSpec {
   const slots = Math.ceil(spec.durationMs / spec.assumptions.slotMs) + 2;
-  const run = new ServingRun({ ...spec, seriesCap: Math.max(2, slots) }, createPlanned('reference', plan));
+  return { ...searchSpec(spec), seriesCap: Math.max(2, slots) };
+}
+
+/**
+ * Mean per-model utility of the slots ending in (fromMs, toMs], running the trace up to toMs
+ * under `plan`: from time 0, or from `start`, a checkpoint of a run of `phaseSpec(spec)` taken
+ * before the phase's first decision under a plan that agrees with `plan` before fromMs (the
+ * run up to there is then the same whatever the phase's actions: the engine's restore gives
+ * bit for bit what running on would have given).
+ */
+function* phaseUtility(spec: ServingRunSpec, plan: readonly PhasePlan[], fromMs: number, toMs: number, tally: Tally, start?: ServingRunSnapshot): Steps<number> {
+  const run = new ServingRun(phaseSpec(spec), createPlanned('reference', plan));
+  if (start !== undefined) run.restore(start);
   yield* advanceInStretches(run, spec, toMs, tally);
   let sum = 0;
   let count = 0;
@@ -189,15 +212,26 @@ function* phaseUtility(spec: ServingRunSpec, plan: readonly PhasePlan[], fromMs:
 const uniform = (models: number, a: ModelAction): ServingAction => Array.from({ length: models }, () => ({ ...a }));
 
 /**
- * Coordinate ascent over one phase's actions: `evaluate(actions)` is the objective; starts at
- * `start` (whose value is `startValue`) and returns the best found.
+ * Evaluates candidates in order, one value each: here one after the other, or all at once on
+ * the `SearchEvaluator` in use (the command line's threads).
+ */
+type EvaluateAll = (candidates: readonly ServingAction[]) => Steps<number[]>;
+
+/**
+ * Coordinate ascent over one phase's actions: `evaluateAll(candidates)` gives the objective of
+ * each; starts at `start` (whose value is `startValue`) and returns the best found. A model's
+ * turn evaluates every other grid point with the other models held: the candidates of a turn
+ * do not depend on one another's values (a change found in the turn changes only that model's
+ * entry, which every candidate of the turn sets), so they are evaluated together and then
+ * taken in grid order, keeping a change only when the value rises strictly: the same result
+ * as one at a time.
  */
 function* ascend(
   start: ServingAction,
   startValue: number,
   grid: readonly ModelAction[],
   rounds: number,
-  evaluate: (actions: ServingAction) => Steps<number>,
+  evaluateAll: EvaluateAll,
 ): Steps<{ actions: ServingAction; value: number; evaluations: number }> {
   let best = start.map((a) => ({ ...a }));
   let bestValue = startValue;
@@ -208,42 +242,105 @@ function* ascend(
       // The model's configuration when its turn began: its value is known (a change found
       // earlier in the turn must not send the search back to evaluate it again).
       const held = best[m]!;
-      for (const g of grid) {
-        if (g.batchSize === held.batchSize && g.instances === held.instances) continue;
-        const candidate = best.map((a, j) => (j === m ? { ...g } : a));
-        const value = yield* evaluate(candidate);
+      const others = best;
+      const candidates = grid.filter((g) => g.batchSize !== held.batchSize || g.instances !== held.instances).map((g) => others.map((a, j) => (j === m ? { ...g } : a)));
+      const values = yield* evaluateAll(candidates);
+      candidates.forEach((candidate, i) => {
         evaluations++;
-        if (value > bestValue) {
+        if (values[i]! > bestValue) {
           best = candidate;
-          bestValue = value;
+          bestValue = values[i]!;
           changed = true;
         }
-      }
+      });
     }
     if (!changed) break;
   }
   return { actions: best, value: bestValue, evaluations };
 }
 
+/**
+ * One evaluation a search asks for: the run's mean utility under `plan` (`phase` absent), or
+ * the mean per-model utility of the slots ending in (fromMs, toMs] (see `phaseUtility`).
+ */
+export interface EvaluationJob {
+  readonly plan: readonly PhasePlan[];
+  readonly phase?: { readonly fromMs: number; readonly toMs: number };
+}
+
+/**
+ * Runs a batch of evaluations of one spec at once, blocking until all are done, and gives
+ * their values in order (the command line's threads: cli/searchThreads.ts). `checkpoint`: the
+ * phase's start, for phase jobs (see `phaseUtility`).
+ */
+export interface SearchEvaluator {
+  evaluate(spec: ServingRunSpec, jobs: readonly EvaluationJob[], checkpoint?: ServingRunSnapshot): number[];
+}
+
+let searchEvaluator: SearchEvaluator | null = null;
+
+/**
+ * Where searches run their batches of evaluations from now on: null (the default, and the
+ * page's serving worker) one after the other in this thread, yielding between stretches.
+ */
+export function useSearchEvaluator(evaluator: SearchEvaluator | null): void {
+  searchEvaluator = evaluator;
+}
+
+/** One evaluation, counted (a step of `ReferenceSearch`). */
+function evaluation(spec: ServingRunSpec, job: EvaluationJob, tally: Tally, checkpoint?: ServingRunSnapshot): Steps<number> {
+  return job.phase === undefined ? runUtility(spec, job.plan, tally) : phaseUtility(spec, job.plan, job.phase.fromMs, job.phase.toMs, tally, checkpoint);
+}
+
+/** One evaluation, run to its end here (a thread of the command line's `SearchEvaluator`). */
+export function evaluateJob(spec: ServingRunSpec, job: EvaluationJob, checkpoint?: ServingRunSnapshot): number {
+  const steps = evaluation(spec, job, { done: 0, total: 0 }, checkpoint);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/** The jobs of `candidates`, evaluated on the evaluator in use or one after the other; counted one by one on `tally`. */
+function* evaluateJobs(spec: ServingRunSpec, jobs: readonly EvaluationJob[], tally: Tally, checkpoint?: ServingRunSnapshot): Steps<number[]> {
+  if (searchEvaluator !== null && jobs.length > 1) {
+    const values = searchEvaluator.evaluate(spec, jobs, checkpoint);
+    for (const v of values) yield* counted(v, tally);
+    return values;
+  }
+  const values: number[] = [];
+  for (const job of jobs) values.push(yield* evaluation(spec, job, tally, checkpoint));
+  return values;
+}
+
 /** The hindsight search, counting on `tally` (a per-phase search starts with one). */
-function* hindsightSteps(spec: ServingRunSpec, params: ReferenceSearchParams, tally: Tally): Steps<ReferenceResult> {
+function* hindsightSteps(spec: ServingRunSpec, params: ReferenceSearchParams, tally: Tally, uniformFound?: ReferenceResult): Steps<ReferenceResult> {
   const grid = searchGrid(params);
   const models = spec.models.length;
-  const evaluate = (actions: ServingAction) => runUtility(spec, [{ fromMs: 0, actions }], tally);
+  const evaluateAll: EvaluateAll = (candidates) => evaluateJobs(spec, candidates.map((actions) => ({ plan: [{ fromMs: 0, actions }] })), tally);
   let best: ServingAction = uniform(models, grid[0]!);
   let bestValue = Number.NEGATIVE_INFINITY;
   let evaluations = 0;
-  for (const g of grid) {
-    const actions = uniform(models, g);
-    const value = yield* evaluate(actions);
-    evaluations++;
-    if (value > bestValue) {
-      best = actions;
-      bestValue = value;
-    }
+  if (uniformFound !== undefined) {
+    // The uniform stage was searched before (`perModel: false`, same grid): its result is this stage's.
+    best = uniformFound.plan[0]!.actions;
+    bestValue = uniformFound.utility;
+    evaluations = uniformFound.evaluations;
+    tally.done += evaluations;
+    yield { done: tally.done, total: tally.total };
+  } else {
+    const uniforms = grid.map((g) => uniform(models, g));
+    const values = yield* evaluateAll(uniforms);
+    uniforms.forEach((actions, i) => {
+      evaluations++;
+      if (values[i]! > bestValue) {
+        best = actions;
+        bestValue = values[i]!;
+      }
+    });
   }
   if (params.perModel && models > 1) {
-    const found = yield* ascend(best, bestValue, grid, params.rounds, evaluate);
+    const found = yield* ascend(best, bestValue, grid, params.rounds, evaluateAll);
     best = found.actions;
     bestValue = found.value;
     evaluations += found.evaluations;
@@ -251,9 +348,15 @@ function* hindsightSteps(spec: ServingRunSpec, params: ReferenceSearchParams, ta
   return { plan: [{ fromMs: 0, actions: best }], utility: bestValue, evaluations };
 }
 
-/** `fixed-hindsight` as a generator (see `ReferenceSearch`): the best single configuration per model (or uniform) over the whole run. */
-export function fixedInHindsightSearch(spec: ServingRunSpec, params: ReferenceSearchParams): ReferenceSearch {
-  return hindsightSteps(spec, params, { done: 0, total: referenceSearchBound('fixed-hindsight', spec, params) });
+/**
+ * `fixed-hindsight` as a generator (see `ReferenceSearch`): the best single configuration per
+ * model (or uniform) over the whole run. `uniformFound`, when given, is the result of the
+ * uniform search of the same grid (`perModel: false`), found before: a per-model search
+ * starts its ascent from it instead of evaluating the grid again, counting its evaluations as
+ * its own: the result is the same either way.
+ */
+export function fixedInHindsightSearch(spec: ServingRunSpec, params: ReferenceSearchParams, uniformFound?: ReferenceResult): ReferenceSearch {
+  return hindsightSteps(spec, params, { done: 0, total: referenceSearchBound('fixed-hindsight', spec, params) }, uniformFound);
 }
 
 /**
@@ -263,7 +366,7 @@ export function fixedInHindsightSearch(spec: ServingRunSpec, params: ReferenceSe
  * worker keeps results), and the search goes on from it, counting its evaluations as its own:
  * the result is the same either way.
  */
-export function* fixedPerPhaseSearch(spec: ServingRunSpec, params: ReferenceSearchParams, hindsight?: ReferenceResult): ReferenceSearch {
+export function* fixedPerPhaseSearch(spec: ServingRunSpec, params: ReferenceSearchParams, hindsight?: ReferenceResult, options: PerPhaseOptions = {}): ReferenceSearch {
   const tally: Tally = { done: 0, total: referenceSearchBound('fixed-per-phase', spec, params) };
   let found = hindsight;
   if (found === undefined) found = yield* hindsightSteps(spec, params, tally);
@@ -276,25 +379,38 @@ export function* fixedPerPhaseSearch(spec: ServingRunSpec, params: ReferenceSear
   const plan: PhasePlan[] = starts.map((fromMs) => ({ fromMs, actions: fixed }));
   const grid = searchGrid(params);
   let evaluations = found.evaluations;
+  // One run goes along the phases under the plan as found so far (it reads `plan` at each
+  // decision): before phase k's first decision it is checkpointed, and each of the phase's
+  // evaluations starts from there instead of from 0 (issue 38: the phases before it are the
+  // same in every one of them). It is not an evaluation: it runs each stretch of the trace once.
+  const along = options.fromZero === true ? null : new ServingRun(phaseSpec(spec), createPlanned('reference', plan));
   for (let k = 0; k < starts.length; k++) {
     const fromMs = starts[k]!;
     const toMs = starts[k + 1] ?? spec.durationMs;
-    const withPhase = (actions: ServingAction): PhasePlan[] => plan.map((p, j) => (j === k ? { fromMs: p.fromMs, actions } : p));
-    const evaluate = (actions: ServingAction) => phaseUtility(spec, withPhase(actions), fromMs, toMs, tally);
-    let start = plan[k]!.actions;
-    let startValue = yield* evaluate(start);
-    evaluations++;
-    // The phase's best uniform configuration first, then per model (as hindsight does).
-    for (const g of grid) {
-      const actions = uniform(spec.models.length, g);
-      const value = yield* evaluate(actions);
-      evaluations++;
-      if (value > startValue) {
-        start = actions;
-        startValue = value;
-      }
+    let checkpoint: ServingRunSnapshot | undefined;
+    if (along !== null && fromMs > 0) {
+      // Any time before fromMs will do (a run gives the same numbers however its advance is cut); the
+      // decision at fromMs itself must be left to each evaluation. Within a millisecond of it: under
+      // Eq. 1 a model's slot may end in between, and is then decided after the checkpoint, by the
+      // phase before (the plan is looked up by the decision's time), as in a run from 0.
+      yield* advanceInStretches(along, spec, fromMs - Math.min(1, spec.assumptions.slotMs / 2), tally);
+      checkpoint = along.snapshot();
     }
-    const ascended = params.perModel && spec.models.length > 1 ? yield* ascend(start, startValue, grid, params.rounds, evaluate) : { actions: start, evaluations: 0 };
+    const withPhase = (actions: ServingAction): PhasePlan[] => plan.map((p, j) => (j === k ? { fromMs: p.fromMs, actions } : p));
+    const evaluateAll: EvaluateAll = (candidates) => evaluateJobs(spec, candidates.map((actions) => ({ plan: withPhase(actions), phase: { fromMs, toMs } })), tally, checkpoint);
+    // The phase's start (hindsight's configuration), then its best uniform configuration, then per model (as hindsight does).
+    const first = [plan[k]!.actions, ...grid.map((g) => uniform(spec.models.length, g))];
+    const firstValues = yield* evaluateAll(first);
+    let start = first[0]!;
+    let startValue = firstValues[0]!;
+    evaluations += first.length;
+    first.forEach((actions, i) => {
+      if (i > 0 && firstValues[i]! > startValue) {
+        start = actions;
+        startValue = firstValues[i]!;
+      }
+    });
+    const ascended = params.perModel && spec.models.length > 1 ? yield* ascend(start, startValue, grid, params.rounds, evaluateAll) : { actions: start, evaluations: 0 };
     evaluations += ascended.evaluations;
     plan[k] = { fromMs, actions: ascended.actions };
   }
@@ -302,6 +418,12 @@ export function* fixedPerPhaseSearch(spec: ServingRunSpec, params: ReferenceSear
   evaluations++;
   if (utility < found.utility) return { plan: [{ fromMs: 0, actions: fixed }], utility: found.utility, evaluations, fellBackToHindsight: true };
   return { plan, utility, evaluations, fellBackToHindsight: false };
+}
+
+/** How `fixedPerPhaseSearch` runs its evaluations (the default is the fast way; the results are the same). */
+export interface PerPhaseOptions {
+  /** Run each of a phase's evaluations from time 0, as the search did before it checkpointed the phase's start (tests and the bench's baseline). */
+  readonly fromZero?: boolean;
 }
 
 /** Runs a search to its end, telling `progress` after each evaluation. */

@@ -14,11 +14,12 @@ export interface ReferenceLaneSearch {
   /** The search's parameters from the lane's (defaults filled in). */
   params(params: Readonly<Record<string, number>>): ReferenceSearchParams;
   /**
-   * The search as a generator (reference.ts `ReferenceSearch`); `hindsight` is, for
-   * `fixed-per-phase`, the result of the `fixed-hindsight` search of the same spec and
-   * parameters, which it starts with (ignored by `fixed-hindsight`).
+   * The search as a generator (reference.ts `ReferenceSearch`); `prior` is the result of the
+   * search it starts with, found before on the same spec: for `fixed-per-phase`, the
+   * `fixed-hindsight` search of the same parameters; for `fixed-hindsight` per model, the
+   * uniform one of the same grid (`perModel: false`; ignored by a uniform search).
    */
-  start(spec: ServingRunSpec, params: ReferenceSearchParams, hindsight?: ReferenceResult): ReferenceSearch;
+  start(spec: ServingRunSpec, params: ReferenceSearchParams, prior?: ReferenceResult): ReferenceSearch;
 }
 
 /** What a serving scheduler may be built with besides its parameters. */
@@ -46,6 +47,13 @@ export interface ServingSchedulerContext {
    * and does not search.
    */
   readonly referenceResult?: ReferenceResult;
+  /**
+   * The reference searches done on this very `spec` so far (the command line's lanes of one
+   * sweep cell share one): a lane whose search is there replays it, and a per-phase search
+   * starts from the hindsight search of the same parameters when it is there (it begins with
+   * that search: `fixedPerPhaseSearch`), instead of searching it again (issue 38).
+   */
+  readonly referenceSearches?: Map<string, ReferenceResult>;
 }
 
 // The learning ids live in learningIds.ts, which the page reads without the registry (ARCHITECTURE §7a′).
@@ -174,6 +182,13 @@ const SEARCH_ROUNDS: NumericParameter = { name: 'rounds', label: 'coordinate-asc
 const SEARCH_PER_MODEL: NumericParameter = { name: 'perModel', label: 'one configuration per model (0 = uniform)', min: 0, max: 1, integer: true, default: 1 };
 const PHASE_S: NumericParameter = { name: 'phaseS', label: 'also cut a phase every (s; 0 = schedule only)', min: 0, max: 100_000, integer: false, default: 0 };
 
+/** A reference search's key among those of one spec (`referenceSearches`): hindsight reads no phases, so its key leaves `phaseS` out. */
+function referenceSearchKey(kind: 'fixed-hindsight' | 'fixed-per-phase', params: ReferenceSearchParams): string {
+  const { maxBatch, maxInstances, rounds, perModel, phaseS } = params;
+  // A uniform search (perModel false) makes no ascent: its passes do not matter.
+  return JSON.stringify([kind, maxBatch, maxInstances, perModel ? rounds : 0, perModel, kind === 'fixed-hindsight' ? 0 : (phaseS ?? 0)]);
+}
+
 /**
  * A reference lane: searches on the lane's own run (context.spec) when created, unless the
  * context brings the search's result, then replays its plan.
@@ -188,7 +203,7 @@ function referenceEntry(id: 'fixed-hindsight' | 'fixed-per-phase', label: string
       perModel: value(params, SEARCH_PER_MODEL) === 1,
       phaseS: params[PHASE_S.name] ?? PHASE_S.default,
     }),
-    start: (spec, params, hindsight) => (id === 'fixed-hindsight' ? fixedInHindsightSearch(spec, params) : fixedPerPhaseSearch(spec, params, hindsight)),
+    start: (spec, params, prior) => (id === 'fixed-hindsight' ? fixedInHindsightSearch(spec, params, params.perModel ? prior : undefined) : fixedPerPhaseSearch(spec, params, prior)),
   };
   return {
     id,
@@ -200,7 +215,15 @@ function referenceEntry(id: 'fixed-hindsight' | 'fixed-per-phase', label: string
       let found = context.referenceResult;
       if (found === undefined) {
         if (context.spec === undefined) throw new Error(`${id} is a reference lane: it searches on the lane's own run, which was not given`);
-        found = runSearch(search.start(context.spec, search.params(params)), context.searchProgress);
+        const searchParams = search.params(params);
+        const known = context.referenceSearches;
+        found = known?.get(referenceSearchKey(id, searchParams));
+        if (found === undefined) {
+          // What this search begins with, when found before: per phase, hindsight's search; hindsight per model, the uniform one.
+          const prior = known?.get(referenceSearchKey('fixed-hindsight', id === 'fixed-per-phase' ? searchParams : { ...searchParams, perModel: false }));
+          found = runSearch(search.start(context.spec, searchParams, id === 'fixed-hindsight' && !searchParams.perModel ? undefined : prior), context.searchProgress);
+          known?.set(referenceSearchKey(id, searchParams), found);
+        }
       }
       const result = found;
       return createPlanned(id, result.plan, () => referenceReport(result));
