@@ -155,6 +155,8 @@ function pipelineWorld(client: PipelineClient): LiveWorld<PipelineTypes, Pipelin
     findLesson: (id) => import('../scenario/lessons').then((m) => m.findPipelineLesson(id)),
     lessonTarget: (step) => seekTarget(step.query, step.algorithmStep),
     selectLane: async (lane) => void (await client.setTraceLane(lane)),
+    // The line the algorithm panel shows: the teaching view's cursor in the query it narrates.
+    momentStep: (state) => (state.teaching !== null && state.teaching.cursor >= 0 ? state.teaching.cursor : undefined),
   };
 }
 

@@ -95,9 +95,10 @@ export function App({ store: given, link }: { readonly store?: AnyLabStore; read
         await routeLink(open, link, { play: false });
       }
       // A link that opens the Explore or Claims view leaves the lab paused: their workers need the cores.
+      // A link made at a moment (`view.at`) was reopened there by the store, playing or paused as it was.
       const state = store.getState();
       const view = state.view as { readonly explore?: boolean; readonly claims?: boolean };
-      if (state.scenario !== null && view.explore !== true && view.claims !== true) await state.play();
+      if (state.scenario !== null && state.openedAt === null && view.explore !== true && view.claims !== true) await state.play();
     })();
   }, [firstLab, open, link, linkWorld]);
 

@@ -23,6 +23,7 @@ import { SearchProgress } from './SearchProgress';
 import { ServingAssumptionsPanel } from './ServingAssumptionsPanel';
 import { TracePanel } from './TracePanel';
 import { servingLink } from './traceScenario';
+import { withMoment } from '../../store/moment';
 import type { Shortcut } from '../HelpOverlay';
 import { ChartGrid } from '../shell/ChartCard';
 import { DragDropArea, useDraggable, useDroppable, type DragAnnouncements } from '../dragDrop';
@@ -185,7 +186,8 @@ function servingShare(store: ServingStore): WorldShare {
       const base = `${window.location.origin}${window.location.pathname}`;
       // The lab shows while its first scenario loads: a link then would open the wrong lab.
       if (scenario === null) return Promise.resolve({ problem: 'the scenario is still loading: copy the link once it has opened' });
-      const linked = servingLink(scenario);
+      // The moment the run is at travels with the link (`view.at`): it reopens there.
+      const linked = servingLink(withMoment(scenario, store.getState().moment()));
       return Promise.resolve(linked.ok ? { url: `${base}#${linked.hash}` } : { problem: linked.reason });
     },
     presets: (close) => <PresetsGallery onClose={close} />,
