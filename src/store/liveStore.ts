@@ -130,6 +130,8 @@ export interface SharedResultsSlice<T extends WorldTypes = WorldTypes> {
 export interface SharedTimelineSlice<T extends WorldTypes = WorldTypes> {
   furthest: number;
   timelineMarkers: readonly T['marker'][];
+  /** Why the last jump to a marker went nowhere (none ahead, none before); null once one went. */
+  timelineNote: string | null;
 }
 
 export interface SharedUiSlice {
@@ -254,6 +256,8 @@ export interface LiveWorld<T extends WorldTypes, W extends object> {
   frame(frame: T['frame'], state: State<T, W>, fresh: boolean): Partial<State<T, W>>;
   /** Where a marker takes the run. */
   markerTarget(marker: T['marker']): SeekTarget;
+  /** The markers a jump steps through, from the selected lane's (the pipeline folds trials and adds scheduled events); as given when absent. */
+  jumpMarkers?(markers: readonly T['marker'][], state: State<T, W>): readonly T['marker'][];
   /** A lesson of the world by id; a promise where the lessons' texts load when first needed (the pipeline's, ARCHITECTURE §7a′). */
   findLesson(id: string): WorldLesson<T> | undefined | Promise<WorldLesson<T> | undefined>;
   lessonTarget(step: T['lessonStep']): SeekTarget;
@@ -413,6 +417,7 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
       summaries: null,
       furthest: 0,
       timelineMarkers: [],
+      timelineNote: null,
       selectedLane: 0,
       helpOpen: false,
       lesson: null,
@@ -462,9 +467,16 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
       },
       stepMarker: async (direction) => {
         const { timelineMarkers, selectedLane, position } = get();
-        const targets = markersOfLane(timelineMarkers, selectedLane).map((m) => world.markerTarget(m));
+        const own = markersOfLane(timelineMarkers, selectedLane);
+        const targets = (world.jumpMarkers?.(own, get()) ?? own).map((m) => world.markerTarget(m));
         const target = direction === 1 ? targets.find((t) => t.position > position) : targets.findLast((t) => t.position < position);
-        if (target !== undefined) await seekTo(target);
+        if (target === undefined) {
+          // Said, not silent (issue 37): the markers come as the run reaches them.
+          setShared({ timelineNote: direction === 1 ? 'No marker ahead: markers appear as the run reaches them (play or step on).' : 'No marker before this point.' });
+          return;
+        }
+        setShared({ timelineNote: null });
+        await seekTo(target);
       },
       startLesson: async (id) => {
         const lesson = await world.findLesson(id);

@@ -8,6 +8,7 @@ import { ShareBar, type WorldShare } from './ShareBar';
 import { ShellStoreContext, useShell, type ShellStore } from './shellStore';
 import { useHistoryKeys, type HistoryKeysStore } from './historyKeys';
 import { ViewLauncher } from '../ViewLauncher';
+import { LabAbout, LabSwitch } from './LabSwitch';
 
 /** The Claims view's mount, loaded when the view is first opened (it loads the view itself). */
 const ClaimsMount = lazy(() => import('../claims/ClaimsMount').then((m) => ({ default: m.ClaimsMount })));
@@ -124,6 +125,8 @@ function Shell({ store, world }: { readonly store: ShellStore; readonly world: L
   const [dockOpen, setDockOpen] = useState(true);
   const over = useShell((s) => (s.view as OverFlags).explore === true || (s.view as OverFlags).claims === true);
   const chrome = mode !== 'embed';
+  // While stepping (paused) or in a lesson the algorithm (or learning) panel leads the dock, beside the board.
+  const stepping = useShell((s) => s.lesson !== null || (s.status !== 'playing' && !s.starting));
   const dock = world.dock.filter((p) => !hidden(p.part));
   return (
     <div className={`lab shell${world.className === undefined ? '' : ` ${world.className}`}`} data-view={mode} data-testid={world.testId}>
@@ -132,9 +135,13 @@ function Shell({ store, world }: { readonly store: ShellStore; readonly world: L
           <h1 data-testid="app.title">{world.title}</h1>
           {chrome ? (
             <>
-              <ViewLauncher view="explore" label="Explore…" title="Sweep one or two of the scenario's fields over seeds, on every core" />
-              <ViewLauncher view="claims" label="Claims…" title="Every claim of both papers beside the lab’s number, its verdict and the assumptions that flip it" />
-              {world.launchers}
+              <LabSwitch />
+              <div className="lab-launchers">
+                <ViewLauncher view="explore" label="Explore…" title="Sweep one or two of the scenario's fields over seeds, on every core" />
+                <ViewLauncher view="claims" label="Claims…" title="Every claim of both papers beside the lab’s number, its verdict and the assumptions that flip it" />
+                {world.launchers}
+              </div>
+              <LabAbout />
             </>
           ) : null}
           <p className="tagline">{world.tagline}</p>
@@ -148,7 +155,7 @@ function Shell({ store, world }: { readonly store: ShellStore; readonly world: L
       <ErrorBanner />
       {world.notices}
       <OverView />
-      <main className={`lab-main shell-main${dock.length === 0 || !chrome ? ' no-dock' : ''}${dockOpen ? '' : ' dock-closed'}`} hidden={over}>
+      <main className={`lab-main shell-main${dock.length === 0 || !chrome ? ' no-dock' : ''}${dockOpen ? '' : ' dock-closed'}`} hidden={over} data-stepping={stepping}>
         <section className="lab-board shell-board" aria-label="Board">
           {world.board}
         </section>
