@@ -153,6 +153,12 @@ export interface SeekTarget {
 export interface SharedActions<T extends WorldTypes = WorldTypes> extends HistoryActions<T['scenario']> {
   /** Presentation mode and hidden parts (a classroom link); kept in the scenario unless it is the default. */
   setView(view: T['view']): void;
+  /**
+   * Changes what the scenario carries for the views over the lab (its sweep, from Explore) without a
+   * new run: the live run does not read it, so the lab keeps its position (issue 37: a sweep reset
+   * the lab). Remembered for undo; the link follows.
+   */
+  amend(change: (scenario: T['scenario']) => T['scenario']): void;
   play(): Promise<void>;
   pause(): Promise<void>;
   /** Advances every lane by `amount`: queries (pipeline) or simulated ms (serving). */
@@ -435,6 +441,13 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
         const { view: _old, ...rest } = scenario;
         void _old;
         setShared({ view, scenario: (isDefaultView(view) ? rest : { ...rest, view }) as T['scenario'] });
+      },
+      amend: (change) => {
+        const before = get().scenario;
+        if (before === null) return;
+        const after = change(structuredClone(before));
+        history.remember(before);
+        setShared({ scenario: after });
       },
       play: () => start(pending.begin(), get().scenario),
       pause: () => {

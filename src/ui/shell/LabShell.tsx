@@ -1,4 +1,5 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
+import { setShownLaneSchedulers } from '../../charts/palette';
 import type { HideableControl } from '../../scenario/limits';
 import { ErrorBanner } from '../ErrorBanner';
 import { HelpOverlay, type Shortcut } from '../HelpOverlay';
@@ -117,6 +118,9 @@ export function LabShell({ store, world }: { readonly store: ShellStore; readonl
 
 function Shell({ store, world }: { readonly store: ShellStore; readonly world: LabWorld }) {
   const mode = useShell((s) => s.view.mode);
+  // Each scheduler's own colour (palette.ts), set while rendering: before the charts and lane cards below draw with it.
+  const lanes = useShell((s) => s.lanes);
+  useMemo(() => setShownLaneSchedulers(lanes.map((l) => (l as { readonly scheduler?: string }).scheduler ?? '')), [lanes]);
   const hide = useShell((s) => s.view.hide);
   const hidden = (part: HideableControl) => hide.includes(part);
   const help = useHelp(store);
