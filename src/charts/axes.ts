@@ -90,14 +90,18 @@ export function layoutAxes<X extends AxisDomain, Y extends AxisDomain>(
     .attr('stroke-width', 1);
   parts.xLabel.attr('x', innerWidth).attr('y', innerHeight + 36).text(labels.x);
   // A label longer than the plot is high would be cut at the chart's top ("ghput (queries/s)" on a
-  // low chart): it then starts at the plot's top and runs down into the bottom margin instead.
+  // low chart): it is then said by its unit alone ("queries/s", the card's title names the
+  // quantity), and one still too long starts at the plot's top and runs down into the bottom margin.
   const node = parts.svg.node();
-  const fits = node === null || textMeasurer(node)(labels.y) <= innerHeight;
+  const measure = node === null ? () => 0 : textMeasurer(node);
+  const unit = /\(([^()]+)\)\s*$/.exec(labels.y)?.[1];
+  const text = measure(labels.y) <= innerHeight || unit === undefined ? labels.y : unit;
+  const fits = measure(text) <= innerHeight;
   parts.yLabel
     .attr('text-anchor', fits ? 'middle' : 'end')
     .attr('x', fits ? -innerHeight / 2 : 0)
     .attr('y', -margin.left + 14)
-    .text(labels.y);
+    .text(text);
 }
 
 /** `layoutAxes` of two linear scales: the kit's tick counts, compact tick labels, grid lines at the value ticks. */

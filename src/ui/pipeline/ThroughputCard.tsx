@@ -30,7 +30,7 @@ const createMainThroughputChart: CreatePipelineChart = (host, store) => createTh
  * In presentation the chart is drawn 1.5× larger (app.css zooms its host): drawn this low, it is
  * shown about as high as MAIN_CHART_HEIGHT_PX, under the board on a 1280 × 720 projector.
  */
-const PRESENTATION_CHART_HEIGHT_PX = 168;
+const PRESENTATION_CHART_HEIGHT_PX = 140;
 const createPresentedThroughputChart: CreatePipelineChart = (host, store) => createThroughputChart(host, store, { height: PRESENTATION_CHART_HEIGHT_PX });
 
 /** The pipeline lab's main chart: throughput over time, with what its two views mean. */
@@ -44,8 +44,9 @@ export function ThroughputCard() {
       controls={<ThroughputView />}
       caption={
         <span className="charts-explain">
-          <strong>Measured</strong>: queries completed per simulated second, trials included. <strong>Configuration</strong>: T(C) = 1 / max tᵢ of each query&apos;s configuration, as
-          ODIN plots it.
+          <strong>Measured</strong>: queries completed per simulated second, trials included. <strong>Configuration</strong>:{' '}
+          <abbr title="T(C) = 1 / max tᵢ: the throughput of configuration C, one query per time of its slowest stage tᵢ (ODIN §3.3)">T(C)</abbr> = 1 / max tᵢ of each query&apos;s
+          configuration, as ODIN plots it.
         </span>
       }
     />
