@@ -170,7 +170,7 @@ test.describe('on a phone, 390 × 844', () => {
     await page.screenshot({ path: info.outputPath('phone-390x844.png'), fullPage: true });
     const wide = await page.evaluate(() =>
       [...document.querySelectorAll('body *')]
-        .filter((e) => e.getBoundingClientRect().right > 391 && getComputedStyle(e).position !== 'fixed' && e.closest('[hidden], .shell-board') === null)
+        .filter((e) => e.getBoundingClientRect().right > 391 && getComputedStyle(e).position !== 'fixed' && e.closest('[hidden], .palette-tokens') === null)
         .slice(0, 5)
         .map((e) => `${e.tagName.toLowerCase()}.${String(e.className)} ${Math.round(e.getBoundingClientRect().right)}`),
     );

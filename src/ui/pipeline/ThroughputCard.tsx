@@ -46,7 +46,7 @@ export function ThroughputCard() {
         <span className="charts-explain">
           <strong>Measured</strong>: queries completed per simulated second, trials included. <strong>Configuration</strong>:{' '}
           <abbr title="T(C) = 1 / max tᵢ: the throughput of configuration C, one query per time of its slowest stage tᵢ (ODIN §3.3)">T(C)</abbr> = 1 / max tᵢ of each query&apos;s
-          configuration, as ODIN plots it.
+          configuration (ODIN&apos;s figures).
         </span>
       }
     />

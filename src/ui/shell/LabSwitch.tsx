@@ -26,8 +26,8 @@ export function LabSwitch() {
 export function LabAbout() {
   return (
     <p className="lab-about" data-testid="app.about">
-      A browser lab that reproduces two papers live, every scheduler on the same seeded trace: <strong>ODIN</strong> (rebalancing a CNN inference pipeline under interference) and{' '}
-      <strong>BCEdge</strong> (batch size and instances per model on an edge GPU).
+      Reproduces two papers live, every scheduler on the same seeded trace: <strong>ODIN</strong> (rebalancing a CNN pipeline under interference) and <strong>BCEdge</strong>{' '}
+      (batching on an edge GPU).
     </p>
   );
 }
