@@ -370,6 +370,18 @@ describe('the shared slices of every lab store', () => {
     expect(store.getState().lesson).toBeNull();
   });
 
+  it('says so when no marker lies ahead or before, and forgets it once a jump goes', async () => {
+    const { store, client } = tiny();
+    await store.getState().load(scenario('markers'), 'preset');
+    await store.getState().stepMarker(1);
+    expect(store.getState().timelineNote).toMatch(/^No marker ahead/);
+    await store.getState().stepMarker(-1);
+    expect(store.getState().timelineNote).toBe('No marker before this point.');
+    client.send({ position: 5, markers: [{ lane: -1, at: 8 }] });
+    await store.getState().stepMarker(1);
+    expect(store.getState()).toMatchObject({ position: 8, timelineNote: null });
+  });
+
   it('reopens a link at its moment (lane, lesson step, position and step, paused) and holds the scenario without it', async () => {
     const { store, client } = tiny();
     const at = { position: 20, step: 3, playing: false, lane: 1, lesson: { id: 'tiny', step: 1 } };
