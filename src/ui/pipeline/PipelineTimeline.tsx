@@ -32,32 +32,35 @@ export function PipelineTimeline() {
   const playing = usePipelineLab((s) => s.status === 'playing');
   const events = usePipelineLab((s) => s.events);
   const trialsShown = usePipelineLab((s) => s.trialsShown);
+  // The scheduled markers change only when the run passes one (not with every frame's `furthest`:
+  // the markers are drawn again only when they change, ARCHITECTURE §7c).
+  const scheduled = usePipelineLab((s) => scheduledMarkers(s.events, s.furthest).length);
   const marks = useMemo(() => {
     const seen = new Set<string>();
     const out: (TimelineMark & { readonly marker: PipelineMarker })[] = [];
     // A rebalancing's trials under its detection (unless unfolded), and the scheduled interference the run has not reached yet.
     const folded = foldTrials(pipelineLaneMarkers(all, lane), trialsShown);
-    const scheduled = new Set(scheduledMarkers(events, furthest));
-    for (const m of [...folded.markers, ...scheduled].sort((a, b) => a.query - b.query)) {
+    const ahead = new Set(scheduled === 0 ? [] : scheduledMarkers(events, store.getState().furthest));
+    for (const m of [...folded.markers, ...ahead].sort((a, b) => a.query - b.query)) {
       const bucket = `${m.kind}:${Math.floor((m.query / Math.max(1, total)) * BUCKETS)}`;
       if (seen.has(bucket)) continue;
       seen.add(bucket);
       const world = m.kind === 'interference-on' || m.kind === 'interference-off';
       const trials = folded.trials.get(markerKey(m)) ?? 0;
-      const ahead = scheduled.has(m) ? 'scheduled: ' : '';
+      const planned = ahead.has(m) ? 'scheduled: ' : '';
       out.push({
-        key: `${ahead}${markerKey(m)}`,
+        key: `${planned}${markerKey(m)}`,
         at: m.query + 1,
         kind: m.kind,
         row: world ? 0 : 1,
         testId: `timeline.marker-${m.kind}-${m.query}`,
         label: visibleLabel(m),
-        description: `${ahead}${markerDescription(m)}${trials > 0 ? ` (its ${trials} trial${trials === 1 ? '' : 's'} folded under it)` : ''}`,
+        description: `${planned}${markerDescription(m)}${trials > 0 ? ` (its ${trials} trial${trials === 1 ? '' : 's'} folded under it)` : ''}`,
         marker: m,
       });
     }
     return out;
-  }, [all, lane, total, events, furthest, trialsShown]);
+  }, [all, lane, total, events, scheduled, trialsShown, store]);
   const act = store.getState();
   return (
     <Timeline
