@@ -41,11 +41,11 @@ const metricsSchema = z.strictObject({
  * lane and the lesson under way. Optional and new in version 6 without a version change: a
  * link without it opens as before, at the start, playing (ARCHITECTURE §4).
  */
-const momentSchema = z.strictObject({
+const momentSchema = (lanes: number) => z.strictObject({
   position: num(MOMENT_LIMITS.position.min, MOMENT_LIMITS.position.max),
   step: int(MOMENT_LIMITS.algorithmStep.min, MOMENT_LIMITS.algorithmStep.max).optional(),
   playing: z.boolean({ error: 'must be true or false' }),
-  lane: int(0, SERVING_LIMITS.lanes - 1).optional(),
+  lane: int(0, lanes - 1).optional(),
   lesson: z
     .strictObject({
       id: z.string({ error: 'must be a string' }).max(MOMENT_LIMITS.lessonIdLength, { message: `must be at most ${MOMENT_LIMITS.lessonIdLength} characters` }),
@@ -54,8 +54,8 @@ const momentSchema = z.strictObject({
     .optional(),
 });
 
-/** The view of either world's scenario: how the page shows it (ignored by the CLI). */
-const viewSchema = z.strictObject({
+/** The view of either world's scenario (`lanes`: its most lanes): how the page shows it (ignored by the CLI). */
+const viewSchema = (lanes: number) => z.strictObject({
   mode: oneOf(VIEW_MODES),
   hide: z.array(oneOf(HIDEABLE_CONTROLS)).max(PIPELINE_LIMITS.hiddenControls),
   /** The Explore view is open (on the scenario's sweep). */
@@ -63,7 +63,7 @@ const viewSchema = z.strictObject({
   /** The Claims view (the reproduction report, ARCHITECTURE §4a) is open over the lab. */
   claims: z.literal(true, { error: 'must be true (or left out)' }).optional(),
   /** The moment the page reopens at (Copy link, the classroom link). */
-  at: momentSchema.optional(),
+  at: momentSchema(lanes).optional(),
 });
 
 /** A moment's selected lane must be one of the scenario's lanes (named at `view.at.lane`). */
@@ -168,7 +168,7 @@ export const pipelineScenarioSchema = z
     /** Optional sweep: one run per (axis values, seed), e.g. ODIN §4.2's period × duration grid, §4.4's EPs. */
     sweep: sweepSchema.optional(),
     /** How the page shows the scenario (ignored by the CLI). */
-    view: viewSchema.optional(),
+    view: viewSchema(PIPELINE_LIMITS.lanes).optional(),
   })
   .superRefine((s, ctx) => {
     const p = s.pipeline;
@@ -408,7 +408,7 @@ export const servingScenarioSchema = z
     metrics: metricsSchema.optional(),
     /** Optional sweep (BCEdge Fig. 15's rates, Table V's platforms, Fig. 1's batch × instances, or any field). */
     sweep: sweepSchema.optional(),
-    view: viewSchema.optional(),
+    view: viewSchema(SERVING_LIMITS.lanes).optional(),
   })
   .superRefine((s, ctx) => {
     const v = s.serving;
