@@ -32,7 +32,11 @@ test('a 3 × 3 sweep fills on the worker pool, the heatmap shows every cell, and
   await expect(lab.byTestId('lane.odin')).toBeVisible();
   await lab.byTestId('explore.open').click();
   await expect(lab.byTestId('explore')).toBeVisible();
-  // The view starts from ODIN α × detection threshold; one seed.
+  // The view starts from one axis, ODIN α; a second, the detection threshold, makes a heatmap; one seed.
+  await expect(lab.byTestId('explore.axis-1.path')).toHaveCount(0);
+  await lab.byTestId('explore.add-axis').click();
+  await lab.byTestId('explore.axis-1.path').selectOption('pipeline.assumptions.detectionThreshold');
+  await lab.byTestId('explore.axis-1.values').fill('0.02, 0.05, 0.1');
   await lab.byTestId('explore.seeds').fill('1');
   await lab.byTestId('explore.run').click();
   await expect(lab.byTestId('explore.progress')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
@@ -45,8 +49,8 @@ test('a 3 × 3 sweep fills on the worker pool, the heatmap shows every cell, and
     }
   }
   await lab.byTestId('explore.cell-2-0').hover();
-  await expect(lab.byTestId('explore.hover')).toContainText('alpha 20, detectionThreshold 0.02');
-  await expect(lab.byTestId('explore.hover')).toContainText('1 of 1 seeds');
+  await expect(lab.byTestId('explore.hover')).toContainText('ODIN α (exploration) 20, detection threshold (relative change) 0.02');
+  await expect(lab.byTestId('explore.hover')).toContainText('one seed');
   const mean = Number(await lab.byTestId('explore.cell-2-0').getAttribute('data-mean'));
 
   // α = 20, threshold 0.02, seed 1: the live lab plays exactly that run.

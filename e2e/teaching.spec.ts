@@ -136,6 +136,8 @@ test('a lesson, walked through with the keyboard only', async ({ page }) => {
 });
 
 test('presentation mode: large type, chosen panels hidden, carried by the link; axe finds no serious or critical violation', async ({ page }) => {
+  // Axe over the whole page at 1280 × 1400 (the charts zoomed in presentation) takes a while on a busy machine.
+  test.setTimeout(60_000);
   const lab = new LabPage(page);
   await lab.goto();
   await lab.pause();
@@ -164,8 +166,9 @@ test('presentation mode: large type, chosen panels hidden, carried by the link; 
   await lab.byTestId('algorithm.forward').click();
   await lab.byTestId('algorithm.forward').click();
   await expect.poll(() => lab.currentLine()).toBe(4);
+  // Larger than the normal view's 16 px, and small enough that the board, the main chart, the highlighted line and the variables share a 1280 × 720 screen (e2e/classroom.spec.ts).
   const size = await lab.byTestId('algorithm.narration').evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
-  expect(size).toBeGreaterThanOrEqual(24);
+  expect(size).toBeGreaterThanOrEqual(19);
   await page.setViewportSize({ width: 1280, height: 1400 });
   await page.locator('#board-heading').evaluate((e) => e.scrollIntoView({ block: 'start' }));
   await page.screenshot({ path: 'test-results/teaching-step.png', fullPage: false });

@@ -1,5 +1,5 @@
 import { axisBottom, axisLeft, type Axis, type AxisDomain, type ScaleLinear, type Selection } from 'd3';
-import { FONT_PX, THEME, compactTickFormat, createScaffold, styleAxis, type ChartScaffold, type G, type Svg } from './runtime';
+import { FONT_PX, THEME, compactTickFormat, createScaffold, styleAxis, textMeasurer, type ChartScaffold, type G, type Svg } from './runtime';
 
 /**
  * The chart kit's axes (ARCHITECTURE §7c): the groups every chart with a left and a bottom
@@ -89,7 +89,19 @@ export function layoutAxes<X extends AxisDomain, Y extends AxisDomain>(
     .style('stroke', THEME.grid)
     .attr('stroke-width', 1);
   parts.xLabel.attr('x', innerWidth).attr('y', innerHeight + 36).text(labels.x);
-  parts.yLabel.attr('x', -innerHeight / 2).attr('y', -margin.left + 14).text(labels.y);
+  // A label longer than the plot is high would be cut at the chart's top ("ghput (queries/s)" on a
+  // low chart): it is then said by its unit alone ("queries/s", the card's title names the
+  // quantity), and one still too long starts at the plot's top and runs down into the bottom margin.
+  const node = parts.svg.node();
+  const measure = node === null ? () => 0 : textMeasurer(node);
+  const unit = /\(([^()]+)\)\s*$/.exec(labels.y)?.[1];
+  const text = measure(labels.y) <= innerHeight || unit === undefined ? labels.y : unit;
+  const fits = measure(text) <= innerHeight;
+  parts.yLabel
+    .attr('text-anchor', fits ? 'middle' : 'end')
+    .attr('x', fits ? -innerHeight / 2 : 0)
+    .attr('y', -margin.left + 14)
+    .text(text);
 }
 
 /** `layoutAxes` of two linear scales: the kit's tick counts, compact tick labels, grid lines at the value ticks. */

@@ -175,5 +175,5 @@ function drawLines(g: Group, data: ExploreData, size: { width: number; height: n
   g.append('g').attr('transform', `translate(0,${size.height})`).call(xAxis as never);
   g.append('g').call(axisLeft(y).ticks(6));
   g.append('text').attr('class', 'explore-axis-title').attr('x', size.width / 2).attr('y', size.height + 38).attr('text-anchor', 'middle').text(axis.name);
-  g.append('text').attr('class', 'explore-axis-title').attr('transform', `translate(-56,${size.height / 2}) rotate(-90)`).attr('text-anchor', 'middle').text(data.metric);
+  g.append('text').attr('class', 'explore-axis-title').attr('transform', `translate(-56,${size.height / 2}) rotate(-90)`).attr('text-anchor', 'middle').text(data.metricLabel);
 }

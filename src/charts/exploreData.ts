@@ -1,5 +1,6 @@
 import type { AnyScenario } from '../scenario/schema';
-import { axisName, axisValues, sweepMetric, type AxisValue } from '../scenario/sweep';
+import { axisValues, sweepMetric, type AxisValue } from '../scenario/sweep';
+import { fieldName, metricName } from '../scenario/sweepNames';
 import { worldOf } from '../worlds';
 import type { CellOutcome } from '../scenario/sweepReport';
 import { differencePct, meanInterval, metricOf, type MeanInterval } from '../scenario/sweepStats';
@@ -26,6 +27,8 @@ export interface ExploreAxis {
 
 export interface ExploreData {
   readonly metric: string;
+  /** The metric in words, with its unit (`sweepNames.ts`): "mean throughput (queries/s)". */
+  readonly metricLabel: string;
   readonly axes: readonly ExploreAxis[];
   readonly laneLabels: readonly string[];
   /** One axis: a line per lane over the axis values. */
@@ -43,7 +46,7 @@ function laneLabels(scenario: AnyScenario, outcomes: readonly (CellOutcome | nul
   return lanes.map((l, k) => {
     const seen = new Set<string>();
     for (const o of outcomes) if (o?.results[k] !== undefined) seen.add(o.results[k].label);
-    return seen.size === 1 ? [...seen][0]! : `lane ${k + 1} (${l.scheduler})`;
+    return seen.size === 1 ? [...seen][0]! : `lane ${k + 1} (${worldOf(scenario).schedulerLabel?.(l.scheduler) ?? l.scheduler})`;
   });
 }
 
@@ -55,7 +58,9 @@ function laneLabels(scenario: AnyScenario, outcomes: readonly (CellOutcome | nul
  */
 export function exploreData(scenario: AnyScenario, seeds: readonly number[], outcomes: readonly (CellOutcome | null)[], mode: HeatmapMode): ExploreData {
   const metric = sweepMetric(scenario);
-  const axes: ExploreAxis[] = (scenario.sweep?.axes ?? []).map((a) => ({ name: axisName(a), path: a.path, values: axisValues(a) }));
+  const metricLabel = metricName(metric);
+  // An axis the person named keeps its name; else the field's, in words (never its path).
+  const axes: ExploreAxis[] = (scenario.sweep?.axes ?? []).map((a) => ({ name: a.name ?? fieldName(a.path, scenario), path: a.path, values: axisValues(a) }));
   const labels = laneLabels(scenario, outcomes);
   const rows = axes[0]?.values.length ?? 1;
   const cols = axes.length >= 2 ? axes[1]!.values.length : 1;
@@ -85,12 +90,12 @@ export function exploreData(scenario: AnyScenario, seeds: readonly number[], out
       mode.kind === 'lane'
         ? laneValue(mode.lane)
         : (o: CellOutcome) => differencePct(metricOf(o.results[mode.a]?.summary ?? {}, metric), metricOf(o.results[mode.b]?.summary ?? {}, metric));
-    const title = mode.kind === 'lane' ? `${labels[mode.lane] ?? ''}: ${metric}` : `${labels[mode.a] ?? ''} against ${labels[mode.b] ?? ''}: ${metric}, difference in %`;
+    const title = mode.kind === 'lane' ? `${labels[mode.lane] ?? ''}: ${metricLabel}` : `${labels[mode.a] ?? ''} against ${labels[mode.b] ?? ''}: ${metricLabel}, difference in %`;
     const cells: ExplorePoint[] = [];
     for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) cells.push(point(i, j, value));
     heatmap = { mode, title, cells };
   }
-  return { metric, axes, laneLabels: labels, lines, heatmap };
+  return { metric, metricLabel, axes, laneLabels: labels, lines, heatmap };
 }
 
 /** A value for people: 4 significant digits, a sign when asked. */

@@ -244,10 +244,10 @@ describe('the Explore and slowdown charts fed extremes write only finite attribu
     for (const v of EXTREMES) {
       for (const halfWidth95 of [0, v, Number.NaN]) {
         const point = (i: number, j: number) => ({ i, j, total: 4, mean: i === 0 ? v : i + j, halfWidth95, seeds: i === 2 ? 0 : 4 });
-        drawExplore(svg, { metric: 'throughputMeanQps', axes: [axes[0]!], laneLabels: ['ODIN', 'LLS'], lines: [0, 1].map((lane) => ({ lane, label: `lane ${lane}`, points: [0, 1, 2].map((i) => point(i, 0)) })), heatmap: null }, handlers);
+        drawExplore(svg, { metric: 'throughputMeanQps', metricLabel: 'mean throughput (queries/s)', axes: [axes[0]!], laneLabels: ['ODIN', 'LLS'], lines: [0, 1].map((lane) => ({ lane, label: `lane ${lane}`, points: [0, 1, 2].map((i) => point(i, 0)) })), heatmap: null }, handlers);
         for (const bad of nonFiniteAttributes(svg)) problems.push(`explore lines, mean ${v}, half-width ${halfWidth95}: ${bad}`);
         for (const mode of [{ kind: 'lane', lane: 0 }, { kind: 'difference', a: 0, b: 1 }] as const) {
-          drawExplore(svg, { metric: 'throughputMeanQps', axes, laneLabels: ['ODIN', 'LLS'], lines: [], heatmap: { mode, title: 'ODIN', cells: [0, 1, 2].flatMap((i) => [0, 1].map((j) => point(i, j))) } }, handlers);
+          drawExplore(svg, { metric: 'throughputMeanQps', metricLabel: 'mean throughput (queries/s)', axes, laneLabels: ['ODIN', 'LLS'], lines: [], heatmap: { mode, title: 'ODIN', cells: [0, 1, 2].flatMap((i) => [0, 1].map((j) => point(i, j))) } }, handlers);
           for (const bad of nonFiniteAttributes(svg)) problems.push(`explore heatmap ${mode.kind}, mean ${v}, half-width ${halfWidth95}: ${bad}`);
         }
       }

@@ -102,7 +102,22 @@ function extraDocuments(): Doc[] {
   return [poisson, share, schedules, bursts, traced, mmpp].map((s) => s as unknown as Doc);
 }
 
-const DOCUMENTS: readonly Doc[] = [...PRESETS.map((p) => shortened(p.scenario)), ...extraDocuments()];
+/** A document of each world at its most lanes, with a moment a link carries (`view.at`): every field of the moment, its lane at the last lane. */
+function momentDocuments(): Doc[] {
+  const pipeline = structuredClone(PRESETS.find((p) => p.id === 'default')!.scenario) as PipelineScenario;
+  pipeline.pipeline.queries = 100;
+  pipeline.pipeline.lanes = Array.from({ length: 8 }, () => ({ scheduler: 'static' as const }));
+  const at = { position: 10, step: 1, playing: false, lane: 1, lesson: { id: 'lesson-odin', step: 1 } };
+  const serving = structuredClone(PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
+  serving.serving.durationS = 2;
+  serving.serving.lanes = Array.from({ length: 10 }, () => ({ scheduler: 'fixed' as const }));
+  return [
+    { ...pipeline, view: { mode: 'presentation', hide: [], at } },
+    { ...serving, view: { mode: 'normal', hide: [], at } },
+  ] as unknown as Doc[];
+}
+
+const DOCUMENTS: readonly Doc[] = [...PRESETS.map((p) => shortened(p.scenario)), ...extraDocuments(), ...momentDocuments()];
 
 const schemaOf = (doc: Doc) => (doc['world'] === 'serving' ? servingScenarioSchema : pipelineScenarioSchema);
 

@@ -26,6 +26,8 @@ export interface WorldLane {
 export interface WorldParameter {
   readonly name: string;
   readonly default: number;
+  /** How people name it, with its unit (`α (exploration)`, `batch size b`); the name when absent. */
+  readonly label?: string;
 }
 
 /** One lane's result in one cell, as `run` prints it. */
@@ -75,6 +77,8 @@ export interface World<S extends WorldScenario = WorldScenario> {
   withOptionalDefaults(scenario: S): S;
   /** The parameters of one of its schedulers. */
   parameters(scheduler: string): readonly WorldParameter[];
+  /** How people name one of its schedulers (`ODIN`, `Triton (fixed)`); the id when absent. */
+  schedulerLabel?(scheduler: string): string;
   /** Whether the world has learning schedulers (a cost estimate then says how it weighs them). */
   readonly hasLearners: boolean;
   /** Whether a lane's scheduler learns (tfjs): such lanes cost more and need the learners loaded. */

@@ -42,6 +42,17 @@ export const PIPELINE_LIMITS = {
 export const HIDEABLE_CONTROLS = ['playback', 'palette', 'lanes', 'scenario', 'assumptions', 'events', 'charts', 'links', 'algorithm', 'timeline', 'lessons'] as const;
 export type HideableControl = (typeof HIDEABLE_CONTROLS)[number];
 
+/**
+ * Bounds of the moment a link reopens at (`view.at`, ARCHITECTURE §4): a position in queries
+ * served (pipeline) or simulated ms (serving), an algorithm step, a lesson's step.
+ */
+export const MOMENT_LIMITS = {
+  position: { min: 0, max: 1_000_000_000 },
+  algorithmStep: { min: 0, max: 1_000_000 },
+  lessonStep: { min: 0, max: 1_000 },
+  lessonIdLength: 100,
+} as const;
+
 /** How the page presents a scenario: normal, large-type high-contrast, or chrome-less for an iframe. */
 export const VIEW_MODES = ['normal', 'presentation', 'embed'] as const;
 

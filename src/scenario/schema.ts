@@ -18,8 +18,8 @@ import { above, int, num, withParameters, type NumberBounds } from './fieldBound
 
 // The version, bounds and view options live in limits.ts, without zod, so that the page can read
 // them without loading the validator (ARCHITECTURE §7a′).
-export { HIDEABLE_CONTROLS, PIPELINE_LIMITS, SCENARIO_VERSION, SERVING_LIMITS, VIEW_MODES, type HideableControl } from './limits';
-import { HIDEABLE_CONTROLS, PIPELINE_LIMITS, SCENARIO_VERSION, SERVING_LIMITS, VIEW_MODES } from './limits';
+export { HIDEABLE_CONTROLS, MOMENT_LIMITS, PIPELINE_LIMITS, SCENARIO_VERSION, SERVING_LIMITS, VIEW_MODES, type HideableControl } from './limits';
+import { HIDEABLE_CONTROLS, MOMENT_LIMITS, PIPELINE_LIMITS, SCENARIO_VERSION, SERVING_LIMITS, VIEW_MODES } from './limits';
 
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.map((v) => `"${v}"`).join(', ')}` });
@@ -33,6 +33,44 @@ const metricsSchema = z.strictObject({
   percentiles: oneOf(['streaming', 'exact'] as const satisfies readonly PercentileMethod[]),
   relativeError: num(PIPELINE_LIMITS.percentileRelativeError.min, PIPELINE_LIMITS.percentileRelativeError.max).optional(),
 });
+
+/**
+ * The moment a link reopens at (`view.at`, both worlds; ignored by the CLI): where the run is
+ * (`position`: queries served in the pipeline world, simulated ms in the serving world), the
+ * algorithm step shown there (the pipeline's teaching view), whether it plays, the selected
+ * lane and the lesson under way. Optional and new in version 6 without a version change: a
+ * link without it opens as before, at the start, playing (ARCHITECTURE §4).
+ */
+const momentSchema = (lanes: number) => z.strictObject({
+  position: num(MOMENT_LIMITS.position.min, MOMENT_LIMITS.position.max),
+  step: int(MOMENT_LIMITS.algorithmStep.min, MOMENT_LIMITS.algorithmStep.max).optional(),
+  playing: z.boolean({ error: 'must be true or false' }),
+  lane: int(0, lanes - 1).optional(),
+  lesson: z
+    .strictObject({
+      id: z.string({ error: 'must be a string' }).max(MOMENT_LIMITS.lessonIdLength, { message: `must be at most ${MOMENT_LIMITS.lessonIdLength} characters` }),
+      step: int(MOMENT_LIMITS.lessonStep.min, MOMENT_LIMITS.lessonStep.max),
+    })
+    .optional(),
+});
+
+/** The view of either world's scenario (`lanes`: its most lanes): how the page shows it (ignored by the CLI). */
+const viewSchema = (lanes: number) => z.strictObject({
+  mode: oneOf(VIEW_MODES),
+  hide: z.array(oneOf(HIDEABLE_CONTROLS)).max(PIPELINE_LIMITS.hiddenControls),
+  /** The Explore view is open (on the scenario's sweep). */
+  explore: z.literal(true, { error: 'must be true (or left out)' }).optional(),
+  /** The Claims view (the reproduction report, ARCHITECTURE §4a) is open over the lab. */
+  claims: z.literal(true, { error: 'must be true (or left out)' }).optional(),
+  /** The moment the page reopens at (Copy link, the classroom link). */
+  at: momentSchema(lanes).optional(),
+});
+
+/** A moment's selected lane must be one of the scenario's lanes (named at `view.at.lane`). */
+function checkMomentLane(view: { readonly at?: { readonly lane?: number | undefined } | undefined } | undefined, lanes: number, ctx: z.RefinementCtx): void {
+  const lane = view?.at?.lane;
+  if (lane !== undefined && lane >= lanes) ctx.addIssue({ code: 'custom', path: ['view', 'at', 'lane'], message: `must be below the number of lanes (${lanes})` });
+}
 
 const modeSchema = oneOf(MODE_IDS);
 const interferenceModeSchema = modeSchema.refine((m) => m !== 'A', { message: 'must be an interference mode B–L' });
@@ -130,19 +168,11 @@ export const pipelineScenarioSchema = z
     /** Optional sweep: one run per (axis values, seed), e.g. ODIN §4.2's period × duration grid, §4.4's EPs. */
     sweep: sweepSchema.optional(),
     /** How the page shows the scenario (ignored by the CLI). */
-    view: z
-      .strictObject({
-        mode: oneOf(VIEW_MODES),
-        hide: z.array(oneOf(HIDEABLE_CONTROLS)).max(PIPELINE_LIMITS.hiddenControls),
-        /** The Explore view is open (on the scenario's sweep). */
-        explore: z.literal(true, { error: 'must be true (or left out)' }).optional(),
-        /** The Claims view (the reproduction report, ARCHITECTURE §4a) is open over the lab. */
-        claims: z.literal(true, { error: 'must be true (or left out)' }).optional(),
-      })
-      .optional(),
+    view: viewSchema(PIPELINE_LIMITS.lanes).optional(),
   })
   .superRefine((s, ctx) => {
     const p = s.pipeline;
+    checkMomentLane(s.view, p.lanes.length, ctx);
     const minEps = p.executionPlaces;
     // A rule between two fields names both: whichever one was just changed is named (fieldBounds.ts).
     let highestEp = -1;
@@ -382,19 +412,11 @@ export const servingScenarioSchema = z
     metrics: metricsSchema.optional(),
     /** Optional sweep (BCEdge Fig. 15's rates, Table V's platforms, Fig. 1's batch × instances, or any field). */
     sweep: sweepSchema.optional(),
-    view: z
-      .strictObject({
-        mode: oneOf(VIEW_MODES),
-        hide: z.array(oneOf(HIDEABLE_CONTROLS)).max(PIPELINE_LIMITS.hiddenControls),
-        /** The Explore view is open (on the scenario's sweep). */
-        explore: z.literal(true, { error: 'must be true (or left out)' }).optional(),
-        /** The Claims view is open over the lab. */
-        claims: z.literal(true, { error: 'must be true (or left out)' }).optional(),
-      })
-      .optional(),
+    view: viewSchema(SERVING_LIMITS.lanes).optional(),
   })
   .superRefine((s, ctx) => {
     const v = s.serving;
+    checkMomentLane(s.view, v.lanes.length, ctx);
     const seen = new Set<string>();
     v.models.forEach((m, i) => {
       if (seen.has(m.model)) ctx.addIssue({ code: 'custom', path: ['serving', 'models', i, 'model'], message: `is listed twice (${m.model})` });

@@ -31,6 +31,8 @@ export interface ExploreState {
   start(scenario: AnyScenario, workers?: number): void;
   /** Stops the pool: the cells done stay, the others are dropped. */
   cancel(): void;
+  /** Forgets the last sweep (cancelled if it runs): Explore opens clean over another lab's scenario. */
+  clear(): void;
 }
 
 export type ExploreStore = StoreApi<ExploreState>;
@@ -135,6 +137,11 @@ export function createExploreStore(
               },
             );
           }
+        },
+        clear: () => {
+          get().cancel();
+          run++;
+          set({ status: 'idle', scenario: null, seeds: [], total: 0, done: 0, outcomes: [], version: get().version + 1, error: null, startedMs: 0, finishedMs: null });
         },
         cancel: () => {
           if (get().status !== 'running') return;

@@ -370,6 +370,39 @@ describe('the shared slices of every lab store', () => {
     expect(store.getState().lesson).toBeNull();
   });
 
+  it('says so when no marker lies ahead or before, and forgets it once a jump goes', async () => {
+    const { store, client } = tiny();
+    await store.getState().load(scenario('markers'), 'preset');
+    await store.getState().stepMarker(1);
+    expect(store.getState().timelineNote).toMatch(/^No marker ahead/);
+    await store.getState().stepMarker(-1);
+    expect(store.getState().timelineNote).toBe('No marker before this point.');
+    client.send({ position: 5, markers: [{ lane: -1, at: 8 }] });
+    await store.getState().stepMarker(1);
+    expect(store.getState()).toMatchObject({ position: 8, timelineNote: null });
+  });
+
+  it('reopens a link at its moment (lane, lesson step, position and step, paused) and holds the scenario without it', async () => {
+    const { store, client } = tiny();
+    const at = { position: 20, step: 3, playing: false, lane: 1, lesson: { id: 'tiny', step: 1 } };
+    const presented = { ...scenario('at a moment'), view: { mode: 'presentation' as const, hide: [], at } };
+    expect(await store.getState().load(presented, 'link', { play: true })).toBe(true);
+    // Paused as it was made: the worker is never told to play, though the link asked for it.
+    expect(client.calls).toEqual(['load', 'trace 1', 'seek 20.3']);
+    expect(store.getState()).toMatchObject({ selectedLane: 1, lesson: { id: 'tiny', step: 1 }, position: 20, status: 'paused', starting: false, openedAt: at });
+    expect(store.getState().scenario!.view).toEqual({ mode: 'presentation', hide: [] });
+    expect(store.getState().view).toEqual({ mode: 'presentation', hide: [] });
+    // The moment it is at now, as Copy link writes it (the tiny world has no algorithm step).
+    expect(store.getState().moment()).toEqual({ position: 20, playing: false, lane: 1, lesson: { id: 'tiny', step: 1 } });
+    // A link made playing plays once it is there; a load without a moment forgets the last one.
+    client.calls.length = 0;
+    expect(await store.getState().load({ ...scenario('playing'), view: { mode: 'normal', hide: [], at: { position: 30, playing: true } } }, 'link')).toBe(true);
+    expect(client.calls).toEqual(['load', 'trace 0', 'seek 30', 'play']);
+    expect('view' in store.getState().scenario!).toBe(false);
+    await store.getState().load(scenario('plain'), 'preset');
+    expect(store.getState().openedAt).toBeNull();
+  });
+
   it('gives a restarted worker the scenario and the speed back and says so; before any scenario it only says so', async () => {
     const { store, client } = tiny();
     client.crash('crashed');

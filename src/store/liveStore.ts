@@ -7,6 +7,7 @@ import { FPS_WINDOW_MS } from './constants';
 import { historyActions, lessonScenario, type HistoryActions, type LoadErrors, type ScenarioSource } from './history';
 import { browserAsk, longRunGuard, type AskToStart } from './longRun';
 import { PendingStart } from './pendingStart';
+import { momentIn, momentOf, withoutMoment, type Moment } from './moment';
 import type { RestartReason } from './restartingWorker';
 
 /** How a lab is shown (carried by the link): normal or presentation, the parts a classroom hides. */
@@ -129,6 +130,8 @@ export interface SharedResultsSlice<T extends WorldTypes = WorldTypes> {
 export interface SharedTimelineSlice<T extends WorldTypes = WorldTypes> {
   furthest: number;
   timelineMarkers: readonly T['marker'][];
+  /** Why the last jump to a marker went nowhere (none ahead, none before); null once one went. */
+  timelineNote: string | null;
 }
 
 export interface SharedUiSlice {
@@ -137,6 +140,8 @@ export interface SharedUiSlice {
   helpOpen: boolean;
   /** The lesson being followed and its step. */
   lesson: { readonly id: string; readonly step: number } | null;
+  /** The moment the last load reopened at (a link's `view.at`), null when it opened at the start. */
+  openedAt: Moment | null;
 }
 
 /** Where a seek goes: a position (queries served or simulated ms) and, in the pipeline world, an algorithm step. */
@@ -148,6 +153,12 @@ export interface SeekTarget {
 export interface SharedActions<T extends WorldTypes = WorldTypes> extends HistoryActions<T['scenario']> {
   /** Presentation mode and hidden parts (a classroom link); kept in the scenario unless it is the default. */
   setView(view: T['view']): void;
+  /**
+   * Changes what the scenario carries for the views over the lab (its sweep, from Explore) without a
+   * new run: the live run does not read it, so the lab keeps its position (issue 37: a sweep reset
+   * the lab). Remembered for undo; the link follows.
+   */
+  amend(change: (scenario: T['scenario']) => T['scenario']): void;
   play(): Promise<void>;
   pause(): Promise<void>;
   /** Advances every lane by `amount`: queries (pipeline) or simulated ms (serving). */
@@ -168,6 +179,8 @@ export interface SharedActions<T extends WorldTypes = WorldTypes> extends Histor
   /** Moves to another step of the lesson under way: selects its lane and goes where it says. */
   lessonStep(step: number): Promise<void>;
   endLesson(): void;
+  /** Where the run is now, as a link carries it (`view.at`): Copy link and the classroom link. */
+  moment(): Moment;
 }
 
 /** What every lab's store holds and does, whatever its world (ARCHITECTURE §1, step 3). */
@@ -249,11 +262,15 @@ export interface LiveWorld<T extends WorldTypes, W extends object> {
   frame(frame: T['frame'], state: State<T, W>, fresh: boolean): Partial<State<T, W>>;
   /** Where a marker takes the run. */
   markerTarget(marker: T['marker']): SeekTarget;
+  /** The markers a jump steps through, from the selected lane's (the pipeline folds trials and adds scheduled events); as given when absent. */
+  jumpMarkers?(markers: readonly T['marker'][], state: State<T, W>): readonly T['marker'][];
   /** A lesson of the world by id; a promise where the lessons' texts load when first needed (the pipeline's, ARCHITECTURE §7a′). */
   findLesson(id: string): WorldLesson<T> | undefined | Promise<WorldLesson<T> | undefined>;
   lessonTarget(step: T['lessonStep']): SeekTarget;
   /** Tells the worker which lane is selected (the pipeline's algorithm trace follows it). */
   selectLane?(lane: number): Promise<void>;
+  /** The algorithm step shown now (the pipeline's teaching view), for a link's moment; undefined where there is none. */
+  momentStep?(state: State<T, W>): number | undefined;
   /** Called when the worker was restarted, before the scenario is given back. */
   restarted?(store: LiveStore<State<T, W>>): void;
 }
@@ -281,11 +298,13 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
 
   /** What a good load sets (also when a restarted worker is given the scenario back). */
   const loadedState = (result: T['loaded'], state: S): Partial<S> => {
+    // The lab holds the scenario without the moment it was opened at (`moment.ts`).
+    const scenario = withoutMoment(result.scenario);
     const shared: Partial<SharedLabState<T>> = {
-      scenario: result.scenario,
+      scenario,
       lanes: result.lanes,
       summaries: null,
-      view: (result.scenario.view ?? DEFAULT_VIEW) as T['view'],
+      view: (scenario.view ?? DEFAULT_VIEW) as T['view'],
       selectedLane: Math.max(0, Math.min(state.selectedLane, result.lanes.length - 1)),
     };
     return { ...shared, ...world.loaded(result, state) } as Partial<S>;
@@ -322,17 +341,37 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
     const replace = async (scenario: unknown, source: ScenarioSource, play = false): Promise<boolean> => {
       const wasPlaying = get().status === 'playing' || get().starting;
       // Asked for now, so that a Pause while the scenario loads cancels it.
-      const id = wasPlaying || play ? pending.begin() : null;
+      let id = wasPlaying || play ? pending.begin() : null;
       const first = get().scenario === null;
       const viewBefore = get().view;
       const result = await client.load(scenario);
+      // A link made at a moment (`view.at`) reopens there, and plays only if it was playing.
+      const at = result.ok ? momentIn(result.scenario) : undefined;
+      if (at !== undefined) {
+        if (id !== null) pending.cancel();
+        id = null;
+      }
       // A view the person chose before the first scenario or while this one was loading (presentation, hidden parts) stays, unless the scenario brings its own.
       const chosen = get().view !== viewBefore || (first && !isDefaultView(viewBefore)) ? get().view : null;
       const playing = id === null ? null : result.ok ? start(id, result.scenario) : (pending.settled(id), null);
       const ok = applyLoad(result, source);
       if (ok && chosen !== null && result.ok && result.scenario.view === undefined) get().setView(chosen);
+      setShared({ openedAt: ok && at !== undefined ? at : null });
+      if (ok && at !== undefined) await reopenAt(at);
       await playing;
       return ok;
+    };
+    /** Goes to a link's moment: its lane (the trace follows it), its lesson, its position and step, then plays if it was playing. */
+    const reopenAt = async (at: Moment): Promise<void> => {
+      const lane = Math.max(0, Math.min(get().lanes.length - 1, at.lane ?? 0));
+      if (lane !== get().selectedLane) setShared({ selectedLane: lane });
+      await world.selectLane?.(lane);
+      if (at.lesson !== undefined) {
+        const lesson = await world.findLesson(at.lesson.id);
+        if (lesson !== undefined) setShared({ lesson: { id: at.lesson.id, step: Math.max(0, Math.min(lesson.steps.length - 1, at.lesson.step)) } });
+      }
+      if (at.position > 0 || at.step !== undefined) await seekTo(at.step === undefined ? { position: at.position } : { position: at.position, step: at.step });
+      if (at.playing) await start(pending.begin(), get().scenario);
     };
     const history = historyActions<T['scenario']>(get, setShared, replace);
     /** A refusal of the worker's door in the banner (an edit, a step): the scenario was kept. */
@@ -349,7 +388,9 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
       // The edit's answer carries the scenario it made and whether it changed it (`liveEdits`):
       // one worker call per edit; an answer without them (a world that does not say) asks.
       const done = result as Partial<{ scenario: T['scenario'] | null; changed: boolean }>;
-      const scenario = 'scenario' in done ? (done.scenario ?? null) : await client.currentScenario();
+      const answered = 'scenario' in done ? (done.scenario ?? null) : await client.currentScenario();
+      // The worker's scenario may still hold the moment a link opened it at: the lab's does not.
+      const scenario = answered === null ? null : withoutMoment(answered);
       if (scenario === null) return result;
       const view = get().view;
       const merged = (isDefaultView(view) ? scenario : { ...scenario, view }) as T['scenario'];
@@ -382,9 +423,11 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
       summaries: null,
       furthest: 0,
       timelineMarkers: [],
+      timelineNote: null,
       selectedLane: 0,
       helpOpen: false,
       lesson: null,
+      openedAt: null,
 
       load: history.load,
       reject: history.reject,
@@ -398,6 +441,13 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
         const { view: _old, ...rest } = scenario;
         void _old;
         setShared({ view, scenario: (isDefaultView(view) ? rest : { ...rest, view }) as T['scenario'] });
+      },
+      amend: (change) => {
+        const before = get().scenario;
+        if (before === null) return;
+        const after = change(structuredClone(before));
+        history.remember(before);
+        setShared({ scenario: after });
       },
       play: () => start(pending.begin(), get().scenario),
       pause: () => {
@@ -430,9 +480,16 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
       },
       stepMarker: async (direction) => {
         const { timelineMarkers, selectedLane, position } = get();
-        const targets = markersOfLane(timelineMarkers, selectedLane).map((m) => world.markerTarget(m));
+        const own = markersOfLane(timelineMarkers, selectedLane);
+        const targets = (world.jumpMarkers?.(own, get()) ?? own).map((m) => world.markerTarget(m));
         const target = direction === 1 ? targets.find((t) => t.position > position) : targets.findLast((t) => t.position < position);
-        if (target !== undefined) await seekTo(target);
+        if (target === undefined) {
+          // Said, not silent (issue 37): the markers come as the run reaches them.
+          setShared({ timelineNote: direction === 1 ? 'No marker ahead: markers appear as the run reaches them (play or step on).' : 'No marker before this point.' });
+          return;
+        }
+        setShared({ timelineNote: null });
+        await seekTo(target);
       },
       startLesson: async (id) => {
         const lesson = await world.findLesson(id);
@@ -460,6 +517,7 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
         await seekTo(world.lessonTarget(target));
       },
       endLesson: () => setShared({ lesson: null }),
+      moment: () => momentOf(get(), world.momentStep?.(get())),
     };
     const own = world.slice(set, get, { remember: history.remember, edit: history.edit, liveEdit });
     return { ...shared, ...own } as S;

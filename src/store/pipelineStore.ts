@@ -9,6 +9,7 @@ import { DEFAULT_SPEED, PIPELINE_SPEEDS } from './constants';
 import { createLiveStore, markersOfLane, type LiveStore, type LiveWorld, type SeekTarget, type SharedLabState, type WorldTypes } from './liveStore';
 import { PipelineSeriesBuffer } from './pipelineSeriesBuffer';
 import { MarkerBuffer } from './series';
+import { foldTrials, scheduledMarkers } from './pipelineMarkers';
 import type { AskToStart } from './longRun';
 
 /** The worker's API as the page sees it (every call is asynchronous), derived from `PipelineApi`. */
@@ -56,6 +57,9 @@ export interface PipelineSlice {
   teaching: PipelineTeachingFrame | null;
   /** Queries served when the last teaching frame was made (the algorithm panel narrates that one while playing). */
   teachingServed: number;
+  /** The time line shows every trial of a rebalancing (unfolded) instead of one marker per rebalancing. */
+  trialsShown: boolean;
+  setTrialsShown(shown: boolean): void;
 
   /** The live edits (ARCHITECTURE §1): each true when applied; refused, the banner names the field and the scenario stays. */
   addEvent(executionPlace: number, mode: InterferenceModeId): Promise<boolean>;
@@ -103,6 +107,8 @@ function pipelineWorld(client: PipelineClient): LiveWorld<PipelineTypes, Pipelin
       throughputView: 'config',
       teaching: null,
       teachingServed: 0,
+      trialsShown: false,
+      setTrialsShown: (shown) => set({ trialsShown: shown }),
       addEvent: async (executionPlace, mode) => {
         const answer = await liveEdit(() => client.addEvent(executionPlace, mode));
         if (answer.ok) set({ events: answer.events });
@@ -147,6 +153,7 @@ function pipelineWorld(client: PipelineClient): LiveWorld<PipelineTypes, Pipelin
           : {}),
       };
     },
+    jumpMarkers: (markers, state) => [...foldTrials(markers, state.trialsShown).markers, ...scheduledMarkers(state.events, state.furthest)].sort((a, b) => a.query - b.query),
     markerTarget: (marker) => {
       const { query, step } = pipelineMarkerTarget(marker);
       return seekTarget(query, step);
@@ -155,6 +162,8 @@ function pipelineWorld(client: PipelineClient): LiveWorld<PipelineTypes, Pipelin
     findLesson: (id) => import('../scenario/lessons').then((m) => m.findPipelineLesson(id)),
     lessonTarget: (step) => seekTarget(step.query, step.algorithmStep),
     selectLane: async (lane) => void (await client.setTraceLane(lane)),
+    // The line the algorithm panel shows: the teaching view's cursor in the query it narrates.
+    momentStep: (state) => (state.teaching !== null && state.teaching.cursor >= 0 ? state.teaching.cursor : undefined),
   };
 }
 

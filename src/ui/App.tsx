@@ -4,7 +4,7 @@ import { PAGE_WORLDS, pageWorldOf } from '../worlds/pages';
 import type { OpenedLink } from '../scenario/linkPacking';
 import { startLinkSync } from './linkSync';
 import { openPageLink } from './shell/openPageLink';
-import { loadRouted, OpenInLabContext, ShownWorldContext, type OpenInLab, type PageWorldModule } from './shell/pageWorld';
+import { loadRouted, OpenInLabContext, ShownWorldContext, SwitchLabContext, type OpenInLab, type PageWorldModule, type SwitchLab } from './shell/pageWorld';
 
 /** A world's lab once started: its page module and its store (with its worker). */
 interface StartedLab {
@@ -95,9 +95,10 @@ export function App({ store: given, link }: { readonly store?: AnyLabStore; read
         await routeLink(open, link, { play: false });
       }
       // A link that opens the Explore or Claims view leaves the lab paused: their workers need the cores.
+      // A link made at a moment (`view.at`) was reopened there by the store, playing or paused as it was.
       const state = store.getState();
       const view = state.view as { readonly explore?: boolean; readonly claims?: boolean };
-      if (state.scenario !== null && view.explore !== true && view.claims !== true) await state.play();
+      if (state.scenario !== null && state.openedAt === null && view.explore !== true && view.claims !== true) await state.play();
     })();
   }, [firstLab, open, link, linkWorld]);
 
@@ -116,6 +117,24 @@ export function App({ store: given, link }: { readonly store?: AnyLabStore; read
     if (lab.store.getState().scenario === null) void lab.store.getState().load(lab.module.defaultScenario() as never, 'preset');
   }, [firstLab, labs]);
 
+  /** The header's lab switch: the first lab, or another world's, opened on its default scenario (playing) the first time. */
+  const switchLab = useCallback<SwitchLab>(
+    (id) => {
+      if (id === shown.id) return;
+      if (pageWorldOf(id).id === FIRST.id) return exit();
+      const started = labs.get(id);
+      if (started !== undefined && started.store.getState().scenario !== null) {
+        for (const [other, lab] of labs) if (other !== id) void lab.store.getState().pause();
+        setShown({ id, lab: started });
+        return;
+      }
+      void pageWorldOf(id)
+        .load()
+        .then((module) => open({ world: id, scenario: module.defaultScenario(), source: 'preset', play: true }));
+    },
+    [exit, labs, open, shown.id],
+  );
+
   const loading = (
     <p className="loading" data-testid={`${shown.id}.loading`}>
       Opening the {shown.id} lab…
@@ -124,7 +143,9 @@ export function App({ store: given, link }: { readonly store?: AnyLabStore; read
   const Lab = shownLab?.module.Lab;
   return (
     <OpenInLabContext.Provider value={open}>
-      <ShownWorldContext.Provider value={shown.id}>{Lab === undefined || shownLab === null ? loading : <Suspense fallback={loading}><Lab store={shownLab.store} onExit={exit} /></Suspense>}</ShownWorldContext.Provider>
+      <SwitchLabContext.Provider value={switchLab}>
+        <ShownWorldContext.Provider value={shown.id}>{Lab === undefined || shownLab === null ? loading : <Suspense fallback={loading}><Lab store={shownLab.store} onExit={exit} /></Suspense>}</ShownWorldContext.Provider>
+      </SwitchLabContext.Provider>
     </OpenInLabContext.Provider>
   );
 }

@@ -38,8 +38,9 @@ export function LessonsPanel(props: LessonsOfLab) {
   if (props.lesson !== null) return <LessonView {...props} onStarted={() => setListOpen(false)} />;
   return (
     <section className="lessons" aria-label="Lessons" data-testid="lessons">
-      <button type="button" data-testid="lessons.open" aria-expanded={listOpen} onClick={() => setListOpen(!listOpen)}>
-        <LessonsIcon /> Lessons
+      {/* The visible start for a newcomer: the lessons walk each paper's algorithm step by step. */}
+      <button type="button" className="lessons-start" data-testid="lessons.open" aria-expanded={listOpen} onClick={() => setListOpen(!listOpen)}>
+        <LessonsIcon /> Start here: lessons
       </button>
       {listOpen ? <LessonView {...props} onStarted={() => setListOpen(false)} /> : null}
     </section>

@@ -1,5 +1,6 @@
 import type { AnyScenario } from '../scenario/schema';
 import type { AnyLabStore } from '../store/liveStore';
+import { withMoment } from '../store/moment';
 
 /**
  * The link codec (`scenario/link.ts`), loaded when a link is first written or opened: it
@@ -91,11 +92,15 @@ export function startLinkSync(
   };
 }
 
-/** The address of the current scenario (what "Copy link" copies); null when it is too large for a link. */
+/**
+ * The address of the current scenario at the moment the run is at (what "Copy link" copies: the
+ * position, paused or playing, the algorithm step, the selected lane and the lesson step, `view.at`);
+ * null when it is too large for a link.
+ */
 export async function currentLink(store: Pick<AnyLabStore, 'getState'>, win: Window): Promise<string | null> {
-  const scenario = store.getState().scenario;
+  const state = store.getState();
   const base = `${win.location.origin}${win.location.pathname}${win.location.search}`;
-  if (scenario === null) return base;
-  const hash = await linkFor(scenario);
+  if (state.scenario === null) return base;
+  const hash = await linkFor(withMoment(state.scenario, state.moment()));
   return hash === null ? null : `${base}#${hash}`;
 }

@@ -395,6 +395,16 @@ export function servingLaneLabel(id: ServingSchedulerId, params: Readonly<Record
     const uniformOnly = id === 'fixed-hindsight' && params['perModel'] === 0;
     return uniformOnly ? 'Triton at its best uniform setting' : entry.label;
   }
-  const shown = entry.parameters.map((p) => `${p.name === 'batchSize' ? 'b' : p.name === 'instances' ? 'm_c' : p.name}=${value(params, p)}`);
-  return [entry.label, ...shown].join(' ');
+  const short = (name: string) => (name === 'batchSize' ? 'b' : name === 'instances' ? 'm_c' : name);
+  const shown = entry.parameters.map((p) => `${short(p.name)}=${value(params, p)}`);
+  // A model set apart from the lane's setting (`batchSize.yolo`, the lab's per-model sliders) is named, so the title never says "b=8" of a model at 16.
+  const byModel = new Map<string, string[]>();
+  for (const p of entry.parameters) {
+    for (const [key, v] of Object.entries(params)) {
+      const [name, model] = key.split('.');
+      if (name === p.name && model !== undefined && v !== value(params, p)) byModel.set(model, [...(byModel.get(model) ?? []), `${short(p.name)}=${v}`]);
+    }
+  }
+  const apart = [...byModel].sort(([a], [b]) => a.localeCompare(b)).map(([model, values]) => `${model} ${values.join(' ')}`);
+  return [entry.label, ...shown].join(' ') + (apart.length === 0 ? '' : `; ${apart.join('; ')}`);
 }

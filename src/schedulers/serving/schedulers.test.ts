@@ -195,6 +195,8 @@ describe('the serving registry in the engine', () => {
       }
     }
     expect(servingLaneLabel('fixed', {})).toBe('Triton (fixed) b=8 m_c=2');
+    // A model set apart by the per-model sliders is named (issue 37: the title said b=8 of yolo at 16).
+    expect(servingLaneLabel('fixed', { batchSize: 8, instances: 2, 'batchSize.yolo': 16, 'instances.yolo': 2, 'instances.bert': 3 })).toBe('Triton (fixed) b=8 m_c=2; bert m_c=3; yolo b=16');
   });
 
   it('says that a learning scheduler needs tfjs when no factory is given', () => {

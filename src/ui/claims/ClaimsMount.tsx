@@ -31,7 +31,8 @@ export function ClaimsMount() {
     const single = swept.sweep === undefined || sweepCombinations(swept).length === 1;
     const explore = !single && pageWorldOf(worldOf(swept).id).explore;
     const scenario: AnyScenario = single ? cellScenario(swept, { values: sweepCombinations(swept)[0]!, seed: swept.seed }) : explore ? ({ ...swept, view: { mode: 'normal', hide: [], explore: true } } as AnyScenario) : swept;
-    void open({ world: scenario.world, scenario, source: 'preset', play: !explore });
+    // The lab opens at its top (the board and the main chart), not where the claim's row was on the page.
+    void open({ world: scenario.world, scenario, source: 'preset', play: !explore }).then(() => window.scrollTo(0, 0));
   };
   return <ClaimsPage onOpen={openRow} onClose={close} />;
 }

@@ -18,6 +18,9 @@ export function ExploreMount() {
   const open = useShell((s) => (s.view as { readonly explore?: boolean }).explore === true);
   const scenario = useShell((s) => s.scenario as AnyScenario | null);
   const [explore] = useState(exploreStore);
+  // A sweep of another lab's scenario is not this one's: Explore opens clean (issue 37).
+  const last = explore.getState().scenario;
+  if (open && scenario !== null && last !== null && last.world !== scenario.world) explore.getState().clear();
   if (!open || scenario === null) return null;
   const close = () => {
     const { explore: _explore, ...view } = store.getState().view as { readonly explore?: boolean };
@@ -29,7 +32,7 @@ export function ExploreMount() {
       scenario={scenario}
       store={explore}
       autoStart={scenario.sweep !== undefined && explore.getState().status === 'idle'}
-      onSweepChange={(sweep) => void store.getState().edit((s) => ({ ...(s as AnyScenario), sweep }) as never)}
+      onSweepChange={(sweep) => store.getState().amend((s) => ({ ...(s as AnyScenario), sweep }) as never)}
       onOpenRun={(run) => {
         explore.getState().cancel();
         // The run alone, in the normal view: Explore closes on it.

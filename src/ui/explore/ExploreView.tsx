@@ -6,13 +6,32 @@ import { exploreData, formatValue, type ExplorePoint, type HeatmapMode } from '.
 import { toCsv } from '../../scenario/csv';
 import { formatErrors, validateAnyScenario, type AnyScenario } from '../../scenario/schema';
 import { worldOf } from '../../worlds';
-import { axisName, cellScenario, sweepCombinations, sweepMetricsOf, type Sweep } from '../../scenario/sweep';
+import { cellScenario, sweepCombinations, sweepMetricsOf, type Sweep } from '../../scenario/sweep';
+import { fieldName, metricName } from '../../scenario/sweepNames';
 import { csvRows, sweepReport, type CellOutcome, type ResultRow } from '../../scenario/sweepReport';
 import { higherIsBetter } from '../../scenario/sweepStats';
 import type { ExploreStore } from '../../store/exploreStore';
 import { pageWorkers } from '../../store/explorePool';
 import { downloadBlob, downloadText } from '../download';
 import { axisText, defaultSweep, parseAxisValues, sweepableFields } from './fields';
+
+/**
+ * While a sweep runs, the seconds since it started and the cells under way, every second: a cell of
+ * the serving world can take a minute, and "0 of 15" said nothing for that long (issue 37).
+ */
+function Elapsed({ since, running }: { readonly since: number; readonly running: number }) {
+  const [nowMs, setNowMs] = useState(() => performance.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNowMs(performance.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return (
+    <span data-testid="explore.elapsed">
+      {' '}
+      · {Math.max(0, Math.round((nowMs - since) / 1000))} s, {running} cell{running === 1 ? '' : 's'} under way
+    </span>
+  );
+}
 
 export interface ExploreViewProps {
   /** The live lab's scenario: the sweep runs over its fields. */
@@ -35,8 +54,10 @@ interface Draft {
 }
 
 function draftOf(sweep: Sweep, scenario: AnyScenario): Draft {
+  // The scenario's own sweep as it is (two axes at most); the world's default starts with one axis, a line per lane (Add an axis for a heatmap).
+  const axes = scenario.sweep === undefined ? 1 : 2;
   return {
-    axes: sweep.axes.slice(0, 2).map((a) => ({ path: a.path, text: axisText(a) })),
+    axes: sweep.axes.slice(0, axes).map((a) => ({ path: a.path, text: axisText(a) })),
     seeds: sweep.seeds ?? 1,
     metric: sweep.metric ?? sweepMetricsOf(scenario)[0]!,
     compare: sweep.compare ?? null,
@@ -74,6 +95,7 @@ export function ExploreView({ scenario, store, onSweepChange, onOpenRun, onClose
   const svgRef = useRef<SVGSVGElement>(null);
   const fields = useMemo(() => sweepableFields(scenario), [scenario]);
   const lanes = worldOf(scenario).lanes(scenario);
+  const schedulerName = (id: string) => worldOf(scenario).schedulerLabel?.(id) ?? id;
 
   const candidate = (): AnyScenario | null => {
     const next = { ...scenario, sweep: sweepOf(draft) } as AnyScenario;
@@ -150,6 +172,8 @@ export function ExploreView({ scenario, store, onSweepChange, onOpenRun, onClose
     const who = hover.lane !== null ? `${data.laneLabels[hover.lane]}: ` : '';
     const diff = data.heatmap?.mode.kind === 'difference';
     if (p.seeds === 0) return `${where}: not run yet`;
+    // An interval only where the seeds give different numbers (a scenario without randomness gives a rounding error's width, "± 2.162e−14").
+    if (!(Math.abs(p.halfWidth95) > 1e-9 * Math.max(1, Math.abs(p.mean)))) return `${where} — ${who}${formatValue(p.mean, diff)}${diff ? ' %' : ''} (${p.seeds === 1 ? 'one seed' : `the same on all ${p.seeds} seeds`}${p.seeds < p.total ? ` so far, of ${p.total}` : ''})`;
     return `${where} — ${who}${formatValue(p.mean, diff)}${diff ? ' %' : ''} ± ${formatValue(p.halfWidth95)} (95 % interval, ${p.seeds} of ${p.total} seeds)`;
   })();
   const combos = (() => {
@@ -179,10 +203,10 @@ export function ExploreView({ scenario, store, onSweepChange, onOpenRun, onClose
                 value={axis.path}
                 onChange={(e) => setDraft({ ...draft, axes: draft.axes.map((a, m) => (m === k ? { ...a, path: e.target.value } : a)) })}
               >
-                {fields.some((f) => f.path === axis.path) ? null : <option value={axis.path}>{axis.path}</option>}
+                {fields.some((f) => f.path === axis.path) ? null : <option value={axis.path}>{fieldName(axis.path, scenario)}</option>}
                 {fields.map((f) => (
-                  <option key={f.path} value={f.path}>
-                    {f.path} (now {String(f.value)})
+                  <option key={f.path} value={f.path} title={f.path}>
+                    {fieldName(f.path, scenario)} (now {String(f.value)})
                   </option>
                 ))}
               </select>
@@ -216,8 +240,8 @@ export function ExploreView({ scenario, store, onSweepChange, onOpenRun, onClose
           Metric
           <select data-testid="explore.metric" value={draft.metric} onChange={(e) => setDraft({ ...draft, metric: e.target.value })}>
             {sweepMetricsOf(scenario).map((m) => (
-              <option key={m} value={m}>
-                {m} ({higherIsBetter(m) ? 'higher is better' : 'lower is better'})
+              <option key={m} value={m} title={m}>
+                {metricName(m)}, {higherIsBetter(m) ? 'higher is better' : 'lower is better'}
               </option>
             ))}
           </select>
@@ -237,7 +261,7 @@ export function ExploreView({ scenario, store, onSweepChange, onOpenRun, onClose
               lanes.map((__, b) =>
                 a === b ? null : (
                   <option key={`${a}:${b}`} value={`${a}:${b}`}>
-                    lane {a + 1} ({lanes[a]!.scheduler}) against lane {b + 1} ({lanes[b]!.scheduler})
+                    lane {a + 1} ({schedulerName(lanes[a]!.scheduler)}) against lane {b + 1} ({schedulerName(lanes[b]!.scheduler)})
                   </option>
                 ),
               ),
@@ -250,7 +274,7 @@ export function ExploreView({ scenario, store, onSweepChange, onOpenRun, onClose
             <select data-testid="explore.lane" value={lane} onChange={(e) => setLane(Number(e.target.value))}>
               {lanes.map((l, k) => (
                 <option key={k} value={k}>
-                  lane {k + 1} ({data?.laneLabels[k] ?? l.scheduler})
+                  lane {k + 1} ({data?.laneLabels[k] ?? schedulerName(l.scheduler)})
                 </option>
               ))}
             </select>
@@ -276,6 +300,7 @@ export function ExploreView({ scenario, store, onSweepChange, onOpenRun, onClose
         <progress data-testid="explore.progress" value={done} max={Math.max(1, total)} data-status={status} aria-label="cells done" />
         <span data-testid="explore.status">
           {status === 'idle' ? 'Not run yet.' : `${done} of ${total} cells on ${workers} worker${workers === 1 ? '' : 's'} — ${status}`}
+          {status === 'running' ? <Elapsed since={store.getState().startedMs} running={Math.min(workers, total - done)} /> : null}
           {cellsPerS !== null ? `, ${formatValue(cellsPerS)} cells/s` : ''}
           {error !== null ? `: ${error}` : ''}
         </span>
@@ -331,7 +356,7 @@ export function ExploreView({ scenario, store, onSweepChange, onOpenRun, onClose
       </div>
       <p className="explore-note">
         Each cell is one run of the scenario with the axis fields set, for one seed (from the scenario's seed on); the same cell gives the same numbers in{' '}
-        <code>npm run sim -- sweep</code>. Axis names: {(swept?.sweep?.axes ?? []).map(axisName).join(' × ') || '–'}.
+        <code>npm run sim -- sweep</code>. Axes: {(swept?.sweep?.axes ?? []).map((a) => `${a.name ?? fieldName(a.path, swept!)} (${a.path})`).join(' × ') || '–'}.
       </p>
     </section>
   );

@@ -61,7 +61,7 @@ describe('the Explore store', () => {
     expect(data.heatmap!.cells).toHaveLength(4);
     expect(data.heatmap!.cells.every((c) => c.seeds === 2 && Number.isFinite(c.mean))).toBe(true);
     // α is an axis: the lane's label changes from cell to cell, so the lane is named by its scheduler.
-    expect(data.laneLabels).toEqual(['lane 1 (odin)', 'LLS', 'Optimal', 'Static']);
+    expect(data.laneLabels).toEqual(['lane 1 (ODIN)', 'LLS', 'Optimal', 'Static']);
   });
 
   it('publishes finished cells at most once per tick of its timer, and the last cell at once', async () => {

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { pseudocodeOf } from '../../schedulers/pipeline/teaching';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';
 import { loadOnce, now, useLoaded, whenIdle } from '../shell/deferred';
@@ -22,12 +22,24 @@ export function AlgorithmPanel() {
   // the panel follows those frames (twice a second), not every frame's query count.
   const served = usePipelineLab((s) => (s.status === 'playing' ? s.teachingServed : s.served));
   const headingId = useId();
+  const codeRef = useRef<HTMLOListElement>(null);
   const algorithm = teaching?.algorithm ?? null;
   const step = teaching !== null && teaching.cursor >= 0 ? (teaching.steps[teaching.cursor] ?? null) : null;
   const currentLine = step?.line ?? null;
   const act = store.getState();
   // Fetched when the browser is first idle, at once when a step is shown.
   const narrationOf = useLoaded(narrationModule, step !== null ? now : whenIdle, narrationModule.value() ?? null);
+
+  // The highlighted line is kept in view inside the pseudocode's own box (it scrolls by itself,
+  // app.css), without scrolling the page: the board and the chart stay where they are.
+  useEffect(() => {
+    const code = codeRef.current;
+    const line = code?.querySelector<HTMLElement>('li.current');
+    if (code === null || code === undefined || line === null || line === undefined) return;
+    const top = line.offsetTop;
+    if (top < code.scrollTop) code.scrollTop = Math.max(0, top - 4);
+    else if (top + line.offsetHeight > code.scrollTop + code.clientHeight) code.scrollTop = top + line.offsetHeight - code.clientHeight + 4;
+  }, [currentLine, algorithm]);
 
   let narration: string;
   if (fast) narration = 'Running at full speed: pause, or step with → , to follow the algorithm line by line.';
@@ -59,7 +71,7 @@ export function AlgorithmPanel() {
       </p>
       {algorithm === null || fast ? null : (
         <div className="algorithm-body">
-          <ol className="pseudocode" aria-label={algorithm === 'odin' ? 'Algorithm 1 (ODIN), as printed in the paper' : 'LLS, the lab’s pseudocode'}>
+          <ol ref={codeRef} className="pseudocode" tabIndex={0} aria-label={algorithm === 'odin' ? 'Algorithm 1 (ODIN), as printed in the paper' : 'LLS, the lab’s pseudocode'}>
             {pseudocodeOf(algorithm).map((l) => (
               <li
                 key={l.line}

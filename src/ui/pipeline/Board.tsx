@@ -79,7 +79,9 @@ function ExecutionPlace({ index, stageTimeMs, bottleneck, active, modeIndex }: {
   return (
     <div ref={setNodeRef} className={`ep${isOver ? ' over' : ''}${bottleneck ? ' bottleneck' : ''}${mode !== 'A' ? ' interfered' : ''}`} data-testid={`board.ep-${index}`} data-mode={mode} aria-label={`Execution place ${index + 1}`}>
       <div className="ep-head">
-        <span className="ep-name">EP {index + 1}</span>
+        <span className="ep-name">
+          <abbr title="execution place: the cores that run one stage of the pipeline (ODIN §2)">EP</abbr> {index + 1}
+        </span>
         <span className="ep-time" title="stage time of the selected lane">
           {stageTimeMs.toFixed(1)} ms
         </span>
@@ -99,10 +101,21 @@ function Palette() {
   return (
     <div ref={setNodeRef} className={`palette${isOver ? ' over' : ''}`} role="group" aria-label="Co-located workloads (ODIN Table 1)">
       {/* The heading leads the palette's own row, so that the board and the main chart share the first screen (ARCHITECTURE §7a′). */}
-      <h3 className="palette-heading">Co-located workloads — drag one onto an execution place:</h3>
-      {INTERFERENCE_MODE_IDS.map((mode) => (
-        <ModeToken key={mode} mode={mode} />
-      ))}
+      <h3 className="palette-heading">
+        Co-located workloads — drag one onto an execution place
+        <span className="palette-terms">
+          {' '}
+          (a <abbr title="memory-bandwidth hog: a program streaming through memory, taking the bandwidth the CNN's layers need (ODIN Table 1)">memBW hog</abbr> takes memory bandwidth, a{' '}
+          <abbr title="CPU hog: a program computing on cores the CNN shares, taking their cycles (ODIN Table 1)">CPU hog</abbr> takes cores)
+        </span>
+        :
+      </h3>
+      {/* One row that scrolls sideways: the eleven workloads of Table 1 take one line of the first screen, not four. */}
+      <div className="palette-tokens">
+        {INTERFERENCE_MODE_IDS.map((mode) => (
+          <ModeToken key={mode} mode={mode} />
+        ))}
+      </div>
     </div>
   );
 }

@@ -63,7 +63,7 @@ export function LanesPanel() {
               </span>
               {alpha ? (
                 <label className="alpha">
-                  α = {lane.params.alpha}
+                  <abbr title="α: how many trial configurations ODIN may try in one rebalancing before it settles (Algorithm 1)">α</abbr> = {lane.params.alpha}
                   <input
                     type="range"
                     min={alpha.min}

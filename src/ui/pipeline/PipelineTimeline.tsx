@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { markerDescription, markerLabel } from '../../charts/pipeline/markerTicks';
 import { pipelineLaneMarkers, pipelineMarkerTarget } from '../../store/pipelineStore';
+import { foldTrials, markerKey, scheduledMarkers } from '../../store/pipelineMarkers';
 import type { PipelineMarker } from '../../worker/pipelineProtocol';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';
 import { Timeline, type TimelineMark } from '../shell/Timeline';
@@ -29,27 +30,37 @@ export function PipelineTimeline() {
   const lane = usePipelineLab((s) => s.selectedLane);
   const laneLabel = usePipelineLab((s) => s.lanes[s.selectedLane]?.label ?? '');
   const playing = usePipelineLab((s) => s.status === 'playing');
+  const events = usePipelineLab((s) => s.events);
+  const trialsShown = usePipelineLab((s) => s.trialsShown);
+  // The scheduled markers change only when the run passes one (not with every frame's `furthest`:
+  // the markers are drawn again only when they change, ARCHITECTURE §7c).
+  const scheduled = usePipelineLab((s) => scheduledMarkers(s.events, s.furthest).length);
   const marks = useMemo(() => {
     const seen = new Set<string>();
     const out: (TimelineMark & { readonly marker: PipelineMarker })[] = [];
-    for (const m of pipelineLaneMarkers(all, lane)) {
+    // A rebalancing's trials under its detection (unless unfolded), and the scheduled interference the run has not reached yet.
+    const folded = foldTrials(pipelineLaneMarkers(all, lane), trialsShown);
+    const ahead = new Set(scheduled === 0 ? [] : scheduledMarkers(events, store.getState().furthest));
+    for (const m of [...folded.markers, ...ahead].sort((a, b) => a.query - b.query)) {
       const bucket = `${m.kind}:${Math.floor((m.query / Math.max(1, total)) * BUCKETS)}`;
       if (seen.has(bucket)) continue;
       seen.add(bucket);
       const world = m.kind === 'interference-on' || m.kind === 'interference-off';
+      const trials = folded.trials.get(markerKey(m)) ?? 0;
+      const planned = ahead.has(m) ? 'scheduled: ' : '';
       out.push({
-        key: `${m.kind}-${m.query}-${m.lane}-${m.executionPlace ?? ''}`,
+        key: `${planned}${markerKey(m)}`,
         at: m.query + 1,
         kind: m.kind,
         row: world ? 0 : 1,
         testId: `timeline.marker-${m.kind}-${m.query}`,
         label: visibleLabel(m),
-        description: markerDescription(m),
+        description: `${planned}${markerDescription(m)}${trials > 0 ? ` (its ${trials} trial${trials === 1 ? '' : 's'} folded under it)` : ''}`,
         marker: m,
       });
     }
     return out;
-  }, [all, lane, total]);
+  }, [all, lane, total, events, scheduled, trialsShown, store]);
   const act = store.getState();
   return (
     <Timeline
@@ -72,7 +83,10 @@ export function PipelineTimeline() {
         <>
           <span className="legend kind-interference-on">▲ interference arrives</span> <span className="legend kind-interference-off">▼ leaves</span>{' '}
           <span className="legend kind-detect">● detection</span> <span className="legend kind-trial">· trial</span> <span className="legend kind-install">◆ installed</span> · query{' '}
-          <output data-testid="timeline.served">{served}</output> of {total}
+          <output data-testid="timeline.served">{served}</output> of {total}{' '}
+          <button type="button" className="timeline-fold" data-testid="timeline.trials" aria-pressed={trialsShown} onClick={() => act.setTrialsShown(!trialsShown)}>
+            {trialsShown ? 'Fold trials under their rebalancing' : 'Show every trial'}
+          </button>
         </>
       }
     />

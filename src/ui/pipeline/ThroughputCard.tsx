@@ -26,19 +26,27 @@ function ThroughputView() {
 /** The main chart's plot is a little lower than the grid's, so that it fits the first screen under the board at 1440 × 900 (ARCHITECTURE §7a′). */
 const MAIN_CHART_HEIGHT_PX = 256;
 const createMainThroughputChart: CreatePipelineChart = (host, store) => createThroughputChart(host, store, { height: MAIN_CHART_HEIGHT_PX });
+/**
+ * In presentation the chart is drawn 1.5× larger (app.css zooms its host): drawn this low, it is
+ * shown about as high as MAIN_CHART_HEIGHT_PX, under the board on a 1280 × 720 projector.
+ */
+const PRESENTATION_CHART_HEIGHT_PX = 140;
+const createPresentedThroughputChart: CreatePipelineChart = (host, store) => createThroughputChart(host, store, { height: PRESENTATION_CHART_HEIGHT_PX });
 
 /** The pipeline lab's main chart: throughput over time, with what its two views mean. */
 export function ThroughputCard() {
+  const presenting = usePipelineLab((s) => s.view.mode === 'presentation');
   return (
     <PipelineChartHost
       title="Throughput over time"
       testId="chart.throughput"
-      create={createMainThroughputChart}
+      create={presenting ? createPresentedThroughputChart : createMainThroughputChart}
       controls={<ThroughputView />}
       caption={
         <span className="charts-explain">
-          <strong>Measured</strong>: queries completed per simulated second, trials included. <strong>Configuration</strong>: T(C) = 1 / max tᵢ of each query&apos;s configuration, as
-          ODIN plots it.
+          <strong>Measured</strong>: queries completed per simulated second, trials included. <strong>Configuration</strong>:{' '}
+          <abbr title="T(C) = 1 / max tᵢ: the throughput of configuration C, one query per time of its slowest stage tᵢ (ODIN §3.3)">T(C)</abbr> = 1 / max tᵢ of each query&apos;s
+          configuration (ODIN&apos;s figures).
         </span>
       }
     />

@@ -45,7 +45,8 @@ function PipelineProgress() {
       query {integer.format(served)} / {integer.format(total)} · {status}
       <span className="rate">
         {' '}
-        · {integer.format(measuredSpeed)} q/s · {fps} fps
+        · {integer.format(measuredSpeed)} q/s · {fps}{' '}
+        <abbr title="frames per second: how often the page redraws the run (not the pipeline's throughput)">fps</abbr>
       </span>
     </output>
   );

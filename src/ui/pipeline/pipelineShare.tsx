@@ -51,11 +51,11 @@ function PipelineFiles() {
   };
   return (
     <>
-      <FileButton testId="files.import" inputTestId="files.import-input" accept="application/json,.json" onFile={importFile}>
-        Import scenario…
+      <FileButton testId="files.import" inputTestId="files.import-input" accept="application/json,.json" title="Import a scenario file (JSON)" onFile={importFile}>
+        Import…
       </FileButton>
-      <button type="button" data-testid="files.export-scenario" onClick={() => downloadText(`${fileSlug(title)}.json`, `${JSON.stringify(store.getState().scenario, null, 2)}\n`, 'application/json')}>
-        Export scenario
+      <button type="button" data-testid="files.export-scenario" title="Export the scenario as a file (JSON)" onClick={() => downloadText(`${fileSlug(title)}.json`, `${JSON.stringify(store.getState().scenario, null, 2)}\n`, 'application/json')}>
+        Export
       </button>
       <button type="button" data-testid="files.export-json" onClick={() => void results().then((r) => downloadText(`${fileSlug(title)}-results.json`, r.pipelineResultsJson(store.getState()), 'application/json'))}>
         Results JSON
@@ -72,7 +72,7 @@ export function pipelineShare(store: PipelineLabStore): WorldShare {
   return {
     copyLink: async () => {
       const url = await currentLink(store, window);
-      return url === null ? { problem: 'this scenario is too large for a link (over 64 KiB once packed): use Export scenario to share it as a file' } : { url };
+      return url === null ? { problem: 'this scenario is too large for a link (over 64 KiB once packed): use Export to share it as a file' } : { url };
     },
     presets: (close) => (
       <PresetsGallery onClose={close} />

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import type { SacUpdateExplained } from '../../agents/sac';
 import { BATCH_SIZES, INSTANCE_COUNTS } from '../../engine/serving/scheduler';
 import type { ServingStore } from '../../store/servingStore';
+import { changeText } from './changePrecision';
 
 /** (b, m_c) of a joint action index a = i_b · 8 + i_mc. */
 function action(a: number): string {
@@ -13,6 +14,7 @@ const f = (x: number, digits = 3) => (Number.isFinite(x) ? x.toFixed(digits) : '
 /** The four steps of one update, each a title, the paper's equation and what the numbers say. */
 function steps(u: SacUpdateExplained): { title: string; equation: string; body: ReactNode }[] {
   const first = u.samples[0];
+  const alpha = changeText(u.alphaBefore, u.alphaAfter, 5);
   return [
     {
       title: '1. Sample a minibatch from the replay buffer',
@@ -95,7 +97,8 @@ function steps(u: SacUpdateExplained): { title: string; equation: string; body: 
       body: u.entropyOn ? (
         <p>
           The entropy {f(u.entropy)} is {u.entropy > u.targetEntropy ? 'above' : 'below'} the target {f(u.targetEntropy)}, so α {u.entropy > u.targetEntropy ? 'falls' : 'rises'}: from{' '}
-          <strong data-testid="walkthrough.alpha-before">{f(u.alphaBefore, 5)}</strong> to <strong data-testid="walkthrough.alpha-after">{f(u.alphaAfter, 5)}</strong>.
+          <strong data-testid="walkthrough.alpha-before">{alpha.before}</strong> to <strong data-testid="walkthrough.alpha-after">{alpha.after}</strong>
+          {alpha.unchanged ? ' (a change below the twelfth decimal)' : ''}.
         </p>
       ) : (
         <p>TAC has no entropy term: α stays 0 and there is no temperature step. This is the only difference from BCEdge’s learner.</p>

@@ -23,6 +23,8 @@ import { SearchProgress } from './SearchProgress';
 import { ServingAssumptionsPanel } from './ServingAssumptionsPanel';
 import { TracePanel } from './TracePanel';
 import { servingLink } from './traceScenario';
+import { withMoment } from '../../store/moment';
+import { SERVING_KEYS, useServingKeys } from './servingKeys';
 import type { Shortcut } from '../HelpOverlay';
 import { ChartGrid } from '../shell/ChartCard';
 import { DragDropArea, useDraggable, useDroppable, type DragAnnouncements } from '../dragDrop';
@@ -172,7 +174,7 @@ function DeviceDrop({ children }: { readonly children: ReactNode }) {
 }
 
 /** The keys of the serving lab (the help overlay lists them). */
-const SERVING_SHORTCUTS: readonly Shortcut[] = [{ keys: 'Ctrl+Z / Ctrl+Shift+Z', does: 'undo / redo a scenario edit' }];
+const SERVING_SHORTCUTS: readonly Shortcut[] = [...SERVING_KEYS, { keys: 'Ctrl+Z / Ctrl+Shift+Z', does: 'undo / redo a scenario edit' }];
 
 /**
  * The serving world's share bar: its link (a trace too long for a link says why there is
@@ -185,7 +187,8 @@ function servingShare(store: ServingStore): WorldShare {
       const base = `${window.location.origin}${window.location.pathname}`;
       // The lab shows while its first scenario loads: a link then would open the wrong lab.
       if (scenario === null) return Promise.resolve({ problem: 'the scenario is still loading: copy the link once it has opened' });
-      const linked = servingLink(scenario);
+      // The moment the run is at travels with the link (`view.at`): it reopens there.
+      const linked = servingLink(withMoment(scenario, store.getState().moment()));
       return Promise.resolve(linked.ok ? { url: `${base}#${linked.hash}` } : { problem: linked.reason });
     },
     presets: (close) => <PresetsGallery onClose={close} />,
@@ -436,6 +439,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
   // charts' series) is read by the leaves below and by the charts themselves (StoreChartHost),
   // so that this component renders when the scenario, the selection or the view changes only.
   useRenderCount('serving');
+  useServingKeys(store);
   const configurable = lanes.findIndex((l) => l.configurable);
   const focusModel = models[selectedModel]?.model ?? null;
   const figure1Result = useFigure1(store, focusModel, platform);

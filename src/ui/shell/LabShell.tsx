@@ -1,4 +1,5 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
+import { setShownLaneSchedulers } from '../../charts/palette';
 import type { HideableControl } from '../../scenario/limits';
 import { ErrorBanner } from '../ErrorBanner';
 import { HelpOverlay, type Shortcut } from '../HelpOverlay';
@@ -8,6 +9,7 @@ import { ShareBar, type WorldShare } from './ShareBar';
 import { ShellStoreContext, useShell, type ShellStore } from './shellStore';
 import { useHistoryKeys, type HistoryKeysStore } from './historyKeys';
 import { ViewLauncher } from '../ViewLauncher';
+import { LabAbout, LabSwitch } from './LabSwitch';
 
 /** The Claims view's mount, loaded when the view is first opened (it loads the view itself). */
 const ClaimsMount = lazy(() => import('../claims/ClaimsMount').then((m) => ({ default: m.ClaimsMount })));
@@ -116,6 +118,9 @@ export function LabShell({ store, world }: { readonly store: ShellStore; readonl
 
 function Shell({ store, world }: { readonly store: ShellStore; readonly world: LabWorld }) {
   const mode = useShell((s) => s.view.mode);
+  // Each scheduler's own colour (palette.ts), set while rendering: before the charts and lane cards below draw with it.
+  const lanes = useShell((s) => s.lanes);
+  useMemo(() => setShownLaneSchedulers(lanes.map((l) => (l as { readonly scheduler?: string }).scheduler ?? '')), [lanes]);
   const hide = useShell((s) => s.view.hide);
   const hidden = (part: HideableControl) => hide.includes(part);
   const help = useHelp(store);
@@ -124,6 +129,8 @@ function Shell({ store, world }: { readonly store: ShellStore; readonly world: L
   const [dockOpen, setDockOpen] = useState(true);
   const over = useShell((s) => (s.view as OverFlags).explore === true || (s.view as OverFlags).claims === true);
   const chrome = mode !== 'embed';
+  // While stepping (paused) or in a lesson the algorithm (or learning) panel leads the dock, beside the board.
+  const stepping = useShell((s) => s.lesson !== null || (s.status !== 'playing' && !s.starting));
   const dock = world.dock.filter((p) => !hidden(p.part));
   return (
     <div className={`lab shell${world.className === undefined ? '' : ` ${world.className}`}`} data-view={mode} data-testid={world.testId}>
@@ -132,9 +139,13 @@ function Shell({ store, world }: { readonly store: ShellStore; readonly world: L
           <h1 data-testid="app.title">{world.title}</h1>
           {chrome ? (
             <>
-              <ViewLauncher view="explore" label="Explore…" title="Sweep one or two of the scenario's fields over seeds, on every core" />
-              <ViewLauncher view="claims" label="Claims…" title="Every claim of both papers beside the lab’s number, its verdict and the assumptions that flip it" />
-              {world.launchers}
+              <LabSwitch />
+              <div className="lab-launchers">
+                <ViewLauncher view="explore" label="Explore…" title="Sweep one or two of the scenario's fields over seeds, on every core" />
+                <ViewLauncher view="claims" label="Claims…" title="Every claim of both papers beside the lab’s number, its verdict and the assumptions that flip it" />
+                {world.launchers}
+              </div>
+              <LabAbout />
             </>
           ) : null}
           <p className="tagline">{world.tagline}</p>
@@ -148,7 +159,7 @@ function Shell({ store, world }: { readonly store: ShellStore; readonly world: L
       <ErrorBanner />
       {world.notices}
       <OverView />
-      <main className={`lab-main shell-main${dock.length === 0 || !chrome ? ' no-dock' : ''}${dockOpen ? '' : ' dock-closed'}`} hidden={over}>
+      <main className={`lab-main shell-main${dock.length === 0 || !chrome ? ' no-dock' : ''}${dockOpen ? '' : ' dock-closed'}`} hidden={over} data-stepping={stepping}>
         <section className="lab-board shell-board" aria-label="Board">
           {world.board}
         </section>

@@ -1,4 +1,5 @@
 import { memo, useId, type ReactNode } from 'react';
+import { useShell } from './shellStore';
 
 /** One marker on the time line, in the track's own unit (queries, simulated ms). */
 export interface TimelineMark {
@@ -106,6 +107,7 @@ const MarkerTicks = memo(function MarkerTicks({ marks, total }: { readonly marks
 export function Timeline(props: TimelineProps) {
   const { subtitle, position, total, furthest, marks, playing, onSelect, onSeek, onMarker, back, forward, scrubber, legend } = props;
   const labelId = useId();
+  const note = useShell((s) => s.timelineNote);
   return (
     <section className="timeline panel" aria-labelledby={labelId} data-testid="timeline" data-furthest={furthest}>
       <div className="timeline-head">
@@ -145,6 +147,9 @@ export function Timeline(props: TimelineProps) {
         </label>
       </div>
       <p className="timeline-legend subtle">{legend}</p>
+      <p className="timeline-note" role="status" data-testid="timeline.note">
+        {note}
+      </p>
     </section>
   );
 }

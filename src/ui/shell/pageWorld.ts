@@ -28,6 +28,10 @@ export interface WorldLabProps {
 /** A world as the page lists it: its id, whether its lab has the Explore view, and its page module (loaded on first use). */
 export interface PageWorld {
   readonly id: string;
+  /** The lab's name in the header's switch, with the paper it reproduces ("Pipeline lab · ODIN"). */
+  readonly label: string;
+  /** What the lab shows, in one phrase (the switch's tooltip). */
+  readonly about: string;
   /** Whether the lab has the Explore view (a preset with a sweep then says that Explore runs it). */
   readonly explore: boolean;
   load(): Promise<PageWorldModule>;
@@ -75,6 +79,11 @@ export function useOpenInLab(): OpenInLab {
   if (open === null) throw new Error('useOpenInLab outside <OpenInLabContext.Provider>');
   return open;
 }
+
+/** Shows the lab of a world (its default scenario, playing, the first time it opens). */
+export type SwitchLab = (id: string) => void;
+
+export const SwitchLabContext = createContext<SwitchLab | null>(null);
 
 /** The id of the lab that is shown. */
 export const ShownWorldContext = createContext<string | null>(null);

@@ -66,6 +66,7 @@ export const pipelineWorld: World<PipelineScenario> = {
     return { ...s, pipeline: { ...s.pipeline, assumptions: { ...a, interferenceOverlap: a.interferenceOverlap ?? 'stack', latencyQueries: a.latencyQueries ?? 'all', database: a.database ?? 'roofline' } } };
   },
   parameters: (scheduler) => PIPELINE_SCHEDULERS[scheduler as keyof typeof PIPELINE_SCHEDULERS]?.parameters ?? [],
+  schedulerLabel: (scheduler) => PIPELINE_SCHEDULERS[scheduler as keyof typeof PIPELINE_SCHEDULERS]?.label ?? scheduler,
   hasLearners: false,
   learns: () => false,
   cellCost: (s) => ({ events: s.pipeline.queries, weightedLanes: s.pipeline.lanes.length }),

@@ -153,6 +153,7 @@ export const servingWorld: World<ServingScenario> = {
   // The serving readings a scenario leaves out are read at the paper's (servingAssumptionsOf): a claim's strip names them.
   withOptionalDefaults: (s) => s,
   parameters: (scheduler) => SERVING_SCHEDULERS[scheduler as keyof typeof SERVING_SCHEDULERS]?.parameters ?? [],
+  schedulerLabel: (scheduler) => SERVING_SCHEDULERS[scheduler as keyof typeof SERVING_SCHEDULERS]?.label ?? scheduler,
   hasLearners: true,
   learns: isLearningScheduler,
   cellCost: (s) => ({
