@@ -22,6 +22,13 @@ export type RealInputSize = (typeof REAL_INPUT_SIZES)[number];
 /** The trial-cost readings the simulation is compared under (assumptions.ts); the real run's trials are serial. */
 export const TRIAL_COST_READINGS: readonly PipelineAssumptions['trialCost'][] = ['serial', 'pipelined', 'free'];
 
+/**
+ * The memory the command line and the page let a real run's stages keep units resident in,
+ * MiB (`RealRunOptions.residentBudgetMiB`): one copy of the network per stage fits for
+ * VGG16 at 224 (≈ 550 MB a copy) on 4 EPs, at 112 (≈ 220 MB a copy) on up to 18.
+ */
+export const REAL_RESIDENT_BUDGET_MIB = 4096;
+
 /** How execution places map onto this machine's cores. */
 export interface CoreMapping {
   readonly executionPlaces: number;
@@ -76,7 +83,7 @@ export function onMeasuredDatabase(scenario: PipelineScenario, database: LayerTi
 }
 
 /** What real lane `laneIndex` of `scenario` is given (its scheduler built from the registry, as the simulation builds it). */
-export function realLaneOptions(scenario: PipelineScenario, laneIndex: number, database: LayerTimeDatabase, inputSize: number, mapping: CoreMapping, hogBufferMiB: number): RealRunOptions {
+export function realLaneOptions(scenario: PipelineScenario, laneIndex: number, database: LayerTimeDatabase, inputSize: number, mapping: CoreMapping, hogBufferMiB: number, residentBudgetMiB: number = REAL_RESIDENT_BUDGET_MIB): RealRunOptions {
   const simulated = onMeasuredDatabase(scenario, database);
   const spec = buildPipelineRunSpec(simulated);
   const lane = scenario.pipeline.lanes[laneIndex];
@@ -99,6 +106,7 @@ export function realLaneOptions(scenario: PipelineScenario, laneIndex: number, d
     hogBufferMiB,
     oracleDatabase: spec.database,
     hopMs: assumptions.hopMs,
+    residentBudgetMiB,
   };
 }
 

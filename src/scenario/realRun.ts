@@ -13,7 +13,7 @@ import type { InterferenceEvent } from '../engine/pipeline/interference';
 import type { ModeIndex } from '../engine/pipeline/stageTimes';
 import type { measureDatabase as MeasureDatabase } from '../measure/runner';
 import type { LiveInterferenceEdit, RealProgress, runRealPipeline as RunRealPipeline } from '../measure/realPipeline/pipeline';
-import { compareLane, coreMapping, modesNeeded, realLaneOptions, signAgreement, TRIAL_COST_READINGS, type CoreMapping, type LaneComparison } from './realPipeline';
+import { compareLane, coreMapping, modesNeeded, REAL_RESIDENT_BUDGET_MIB, realLaneOptions, signAgreement, TRIAL_COST_READINGS, type CoreMapping, type LaneComparison } from './realPipeline';
 import type { PipelineScenario } from './schema';
 import type { SpawnHog } from '../measure/hogs';
 import type { StagePort } from '../measure/realPipeline/pipeline';
@@ -26,6 +26,8 @@ export interface RealArgs {
   readonly repeats: number;
   readonly hogBufferMiB: number;
   readonly cores: number;
+  /** Memory the stages may keep units resident in, MiB (0: every move builds what it receives); absent: REAL_RESIDENT_BUDGET_MIB. */
+  readonly residentBudgetMiB?: number;
 }
 
 export interface RealDeps {
@@ -58,6 +60,15 @@ export interface LiveEvent {
   toQuery: number | null;
 }
 
+/** The units a lane's stages held for the whole run (a move of one is an ownership change) and the memory they took. */
+export interface RealLaneResidency {
+  readonly budgetMiB: number;
+  /** Per stage. */
+  readonly units: readonly number[];
+  /** Per stage, the tfjs bytes of its resident units. */
+  readonly bytes: readonly number[];
+}
+
 /** What `real` prints (JSON), one object per lane in `lanes`. */
 export interface RealReport {
   readonly kind: 'real-pipeline';
@@ -69,7 +80,7 @@ export interface RealReport {
    * lanes after, from the same query): a lane is simulated on the schedule it ran, so lanes
    * before a drag ran another schedule than lanes after it.
    */
-  readonly lanes: readonly (LaneComparison & { readonly realWallMs: number; readonly liveEvents: readonly LiveEvent[] })[];
+  readonly lanes: readonly (LaneComparison & { readonly realWallMs: number; readonly liveEvents: readonly LiveEvent[]; readonly resident: RealLaneResidency })[];
   /** The reading with the least mean absolute error over the lanes. */
   readonly closestReading: string;
   readonly mapeByReading: Readonly<Record<string, number>>;
@@ -101,7 +112,7 @@ export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealRepor
     measureMs = now() - t0;
   }
   deps.stderr(`real: ${mapping.text}\n`);
-  const lanes: (LaneComparison & { realWallMs: number; liveEvents: readonly LiveEvent[] })[] = [];
+  const lanes: (LaneComparison & { realWallMs: number; liveEvents: readonly LiveEvent[]; resident: RealLaneResidency })[] = [];
   // The workloads placed by hand so far, carried to the lanes after, from the same query.
   const live: LiveEvent[] = [];
   // A mode the database lacks cannot be simulated (nor decided on by an oracle): such a workload is not placed.
@@ -119,7 +130,7 @@ export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealRepor
   for (let laneIndex = 0; laneIndex < p.lanes.length; laneIndex += 1) {
     const lane = p.lanes[laneIndex]!;
     const carried: InterferenceEvent[] = live.map((e) => ({ executionPlace: e.executionPlace, mode: MODE_IDS.indexOf(e.mode) as ModeIndex, fromQuery: e.fromQuery, toQuery: e.toQuery, id: e.id }));
-    const base = realLaneOptions(scenario, laneIndex, database, args.inputSize, mapping, args.hogBufferMiB);
+    const base = realLaneOptions(scenario, laneIndex, database, args.inputSize, mapping, args.hogBufferMiB, args.residentBudgetMiB ?? REAL_RESIDENT_BUDGET_MIB);
     deps.stderr(`real: lane ${laneIndex + 1}/${p.lanes.length} (${lane.scheduler}), ${p.queries} queries on ${p.executionPlaces} stage threads…\n`);
     const t0 = now();
     let served = 0;
@@ -140,7 +151,7 @@ export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealRepor
     const ran = live.filter((e) => e.toQuery === null || e.toQuery > e.fromQuery).map((e) => ({ ...e }));
     // Simulated on the schedule this lane ran: the scenario's events and the workloads placed by hand.
     const asRan: PipelineScenario = ran.length === 0 ? scenario : { ...scenario, pipeline: { ...p, interference: { ...p.interference, events: [...p.interference.events, ...ran.map(({ executionPlace, mode, fromQuery, toQuery }) => ({ executionPlace, mode, fromQuery, toQuery }))] } } };
-    lanes.push({ ...compareLane(asRan, laneIndex, database, result), realWallMs: now() - t0, liveEvents: ran });
+    lanes.push({ ...compareLane(asRan, laneIndex, database, result), realWallMs: now() - t0, liveEvents: ran, resident: result.resident });
   }
   const mapeByReading: Record<string, number> = {};
   for (const reading of TRIAL_COST_READINGS) {
@@ -170,6 +181,17 @@ function engineEdit(edit: LiveEdit): LiveInterferenceEdit {
 const fmt = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : String(v));
 const signed = (v: number) => (Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${v.toFixed(1)} %` : String(v));
 
+/** Units resident and the memory they took, as a sentence (the first lane's: every lane starts the same way). */
+export function residencyText(report: Pick<RealReport, 'lanes' | 'scenario'>): string {
+  const r = report.lanes[0]?.resident;
+  if (r === undefined) return 'No lane ran.';
+  if (r.budgetMiB === 0) return 'Units not resident: every move built and warmed up the units it handed over.';
+  const total = report.scenario.executionPlaces;
+  const all = r.units.every((u) => u === r.units[0]) ? `${r.units[0]} units on each of the ${total} stages` : `${r.units.join(', ')} units on the ${total} stages`;
+  const mib = r.bytes.reduce((a, b) => a + b, 0) / 2 ** 20;
+  return `Units resident (${all}, ${fmt(mib, 0)} MiB in all of a ${fmt(r.budgetMiB, 0)} MiB budget): a move of a resident unit is an ownership change; the units that did not fit were built on the move.`;
+}
+
 /** The report as Markdown: one row per lane, measured beside simulated, then the readings. */
 export function realMarkdown(report: RealReport): string {
   const s = report.scenario;
@@ -188,6 +210,7 @@ export function realMarkdown(report: RealReport): string {
     '',
     `Mean absolute error by trial-cost reading (run and phases): ${TRIAL_COST_READINGS.map((r) => `${r} ${fmt(report.mapeByReading[r] ?? 0)} %`).join(', ')}; closest: **${report.closestReading}**.`,
   ];
+  lines.push('', residencyText(report));
   if (report.odinVsLls !== null) {
     const o = report.odinVsLls;
     lines.push(`ODIN against LLS in throughput: measured ${signed(o.measuredPct)}, simulated ${signed(o.simulatedPct)}: the sign ${o.agrees ? 'agrees' : 'does not agree'}.`);

@@ -6,8 +6,10 @@
  * hold at most b + 1 queries, as the simulation's recurrence has it); the monitor reads
  * the **measured** stage times and the lane's scheduler decides from them with the same code
  * as in the simulation (engine/pipeline/monitor.ts, the scheduler's generator); a
- * reconfiguration really moves units (the receiving stage builds them, seeded, so they are
- * the same units) and its wall time is the reconfiguration's cost. Interference events start
+ * reconfiguration hands units over: with units resident (`residentBudgetMiB`) every stage
+ * holds from the start the units it may receive and a move builds nothing; without, the
+ * receiving stage builds them, seeded, so they are the same units. Its wall time is the
+ * reconfiguration's cost. Interference events start
  * the hogs of their mode for their span of queries.
  *
  * Choices where the paper is silent or a real system differs from the simulation:
@@ -80,6 +82,17 @@ export interface RealRunOptions {
   /** What an oracle (optimal, evict) decides on: a database of this machine. */
   readonly oracleDatabase?: CompiledDatabase;
   readonly hopMs?: number;
+  /**
+   * Units resident (the paper's system: one shared-memory machine, a move hands layers over,
+   * ODIN §2, §3.1): the memory all stages together may give to units held for the whole run,
+   * MiB, shared equally. Each stage builds and warms up, at start, the units it may receive
+   * (its first configuration's first, then outward) within its share; a move of a resident
+   * unit builds nothing. Each stage is its own tfjs instance, so a resident unit is one copy
+   * per stage (VGG16 at 112 px ≈ 220 MB a copy: 2 EPs ≈ 0.45 GB, 4 EPs ≈ 0.9 GB). What does
+   * not fit is built on the move, as without residency. Absent or 0: no unit resident, every
+   * move builds and warms what it receives and frees what it gives.
+   */
+  readonly residentBudgetMiB?: number;
 }
 
 /** One query of a real run. */
@@ -121,6 +134,8 @@ export interface RealRunResult {
   readonly lastOutput: Float32Array | null;
   /** Each stage worker's tfjs tensor count after its last `hold`. */
   readonly stageTensors: readonly number[];
+  /** Units each stage held resident for the whole run, and the tfjs bytes they took (0s without residency). */
+  readonly resident: { readonly units: readonly number[]; readonly bytes: readonly number[]; readonly budgetMiB: number };
   /** The live edits applied, each with the first query it affected. */
   readonly liveEdits: readonly { readonly edit: LiveInterferenceEdit; readonly atQuery: number }[];
 }
@@ -432,7 +447,22 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
   let rebalancings = 0;
   let optima: OptimumCache | null = null;
   try {
-    await Promise.all(stages.map((_, i) => request(i, { type: 'init', source: options.source, seed: options.seed })));
+    const budgetMiB = Math.max(0, options.residentBudgetMiB ?? 0);
+    const firstRanges: { from: number; to: number }[] = [];
+    for (let i = 0, start = 0; i < n; i += 1) {
+      firstRanges.push({ from: start, to: start + installed[i]! });
+      start += installed[i]!;
+    }
+    const ready = await Promise.all(
+      stages.map((_, i) =>
+        request(i, { type: 'init', source: options.source, seed: options.seed, ...(budgetMiB > 0 ? { resident: { ...firstRanges[i]!, budgetBytes: Math.floor((budgetMiB * 2 ** 20) / n) } } : {}) }),
+      ),
+    );
+    const resident = {
+      units: ready.map((r) => (r.type === 'ready' ? r.residentUnits : 0)),
+      bytes: ready.map((r) => (r.type === 'ready' ? r.residentBytes : 0)),
+      budgetMiB,
+    };
     await reconfigure(installed, 0, false, false);
     startedAt = env.now();
     let firstAdmission = Number.NaN;
@@ -478,6 +508,7 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
       firstOutput,
       lastOutput,
       stageTensors,
+      resident,
       liveEdits: appliedEdits,
     };
   } finally {
