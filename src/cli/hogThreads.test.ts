@@ -22,6 +22,21 @@ describe('hogs as worker threads', () => {
     expect(hogs.reportCounts).toEqual(after);
   }, 30_000);
 
+  it('armed hogs are ready (one report of no work) and idle until their message, then work', async () => {
+    const hogs = await startHogs({ cpu: 1, memBW: 1 }, spawnNodeHog, { bufferMiB: 64, reportEveryMs: 50, schedule, armed: true });
+    expect([...hogs.reportCounts]).toEqual([1, 1]);
+    await sleep(250);
+    // Idle: no loop runs, no report comes.
+    expect([...hogs.reportCounts]).toEqual([1, 1]);
+    expect(hogs.rates().cpuOpsPerS).toBe(0);
+    hogs.go();
+    await sleep(300);
+    expect(hogs.reportCounts.every((c) => c >= 3)).toBe(true);
+    expect(hogs.rates().cpuOpsPerS).toBeGreaterThan(1e8);
+    expect(hogs.rates().memBytesPerS).toBeGreaterThan(1e8);
+    await hogs.stop();
+  }, 30_000);
+
   it('a hog thread that dies fails the start and stops the others', async () => {
     const terminated: number[] = [];
     let n = 0;

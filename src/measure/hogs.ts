@@ -12,6 +12,8 @@ export { describeHogPlan, hogPlan, PAPER_EP_CORES, type HogPlan } from '../engin
 export interface HogWorker {
   /** Stops it at once (terminates the worker). */
   terminate(): void | Promise<unknown>;
+  /** Starts an armed hog's loop (a message; `HogConfig.armed`). */
+  start?(): void;
 }
 
 /** Starts one hog with `config`; it calls `onReport` for each report it posts, `onError` if it dies. */
@@ -32,6 +34,8 @@ export interface RunningHogs {
   reported(): Promise<void>;
   /** Reports received so far, per hog (tests and the page's "they are running"). */
   readonly reportCounts: readonly number[];
+  /** Armed hogs (`options.armed`): starts their loops, one message each; nothing otherwise. */
+  go(): void;
   stop(): Promise<void>;
 }
 
@@ -40,13 +44,14 @@ export const HOG_START_TIMEOUT_MS = 15_000;
 
 /**
  * Starts the hogs of `plan` and resolves once each has posted its first report (so it is
- * running, and a memBW hog has touched its whole buffer). Rejects, stopping them all, if
+ * running, and a memBW hog has touched its whole buffer; armed, `options.armed`: it is ready
+ * and waits for `go`, its first report one of no work). Rejects, stopping them all, if
  * one dies or stays silent for {@link HOG_START_TIMEOUT_MS}.
  */
 export async function startHogs(
   plan: HogPlan,
   spawn: SpawnHog,
-  options: { readonly bufferMiB: number; readonly reportEveryMs?: number; readonly schedule: (fn: () => void, ms: number) => void },
+  options: { readonly bufferMiB: number; readonly reportEveryMs?: number; readonly schedule: (fn: () => void, ms: number) => void; readonly armed?: boolean },
 ): Promise<RunningHogs> {
   const reportEveryMs = options.reportEveryMs ?? 200;
   const kinds: HogConfig['kind'][] = [...Array<'cpu'>(plan.cpu).fill('cpu'), ...Array<'memBW'>(plan.memBW).fill('memBW')];
@@ -59,7 +64,7 @@ export async function startHogs(
   kinds.forEach((kind, index) => {
     workers.push(
       spawn(
-        { kind, bufferMiB: options.bufferMiB, reportEveryMs },
+        { kind, bufferMiB: options.bufferMiB, reportEveryMs, ...(options.armed === true ? { armed: true } : {}) },
         (report) => {
           counts[index] = (counts[index] ?? 0) + 1;
           sinceReset[index] = (sinceReset[index] ?? 0) + 1;
@@ -106,6 +111,10 @@ export async function startHogs(
   return {
     plan,
     reportCounts: counts,
+    go: () => {
+      if (options.armed !== true) return;
+      for (const w of workers) w.start?.();
+    },
     resetRates: () => {
       totals.cpu = { work: 0, ms: 0 };
       totals.memBW = { work: 0, ms: 0 };

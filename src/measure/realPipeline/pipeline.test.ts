@@ -15,23 +15,34 @@ beforeAll(async () => {
 const now = () => performance.now();
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** A hog that reports at once and then every 20 ms, and records when it started and stopped. */
-function fakeHogs(): { spawn: SpawnHog; log: { event: 'start' | 'stop'; kind: string; atMs: number }[] } {
+/**
+ * A hog that reports at once and then every 20 ms, and records when it started working and
+ * stopped; an armed one is spawned (`spawned`), reports once, and starts at its message.
+ */
+function fakeHogs(): { spawn: SpawnHog; log: { event: 'start' | 'stop'; kind: string; atMs: number }[]; spawned: { kind: string; atMs: number; armed: boolean }[] } {
   const log: { event: 'start' | 'stop'; kind: string; atMs: number }[] = [];
+  const spawned: { kind: string; atMs: number; armed: boolean }[] = [];
   const spawn: SpawnHog = (config, onReport) => {
-    log.push({ event: 'start', kind: config.kind, atMs: now() });
-    const report = () => onReport({ kind: config.kind, work: 1, elapsedMs: 20, checksum: 0 });
-    const timer = setInterval(report, 20);
-    setTimeout(report, 0);
+    spawned.push({ kind: config.kind, atMs: now(), armed: config.armed === true });
+    let timer: ReturnType<typeof setInterval> | null = null;
+    const begin = () => {
+      log.push({ event: 'start', kind: config.kind, atMs: now() });
+      const report = () => onReport({ kind: config.kind, work: 1, elapsedMs: 20, checksum: 0 });
+      timer = setInterval(report, 20);
+      setTimeout(report, 0);
+    };
+    if (config.armed === true) setTimeout(() => onReport({ kind: config.kind, work: 0, elapsedMs: 0, checksum: 0 }), 0);
+    else begin();
     const worker: HogWorker = {
       terminate: () => {
-        clearInterval(timer);
+        if (timer !== null) clearInterval(timer);
         log.push({ event: 'stop', kind: config.kind, atMs: now() });
       },
+      start: begin,
     };
     return worker;
   };
-  return { spawn, log };
+  return { spawn, log, spawned };
 }
 
 const STATIC: PipelineScheduler = { id: 'static' };
@@ -115,10 +126,15 @@ describe('the real pipeline (in-process stages, a tiny network)', () => {
       onModesChange: ({ modes }) => (modes[1] === 0 ? Int32Array.of(2, 2) : Int32Array.of(3, 1)),
     };
     const hogs = fakeHogs();
+    let firstRunAt = Number.NaN;
     const result = await runRealPipeline(
       options({ scheduler: oracle, queries: 30, events: [{ executionPlace: 1, mode: 1, fromQuery: 10, toQuery: 20 }] }),
-      environment(() => ({}), hogs.spawn),
+      environment(() => ({ onRequest: (r: StageRequest) => void (r.type === 'run' && Number.isNaN(firstRunAt) && (firstRunAt = now())) }), hogs.spawn),
     );
+    // The event's hog was spawned armed before the first query ran, and only started at its event.
+    expect(hogs.spawned.map((h) => [h.kind, h.armed])).toEqual([['memBW', true]]);
+    expect(hogs.spawned[0]!.atMs).toBeLessThan(firstRunAt);
+    expect(hogs.log[0]!.atMs).toBeGreaterThan(firstRunAt);
     expect(result.reconfigurations.map((r) => [r.beforeQuery, r.from, r.to, r.unitsBuilt, r.unitsFreed])).toEqual([
       [10, '2,2', '3,1', 1, 1],
       [20, '3,1', '2,2', 1, 1],

@@ -18,8 +18,10 @@
  *   installed (units moved) and one query runs through it alone. The simulation's other
  *   trial-cost readings are compared against this run, not run for real.
  * - Interference is indexed by query as in the simulation: when query q is admitted and the
- *   timeline's modes change, the hogs of the changed execution places are stopped or started
- *   (admission waits until new hogs report running). Queries already inside (at most the
+ *   timeline's modes change, the hogs of the changed execution places are stopped or started.
+ *   The hogs of the scenario's explicit events are spawned and made ready before the run and
+ *   started by a message; others (random, placed by hand) start then, and admission waits
+ *   until they report running. Queries already inside (at most the
  *   pipeline's depth) feel the change too: hogs run in wall time.
  * - Hogs are threads the operating system places: nothing is pinned (a browser cannot pin),
  *   so a hog "on" one execution place slows every stage that shares its core.
@@ -229,9 +231,29 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
 
   const hogs: (RunningHogs | null)[] = new Array<RunningHogs | null>(n).fill(null);
   const hogModes = new Uint8Array(n);
+  /**
+   * Hogs armed before the run (ready, waiting for a message), by execution place and mode: one
+   * set for each (EP, mode) of the scenario's explicit events, armed again in the background
+   * after it ran if that pair comes again. Random and hand-placed interference is not known
+   * ahead: its hogs start when it comes (admission waits for their first report).
+   */
+  const armed = new Map<string, Promise<RunningHogs>>();
+  const armKey = (e: number, mode: number) => `${e}:${mode}`;
+  const arm = (e: number, mode: number) => {
+    const plan = hogPlan(MODE_IDS[mode]!, options.coresPerEp);
+    if (plan.cpu + plan.memBW === 0 || armed.has(armKey(e, mode))) return;
+    const pending = startHogs(plan, env.spawnHog, { bufferMiB: options.hogBufferMiB, schedule: (fn, ms) => void env.sleep(ms).then(fn), armed: true });
+    // A failure is said when the set is taken (or dropped at the end).
+    pending.catch(() => undefined);
+    armed.set(armKey(e, mode), pending);
+  };
+  const comesAgain = (e: number, mode: number, afterQuery: number) => options.events.some((ev) => ev.executionPlace === e && ev.mode === mode && ev.fromQuery > afterQuery);
   const stopHogs = async () => {
     await Promise.all(hogs.map((h) => h?.stop()));
     hogs.fill(null);
+    const left = [...armed.values()];
+    armed.clear();
+    await Promise.all(left.map((p) => p.then((h) => h.stop()).catch(() => undefined)));
   };
 
   const queries: RealQuery[] = [];
@@ -376,7 +398,14 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
       hogs[e] = null;
       hogModes[e] = mode;
       const plan = hogPlan(MODE_IDS[mode]!, options.coresPerEp);
-      if (plan.cpu + plan.memBW > 0) {
+      const ready = armed.get(armKey(e, mode));
+      if (ready !== undefined) {
+        armed.delete(armKey(e, mode));
+        const set = await ready;
+        set.go();
+        hogs[e] = set;
+        if (comesAgain(e, mode, admitted)) arm(e, mode);
+      } else if (plan.cpu + plan.memBW > 0) {
         hogs[e] = await startHogs(plan, env.spawnHog, { bufferMiB: options.hogBufferMiB, schedule: (fn, ms) => void env.sleep(ms).then(fn) });
       }
       onProgress({ kind: 'hogs', executionPlace: e, mode: MODE_IDS[mode]! });
@@ -458,6 +487,8 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
         request(i, { type: 'init', source: options.source, seed: options.seed, ...(budgetMiB > 0 ? { resident: { ...firstRanges[i]!, budgetBytes: Math.floor((budgetMiB * 2 ** 20) / n) } } : {}) }),
       ),
     );
+    for (const ev of options.events) if (ev.executionPlace >= 0 && ev.executionPlace < n) arm(ev.executionPlace, ev.mode);
+    await Promise.all(armed.values());
     const resident = {
       units: ready.map((r) => (r.type === 'ready' ? r.residentUnits : 0)),
       bytes: ready.map((r) => (r.type === 'ready' ? r.residentBytes : 0)),
