@@ -76,6 +76,10 @@ const assumptionsSchema = z.strictObject({
   latencyQueries: oneOf(['all', 'normal'] as const).optional(),
   /** Absent: `roofline` (engine/pipeline/assumptions.ts; a model without a shipped measured database is refused). */
   database: oneOf(['roofline', 'measured'] as const).optional(),
+  /** Absent: `first`, `1`, `0` — the single-sample monitor and ODIN's strict "better" (engine/pipeline/assumptions.ts). */
+  monitorReference: oneOf(['first', 'steady'] as const).optional(),
+  detectionWindow: int(PIPELINE_LIMITS.detectionWindow.min, PIPELINE_LIMITS.detectionWindow.max).optional(),
+  betterTolerance: num(PIPELINE_LIMITS.betterTolerance.min, PIPELINE_LIMITS.betterTolerance.max).optional(),
 });
 
 /** A registry parameter's range as the schema's bounds. */

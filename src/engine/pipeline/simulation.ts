@@ -8,7 +8,7 @@ import { OptimumCache } from './partition';
 import type { PipelineScheduler, RebalanceContext, Rebalancing } from './scheduler';
 import { createRngFromState } from '../rng';
 import { computeStageTimes, type CompiledDatabase } from './stageTimes';
-import { maxOf, StageMonitor } from './monitor';
+import { StageMonitor, type MonitorWindowState } from './monitor';
 import type { PercentileOptions } from '../quantiles';
 
 /** Everything one lane needs; lanes of a scenario differ only in their scheduler. */
@@ -73,6 +73,8 @@ export interface PipelineRunSnapshot {
   readonly departures: Float64Array;
   readonly ringHead: Int32Array;
   readonly referenceTimes: Float64Array;
+  /** The monitor's window (absent in checkpoints taken before it existed: an empty window). */
+  readonly monitorWindow?: MonitorWindowState;
   readonly installed: Configuration;
   readonly trialConfiguration: Configuration | null;
   readonly pendingInstall: Configuration | null;
@@ -319,12 +321,12 @@ export class PipelineRun {
         this.trialConfiguration = step.value;
       }
     } else if (kind === 'normal') {
-      if (this.monitor.needsReference) {
-        this.setReference(times, bottleneck);
-      } else if (this.monitor.changed(this.a, times, bottleneck)) {
+      // The monitor reads the query (engine/pipeline/monitor.ts, as the real pipeline's coordinator does).
+      if (this.monitor.observe(this.a, times, bottleneck) === 'changed') {
+        const signal = this.monitor.signalTimes;
         detected = this.scheduler.rebalance !== undefined;
-        if (detected) installed = this.beginPhase(config, bottleneck, completion, q);
-        else this.setReference(times, bottleneck);
+        if (detected) installed = this.beginPhase(config, this.monitor.signalBottleneckMs, completion, q);
+        else this.setReference(signal, this.monitor.signalBottleneckMs);
       }
     }
     this.q = q + 1;
@@ -358,22 +360,24 @@ export class PipelineRun {
   /** Starts a rebalancing phase; returns true when a configuration was installed at once. */
   private beginPhase(config: Configuration, bottleneck: number, completion: number, q: number): boolean {
     const trigger = bottleneck > this.monitor.referenceMs ? 'increase' : 'decrease';
+    // What the monitor decided on: the detecting query's times (window 1) or the window's mean.
+    const signal = this.monitor.signalTimes;
     const context: RebalanceContext = {
       configuration: config.slice(),
-      stageTimesMs: this.times.slice(),
+      stageTimesMs: signal.slice(),
       unitCount: this.db.unitCount,
       trigger,
     };
     const parameters = this.scheduler.parameters?.() ?? {};
     const rebalancing = this.scheduler.rebalance!(copyContext(context));
     if (rebalancing === null) {
-      this.setReference(this.times, bottleneck);
+      this.setReference(signal, bottleneck);
       return false;
     }
     this.metrics.recordDetection();
     this.detectTimeMs = completion;
     this.detectQuery = q;
-    this.phaseObservations = new Map([[configurationKey(config), this.times.slice()]]);
+    this.phaseObservations = new Map([[configurationKey(config), signal.slice()]]);
     this.rebalancing = rebalancing;
     this.phaseContext = context;
     this.phaseFed = [];
@@ -414,9 +418,7 @@ export class PipelineRun {
       throw new RangeError(`scheduler ${this.scheduler.id} returned invalid configuration ${configurationKey(config)}`);
     }
     this.installed = config.slice();
-    const observed = this.phaseObservations.get(configurationKey(config));
-    if (observed === undefined) this.monitor.clear();
-    else this.setReference(observed, maxOf(observed));
+    this.monitor.installed(this.a, this.phaseObservations.get(configurationKey(config)));
     this.pendingInstall = null;
     this.trialConfiguration = null;
     this.rebalancing = null;
@@ -436,6 +438,7 @@ export class PipelineRun {
       departures: this.departures.slice(),
       ringHead: this.ringHead.slice(),
       referenceTimes: this.monitor.referenceTimes.slice(),
+      monitorWindow: this.monitor.windowState(),
       installed: this.installed.slice(),
       trialConfiguration: this.trialConfiguration?.slice() ?? null,
       pendingInstall: this.pendingInstall?.slice() ?? null,
@@ -472,6 +475,7 @@ export class PipelineRun {
     this.departures.set(s.departures);
     this.ringHead.set(s.ringHead);
     this.monitor.referenceTimes.set(s.referenceTimes);
+    if (s.monitorWindow !== undefined) this.monitor.restoreWindow(s.monitorWindow);
     this.installed = s.installed.slice();
     this.trialConfiguration = s.trialConfiguration?.slice() ?? null;
     this.pendingInstall = s.pendingInstall?.slice() ?? null;

@@ -71,7 +71,7 @@ export interface RealRunOptions {
   readonly executionPlaces: number;
   /** Queries to serve, trial queries included (as in the simulation). */
   readonly queries: number;
-  readonly assumptions: Pick<PipelineAssumptions, 'bufferCapacity' | 'detectionThreshold' | 'detectionSignal'>;
+  readonly assumptions: Pick<PipelineAssumptions, 'bufferCapacity' | 'detectionThreshold' | 'detectionSignal' | 'monitorReference' | 'detectionWindow'>;
   readonly initialConfiguration: Configuration;
   readonly scheduler: PipelineScheduler;
   readonly events: readonly InterferenceEvent[];
@@ -129,6 +129,8 @@ export interface RealRunResult {
   readonly queries: readonly RealQuery[];
   readonly reconfigurations: readonly RealReconfiguration[];
   readonly rebalancings: number;
+  /** The queries at whose completion the monitor fired a rebalancing (the shared reading, engine/pipeline/monitor.ts). */
+  readonly detections: readonly number[];
   /** Wall time from the first admission to the last completion, ms. */
   readonly durationMs: number;
   /** The first query's output (the network's last activation), to check a move keeps outputs. */
@@ -423,38 +425,40 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
   };
 
   /** Handles the queries completed since the last call; returns a rebalancing to start, if the monitor fired. */
-  const takeCompletions = (): { context: RebalanceContext } | null => {
+  const takeCompletions = (monitoring = true): { context: RebalanceContext; query: number } | null => {
     const done = completions;
     completions = [];
-    let trigger: { context: RebalanceContext } | null = null;
+    let trigger: { context: RebalanceContext; query: number } | null = null;
     for (const record of done) {
       queries.push(record);
       onProgress({ kind: 'query', query: record });
-      if (record.kind !== 'normal' || trigger !== null || record.configuration !== configurationKey(installed)) continue;
-      const bottleneck = maxOf(record.stageTimesMs);
-      if (monitor.needsReference) monitor.setReference(record.stageTimesMs, bottleneck);
-      else if (monitor.changed(options.assumptions, record.stageTimesMs, bottleneck)) {
-        if (options.scheduler.rebalance === undefined) monitor.setReference(record.stageTimesMs, bottleneck);
-        else
-          trigger = {
-            context: { configuration: installed.slice(), stageTimesMs: record.stageTimesMs.slice(), unitCount, trigger: bottleneck > monitor.referenceMs ? 'increase' : 'decrease' },
-          };
+      // Queries still inside when the monitor fired finish on the old configuration unread (the simulation's in-flight queries).
+      if (!monitoring || record.kind !== 'normal' || trigger !== null || record.configuration !== configurationKey(installed)) continue;
+      // The simulation's own reading (engine/pipeline/monitor.ts), fed the measured times.
+      if (monitor.observe(options.assumptions, record.stageTimesMs, maxOf(record.stageTimesMs)) !== 'changed') continue;
+      const signal = monitor.signalTimes.slice();
+      if (options.scheduler.rebalance === undefined) monitor.setReference(signal, monitor.signalBottleneckMs);
+      else {
+        trigger = { query: record.query, context: { configuration: installed.slice(), stageTimesMs: signal, unitCount, trigger: monitor.signalBottleneckMs > monitor.referenceMs ? 'increase' : 'decrease' } };
       }
     }
     return trigger;
   };
+  /** The queries at whose completion the monitor fired a rebalancing. */
+  const detections: number[] = [];
 
   /** A rebalancing phase with serial trials: drain, then one query alone per trial configuration. */
-  const rebalance = async (context: RebalanceContext): Promise<void> => {
+  const rebalance = async (context: RebalanceContext, detectedAt: number): Promise<void> => {
     const generator: Rebalancing | null = options.scheduler.rebalance!({ ...context, configuration: context.configuration.slice(), stageTimesMs: context.stageTimesMs.slice() });
     if (generator === null) {
       monitor.setReference(context.stageTimesMs, maxOf(context.stageTimesMs));
       return;
     }
+    detections.push(detectedAt);
     rebalancings += 1;
     const observed = new Map<string, Float64Array>([[configurationKey(context.configuration), context.stageTimesMs.slice()]]);
     await drain();
-    takeCompletions();
+    takeCompletions(false);
     let step = generator.next(new Float64Array(0));
     while (!step.done) {
       if (completed >= options.queries || isCancelled()) return;
@@ -463,14 +467,12 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
       admit('trial');
       await drain();
       const trial = completions[completions.length - 1]!;
-      takeCompletions();
+      takeCompletions(false);
       observed.set(configurationKey(step.value), trial.stageTimesMs.slice());
       step = generator.next(trial.stageTimesMs.slice());
     }
     if (configurationKey(step.value) !== configurationKey(installed)) await reconfigure(step.value, admitted, false);
-    const times = observed.get(configurationKey(step.value));
-    if (times === undefined) monitor.clear();
-    else monitor.setReference(times, maxOf(times));
+    monitor.installed(options.assumptions, observed.get(configurationKey(step.value)));
   };
 
   let rebalancings = 0;
@@ -526,7 +528,7 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
       }
       if (completed < options.queries) await waitForProgress();
       const trigger = takeCompletions();
-      if (trigger !== null && completed < options.queries) await rebalance(trigger.context);
+      if (trigger !== null && completed < options.queries) await rebalance(trigger.context, trigger.query);
     }
     await drain().catch(() => undefined);
     takeCompletions();
@@ -535,6 +537,7 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
       queries,
       reconfigurations,
       rebalancings,
+      detections,
       durationMs: Number.isNaN(firstAdmission) ? 0 : last - firstAdmission,
       firstOutput,
       lastOutput,

@@ -25,6 +25,7 @@ const cases: { name: string; scheduler: () => PipelineScheduler; assumptions: Pa
   { name: 'LLS repaired, unbounded buffers', scheduler: () => createLls({ reading: 'repaired' }), assumptions: { llsReading: 'repaired', bufferCapacity: 1_000_000 } },
   { name: 'optimal', scheduler: createOptimal, assumptions: {} },
   { name: 'evict', scheduler: createEvict, assumptions: {} },
+  { name: 'ODIN α=3 ε=2 %, a window of 4 and a steady reference', scheduler: () => createOdin({ alpha: 3, betterTolerance: 0.02 }), assumptions: { monitorReference: 'steady', detectionWindow: 4, betterTolerance: 0.02 } },
 ];
 
 describe('PipelineRun checkpoints', () => {
