@@ -75,6 +75,7 @@ export function buildPipelineRunSpec(scenario: PipelineScenario, cell: PipelineG
     random: randomSpec,
     assumptions: p.assumptions,
     percentiles: percentileOptionsOf(scenario),
+    ...(p.machine === undefined ? {} : { machine: p.machine }),
   };
 }
 

@@ -119,6 +119,17 @@ const pipelineSchema = z.strictObject({
     events: z.array(eventSchema).max(PIPELINE_LIMITS.events, { message: `must have at most ${PIPELINE_LIMITS.events} events` }),
   }),
   assumptions: assumptionsSchema,
+  /** The machine beyond the database (engine/pipeline/machine.ts); absent: the paper's ideal machine. */
+  machine: z
+    .strictObject({
+      stageNoiseCv: num(0, 2),
+      pipelinedFactor: num(0.1, 100),
+      hopMs: num(0, 100_000),
+      moveMs: num(0, 1_000_000),
+      hogStartMs: num(0, 1_000_000),
+      cores: int(1, 4096).optional(),
+    })
+    .optional(),
   lanes: z.array(laneSchema).min(1, { message: 'must have at least one lane' }).max(PIPELINE_LIMITS.lanes, { message: `must have at most ${PIPELINE_LIMITS.lanes} lanes` }),
 });
 
