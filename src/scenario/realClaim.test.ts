@@ -20,6 +20,8 @@ function report(lanes: readonly { readonly scheduler: string; readonly measured:
     closestReading: 'serial',
     mapeByReading: {},
     odinVsLls: sign,
+    calibration: null,
+    fidelity: { repeats: 1, noiseSeeds: 1, lanes: [], odinVsLls: null, tooShort: null },
   };
 }
 

@@ -128,6 +128,7 @@ const pipelineSchema = z.strictObject({
       moveMs: num(0, 1_000_000),
       hogStartMs: num(0, 1_000_000),
       cores: int(1, 4096).optional(),
+      noiseSeed: int(PIPELINE_LIMITS.seed.min, PIPELINE_LIMITS.seed.max).optional(),
     })
     .optional(),
   lanes: z.array(laneSchema).min(1, { message: 'must have at least one lane' }).max(PIPELINE_LIMITS.lanes, { message: `must have at most ${PIPELINE_LIMITS.lanes} lanes` }),

@@ -29,6 +29,8 @@ export interface PipelineMachine {
    * c cores, every stage time is stretched by max(1, k / c).
    */
   readonly cores?: number | undefined;
+  /** Seed of the noise (absent: the scenario's seed); the interference trace keeps the scenario's. */
+  readonly noiseSeed?: number | undefined;
 }
 
 /** RNG stream of the machine's stage-time noise. */
@@ -45,7 +47,7 @@ export class MachineModel {
     seed: number,
     private readonly executionPlaces: number,
   ) {
-    this.rng = createRng(seed, MACHINE_NOISE_STREAM);
+    this.rng = createRng(machine.noiseSeed ?? seed, MACHINE_NOISE_STREAM);
     // Lognormal with mean 1 and the given coefficient of variation.
     this.sigma = Math.sqrt(Math.log(1 + machine.stageNoiseCv * machine.stageNoiseCv));
   }

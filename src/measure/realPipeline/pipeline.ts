@@ -95,6 +95,11 @@ export interface RealRunOptions {
    * move builds and warms what it receives and frees what it gives.
    */
   readonly residentBudgetMiB?: number;
+  /**
+   * Moves made on schedule, whatever the scheduler says (a calibration lane): before query
+   * `beforeQuery` is admitted the pipeline drains and `configuration` is installed.
+   */
+  readonly scriptedMoves?: readonly { readonly beforeQuery: number; readonly configuration: Configuration }[];
 }
 
 /** One query of a real run. */
@@ -131,6 +136,10 @@ export interface RealRunResult {
   readonly rebalancings: number;
   /** The queries at whose completion the monitor fired a rebalancing (the shared reading, engine/pipeline/monitor.ts). */
   readonly detections: readonly number[];
+  /** Admission stalls while hogs started (those not armed before the run, or still arming), ms each. */
+  readonly hogStallsMs: readonly number[];
+  /** Where the wall time went besides normal queries, ms: waiting for the pipeline to drain, moves, hog starts. */
+  readonly overheadMs: { readonly drains: number; readonly moves: number; readonly hogStalls: number };
   /** Wall time from the first admission to the last completion, ms. */
   readonly durationMs: number;
   /** The first query's output (the network's last activation), to check a move keeps outputs. */
@@ -240,6 +249,7 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
    * ahead: its hogs start when it comes (admission waits for their first report).
    */
   const armed = new Map<string, Promise<RunningHogs>>();
+  const hogStallsMs: number[] = [];
   const armKey = (e: number, mode: number) => `${e}:${mode}`;
   const arm = (e: number, mode: number) => {
     const plan = hogPlan(MODE_IDS[mode]!, options.coresPerEp);
@@ -400,6 +410,7 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
       hogs[e] = null;
       hogModes[e] = mode;
       const plan = hogPlan(MODE_IDS[mode]!, options.coresPerEp);
+      const stallFrom = env.now();
       const ready = armed.get(armKey(e, mode));
       if (ready !== undefined) {
         armed.delete(armKey(e, mode));
@@ -410,6 +421,7 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
       } else if (plan.cpu + plan.memBW > 0) {
         hogs[e] = await startHogs(plan, env.spawnHog, { bufferMiB: options.hogBufferMiB, schedule: (fn, ms) => void env.sleep(ms).then(fn) });
       }
+      if (plan.cpu + plan.memBW > 0) hogStallsMs.push(env.now() - stallFrom);
       onProgress({ kind: 'hogs', executionPlace: e, mode: MODE_IDS[mode]! });
     }
     return true;
@@ -420,8 +432,11 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
     await wake.wait();
     if (failure !== null) throw failure;
   };
+  let drainMs = 0;
   const drain = async () => {
+    const t0 = env.now();
     while (!empty()) await waitForProgress();
+    drainMs += env.now() - t0;
   };
 
   /** Handles the queries completed since the last call; returns a rebalancing to start, if the monitor fired. */
@@ -523,6 +538,13 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
             monitor.clear();
           }
         }
+        const scripted = options.scriptedMoves?.find((m) => m.beforeQuery === admitted);
+        if (scripted !== undefined && configurationKey(scripted.configuration) !== configurationKey(installed)) {
+          await drain();
+          takeCompletions();
+          await reconfigure(scripted.configuration, admitted, false);
+          monitor.clear();
+        }
         if (Number.isNaN(firstAdmission)) firstAdmission = env.now() - startedAt;
         admit('normal');
       }
@@ -538,6 +560,8 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
       reconfigurations,
       rebalancings,
       detections,
+      hogStallsMs,
+      overheadMs: { drains: drainMs, moves: reconfigurations.reduce((a, r) => a + r.wallMs, 0), hogStalls: hogStallsMs.reduce((a, b) => a + b, 0) },
       durationMs: Number.isNaN(firstAdmission) ? 0 : last - firstAdmission,
       firstOutput,
       lastOutput,
