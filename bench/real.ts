@@ -6,8 +6,9 @@
  * database the measure part just measured at the same size. On 2 and 4 execution places
  * (4 on a 2-core machine share cores: the row's note gives the mapping).
  *
- * Units resident, one monitor on both sides (a steady reference over a window of
- * BENCH_REAL_WINDOW queries, ODIN's "better" with ε = BENCH_REAL_EPSILON), a calibration lane
+ * Units resident, one monitor on both sides (the page's comparison preset,
+ * scenario/realPipeline.ts `realComparisonScenario`: a steady reference over a window of 4
+ * queries, ODIN's "better" with ε = 5 %), a calibration lane
  * for the machine, BENCH_REAL_REPEATS interleaved real runs a lane and the simulation over
  * 20 noise seeds: measured and simulated throughput and mean latency with 95 % intervals, the
  * signed error on the ideal and on the calibrated machine (on 4 EPs also without core sharing),
@@ -19,11 +20,10 @@ import { spawnNodeStage } from '../src/cli/stageThreads';
 import type { LayerTimeDatabase } from '../src/engine/profiles/types';
 import { runRealPipeline } from '../src/measure/realPipeline/pipeline';
 import { measureDatabase } from '../src/measure/runner';
-import { pipeline } from '../src/scenario/defaultPreset';
 import { machineClaimRow } from '../src/scenario/realClaim';
 import { residencyText, runReal, type RealReport } from '../src/scenario/realRun';
 import { machineText } from '../src/scenario/realCalibration';
-import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../src/engine/pipeline/assumptions';
+import { realComparisonScenario } from '../src/scenario/realPipeline';
 import type { BenchRow } from './row';
 
 /** Queries per lane: long enough for ODIN to react to the hog and recover, a few minutes in all. */
@@ -31,20 +31,12 @@ export const BENCH_REAL_QUERIES = 90;
 export const BENCH_REAL_SIZE = 112;
 /** Interleaved real runs of each lane. */
 export const BENCH_REAL_REPEATS = 5;
-export const BENCH_REAL_WINDOW = 4;
-export const BENCH_REAL_EPSILON = 0.05;
+
 const EP_COUNTS = [2, 4] as const;
 
-/** The bench's scenario on `eps` execution places: the hog on EP 1 for queries [Q/3, 2Q/3). */
+/** The bench's scenario on `eps` execution places: the page's comparison preset (the hog on EP 1, counted from 0, for queries [Q/3, 2Q/3)). */
 export function benchRealScenario(eps: number) {
-  const q = BENCH_REAL_QUERIES;
-  return pipeline(`VGG16 at ${BENCH_REAL_SIZE} px on ${eps} EPs, a memBW hog on EP 1 for a third of the run`, {
-    executionPlaces: eps,
-    queries: q,
-    lanes: [{ scheduler: 'odin', params: { alpha: 10 } }, { scheduler: 'lls' }],
-    assumptions: { ...DEFAULT_PIPELINE_ASSUMPTIONS, monitorReference: 'steady', detectionWindow: BENCH_REAL_WINDOW, betterTolerance: BENCH_REAL_EPSILON },
-    interference: { random: { enabled: false, periodQueries: 10, durationQueries: 10 }, events: [{ executionPlace: 1, mode: 'B', fromQuery: Math.round(q / 3), toQuery: Math.round((2 * q) / 3) }] },
-  });
+  return realComparisonScenario(eps, BENCH_REAL_QUERIES);
 }
 
 const signed = (v: number) => `${v >= 0 ? '+' : ''}${v.toFixed(1)} %`;

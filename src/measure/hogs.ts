@@ -41,6 +41,11 @@ export interface RunningHogs {
 
 /** How long a hog may take to post its first report before starting counts as failed, ms. */
 export const HOG_START_TIMEOUT_MS = 15_000;
+/**
+ * The same for an armed hog: it touches its whole buffer first (hundreds of MiB; seconds on a
+ * loaded machine), before the run, where waiting costs the run nothing.
+ */
+export const ARMED_HOG_START_TIMEOUT_MS = 120_000;
 
 /**
  * Starts the hogs of `plan` and resolves once each has posted its first report (so it is
@@ -54,6 +59,7 @@ export async function startHogs(
   options: { readonly bufferMiB: number; readonly reportEveryMs?: number; readonly schedule: (fn: () => void, ms: number) => void; readonly armed?: boolean },
 ): Promise<RunningHogs> {
   const reportEveryMs = options.reportEveryMs ?? 200;
+  const timeoutMs = options.armed === true ? ARMED_HOG_START_TIMEOUT_MS : HOG_START_TIMEOUT_MS;
   const kinds: HogConfig['kind'][] = [...Array<'cpu'>(plan.cpu).fill('cpu'), ...Array<'memBW'>(plan.memBW).fill('memBW')];
   const counts = kinds.map(() => 0);
   const sinceReset = kinds.map(() => 0);
@@ -96,10 +102,10 @@ export async function startHogs(
     options.schedule(() => {
       if (!done) {
         done = true;
-        failure ??= new Error(`a hog posted no report within ${HOG_START_TIMEOUT_MS} ms`);
+        failure ??= new Error(`a hog posted no report within ${timeoutMs} ms`);
         resolve(false);
       }
-    }, HOG_START_TIMEOUT_MS);
+    }, timeoutMs);
     check();
   });
   wake = null;
