@@ -295,7 +295,7 @@ export function realMarkdown(report: RealReport): string {
   lines.push('', residencyText(report), '', ...fidelityMarkdown(report));
   if (report.odinVsLls !== null && report.fidelity.tooShort === null) {
     const o = report.odinVsLls;
-    lines.push(`ODIN against LLS in throughput: measured ${signed(o.measuredPct)}, simulated ${signed(o.simulatedPct)}: the sign ${o.agrees ? 'agrees' : 'does not agree'}.`);
+    lines.push(`ODIN against LLS in throughput, first runs on the ideal machine: measured ${signed(o.measuredPct)}, simulated ${signed(o.simulatedPct)}: the sign ${o.agrees ? 'agrees' : 'does not agree'}.`);
   }
   for (const l of report.lanes.filter((x) => x.liveEvents.length > 0)) {
     lines.push(`${l.label} ran with workloads placed by hand: ${l.liveEvents.map((e) => `EP ${e.executionPlace + 1} mode ${e.mode} from query ${e.fromQuery}${e.toQuery === null ? '' : ` to ${e.toQuery}`}`).join(', ')} (simulated on that schedule).`);
