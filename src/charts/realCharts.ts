@@ -63,7 +63,7 @@ function laneLegend(root: Selection<SVGSVGElement, unknown, null, undefined>, la
     const g = legend.append('g').attr('transform', `translate(${x},0)`);
     draw(g);
     g.append('text').attr('x', 16).attr('y', 0).style('fill', THEME.text).text(text);
-    x += 24 + 6.2 * text.length;
+    x += 28 + 7 * text.length;
   };
   labels.forEach((label, i) => entry((g) => void g.append('rect').attr('x', 0).attr('y', -9).attr('width', 12).attr('height', 10).attr('fill', laneColour(i)), label));
   for (const m of marks) {
