@@ -6,8 +6,13 @@
  * database the measure part just measured at the same size. On 2 and 4 execution places
  * (4 on a 2-core machine share cores: the row's note gives the mapping).
  *
- * The rows are of one run each (no seeds): measured and simulated throughput, the signed
- * error, the mean wall time of a real move, and whether the sign of ODIN against LLS agrees.
+ * Units resident, one monitor on both sides (the page's comparison preset,
+ * scenario/realPipeline.ts `realComparisonScenario`: a steady reference over a window of 4
+ * queries, ODIN's "better" with ε = 5 %), a calibration lane
+ * for the machine, BENCH_REAL_REPEATS interleaved real runs a lane and the simulation over
+ * 20 noise seeds: measured and simulated throughput and mean latency with 95 % intervals, the
+ * signed error on the ideal and on the calibrated machine (on 4 EPs also without core sharing),
+ * the counts of phases, trials and moves, and whether the sign of ODIN against LLS agrees.
  */
 import type { Tf } from '../src/agents/tf';
 import { defaultHogBufferMiB, nodeCores, nodeRuntime, spawnNodeHog } from '../src/cli/hogThreads';
@@ -15,25 +20,23 @@ import { spawnNodeStage } from '../src/cli/stageThreads';
 import type { LayerTimeDatabase } from '../src/engine/profiles/types';
 import { runRealPipeline } from '../src/measure/realPipeline/pipeline';
 import { measureDatabase } from '../src/measure/runner';
-import { pipeline } from '../src/scenario/defaultPreset';
 import { machineClaimRow } from '../src/scenario/realClaim';
-import { runReal, type RealReport } from '../src/scenario/realRun';
+import { residencyText, runReal, type RealReport } from '../src/scenario/realRun';
+import { machineText } from '../src/scenario/realCalibration';
+import { realComparisonScenario } from '../src/scenario/realPipeline';
 import type { BenchRow } from './row';
 
 /** Queries per lane: long enough for ODIN to react to the hog and recover, a few minutes in all. */
 export const BENCH_REAL_QUERIES = 90;
 export const BENCH_REAL_SIZE = 112;
+/** Interleaved real runs of each lane. */
+export const BENCH_REAL_REPEATS = 5;
+
 const EP_COUNTS = [2, 4] as const;
 
-/** The bench's scenario on `eps` execution places: the hog on EP 1 for queries [Q/3, 2Q/3). */
+/** The bench's scenario on `eps` execution places: the page's comparison preset (the hog on EP 1, counted from 0, for queries [Q/3, 2Q/3)). */
 export function benchRealScenario(eps: number) {
-  const q = BENCH_REAL_QUERIES;
-  return pipeline(`VGG16 at ${BENCH_REAL_SIZE} px on ${eps} EPs, a memBW hog on EP 1 for a third of the run`, {
-    executionPlaces: eps,
-    queries: q,
-    lanes: [{ scheduler: 'odin', params: { alpha: 10 } }, { scheduler: 'lls' }],
-    interference: { random: { enabled: false, periodQueries: 10, durationQueries: 10 }, events: [{ executionPlace: 1, mode: 'B', fromQuery: Math.round(q / 3), toQuery: Math.round((2 * q) / 3) }] },
-  });
+  return realComparisonScenario(eps, BENCH_REAL_QUERIES);
 }
 
 const signed = (v: number) => `${v >= 0 ? '+' : ''}${v.toFixed(1)} %`;
@@ -44,27 +47,46 @@ export async function benchReal(tf: Tf, rows: BenchRow[], database: LayerTimeDat
   for (const eps of EP_COUNTS) {
     const t0 = performance.now();
     const report = await runReal(
-      { scenario: benchRealScenario(eps), inputSize: BENCH_REAL_SIZE, database, repeats: 1, hogBufferMiB: defaultHogBufferMiB(), cores: nodeCores() },
+      { scenario: benchRealScenario(eps), inputSize: BENCH_REAL_SIZE, database, repeats: 1, hogBufferMiB: defaultHogBufferMiB(), cores: nodeCores(), laneRepeats: BENCH_REAL_REPEATS },
       { tf, measureDatabase, runRealPipeline, now: () => performance.now(), spawnStage: spawnNodeStage, spawnHog: spawnNodeHog, runtime: nodeRuntime(), stderr: () => undefined },
     );
     if (report === null) throw new Error('the real run was cancelled');
     const wallS = (performance.now() - t0) / 1000;
     reports.push({ eps, wallS, report });
     const where = `real: VGG16 @${BENCH_REAL_SIZE} × ${eps} EPs`;
-    for (const lane of report.lanes) {
+    const f = report.fidelity;
+    const cal = report.calibration;
+    const pm = (m: { mean: number; halfWidth95: number }, d = 2) => `${m.mean.toFixed(d)} ± ${m.halfWidth95.toFixed(d)}`;
+    const pe = (e: { mean: number; halfWidth95: number } | undefined) => (e === undefined ? '—' : `${signed(e.mean)} ± ${e.halfWidth95.toFixed(1)}`);
+    for (const lane of f.lanes) {
+      const sim = lane.machine ?? lane.ideal;
       rows.push({
-        name: `${where}, ${lane.label}, throughput measured (baseline: simulated)`,
-        value: lane.measured.throughputQps,
+        name: `${where}, ${lane.label}, throughput measured (baseline: simulated on the calibrated machine)`,
+        value: lane.measured.throughputQps.mean,
         unit: 'q/s',
-        baseline: lane.simulated.throughputQps,
-        ratio: lane.measured.throughputQps / lane.simulated.throughputQps,
-        note: `${report.machine.mapping.text}; error of the simulation ${signed(lane.error.throughputQps)} throughput, ${signed(lane.error.latencyMeanMs)} mean latency, ${signed(lane.error.latencyP99Ms)} p99; closest trial-cost reading ${lane.closestReading}`,
+        baseline: sim.throughputQps.mean,
+        ratio: lane.measured.throughputQps.mean / sim.throughputQps.mean,
+        note: `${report.machine.mapping.text}; ${f.repeats} runs, ${f.noiseSeeds} seeds; measured ${pm(lane.measured.throughputQps)} q/s, machine ${pm(sim.throughputQps)}, ideal ${lane.ideal.throughputQps.mean.toFixed(2)}; error machine ${pe(lane.error.machine?.throughputPct)}, ideal ${pe(lane.error.ideal.throughputPct)}${lane.error.machineNoSharing === null ? '' : `, machine without core sharing ${pe(lane.error.machineNoSharing.throughputPct)}`}`,
       });
-      rows.push({ name: `${where}, ${lane.label}, latency mean measured (baseline: simulated)`, value: lane.measured.latencyMeanMs, unit: 'ms', baseline: lane.simulated.latencyMeanMs, ratio: lane.measured.latencyMeanMs / lane.simulated.latencyMeanMs });
-      rows.push({ name: `${where}, ${lane.label}, mean move (${lane.measured.reconfigurations.length} moves)`, value: lane.measured.reconfigurationMeanMs, unit: 'ms', note: 'the reconfiguration cost the simulation does not model' });
+      rows.push({
+        name: `${where}, ${lane.label}, latency mean measured (baseline: simulated on the calibrated machine)`,
+        value: lane.measured.latencyMeanMs.mean,
+        unit: 'ms',
+        baseline: sim.latencyMeanMs.mean,
+        ratio: lane.measured.latencyMeanMs.mean / sim.latencyMeanMs.mean,
+        note: `measured ${pm(lane.measured.latencyMeanMs, 1)} ms, machine ${pm(sim.latencyMeanMs, 1)}; error machine ${pe(lane.error.machine?.latencyMeanPct)}, ideal ${pe(lane.error.ideal.latencyMeanPct)}${lane.error.machineNoSharing === null ? '' : `, without core sharing ${pe(lane.error.machineNoSharing.latencyMeanPct)}`}`,
+      });
+      rows.push({
+        name: `${where}, ${lane.label}, moves a run, real (baseline: simulated)`,
+        value: lane.measured.moves.mean,
+        unit: 'moves',
+        baseline: sim.moves.mean,
+        note: `phases ${lane.measured.phases.mean.toFixed(1)} / ${sim.phases.mean.toFixed(1)}, trials ${lane.measured.trials.mean.toFixed(1)} / ${sim.trials.mean.toFixed(1)} (real / simulated); real time: normal ${(lane.time.normal / 1000).toFixed(1)} s, trials ${(lane.time.trials / 1000).toFixed(1)} s, moves ${(lane.time.moves / 1000).toFixed(2)} s, drains ${(lane.time.drains / 1000).toFixed(1)} s, hog starts ${(lane.time.hogStalls / 1000).toFixed(2)} s`,
+      });
     }
-    const o = report.odinVsLls;
-    if (o !== null) rows.push({ name: `${where}, ODIN α=10 vs LLS throughput, measured (baseline: simulated)`, value: o.measuredPct, unit: '%', baseline: o.simulatedPct, note: `the sign ${o.agrees ? 'agrees' : 'does not agree'}; closest reading over the lanes ${report.closestReading}; run took ${wallS.toFixed(0)} s` });
+    const o = f.odinVsLls;
+    if (o !== null) rows.push({ name: `${where}, ODIN α=10 vs LLS throughput, measured (baseline: simulated)`, value: o.measuredPct.mean, unit: '%', baseline: o.simulatedPct.mean, note: `measured ${pe(o.measuredPct)}, simulated ${pe(o.simulatedPct)}: the sign ${o.agrees ? 'agrees' : 'does not agree'}${f.tooShort === null ? '' : ` (no verdict: ${f.tooShort})`}; run took ${wallS.toFixed(0)} s` });
+    if (cal !== null) rows.push({ name: `${where}, calibrated machine`, value: cal.machine.pipelinedFactor, unit: '× pipelined', note: `${machineText(cal.machine)}; resident ${residencyText(report)}` });
   }
   const claim = machineClaimRow(reports[0]!.report, { command: 'npm run bench', commit: 'bench', durationS: reports[0]!.wallS });
   rows.push({ name: `real: the lab's claim on 2 EPs (${claim.verdict})`, value: claim.estimate?.mean ?? Number.NaN, unit: '% MAPE', note: claim.reason });

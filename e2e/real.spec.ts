@@ -17,6 +17,7 @@ test.describe('Run on this machine', () => {
     await expect(lab.byTestId('real.mapping')).toContainText('2 execution places');
     await lab.byTestId('real.size').selectOption('56');
     await lab.byTestId('real.queries').fill('12');
+    await lab.byTestId('real.repeats').fill('2');
     for (const id of ['static', 'evict', 'optimal']) {
       const box = lab.byTestId(`real.lane-${id}`);
       if ((await box.count()) > 0 && (await box.isChecked())) await box.uncheck();
@@ -44,6 +45,17 @@ test.describe('Run on this machine', () => {
     await expect(lab.byTestId('real.readings')).toContainText(/serial|pipelined|free/);
     // Both lanes ran with it (placed during the first, carried to the second) and were simulated on that schedule.
     await expect(lab.byTestId('real.live-events')).toContainText(/ODIN α=10: EP 1 mode E from query \d+; LLS: EP 1 mode E from query \d+/);
+    // The board stays at the end (the last lane's last query); the fidelity, per-phase and time tables; the trace beside the simulation, with a legend.
+    await expect(lab.byTestId('real.board')).toBeVisible();
+    await expect(lab.byTestId('real.fidelity-odin')).toContainText('±');
+    await expect(lab.byTestId('real.phases')).toBeVisible();
+    await expect(lab.byTestId('real.time')).toContainText('LLS');
+    await expect(lab.byTestId('real.machine')).toContainText(/Calibrated on this machine|ideal machine/);
+    await expect(lab.byTestId('chart.real-trace').locator('path[data-side="simulated"]').first()).toBeAttached();
+    await expect(lab.byTestId('chart.real-trace').locator('.chart-legend')).toContainText('simulated on the calibrated machine');
+    await expect(lab.byTestId('chart.real-live').locator('.chart-legend')).toContainText('trial query');
+    await expect(lab.byTestId('real.preset-2')).toBeEnabled();
+    await expect(lab.byTestId('real.database')).toHaveAttribute('data-matches', 'no');
     await lab.byTestId('real').screenshot({ path: 'test-results/real-panel.png' });
     expect(lab.log.pageErrors).toEqual([]);
     expect(lab.log.requestUrls.filter((u) => !u.startsWith('http://127.0.0.1'))).toEqual([]);

@@ -5,7 +5,7 @@
  * mean and p99 latency per lane, measured and simulated side by side, the signed error
  * above each pair). Fed plain data; drawn whole each time (a few hundred points).
  */
-import { axisBottom, axisLeft, max, scaleBand, scaleLinear, select } from 'd3';
+import { axisBottom, axisLeft, max, scaleBand, scaleLinear, select, type Selection } from 'd3';
 import { laneColour } from './palette';
 import { THEME } from './runtime';
 
@@ -18,11 +18,11 @@ export interface RealLiveLane {
 const MARGIN = { top: 22, right: 12, bottom: 34, left: 52 } as const;
 
 /** Two panels side by side: throughput and latency against the query index, a line per lane. */
-export function renderRealLive(svg: SVGSVGElement, lanes: readonly RealLiveLane[], queries: number, width: number, height = 220): void {
+export function renderRealLive(svg: SVGSVGElement, lanes: readonly RealLiveLane[], queries: number, width: number, height = 236): void {
   const root = select(svg).attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
   root.selectAll('*').remove();
   const panelWidth = Math.max(140, (width - 2 * (MARGIN.left + MARGIN.right)) / 2);
-  const innerHeight = height - MARGIN.top - MARGIN.bottom;
+  const innerHeight = height - MARGIN.top - MARGIN.bottom - 16;
   const x = scaleLinear().domain([0, Math.max(1, queries)]).range([0, panelWidth]);
   const panels = [
     { title: 'throughput, qps (measured on this machine)', value: (p: RealLiveLane['points'][number]) => p.throughputQps },
@@ -52,6 +52,70 @@ export function renderRealLive(svg: SVGSVGElement, lanes: readonly RealLiveLane[
         .attr('stroke', laneColour(i));
     });
   });
+  laneLegend(root, lanes.map((l) => l.label), height, [{ label: 'trial query (rebalancing)', mark: 'circle' }]);
+}
+
+/** A legend along the bottom: a swatch per lane, then the marks explained. */
+function laneLegend(root: Selection<SVGSVGElement, unknown, null, undefined>, labels: readonly string[], height: number, marks: readonly { readonly label: string; readonly mark: 'circle' | 'solid' | 'dashed' | 'shade' }[]): void {
+  const legend = root.append('g').attr('class', 'chart-legend').attr('transform', `translate(${MARGIN.left},${height - 6})`).attr('font-size', 11);
+  let x = 0;
+  const entry = (draw: (g: Selection<SVGGElement, unknown, null, undefined>) => void, text: string) => {
+    const g = legend.append('g').attr('transform', `translate(${x},0)`);
+    draw(g);
+    g.append('text').attr('x', 16).attr('y', 0).style('fill', THEME.text).text(text);
+    x += 28 + 7 * text.length;
+  };
+  labels.forEach((label, i) => entry((g) => void g.append('rect').attr('x', 0).attr('y', -9).attr('width', 12).attr('height', 10).attr('fill', laneColour(i)), label));
+  for (const m of marks) {
+    entry((g) => {
+      if (m.mark === 'shade') g.append('rect').attr('x', 0).attr('y', -9).attr('width', 12).attr('height', 10).attr('fill', THEME.text).attr('opacity', 0.15);
+      else if (m.mark === 'circle') g.append('circle').attr('cx', 6).attr('cy', -4).attr('r', 3).attr('fill', 'none').attr('stroke', THEME.text);
+      else g.append('line').attr('x1', 0).attr('x2', 12).attr('y1', -4).attr('y2', -4).attr('stroke', THEME.text).attr('stroke-width', 1.5).attr('stroke-dasharray', m.mark === 'dashed' ? '4 2' : null);
+    }, m.label);
+  }
+}
+
+/** One lane's per-query latency, measured (its first run) and simulated (the calibrated machine's first noise seed, or the ideal machine). */
+export interface TraceLane {
+  readonly label: string;
+  readonly measured: readonly { readonly query: number; readonly latencyMs: number }[];
+  readonly simulated: readonly { readonly query: number; readonly latencyMs: number }[];
+}
+
+/** Per-query latency, a panel per lane: measured (solid) beside simulated (dashed), the interference phases shaded. */
+export function renderTraceBeside(svg: SVGSVGElement, lanes: readonly TraceLane[], queries: number, interfered: readonly { readonly fromQuery: number; readonly toQuery: number }[], width: number, height = 230): void {
+  const root = select(svg).attr('width', width).attr('height', height).attr('viewBox', `0 0 ${width} ${height}`);
+  root.selectAll('*').remove();
+  const count = Math.max(1, lanes.length);
+  const panelWidth = Math.max(140, (width - count * (MARGIN.left + MARGIN.right)) / count);
+  const innerHeight = height - MARGIN.top - MARGIN.bottom - 12;
+  const x = scaleLinear().domain([0, Math.max(1, queries)]).range([0, panelWidth]);
+  const all = lanes.flatMap((l) => [...l.measured, ...l.simulated].map((p) => p.latencyMs)).filter(Number.isFinite);
+  const y = scaleLinear().domain([0, Math.max(1e-9, (max(all) ?? 1) * 1.1)]).range([innerHeight, 0]).nice();
+  lanes.forEach((lane, i) => {
+    const g = root.append('g').attr('transform', `translate(${MARGIN.left + i * (panelWidth + MARGIN.left + MARGIN.right)},${MARGIN.top})`).attr('data-lane', i);
+    for (const span of interfered) g.append('rect').attr('x', x(span.fromQuery)).attr('width', Math.max(1, x(span.toQuery) - x(span.fromQuery))).attr('y', 0).attr('height', innerHeight).attr('fill', THEME.text).attr('opacity', 0.07);
+    g.append('text').attr('x', 0).attr('y', -8).style('fill', THEME.text).attr('font-weight', 600).text(`${lane.label}: latency per query, ms`);
+    g.append('g').attr('transform', `translate(0,${innerHeight})`).call(axisBottom(x).ticks(5));
+    g.append('g').call(axisLeft(y).ticks(4));
+    const line = (points: TraceLane['measured'], dashed: boolean, side: string) =>
+      g
+        .append('path')
+        .attr('d', points.filter((p) => Number.isFinite(p.latencyMs)).map((p, j) => `${j === 0 ? 'M' : 'L'}${x(p.query).toFixed(1)},${y(p.latencyMs).toFixed(1)}`).join(''))
+        .attr('fill', 'none')
+        .attr('stroke', laneColour(i))
+        .attr('stroke-width', 1.5)
+        .attr('stroke-dasharray', dashed ? '4 2' : null)
+        .attr('data-side', side)
+        .attr('data-points', points.length);
+    line(lane.measured, false, 'measured');
+    line(lane.simulated, true, 'simulated');
+  });
+  laneLegend(root, lanes.map((l) => l.label), height, [
+    { label: 'measured on this machine', mark: 'solid' },
+    { label: 'simulated on the calibrated machine', mark: 'dashed' },
+    { label: 'interference', mark: 'shade' },
+  ]);
 }
 
 /** One lane's figures, measured and simulated, with the signed errors (%). */

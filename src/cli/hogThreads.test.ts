@@ -22,6 +22,23 @@ describe('hogs as worker threads', () => {
     expect(hogs.reportCounts).toEqual(after);
   }, 30_000);
 
+  it('armed hogs are ready (one report of no work) and idle until their message, then work', async () => {
+    const hogs = await startHogs({ cpu: 1, memBW: 1 }, spawnNodeHog, { bufferMiB: 64, reportEveryMs: 50, schedule, armed: true });
+    expect([...hogs.reportCounts]).toEqual([1, 1]);
+    await sleep(250);
+    // Idle: no loop runs, no report comes.
+    expect([...hogs.reportCounts]).toEqual([1, 1]);
+    expect(hogs.rates().cpuOpsPerS).toBe(0);
+    hogs.go();
+    // Working now: reports come (waited for, not timed: the machine may be loaded).
+    for (let waited = 0; waited < 20_000 && !hogs.reportCounts.every((c) => c >= 3); waited += 50) await sleep(50);
+    expect(hogs.reportCounts.every((c) => c >= 3)).toBe(true);
+    // Work was done (its rate on a loaded machine is the other test's matter).
+    expect(hogs.rates().cpuOpsPerS).toBeGreaterThan(0);
+    expect(hogs.rates().memBytesPerS).toBeGreaterThan(0);
+    await hogs.stop();
+  }, 30_000);
+
   it('a hog thread that dies fails the start and stops the others', async () => {
     const terminated: number[] = [];
     let n = 0;

@@ -16,7 +16,7 @@ var __name = (target) => target;
 const { parentPort, workerData } = require('node:worker_threads');
 const { performance } = require('node:perf_hooks');
 const runHog = ${runHog.toString()};
-runHog(workerData, (report) => parentPort.postMessage(report), () => performance.now());
+runHog(workerData, (report) => parentPort.postMessage(report), () => performance.now(), (go) => parentPort.once('message', go));
 `;
 
 /** Starts a hog in a worker thread; terminating the thread stops it. */
@@ -26,7 +26,7 @@ export const spawnNodeHog: SpawnHog = (config: HogConfig, onReport, onError) => 
   worker.on('error', (error: unknown) => onError(error instanceof Error ? error : new Error(String(error))));
   // Hogs must never keep the process alive after a measurement.
   worker.unref();
-  return { terminate: () => worker.terminate() };
+  return { terminate: () => worker.terminate(), start: () => worker.postMessage('go') };
 };
 
 /**

@@ -15,6 +15,12 @@ export interface HogConfig {
   readonly bufferMiB: number;
   /** How often it reports, ms. */
   readonly reportEveryMs: number;
+  /**
+   * Armed: the hog gets ready (a memBW hog allocates and touches its whole buffer), posts one
+   * report of no work, and waits for a message before it loops (`whenGo`); a real run spawns
+   * its hogs before it starts so an interference event costs a message, not a start.
+   */
+  readonly armed?: boolean;
 }
 
 /** One report: work done since the previous one. */
@@ -34,10 +40,28 @@ export interface HogReport {
  * `bufferMiB`, 16 bytes moved per element (one read, one write), in chunks of 1 Mi
  * elements so reports stay timely.
  */
-export function runHog(config: HogConfig, post: (report: HogReport) => void, now: () => number): void {
+export function runHog(config: HogConfig, post: (report: HogReport) => void, now: () => number, whenGo?: (go: () => void) => void): void {
   const chunk = 1 << 20;
   let last = now();
   let work = 0;
+  if (config.armed === true && whenGo !== undefined) {
+    // Ready and waiting: the buffer is touched now (the cost of a start), the loop begins at the message.
+    let checksum = 0;
+    let buffer: Float64Array | null = null;
+    if (config.kind === 'memBW') {
+      buffer = new Float64Array(Math.max(chunk, Math.floor((config.bufferMiB * 1024 * 1024) / 8)));
+      // Every page touched at once (a loop here, before it is optimised, takes seconds).
+      buffer.fill(1);
+      checksum = buffer[buffer.length - 1] as number;
+    }
+    post({ kind: config.kind, work: 0, elapsedMs: 0, checksum });
+    whenGo(() => {
+      const ready = buffer;
+      buffer = null;
+      runHog({ kind: config.kind, bufferMiB: config.bufferMiB, reportEveryMs: config.reportEveryMs, preallocated: ready } as HogConfig, post, now);
+    });
+    return;
+  }
   if (config.kind === 'cpu') {
     let x0 = 1.1;
     let x1 = 1.2;
@@ -62,8 +86,10 @@ export function runHog(config: HogConfig, post: (report: HogReport) => void, now
       }
     }
   }
-  const length = Math.max(chunk, Math.floor((config.bufferMiB * 1024 * 1024) / 8));
-  const a = new Float64Array(length);
+  // An armed hog hands over the buffer it touched while waiting (never sent between threads).
+  const given = (config as { preallocated?: Float64Array | null }).preallocated;
+  const a = given ?? new Float64Array(Math.max(chunk, Math.floor((config.bufferMiB * 1024 * 1024) / 8)));
+  const length = a.length;
   let at = 0;
   for (;;) {
     const end = Math.min(length, at + chunk);

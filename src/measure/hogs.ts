@@ -12,6 +12,8 @@ export { describeHogPlan, hogPlan, PAPER_EP_CORES, type HogPlan } from '../engin
 export interface HogWorker {
   /** Stops it at once (terminates the worker). */
   terminate(): void | Promise<unknown>;
+  /** Starts an armed hog's loop (a message; `HogConfig.armed`). */
+  start?(): void;
 }
 
 /** Starts one hog with `config`; it calls `onReport` for each report it posts, `onError` if it dies. */
@@ -32,23 +34,32 @@ export interface RunningHogs {
   reported(): Promise<void>;
   /** Reports received so far, per hog (tests and the page's "they are running"). */
   readonly reportCounts: readonly number[];
+  /** Armed hogs (`options.armed`): starts their loops, one message each; nothing otherwise. */
+  go(): void;
   stop(): Promise<void>;
 }
 
 /** How long a hog may take to post its first report before starting counts as failed, ms. */
 export const HOG_START_TIMEOUT_MS = 15_000;
+/**
+ * The same for an armed hog: it touches its whole buffer first (hundreds of MiB; seconds on a
+ * loaded machine), before the run, where waiting costs the run nothing.
+ */
+export const ARMED_HOG_START_TIMEOUT_MS = 120_000;
 
 /**
  * Starts the hogs of `plan` and resolves once each has posted its first report (so it is
- * running, and a memBW hog has touched its whole buffer). Rejects, stopping them all, if
+ * running, and a memBW hog has touched its whole buffer; armed, `options.armed`: it is ready
+ * and waits for `go`, its first report one of no work). Rejects, stopping them all, if
  * one dies or stays silent for {@link HOG_START_TIMEOUT_MS}.
  */
 export async function startHogs(
   plan: HogPlan,
   spawn: SpawnHog,
-  options: { readonly bufferMiB: number; readonly reportEveryMs?: number; readonly schedule: (fn: () => void, ms: number) => void },
+  options: { readonly bufferMiB: number; readonly reportEveryMs?: number; readonly schedule: (fn: () => void, ms: number) => void; readonly armed?: boolean },
 ): Promise<RunningHogs> {
   const reportEveryMs = options.reportEveryMs ?? 200;
+  const timeoutMs = options.armed === true ? ARMED_HOG_START_TIMEOUT_MS : HOG_START_TIMEOUT_MS;
   const kinds: HogConfig['kind'][] = [...Array<'cpu'>(plan.cpu).fill('cpu'), ...Array<'memBW'>(plan.memBW).fill('memBW')];
   const counts = kinds.map(() => 0);
   const sinceReset = kinds.map(() => 0);
@@ -59,7 +70,7 @@ export async function startHogs(
   kinds.forEach((kind, index) => {
     workers.push(
       spawn(
-        { kind, bufferMiB: options.bufferMiB, reportEveryMs },
+        { kind, bufferMiB: options.bufferMiB, reportEveryMs, ...(options.armed === true ? { armed: true } : {}) },
         (report) => {
           counts[index] = (counts[index] ?? 0) + 1;
           sinceReset[index] = (sinceReset[index] ?? 0) + 1;
@@ -91,10 +102,10 @@ export async function startHogs(
     options.schedule(() => {
       if (!done) {
         done = true;
-        failure ??= new Error(`a hog posted no report within ${HOG_START_TIMEOUT_MS} ms`);
+        failure ??= new Error(`a hog posted no report within ${timeoutMs} ms`);
         resolve(false);
       }
-    }, HOG_START_TIMEOUT_MS);
+    }, timeoutMs);
     check();
   });
   wake = null;
@@ -106,6 +117,10 @@ export async function startHogs(
   return {
     plan,
     reportCounts: counts,
+    go: () => {
+      if (options.armed !== true) return;
+      for (const w of workers) w.start?.();
+    },
     resetRates: () => {
       totals.cpu = { work: 0, ms: 0 };
       totals.memBW = { work: 0, ms: 0 };

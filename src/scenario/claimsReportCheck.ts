@@ -118,11 +118,17 @@ const machineRowSchema = z.object({
         moves: count(0, 100_000_000),
         moveMeanMs: finite,
         closestReading: text(100),
+        throughputErrorHalfWidth95Pct: finite.optional(),
+        latencyMeanErrorHalfWidth95Pct: finite.optional(),
+        simulatedMoves: finite.optional(),
+        phases: finite.optional(),
+        simulatedPhases: finite.optional(),
       }),
     )
     .max(CLAIMS_REPORT_LIMITS.references, { message: `must have at most ${CLAIMS_REPORT_LIMITS.references} lanes` }),
   odinVsLls: z.object({ measuredPct: finite, simulatedPct: finite, agrees: z.boolean({ error: 'must be true or false' }) }).nullable(),
-  provenance: z.object({ machine: text(300), date: text(100), command: text(500), commit: text(100), durationS: seconds, setting: text(500) }),
+  provenance: z.object({ machine: text(300), date: text(100), command: text(500), commit: text(100), durationS: seconds, setting: text(700) }),
+  simulatedMachine: text(300).optional(),
 });
 
 const reportSchema = z.object({

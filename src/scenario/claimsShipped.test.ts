@@ -3,6 +3,7 @@ import shipped from '../../public/claims/report.json';
 import { cellsKey, CLAIMS, claimScenarios, computeClaims, DEFAULT_LEARNING_RUNS, judgeEstimate, withLearningRuns, type Claim } from './claims';
 import type { ClaimRow, ClaimsReport } from './claimsReport';
 import { checkClaimsReport } from './claimsReportCheck';
+import { REAL_CLAIM_ID } from './realClaim';
 import { parseAnyScenario } from './parse';
 import type { AnyScenario } from './schema';
 import { sweepCells } from './sweep';
@@ -65,6 +66,18 @@ describe('the shipped claims report', () => {
     expect(report.rows.map((r) => r.id)).toEqual(CLAIMS.map((c) => c.id));
     for (const key of ['commit', 'date', 'machine', 'command'] as const) expect(report.provenance[key].length).toBeGreaterThan(0);
     expect(report.provenance.command).toContain('--format json');
+  });
+
+  it("carries the lab's machine claim (a real pipeline on a named machine beside its simulation), with its interval and machine", () => {
+    const row = report.machineRows?.find((r) => r.id === REAL_CLAIM_ID);
+    expect(row).toBeDefined();
+    expect(row!.estimate).not.toBeNull();
+    // Several interleaved real runs a lane: an interval, not a single run's 0.
+    expect(row!.estimate!.seeds).toBeGreaterThanOrEqual(5);
+    expect(row!.estimate!.halfWidth95).toBeGreaterThan(0);
+    expect(row!.provenance.machine).toMatch(/logical cores/);
+    expect(row!.lanes.map((l) => l.scheduler).sort()).toEqual(['lls', 'odin']);
+    for (const lane of row!.lanes) expect(lane.throughputErrorHalfWidth95Pct).toBeGreaterThan(0);
   });
 
   it("passes the page's own check of a report (the Claims view refuses a report that does not)", () => {

@@ -28,6 +28,10 @@ export const PIPELINE_LIMITS = {
   bufferCapacity: { min: 0, max: 1_000_000 },
   detectionThreshold: { min: 0.0001, max: 10 },
   hopMs: { min: 0, max: 10_000 },
+  /** The monitor's window, queries (assumptions.detectionWindow). */
+  detectionWindow: { min: 1, max: 1000 },
+  /** ε of ODIN's "better" (assumptions.betterTolerance). */
+  betterTolerance: { min: 0, max: 0.5 },
   rateQps: { min: 0.001, max: 1_000_000 },
   /** Poisson admission at a share of the interference-free peak throughput. */
   shareOfPeak: { min: 0.01, max: 10 },

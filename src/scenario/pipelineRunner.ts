@@ -75,6 +75,7 @@ export function buildPipelineRunSpec(scenario: PipelineScenario, cell: PipelineG
     random: randomSpec,
     assumptions: p.assumptions,
     percentiles: percentileOptionsOf(scenario),
+    ...(p.machine === undefined ? {} : { machine: p.machine }),
   };
 }
 
@@ -104,6 +105,9 @@ export function reportedPipelineParams(lane: PipelineLane, assumptions: Pipeline
     ...(assumptions.interferenceOverlap === undefined ? {} : { interferenceOverlap: assumptions.interferenceOverlap }),
     ...(assumptions.latencyQueries === undefined ? {} : { latencyQueries: assumptions.latencyQueries }),
     ...(assumptions.database === undefined ? {} : { database: assumptions.database }),
+    ...(assumptions.monitorReference === undefined ? {} : { monitorReference: assumptions.monitorReference }),
+    ...(assumptions.detectionWindow === undefined ? {} : { detectionWindow: assumptions.detectionWindow }),
+    ...(assumptions.betterTolerance === undefined ? {} : { betterTolerance: assumptions.betterTolerance }),
   };
 }
 

@@ -20,6 +20,8 @@ function report(lanes: readonly { readonly scheduler: string; readonly measured:
     closestReading: 'serial',
     mapeByReading: {},
     odinVsLls: sign,
+    calibration: null,
+    fidelity: { repeats: 1, noiseSeeds: 1, lanes: [], odinVsLls: null, tooShort: null },
   };
 }
 
@@ -49,5 +51,35 @@ describe("the lab's claim that its simulation predicts a real pipeline", () => {
   it('without an LLS lane, only the throughput decides', () => {
     expect(machineClaimRow(report([{ scheduler: 'odin', measured: 10, simulated: 10.5 }], null), provenance).verdict).toBe('holds');
     expect(machineClaimRow(report([{ scheduler: 'odin', measured: 10, simulated: 30 }], null), provenance).verdict).toBe('fails');
+  });
+
+  it('with repeats, the row carries the intervals of the errors and the calibrated machine; a too-short run gives no verdict', () => {
+    const mi = (mean: number, halfWidth95: number) => ({ mean, halfWidth95, seeds: 5 });
+    const lane = (scheduler: string, measured: number, simulated: number, err: number) => ({
+      scheduler,
+      label: scheduler.toUpperCase(),
+      measured: { throughputQps: mi(measured, 0.1), latencyMeanMs: mi(300, 5), phases: mi(2, 0.5), trials: mi(12, 2), moves: mi(14, 2) },
+      ideal: { throughputQps: mi(2 * measured, 0), latencyMeanMs: mi(150, 0), phases: mi(1, 0), trials: mi(11, 0), moves: mi(12, 0) },
+      machine: { throughputQps: mi(simulated, 0.05), latencyMeanMs: mi(310, 3), phases: mi(2, 0.3), trials: mi(12, 1), moves: mi(13, 1) },
+      machineNoSharing: null,
+      error: { ideal: { throughputPct: { mean: 100, halfWidth95: 4 }, latencyMeanPct: { mean: -50, halfWidth95: 2 } }, machine: { throughputPct: { mean: err, halfWidth95: 3 }, latencyMeanPct: { mean: 3, halfWidth95: 2 } }, machineNoSharing: null },
+      phases: [],
+      time: { normal: 1, trials: 1, moves: 1, drains: 1, hogStalls: 0 },
+      simulatedTrace: [],
+    });
+    const base = report([{ scheduler: 'odin', measured: 10, simulated: 11 }, { scheduler: 'lls', measured: 8, simulated: 7 }], null);
+    const withFidelity = (tooShort: string | null): RealReport => ({
+      ...base,
+      calibration: { machine: { stageNoiseCv: 0.05, pipelinedFactor: 1.1, hopMs: 0.2, moveMs: 3, hogStartMs: 0 }, noSharing: null, queriesUsed: 50, movesUsed: 3, wallMs: 1000 },
+      fidelity: { repeats: 5, noiseSeeds: 20, lanes: [lane('odin', 4, 4.2, 5), lane('lls', 4.5, 4.4, -2)] as unknown as RealReport['fidelity']['lanes'], odinVsLls: { measuredPct: mi(-11, 3), simulatedPct: mi(-4, 1), agrees: true }, tooShort },
+    });
+    const row = machineClaimRow(withFidelity(null), provenance);
+    expect(row.verdict).toBe('holds');
+    expect(row.estimate).toEqual({ mean: 3.5, halfWidth95: 3, seeds: 5 });
+    expect(row.lanes.map((l) => l.throughputErrorHalfWidth95Pct)).toEqual([3, 3]);
+    expect(row.simulatedMachine).toContain('pipelined ×1.100');
+    const short = machineClaimRow(withFidelity('the run is too short to say: no query ran under interference'), provenance);
+    expect(short.verdict).toBe('noise');
+    expect(short.reason).toContain('too short');
   });
 });

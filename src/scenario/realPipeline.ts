@@ -14,6 +14,8 @@ import type { RealQuery, RealReconfiguration, RealRunOptions } from '../measure/
 import { laneLabel, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
 import { buildPipelineRunSpec, createPipelineLaneRuns, pipelineLaneParameters } from './pipelineRunner';
 import type { PipelineScenario } from './schema';
+import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../engine/pipeline/assumptions';
+import { pipeline } from './defaultPreset';
 
 /** Input sides a real run offers (ODIN §4.1 used 224; the smaller ones keep a laptop interactive). */
 export const REAL_INPUT_SIZES = [224, 112, 56] as const;
@@ -21,6 +23,13 @@ export type RealInputSize = (typeof REAL_INPUT_SIZES)[number];
 
 /** The trial-cost readings the simulation is compared under (assumptions.ts); the real run's trials are serial. */
 export const TRIAL_COST_READINGS: readonly PipelineAssumptions['trialCost'][] = ['serial', 'pipelined', 'free'];
+
+/**
+ * The memory the command line and the page let a real run's stages keep units resident in,
+ * MiB (`RealRunOptions.residentBudgetMiB`): one copy of the network per stage fits for
+ * VGG16 at 224 (≈ 550 MB a copy) on 4 EPs, at 112 (≈ 220 MB a copy) on up to 18.
+ */
+export const REAL_RESIDENT_BUDGET_MIB = 4096;
 
 /** How execution places map onto this machine's cores. */
 export interface CoreMapping {
@@ -76,7 +85,7 @@ export function onMeasuredDatabase(scenario: PipelineScenario, database: LayerTi
 }
 
 /** What real lane `laneIndex` of `scenario` is given (its scheduler built from the registry, as the simulation builds it). */
-export function realLaneOptions(scenario: PipelineScenario, laneIndex: number, database: LayerTimeDatabase, inputSize: number, mapping: CoreMapping, hogBufferMiB: number): RealRunOptions {
+export function realLaneOptions(scenario: PipelineScenario, laneIndex: number, database: LayerTimeDatabase, inputSize: number, mapping: CoreMapping, hogBufferMiB: number, residentBudgetMiB: number = REAL_RESIDENT_BUDGET_MIB): RealRunOptions {
   const simulated = onMeasuredDatabase(scenario, database);
   const spec = buildPipelineRunSpec(simulated);
   const lane = scenario.pipeline.lanes[laneIndex];
@@ -99,6 +108,7 @@ export function realLaneOptions(scenario: PipelineScenario, laneIndex: number, d
     hogBufferMiB,
     oracleDatabase: spec.database,
     hopMs: assumptions.hopMs,
+    residentBudgetMiB,
   };
 }
 
@@ -285,3 +295,23 @@ export function signAgreement(a: LaneComparison, b: LaneComparison, reading: Pip
   return { measuredPct, simulatedPct, agrees: Math.sign(measuredPct) === Math.sign(simulatedPct) };
 }
 
+
+/** The comparison's queries a lane (the issue's setting: long enough to react to the hog and recover). */
+export const REAL_COMPARISON_QUERIES = 90;
+
+/**
+ * The comparison of the real backend (README, "Run on this machine"; the bench's real row):
+ * VGG16, a memory-bandwidth hog (mode B) on EP 2 for the middle third of the queries, ODIN
+ * α=10 and LLS, with one monitor on both sides — a steady reference, a window of 4 queries,
+ * ODIN's "better" with ε = 5 % — on `eps` execution places (2 or 4).
+ */
+export function realComparisonScenario(eps: number, queries: number = REAL_COMPARISON_QUERIES): PipelineScenario {
+  return pipeline(`VGG16 on ${eps} EPs, a memBW hog on EP 2 for a third of the run`, {
+    model: 'vgg16',
+    executionPlaces: eps,
+    queries,
+    lanes: [{ scheduler: 'odin', params: { alpha: 10 } }, { scheduler: 'lls' }],
+    assumptions: { ...DEFAULT_PIPELINE_ASSUMPTIONS, monitorReference: 'steady', detectionWindow: 4, betterTolerance: 0.05 },
+    interference: { random: { enabled: false, periodQueries: 10, durationQueries: 10 }, events: [{ executionPlace: 1, mode: 'B', fromQuery: Math.round(queries / 3), toQuery: Math.round((2 * queries) / 3) }] },
+  });
+}

@@ -12,8 +12,12 @@ import { MODE_IDS, type InterferenceModeId, type LayerTimeDatabase } from '../en
 import type { InterferenceEvent } from '../engine/pipeline/interference';
 import type { ModeIndex } from '../engine/pipeline/stageTimes';
 import type { measureDatabase as MeasureDatabase } from '../measure/runner';
-import type { LiveInterferenceEdit, RealProgress, runRealPipeline as RunRealPipeline } from '../measure/realPipeline/pipeline';
-import { compareLane, coreMapping, modesNeeded, realLaneOptions, signAgreement, TRIAL_COST_READINGS, type CoreMapping, type LaneComparison } from './realPipeline';
+import type { LiveInterferenceEdit, RealProgress, RealRunResult, runRealPipeline as RunRealPipeline } from '../measure/realPipeline/pipeline';
+import type { PipelineMachine } from '../engine/pipeline/machine';
+import { compileDatabase } from '../engine/pipeline/stageTimes';
+import { calibrateMachine, calibrationMoves, machineText } from './realCalibration';
+import { fidelityReport, type FidelityReport } from './realFidelity';
+import { compareLane, coreMapping, modesNeeded, REAL_RESIDENT_BUDGET_MIB, realLaneOptions, signAgreement, TRIAL_COST_READINGS, type CoreMapping, type LaneComparison } from './realPipeline';
 import type { PipelineScenario } from './schema';
 import type { SpawnHog } from '../measure/hogs';
 import type { StagePort } from '../measure/realPipeline/pipeline';
@@ -26,7 +30,21 @@ export interface RealArgs {
   readonly repeats: number;
   readonly hogBufferMiB: number;
   readonly cores: number;
+  /** Memory the stages may keep units resident in, MiB (0: every move builds what it receives); absent: REAL_RESIDENT_BUDGET_MIB. */
+  readonly residentBudgetMiB?: number;
+  /** Real runs of each lane, interleaved lane by lane (absent: 1). */
+  readonly laneRepeats?: number;
+  /** Noise seeds the calibrated machine is simulated over (absent: REAL_NOISE_SEEDS). */
+  readonly noiseSeeds?: number;
+  /** Queries of the calibration lane (absent: REAL_CALIBRATION_QUERIES; 0: no calibration, the ideal machine only). */
+  readonly calibrationQueries?: number;
 }
+
+/** Noise seeds of the simulation on the calibrated machine. */
+export const REAL_NOISE_SEEDS = 20;
+/** Queries of the calibration lane (a static lane without hogs, a scripted move every REAL_CALIBRATION_MOVE_EVERY). */
+export const REAL_CALIBRATION_QUERIES = 60;
+export const REAL_CALIBRATION_MOVE_EVERY = 15;
 
 export interface RealDeps {
   readonly tf: Tf;
@@ -58,6 +76,15 @@ export interface LiveEvent {
   toQuery: number | null;
 }
 
+/** The units a lane's stages held for the whole run (a move of one is an ownership change) and the memory they took. */
+export interface RealLaneResidency {
+  readonly budgetMiB: number;
+  /** Per stage. */
+  readonly units: readonly number[];
+  /** Per stage, the tfjs bytes of its resident units. */
+  readonly bytes: readonly number[];
+}
+
 /** What `real` prints (JSON), one object per lane in `lanes`. */
 export interface RealReport {
   readonly kind: 'real-pipeline';
@@ -69,12 +96,16 @@ export interface RealReport {
    * lanes after, from the same query): a lane is simulated on the schedule it ran, so lanes
    * before a drag ran another schedule than lanes after it.
    */
-  readonly lanes: readonly (LaneComparison & { readonly realWallMs: number; readonly liveEvents: readonly LiveEvent[] })[];
+  readonly lanes: readonly (LaneComparison & { readonly realWallMs: number; readonly liveEvents: readonly LiveEvent[]; readonly resident: RealLaneResidency })[];
   /** The reading with the least mean absolute error over the lanes. */
   readonly closestReading: string;
   readonly mapeByReading: Readonly<Record<string, number>>;
   /** ODIN's measured and simulated throughput against LLS's, % (when both lanes ran). */
   readonly odinVsLls: ReturnType<typeof signAgreement> | null;
+  /** The machine calibrated on this machine (null: no calibration lane), with and without core sharing when stages share cores. */
+  readonly calibration: { readonly machine: PipelineMachine; readonly noSharing: PipelineMachine | null; readonly queriesUsed: number; readonly movesUsed: number; readonly wallMs: number } | null;
+  /** Every lane's repeats against the ideal and the calibrated machine, with intervals. */
+  readonly fidelity: FidelityReport;
 }
 
 export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealReport | null> {
@@ -101,7 +132,30 @@ export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealRepor
     measureMs = now() - t0;
   }
   deps.stderr(`real: ${mapping.text}\n`);
-  const lanes: (LaneComparison & { realWallMs: number; liveEvents: readonly LiveEvent[] })[] = [];
+  // The calibration lane: the interference-free optimum held still, no hogs, a scripted move every few queries.
+  let calibration: RealReport['calibration'] = null;
+  const calibrationQueries = args.calibrationQueries ?? REAL_CALIBRATION_QUERIES;
+  if (calibrationQueries > 0) {
+    deps.stderr(`real: calibration lane, ${calibrationQueries} queries without hogs…\n`);
+    const t0 = now();
+    const staticScenario: PipelineScenario = { ...scenario, pipeline: { ...p, lanes: [{ scheduler: 'static' }] } };
+    const base = realLaneOptions(staticScenario, 0, database, args.inputSize, mapping, args.hogBufferMiB, args.residentBudgetMiB ?? REAL_RESIDENT_BUDGET_MIB);
+    const result = await deps.runRealPipeline(
+      { ...base, queries: calibrationQueries, events: [], random: null, scriptedMoves: calibrationMoves(base.initialConfiguration, calibrationQueries, REAL_CALIBRATION_MOVE_EVERY) },
+      { now, sleep, spawnStage: deps.spawnStage, spawnHog: deps.spawnHog },
+      undefined,
+      deps.isCancelled,
+    );
+    if (deps.isCancelled?.() === true) return null;
+    const compiled = compileDatabase(database);
+    const withSharing = calibrateMachine(result, compiled, p.executionPlaces, mapping.shared ? args.cores : undefined);
+    const noSharing = mapping.shared ? calibrateMachine(result, compiled, p.executionPlaces).machine : null;
+    calibration = { machine: withSharing.machine, noSharing, queriesUsed: withSharing.queriesUsed, movesUsed: withSharing.movesUsed, wallMs: now() - t0 };
+    deps.stderr(`real: calibrated: ${machineText(withSharing.machine)}\n`);
+  }
+  const laneRepeats = Math.max(1, args.laneRepeats ?? 1);
+  const runs: RealRunResult[][] = p.lanes.map(() => []);
+  const lanes: (LaneComparison & { realWallMs: number; liveEvents: readonly LiveEvent[]; resident: RealLaneResidency })[] = [];
   // The workloads placed by hand so far, carried to the lanes after, from the same query.
   const live: LiveEvent[] = [];
   // A mode the database lacks cannot be simulated (nor decided on by an oracle): such a workload is not placed.
@@ -116,16 +170,17 @@ export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealRepor
               return measurable(edit);
             })
             .map(engineEdit);
-  for (let laneIndex = 0; laneIndex < p.lanes.length; laneIndex += 1) {
+  for (let repeat = 0; repeat < laneRepeats; repeat += 1) for (let laneIndex = 0; laneIndex < p.lanes.length; laneIndex += 1) {
     const lane = p.lanes[laneIndex]!;
     const carried: InterferenceEvent[] = live.map((e) => ({ executionPlace: e.executionPlace, mode: MODE_IDS.indexOf(e.mode) as ModeIndex, fromQuery: e.fromQuery, toQuery: e.toQuery, id: e.id }));
-    const base = realLaneOptions(scenario, laneIndex, database, args.inputSize, mapping, args.hogBufferMiB);
-    deps.stderr(`real: lane ${laneIndex + 1}/${p.lanes.length} (${lane.scheduler}), ${p.queries} queries on ${p.executionPlaces} stage threads…\n`);
+    const base = realLaneOptions(scenario, laneIndex, database, args.inputSize, mapping, args.hogBufferMiB, args.residentBudgetMiB ?? REAL_RESIDENT_BUDGET_MIB);
+    deps.stderr(`real: lane ${laneIndex + 1}/${p.lanes.length} (${lane.scheduler})${laneRepeats > 1 ? `, repeat ${repeat + 1}/${laneRepeats}` : ''}, ${p.queries} queries on ${p.executionPlaces} stage threads…\n`);
     const t0 = now();
     let served = 0;
     const result = await deps.runRealPipeline(
       { ...base, events: [...base.events, ...carried] },
-      { now, sleep, spawnStage: deps.spawnStage, spawnHog: deps.spawnHog, ...(liveEdits === undefined ? {} : { liveEdits }) },
+      // Workloads placed by hand join the first repeat only: the repeats after run the scenario's schedule.
+      { now, sleep, spawnStage: deps.spawnStage, spawnHog: deps.spawnHog, ...(liveEdits === undefined || repeat > 0 ? {} : { liveEdits }) },
       (progress: RealProgress) => {
         deps.onProgress?.(laneIndex, progress);
         if (progress.kind === 'query' && ++served % 100 === 0) deps.stderr(`real:   ${served} queries\n`);
@@ -133,6 +188,8 @@ export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealRepor
       deps.isCancelled,
     );
     if (deps.isCancelled?.() === true) return null;
+    runs[laneIndex]!.push(result);
+    if (repeat > 0) continue;
     for (const { edit, atQuery } of result.liveEdits) {
       if (edit.kind === 'add') live.push({ id: edit.id, executionPlace: edit.executionPlace, mode: MODE_IDS[edit.mode] as InterferenceModeId, fromQuery: atQuery, toQuery: null });
       else for (const e of live) if (e.id === edit.id && (e.toQuery === null || e.toQuery > atQuery)) e.toQuery = atQuery;
@@ -140,7 +197,7 @@ export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealRepor
     const ran = live.filter((e) => e.toQuery === null || e.toQuery > e.fromQuery).map((e) => ({ ...e }));
     // Simulated on the schedule this lane ran: the scenario's events and the workloads placed by hand.
     const asRan: PipelineScenario = ran.length === 0 ? scenario : { ...scenario, pipeline: { ...p, interference: { ...p.interference, events: [...p.interference.events, ...ran.map(({ executionPlace, mode, fromQuery, toQuery }) => ({ executionPlace, mode, fromQuery, toQuery }))] } } };
-    lanes.push({ ...compareLane(asRan, laneIndex, database, result), realWallMs: now() - t0, liveEvents: ran });
+    lanes.push({ ...compareLane(asRan, laneIndex, database, result), realWallMs: now() - t0, liveEvents: ran, resident: result.resident });
   }
   const mapeByReading: Record<string, number> = {};
   for (const reading of TRIAL_COST_READINGS) {
@@ -159,6 +216,8 @@ export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealRepor
     closestReading,
     mapeByReading,
     odinVsLls: odin !== undefined && lls !== undefined ? signAgreement(odin, lls, p.assumptions.trialCost) : null,
+    calibration,
+    fidelity: fidelityReport(scenario, database, runs, calibration?.machine ?? null, calibration?.noSharing ?? null, args.noiseSeeds ?? REAL_NOISE_SEEDS),
   };
 }
 
@@ -169,6 +228,51 @@ function engineEdit(edit: LiveEdit): LiveInterferenceEdit {
 
 const fmt = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : String(v));
 const signed = (v: number) => (Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${v.toFixed(1)} %` : String(v));
+
+const interval = (m: { mean: number; halfWidth95: number }, digits = 2) => `${fmt(m.mean, digits)} ± ${fmt(m.halfWidth95, digits)}`;
+const errorText = (e: { mean: number; halfWidth95: number } | undefined) => (e === undefined ? '—' : `${signed(e.mean)} ± ${fmt(e.halfWidth95)}`);
+
+/** The fidelity section: intervals, counts, per-phase errors, the time breakdown, or why there is no verdict. */
+export function fidelityMarkdown(report: Pick<RealReport, 'fidelity' | 'calibration'>): string[] {
+  const f = report.fidelity;
+  const lines = [`## Fidelity: ${f.repeats} real run${f.repeats === 1 ? '' : 's'} a lane, the calibrated machine over ${f.noiseSeeds} noise seed${f.noiseSeeds === 1 ? '' : 's'} (95 % intervals)`, ''];
+  if (report.calibration !== null) {
+    lines.push(`Calibrated machine: ${machineText(report.calibration.machine)}${report.calibration.noSharing === null ? '' : `; without core sharing: ${machineText(report.calibration.noSharing)}`} (${report.calibration.queriesUsed} steady queries, ${report.calibration.movesUsed} moves).`, '');
+  }
+  if (f.tooShort !== null) lines.push(`**No verdict:** ${f.tooShort}.`, '');
+  lines.push(
+    '| lane | measured q/s | ideal q/s | machine q/s | throughput error (ideal) | throughput error (machine) | mean latency error (ideal) | mean latency error (machine) | phases real / sim | trials real / sim | moves real / sim |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...f.lanes.map((l) => {
+      const sim = l.machine ?? l.ideal;
+      return `| ${l.label} | ${interval(l.measured.throughputQps)} | ${fmt(l.ideal.throughputQps.mean, 2)} | ${l.machine === null ? '—' : interval(l.machine.throughputQps)} | ${errorText(l.error.ideal.throughputPct)} | ${errorText(l.error.machine?.throughputPct)} | ${errorText(l.error.ideal.latencyMeanPct)} | ${errorText(l.error.machine?.latencyMeanPct)} | ${fmt(l.measured.phases.mean)} / ${fmt(sim.phases.mean)} | ${fmt(l.measured.trials.mean)} / ${fmt(sim.trials.mean)} | ${fmt(l.measured.moves.mean)} / ${fmt(sim.moves.mean)} |`;
+    }),
+  );
+  for (const l of f.lanes.filter((x) => x.machineNoSharing !== null)) {
+    lines.push('', `${l.label} without core sharing modelled: throughput error ${errorText(l.error.machineNoSharing?.throughputPct)}, mean latency error ${errorText(l.error.machineNoSharing?.latencyMeanPct)}.`);
+  }
+  for (const l of f.lanes) {
+    lines.push('', `${l.label}, per phase (measured against simulated, means): ${l.phases.map((p) => `queries ${p.fromQuery}–${p.toQuery - 1} [${p.modes}] ${fmt(p.measuredQps, 2)} / ${fmt(p.simulatedQps, 2)} q/s (${signed(p.throughputErrorPct)}, latency ${signed(p.latencyMeanErrorPct)})`).join('; ')}.`);
+    const t = l.time;
+    lines.push(`${l.label}, where the real time went (mean a run): normal queries ${fmt(t.normal / 1000)} s, trials ${fmt(t.trials / 1000)} s, moves ${fmt(t.moves / 1000, 2)} s, drains ${fmt(t.drains / 1000)} s, hog starts ${fmt(t.hogStalls / 1000, 2)} s.`);
+  }
+  if (f.odinVsLls !== null && f.tooShort === null) {
+    const o = f.odinVsLls;
+    lines.push('', `ODIN against LLS in throughput: measured ${signed(o.measuredPct.mean)} ± ${fmt(o.measuredPct.halfWidth95)}, simulated ${signed(o.simulatedPct.mean)} ± ${fmt(o.simulatedPct.halfWidth95)}: the sign ${o.agrees ? 'agrees' : 'does not agree'}.`);
+  }
+  return lines;
+}
+
+/** Units resident and the memory they took, as a sentence (the first lane's: every lane starts the same way). */
+export function residencyText(report: Pick<RealReport, 'lanes' | 'scenario'>): string {
+  const r = report.lanes[0]?.resident;
+  if (r === undefined) return 'No lane ran.';
+  if (r.budgetMiB === 0) return 'Units not resident: every move built and warmed up the units it handed over.';
+  const total = report.scenario.executionPlaces;
+  const all = r.units.every((u) => u === r.units[0]) ? `${r.units[0]} units on each of the ${total} stages` : `${r.units.join(', ')} units on the ${total} stages`;
+  const mib = r.bytes.reduce((a, b) => a + b, 0) / 2 ** 20;
+  return `Units resident (${all}, ${fmt(mib, 0)} MiB in all of a ${fmt(r.budgetMiB, 0)} MiB budget): a move of a resident unit is an ownership change; the units that did not fit were built on the move.`;
+}
 
 /** The report as Markdown: one row per lane, measured beside simulated, then the readings. */
 export function realMarkdown(report: RealReport): string {
@@ -188,9 +292,10 @@ export function realMarkdown(report: RealReport): string {
     '',
     `Mean absolute error by trial-cost reading (run and phases): ${TRIAL_COST_READINGS.map((r) => `${r} ${fmt(report.mapeByReading[r] ?? 0)} %`).join(', ')}; closest: **${report.closestReading}**.`,
   ];
-  if (report.odinVsLls !== null) {
+  lines.push('', residencyText(report), '', ...fidelityMarkdown(report));
+  if (report.odinVsLls !== null && report.fidelity.tooShort === null) {
     const o = report.odinVsLls;
-    lines.push(`ODIN against LLS in throughput: measured ${signed(o.measuredPct)}, simulated ${signed(o.simulatedPct)}: the sign ${o.agrees ? 'agrees' : 'does not agree'}.`);
+    lines.push(`ODIN against LLS in throughput, first runs on the ideal machine: measured ${signed(o.measuredPct)}, simulated ${signed(o.simulatedPct)}: the sign ${o.agrees ? 'agrees' : 'does not agree'}.`);
   }
   for (const l of report.lanes.filter((x) => x.liveEvents.length > 0)) {
     lines.push(`${l.label} ran with workloads placed by hand: ${l.liveEvents.map((e) => `EP ${e.executionPlace + 1} mode ${e.mode} from query ${e.fromQuery}${e.toQuery === null ? '' : ` to ${e.toQuery}`}`).join(', ')} (simulated on that schedule).`);

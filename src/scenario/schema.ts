@@ -114,6 +114,10 @@ const assumptionsSchema = z.strictObject({
   latencyQueries: oneOf(['all', 'normal'] as const).optional(),
   /** Absent: `roofline` (engine/pipeline/assumptions.ts; a model without a shipped measured database is refused). */
   database: oneOf(['roofline', 'measured'] as const).optional(),
+  /** Absent: `first`, `1`, `0` — the single-sample monitor and ODIN's strict "better" (engine/pipeline/assumptions.ts). */
+  monitorReference: oneOf(['first', 'steady'] as const).optional(),
+  detectionWindow: int(PIPELINE_LIMITS.detectionWindow.min, PIPELINE_LIMITS.detectionWindow.max).optional(),
+  betterTolerance: num(PIPELINE_LIMITS.betterTolerance.min, PIPELINE_LIMITS.betterTolerance.max).optional(),
 });
 
 /** A registry parameter's range as the schema's bounds. */
@@ -153,6 +157,18 @@ const pipelineSchema = z.strictObject({
     events: z.array(eventSchema).max(PIPELINE_LIMITS.events, { message: `must have at most ${PIPELINE_LIMITS.events} events` }),
   }),
   assumptions: assumptionsSchema,
+  /** The machine beyond the database (engine/pipeline/machine.ts); absent: the paper's ideal machine. */
+  machine: z
+    .strictObject({
+      stageNoiseCv: num(0, 2),
+      pipelinedFactor: num(0.1, 100),
+      hopMs: num(0, 100_000),
+      moveMs: num(0, 1_000_000),
+      hogStartMs: num(0, 1_000_000),
+      cores: int(1, 4096).optional(),
+      noiseSeed: int(PIPELINE_LIMITS.seed.min, PIPELINE_LIMITS.seed.max).optional(),
+    })
+    .optional(),
   lanes: z.array(laneSchema).min(1, { message: 'must have at least one lane' }).max(PIPELINE_LIMITS.lanes, { message: `must have at most ${PIPELINE_LIMITS.lanes} lanes` }),
 });
 

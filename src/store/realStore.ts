@@ -59,6 +59,8 @@ export type RealStatus = 'idle' | 'measuring' | 'running' | 'cancelling' | 'done
 
 /** Bounds of the queries field: enough for a phase or two, few enough to wait for. */
 export const REAL_QUERIES = { min: 4, max: 5000 } as const;
+/** Bounds of the repeats field (5 or more give the intervals their meaning). */
+export const REAL_LANE_REPEATS = { min: 1, max: 20 } as const;
 
 export interface RealState {
   readonly open: boolean;
@@ -66,6 +68,8 @@ export interface RealState {
   readonly queries: number;
   /** Schedulers of the lanes to run (the scenario's lanes with these ids). */
   readonly lanes: readonly string[];
+  /** Real runs of each lane, interleaved (REAL_LANE_REPEATS bounds it). */
+  readonly laneRepeats: number;
   readonly status: RealStatus;
   readonly measureFraction: number;
   /** The lane running now (index into the run's lanes). */
@@ -83,6 +87,7 @@ export interface RealState {
   setInputSize(size: RealInputSize): void;
   setQueries(queries: number): void;
   toggleLane(scheduler: string): void;
+  setLaneRepeats(repeats: number): void;
   /** Runs the chosen lanes of `scenario` (the lab's), on `database` if one was measured at this size. */
   start(scenario: PipelineScenario, database: LayerTimeDatabase | null): Promise<void>;
   cancel(): Promise<void>;
@@ -114,6 +119,7 @@ export function createRealStore(client: RealClient, scenario: PipelineScenario):
     inputSize: 112,
     queries: Math.min(scenario.pipeline.queries, 120),
     lanes: defaultRealLanes(scenario),
+    laneRepeats: 1,
     status: 'idle',
     measureFraction: 0,
     lane: null,
@@ -134,6 +140,9 @@ export function createRealStore(client: RealClient, scenario: PipelineScenario):
     },
     setQueries: (queries) => {
       if (Number.isInteger(queries) && queries >= REAL_QUERIES.min && queries <= REAL_QUERIES.max) set({ queries });
+    },
+    setLaneRepeats: (laneRepeats) => {
+      if (Number.isInteger(laneRepeats) && laneRepeats >= REAL_LANE_REPEATS.min && laneRepeats <= REAL_LANE_REPEATS.max) set({ laneRepeats });
     },
     toggleLane: (scheduler) => {
       const lanes = get().lanes.includes(scheduler) ? get().lanes.filter((l) => l !== scheduler) : [...get().lanes, scheduler];
@@ -159,10 +168,11 @@ export function createRealStore(client: RealClient, scenario: PipelineScenario):
       placed = new Map();
       measuredModes = usable === null ? modesNeeded(scenario) : Object.keys(usable.modes);
       set({ livePlaced: 0, status: usable === null ? 'measuring' : 'running', measureFraction: 0, lane: null, laneLabels: lanes.map((l) => l.scheduler), points: lanes.map(() => []), moves: lanes.map(() => 0), hogs: 'none', hogModes: Array.from({ length: scenario.pipeline.executionPlaces }, () => 'A'), report: null, notice: null });
-      const outcome = await client.run({ scenario, inputSize: s.inputSize, repeats: 3, database: usable }, (update) => {
+      const outcome = await client.run({ scenario, inputSize: s.inputSize, repeats: 3, database: usable, laneRepeats: s.laneRepeats }, (update) => {
         const now = get();
         if (update.kind === 'measuring') set({ measureFraction: update.fraction });
-        else if (update.kind === 'lane') set({ status: now.status === 'cancelling' ? 'cancelling' : 'running', lane: update.lane });
+        // Each repeat of a lane starts its trace afresh (the report keeps every repeat).
+        else if (update.kind === 'lane') set({ status: now.status === 'cancelling' ? 'cancelling' : 'running', lane: update.lane, points: now.points.map((p, i) => (i === update.lane ? [] : p)) });
         else if (update.kind === 'points') {
           // Only the lanes this batch adds to get new arrays, copied once per batch.
           const points = [...now.points];
@@ -187,7 +197,7 @@ export function createRealStore(client: RealClient, scenario: PipelineScenario):
         }
       });
       if (outcome.kind === 'done') {
-        set({ status: 'done', report: outcome.report, lane: null, laneLabels: outcome.report.lanes.map((l) => l.label), notice: { kind: 'info', text: `Measured ${lanes.length} lane${lanes.length === 1 ? '' : 's'} on this machine; the simulation beside it ran on a database measured at ${s.inputSize} px.` } });
+        set({ status: 'done', report: outcome.report, lane: null, laneLabels: outcome.report.lanes.map((l) => l.label), notice: { kind: 'info', text: `Measured ${lanes.length} lane${lanes.length === 1 ? '' : 's'} on this machine${s.laneRepeats > 1 ? `, ${s.laneRepeats} times each` : ''}; the simulation beside it ran on ${usable === null ? 'a database measured' : "Measure's database, measured"} at ${s.inputSize} px.` } });
       } else if (outcome.kind === 'cancelled') {
         set({ status: 'cancelled', lane: null, notice: { kind: 'info', text: 'Cancelled: the stage workers and hogs are stopped; nothing was kept.' } });
       } else {

@@ -13,6 +13,8 @@ export interface RealRequest {
   readonly repeats: number;
   /** A database measured earlier at this size (the Measure panel's); null: measure one first. */
   readonly database: LayerTimeDatabase | null;
+  /** Real runs of each lane, interleaved (absent: 1). */
+  readonly laneRepeats?: number;
 }
 
 /** One measured query, as the live charts draw it. */

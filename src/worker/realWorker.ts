@@ -58,6 +58,7 @@ const api: RealApi = {
           repeats: request.repeats,
           hogBufferMiB: 256,
           cores: navigator.hardwareConcurrency || 1,
+          ...(request.laneRepeats === undefined ? {} : { laneRepeats: request.laneRepeats }),
         },
         {
           tf,

@@ -8,5 +8,5 @@ export const spawnWebHog: SpawnHog = (config: HogConfig, onReport, onError) => {
   worker.onmessage = (event: MessageEvent<HogReport>) => onReport(event.data);
   worker.onerror = (event) => onError(new Error(event.message || 'a hog worker failed'));
   worker.postMessage(config);
-  return { terminate: () => worker.terminate() };
+  return { terminate: () => worker.terminate(), start: () => worker.postMessage('go') };
 };

@@ -3,14 +3,14 @@ import { isScenarioOf } from '../../kit/world';
 import { pipelineWorld } from '../../worlds/pipeline/world';
 import { PIPELINE_SCHEDULER_IDS } from '../../schedulers/pipeline/registry';
 import { parseDatabaseFile } from '../../scenario/databaseFile';
-import { realRunRefusal, REAL_INPUT_SIZES } from '../../scenario/realPipeline';
+import { realRunRefusal, REAL_INPUT_SIZES, REAL_RESIDENT_BUDGET_MIB } from '../../scenario/realPipeline';
 import type { PipelineScenario } from '../../scenario/schema';
 import type { CliCommand } from '../command';
 import { defaultHogBufferMiB, nodeCores, nodeRuntime, spawnNodeHog } from '../hogThreads';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type CliIo } from '../io';
 import { addHogOptions, addOutOption, addSetOption, choiceOption, integerOption } from '../options';
 import { checkOutputPath, writeOutput } from '../outputPath';
-import { realMarkdown, runReal } from '../../scenario/realRun';
+import { realMarkdown, REAL_CALIBRATION_QUERIES, REAL_NOISE_SEEDS, runReal } from '../../scenario/realRun';
 import { measureDatabase } from '../../measure/runner';
 import { runRealPipeline } from '../../measure/realPipeline/pipeline';
 import { loadScenario } from '../scenarioInput';
@@ -32,6 +32,10 @@ interface RealOptions {
   readonly hogBufferMib?: number;
   readonly cores?: number;
   readonly claimsReport?: string;
+  readonly residentMib?: number;
+  readonly laneRepeats?: number;
+  readonly noiseSeeds?: number;
+  readonly calibrationQueries?: number;
 }
 
 const setsOf = (o: RealOptions): string[] => [...(o.set ?? []), ...(o.queries === undefined ? [] : [`pipeline.queries=${o.queries}`])];
@@ -78,13 +82,22 @@ export const realCommand: CliCommand = {
     command.option('--database <file>', 'the simulation\'s layer-time database (from `measure --size N`), instead of measuring one now');
     command.addOption(new Option('--repeats <n>', 'timed runs per unit and mode when measuring the database').argParser(integerOption('--repeats', 1, 1000)).default(5));
     addHogOptions(command, "logical cores the execution places map onto (default: this machine's)");
+    command.addOption(new Option('--lane-repeats <n>', 'real runs of each lane, interleaved (default 1; 5 or more for intervals)').argParser(integerOption('--lane-repeats', 1, 100)));
+    command.addOption(new Option('--noise-seeds <n>', `noise seeds of the simulation on the calibrated machine (default ${REAL_NOISE_SEEDS})`).argParser(integerOption('--noise-seeds', 1, 1000)));
+    command.addOption(
+      new Option('--calibration-queries <n>', `queries of the calibration lane (a static lane without hogs; default ${REAL_CALIBRATION_QUERIES}; 0: the ideal machine only)`).argParser(integerOption('--calibration-queries', 0, 100_000)),
+    );
+    command.addOption(
+      new Option('--resident-mib <n>', `memory the stages may keep units resident in, MiB, shared equally (default ${REAL_RESIDENT_BUDGET_MIB}; 0: every move builds the units it hands over)`).argParser(integerOption('--resident-mib', 0, 1_000_000)),
+    );
     command.option('--claims-report <file>', 'also write the run as the lab\'s claim "the simulated system predicts a real pipeline on this machine" into this claims report (from `claims --format json`), replacing an earlier one');
     command.addHelpText(
       'after',
       '\nOne worker thread per execution place runs its stage\'s units on tfjs (wasm, seeded weights); activations\n' +
         'travel between them as transferred buffers through the scenario\'s bounded buffers; the monitor reads the\n' +
-        'measured stage times and each lane\'s scheduler decides exactly as in the simulation; a reconfiguration\n' +
-        'builds the moved units on their new stage, and its wall time is shown as its cost. Interference events start\n' +
+        'measured stage times and each lane\'s scheduler decides exactly as in the simulation; every stage holds, for\n' +
+        'the whole run, the units it may receive (within --resident-mib), so a reconfiguration hands units over\n' +
+        '(what did not fit is built on its new stage), and its wall time is shown as its cost. Interference events start\n' +
         'the hogs of their mode. Lanes run one after another on the same schedule. The same scenario is then\n' +
         'simulated on a database measured here at the same input size, under each trial-cost reading.',
     );
@@ -119,7 +132,11 @@ export const realCommand: CliCommand = {
     const startedMs = performance.now();
     try {
       const report = await runReal(
-        { scenario, inputSize, database, repeats: options.repeats, hogBufferMiB: options.hogBufferMib ?? defaultHogBufferMiB(), cores: options.cores ?? nodeCores() },
+        { scenario, inputSize, database, repeats: options.repeats, hogBufferMiB: options.hogBufferMib ?? defaultHogBufferMiB(), cores: options.cores ?? nodeCores(), ...(options.residentMib === undefined ? {} : { residentBudgetMiB: options.residentMib }),
+          ...(options.laneRepeats === undefined ? {} : { laneRepeats: options.laneRepeats }),
+          ...(options.noiseSeeds === undefined ? {} : { noiseSeeds: options.noiseSeeds }),
+          ...(options.calibrationQueries === undefined ? {} : { calibrationQueries: options.calibrationQueries }),
+        },
         { tf: io.learning.tf, measureDatabase, runRealPipeline, now: () => performance.now(), spawnStage: spawnNodeStage, spawnHog: spawnNodeHog, runtime: nodeRuntime(), stderr: io.stderr, isCancelled: () => cancelled },
       );
       if (report === null) {

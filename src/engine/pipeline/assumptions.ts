@@ -60,6 +60,27 @@ export interface PipelineAssumptions {
    * database reading, ARCHITECTURE §4a). An embedded `pipeline.database` is used as it is.
    */
   readonly database?: 'roofline' | 'measured' | undefined;
+  /**
+   * Where the monitor's reference comes from after a rebalancing (ODIN §3.1 says only "at the
+   * last reconfiguration"): `first` (absent) takes what the installed configuration was last
+   * seen doing — a serial trial's stage times, or the first query after an unobserved
+   * install; `steady` takes the configuration's own pipelined queries (the mean of the first
+   * `detectionWindow`), like for like: a stage that ran alone in a serial trial is faster
+   * than beside the others, so a reference from it fires on the next pipelined queries.
+   */
+  readonly monitorReference?: 'first' | 'steady' | undefined;
+  /**
+   * Queries the monitor decides on (absent: 1, the single-sample rule): it compares the mean
+   * stage times of the last `detectionWindow` normal queries with the reference, so one
+   * query's noise does not fire it. The paper is silent (§3.1: "scan for changes").
+   */
+  readonly detectionWindow?: number | undefined;
+  /**
+   * ε of ODIN's "better" (Algorithm 1, lines 23–32; absent: 0): a trial improves only when its
+   * bottleneck is below (1 − ε) of the best so far; one within that band counts as not
+   * improving (γ grows), so measurement noise does not keep the exploration going.
+   */
+  readonly betterTolerance?: number | undefined;
 }
 
 /**

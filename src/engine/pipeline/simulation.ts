@@ -8,7 +8,8 @@ import { OptimumCache } from './partition';
 import type { PipelineScheduler, RebalanceContext, Rebalancing } from './scheduler';
 import { createRngFromState } from '../rng';
 import { computeStageTimes, type CompiledDatabase } from './stageTimes';
-import { maxOf, StageMonitor } from './monitor';
+import { MachineModel, type PipelineMachine } from './machine';
+import { StageMonitor, type MonitorWindowState } from './monitor';
 import type { PercentileOptions } from '../quantiles';
 
 /** Everything one lane needs; lanes of a scenario differ only in their scheduler. */
@@ -29,6 +30,8 @@ export interface PipelineRunSpec {
   readonly latencySampleCap?: number;
   /** How percentiles are computed (default: exact samples; scenarios default to streaming). */
   readonly percentiles?: PercentileOptions;
+  /** The machine beyond the database (machine.ts; absent: the paper's ideal machine). */
+  readonly machine?: PipelineMachine;
 }
 
 /** RNG stream of the Poisson arrival process. */
@@ -73,6 +76,10 @@ export interface PipelineRunSnapshot {
   readonly departures: Float64Array;
   readonly ringHead: Int32Array;
   readonly referenceTimes: Float64Array;
+  /** The monitor's window (absent in checkpoints taken before it existed: an empty window). */
+  readonly monitorWindow?: MonitorWindowState;
+  /** The machine's noise stream and last query (absent without a machine). */
+  readonly machine?: { readonly rng: Uint32Array; readonly spare: number; readonly lastServedConfig: Int32Array | null; readonly lastModes: Uint8Array };
   readonly installed: Configuration;
   readonly trialConfiguration: Configuration | null;
   readonly pendingInstall: Configuration | null;
@@ -142,6 +149,12 @@ export class PipelineRun {
   private lastArrivalMs = 0;
   private lastCompletionMs = 0;
   private q = 0;
+  /** The machine (null: the ideal one) and what it needs from query to query. */
+  private readonly machine: MachineModel | null;
+  private readonly machineTimes: Float64Array;
+  /** The configuration and modes of the last query served (a move, a hog start). */
+  private lastServedConfig: Int32Array | null = null;
+  private readonly lastModes: Uint8Array;
 
   constructor(
     private readonly spec: PipelineRunSpec,
@@ -159,6 +172,9 @@ export class PipelineRun {
     this.departures = new Float64Array(n * this.ring).fill(Number.NEGATIVE_INFINITY);
     this.ringHead = new Int32Array(n);
     this.times = new Float64Array(n);
+    this.machine = spec.machine === undefined ? null : new MachineModel(spec.machine, spec.seed, n);
+    this.machineTimes = new Float64Array(n);
+    this.lastModes = new Uint8Array(n);
     this.monitor = new StageMonitor(n);
     this.optima = spec.optimumCache ?? new OptimumCache(this.db, this.a.hopMs);
     const peak = this.optima.get(new Uint8Array(n));
@@ -265,7 +281,7 @@ export class PipelineRun {
     if (this.phase === Phase.Trial) kind = 'trial';
     const serial = kind === 'trial' && this.a.trialCost === 'serial';
 
-    const times = this.times;
+    let times = this.times;
     // A trial configuration is the scheduler's array (it may reuse one): its times are computed every time.
     if (config !== this.timesConfig || kind === 'trial') {
       this.timesBottleneckMs = computeStageTimes(this.db, config, modes, this.a.hopMs, times);
@@ -274,10 +290,35 @@ export class PipelineRun {
       this.timesConfigLatencyMs = sum;
       this.timesConfig = kind === 'trial' ? null : config;
     }
-    const bottleneck = this.timesBottleneckMs;
+    let bottleneck = this.timesBottleneckMs;
+    const configBottleneck = bottleneck;
 
     // The tandem-queue recurrence over the non-empty stages.
     const ready = serial ? Math.max(arrival, this.lastCompletionMs) : arrival;
+    // The machine (machine.ts): its stage times are what the stages take and the monitor reads.
+    let hopMs = 0;
+    let gate = Number.NEGATIVE_INFINITY;
+    let hogStallMs = 0;
+    if (this.machine !== null) {
+      const m = this.machine.machine;
+      bottleneck = this.machine.apply(this.times, config, modes, serial, this.machineTimes);
+      times = this.machineTimes;
+      hopMs = m.hopMs;
+      const last = this.lastServedConfig;
+      let moved = last !== null && last.length === config.length;
+      if (moved) {
+        moved = false;
+        for (let i = 0; i < n; i++) if (last![i] !== config[i]) moved = true;
+      }
+      // A move: the pipeline drains, the units change hands, then admission resumes.
+      if (moved) gate = this.lastCompletionMs + m.moveMs;
+      let hogStarts = false;
+      for (let i = 0; i < n; i++) if (modes[i] !== this.lastModes[i] && modes[i] !== 0) hogStarts = true;
+      if (hogStarts && this.q > 0) hogStallMs = m.hogStartMs;
+      if (last === null || last.length !== n) this.lastServedConfig = new Int32Array(n);
+      this.lastServedConfig!.set(config);
+      this.lastModes.set(modes);
+    }
     let admitted = Number.NaN;
     let prev = -1;
     let prevFinish = 0;
@@ -285,7 +326,8 @@ export class PipelineRun {
       if (config[i] === 0) continue;
       let start: number;
       if (prev < 0) {
-        start = Math.max(ready, this.free[i]!);
+        start = Math.max(ready, this.free[i]!) + hogStallMs;
+        if (gate > start) start = gate;
         admitted = start;
       } else {
         // Blocking after service: the query leaves stage `prev` once stage i and its buffer
@@ -294,7 +336,7 @@ export class PipelineRun {
         this.depart(prev, leave);
         start = Math.max(leave, this.free[i]!);
       }
-      prevFinish = start + times[i]!;
+      prevFinish = start + times[i]! + hopMs;
       prev = i;
     }
     this.depart(prev, prevFinish);
@@ -302,7 +344,7 @@ export class PipelineRun {
     this.lastCompletionMs = completion;
     const arrivalMs = this.arrivals === null ? admitted : arrival;
 
-    this.metrics.recordQuery(arrivalMs, admitted, completion, this.timesConfigLatencyMs, bottleneck, this.optimalBottleneckMs, kind === 'trial');
+    this.metrics.recordQuery(arrivalMs, admitted, completion, this.timesConfigLatencyMs, configBottleneck, this.optimalBottleneckMs, kind === 'trial');
 
     let detected = false;
     let installed = false;
@@ -319,12 +361,12 @@ export class PipelineRun {
         this.trialConfiguration = step.value;
       }
     } else if (kind === 'normal') {
-      if (this.monitor.needsReference) {
-        this.setReference(times, bottleneck);
-      } else if (this.monitor.changed(this.a, times, bottleneck)) {
+      // The monitor reads the query (engine/pipeline/monitor.ts, as the real pipeline's coordinator does).
+      if (this.monitor.observe(this.a, times, bottleneck) === 'changed') {
+        const signal = this.monitor.signalTimes;
         detected = this.scheduler.rebalance !== undefined;
-        if (detected) installed = this.beginPhase(config, bottleneck, completion, q);
-        else this.setReference(times, bottleneck);
+        if (detected) installed = this.beginPhase(config, this.monitor.signalBottleneckMs, completion, q);
+        else this.setReference(signal, this.monitor.signalBottleneckMs);
       }
     }
     this.q = q + 1;
@@ -358,22 +400,24 @@ export class PipelineRun {
   /** Starts a rebalancing phase; returns true when a configuration was installed at once. */
   private beginPhase(config: Configuration, bottleneck: number, completion: number, q: number): boolean {
     const trigger = bottleneck > this.monitor.referenceMs ? 'increase' : 'decrease';
+    // What the monitor decided on: the detecting query's times (window 1) or the window's mean.
+    const signal = this.monitor.signalTimes;
     const context: RebalanceContext = {
       configuration: config.slice(),
-      stageTimesMs: this.times.slice(),
+      stageTimesMs: signal.slice(),
       unitCount: this.db.unitCount,
       trigger,
     };
     const parameters = this.scheduler.parameters?.() ?? {};
     const rebalancing = this.scheduler.rebalance!(copyContext(context));
     if (rebalancing === null) {
-      this.setReference(this.times, bottleneck);
+      this.setReference(signal, bottleneck);
       return false;
     }
     this.metrics.recordDetection();
     this.detectTimeMs = completion;
     this.detectQuery = q;
-    this.phaseObservations = new Map([[configurationKey(config), this.times.slice()]]);
+    this.phaseObservations = new Map([[configurationKey(config), signal.slice()]]);
     this.rebalancing = rebalancing;
     this.phaseContext = context;
     this.phaseFed = [];
@@ -414,9 +458,7 @@ export class PipelineRun {
       throw new RangeError(`scheduler ${this.scheduler.id} returned invalid configuration ${configurationKey(config)}`);
     }
     this.installed = config.slice();
-    const observed = this.phaseObservations.get(configurationKey(config));
-    if (observed === undefined) this.monitor.clear();
-    else this.setReference(observed, maxOf(observed));
+    this.monitor.installed(this.a, this.phaseObservations.get(configurationKey(config)));
     this.pendingInstall = null;
     this.trialConfiguration = null;
     this.rebalancing = null;
@@ -436,6 +478,8 @@ export class PipelineRun {
       departures: this.departures.slice(),
       ringHead: this.ringHead.slice(),
       referenceTimes: this.monitor.referenceTimes.slice(),
+      monitorWindow: this.monitor.windowState(),
+      ...(this.machine === null ? {} : { machine: { ...this.machine.state(), lastServedConfig: this.lastServedConfig?.slice() ?? null, lastModes: this.lastModes.slice() } }),
       installed: this.installed.slice(),
       trialConfiguration: this.trialConfiguration?.slice() ?? null,
       pendingInstall: this.pendingInstall?.slice() ?? null,
@@ -472,6 +516,12 @@ export class PipelineRun {
     this.departures.set(s.departures);
     this.ringHead.set(s.ringHead);
     this.monitor.referenceTimes.set(s.referenceTimes);
+    if (s.monitorWindow !== undefined) this.monitor.restoreWindow(s.monitorWindow);
+    if (this.machine !== null && s.machine !== undefined) {
+      this.machine.restore(s.machine);
+      this.lastServedConfig = s.machine.lastServedConfig?.slice() ?? null;
+      this.lastModes.set(s.machine.lastModes);
+    }
     this.installed = s.installed.slice();
     this.trialConfiguration = s.trialConfiguration?.slice() ?? null;
     this.pendingInstall = s.pendingInstall?.slice() ?? null;

@@ -13,6 +13,8 @@ export interface InProcessStageOptions {
   readonly delayMs?: number;
   /** Sees every request before it is handled (tests). */
   readonly onRequest?: (request: StageRequest) => void;
+  /** Reports this stage time for a query instead of the one measured (a scripted trace, tests). */
+  readonly reportMs?: (query: number) => number;
 }
 
 export function inProcessStage(tf: Tf, now: () => number, options: InProcessStageOptions = {}): StagePort {
@@ -25,7 +27,8 @@ export function inProcessStage(tf: Tf, now: () => number, options: InProcessStag
       const delay = request.type === 'run' ? (options.delayMs ?? 0) : 0;
       setTimeout(() => {
         if (closed) return;
-        const reply = program.handle(request);
+        const handled = program.handle(request);
+        const reply = handled !== null && handled.type === 'ran' && options.reportMs !== undefined ? { ...handled, computeMs: options.reportMs(handled.query) } : handled;
         if (reply !== null) listener?.(reply);
       }, delay);
     },

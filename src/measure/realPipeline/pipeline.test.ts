@@ -15,23 +15,34 @@ beforeAll(async () => {
 const now = () => performance.now();
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** A hog that reports at once and then every 20 ms, and records when it started and stopped. */
-function fakeHogs(): { spawn: SpawnHog; log: { event: 'start' | 'stop'; kind: string; atMs: number }[] } {
+/**
+ * A hog that reports at once and then every 20 ms, and records when it started working and
+ * stopped; an armed one is spawned (`spawned`), reports once, and starts at its message.
+ */
+function fakeHogs(): { spawn: SpawnHog; log: { event: 'start' | 'stop'; kind: string; atMs: number }[]; spawned: { kind: string; atMs: number; armed: boolean }[] } {
   const log: { event: 'start' | 'stop'; kind: string; atMs: number }[] = [];
+  const spawned: { kind: string; atMs: number; armed: boolean }[] = [];
   const spawn: SpawnHog = (config, onReport) => {
-    log.push({ event: 'start', kind: config.kind, atMs: now() });
-    const report = () => onReport({ kind: config.kind, work: 1, elapsedMs: 20, checksum: 0 });
-    const timer = setInterval(report, 20);
-    setTimeout(report, 0);
+    spawned.push({ kind: config.kind, atMs: now(), armed: config.armed === true });
+    let timer: ReturnType<typeof setInterval> | null = null;
+    const begin = () => {
+      log.push({ event: 'start', kind: config.kind, atMs: now() });
+      const report = () => onReport({ kind: config.kind, work: 1, elapsedMs: 20, checksum: 0 });
+      timer = setInterval(report, 20);
+      setTimeout(report, 0);
+    };
+    if (config.armed === true) setTimeout(() => onReport({ kind: config.kind, work: 0, elapsedMs: 0, checksum: 0 }), 0);
+    else begin();
     const worker: HogWorker = {
       terminate: () => {
-        clearInterval(timer);
+        if (timer !== null) clearInterval(timer);
         log.push({ event: 'stop', kind: config.kind, atMs: now() });
       },
+      start: begin,
     };
     return worker;
   };
-  return { spawn, log };
+  return { spawn, log, spawned };
 }
 
 const STATIC: PipelineScheduler = { id: 'static' };
@@ -115,10 +126,15 @@ describe('the real pipeline (in-process stages, a tiny network)', () => {
       onModesChange: ({ modes }) => (modes[1] === 0 ? Int32Array.of(2, 2) : Int32Array.of(3, 1)),
     };
     const hogs = fakeHogs();
+    let firstRunAt = Number.NaN;
     const result = await runRealPipeline(
       options({ scheduler: oracle, queries: 30, events: [{ executionPlace: 1, mode: 1, fromQuery: 10, toQuery: 20 }] }),
-      environment(() => ({}), hogs.spawn),
+      environment(() => ({ onRequest: (r: StageRequest) => void (r.type === 'run' && Number.isNaN(firstRunAt) && (firstRunAt = now())) }), hogs.spawn),
     );
+    // The event's hog was spawned armed before the first query ran, and only started at its event.
+    expect(hogs.spawned.map((h) => [h.kind, h.armed])).toEqual([['memBW', true]]);
+    expect(hogs.spawned[0]!.atMs).toBeLessThan(firstRunAt);
+    expect(hogs.log[0]!.atMs).toBeGreaterThan(firstRunAt);
     expect(result.reconfigurations.map((r) => [r.beforeQuery, r.from, r.to, r.unitsBuilt, r.unitsFreed])).toEqual([
       [10, '2,2', '3,1', 1, 1],
       [20, '3,1', '2,2', 1, 1],
@@ -142,6 +158,61 @@ describe('the real pipeline (in-process stages, a tiny network)', () => {
     expect(t0).toBeGreaterThanOrEqual(0);
     expect(admitted(10)).toBeGreaterThan(admitted(9));
     expect(admitted(20)).toBeGreaterThan(admitted(19));
+  }, 60_000);
+
+  it('with units resident a move is an ownership change: outputs bit for bit, nothing built or freed, no unit warmed on the move', async () => {
+    const oracle: PipelineScheduler = {
+      id: 'test-oracle',
+      onModesChange: ({ modes }) => (modes[1] === 0 ? Int32Array.of(2, 2) : Int32Array.of(4, 0)),
+    };
+    const before = tf.memory().numTensors;
+    const holds: StageRequest[][] = [[], []];
+    const result = await runRealPipeline(
+      options({ scheduler: oracle, queries: 24, residentBudgetMiB: 64, events: [{ executionPlace: 1, mode: 1, fromQuery: 8, toQuery: 16 }] }),
+      environment((i) => ({ onRequest: (r: StageRequest) => void (r.type === 'hold' && holds[i]!.push(r)) })),
+    );
+    // The tiny network's 4 units: every stage holds all of them.
+    expect(result.resident.units).toEqual([4, 4]);
+    expect(result.resident.bytes.every((b) => b > 0 && b <= (64 * 2 ** 20) / 2)).toBe(true);
+    expect(result.reconfigurations.map((r) => [r.beforeQuery, r.from, r.to, r.unitsBuilt, r.unitsFreed])).toEqual([
+      [8, '2,2', '4,0', 0, 0],
+      [16, '4,0', '2,2', 0, 0],
+    ]);
+    expect(holds[0]!.length).toBe(3);
+    expect(result.queries.map((q) => q.configuration)).toEqual([...Array<string>(8).fill('2,2'), ...Array<string>(8).fill('4,0'), ...Array<string>(8).fill('2,2')]);
+    expect(Array.from(result.lastOutput!)).toEqual(Array.from(result.firstOutput!));
+    // Every resident unit is freed at the end.
+    expect(tf.memory().numTensors).toBe(before);
+  }, 60_000);
+
+  it('the same run without residency builds on the move and gives the same outputs bit for bit', async () => {
+    const oracle: PipelineScheduler = {
+      id: 'test-oracle',
+      onModesChange: ({ modes }) => (modes[1] === 0 ? Int32Array.of(2, 2) : Int32Array.of(4, 0)),
+    };
+    const run = (residentBudgetMiB: number) => runRealPipeline(options({ scheduler: oracle, queries: 24, residentBudgetMiB, events: [{ executionPlace: 1, mode: 1, fromQuery: 8, toQuery: 16 }] }), environment());
+    const resident = await run(64);
+    const onMove = await run(0);
+    expect(onMove.resident.units).toEqual([0, 0]);
+    expect(onMove.reconfigurations.map((r) => [r.unitsBuilt, r.unitsFreed])).toEqual([
+      [2, 2],
+      [2, 2],
+    ]);
+    expect(Array.from(onMove.lastOutput!)).toEqual(Array.from(resident.lastOutput!));
+  }, 60_000);
+
+  it('units that do not fit the resident budget are built on the move, the others are not', async () => {
+    const oracle: PipelineScheduler = {
+      id: 'test-oracle',
+      onModesChange: ({ modes }) => (modes[1] === 0 ? Int32Array.of(2, 2) : Int32Array.of(4, 0)),
+    };
+    // 1.3 KiB a stage: a few of the tiny network's convolutions (4·4·3·3 + 4 floats ≈ 0.6 KiB each), not its dense layer.
+    const result = await runRealPipeline(options({ scheduler: oracle, queries: 24, residentBudgetMiB: 2.6 / 1024, events: [{ executionPlace: 1, mode: 1, fromQuery: 8, toQuery: 16 }] }), environment());
+    expect(result.resident.units.every((u) => u >= 1 && u < 4)).toBe(true);
+    // EP 0 receives units 2 and 3 and keeps them after the way back; some of them had to be built.
+    const built = result.reconfigurations.map((r) => r.unitsBuilt);
+    expect(built[0]).toBeGreaterThan(0);
+    expect(Array.from(result.lastOutput!)).toEqual(Array.from(result.firstOutput!));
   }, 60_000);
 
   it('a workload dragged on during the run starts its hogs from the next query admitted, and stops them when dragged off', async () => {

@@ -6,8 +6,10 @@
  * hold at most b + 1 queries, as the simulation's recurrence has it); the monitor reads
  * the **measured** stage times and the lane's scheduler decides from them with the same code
  * as in the simulation (engine/pipeline/monitor.ts, the scheduler's generator); a
- * reconfiguration really moves units (the receiving stage builds them, seeded, so they are
- * the same units) and its wall time is the reconfiguration's cost. Interference events start
+ * reconfiguration hands units over: with units resident (`residentBudgetMiB`) every stage
+ * holds from the start the units it may receive and a move builds nothing; without, the
+ * receiving stage builds them, seeded, so they are the same units. Its wall time is the
+ * reconfiguration's cost. Interference events start
  * the hogs of their mode for their span of queries.
  *
  * Choices where the paper is silent or a real system differs from the simulation:
@@ -16,8 +18,10 @@
  *   installed (units moved) and one query runs through it alone. The simulation's other
  *   trial-cost readings are compared against this run, not run for real.
  * - Interference is indexed by query as in the simulation: when query q is admitted and the
- *   timeline's modes change, the hogs of the changed execution places are stopped or started
- *   (admission waits until new hogs report running). Queries already inside (at most the
+ *   timeline's modes change, the hogs of the changed execution places are stopped or started.
+ *   The hogs of the scenario's explicit events are spawned and made ready before the run and
+ *   started by a message; others (random, placed by hand) start then, and admission waits
+ *   until they report running. Queries already inside (at most the
  *   pipeline's depth) feel the change too: hogs run in wall time.
  * - Hogs are threads the operating system places: nothing is pinned (a browser cannot pin),
  *   so a hog "on" one execution place slows every stage that shares its core.
@@ -67,7 +71,7 @@ export interface RealRunOptions {
   readonly executionPlaces: number;
   /** Queries to serve, trial queries included (as in the simulation). */
   readonly queries: number;
-  readonly assumptions: Pick<PipelineAssumptions, 'bufferCapacity' | 'detectionThreshold' | 'detectionSignal'>;
+  readonly assumptions: Pick<PipelineAssumptions, 'bufferCapacity' | 'detectionThreshold' | 'detectionSignal' | 'monitorReference' | 'detectionWindow'>;
   readonly initialConfiguration: Configuration;
   readonly scheduler: PipelineScheduler;
   readonly events: readonly InterferenceEvent[];
@@ -80,6 +84,22 @@ export interface RealRunOptions {
   /** What an oracle (optimal, evict) decides on: a database of this machine. */
   readonly oracleDatabase?: CompiledDatabase;
   readonly hopMs?: number;
+  /**
+   * Units resident (the paper's system: one shared-memory machine, a move hands layers over,
+   * ODIN §2, §3.1): the memory all stages together may give to units held for the whole run,
+   * MiB, shared equally. Each stage builds and warms up, at start, the units it may receive
+   * (its first configuration's first, then outward) within its share; a move of a resident
+   * unit builds nothing. Each stage is its own tfjs instance, so a resident unit is one copy
+   * per stage (VGG16 at 112 px ≈ 220 MB a copy: 2 EPs ≈ 0.45 GB, 4 EPs ≈ 0.9 GB). What does
+   * not fit is built on the move, as without residency. Absent or 0: no unit resident, every
+   * move builds and warms what it receives and frees what it gives.
+   */
+  readonly residentBudgetMiB?: number;
+  /**
+   * Moves made on schedule, whatever the scheduler says (a calibration lane): before query
+   * `beforeQuery` is admitted the pipeline drains and `configuration` is installed.
+   */
+  readonly scriptedMoves?: readonly { readonly beforeQuery: number; readonly configuration: Configuration }[];
 }
 
 /** One query of a real run. */
@@ -114,6 +134,12 @@ export interface RealRunResult {
   readonly queries: readonly RealQuery[];
   readonly reconfigurations: readonly RealReconfiguration[];
   readonly rebalancings: number;
+  /** The queries at whose completion the monitor fired a rebalancing (the shared reading, engine/pipeline/monitor.ts). */
+  readonly detections: readonly number[];
+  /** Admission stalls while hogs started (those not armed before the run, or still arming), ms each. */
+  readonly hogStallsMs: readonly number[];
+  /** Where the wall time went besides normal queries, ms: waiting for the pipeline to drain, moves, hog starts. */
+  readonly overheadMs: { readonly drains: number; readonly moves: number; readonly hogStalls: number };
   /** Wall time from the first admission to the last completion, ms. */
   readonly durationMs: number;
   /** The first query's output (the network's last activation), to check a move keeps outputs. */
@@ -121,6 +147,8 @@ export interface RealRunResult {
   readonly lastOutput: Float32Array | null;
   /** Each stage worker's tfjs tensor count after its last `hold`. */
   readonly stageTensors: readonly number[];
+  /** Units each stage held resident for the whole run, and the tfjs bytes they took (0s without residency). */
+  readonly resident: { readonly units: readonly number[]; readonly bytes: readonly number[]; readonly budgetMiB: number };
   /** The live edits applied, each with the first query it affected. */
   readonly liveEdits: readonly { readonly edit: LiveInterferenceEdit; readonly atQuery: number }[];
 }
@@ -214,9 +242,30 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
 
   const hogs: (RunningHogs | null)[] = new Array<RunningHogs | null>(n).fill(null);
   const hogModes = new Uint8Array(n);
+  /**
+   * Hogs armed before the run (ready, waiting for a message), by execution place and mode: one
+   * set for each (EP, mode) of the scenario's explicit events, armed again in the background
+   * after it ran if that pair comes again. Random and hand-placed interference is not known
+   * ahead: its hogs start when it comes (admission waits for their first report).
+   */
+  const armed = new Map<string, Promise<RunningHogs>>();
+  const hogStallsMs: number[] = [];
+  const armKey = (e: number, mode: number) => `${e}:${mode}`;
+  const arm = (e: number, mode: number) => {
+    const plan = hogPlan(MODE_IDS[mode]!, options.coresPerEp);
+    if (plan.cpu + plan.memBW === 0 || armed.has(armKey(e, mode))) return;
+    const pending = startHogs(plan, env.spawnHog, { bufferMiB: options.hogBufferMiB, schedule: (fn, ms) => void env.sleep(ms).then(fn), armed: true });
+    // A failure is said when the set is taken (or dropped at the end).
+    pending.catch(() => undefined);
+    armed.set(armKey(e, mode), pending);
+  };
+  const comesAgain = (e: number, mode: number, afterQuery: number) => options.events.some((ev) => ev.executionPlace === e && ev.mode === mode && ev.fromQuery > afterQuery);
   const stopHogs = async () => {
     await Promise.all(hogs.map((h) => h?.stop()));
     hogs.fill(null);
+    const left = [...armed.values()];
+    armed.clear();
+    await Promise.all(left.map((p) => p.then((h) => h.stop()).catch(() => undefined)));
   };
 
   const queries: RealQuery[] = [];
@@ -361,9 +410,18 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
       hogs[e] = null;
       hogModes[e] = mode;
       const plan = hogPlan(MODE_IDS[mode]!, options.coresPerEp);
-      if (plan.cpu + plan.memBW > 0) {
+      const stallFrom = env.now();
+      const ready = armed.get(armKey(e, mode));
+      if (ready !== undefined) {
+        armed.delete(armKey(e, mode));
+        const set = await ready;
+        set.go();
+        hogs[e] = set;
+        if (comesAgain(e, mode, admitted)) arm(e, mode);
+      } else if (plan.cpu + plan.memBW > 0) {
         hogs[e] = await startHogs(plan, env.spawnHog, { bufferMiB: options.hogBufferMiB, schedule: (fn, ms) => void env.sleep(ms).then(fn) });
       }
+      if (plan.cpu + plan.memBW > 0) hogStallsMs.push(env.now() - stallFrom);
       onProgress({ kind: 'hogs', executionPlace: e, mode: MODE_IDS[mode]! });
     }
     return true;
@@ -374,65 +432,86 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
     await wake.wait();
     if (failure !== null) throw failure;
   };
-  const drain = async () => {
+  let drainMs = 0;
+  /** Waits until the pipeline is empty; `counted`: the wait is a drain's (a serial trial's own service is not). */
+  const drain = async (counted = true) => {
+    const t0 = env.now();
     while (!empty()) await waitForProgress();
+    if (counted) drainMs += env.now() - t0;
   };
 
   /** Handles the queries completed since the last call; returns a rebalancing to start, if the monitor fired. */
-  const takeCompletions = (): { context: RebalanceContext } | null => {
+  const takeCompletions = (monitoring = true): { context: RebalanceContext; query: number } | null => {
     const done = completions;
     completions = [];
-    let trigger: { context: RebalanceContext } | null = null;
+    let trigger: { context: RebalanceContext; query: number } | null = null;
     for (const record of done) {
       queries.push(record);
       onProgress({ kind: 'query', query: record });
-      if (record.kind !== 'normal' || trigger !== null || record.configuration !== configurationKey(installed)) continue;
-      const bottleneck = maxOf(record.stageTimesMs);
-      if (monitor.needsReference) monitor.setReference(record.stageTimesMs, bottleneck);
-      else if (monitor.changed(options.assumptions, record.stageTimesMs, bottleneck)) {
-        if (options.scheduler.rebalance === undefined) monitor.setReference(record.stageTimesMs, bottleneck);
-        else
-          trigger = {
-            context: { configuration: installed.slice(), stageTimesMs: record.stageTimesMs.slice(), unitCount, trigger: bottleneck > monitor.referenceMs ? 'increase' : 'decrease' },
-          };
+      // Queries still inside when the monitor fired finish on the old configuration unread (the simulation's in-flight queries).
+      if (!monitoring || record.kind !== 'normal' || trigger !== null || record.configuration !== configurationKey(installed)) continue;
+      // The simulation's own reading (engine/pipeline/monitor.ts), fed the measured times.
+      if (monitor.observe(options.assumptions, record.stageTimesMs, maxOf(record.stageTimesMs)) !== 'changed') continue;
+      const signal = monitor.signalTimes.slice();
+      if (options.scheduler.rebalance === undefined) monitor.setReference(signal, monitor.signalBottleneckMs);
+      else {
+        trigger = { query: record.query, context: { configuration: installed.slice(), stageTimesMs: signal, unitCount, trigger: monitor.signalBottleneckMs > monitor.referenceMs ? 'increase' : 'decrease' } };
       }
     }
     return trigger;
   };
+  /** The queries at whose completion the monitor fired a rebalancing. */
+  const detections: number[] = [];
 
   /** A rebalancing phase with serial trials: drain, then one query alone per trial configuration. */
-  const rebalance = async (context: RebalanceContext): Promise<void> => {
+  const rebalance = async (context: RebalanceContext, detectedAt: number): Promise<void> => {
     const generator: Rebalancing | null = options.scheduler.rebalance!({ ...context, configuration: context.configuration.slice(), stageTimesMs: context.stageTimesMs.slice() });
     if (generator === null) {
       monitor.setReference(context.stageTimesMs, maxOf(context.stageTimesMs));
       return;
     }
+    detections.push(detectedAt);
     rebalancings += 1;
     const observed = new Map<string, Float64Array>([[configurationKey(context.configuration), context.stageTimesMs.slice()]]);
     await drain();
-    takeCompletions();
+    takeCompletions(false);
     let step = generator.next(new Float64Array(0));
     while (!step.done) {
       if (completed >= options.queries || isCancelled()) return;
       if (configurationKey(step.value) !== configurationKey(installed)) await reconfigure(step.value, admitted, true);
       await followInterference();
       admit('trial');
-      await drain();
+      await drain(false);
       const trial = completions[completions.length - 1]!;
-      takeCompletions();
+      takeCompletions(false);
       observed.set(configurationKey(step.value), trial.stageTimesMs.slice());
       step = generator.next(trial.stageTimesMs.slice());
     }
     if (configurationKey(step.value) !== configurationKey(installed)) await reconfigure(step.value, admitted, false);
-    const times = observed.get(configurationKey(step.value));
-    if (times === undefined) monitor.clear();
-    else monitor.setReference(times, maxOf(times));
+    monitor.installed(options.assumptions, observed.get(configurationKey(step.value)));
   };
 
   let rebalancings = 0;
   let optima: OptimumCache | null = null;
   try {
-    await Promise.all(stages.map((_, i) => request(i, { type: 'init', source: options.source, seed: options.seed })));
+    const budgetMiB = Math.max(0, options.residentBudgetMiB ?? 0);
+    const firstRanges: { from: number; to: number }[] = [];
+    for (let i = 0, start = 0; i < n; i += 1) {
+      firstRanges.push({ from: start, to: start + installed[i]! });
+      start += installed[i]!;
+    }
+    const ready = await Promise.all(
+      stages.map((_, i) =>
+        request(i, { type: 'init', source: options.source, seed: options.seed, ...(budgetMiB > 0 ? { resident: { ...firstRanges[i]!, budgetBytes: Math.floor((budgetMiB * 2 ** 20) / n) } } : {}) }),
+      ),
+    );
+    for (const ev of options.events) if (ev.executionPlace >= 0 && ev.executionPlace < n) arm(ev.executionPlace, ev.mode);
+    await Promise.all(armed.values());
+    const resident = {
+      units: ready.map((r) => (r.type === 'ready' ? r.residentUnits : 0)),
+      bytes: ready.map((r) => (r.type === 'ready' ? r.residentBytes : 0)),
+      budgetMiB,
+    };
     await reconfigure(installed, 0, false, false);
     startedAt = env.now();
     let firstAdmission = Number.NaN;
@@ -460,12 +539,19 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
             monitor.clear();
           }
         }
+        const scripted = options.scriptedMoves?.find((m) => m.beforeQuery === admitted);
+        if (scripted !== undefined && configurationKey(scripted.configuration) !== configurationKey(installed)) {
+          await drain();
+          takeCompletions();
+          await reconfigure(scripted.configuration, admitted, false);
+          monitor.clear();
+        }
         if (Number.isNaN(firstAdmission)) firstAdmission = env.now() - startedAt;
         admit('normal');
       }
       if (completed < options.queries) await waitForProgress();
       const trigger = takeCompletions();
-      if (trigger !== null && completed < options.queries) await rebalance(trigger.context);
+      if (trigger !== null && completed < options.queries) await rebalance(trigger.context, trigger.query);
     }
     await drain().catch(() => undefined);
     takeCompletions();
@@ -474,10 +560,14 @@ export async function runRealPipeline(options: RealRunOptions, env: RealEnvironm
       queries,
       reconfigurations,
       rebalancings,
+      detections,
+      hogStallsMs,
+      overheadMs: { drains: drainMs, moves: reconfigurations.reduce((a, r) => a + r.wallMs, 0), hogStalls: hogStallsMs.reduce((a, b) => a + b, 0) },
       durationMs: Number.isNaN(firstAdmission) ? 0 : last - firstAdmission,
       firstOutput,
       lastOutput,
       stageTensors,
+      resident,
       liveEdits: appliedEdits,
     };
   } finally {

@@ -1,8 +1,11 @@
 /**
  * What one stage worker of the real pipeline does (ARCHITECTURE §2, the real backend): it
  * holds a contiguous run of the network's units as tfjs layers, runs each query through
- * them and times it, and on a reconfiguration builds the units it receives (seeded weights:
- * the same units the other stage held) and frees those it gives away. The same program runs
+ * them and times it. Resident (the paper's system, ODIN §2, §3.1: one shared-memory machine
+ * where a move hands layers over), it builds at start the units it may receive and a
+ * reconfiguration only changes which of them it runs; otherwise (or for the units its memory
+ * budget left out) a reconfiguration builds the units it receives (seeded weights: the same
+ * units the other stage held) and frees those it gives away. The same program runs
  * in a Web Worker and in a Node worker thread; tfjs and the clock are passed in.
  */
 import type { Tensor } from '@tensorflow/tfjs';
@@ -29,6 +32,43 @@ export function createStageProgram(tf: Tf, now: () => number): StageProgram {
   let from = 0;
   let to = 0;
   const held = new Map<number, TfUnit>();
+  /** Units built at `init` for the whole run: never freed by `hold`, never rebuilt. */
+  const resident = new Set<number>();
+  /** Builds unit `index` and runs it once on zeros (the backend's kernel set-up and weight packing belong to the build, not to the first query). */
+  const buildWarm = (index: number): TfUnit => {
+    const unit = buildTfUnit(tf, plans, index, seed);
+    const zeros = unit.inputShapes.map((shape) => tf.zeros([...shape]));
+    const y = unit.run(zeros);
+    y.dataSync();
+    y.dispose();
+    for (const z of zeros) z.dispose();
+    return unit;
+  };
+  /**
+   * Builds the units this stage may receive, [first, last) kept first then outward, while the
+   * tfjs memory stays within the budget: a unit that would pass it is freed and the building
+   * stops (the ones left are built on a move, as without residency).
+   */
+  const buildResident = (first: number, last: number, budgetBytes: number): { units: number; bytes: number } => {
+    const order: number[] = [];
+    for (let index = first; index < last; index += 1) order.push(index);
+    for (let d = 1; first - d >= 0 || last - 1 + d < plans.length; d += 1) {
+      if (last - 1 + d < plans.length) order.push(last - 1 + d);
+      if (first - d >= 0) order.push(first - d);
+    }
+    const base = tf.memory().numBytes;
+    for (const index of order) {
+      if (held.has(index)) continue;
+      const unit = buildWarm(index);
+      if (tf.memory().numBytes - base > budgetBytes) {
+        unit.dispose();
+        break;
+      }
+      held.set(index, unit);
+      resident.add(index);
+    }
+    return { units: resident.size, bytes: tf.memory().numBytes - base };
+  };
 
   const hold = (nextFrom: number, nextTo: number): StageReply => {
     if (!(Number.isInteger(nextFrom) && Number.isInteger(nextTo) && nextFrom >= 0 && nextFrom <= nextTo && nextTo <= plans.length)) {
@@ -37,7 +77,7 @@ export function createStageProgram(tf: Tf, now: () => number): StageProgram {
     const t0 = now();
     let freed = 0;
     for (const [index, unit] of held) {
-      if (index < nextFrom || index >= nextTo) {
+      if ((index < nextFrom || index >= nextTo) && !resident.has(index)) {
         unit.dispose();
         held.delete(index);
         freed += 1;
@@ -46,14 +86,8 @@ export function createStageProgram(tf: Tf, now: () => number): StageProgram {
     let built = 0;
     for (let index = nextFrom; index < nextTo; index += 1) {
       if (!held.has(index)) {
-        const unit = buildTfUnit(tf, plans, index, seed);
-        // One run on zeros: the backend's kernel set-up and weight packing belong to the move, not to the first query.
-        const zeros = unit.inputShapes.map((shape) => tf.zeros([...shape]));
-        const y = unit.run(zeros);
-        y.dataSync();
-        y.dispose();
-        for (const z of zeros) z.dispose();
-        held.set(index, unit);
+        // Not resident: built and warmed now, so the move pays for it.
+        held.set(index, buildWarm(index));
         built += 1;
       }
     }
@@ -97,10 +131,16 @@ export function createStageProgram(tf: Tf, now: () => number): StageProgram {
     held,
     handle(request) {
       switch (request.type) {
-        case 'init':
+        case 'init': {
           plans = tfUnitPlans(request.source);
           seed = request.seed;
-          return { type: 'ready', backend: tf.getBackend() };
+          const r = request.resident;
+          if (r !== undefined && !(Number.isInteger(r.from) && Number.isInteger(r.to) && r.from >= 0 && r.from <= r.to && r.to <= plans.length && r.budgetBytes >= 0)) {
+            return { type: 'error', message: `init: resident units [${r.from}, ${r.to}) with a budget of ${r.budgetBytes} bytes are not a range of the network's ${plans.length} and a budget ≥ 0` };
+          }
+          const built = r === undefined ? { units: 0, bytes: 0 } : buildResident(r.from, r.to, r.budgetBytes);
+          return { type: 'ready', backend: tf.getBackend(), residentUnits: built.units, residentBytes: built.bytes };
+        }
         case 'hold':
           return hold(request.from, request.to);
         case 'run':
@@ -108,6 +148,7 @@ export function createStageProgram(tf: Tf, now: () => number): StageProgram {
         case 'close':
           for (const unit of held.values()) unit.dispose();
           held.clear();
+          resident.clear();
           from = 0;
           to = 0;
           return null;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PipelineAssumptions } from '../../engine/pipeline/assumptions';
+import type { PipelineMachine } from '../../engine/pipeline/machine';
 import type { PipelineScheduler } from '../../engine/pipeline/scheduler';
 import { PipelineRun, type QueryRecord } from '../../engine/pipeline/simulation';
 import { TOY_RANDOM, toySpec } from '../../engine/pipeline/testing/fixtures';
@@ -17,7 +18,7 @@ function records(run: PipelineRun, count: number): QueryRecord[] {
   return out;
 }
 
-const cases: { name: string; scheduler: () => PipelineScheduler; assumptions: Partial<PipelineAssumptions> }[] = [
+const cases: { name: string; scheduler: () => PipelineScheduler; assumptions: Partial<PipelineAssumptions>; machine?: PipelineMachine }[] = [
   { name: 'ODIN α=3, serial trials', scheduler: () => createOdin({ alpha: 3 }), assumptions: {} },
   { name: 'ODIN α=2, pipelined trials, Poisson arrivals', scheduler: () => createOdin({ alpha: 2 }), assumptions: { trialCost: 'pipelined', admission: { kind: 'poisson', rateQps: 40 } } },
   { name: 'ODIN α=4, free trials, any-stage monitor', scheduler: () => createOdin({ alpha: 4 }), assumptions: { trialCost: 'free', detectionSignal: 'anyStage' } },
@@ -25,13 +26,15 @@ const cases: { name: string; scheduler: () => PipelineScheduler; assumptions: Pa
   { name: 'LLS repaired, unbounded buffers', scheduler: () => createLls({ reading: 'repaired' }), assumptions: { llsReading: 'repaired', bufferCapacity: 1_000_000 } },
   { name: 'optimal', scheduler: createOptimal, assumptions: {} },
   { name: 'evict', scheduler: createEvict, assumptions: {} },
+  { name: 'ODIN α=3 on a machine (noise, factor, hop, moves, hog stalls, 2 shared cores)', scheduler: () => createOdin({ alpha: 3 }), assumptions: {}, machine: { stageNoiseCv: 0.05, pipelinedFactor: 1.1, hopMs: 0.3, moveMs: 4, hogStartMs: 2, cores: 2 } },
+  { name: 'ODIN α=3 ε=2 %, a window of 4 and a steady reference', scheduler: () => createOdin({ alpha: 3, betterTolerance: 0.02 }), assumptions: { monitorReference: 'steady', detectionWindow: 4, betterTolerance: 0.02 } },
 ];
 
 describe('PipelineRun checkpoints', () => {
   for (const c of cases) {
     it(`snapshot → restore → replay is bit-identical to an uninterrupted run (${c.name})`, () => {
       // Small latency sample cap: decimation happens during the run, so shared sample arrays are exercised.
-      const spec = toySpec({ queries: 400, random: TOY_RANDOM, latencySampleCap: 64 }, c.assumptions);
+      const spec = toySpec({ queries: 400, random: TOY_RANDOM, latencySampleCap: 64, ...(c.machine === undefined ? {} : { machine: c.machine }) }, c.assumptions);
       const whole = new PipelineRun(spec, c.scheduler());
       const expected = records(whole, 400);
       const expectedSummary = whole.summary();

@@ -25,6 +25,22 @@ const context = (configuration: number[], stageTimesMs: number[]) => ({
 });
 
 describe('ODIN Algorithm 1', () => {
+  it('with a tolerance ε a trial faster by less than ε does not count as improving', () => {
+    // The first trial is 3 % faster than the detecting query's bottleneck (18 → 17.46).
+    const observations = [
+      [6, 8, 0, 17.46],
+      [6, 17.46, 0, 10],
+      [6, 17.46, 0, 10],
+    ];
+    const strict = drive(odinRebalance(context([3, 3, 3, 3], [6, 6, 18, 6]), { alpha: 1 }), observations);
+    const tolerant = drive(odinRebalance(context([3, 3, 3, 3], [6, 6, 18, 6]), { alpha: 1, betterTolerance: 0.05 }), observations);
+    // Strict: improving, so it explores on and returns the trial; with ε = 5 %: γ = 1 = α ends at once, C_opt stays the input.
+    expect(strict.trials.length).toBeGreaterThan(1);
+    expect(strict.result).not.toEqual([3, 3, 3, 3]);
+    expect(tolerant.trials).toHaveLength(1);
+    expect(tolerant.result).toEqual([3, 3, 3, 3]);
+  });
+
   it('follows a hand-worked rebalancing trial by trial', () => {
     const steps: OdinStep[] = [];
     const run = drive(odinRebalance(context([3, 3, 3, 3], [6, 6, 18, 6]), { alpha: 2 }, (s) => steps.push(s)), [

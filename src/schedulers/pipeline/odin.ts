@@ -5,6 +5,8 @@ import { argMax, maxValue, sameBottleneck } from './util';
 export interface OdinParams {
   /** α: how many non-improving trials in a row end the exploration (Algorithm 1, line 5). */
   readonly alpha: number;
+  /** ε of "better" (assumptions.betterTolerance; absent: 0, the strict comparison). */
+  readonly betterTolerance?: number;
 }
 
 export type Direction = 'left' | 'right';
@@ -52,11 +54,15 @@ export type OdinTrace = ((step: OdinStep) => void) | TraceSink<OdinStep>;
  * - Lines 20–21 move one unit even to a non-adjacent stage: the stages in between shift.
  * - Lines 23–25: T_new = T when the bottleneck times agree to a relative 1e-9 (floating sums
  *   of the same layers in another order differ in the last bits).
+ * - "Better" (line 23, T_new > T) is strict by default; with a tolerance ε
+ *   (`assumptions.betterTolerance`, the paper is silent) a trial must be faster by more than
+ *   ε to count as improving: on measured times noise alone would otherwise reset γ.
  * - C is not reset to C_opt after a non-improving trial: exploration goes on from the trial
  *   configuration, as §3.2 ("deliberately move more layers") describes; C_opt is returned.
  */
 export function* odinRebalance(context: RebalanceContext, params: OdinParams, trace?: OdinTrace): Rebalancing {
   const alpha = params.alpha;
+  const epsilon = params.betterTolerance ?? 0;
   const n = context.configuration.length;
   const config: Configuration = context.configuration.slice();
   let times: Float64Array = context.stageTimesMs.slice();
@@ -125,7 +131,8 @@ export function* odinRebalance(context: RebalanceContext, params: OdinParams, tr
     newBottleneck = maxValue(times);
     emit(22);
     emit(23);
-    if (!sameBottleneck(newBottleneck, bottleneck) && newBottleneck > bottleneck) {
+    // With ε > 0 a trial that is faster by less than ε counts as not improving (line 24's branch).
+    if (!sameBottleneck(newBottleneck, bottleneck) && (newBottleneck > bottleneck || (epsilon > 0 && newBottleneck >= (1 - epsilon) * bottleneck))) {
       gamma += 1; // line 24: T_new < T
       emit(24);
     } else if (sameBottleneck(newBottleneck, bottleneck)) {
@@ -166,13 +173,14 @@ export function createOdin(params: OdinParams, trace?: OdinTrace): PipelineSched
     if (!Number.isInteger(alpha) || alpha < 1) throw new RangeError(`odin.alpha must be an integer ≥ 1, got ${alpha}`);
     return alpha;
   };
-  let current: OdinParams = { alpha: checkAlpha(params.alpha) };
+  const tolerance = params.betterTolerance === undefined ? {} : { betterTolerance: params.betterTolerance };
+  let current: OdinParams = { alpha: checkAlpha(params.alpha), ...tolerance };
   return {
     id: 'odin',
     rebalance: (context) => odinRebalance(context, current, trace),
     setParameter(name, value) {
       if (name !== 'alpha') throw new RangeError(`odin has no parameter ${name}`);
-      current = { alpha: checkAlpha(value) };
+      current = { alpha: checkAlpha(value), ...tolerance };
     },
     parameters: () => ({ alpha: current.alpha }),
   };

@@ -20,7 +20,8 @@ export interface PipelineSchedulerEntry extends PipelineSchedulerInfo {
 }
 
 const CREATE: Readonly<Record<PipelineSchedulerId, PipelineSchedulerEntry['create']>> = {
-  odin: (params, _assumptions, trace) => createOdin({ alpha: params.alpha ?? ALPHA.default }, trace === undefined ? undefined : tagged(trace, 'odin')),
+  odin: (params, assumptions, trace) =>
+    createOdin({ alpha: params.alpha ?? ALPHA.default, ...(assumptions.betterTolerance === undefined ? {} : { betterTolerance: assumptions.betterTolerance }) }, trace === undefined ? undefined : tagged(trace, 'odin')),
   lls: (_params, assumptions, trace) => createLls({ reading: assumptions.llsReading }, trace === undefined ? undefined : tagged(trace, 'lls')),
   optimal: () => createOptimal(),
   static: () => createStatic(),

@@ -10,6 +10,7 @@ import { describeMode } from '../../engine/profiles/databases';
 import { describeHogPlan, hogPlan } from '../../engine/profiles/hogPlan';
 import { databaseToCsv, databaseToJson, MAX_DATABASE_FILE_BYTES } from '../../scenario/databaseFile';
 import { createMeasureWorkerClient } from '../../store/measureClient';
+import { measuredDatabase } from '../../store/measuredDatabase';
 import { createMeasureStore, MEASURE_REPEATS, PAGE_HOG_BUFFER_MIB, type MeasureState, type MeasureStore } from '../../store/measureStore';
 import { downloadText } from '../download';
 import { usePipelineStore } from './pipelineContext';
@@ -104,6 +105,8 @@ export function MeasurePanel({ initiallyOpen = false }: { readonly initiallyOpen
   const source = useMeasure(store, (s) => s.source);
   const notice = useMeasure(store, (s) => s.notice);
   const cores = useMeasure(store, (s) => s.cores);
+  // The real-run panel uses this database when it matches its run.
+  useEffect(() => measuredDatabase.setState({ database }), [database]);
   const [tooLarge, setTooLarge] = useState<string | null>(null);
   const act = store.getState();
   const running = status === 'running' || status === 'cancelling';

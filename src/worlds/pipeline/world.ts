@@ -54,7 +54,7 @@ export const pipelineWorld: World<PipelineScenario> = {
     'trialLatencyMeanMs',
   ],
   // The pipeline's newer modelling choices (engine/pipeline/assumptions.ts): absent, the behaviour before they were named.
-  optionalFields: new Set(['assumptions.interferenceOverlap', 'assumptions.latencyQueries']),
+  optionalFields: new Set(['assumptions.interferenceOverlap', 'assumptions.latencyQueries', 'assumptions.monitorReference', 'assumptions.detectionWindow', 'assumptions.betterTolerance']),
   migrations: { 2: gridToSweep },
   validate: validatePipelineScenario,
   schema: () => pipelineScenarioSchema,

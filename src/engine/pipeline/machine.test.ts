@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import type { PipelineScheduler } from './scheduler';
+import { PipelineRun } from './simulation';
+import { collect, toySpec } from './testing/fixtures';
+import { machineProblem } from './machine';
+
+const createStatic = (): PipelineScheduler => ({ id: 'static' });
+
+describe('the machine beyond the database (pipeline.machine)', () => {
+  it('a pipelined factor stretches every stage; the hop occupies the stage but the monitor does not see it', () => {
+    const spec = toySpec({ executionPlaces: 2, queries: 5, initialConfiguration: Int32Array.of(4, 4) });
+    const records = collect(new PipelineRun({ ...spec, machine: { stageNoiseCv: 0, pipelinedFactor: 1.5, hopMs: 1, moveMs: 0, hogStartMs: 0 } }, createStatic()));
+    // 10 ms a stage × 1.5 + a 1 ms hop: 16 ms a stage, the first query done at 32, then one every 16.
+    expect(records.map((r) => r.completionMs)).toEqual([32, 48, 64, 80, 96]);
+    expect(Array.from(records[0]!.stageTimesMs)).toEqual([15, 15]);
+  });
+
+  it('seeded noise: the same seed gives the same run, another seed another; its mean stays the database times', () => {
+    const machine = { stageNoiseCv: 0.1, pipelinedFactor: 1, hopMs: 0, moveMs: 0, hogStartMs: 0 };
+    const spec = toySpec({ executionPlaces: 2, queries: 4000, initialConfiguration: Int32Array.of(4, 4) });
+    const a = collect(new PipelineRun({ ...spec, machine }, createStatic()));
+    const b = collect(new PipelineRun({ ...spec, machine }, createStatic()));
+    const c = collect(new PipelineRun({ ...spec, seed: 2, machine }, createStatic()));
+    expect(b.map((r) => r.completionMs)).toEqual(a.map((r) => r.completionMs));
+    expect(c.map((r) => r.completionMs)).not.toEqual(a.map((r) => r.completionMs));
+    const mean = a.reduce((s, r) => s + r.stageTimesMs[0]!, 0) / a.length;
+    expect(mean).toBeGreaterThan(9.9);
+    expect(mean).toBeLessThan(10.1);
+  });
+
+  it('core sharing: 4 busy stages on 2 cores take twice as long', () => {
+    const spec = toySpec({ executionPlaces: 4, queries: 50, initialConfiguration: Int32Array.of(2, 2, 2, 2) });
+    const ideal = new PipelineRun(spec, createStatic()).runToEnd();
+    const shared = new PipelineRun({ ...spec, machine: { stageNoiseCv: 0, pipelinedFactor: 1, hopMs: 0, moveMs: 0, hogStartMs: 0, cores: 2 } }, createStatic()).runToEnd();
+    expect(shared.throughputMeanQps / ideal.throughputMeanQps).toBeCloseTo(0.5, 1);
+  });
+
+  it('a bad machine field is named', () => {
+    expect(machineProblem({ stageNoiseCv: -1, pipelinedFactor: 1, hopMs: 0, moveMs: 0, hogStartMs: 0 })?.field).toBe('stageNoiseCv');
+    expect(machineProblem({ stageNoiseCv: 0, pipelinedFactor: 1, hopMs: 0, moveMs: 0, hogStartMs: 0, cores: 0 })?.field).toBe('cores');
+  });
+});
