@@ -27,6 +27,25 @@ const nano = (durationMs = 60_000, slot: 'eq1' | 'fixed' = 'eq1'): ServingRunSpe
   assumptions: { ...DEFAULT_SERVING_ASSUMPTIONS, slot },
 });
 
+/** A learner that acts by `act`, learns nothing and keeps a copy of every transition it is given. */
+function recordingLearner(act: Learner['act']): { fake: Learner; recorded: Transition[] } {
+  const recorded: Transition[] = [];
+  const fake: Learner = {
+    kind: 'bcedge',
+    act,
+    policy: (_s, _b, rows) => new Float32Array(rows * ACTION_COUNT),
+    record: (t) => void recorded.push({ ...t, state: t.state.slice(), nextState: t.nextState.slice() }),
+    train: () => 0,
+    stats: () => ({ updates: 0, temperature: null, entropy: null, losses: {}, epsilon: null }),
+    save: () => {
+      throw new Error('not needed');
+    },
+    load: () => undefined,
+    dispose: () => undefined,
+  };
+  return { fake, recorded };
+}
+
 /** The models a decision is for (every model under the fixed slot). */
 const dueModels = (o: ServingObservation): number[] => o.models.flatMap((m, i) => (m.due === false ? [] : [i]));
 
@@ -92,20 +111,7 @@ describe('the learning scheduler (BCEdge Algorithm 1 in the serving world)', () 
   }
 
   for (const slot of ['fixed', 'eq1'] as const) it(`stores (s, a, r, s′) per model with the model’s utility of the slot as r (slot ${slot})`, () => {
-    const recorded: Transition[] = [];
-    const fake: Learner = {
-      kind: 'bcedge',
-      act: (_s, bias, rows) => Int32Array.from({ length: rows }, (_, r) => (bias[r * ACTION_COUNT + 9] === 0 ? 9 : 0)),
-      policy: (_s, _b, rows) => new Float32Array(rows * ACTION_COUNT),
-      record: (t) => void recorded.push({ ...t, state: t.state.slice(), nextState: t.nextState.slice() }),
-      train: () => 0,
-      stats: () => ({ updates: 0, temperature: null, entropy: null, losses: {}, epsilon: null }),
-      save: () => {
-        throw new Error('not needed');
-      },
-      load: () => undefined,
-      dispose: () => undefined,
-    };
+    const { fake, recorded } = recordingLearner((_s, bias, rows) => Int32Array.from({ length: rows }, (_, r) => (bias[r * ACTION_COUNT + 9] === 0 ? 9 : 0)));
     const scheduler = new LearningScheduler({ id: 'bcedge', learner: fake, train: true, explore: true, predictor: null, predictorBudget: 0.8, predictorSteps: 1 });
     // The reward of the slot (credit `slot`, the earlier reading); `governed` is tested below.
     const spec: ServingRunSpec = { ...nano(5000, slot), platform: 'xavier-nx', background: [] };
@@ -127,20 +133,7 @@ describe('the learning scheduler (BCEdge Algorithm 1 in the serving world)', () 
   });
 
   it('under credit "governed" stores each decision once its requests have finished, with the reward the engine settled and its length', () => {
-    const recorded: Transition[] = [];
-    const fake: Learner = {
-      kind: 'bcedge',
-      act: (_s, _b, rows) => Int32Array.from({ length: rows }, () => 9),
-      policy: (_s, _b, rows) => new Float32Array(rows * ACTION_COUNT),
-      record: (t) => void recorded.push({ ...t, state: t.state.slice(), nextState: t.nextState.slice() }),
-      train: () => 0,
-      stats: () => ({ updates: 0, temperature: null, entropy: null, losses: {}, epsilon: null }),
-      save: () => {
-        throw new Error('not needed');
-      },
-      load: () => undefined,
-      dispose: () => undefined,
-    };
+    const { fake, recorded } = recordingLearner((_s, _b, rows) => Int32Array.from({ length: rows }, () => 9));
     const scheduler = new LearningScheduler({ id: 'bcedge', learner: fake, train: true, explore: true, predictor: null, predictorBudget: 0.8, predictorSteps: 1 });
     const spec: ServingRunSpec = { ...nano(5000, 'eq1'), platform: 'xavier-nx', background: [] };
     const settled: { row: number; utility: number; durationMs: number; lostAll: boolean }[] = [];

@@ -237,7 +237,8 @@ export class LearningScheduler implements ServingScheduler {
       // The joint mask is made as each model chooses (below).
       if (!joint) memoryMask(observation, m, [], masks, j * ACTION_COUNT);
     });
-    if (!joint) this.predictorMasked = this.applyPredictor(observation, masks, due);
+    // (A decision where every due model holds its action masks nothing new: the count stays the last acting decision's.)
+    if (!joint && rows > 0) this.predictorMasked = this.applyPredictor(observation, masks, due);
     const newInterval = observation.slot !== this.interval;
     this.interval = observation.slot;
     this.nowMs = observation.nowMs;
@@ -400,7 +401,7 @@ export class LearningScheduler implements ServingScheduler {
     const decided: ModelAction[] = [];
     const chosen = new Int32Array(due.length);
     let view = observation;
-    this.predictorMasked = 0;
+    if (due.length > 0) this.predictorMasked = 0;
     due.forEach((m, j) => {
       memoryMask(observation, m, decided, masks, j * ACTION_COUNT);
       const row = masks.subarray(j * ACTION_COUNT, (j + 1) * ACTION_COUNT);

@@ -99,7 +99,12 @@ function extraDocuments(): Doc[] {
     ...structuredClone(serving),
     serving: { ...structuredClone(serving.serving), models: serving.serving.models.map((m) => ({ ...m, rate: { kind: 'mmpp' as const, onRps: 8, offRps: 1, meanOnS: 0.5, meanOffS: 0.5, startOn: true } })) },
   };
-  return [poisson, share, schedules, bursts, traced, mmpp].map((s) => s as unknown as Doc);
+  // The machine the simulation learns from a real run (pipeline.machine, ARCHITECTURE §2).
+  const machine: PipelineScenario = {
+    ...structuredClone(pipeline),
+    pipeline: { ...structuredClone(pipeline.pipeline), machine: { stageNoiseCv: 0.05, pipelinedFactor: 1.1, hopMs: 0.5, moveMs: 5, hogStartMs: 20, cores: 2, noiseSeed: 3 } },
+  };
+  return [poisson, share, schedules, bursts, traced, mmpp, machine].map((s) => s as unknown as Doc);
 }
 
 /** A document of each world at its most lanes, with a moment a link carries (`view.at`): every field of the moment, its lane at the last lane. */

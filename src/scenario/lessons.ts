@@ -232,6 +232,9 @@ export function servingLessons(presets: { readonly fig1: ServingScenario; readon
         title: 'Lesson: batch size × concurrent instances (YOLO, 600 rps)',
         serving: {
           ...fig1Serving,
+          // Late requests kept: the lesson shows what each (b, m_c) does to the queue, which a
+          // server that rejects late requests (the default reading) would hide.
+          assumptions: { ...fig1Serving.assumptions, lateRequests: 'keep' },
           rateRps: 600,
           durationS: 60,
           lanes: [
@@ -295,10 +298,10 @@ export function servingLessons(presets: { readonly fig1: ServingScenario; readon
         {
           timeMs: 20_000,
           lane: 0,
-          text: 'The first slots only collect experience: each decision of a model becomes a transition (state, action, reward = utility of Eq. 3 over its slot, next state) in the replay buffer. The six models\u2019 slots give six to nine transitions a second here; until the buffer holds 256 (after 35 to 45 s) no update runs, and the policy stays close to uniform (its entropy is high).',
+          text: 'The first seconds only collect experience, with random actions: a model keeps the action it chose for a second (its decisions at the ends of its slots in that second repeat it), and that second becomes a transition (state, action, reward = utility of Eq. 3 over the requests its decisions governed, next state) in the replay buffer. The six models give four to six transitions a second; until the buffer holds 256 (after about a minute) no update runs and the actions stay uniformly random.',
         },
         {
-          timeMs: 60_000,
+          timeMs: 90_000,
           lane: 0,
           text: 'Now the soft actor-critic updates run, two every simulated second (the lane\u2019s training cadence, trainEveryMs = 1000, rather than one per decision: that keeps the cost of learning what it is with one fixed slot): the two critics learn Q(s, a) from minibatches of the buffer, the actor moves π toward actions the critics rate high, and the temperature α trades reward for entropy, so the agent keeps exploring while it improves (Eq. 9–12).',
         },

@@ -583,7 +583,9 @@ export class ServingRun {
     this.slotCounters = spec.models.map(zeroSlot);
     this.perModelSlots = this.a.slot === 'eq1';
     this.credit = (this.a.credit ?? 'slot') === 'governed' ? new DecisionCredit(this.m, this.a, this.a.slotMs) : null;
-    this.rejectLate = (this.a.lateRequests ?? 'keep') === 'reject';
+    // A closed loop measures a configuration at load (Fig. 1, as a load generator does): its
+    // requests are all served, whatever the reading.
+    this.rejectLate = (this.a.lateRequests ?? 'keep') === 'reject' && this.closedLoop === 0;
     this.modelSlotCounters = this.perModelSlots ? spec.models.map(zeroSlot) : null;
     this.modelSlotStartMs = new Float64Array(this.m);
     this.modelSlotStats = spec.models.map(() => null);
