@@ -63,9 +63,11 @@ test('a Pause pressed while the opened link’s Play waits for the run’s cost 
   await expect(other.byTestId('controls.pause')).toBeEnabled();
   await other.byTestId('controls.pause').click();
   await expect(other.byTestId('controls.play')).toBeEnabled();
+  // The link carries its moment (view.at): the run reopens at the query it was copied at, and stays there.
+  const reopenedAt = await other.served();
   await other.page.waitForTimeout(3_500);
   expect(await other.status()).toBe('paused');
-  expect(await other.served()).toBe(0);
+  expect(await other.served()).toBe(reopenedAt);
   other.expectCleanLog();
   await fresh.close();
 });
