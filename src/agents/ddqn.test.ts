@@ -181,7 +181,8 @@ describe('Ddqn', { timeout: SLOW }, () => {
     const file = JSON.parse(JSON.stringify(ddqn.save('test bandit'))) as AgentFile;
     expect(file.kind).toBe('ddqn');
     expect(Object.keys(file.networks).sort()).toEqual(['q', 'qTarget']);
-    expect(Object.keys(file.scalars).sort()).toEqual(['epsilon', 'updates']);
+    // ε, the update count and the reward scale it learned under (rewardTerms.ts).
+    expect(Object.keys(file.scalars).sort()).toEqual(['epsilon', 'rewardCount', 'rewardM2', 'rewardMean', 'updates']);
     expect(file.hyper['targetUpdateEvery']).toBe(50);
 
     const copy = new Ddqn(tf, S, A, SMALL, createRng(8, 1));

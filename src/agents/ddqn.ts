@@ -9,6 +9,7 @@ import { createHostScratch, hostDecisionsOn, hostForward } from './hostPolicy';
 import type { Tf } from './tf';
 import { checkAgentFile, loadNetworks } from './agentFile';
 import { DEFAULT_SAC_CONFIG } from './sac';
+import { isEarlierTarget, RewardScale, targetRewardTerms, transitionDiscount } from './rewardTerms';
 
 /**
  * The DDQN baseline of BCEdge §V-B2 [van Hasselt 2016, the paper's ref. 45]: off-policy
@@ -56,6 +57,16 @@ export interface DdqnConfig {
   /** Exploring `act` calls over which ε falls from start to end. */
   readonly epsilonDecaySteps: number;
   readonly huberDelta: number;
+  /**
+   * The discount per second of simulated time (0: `gamma` per decision, the earlier reading);
+   * above 0 the target is the semi-Markov one in reward units (rewardTerms.ts):
+   * y = (1 − γ^Δt)·r + γ^Δt·Q̄(s′, a*). As SAC's (sac.ts `discountPerS`).
+   */
+  readonly discountPerS: number;
+  /** Rewards standardized by their running mean and standard deviation before the target (rewardTerms.ts). */
+  readonly normalizeReward: boolean;
+  /** Minibatches drawn evenly across models (replay.ts `balanced`). */
+  readonly balancedReplay: boolean;
 }
 
 export const DEFAULT_DDQN_CONFIG: DdqnConfig = {
@@ -73,6 +84,9 @@ export const DEFAULT_DDQN_CONFIG: DdqnConfig = {
   // The serving registry's default (one exploring act per slot: 3000 slots).
   epsilonDecaySteps: 3000,
   huberDelta: 1,
+  discountPerS: 0,
+  normalizeReward: false,
+  balancedReplay: false,
 };
 
 export class Ddqn implements Learner {
@@ -86,6 +100,10 @@ export class Ddqn implements Learner {
   private readonly oneHot: Float32Array;
   private eps: number;
   private updates = 0;
+  /** Running reward statistics (`normalizeReward`). */
+  private readonly rewards = new RewardScale();
+  /** The minibatch's reward terms of the target. */
+  private readonly targetRewards: Float32Array;
   /** The Huber loss of the last update. */
   private lastLoss: Tensor | null = null;
 
@@ -111,6 +129,7 @@ export class Ddqn implements Learner {
     this.replay = new ReplayBuffer(config.bufferCapacity, stateSize, actionCount);
     this.batch = createReplayBatch(config.batchSize, stateSize, actionCount);
     this.oneHot = new Float32Array(config.batchSize * actionCount);
+    this.targetRewards = new Float32Array(config.batchSize);
     this.eps = config.epsilonDecaySteps > 0 ? config.epsilonStart : config.epsilonEnd;
   }
 
@@ -185,7 +204,8 @@ export class Ddqn implements Learner {
   }
 
   record(t: Transition): void {
-    this.replay.add(t.state, t.mask, t.action, t.reward, t.nextState, t.nextMask);
+    this.replay.add(t.state, t.mask, t.action, t.reward, t.nextState, t.nextMask, transitionDiscount(this.config, t.durationMs), t.row);
+    this.rewards.add(t.reward);
   }
 
   train(): number {
@@ -201,7 +221,7 @@ export class Ddqn implements Learner {
     const n = c.batchSize;
     const S = this.stateSize;
     const A = this.actionCount;
-    this.replay.sample(n, this.rng, this.batch);
+    this.replay.sample(n, this.rng, this.batch, c.balancedReplay);
     const b = this.batch;
     this.oneHot.fill(0);
     for (let k = 0; k < n; k++) this.oneHot[k * A + b.actions[k]!] = 1;
@@ -210,13 +230,14 @@ export class Ddqn implements Learner {
       const s = tf.tensor2d(b.states, [n, S]);
       const s2 = tf.tensor2d(b.nextStates, [n, S]);
       const action = tf.tensor2d(this.oneHot, [n, A]);
-      const reward = tf.tensor1d(b.rewards);
+      const earlier = isEarlierTarget(c);
+      const reward = tf.tensor1d(earlier ? b.rewards : targetRewardTerms(c, this.rewards, b.rewards, b.discounts, n, this.targetRewards));
 
       // The Double DQN target, outside the tape: the online network picks a' among the
       // actions allowed in s', the target network values it.
       const nextBest = tf.argMax(tf.add(this.q.apply(s2), tf.tensor2d(b.nextMaskBias, [n, A])), 1) as Tensor1D;
       const qNext = tf.sum(tf.mul(this.qTarget.apply(s2), tf.oneHot(nextBest, A)), 1);
-      const y = tf.add(reward, tf.mul(qNext, c.gamma));
+      const y = tf.add(reward, earlier ? tf.mul(qNext, c.gamma) : tf.mul(qNext, tf.tensor1d(b.discounts)));
 
       const { value, grads } = tf.variableGrads(() => {
         const error = tf.sub(tf.sum(tf.mul(this.q.apply(s), action), 1), y);
@@ -255,7 +276,7 @@ export class Ddqn implements Learner {
       actionCount: this.actionCount,
       hyper: ddqnHyper(this.config),
       networks: { q: this.q.getWeights(), qTarget: this.qTarget.getWeights() },
-      scalars: { epsilon: this.eps, updates: this.updates },
+      scalars: { epsilon: this.eps, updates: this.updates, ...this.rewards.scalars() },
       ...(trainedOn === undefined ? {} : { trainedOn }),
     };
   }
@@ -266,7 +287,9 @@ export class Ddqn implements Learner {
     if (epsilon !== undefined && !(epsilon >= 0 && epsilon <= 1)) throw new RangeError(`agent.scalars.epsilon: expected a number in [0, 1], got ${JSON.stringify(epsilon)}`);
     const updates = file.scalars['updates'];
     if (updates !== undefined && !(Number.isFinite(updates) && updates >= 0)) throw new RangeError(`agent.scalars.updates: expected a number ≥ 0, got ${JSON.stringify(updates)}`);
+    const applyRewardScale = this.rewards.checkScalars(file.scalars);
     loadNetworks(file, { q: this.q, qTarget: this.qTarget });
+    applyRewardScale();
     // The schedule goes on from the saved ε (it falls by the same step per exploring act).
     if (epsilon !== undefined) this.eps = epsilon;
     this.updates = Math.floor(updates ?? 0);
@@ -285,6 +308,7 @@ export class Ddqn implements Learner {
       adam: adamState(this.optimizer),
       replay: this.replay.snapshot(),
       scalars: Float64Array.of(this.eps, this.updates),
+      rewardStats: this.rewards.snapshot(),
       loss: this.lastLoss === null ? null : (this.lastLoss.dataSync() as Float32Array).slice(),
       lossShape: this.lastLoss?.shape ?? null,
       rng: this.rng.state(),
@@ -292,12 +316,13 @@ export class Ddqn implements Learner {
   }
 
   restore(state: LearnerSnapshot): void {
-    const s = state as unknown as { q: Float32Array; qTarget: Float32Array; adam: AdamState; replay: ReplaySnapshot; scalars: Float64Array; loss: Float32Array | null; lossShape: number[] | null; rng: Uint32Array };
+    const s = state as unknown as { q: Float32Array; qTarget: Float32Array; adam: AdamState; replay: ReplaySnapshot; scalars: Float64Array; loss: Float32Array | null; lossShape: number[] | null; rng: Uint32Array; rewardStats?: Float64Array };
     this.q.setFlat(s.q);
     this.qTarget.setFlat(s.qTarget);
     restoreAdamState(this.tf, this.optimizer, s.adam);
     this.replay.restore(s.replay);
     [this.eps, this.updates] = Array.from(s.scalars) as [number, number];
+    if (s.rewardStats !== undefined) this.rewards.restore(s.rewardStats);
     this.lastLoss?.dispose();
     this.lastLoss = s.loss === null ? null : this.tf.tensor(s.loss, s.lossShape ?? [s.loss.length]);
     this.rng.setState(s.rng);
@@ -332,6 +357,9 @@ export function ddqnHyper(c: DdqnConfig): Record<string, number> {
     epsilonEnd: c.epsilonEnd,
     epsilonDecaySteps: c.epsilonDecaySteps,
     huberDelta: c.huberDelta,
+    discountPerS: c.discountPerS,
+    normalizeReward: c.normalizeReward ? 1 : 0,
+    balancedReplay: c.balancedReplay ? 1 : 0,
     ...Object.fromEntries(c.hidden.map((h, i) => [`hidden${i}`, h])),
   };
 }

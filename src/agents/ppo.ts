@@ -9,6 +9,7 @@ import { createHostScratch, hostDecisionsOn, hostForward, hostSoftmaxTf, maskedL
 import type { Tf } from './tf';
 import { checkAgentFile, loadNetworks } from './agentFile';
 import { DEFAULT_SAC_CONFIG } from './sac';
+import { isEarlierTarget, RewardScale, targetRewardTerms, transitionDiscount } from './rewardTerms';
 
 /**
  * The PPO baseline of BCEdge §V-B2 [Schulman 2017, the paper's ref. 44]: on-policy actor-critic
@@ -55,6 +56,14 @@ export interface PpoConfig {
   readonly minibatchSize: number;
   /** Largest global gradient norm per network; 0 = no clipping. */
   readonly maxGradNorm: number;
+  /**
+   * The discount per second of simulated time (0: `gamma` per decision, the earlier reading);
+   * above 0, GAE runs on the semi-Markov terms in reward units (rewardTerms.ts):
+   * δ = (1 − γ^Δt)·r + γ^Δt·V(s′) − V(s), and the λ-trace decays by γ^Δt·λ. As SAC's.
+   */
+  readonly discountPerS: number;
+  /** Rewards standardized by their running mean and standard deviation before GAE (rewardTerms.ts). */
+  readonly normalizeReward: boolean;
 }
 
 export const DEFAULT_PPO_CONFIG: PpoConfig = {
@@ -75,6 +84,8 @@ export const DEFAULT_PPO_CONFIG: PpoConfig = {
   epochs: 4,
   minibatchSize: 64,
   maxGradNorm: 0.5,
+  discountPerS: 0,
+  normalizeReward: false,
 };
 
 /** One recorded transition with what the behaviour policy said about it. */
@@ -85,6 +96,8 @@ interface RolloutItem {
   readonly action: number;
   readonly reward: number;
   readonly nextState: Float32Array;
+  /** The discount of s′ (rewardTerms.ts `transitionDiscount`). */
+  readonly discount: number;
   /** log π_old(a|s) and V_old(s) from `act`; NaN when `act` did not choose this action (computed in `train`). */
   logp: number;
   value: number;
@@ -114,6 +127,8 @@ export class Ppo implements Learner {
   private pendingValid = new Uint8Array(0);
   private batch: PpoBatch | null = null;
   private updates = 0;
+  /** Running reward statistics (`normalizeReward`). */
+  private readonly rewards = new RewardScale();
   /** [policy loss, value loss, mean entropy] of the last minibatch. */
   private lastLosses: Tensor | null = null;
 
@@ -242,9 +257,11 @@ export class Ppo implements Learner {
       action: t.action,
       reward: t.reward,
       nextState: Float32Array.from(t.nextState),
+      discount: transitionDiscount(this.config, t.durationMs),
       logp,
       value,
     });
+    this.rewards.add(t.reward);
   }
 
   /**
@@ -311,7 +328,18 @@ export class Ppo implements Learner {
         it.value = out[i * (A + 1) + A]!;
       });
     }
-    return gaeByStream(items, nextValues, c.gamma, c.gaeLambda);
+    if (isEarlierTarget(c)) return gaeByStream(items, nextValues, c.gamma, c.gaeLambda);
+    // The semi-Markov terms: each transition's own discount, its reward as the target's term.
+    const rewards = Float32Array.from(items, (it) => it.reward);
+    const discounts = Float32Array.from(items, (it) => it.discount);
+    const terms = targetRewardTerms(c, this.rewards, rewards, discounts, N, new Float32Array(N));
+    return gaeByStream(
+      items.map((it, i) => ({ ...it, reward: terms[i]! })),
+      nextValues,
+      c.gamma,
+      c.gaeLambda,
+      discounts,
+    );
   }
 
   /** One minibatch step on policy and value networks. */
@@ -407,7 +435,7 @@ export class Ppo implements Learner {
       actionCount: this.actionCount,
       hyper: ppoHyper(this.config),
       networks: { policy: this.policyNet.getWeights(), value: this.valueNet.getWeights() },
-      scalars: { updates: this.updates },
+      scalars: { updates: this.updates, ...this.rewards.scalars() },
       ...(trainedOn === undefined ? {} : { trainedOn }),
     };
   }
@@ -417,7 +445,9 @@ export class Ppo implements Learner {
     checkAgentFile(file, this.kind, this.stateSize, this.actionCount);
     const updates = file.scalars['updates'];
     if (updates !== undefined && !(Number.isFinite(updates) && updates >= 0)) throw new RangeError('agent.scalars.updates: must be a number ≥ 0');
+    const applyRewardScale = this.rewards.checkScalars(file.scalars);
     loadNetworks(file, { policy: this.policyNet, value: this.valueNet });
+    applyRewardScale();
     this.updates = Math.floor(updates ?? 0);
     this.rollout = [];
     this.pendingValid.fill(0);
@@ -440,6 +470,7 @@ export class Ppo implements Learner {
       pendingValue: this.pendingValue.slice(),
       pendingValid: this.pendingValid.slice(),
       updates: this.updates,
+      rewardStats: this.rewards.snapshot(),
       losses: this.lastLosses === null ? null : (this.lastLosses.dataSync() as Float32Array).slice(),
       lossShape: this.lastLosses?.shape ?? null,
       rng: this.rng.state(),
@@ -456,6 +487,7 @@ export class Ppo implements Learner {
       pendingValue: Float32Array;
       pendingValid: Uint8Array;
       updates: number;
+      rewardStats?: Float64Array;
       losses: Float32Array | null;
       lossShape: number[] | null;
       rng: Uint32Array;
@@ -468,6 +500,7 @@ export class Ppo implements Learner {
     this.pendingValue = s.pendingValue.slice();
     this.pendingValid = s.pendingValid.slice();
     this.updates = s.updates;
+    if (s.rewardStats !== undefined) this.rewards.restore(s.rewardStats);
     this.lastLosses?.dispose();
     this.lastLosses = s.losses === null ? null : this.tf.tensor(s.losses, s.lossShape ?? [s.losses.length]);
     this.rng.setState(s.rng);
@@ -502,7 +535,7 @@ export interface GaeItem {
  * state its stream's next transition starts from (the trace is cut). Returns Â and the
  * value targets R = Â + V(s).
  */
-export function gaeByStream(items: readonly GaeItem[], nextValues: ArrayLike<number>, gamma: number, lambda: number): { advantages: Float64Array; returns: Float64Array } {
+export function gaeByStream(items: readonly GaeItem[], nextValues: ArrayLike<number>, gamma: number, lambda: number, discounts?: ArrayLike<number>): { advantages: Float64Array; returns: Float64Array } {
   const N = items.length;
   const advantages = new Float64Array(N);
   const returns = new Float64Array(N);
@@ -519,8 +552,10 @@ export function gaeByStream(items: readonly GaeItem[], nextValues: ArrayLike<num
       const it = items[i]!;
       const next = k + 1 < list.length ? items[list[k + 1]!]! : null;
       if (next === null || !sameState(it.nextState, next.state)) gae = 0;
-      const delta = it.reward + gamma * nextValues[i]! - it.value;
-      gae = delta + gamma * lambda * gae;
+      // Per transition under a discount per second (`discounts`), else γ per decision.
+      const g = discounts === undefined ? gamma : discounts[i]!;
+      const delta = it.reward + g * nextValues[i]! - it.value;
+      gae = delta + g * lambda * gae;
       advantages[i] = gae;
       returns[i] = gae + it.value;
     }
@@ -547,6 +582,8 @@ export function ppoHyper(c: PpoConfig): Record<string, number> {
     epochs: c.epochs,
     minibatchSize: c.minibatchSize,
     maxGradNorm: c.maxGradNorm,
+    discountPerS: c.discountPerS,
+    normalizeReward: c.normalizeReward ? 1 : 0,
     ...Object.fromEntries(c.hidden.map((h, i) => [`hidden${i}`, h])),
   };
 }

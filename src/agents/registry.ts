@@ -60,6 +60,9 @@ export function createLearner(tf: Tf, id: LearningSchedulerId, params: Readonly<
           rolloutSize: p('rolloutSize', DEFAULT_PPO_CONFIG.rolloutSize),
           epochs: p('epochs', DEFAULT_PPO_CONFIG.epochs),
           clip: p('clip', DEFAULT_PPO_CONFIG.clip),
+          entropyCoef: p('entropyCoef', DEFAULT_PPO_CONFIG.entropyCoef),
+          discountPerS: p('discountPerS', DEFAULT_PPO_CONFIG.discountPerS),
+          normalizeReward: p('normalizeReward', 0) === 1,
         },
         context.rng,
       );
@@ -76,6 +79,9 @@ export function createLearner(tf: Tf, id: LearningSchedulerId, params: Readonly<
           warmup: p('warmup', DEFAULT_DDQN_CONFIG.warmup),
           epsilonDecaySteps: p('epsilonDecaySteps', DEFAULT_DDQN_CONFIG.epsilonDecaySteps),
           targetUpdateEvery: p('targetUpdateEvery', DEFAULT_DDQN_CONFIG.targetUpdateEvery),
+          discountPerS: p('discountPerS', DEFAULT_DDQN_CONFIG.discountPerS),
+          normalizeReward: p('normalizeReward', 0) === 1,
+          balancedReplay: p('balancedReplay', 0) === 1,
         },
         context.rng,
       );

@@ -3,6 +3,7 @@ import type { Rng } from '../engine/rng';
 import { denseBackward, denseForward, FlatAdam, readGradients, softUpdate, uploadLayers, type DenseLayer, type FlatAdamSnapshot } from './denseNet';
 import type { AgentFile, Learner, LearnerSnapshot, LearnerStats, Transition } from './learner';
 import { decodeMlpWeights, encodeFloat32, initMlpParams, layoutOf, type Layout, type MlpWeights } from './nn';
+import { isEarlierTarget, RewardScale, targetRewardTerms, transitionDiscount } from './rewardTerms';
 import { createReplayBatch, ReplayBuffer, type ReplayBatch, type ReplaySnapshot } from './replay';
 import { argmaxRow, sampleRow } from './sampling';
 import { createHostScratch, hostActions, hostDecisionsOn, hostForward, hostSoftmaxTf, maskedLogits } from './hostPolicy';
@@ -161,10 +162,8 @@ export class DiscreteSac implements Learner {
   private readonly adam: FlatAdam;
   /** log α's own Adam (`temperatureLr` > 0), or null. */
   private readonly alphaAdam: FlatAdam | null;
-  /** Running reward statistics (Welford): count, mean, Σ(r − mean)². */
-  private rewardCount = 0;
-  private rewardMean = 0;
-  private rewardM2 = 0;
+  /** Running reward statistics (rewardTerms.ts). */
+  private readonly rewards = new RewardScale();
   /** The minibatch's rewards and discounts as the target uses them. */
   private readonly targetRewards: Float32Array;
   private readonly batch: ReplayBatch;
@@ -304,18 +303,13 @@ export class DiscreteSac implements Learner {
   record(t: Transition): void {
     const c = this.config;
     // The discount of s′: per decision (the earlier reading), or per second of the decision's length.
-    const discount = c.discountPerS > 0 ? c.discountPerS ** ((t.durationMs ?? 1000) / 1000) : c.gamma;
-    this.replay.add(t.state, t.mask, t.action, t.reward, t.nextState, t.nextMask, discount, t.row);
-    this.rewardCount++;
-    const delta = t.reward - this.rewardMean;
-    this.rewardMean += delta / this.rewardCount;
-    this.rewardM2 += delta * (t.reward - this.rewardMean);
+    this.replay.add(t.state, t.mask, t.action, t.reward, t.nextState, t.nextMask, transitionDiscount(c, t.durationMs), t.row);
+    this.rewards.add(t.reward);
   }
 
   /** The running mean and standard deviation of the rewards stored (what `normalizeReward` divides by). */
   get rewardScale(): { readonly mean: number; readonly std: number } {
-    const variance = this.rewardCount > 1 ? this.rewardM2 / (this.rewardCount - 1) : 1;
-    return { mean: this.rewardMean, std: Math.sqrt(Math.max(variance, 1e-6)) };
+    return this.rewards.scale;
   }
 
   train(): number {
@@ -472,7 +466,7 @@ export class DiscreteSac implements Learner {
 
   /** Whether the critic's target is the earlier one, r + γ·V(s′) with raw rewards (bit for bit as before). */
   private earlierTarget(): boolean {
-    return this.config.discountPerS === 0 && !this.config.normalizeReward;
+    return isEarlierTarget(this.config);
   }
 
   /**
@@ -480,13 +474,7 @@ export class DiscreteSac implements Learner {
    * weighted by 1 − γ^Δt under `discountPerS` (the time-average target; see SacConfig).
    */
   private targetTerms(b: ReplayBatch): Float32Array {
-    const c = this.config;
-    const { mean, std } = c.normalizeReward ? this.rewardScale : { mean: 0, std: 1 };
-    for (let k = 0; k < c.batchSize; k++) {
-      const r = (b.rewards[k]! - mean) / std;
-      this.targetRewards[k] = c.discountPerS > 0 ? (1 - b.discounts[k]!) * r : r;
-    }
-    return this.targetRewards;
+    return targetRewardTerms(this.config, this.rewards, b.rewards, b.discounts, this.config.batchSize, this.targetRewards);
   }
 
   /** The gradient vector `gradients` last filled (the layout of `online`). */
@@ -600,7 +588,7 @@ export class DiscreteSac implements Learner {
         q1Target: this.network('q1Target').getWeights(),
         q2Target: this.network('q2Target').getWeights(),
       },
-      scalars: { logAlpha: this.logAlpha, updates: this.updates, ...(this.rewardCount > 0 ? { rewardCount: this.rewardCount, rewardMean: this.rewardMean, rewardM2: this.rewardM2 } : {}) },
+      scalars: { logAlpha: this.logAlpha, updates: this.updates, ...this.rewards.scalars() },
       ...(trainedOn === undefined ? {} : { trainedOn }),
     };
   }
@@ -612,14 +600,13 @@ export class DiscreteSac implements Learner {
     if (logAlpha !== undefined && !Number.isFinite(logAlpha)) throw new RangeError('agent.scalars.logAlpha: must be a finite number');
     const updates = file.scalars['updates'];
     if (updates !== undefined && !(Number.isFinite(updates) && updates >= 0)) throw new RangeError('agent.scalars.updates: must be a number ≥ 0');
+    const applyRewardScale = this.rewards.checkScalars(file.scalars);
     const names = ['actor', 'q1', 'q2', 'q1Target', 'q2Target'] as const;
     loadNetworks(file, Object.fromEntries(names.map((name) => [name, this.network(name)])));
-    const stats = ['rewardCount', 'rewardMean', 'rewardM2'].map((k) => file.scalars[k]);
-    if (stats.some((x) => x !== undefined && !Number.isFinite(x))) throw new RangeError('agent.scalars.rewardMean: the reward statistics must be finite numbers');
     if (logAlpha !== undefined) this.online[this.logAlphaIndex] = logAlpha;
     this.updates = Math.floor(updates ?? 0);
     // The reward scale it learned under (normalizeReward), so that its critic keeps its units.
-    if (stats[0] !== undefined && stats[1] !== undefined && stats[2] !== undefined) [this.rewardCount, this.rewardMean, this.rewardM2] = stats as [number, number, number];
+    applyRewardScale();
     this.dropActorTensors();
   }
 
@@ -640,7 +627,7 @@ export class DiscreteSac implements Learner {
       updates: this.updates,
       lastLosses: this.lastLosses,
       alphaAdam: this.alphaAdam?.snapshot() ?? null,
-      rewardStats: Float64Array.of(this.rewardCount, this.rewardMean, this.rewardM2),
+      rewardStats: this.rewards.snapshot(),
     };
   }
 
@@ -655,7 +642,7 @@ export class DiscreteSac implements Learner {
     this.updates = s.updates;
     this.lastLosses = s.lastLosses;
     if (s.alphaAdam !== null) this.alphaAdam?.restore(s.alphaAdam);
-    [this.rewardCount, this.rewardMean, this.rewardM2] = Array.from(s.rewardStats) as [number, number, number];
+    this.rewards.restore(s.rewardStats);
     this.dropActorTensors();
   }
 

@@ -12,9 +12,12 @@
  * serving scenario is given the earlier ones); version 5 named Figs. 11–12's platform setting
  * (`serving.assumptions.platformSetting`; a version-4 serving scenario is given `mixed`);
  * version 6 named the scheduling slot (`slot`: Eq. 1's per model, the paper's, or the fixed
- * one a version-5 serving scenario is given).
+ * one a version-5 serving scenario is given); version 7 named the decision's credit, late
+ * requests and the learners' choices (a version-6 scenario is given the earlier ones); version 8
+ * gave PPO and DDQN the reward terms SAC had and SAC the paper's minibatch (a version-7 scenario
+ * is given its learners' earlier values).
  */
-export const SCENARIO_VERSION = 7;
+export const SCENARIO_VERSION = 8;
 
 /** Bounds that keep a shared scenario from hanging or exhausting the page (ARCHITECTURE §7). */
 export const PIPELINE_LIMITS = {

@@ -80,7 +80,8 @@ describe('encodePipelineScenarioLink', () => {
       }),
       { numRuns: runs(500) },
     );
-  });
+    // 500 scenarios encoded twice: seconds on a loaded machine, whatever the verdict.
+  }, 60_000);
 
   it('keeps the default scenario short enough to paste (lengths reported)', () => {
     const plain = encodePipelineScenarioLink(defaultPipelineScenario());
@@ -223,16 +224,15 @@ describe('decodePipelineScenarioLink: hostile and broken links', () => {
     // the compressed bytes handed to the inflater instead.
     const push = vi.spyOn(Inflate.prototype, 'push');
     try {
-      const started = performance.now();
       expect(errorsOf(decodePipelineScenarioLink(bomb))).toEqual(['link: unpacks to more than 1048576 bytes']);
-      expect(performance.now() - started).toBeLessThan(1000);
       const consumed = push.mock.calls.reduce((sum, [chunk]) => sum + chunk.length, 0);
       expect(consumed).toBeGreaterThan(0);
       expect(consumed).toBeLessThan(packed.length / 10);
     } finally {
       push.mockRestore();
     }
-  });
+    // Packing the 50 MB bomb takes seconds on a loaded machine: the test's verdict is the byte count, not the time.
+  }, 60_000);
 
   it('the size limit is exact', () => {
     const atLimit = linkToBytes(deflate(' '.repeat(LINK_LIMITS.maxJsonBytes - 2) + '{}'));

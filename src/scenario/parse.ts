@@ -44,6 +44,11 @@ export const MIGRATIONS: readonly Migration[] = [
     describe: 'the serving world names its reward credit and what happens to late requests, and its learners gain named choices (discount per second, reward standardization, the temperature’s own optimizer, a random warm-up, balanced replay, TAC’s advantage actor, the joint mask); a version-6 serving scenario keeps the earlier ones, so it runs as before',
     migrate: worldStep(6),
   },
+  {
+    from: 7,
+    describe: 'the serving world’s PPO and DDQN get SAC’s reward terms (discount per second, reward standardization; DDQN balanced replay) and SAC the paper’s minibatch of 512; a version-7 serving scenario keeps its learners’ earlier values, so it runs as before',
+    migrate: worldStep(7),
+  },
 ];
 
 /** The step of the document's world from version `from`, or none. */

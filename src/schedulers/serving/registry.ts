@@ -112,6 +112,13 @@ const PRETRAINED: NumericParameter = { name: 'pretrained', label: 'start from th
 const GAMMA: NumericParameter = { name: 'gamma', label: 'discount γ', min: 0, max: 0.999, integer: false, default: 0.9 };
 const UPDATES: NumericParameter = { name: 'updatesPerSlot', label: 'updates per training (trainEveryMs)', min: 1, max: 16, integer: true, default: 2 };
 const MINIBATCH: NumericParameter = { name: 'minibatch', label: 'minibatch', min: 8, max: 512, integer: true, default: 64 };
+/**
+ * SAC's minibatch (BCEdge and TAC): §V-A's 512. By measurement as well (`learn-check` on
+ * `learn-sanity`, 1200 s, last 200 s against fixed-hindsight): at 64 BCEdge settled 13 % below
+ * the oracle on seed 2 (its temperature fell to 0.002 before the critic told the models'
+ * actions apart); at 512 it is within 2 % on seeds 1–3. Version 7 ran 64 (its migration keeps it).
+ */
+const SAC_MINIBATCH: NumericParameter = { ...MINIBATCH, default: 512 };
 const WARMUP_TRANSITIONS: NumericParameter = { name: 'warmup', label: 'transitions before learning', min: 1, max: 100_000, integer: true, default: 256 };
 /**
  * The target entropy as a share of ln|A_allowed| (agents/sac.ts). 0.05 (≈ 0.2 nats of 64
@@ -166,11 +173,16 @@ const JOINT_MASK: NumericParameter = { name: 'jointMask', label: 'mask against t
  * 25 % of the oracle without it (`learn-check`, ARCHITECTURE §3). 0: every decision its own.
  */
 const HOLD: NumericParameter = { name: 'holdMs', label: 'hold a chosen action for (simulated ms; 0 = every decision)', min: 0, max: 60_000, integer: false, default: 1000 };
-// PPO's rollout and epochs, DDQN's ε decay: 96 × 8 and 300 by measurement on `learn-sanity`
-// (1200 s, seed 1, last 200 s against fixed-hindsight: PPO −27.5 % at 256 × 4, −15.4 % at 96 × 8;
-// DDQN −37.8 % with ε still 0.62 at the end at 3000, −22.3 % at 300); version 6 keeps 256 × 4 and 3000.
-const ROLLOUT: NumericParameter = { name: 'rolloutSize', label: 'rollout (transitions)', min: 32, max: 8192, integer: true, default: 96 };
-const EPOCHS: NumericParameter = { name: 'epochs', label: 'epochs per rollout', min: 1, max: 32, integer: true, default: 8 };
+// PPO's rollout and epochs, DDQN's ε decay, by measurement on `learn-sanity` (1200 s, last 200 s
+// against fixed-hindsight). On raw rewards with γ per decision (version 7): PPO −27.5 % at
+// 256 × 4 and −15.4 % at 96 × 8 (seed 1); DDQN −37.8 % with ε still 0.62 at the end at 3000,
+// −22.3 % at 300. With SAC's reward terms (discountPerS, normalizeReward; version 8): PPO at
+// 96 × 8 −3.1/−2.8/−15.0 % on seeds 1–3 (seed 3 settled on one action for every model), at
+// 256 × 4 −3.6/−2.8/−3.3 %; DDQN −5.3/−6.1/−5.9 % (it was −22 to −46 %). Version 6 keeps
+// 256 × 4 and 3000, version 7 96 × 8 (their migrations write them).
+const ROLLOUT: NumericParameter = { name: 'rolloutSize', label: 'rollout (transitions)', min: 32, max: 8192, integer: true, default: 256 };
+const EPOCHS: NumericParameter = { name: 'epochs', label: 'epochs per rollout', min: 1, max: 32, integer: true, default: 4 };
+const ENTROPY_COEF: NumericParameter = { name: 'entropyCoef', label: 'entropy bonus coefficient', min: 0, max: 1, integer: false, default: 0.01 };
 const CLIP: NumericParameter = { name: 'clip', label: 'clip ε', min: 0.01, max: 1, integer: false, default: 0.2 };
 const EPSILON_DECAY: NumericParameter = { name: 'epsilonDecaySteps', label: 'ε decay (reporting intervals)', min: 1, max: 1_000_000, integer: true, default: 300 };
 const TARGET_EVERY: NumericParameter = { name: 'targetUpdateEvery', label: 'target copy every (updates)', min: 1, max: 100_000, integer: true, default: 250 };
@@ -303,7 +315,7 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
       PRETRAINED,
       GAMMA,
       UPDATES,
-      MINIBATCH,
+      SAC_MINIBATCH,
       WARMUP_TRANSITIONS,
       ENTROPY_RATIO,
       TEMPERATURE,
@@ -326,7 +338,7 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
     PRETRAINED,
     GAMMA,
     UPDATES,
-    MINIBATCH,
+    SAC_MINIBATCH,
     WARMUP_TRANSITIONS,
     TRAIN_EVERY,
     DISCOUNT_PER_S,
@@ -346,7 +358,10 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
     ROLLOUT,
     EPOCHS,
     CLIP,
+    ENTROPY_COEF,
     TRAIN_EVERY,
+    DISCOUNT_PER_S,
+    NORMALIZE_REWARD,
     JOINT_MASK,
     HOLD,
   ]),
@@ -361,6 +376,9 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
     EPSILON_DECAY,
     TARGET_EVERY,
     TRAIN_EVERY,
+    DISCOUNT_PER_S,
+    NORMALIZE_REWARD,
+    BALANCED_REPLAY,
     JOINT_MASK,
     HOLD,
   ]),

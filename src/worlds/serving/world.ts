@@ -110,24 +110,49 @@ export const VERSION6_LEARNER_PARAMS: Readonly<Record<string, Readonly<Record<st
 function version6Learners(document: Record<string, unknown>): Record<string, unknown> {
   const body = document.serving;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return document;
-  const b = body as Record<string, unknown>;
-  const assumptions = b.assumptions ?? {};
+  const assumptions = (body as Record<string, unknown>).assumptions ?? {};
   if (assumptions === null || typeof assumptions !== 'object' || Array.isArray(assumptions)) return document;
-  const lanes = Array.isArray(b.lanes)
-    ? b.lanes.map((lane: unknown) => {
-        if (lane === null || typeof lane !== 'object' || Array.isArray(lane)) return lane;
-        const l = lane as Record<string, unknown>;
-        const old = typeof l.scheduler === 'string' ? VERSION6_LEARNER_PARAMS[l.scheduler] : undefined;
-        if (old === undefined) return lane;
-        const params = l.params ?? {};
-        if (params === null || typeof params !== 'object' || Array.isArray(params)) return lane;
-        return { ...l, params: { ...old, ...params } };
-      })
-    : b.lanes;
+  const withParams = learnerParams(document, VERSION6_LEARNER_PARAMS);
   return {
-    ...document,
-    serving: { ...b, assumptions: { credit: EARLIER_SCENARIO_READINGS.credit, lateRequests: EARLIER_SCENARIO_READINGS.lateRequests, ...assumptions }, lanes },
+    ...withParams,
+    serving: { ...(withParams.serving as Record<string, unknown>), assumptions: { credit: EARLIER_SCENARIO_READINGS.credit, lateRequests: EARLIER_SCENARIO_READINGS.lateRequests, ...assumptions } },
   };
+}
+
+/**
+ * The learners' values a version-7 learning lane ran with, where version 8 changed the default
+ * (schedulers/serving/registry.ts): SAC's minibatch 64 (version 8: §V-A's 512), PPO's and
+ * DDQN's discount per decision on raw rewards (version 8: SAC's reward terms, agents/rewardTerms.ts)
+ * and PPO's rollout of 96 × 8 epochs (version 8: 256 × 4).
+ */
+export const VERSION7_LEARNER_PARAMS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  bcedge: { minibatch: 64 },
+  tac: { minibatch: 64 },
+  ppo: { discountPerS: 0, normalizeReward: 0, rolloutSize: 96, epochs: 8 },
+  ddqn: { discountPerS: 0, normalizeReward: 0, balancedReplay: 0 },
+};
+
+/** Version 7 → 8: each learning lane keeps the values it ran with (a parameter the document sets is kept). */
+function version7Learners(document: Record<string, unknown>): Record<string, unknown> {
+  return learnerParams(document, VERSION7_LEARNER_PARAMS);
+}
+
+/** Writes `table[scheduler]` under each learning lane's own params (a malformed block or lane is left for validation). */
+function learnerParams(document: Record<string, unknown>, table: Readonly<Record<string, Readonly<Record<string, number>>>>): Record<string, unknown> {
+  const body = document.serving;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return document;
+  const b = body as Record<string, unknown>;
+  if (!Array.isArray(b.lanes)) return document;
+  const lanes = b.lanes.map((lane: unknown) => {
+    if (lane === null || typeof lane !== 'object' || Array.isArray(lane)) return lane;
+    const l = lane as Record<string, unknown>;
+    const old = typeof l.scheduler === 'string' ? table[l.scheduler] : undefined;
+    if (old === undefined) return lane;
+    const params = l.params ?? {};
+    if (params === null || typeof params !== 'object' || Array.isArray(params)) return lane;
+    return { ...l, params: { ...old, ...params } };
+  });
+  return { ...document, serving: { ...b, lanes } };
 }
 
 /** The serving world (BCEdge): models with request queues on an edge GPU, batches and concurrent instances. */
@@ -137,7 +162,7 @@ export const servingWorld: World<ServingScenario> = {
   eventName: 'requests',
   sweepMetrics: ['sloViolationPct', 'utilityMean', 'throughputRps', 'latencyMeanMs', 'latencyP99Ms', 'oomBatches', 'decisionMeanUs', 'requests', 'completed', 'failed', 'dropped'],
   optionalFields: new Set(),
-  migrations: { 2: gridToSweep, 3: namedReadings, 4: platformSetting, 5: fixedSlot, 6: version6Learners },
+  migrations: { 2: gridToSweep, 3: namedReadings, 4: platformSetting, 5: fixedSlot, 6: version6Learners, 7: version7Learners },
   validate: validateServingScenario,
   schema: () => servingScenarioSchema,
   lanes: (s) => s.serving.lanes,
