@@ -146,6 +146,11 @@ export class Ddqn implements Learner {
     return tf.tidy(() => this.q.apply(tf.tensor2d(states, [rows, this.stateSize])).dataSync() as Float32Array);
   }
 
+  /** Q(s, ·) per row (Learner.critic). */
+  critic(states: Float32Array, rows: number): Float32Array {
+    return this.qValues(states, rows);
+  }
+
   /** The ε-greedy distribution: 1 − ε on the greedy allowed action, ε spread evenly over the allowed ones. */
   policy(states: Float32Array, maskBias: Float32Array, rows: number): Float32Array {
     const A = this.actionCount;

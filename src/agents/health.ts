@@ -9,6 +9,8 @@ export const HEALTH_REWARDS = 1000;
 export const HEALTH_BACKLOG_INTERVALS = 120;
 /** A backlog below this many requests never counts as growing without bound. */
 export const HEALTH_BACKLOG_FLOOR = 200;
+/** Critic samples (one per model and reporting interval) the Q spread and the critic's gap are taken over. */
+export const HEALTH_CRITIC_SAMPLES = 256;
 /** Below this decision entropy (nats, mean over the models) a sampling policy has collapsed. */
 export const HEALTH_COLLAPSE_NATS = 0.1;
 
@@ -20,6 +22,18 @@ export interface HealthReport {
   readonly stallSharePct: number | null;
   /** Per model: its most chosen actions over its last decisions, [action index, share %], at most 3. */
   readonly topActions: readonly (readonly (readonly [number, number])[])[];
+  /**
+   * The critic's spread, max − min of Q(s, ·) over the allowed actions, mean over the last
+   * HEALTH_CRITIC_SAMPLES decisions (null: no critic, PPO, or none yet). A spread near 0 is a
+   * critic that cannot tell the actions apart.
+   */
+  readonly qSpread: number | null;
+  /**
+   * The gap between the critic's best allowed action and the one chosen, Q(s, best) − Q(s, a),
+   * mean over the same decisions (null as above): 0 when the policy follows its critic; large
+   * and lasting when the policy ignores it (TAC's collapse of version 6).
+   */
+  readonly qGap: number | null;
   /** Requests queued over all models at the last decision. */
   readonly backlog: number;
   /** The backlog rose through each quarter of the last HEALTH_BACKLOG_INTERVALS reporting intervals, to above HEALTH_BACKLOG_FLOOR. */
@@ -44,6 +58,25 @@ export class LearnerHealth {
   private readonly backlogs: number[] = [];
   private lastInterval = -1;
   private lastBacklog = 0;
+  private readonly spreads = new Float64Array(HEALTH_CRITIC_SAMPLES);
+  private readonly gaps = new Float64Array(HEALTH_CRITIC_SAMPLES);
+  private critiques = 0;
+
+  /** The critic's Q(s, ·) at a decision, the allowed actions (1) and the action chosen. */
+  critique(q: ArrayLike<number>, allowed: ArrayLike<number>, chosen: number): void {
+    let best = Number.NEGATIVE_INFINITY;
+    let worst = Number.POSITIVE_INFINITY;
+    for (let a = 0; a < q.length; a++) {
+      if (allowed[a] !== 1) continue;
+      best = Math.max(best, q[a]!);
+      worst = Math.min(worst, q[a]!);
+    }
+    if (!Number.isFinite(best)) return;
+    const k = this.critiques % HEALTH_CRITIC_SAMPLES;
+    this.spreads[k] = best - worst;
+    this.gaps[k] = best - q[chosen]!;
+    this.critiques++;
+  }
 
   /** Model m chose action a (of `actionCount`). */
   decision(m: number, a: number, actionCount: number): void {
@@ -95,12 +128,16 @@ export class LearnerHealth {
     let stalls = 0;
     for (let i = 0; i < kept; i++) if (this.rewards[i]! <= STALLED_UTILITY + 1e-9) stalls++;
     const stallSharePct = kept === 0 ? null : (100 * stalls) / kept;
+    const sampled = Math.min(this.critiques, HEALTH_CRITIC_SAMPLES);
+    const meanOf = (xs: Float64Array) => (sampled === 0 ? null : xs.subarray(0, sampled).reduce((a, b) => a + b, 0) / sampled);
+    const qSpread = meanOf(this.spreads);
+    const qGap = meanOf(this.gaps);
     const backlogGrowing = growing(this.backlogs);
     const collapsed = explore && decisionEntropy !== null && decisionEntropy < HEALTH_COLLAPSE_NATS && this.actionCount > 1;
     const warnings: string[] = [];
     if (collapsed) warnings.push(`policy collapsed: its last decisions hardly vary (entropy ${decisionEntropy.toFixed(2)} nats), so it no longer explores`);
     if (backlogGrowing) warnings.push(`backlog grows without bound: ${this.lastBacklog} requests queued and rising through the last ${this.backlogs.length} s`);
-    return { decisionEntropy, stallSharePct, topActions, backlog: this.lastBacklog, backlogGrowing, collapsed, warnings };
+    return { decisionEntropy, stallSharePct, topActions, qSpread, qGap, backlog: this.lastBacklog, backlogGrowing, collapsed, warnings };
   }
 
   snapshot(): HealthSnapshot {
@@ -113,6 +150,9 @@ export class LearnerHealth {
       backlogs: this.backlogs.slice(),
       lastInterval: this.lastInterval,
       lastBacklog: this.lastBacklog,
+      spreads: this.spreads.slice(),
+      gaps: this.gaps.slice(),
+      critiques: this.critiques,
     };
   }
 
@@ -128,6 +168,9 @@ export class LearnerHealth {
     this.backlogs.push(...s.backlogs);
     this.lastInterval = s.lastInterval;
     this.lastBacklog = s.lastBacklog;
+    this.spreads.set(s.spreads);
+    this.gaps.set(s.gaps);
+    this.critiques = s.critiques;
   }
 }
 
@@ -141,6 +184,9 @@ export interface HealthSnapshot {
   readonly backlogs: readonly number[];
   readonly lastInterval: number;
   readonly lastBacklog: number;
+  readonly spreads: Float64Array;
+  readonly gaps: Float64Array;
+  readonly critiques: number;
 }
 
 /**

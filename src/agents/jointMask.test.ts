@@ -110,6 +110,23 @@ describe('learner health', () => {
     expect(report.decisionEntropy).toBeCloseTo(Math.log(4), 9);
   });
 
+  it('reads the critic: the spread of Q over the allowed actions and the gap to the chosen one', () => {
+    const h = new LearnerHealth();
+    expect(h.report(true).qSpread).toBeNull();
+    const q = Float32Array.from({ length: ACTION_COUNT }, (_, a) => a / 10);
+    const allowed = Uint8Array.from({ length: ACTION_COUNT }, (_, a) => (a < 10 ? 1 : 0));
+    // Allowed 0…9: Q from 0 to 0.9; the masked actions' higher Q does not count.
+    h.critique(q, allowed, 9);
+    h.critique(q, allowed, 4);
+    const report = h.report(true);
+    expect(report.qSpread).toBeCloseTo(0.9, 6);
+    expect(report.qGap).toBeCloseTo((0 + 0.5) / 2, 6);
+    // A snapshot carries it.
+    const copy = new LearnerHealth();
+    copy.restore(h.snapshot());
+    expect(copy.report(true).qGap).toBeCloseTo(0.25, 6);
+  });
+
   it('counts the stall rewards', () => {
     const h = new LearnerHealth();
     for (let k = 0; k < 100; k++) h.reward(k < 25 ? -10 : 7.5);

@@ -81,6 +81,12 @@ export interface Learner {
   act(states: Float32Array, maskBias: Float32Array, rows: number, explore: boolean, context?: ActContext): Int32Array;
   /** π(·|s) per row (rows × actions), masked actions 0; DDQN reports its ε-greedy distribution. */
   policy(states: Float32Array, maskBias: Float32Array, rows: number): Float32Array;
+  /**
+   * The critic's Q(s, ·) per row (rows × actions), masks not applied, for the learner's health
+   * (health.ts: the spread of Q and the gap between the critic's best action and the chosen one);
+   * absent for a learner without action values (PPO). It changes no state and draws no random number.
+   */
+  critic?(states: Float32Array, rows: number): Float32Array;
   record(transition: Transition): void;
   /** Runs the gradient updates due now; returns how many it ran. */
   train(): number;

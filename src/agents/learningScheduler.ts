@@ -331,6 +331,12 @@ export class LearningScheduler implements ServingScheduler {
         }
       }
     });
+    // The critic's view of the decisions (health.ts), once per reporting interval: a forward of
+    // the critic on the host, apart from the decision path (it changes no state, draws nothing).
+    if (newInterval && this.options.learner.critic !== undefined) {
+      const q = this.options.learner.critic(states, rows);
+      due.forEach((m, j) => this.health.critique(q.subarray(j * ACTION_COUNT, (j + 1) * ACTION_COUNT), masks.subarray(j * ACTION_COUNT, (j + 1) * ACTION_COUNT), acted[j]!));
+    }
     this.health.backlog(observation);
     this.slots++;
     return Array.from(this.actions, (a) => actionOf(a));

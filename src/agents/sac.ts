@@ -229,6 +229,14 @@ export class DiscreteSac implements Learner {
     return this.online[this.logAlphaIndex]!;
   }
 
+  /** min(Q₁, Q₂)(s, ·) per row, on the host without the decision path's scratch (Learner.critic). */
+  critic(states: Float32Array, rows: number): Float32Array {
+    const q1 = hostForward(this.online, this.netSize, this.layers, states, rows);
+    const q2 = hostForward(this.online, 2 * this.netSize, this.layers, states, rows);
+    for (let i = 0; i < q1.length; i++) q1[i] = Math.min(q1[i]!, q2[i]!);
+    return q1;
+  }
+
   private network(name: 'actor' | 'q1' | 'q2' | 'q1Target' | 'q2Target'): HostNetwork {
     const index = { actor: 0, q1: 1, q2: 2, q1Target: 0, q2Target: 1 }[name];
     const flat = name.endsWith('Target') ? this.target : this.online;

@@ -258,6 +258,16 @@ function LearningLaneCard({
             {learning?.health.decisionEntropy == null ? '–' : `${learning.health.decisionEntropy.toFixed(2)} nats`}
           </dd>
         </div>
+        {learning?.health.qSpread != null ? (
+          <div>
+            <dt title="the critic’s view of its recent decisions: the spread of Q(s, ·) over the allowed actions (near 0: it cannot tell them apart), and how far below its best the chosen action is (near 0: the policy follows its critic)">
+              critic spread / gap
+            </dt>
+            <dd data-testid={id('critic')} data-value={learning.health.qGap ?? ''}>
+              {`${formatNumber(learning.health.qSpread)} / ${formatNumber(learning.health.qGap ?? 0)}`}
+            </dd>
+          </div>
+        ) : null}
         <div>
           <dt title="share of the last 1000 rewards that were the stall’s −10 (every request a decision governed lost or late)">stall rewards</dt>
           <dd data-testid={id('stall-share')}>{learning?.health.stallSharePct == null ? '–' : `${learning.health.stallSharePct.toFixed(1)} %`}</dd>

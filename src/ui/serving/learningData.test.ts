@@ -33,7 +33,7 @@ const lane = (index: number, scheduler: string, params: Record<string, number> =
 
 const live = (reward: number[], temperature: number[]): LearningLive => ({
   kind: 'bcedge',
-  health: { decisionEntropy: null, stallSharePct: null, topActions: [], backlog: 0, backlogGrowing: false, collapsed: false, warnings: [] },
+  health: { decisionEntropy: null, stallSharePct: null, topActions: [], qSpread: null, qGap: null, backlog: 0, backlogGrowing: false, collapsed: false, warnings: [] },
   slots: reward.length,
   updates: 0,
   transitions: 0,
