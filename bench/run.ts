@@ -12,6 +12,7 @@
  * `BENCH_ONLY=first-load` only the page's first-load JavaScript (a fresh build, seconds); `BENCH_ONLY=first-frame` the serving
  * lab's first frame of bcedge-dynamic from a link against the default serving scenario (bench/firstFrame.ts);
  * `BENCH_ONLY=oracle` only the oracle lanes' searches on bcedge-dynamic against the search before (bench/oracle.ts, minutes);
+ * `BENCH_ONLY=oracle-run` only one of their evaluations against the same run as a lane runs it (seconds);
  * `BENCH_ONLY=decision` only a learner's decision on the host against tfjs (bench/decision.ts);
  * `BENCH_ONLY=claims` only the long tasks while a Claims row recomputes in the page, beside the
  * idle lab (bench/claims.ts).
@@ -46,7 +47,7 @@ import { benchSweep } from './sweep';
 import { benchClaims } from './claims';
 import { benchLearnCheck } from './learnCheck';
 import { benchDecisions } from './decision';
-import { benchOracles } from './oracle';
+import { benchOracleRun, benchOracles } from './oracle';
 import type { BenchRow } from './row';
 
 type Row = BenchRow;
@@ -54,7 +55,7 @@ type Row = BenchRow;
 const rows: Row[] = [];
 
 // BENCH_ONLY=<part>: that part alone (while developing it; the bench's figures are the full run).
-const ONLY_PARTS = ['learn-check', 'sac-update', 'decision', 'oracle', 'simpy', 'measure', 'real', 'memory', 'sweep', 'seek', 'first-load', 'first-frame', 'claims'] as const;
+const ONLY_PARTS = ['learn-check', 'sac-update', 'decision', 'oracle', 'oracle-run', 'simpy', 'measure', 'real', 'memory', 'sweep', 'seek', 'first-load', 'first-frame', 'claims'] as const;
 const only = process.env['BENCH_ONLY'];
 if (only !== undefined) {
   if (!(ONLY_PARTS as readonly string[]).includes(only)) {
@@ -88,6 +89,8 @@ if (only !== undefined) {
     report(`bench/results-${only}.json`, {}, { shell: { firstFrame: await benchFirstFrame(rows) } });
   } else if (only === 'learn-check') {
     report(`bench/results-${only}.json`, {}, { learnCheck: benchLearnCheck(await loadTfNode(), rows) });
+  } else if (only === 'oracle-run') {
+    report(`bench/results-${only}.json`, {}, { oracleRun: benchOracleRun(rows) });
   } else if (only === 'oracle') {
     report(`bench/results-${only}.json`, {}, { oracle: benchOracles(rows) });
   } else if (only === 'decision') {
