@@ -1,8 +1,9 @@
 /**
  * In-page training: the serving page in headless Chromium trains BCEdge from
  * scratch on the default serving scenario at full speed, and we time how long its
- * 100-slot mean reward takes to reach 95 % of the best fixed configuration's utility
- * (computed here, in Node, by the same engine on the same trace). Part of `npm run bench`.
+ * 100-slot mean reward takes to reach `threshold` (the caller's: within 5 % of the best fixed
+ * configuration's utility as exp(ΔU) − 1, computed in Node by the same engine on the same trace).
+ * Part of `npm run bench`.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { encodeAnyScenarioLink } from '../src/scenario/link';
