@@ -10,8 +10,9 @@ import { encodeAnyScenarioLink } from '../src/scenario/link';
 import { gotoWhenServed, launchBenchBrowser } from './browser';
 import type { ServingScenario } from '../src/scenario/schema';
 
-const PORT = 4179;
-const OUT_DIR = 'dist-bench';
+// BENCH_PAGE_PORT / BENCH_PAGE_DIST: another port and build folder, where several benches share a machine.
+const PORT = Number(process.env['BENCH_PAGE_PORT'] ?? 4179);
+const OUT_DIR = process.env['BENCH_PAGE_DIST'] ?? 'dist-bench';
 
 export interface PageTrainingResult {
   readonly reachedS: number | null;
