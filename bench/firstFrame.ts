@@ -1,10 +1,11 @@
 /**
  * The serving lab's first frame (ARCHITECTURE §7a′), part of `npm run bench` (`BENCH_ONLY=
  * first-frame` alone): the page in headless Chromium opened on a link of `bcedge-dynamic` (ten
- * lanes, three of them reference lanes that search the run's trace), timed from navigation to
- * the first frame whose simulated time has moved with every lane listed; against the default
- * serving scenario (no reference lane) opened the same way in the same run. The median of
- * three openings each, a fresh page every time.
+ * lanes, three of them reference lanes, whose plans are shipped with the preset), timed from
+ * navigation to the first frame whose simulated time has moved with every lane listed; against
+ * the default serving scenario (no reference lane) opened the same way in the same run. The
+ * median of three openings each, a fresh page every time. Beside it, when bcedge-dynamic's
+ * three reference lanes run (none of them waiting for a search: issue 38's "within seconds").
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -22,6 +23,8 @@ const OPENINGS = 3;
 interface FirstFrame {
   labMs?: number;
   firstFrameMs?: number;
+  /** Every reference lane listed and running (no search card), after the first frame. */
+  oraclesMs?: number;
 }
 
 /** Target of the first frame of bcedge-dynamic, ms. */
@@ -40,9 +43,12 @@ export async function benchFirstFrame(rows: BenchRow[]): Promise<object> {
   const times: Record<string, number[]> = {};
   /** From the serving lab's root on the page to the first frame, ms. */
   const afterLab: Record<string, number[]> = {};
+  /** From navigation to every reference lane running, ms. */
+  const oracles: Record<string, number[]> = {};
   try {
     for (const id of ['serving-default', 'bcedge-dynamic']) {
       const scenario = preset(id);
+      const oracleLanes = scenario.serving.lanes.flatMap((l, i) => (l.scheduler === 'fixed-hindsight' || l.scheduler === 'fixed-per-phase' ? [i] : []));
       const url = `http://127.0.0.1:${PORT}/#${encodeAnyScenarioLink(scenario)}`;
       times[id] = [];
       afterLab[id] = [];
@@ -53,18 +59,21 @@ export async function benchFirstFrame(rows: BenchRow[]): Promise<object> {
         await page.addInitScript({
           content: `new MutationObserver(() => {
             if (window.labMs === undefined && document.querySelector('[data-testid="serving"]') !== null) window.labMs = performance.now();
-            if (window.firstFrameMs !== undefined) return;
-            const time = Number(document.querySelector('[data-testid="serving.time"]')?.getAttribute('data-time-ms') ?? '0');
-            if (time > 0 && document.querySelectorAll('.serving-lanes li').length === ${scenario.serving.lanes.length}) window.firstFrameMs = performance.now();
+            if (window.firstFrameMs === undefined) {
+              const time = Number(document.querySelector('[data-testid="serving.time"]')?.getAttribute('data-time-ms') ?? '0');
+              if (time > 0 && document.querySelectorAll('.serving-lanes li').length === ${scenario.serving.lanes.length}) window.firstFrameMs = performance.now();
+            }
+            if (window.firstFrameMs !== undefined && window.oraclesMs === undefined && ${JSON.stringify(oracleLanes)}.every((lane) => document.querySelector('[data-testid="lane.search.' + lane + '"]') === null)) window.oraclesMs = performance.now();
           }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });`,
         });
         await gotoWhenServed(page, url);
-        await page.waitForFunction(() => (globalThis as unknown as FirstFrame).firstFrameMs !== undefined, undefined, { timeout: 120_000 });
+        await page.waitForFunction(() => (globalThis as unknown as FirstFrame).oraclesMs !== undefined, undefined, { timeout: 120_000 });
         const marks = await page.evaluate(() => {
           const g = globalThis as unknown as FirstFrame;
-          return { labMs: g.labMs, firstFrameMs: g.firstFrameMs };
+          return { labMs: g.labMs, firstFrameMs: g.firstFrameMs, oraclesMs: g.oraclesMs };
         });
         times[id]!.push(marks.firstFrameMs!);
+        if (oracleLanes.length > 0) (oracles[id] ??= []).push(marks.oraclesMs!);
         afterLab[id]!.push(marks.firstFrameMs! - marks.labMs!);
         await context.close();
       }
@@ -77,7 +86,7 @@ export async function benchFirstFrame(rows: BenchRow[]): Promise<object> {
   const dynamic = median(times['bcedge-dynamic']!);
   const base = median(times['serving-default']!);
   rows.push({
-    name: 'serving lab: first frame of bcedge-dynamic from a link (10 lanes, 3 searching; baseline: the default serving scenario)',
+    name: 'serving lab: first frame of bcedge-dynamic from a link (10 lanes, 3 of them oracles; baseline: the default serving scenario)',
     value: dynamic,
     unit: 'ms',
     target: `≤ ${FIRST_FRAME_TARGET_MS.toLocaleString('en-US')} ms`,
@@ -86,5 +95,14 @@ export async function benchFirstFrame(rows: BenchRow[]): Promise<object> {
     ratio: dynamic / base,
     note: `from navigation to a frame with every lane listed and simulated time past 0, median of ${OPENINGS} fresh pages: bcedge-dynamic ${times['bcedge-dynamic']!.map((t) => Math.round(t)).join(', ')} ms; serving-default ${times['serving-default']!.map((t) => Math.round(t)).join(', ')} ms; of which after the serving lab's root was on the page: bcedge-dynamic ${afterLab['bcedge-dynamic']!.map((t) => Math.round(t)).join(', ')} ms, serving-default ${afterLab['serving-default']!.map((t) => Math.round(t)).join(', ')} ms; load average ${loadavg()[0]!.toFixed(1)}`,
   });
-  return { fromNavigationMs: times, fromLabMs: afterLab };
+  const oracleMs = median(oracles['bcedge-dynamic']!);
+  rows.push({
+    name: 'serving lab: bcedge-dynamic from a link, its three reference lanes running (plans shipped with the preset)',
+    value: oracleMs,
+    unit: 'ms',
+    target: '≤ 5,000 ms',
+    met: oracleMs <= 5000,
+    note: `from navigation to the first frame past 0 with no reference lane waiting for a search, median of ${OPENINGS}: ${oracles['bcedge-dynamic']!.map((t) => Math.round(t)).join(', ')} ms (searching them took minutes: BENCH_ONLY=oracle)`,
+  });
+  return { fromNavigationMs: times, fromLabMs: afterLab, oraclesMs: oracles };
 }

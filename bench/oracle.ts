@@ -4,7 +4,8 @@ import type { ServingRunSpec } from '../src/engine/serving/simulation';
 import { findPreset } from '../src/scenario/presets';
 import type { ServingScenario } from '../src/scenario/schema';
 import { buildServingSpec, servingLaneParameters } from '../src/scenario/servingRunner';
-import { fixedInHindsightSearch, fixedPerPhaseSearch, runSearch, useSearchEvaluator, type ReferenceResult, type ReferenceSearchParams } from '../src/schedulers/serving/reference';
+import { ServingRun } from '../src/engine/serving/simulation';
+import { createPlanned, evaluateJob, fixedInHindsightSearch, fixedPerPhaseSearch, runSearch, useSearchEvaluator, type PhasePlan, type ReferenceResult, type ReferenceSearchParams } from '../src/schedulers/serving/reference';
 import { SERVING_SCHEDULERS } from '../src/schedulers/serving/registry';
 import type { BenchRow } from './row';
 
@@ -22,6 +23,7 @@ import type { BenchRow } from './row';
  * latency samples (the new searches' spec), so its ratio understates the gain a little.
  */
 export function benchOracles(rows: BenchRow[]): Record<string, unknown> {
+  const run = benchOracleRun(rows);
   const preset = findPreset('bcedge-dynamic')!.scenario as ServingScenario;
   const oracleLanes = preset.serving.lanes.filter((l) => SERVING_SCHEDULERS[l.scheduler].reference !== undefined);
   const paramsOf = (phaseS: number) =>
@@ -97,9 +99,58 @@ export function benchOracles(rows: BenchRow[]): Record<string, unknown> {
       note: 'baseline extrapolated: this run’s time × the 600 s row’s ratio (the search before takes many minutes here)',
     });
     rows.push({ name: 'oracles: bcedge-dynamic’s three reference lanes, 3000 s, CPU time (all threads)', value: full.cpuS, unit: 'CPU s' });
-    return { shortS: { before: old.s, now: fast.s }, shortCpuS: { before: old.cpuS, now: fast.cpuS }, fullS: full.s, fullCpuS: full.cpuS, threads: threads + 1, evaluations: full.results.map((r) => r.evaluations) };
+    return { run, shortS: { before: old.s, now: fast.s }, shortCpuS: { before: old.cpuS, now: fast.cpuS }, fullS: full.s, fullCpuS: full.cpuS, threads: threads + 1, evaluations: full.results.map((r) => r.evaluations) };
   } finally {
     useSearchEvaluator(null);
     void evaluator?.close();
   }
 }
+
+/**
+ * One evaluation of a search (issue 38 part 3, the profile's cut): a 3000 s run of
+ * `bcedge-dynamic` under a plan as the search runs it now (the plan's `actionAt`: no observation
+ * built; no decision-credit accounting, which only a learner's observation reads) against the
+ * same run as a lane runs it (asked through `decide`, under the preset's credit reading), both
+ * keeping the fewest latency samples. Interleaved, 5 of each, medians; the two must give the
+ * same utility bit for bit.
+ */
+export function benchOracleRun(rows: BenchRow[]): Record<string, unknown> {
+  const spec = buildServingSpec(findPreset('bcedge-dynamic')!.scenario as ServingScenario);
+  const plan: PhasePlan[] = [{ fromMs: 0, actions: spec.models.map(() => ({ batchSize: 4, instances: 2 })) }];
+  const rest: { -readonly [K in keyof ServingRunSpec]?: ServingRunSpec[K] } = { ...spec };
+  delete rest.percentiles;
+  const laneSpec = { ...(rest as ServingRunSpec), latencySampleCap: 16 };
+  const asLane = () => {
+    const planned = createPlanned('lane', plan);
+    return new ServingRun(laneSpec, { id: 'lane', decide: (o) => planned.decide(o) }).runToEnd().utilityMean;
+  };
+  const asSearch = () => evaluateJob(spec, { plan });
+  // Each once to warm up; the search's value is the one the lane's must equal.
+  const expected = asSearch();
+  asLane();
+  const before: number[] = [];
+  const now: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    for (const [fn, into] of [
+      [asLane, before],
+      [asSearch, now],
+    ] as const) {
+      const t0 = performance.now();
+      const u = fn();
+      into.push(performance.now() - t0);
+      if (u !== expected) throw new Error('the search’s run and the lane’s run gave other utilities');
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const ms = { before: median(before), now: median(now) };
+  rows.push({
+    name: 'oracles: one evaluation, a 3000 s run of bcedge-dynamic under a plan',
+    value: ms.now,
+    unit: 'ms',
+    baseline: ms.before,
+    ratio: ms.before / ms.now,
+    note: 'baseline: the same run asked through decide with an observation, under the preset’s credit reading (the search before), this run; same utility; medians of 5, interleaved',
+  });
+  return { ms };
+}
+

@@ -1,16 +1,18 @@
 /**
  * In-page training: the serving page in headless Chromium trains BCEdge from
  * scratch on the default serving scenario at full speed, and we time how long its
- * 100-slot mean reward takes to reach 95 % of the best fixed configuration's utility
- * (computed here, in Node, by the same engine on the same trace). Part of `npm run bench`.
+ * 100-slot mean reward takes to reach `threshold` (the caller's: within 5 % of the best fixed
+ * configuration's utility as exp(ΔU) − 1, computed in Node by the same engine on the same trace).
+ * Part of `npm run bench`.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { encodeAnyScenarioLink } from '../src/scenario/link';
 import { gotoWhenServed, launchBenchBrowser } from './browser';
 import type { ServingScenario } from '../src/scenario/schema';
 
-const PORT = 4179;
-const OUT_DIR = 'dist-bench';
+// BENCH_PAGE_PORT / BENCH_PAGE_DIST: another port and build folder, where several benches share a machine.
+const PORT = Number(process.env['BENCH_PAGE_PORT'] ?? 4179);
+const OUT_DIR = process.env['BENCH_PAGE_DIST'] ?? 'dist-bench';
 
 export interface PageTrainingResult {
   readonly reachedS: number | null;

@@ -12,6 +12,10 @@
  * `BENCH_ONLY=first-load` only the page's first-load JavaScript (a fresh build, seconds); `BENCH_ONLY=first-frame` the serving
  * lab's first frame of bcedge-dynamic from a link against the default serving scenario (bench/firstFrame.ts);
  * `BENCH_ONLY=oracle` only the oracle lanes' searches on bcedge-dynamic against the search before (bench/oracle.ts, minutes);
+ * `BENCH_ONLY=oracle-run` only one of their evaluations against the same run as a lane runs it (seconds);
+ * `BENCH_ONLY=learn-time` only each learner from scratch to within 5 % of fixed-hindsight on learn-sanity, wall time (bench/timeToOracle.ts);
+ * `BENCH_ONLY=learn-page` only the same for BCEdge in the page (headless Chromium);
+ * `BENCH_ONLY=epoch` only one 3000 s training epoch of BCEdge at minibatch 512 (bench/epoch.ts);
  * `BENCH_ONLY=decision` only a learner's decision on the host against tfjs (bench/decision.ts);
  * `BENCH_ONLY=claims` only the long tasks while a Claims row recomputes in the page, beside the
  * idle lab (bench/claims.ts).
@@ -46,7 +50,9 @@ import { benchSweep } from './sweep';
 import { benchClaims } from './claims';
 import { benchLearnCheck } from './learnCheck';
 import { benchDecisions } from './decision';
-import { benchOracles } from './oracle';
+import { benchOracleRun, benchOracles } from './oracle';
+import { benchPageTimeToOracle, benchTimeToOracle } from './timeToOracle';
+import { benchEpoch } from './epoch';
 import type { BenchRow } from './row';
 
 type Row = BenchRow;
@@ -54,7 +60,7 @@ type Row = BenchRow;
 const rows: Row[] = [];
 
 // BENCH_ONLY=<part>: that part alone (while developing it; the bench's figures are the full run).
-const ONLY_PARTS = ['learn-check', 'sac-update', 'decision', 'oracle', 'simpy', 'measure', 'real', 'memory', 'sweep', 'seek', 'first-load', 'first-frame', 'claims'] as const;
+const ONLY_PARTS = ['learn-check', 'learn-time', 'learn-page', 'epoch', 'sac-update', 'decision', 'oracle', 'oracle-run', 'simpy', 'measure', 'real', 'memory', 'sweep', 'seek', 'first-load', 'first-frame', 'claims'] as const;
 const only = process.env['BENCH_ONLY'];
 if (only !== undefined) {
   if (!(ONLY_PARTS as readonly string[]).includes(only)) {
@@ -88,6 +94,14 @@ if (only !== undefined) {
     report(`bench/results-${only}.json`, {}, { shell: { firstFrame: await benchFirstFrame(rows) } });
   } else if (only === 'learn-check') {
     report(`bench/results-${only}.json`, {}, { learnCheck: benchLearnCheck(await loadTfNode(), rows) });
+  } else if (only === 'learn-time') {
+    report(`bench/results-${only}.json`, {}, { timeToOracle: benchTimeToOracle(await loadTfNode(), rows) });
+  } else if (only === 'learn-page') {
+    report(`bench/results-${only}.json`, {}, { pageTimeToOracle: await benchPageTimeToOracle(rows) });
+  } else if (only === 'epoch') {
+    report(`bench/results-${only}.json`, {}, { epoch: benchEpoch(await loadTfNode(), rows) });
+  } else if (only === 'oracle-run') {
+    report(`bench/results-${only}.json`, {}, { oracleRun: benchOracleRun(rows) });
   } else if (only === 'oracle') {
     report(`bench/results-${only}.json`, {}, { oracle: benchOracles(rows) });
   } else if (only === 'decision') {
@@ -241,6 +255,10 @@ const learningDetails = await benchLearning(tf, rows);
 // 5a. A decision on the host against the same decision through tfjs (bench/decision.ts).
 const decisionDetails = benchDecisions(tf, rows);
 
+// 5b. Each learner from scratch to within 5 % of the oracle, wall time (bench/timeToOracle.ts); one training epoch at minibatch 512 (bench/epoch.ts).
+const timeToOracleDetails = { cli: benchTimeToOracle(tf, rows), page: process.env['BENCH_SKIP_PAGE'] === '1' ? null : await benchPageTimeToOracle(rows) };
+const epochDetails = benchEpoch(tf, rows);
+
 // 6. Measure your machine (ARCHITECTURE §2, §6): a measured VGG16 database beside the roofline one.
 const measureDetails = await benchMeasure(tf, rows);
 
@@ -256,7 +274,7 @@ await benchSweep(rows);
 // 9. The Claims view (ARCHITECTURE §4a, §6): long tasks while a cheap row recomputes in the page, against the idle lab.
 const claimsDetails = await benchClaims(rows);
 
-report('bench/results.json', learningDetails, { oracle: oracleDetails, decision: decisionDetails, simpy: simpyDetails, measure: measureDetails, real: realDetails, shell: shellDetails, claims: claimsDetails });
+report('bench/results.json', learningDetails, { oracle: oracleDetails, decision: decisionDetails, timeToOracle: timeToOracleDetails, epoch: epochDetails, simpy: simpyDetails, measure: measureDetails, real: realDetails, shell: shellDetails, claims: claimsDetails });
 
 /** Prints the table and the notes, and writes the rows and `details` to `file`. */
 function report(file: string, details: Record<string, unknown>, extra: Record<string, unknown> = {}): void {

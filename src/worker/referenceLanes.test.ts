@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SERVING_ASSUMPTIONS, type ServingRunSpec } from '../engine/serving/simulation';
 import { searchFixedInHindsight, searchFixedPerPhase, type ReferenceResult, type ReferenceSearchParams } from '../schedulers/serving/reference';
 import { SERVING_SCHEDULERS } from '../schedulers/serving/registry';
-import { canonicalJson, ReferencePlanCache, referencePlanKey, ReferenceSearches, type SearchRequest } from './referenceLanes';
+import { oracleApi } from './oracleApi';
+import { canonicalJson, ReferencePlanCache, referencePlanKey, ReferenceSearches, type SearchRequest, type SearchWorkerPort } from './referenceLanes';
 
 // Two models for 20 s, a tenant from 10 s: two phases, a grid of 4 (b ≤ 2, m_c ≤ 2).
 const spec: ServingRunSpec = {
@@ -105,5 +106,65 @@ describe('the reference lanes’ plans in the serving worker', () => {
     expect(runAll(searches)).toEqual([first.key]);
     expect(searches.plans.get(first.key)).toEqual(searchFixedInHindsight(spec, params));
     expect(searches.evaluations).toBe(searchFixedInHindsight(spec, params).evaluations);
+  });
+
+  it('in a search worker of their own: the same plans, one search at a time, progress and ends told as news; a dropped search stops the worker, one that fails there runs here', async () => {
+    // The search worker's very call (oracleApi), in this thread, answering after the caller has gone on.
+    let stops = 0;
+    let fail = false;
+    const sent: string[] = [];
+    const port: SearchWorkerPort = {
+      search: async (req, progress) => {
+        sent.push(req.kind);
+        await Promise.resolve();
+        if (fail) throw new Error('no worker');
+        return oracleApi.search(req, progress);
+      },
+      stop: () => stops++,
+    };
+    const searches = new ReferenceSearches(undefined, port);
+    const news: (string | null)[] = [];
+    let settle: () => void = () => {};
+    searches.listen((found) => {
+      news.push(found);
+      if (found !== null) settle();
+    });
+    const perPhase = request('fixed-per-phase');
+    const hindsight = request('fixed-hindsight');
+    searches.want([perPhase, hindsight]);
+    const next = () => new Promise<void>((resolve) => (settle = resolve));
+    // A step sends the first search (hindsight) and nothing is left to step here while it runs there.
+    let done = next();
+    expect(searches.step()).toBeNull();
+    expect(searches.busy).toBe(false);
+    await done;
+    expect(searches.plans.get(hindsight.key)).toEqual(searchFixedInHindsight(spec, params));
+    done = next();
+    expect(searches.busy).toBe(true);
+    expect(searches.step()).toBeNull();
+    await done;
+    expect(sent).toEqual(['fixed-hindsight', 'fixed-per-phase']);
+    expect(searches.plans.get(perPhase.key)).toEqual(searchFixedPerPhase(spec, params));
+    expect(news.filter((n) => n !== null)).toEqual([hindsight.key, perPhase.key]);
+    expect(news.filter((n) => n === null).length).toBeGreaterThan(0);
+    expect(searches.evaluations).toBe(searchFixedPerPhase(spec, params).evaluations);
+    expect(searches.busy).toBe(false);
+    // A search sent and no longer wanted stops the worker; what it sends back later is not used.
+    const other = request('fixed-hindsight', params, { ...spec, seed: 9 });
+    searches.want([other]);
+    searches.step();
+    searches.want([]);
+    expect(stops).toBe(1);
+    await Promise.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(searches.plans.get(other.key)).toBeUndefined();
+    // One that fails there is run here, step by step, to the same plan.
+    fail = true;
+    searches.want([other]);
+    searches.step();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(searches.busy).toBe(true);
+    expect(runAll(searches)).toEqual([other.key]);
+    expect(searches.plans.get(other.key)).toEqual(searchFixedInHindsight({ ...spec, seed: 9 }, params));
   });
 });

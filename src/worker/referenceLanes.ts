@@ -8,38 +8,16 @@
 import type { ServingRunSpec } from '../engine/serving/simulation';
 import { referenceSearchBound, type ReferenceResult, type ReferenceSearch, type ReferenceSearchParams, type SearchStep } from '../schedulers/serving/reference';
 import type { ReferenceLaneSearch } from '../schedulers/serving/registry';
+import { canonicalJson, referencePlanKey } from '../schedulers/serving/planKey';
+import { shippedPlan } from '../schedulers/serving/shippedPlans';
 
 /** Plans kept at most: each is minutes of search on the 3000 s presets, and a handful of numbers. */
 export const REFERENCE_PLAN_CACHE_ENTRIES = 32;
 /** Characters of keys kept at most (a key holds the lane's spec, a traced scenario's trace included). */
 export const REFERENCE_PLAN_CACHE_KEY_CHARS = 16_000_000;
 
-/**
- * JSON with every object's keys in sorted order, so that two equal values give one string
- * whatever order their fields were written in. Undefined fields are left out, as
- * `JSON.stringify` does.
- */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
-    const sorted: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k];
-    return sorted;
-  });
-}
-
-/**
- * What a reference lane's plan depends on, as one string: its kind, the search's parameters
- * and the lane's engine spec (`buildServingSpec`: the trace, tenants, assumptions, seed).
- * The title, the view, the other lanes and the live edits are not in it: a plan is found on
- * the scenario's own run, before any edit (the command line's). `fixed-hindsight` reads no
- * phases, so its key leaves `phaseS` out, and a per-phase lane finds the hindsight search it
- * starts with under the same key.
- */
-export function referencePlanKey(kind: ReferenceLaneSearch['kind'], spec: ServingRunSpec, params: ReferenceSearchParams): string {
-  const { phaseS, ...common } = params;
-  return canonicalJson({ kind, params: kind === 'fixed-hindsight' ? common : { ...common, phaseS: phaseS ?? 0 }, spec });
-}
+/** Where the keys are made (schedulers/serving/planKey.ts), for the worker's callers and tests. */
+export { canonicalJson, referencePlanKey };
 
 /** Found plans by key, the least recently used dropped first past the bounds. */
 export class ReferencePlanCache {
@@ -55,9 +33,14 @@ export class ReferencePlanCache {
     return this.plans.size;
   }
 
+  /** The plan of `key`: found here before, or shipped with the presets (`shippedPlan`: then kept as found). */
   get(key: string): ReferenceResult | undefined {
     const found = this.plans.get(key);
-    if (found === undefined) return undefined;
+    if (found === undefined) {
+      const shipped = shippedPlan(key);
+      if (shipped !== undefined) this.set(key, shipped);
+      return shipped;
+    }
     // A Map keeps insertion order: taking it out and back makes it the most recent.
     this.plans.delete(key);
     this.plans.set(key, found);
@@ -90,25 +73,66 @@ interface Job {
   readonly request: SearchRequest;
   /** Started when it comes first in line (a per-phase search then looks for its hindsight). */
   search: ReferenceSearch | null;
+  /** Sent to the search worker (`SearchWorkerPort`), and not back yet. */
+  remote: boolean;
+  /** Failed in the search worker: run here instead, step by step. */
+  here: boolean;
   step: SearchStep;
 }
 
+/** One search as the search worker runs it (`oracleWorker.ts`): the lane's kind, spec, parameters, and the result it starts from when found before. */
+export interface OracleSearchRequest {
+  readonly kind: ReferenceLaneSearch['kind'];
+  readonly spec: ServingRunSpec;
+  readonly params: ReferenceSearchParams;
+  readonly prior?: ReferenceResult;
+}
+
 /**
- * The searches the lanes wait for, run one step at a time, one search after another: the
- * hindsight searches first, so that a per-phase search of the same spec and parameters
- * starts from the hindsight plan found (it searches that first: `fixedPerPhaseSearch`).
- * Results go to the cache; a search no lane waits for any more is dropped.
+ * A worker of its own that runs one search at a time to its end (the page's: `oracleWorkerPort.ts`),
+ * so that the serving worker's ticks never wait on one (ARCHITECTURE §3).
+ */
+export interface SearchWorkerPort {
+  /** Runs the search elsewhere, telling `progress` after each evaluation; rejects when stopped or failed. */
+  search(request: OracleSearchRequest, progress: (step: SearchStep) => void): Promise<ReferenceResult>;
+  /** Stops the search under way (its promise rejects); the next search starts afresh. */
+  stop(): void;
+}
+
+/**
+ * What the searches tell their owner when they run in a search worker: a search's progress or
+ * failure (`found` null: a failed search is then run here, step by step) or its end (the key of
+ * the plan now in the cache).
+ */
+export type SearchNews = (found: string | null) => void;
+
+/**
+ * The searches the lanes wait for, one search after another: the hindsight searches first, so
+ * that a per-phase search of the same spec and parameters starts from the hindsight plan found
+ * (it searches that first: `fixedPerPhaseSearch`). Results go to the cache; a search no lane
+ * waits for any more is dropped. Without a `port` they run here, one step at a time (`step`, in
+ * the serving worker's slices; the tests and Node); with one, each runs to its end in the
+ * search worker while the serving worker goes on, and `news` says what came back.
  */
 export class ReferenceSearches {
   private jobs: Job[] = [];
   /** Evaluations (runs of a trace) finished by the searches run here. */
   evaluations = 0;
+  private news: SearchNews = () => {};
 
-  constructor(readonly plans = new ReferencePlanCache()) {}
+  constructor(
+    readonly plans = new ReferencePlanCache(),
+    private readonly port: SearchWorkerPort | null = null,
+  ) {}
 
-  /** Whether a search is under way or waiting. */
+  /** Who is told what the search worker sends back (the serving world). */
+  listen(news: SearchNews): void {
+    this.news = news;
+  }
+
+  /** Whether there is a step to take here: a search to run here, or one to send to the search worker. */
   get busy(): boolean {
-    return this.jobs.length > 0;
+    return this.jobs.length > 0 && !this.jobs[0]!.remote;
   }
 
   /**
@@ -119,13 +143,21 @@ export class ReferenceSearches {
     const wanted = new Map<string, SearchRequest>();
     for (const r of requests) if (!wanted.has(r.key) && this.plans.get(r.key) === undefined) wanted.set(r.key, r);
     const kept = this.jobs.filter((job) => wanted.has(job.request.key));
-    for (const job of this.jobs) if (!wanted.has(job.request.key)) job.search?.return(undefined as never);
+    for (const job of this.jobs) {
+      if (wanted.has(job.request.key)) continue;
+      job.search?.return(undefined as never);
+      if (job.remote) {
+        job.remote = false;
+        this.port?.stop();
+      }
+    }
     const fresh = [...wanted.values()]
       .filter((r) => !kept.some((job) => job.request.key === r.key))
-      .map((request): Job => ({ request, search: null, step: { done: 0, total: referenceSearchBound(request.search.kind, request.spec, request.params) } }));
+      .map((request): Job => ({ request, search: null, remote: false, here: false, step: { done: 0, total: referenceSearchBound(request.search.kind, request.spec, request.params) } }));
     const order = (job: Job) => (job.request.search.kind === 'fixed-hindsight' ? 0 : 1);
+    const started = (job: Job) => job.search !== null || job.remote;
     // Array.prototype.sort is stable: lanes of one kind keep the scenario's order; one under way stays first.
-    this.jobs = [...kept, ...fresh].sort((a, b) => (a.search !== null ? -1 : b.search !== null ? 1 : order(a) - order(b)));
+    this.jobs = [...kept, ...fresh].sort((a, b) => (started(a) ? -1 : started(b) ? 1 : order(a) - order(b)));
   }
 
   /** How far the search of `key` is (done 0 while it waits its turn). */
@@ -133,10 +165,17 @@ export class ReferenceSearches {
     return this.jobs.find((job) => job.request.key === key)?.step ?? null;
   }
 
-  /** One step of the first search; the key of a search it finished (its plan is in the cache), else null. */
+  /**
+   * One step of the first search; the key of a search it finished (its plan is in the cache), else
+   * null. With a search worker, the step sends the first search there (its end comes as news).
+   */
   step(): string | null {
     const job = this.jobs[0];
     if (job === undefined) return null;
+    if (this.port !== null && !job.here) {
+      if (!job.remote) this.send(job, this.port);
+      return null;
+    }
     job.search ??= this.begin(job.request);
     const next = job.search.next();
     if (next.done !== true) {
@@ -149,14 +188,52 @@ export class ReferenceSearches {
     return job.request.key;
   }
 
-  private begin(request: SearchRequest): ReferenceSearch {
+  /** What the search of `request` begins with, when found before: per phase, hindsight's search; hindsight per model, the uniform one (issue 38). */
+  private prior(request: SearchRequest): ReferenceResult | undefined {
     const { search, spec, params } = request;
-    // What the search begins with, when found before: per phase, hindsight's search; hindsight per model, the uniform one (issue 38).
-    const prior =
-      search.kind === 'fixed-per-phase' ? this.plans.get(referencePlanKey('fixed-hindsight', spec, params)) : params.perModel ? this.plans.get(referencePlanKey('fixed-hindsight', spec, { ...params, perModel: false })) : undefined;
-    const started = search.start(spec, params, prior);
+    if (search.kind === 'fixed-per-phase') return this.plans.get(referencePlanKey('fixed-hindsight', spec, params));
+    return params.perModel ? this.plans.get(referencePlanKey('fixed-hindsight', spec, { ...params, perModel: false })) : undefined;
+  }
+
+  private begin(request: SearchRequest): ReferenceSearch {
+    const prior = this.prior(request);
+    const started = request.search.start(request.spec, request.params, prior);
     // The evaluations a known plan stands for were not run here.
     if (prior !== undefined) this.evaluations -= prior.evaluations;
     return started;
+  }
+
+  /** Sends `job` to the search worker; what comes back is for it only while it is still wanted and still the one sent. */
+  private send(job: Job, port: SearchWorkerPort): void {
+    job.remote = true;
+    const prior = this.prior(job.request);
+    const { search, spec, params, key } = job.request;
+    const current = () => job.remote && this.jobs[0] === job;
+    let counted = prior?.evaluations ?? 0;
+    port
+      .search({ kind: search.kind, spec, params, ...(prior === undefined ? {} : { prior }) }, (step) => {
+        if (!current()) return;
+        this.evaluations += Math.max(0, step.done - counted);
+        counted = Math.max(counted, step.done);
+        job.step = step;
+        this.news(null);
+      })
+      .then(
+        (result) => {
+          if (!current()) return;
+          this.jobs.shift();
+          this.plans.set(key, result);
+          this.news(key);
+        },
+        () => {
+          if (!current()) return;
+          // It failed there (a stopped search is no longer current): the same search runs here instead, as without a search worker.
+          job.remote = false;
+          job.here = true;
+          job.step = { done: 0, total: job.step.total };
+          this.evaluations -= counted - (prior?.evaluations ?? 0);
+          this.news(null);
+        },
+      );
   }
 }

@@ -28,7 +28,7 @@ import type {
   ServingSeriesChunk,
 } from './servingProtocol';
 import { SERVING_SPEED_LIMITS } from './servingProtocol';
-import { referencePlanKey, ReferenceSearches, type SearchRequest } from './referenceLanes';
+import { referencePlanKey, ReferenceSearches, type SearchRequest, type SearchWorkerPort } from './referenceLanes';
 import { referenceSearchBound, type ReferenceResult } from '../schedulers/serving/reference';
 import { ServingSeries, type ServingSeriesSnapshot } from './servingSeries';
 import type { FrameContext, FrameExtra, SessionContext, TimeTravel, WorldPlugin } from './worldPlugin';
@@ -280,7 +280,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   /** The specs of its device copies when `base` serves its models apart (scenario/deviceCopies.ts), else null. */
   private copies: ServingRunSpec[] | null = null;
   /** The reference lanes' searches and the plans found, kept across loads. */
-  readonly searches = new ReferenceSearches();
+  readonly searches: ReferenceSearches;
   /** A slice of the reference lanes' work is scheduled. */
   private sliceDue = false;
   /** The time line's markers changed (a live edit): the next frame carries them. */
@@ -296,8 +296,17 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   learningError: string | null = null;
   private session!: SessionContext<ServingTypes>;
 
-  /** `checkpoints`: the spacing, count and memory budget of the checkpoints (tests and the bench change them). */
-  constructor(checkpoints: Partial<ServingCheckpointPolicy> = {}) {
+  /**
+   * `checkpoints`: the spacing, count and memory budget of the checkpoints (tests and the bench change them).
+   * `searchPort`: a worker of its own for the reference searches (the page's); without one they run here in slices.
+   */
+  constructor(checkpoints: Partial<ServingCheckpointPolicy> = {}, searchPort: SearchWorkerPort | null = null) {
+    this.searches = new ReferenceSearches(undefined, searchPort);
+    this.searches.listen((found) => {
+      if (found !== null) this.planFound(found);
+      this.sliceLater();
+      this.session.report(false);
+    });
     const policy = { ...SERVING_CHECKPOINT_POLICY, ...checkpoints };
     this.timeTravel = {
       by: 'checkpoints',
@@ -934,8 +943,9 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
  *   from time 0 (with the live edits folded into the scenario, as `reset`).
  */
 export class ServingSession extends LiveSession<ServingTypes> {
-  constructor(host: SessionHost<ServingFrame>, checkpoints: Partial<ServingCheckpointPolicy> = {}) {
-    super(host, new ServingWorld(checkpoints));
+  /** `searchPort`: where the reference lanes search (the page's search worker; none: in this worker's slices). */
+  constructor(host: SessionHost<ServingFrame>, checkpoints: Partial<ServingCheckpointPolicy> = {}, searchPort: SearchWorkerPort | null = null) {
+    super(host, new ServingWorld(checkpoints, searchPort));
   }
 
   private get serving(): ServingWorld {

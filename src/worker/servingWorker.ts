@@ -9,6 +9,7 @@ import { workerHost } from './liveWorker';
 import { BackgroundGate } from './backgroundGate';
 import { learningAtHandFor, learningFactoryFor } from './learningLoader';
 import { servingApi } from './servingApi';
+import { oracleWorkerPort } from './oracleWorkerPort';
 import { ServingSession } from './servingSession';
 import { SweepRunner } from './servingSweeps';
 
@@ -33,7 +34,8 @@ const host: typeof frames.host = {
   background,
 };
 
-const api = servingApi(new ServingSession(host), frames, {
+// The reference lanes search in a worker of their own (oracleWorker.ts), beside the live run.
+const api = servingApi(new ServingSession(host, {}, oracleWorkerPort()), frames, {
   learningFor: learningFactoryFor,
   learningAtHand: learningAtHandFor,
   background,

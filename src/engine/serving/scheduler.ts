@@ -179,6 +179,13 @@ export interface ServingScheduler {
   /** Called at time 0 and at every slot boundary (under `eq1`, whenever a model's slot ends); returns one action per model. */
   decide(observation: ServingObservation): ServingAction;
   /**
+   * Optional, for a scheduler whose decision reads nothing of the state but the time (a
+   * reference lane's plan replayed by its search, reference.ts): the action `decide` would
+   * return at `nowMs`. The engine then calls it instead of `decide` and builds no observation
+   * (about a tenth of a search's run, issue 38); it must give the same actions.
+   */
+  actionAt?(nowMs: number): ServingAction;
+  /**
    * Called right after each `decide`: learning schedulers train here, so that a decision's
    * wall-clock time (BCEdge Fig. 16) is the inference alone.
    */

@@ -1552,7 +1552,7 @@ export class ServingRun {
    * was shown (those of the models this decision is for) are then taken.
    */
   private decideNow(due?: Uint8Array): ServingAction {
-    const action = this.scheduler.decide(this.observe());
+    const action = this.scheduler.actionAt !== undefined ? this.scheduler.actionAt(this.nowMs) : this.scheduler.decide(this.observe());
     if (this.credit !== null) for (let m = 0; m < this.m; m++) if (due === undefined || due[m] === 1) this.credit.take(m);
     return action;
   }

@@ -144,4 +144,73 @@ describe('reference lanes (oracles)', () => {
   it('say so when created without the lane’s run', () => {
     expect(() => SERVING_SCHEDULERS['fixed-hindsight'].create({}, servingSchedulerContext(1))).toThrow(/reference lane/);
   });
+
+  it('a fast search finds the plan of the exhaustive one written plainly (every candidate a whole run of the lane’s own spec from time 0, asked through decide, one at a time), hindsight and per phase', () => {
+    // Two models for 24 s, ResNet-18's step at 20 s and a tenant from 12 s: three phases; b ≤ 2, m_c ≤ 2.
+    const small: ServingRunSpec = { ...spec, models: [spec.models[0]!, spec.models[1]!], durationMs: 24_000, background: [{ fromMs: 12_000, toMs: null, intensity: 0.6 }] };
+    const p: ReferenceSearchParams = { maxBatch: 2, maxInstances: 2, rounds: 3, perModel: true };
+    const g = searchGrid(p);
+    const slots = Math.ceil(small.durationMs / small.assumptions.slotMs) + 2;
+    // A plan asked through decide only (no actionAt), on the lane's spec with every record kept.
+    const run = (plan: { fromMs: number; actions: { batchSize: number; instances: number }[] }[], toMs = small.durationMs) => {
+      const planned = createPlanned('plain', plan);
+      const r = new ServingRun({ ...small, seriesCap: slots }, { id: 'plain', decide: (o) => planned.decide(o) });
+      r.advanceTo(toMs);
+      return r;
+    };
+    const whole = (actions: { batchSize: number; instances: number }[]) => run([{ fromMs: 0, actions }]).runToEnd().utilityMean;
+    const ascent = (start: { batchSize: number; instances: number }[], value: number, objective: (a: { batchSize: number; instances: number }[]) => number) => {
+      let best = start;
+      let bestValue = value;
+      for (let round = 0; round < p.rounds; round++) {
+        let changed = false;
+        for (let m = 0; m < best.length; m++) {
+          const held = best[m]!;
+          const others = best;
+          for (const c of g) {
+            if (c.batchSize === held.batchSize && c.instances === held.instances) continue;
+            const candidate = others.map((a, j) => (j === m ? c : a));
+            const v = objective(candidate);
+            if (v > bestValue) [best, bestValue, changed] = [candidate, v, true];
+          }
+        }
+        if (!changed) break;
+      }
+      return { best, bestValue };
+    };
+    const uniforms = g.map((c) => small.models.map(() => c));
+    const uniformValues = uniforms.map(whole);
+    const u0 = uniformValues.indexOf(Math.max(...uniformValues));
+    const plainHindsight = ascent(uniforms[u0]!, uniformValues[u0]!, whole);
+    const fastHindsight = searchFixedInHindsight(small, p);
+    expect(fastHindsight.plan).toEqual([{ fromMs: 0, actions: plainHindsight.best }]);
+    expect(fastHindsight.utility).toBe(plainHindsight.bestValue);
+    // Per phase: each phase's candidates judged by the mean per-model utility of its slots, the run from 0 to its end.
+    const starts = phaseStartsMs(small);
+    expect(starts).toEqual([0, 12_000, 20_000]);
+    const plan = starts.map((fromMs) => ({ fromMs, actions: plainHindsight.best }));
+    starts.forEach((fromMs, k) => {
+      const toMs = starts[k + 1] ?? small.durationMs;
+      const objective = (actions: { batchSize: number; instances: number }[]) => {
+        let sum = 0;
+        let count = 0;
+        for (const record of run(plan.map((q, j) => (j === k ? { fromMs: q.fromMs, actions } : q)), toMs).series.values) {
+          if (record.endMs <= fromMs || record.endMs > toMs) continue;
+          for (const m of record.perModel) if (m.utility !== null) [sum, count] = [sum + m.utility, count + 1];
+        }
+        return count > 0 ? sum / count : 0;
+      };
+      const first = [plan[k]!.actions, ...uniforms];
+      const values = first.map(objective);
+      let start = 0;
+      values.forEach((v, i) => {
+        if (i > 0 && v > values[start]!) start = i;
+      });
+      plan[k] = { fromMs, actions: ascent(first[start]!, values[start]!, objective).best };
+    });
+    const plainUtility = run(plan).runToEnd().utilityMean;
+    const fastPerPhase = searchFixedPerPhase(small, p);
+    if (plainUtility < plainHindsight.bestValue) expect(fastPerPhase).toMatchObject({ fellBackToHindsight: true, utility: plainHindsight.bestValue });
+    else expect(fastPerPhase).toMatchObject({ plan, utility: plainUtility, fellBackToHindsight: false });
+  }, 120_000);
 });

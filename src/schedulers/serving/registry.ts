@@ -6,6 +6,7 @@ import type { NumericParameter } from '../pipeline/registry';
 import { createDeepRt } from './deeprt';
 import { createFixed } from './fixed';
 import { createGa } from './ga';
+import { shippedPlanFor } from './shippedPlans';
 import { createPlanned, fixedInHindsightSearch, fixedPerPhaseSearch, referenceReport, runSearch, type ReferenceResult, type ReferenceSearch, type ReferenceSearchParams, type SearchProgress } from './reference';
 
 /** A reference lane's search, for a caller that runs it itself (the serving worker, in slices). */
@@ -229,10 +230,12 @@ function referenceEntry(id: 'fixed-hindsight' | 'fixed-per-phase', label: string
         if (context.spec === undefined) throw new Error(`${id} is a reference lane: it searches on the lane's own run, which was not given`);
         const searchParams = search.params(params);
         const known = context.referenceSearches;
-        found = known?.get(referenceSearchKey(id, searchParams));
+        // Found before on this spec, or shipped with the presets (shippedPlans.ts: the same search's result, computed ahead of time).
+        found = known?.get(referenceSearchKey(id, searchParams)) ?? shippedPlanFor(id, context.spec, searchParams);
         if (found === undefined) {
           // What this search begins with, when found before: per phase, hindsight's search; hindsight per model, the uniform one.
-          const prior = known?.get(referenceSearchKey('fixed-hindsight', id === 'fixed-per-phase' ? searchParams : { ...searchParams, perModel: false }));
+          const priorParams = id === 'fixed-per-phase' ? searchParams : { ...searchParams, perModel: false };
+          const prior = known?.get(referenceSearchKey('fixed-hindsight', priorParams)) ?? shippedPlanFor('fixed-hindsight', context.spec, priorParams);
           found = runSearch(search.start(context.spec, searchParams, id === 'fixed-hindsight' && !searchParams.perModel ? undefined : prior), context.searchProgress);
           known?.set(referenceSearchKey(id, searchParams), found);
         }
