@@ -188,6 +188,12 @@ const CLIP: NumericParameter = { name: 'clip', label: 'clip ε', min: 0.01, max:
 const EPSILON_DECAY: NumericParameter = { name: 'epsilonDecaySteps', label: 'ε decay (reporting intervals)', min: 1, max: 1_000_000, integer: true, default: 300 };
 const TARGET_EVERY: NumericParameter = { name: 'targetUpdateEvery', label: 'target copy every (updates)', min: 1, max: 100_000, integer: true, default: 250 };
 
+// What every learner takes, in the order its card lists them: how it runs, its training cadence
+// and reward terms, and how its decisions are masked and held.
+const LEARNER_HEAD: readonly NumericParameter[] = [TRAIN, EXPLORE, PRETRAINED, GAMMA];
+const LEARNER_REWARD: readonly NumericParameter[] = [TRAIN_EVERY, DISCOUNT_PER_S, NORMALIZE_REWARD];
+const LEARNER_DECISIONS: readonly NumericParameter[] = [JOINT_MASK, HOLD];
+
 // Reference lanes (oracles, reference.ts).
 const SEARCH_BATCH: NumericParameter = { name: 'maxBatch', label: 'largest batch searched', min: 1, max: 128, integer: true, default: 32 };
 const SEARCH_INSTANCES: NumericParameter = { name: 'maxInstances', label: 'most instances searched', min: 1, max: 8, integer: true, default: 3 };
@@ -313,10 +319,7 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
     'BCEdge (SAC)',
     'BCEdge: discrete soft actor-critic over (b, m_c) per model, with automatic temperature and the interference predictor.',
     [
-      TRAIN,
-      EXPLORE,
-      PRETRAINED,
-      GAMMA,
+      ...LEARNER_HEAD,
       UPDATES,
       SAC_MINIBATCH,
       WARMUP_TRANSITIONS,
@@ -325,65 +328,44 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
       PREDICTOR,
       PREDICTOR_BUDGET,
       PREDICTOR_MASK,
-      TRAIN_EVERY,
-      DISCOUNT_PER_S,
-      NORMALIZE_REWARD,
+      ...LEARNER_REWARD,
       TEMPERATURE_LR,
       RANDOM_WARMUP,
       BALANCED_REPLAY,
-      JOINT_MASK,
-      HOLD,
+      ...LEARNER_DECISIONS,
     ],
   ),
   tac: learningEntry('tac', 'TAC', 'Triton with actor-critic: the same critics as BCEdge without entropy and without the predictor; its actor follows the critic’s advantage.', [
-    TRAIN,
-    EXPLORE,
-    PRETRAINED,
-    GAMMA,
+    ...LEARNER_HEAD,
     UPDATES,
     SAC_MINIBATCH,
     WARMUP_TRANSITIONS,
-    TRAIN_EVERY,
-    DISCOUNT_PER_S,
-    NORMALIZE_REWARD,
+    ...LEARNER_REWARD,
     RANDOM_WARMUP,
     BALANCED_REPLAY,
     ADVANTAGE_ACTOR,
-    JOINT_MASK,
-    HOLD,
+    ...LEARNER_DECISIONS,
   ]),
   ppo: learningEntry('ppo', 'PPO', 'Proximal policy optimization (clipped objective) over the same state, actions and reward.', [
-    TRAIN,
-    EXPLORE,
-    PRETRAINED,
-    GAMMA,
+    ...LEARNER_HEAD,
     MINIBATCH,
     ROLLOUT,
     EPOCHS,
     CLIP,
     ENTROPY_COEF,
-    TRAIN_EVERY,
-    DISCOUNT_PER_S,
-    NORMALIZE_REWARD,
-    JOINT_MASK,
-    HOLD,
+    ...LEARNER_REWARD,
+    ...LEARNER_DECISIONS,
   ]),
   ddqn: learningEntry('ddqn', 'DDQN', 'Double DQN with a target network and ε-greedy exploration over the same state, actions and reward.', [
-    TRAIN,
-    EXPLORE,
-    PRETRAINED,
-    GAMMA,
+    ...LEARNER_HEAD,
     UPDATES,
     MINIBATCH,
     WARMUP_TRANSITIONS,
     EPSILON_DECAY,
     TARGET_EVERY,
-    TRAIN_EVERY,
-    DISCOUNT_PER_S,
-    NORMALIZE_REWARD,
+    ...LEARNER_REWARD,
     BALANCED_REPLAY,
-    JOINT_MASK,
-    HOLD,
+    ...LEARNER_DECISIONS,
   ]),
   'fixed-hindsight': referenceEntry(
     'fixed-hindsight',
