@@ -163,6 +163,7 @@ describe('ServingSeriesBuffer', () => {
     throughputRps: Float64Array.from({ length: n * models }, (_, k) => from * models + k),
     latencyMeanMs: new Float64Array(n * models),
     utility: new Float64Array(n * models),
+    utilityCount: new Float64Array(n * models),
     arrivals: new Float64Array(n * models),
     violations: new Float64Array(n * models),
     batchSize: Int32Array.from({ length: n * models }, (_, k) => from * models + k),

@@ -1150,6 +1150,7 @@ function emptyChunk(): ServingSeriesChunk {
     throughputRps: new Float64Array(0),
     latencyMeanMs: new Float64Array(0),
     utility: new Float64Array(0),
+    utilityCount: new Float64Array(0),
     arrivals: new Float64Array(0),
     violations: new Float64Array(0),
     batchSize: new Int32Array(0),

@@ -61,6 +61,7 @@ function seriesOf(endMs: number[], utility: [number, number][]): ServingSeriesBu
     throughputRps: zeros(),
     latencyMeanMs: zeros(),
     utility: Float64Array.from(utility.flat()),
+    utilityCount: Float64Array.from(utility.flat(), (u) => (Number.isFinite(u) ? 1 : 0)),
     arrivals: zeros(),
     violations: zeros(),
     batchSize: new Int32Array(n * 2),
