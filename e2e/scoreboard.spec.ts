@@ -36,7 +36,7 @@ function smallWorld(): ServingScenario {
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
-test('every serving lane card shows its numbers while playing, its gaps to the oracles once they run, and says when they are stale', async ({ page }, info) => {
+test('every serving lane card shows its numbers while playing, its gaps to the oracles once they run, and says when they are stale; Figs. 7 and 10 draw while playing, the oracles’ lines included', async ({ page }, info) => {
   test.setTimeout(120_000);
   // Every text the first card's hindsight gap shows (it may change between two polls).
   await page.addInitScript(() => {
@@ -83,6 +83,20 @@ test('every serving lane card shows its numbers while playing, its gaps to the o
   await expect(lab.byTestId('lane-gap.3.hindsight')).toHaveCount(0);
   await expect(lab.byTestId('lane-gap.3.perPhase')).toBeVisible();
   await expect(lab.byTestId('serving.time')).toContainText('playing');
+  // Fig. 7 draws while playing: a bar per model (2) for Triton, DeepRT and both oracles at least.
+  await expect.poll(() => lab.chartPoints('chart.utility')).toBeGreaterThanOrEqual(8);
+  // Fig. 10 draws the oracles' lines (lanes 3 and 4, dashed), not only their legend entries.
+  const training = lab.byTestId('chart.training');
+  for (const key of ['lane-3', 'lane-4']) {
+    await expect.poll(async () => (await training.locator(`path[data-key="${key}"]`).getAttribute('d')) ?? '', { timeout: 20_000 }).toMatch(/^M[^M]*L/);
+  }
+  await expect(training).toContainText('Best fixed in hindsight (oracle)');
+  await expect(training).toContainText('Best fixed per phase (oracle)');
+  await expect(lab.byTestId('serving.time')).toContainText('playing');
+  await training.scrollIntoViewIfNeeded();
+  await training.screenshot({ path: info.outputPath('fig10-oracle-lines.png') });
+  await lab.byTestId('chart.utility').screenshot({ path: info.outputPath('fig7-playing.png') });
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(500);
   await page.screenshot({ path: info.outputPath('scoreboard-playing-1440x900.png') });
   expect(await axeProblems(page)).toEqual([]);
