@@ -8,6 +8,7 @@ import type { Verdict } from '../../scenario/verdict';
 import { VERDICTS } from '../../scenario/verdict';
 import { verdictCounts, visibleRows, type ClaimsState, type ClaimsStore, type RecomputeJob } from '../../store/claimsStore';
 import { formatEstimate, formatNumber, unitOfRow } from './claimNumbers';
+import { takeClaimFocus } from './claimFocus';
 
 export interface ClaimsViewProps {
   readonly store: ClaimsStore;
@@ -231,7 +232,13 @@ export function ClaimsView({ store, onOpen, onClose, confirm }: ClaimsViewProps)
   const computedHere = useStore(store, (s) => s.computedHere);
   const [banner, setBanner] = useState(true);
   // Rows open one line each (the claim, the lab's number, the verdict); a row unfolds on its button.
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
+  // A row asked for by another view (an Explore line pointing at its claim) opens unfolded, and is scrolled to once the rows are in.
+  const [focus] = useState(takeClaimFocus);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(focus === null ? [] : [focus]));
+  const focusShown = rows.some((r) => r.id === focus);
+  useEffect(() => {
+    if (focus !== null && focusShown) document.querySelector(`[data-testid="claims.row-${focus}"]`)?.scrollIntoView({ block: 'start' });
+  }, [focus, focusShown]);
   useEffect(() => {
     void store.getState().load();
   }, [store]);
