@@ -86,6 +86,8 @@ test('rewinding to a marker restores the board and the charts exactly', async ({
 });
 
 test('a lesson, walked through with the keyboard only', async ({ page }, info) => {
+  // Axe over the page with the lesson in the dock takes seconds on a loaded machine.
+  test.setTimeout(60_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   const lab = new LabPage(page);
   await lab.goto();
@@ -118,6 +120,9 @@ test('a lesson, walked through with the keyboard only', async ({ page }, info) =
   expect(await boardAt()).toBe(board);
   expect(await toolbarAt()).toBe(toolbar);
   await page.screenshot({ path: info.outputPath('lesson-in-dock-1440x900.png') });
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await lab.byTestId('lesson.next').focus();
   await page.keyboard.press('Enter');
   await expect(lab.byTestId('lesson.progress')).toContainText('step 2 of 5');
   await expect.poll(() => lab.currentLine()).toBe(2);
