@@ -93,6 +93,8 @@ export function LaneScoreboard({ store, score }: { readonly store: ServingStore;
   const editedAtMs = useStore(store, (s) => s.editedAtMs);
   const lane = score?.lane ?? -1;
   const pointMs = useStore(store, (s) => lastPointMs(s.series[lane]));
+  // Requests waiting now past their deadline: counted as violations only once served or rejected (an overload with late requests kept piles them up).
+  const lateQueued = useStore(store, (s) => s.live[lane]?.models.reduce((n, m) => n + m.slack.late, 0) ?? 0);
   if (score === undefined || score.run === null) return null;
   const stale = staleness(score.asOfMs, timeMs, pointMs, slotMs, editedAtMs);
   // A gap behind the lane's own numbers (its oracle has run less far) says from when it is.
@@ -125,7 +127,7 @@ export function LaneScoreboard({ store, score }: { readonly store: ServingStore;
           </tr>
           <tr>
             <th scope="row">
-              <abbr title="Requests that missed their SLO (late, failed or rejected), per request that reached the edge in the span">SLO violations</abbr>
+              <abbr title="Requests counted in the span as missing their SLO (served late, failed or rejected), per request that reached the edge in it; a request still queued is counted once it is served or rejected">SLO violations</abbr>
             </th>
             <td>{pctText(score.run.violationPct)}</td>
             <td>{pctText(score.window?.violationPct)}</td>
@@ -135,6 +137,11 @@ export function LaneScoreboard({ store, score }: { readonly store: ServingStore;
           ))}
         </tbody>
       </table>
+      {lateQueued > 0 ? (
+        <span className="lane-late" data-testid={`lane-late.${lane}`} data-late={lateQueued}>
+          and {lateQueued.toLocaleString('en-US')} queued request{lateQueued === 1 ? '' : 's'} already past {lateQueued === 1 ? 'its' : 'their'} SLO now (counted once served or rejected)
+        </span>
+      ) : null}
       {stale !== null ? (
         <span className="lane-stale" data-testid={`lane-stale.${lane}`} role="note">
           as of t = {seconds(stale.asOfMs)}
