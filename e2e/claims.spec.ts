@@ -191,6 +191,50 @@ test.describe('the Claims view on a hand-made report', () => {
   });
 });
 
+test.describe('the Claims view’s rows', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test('open folded to one line with the verdict, unfold by click or keyboard, and write Fig. 16’s number with its unit and interval’s digits', async ({ page }, info) => {
+    const claims = new ClaimsPage(page);
+    const report = fixtureReport();
+    // Fig. 16's row as the shipped report has it: BCEdge against DeepRT, wall-clock time per decision, % (1,218 × as long).
+    const fig16 = { ...report.rows.find((r) => r.paper === 'bcedge')!, id: 'bcedge-fig16-vs-deeprt', where: 'Fig. 16', labNumber: 'BCEdge against DeepRT, wall-clock time per scheduling decision on this machine, %', estimate: { mean: 121745.55179863606, halfWidth95: 111205.70213935213, seeds: 5 } };
+    await claims.serveReport({ ...report, rows: [...report.rows, fig16] });
+    await claims.openView();
+    const ids = await claims.rowIds();
+    expect(ids.length).toBeGreaterThan(2);
+    // Every row folded: one line with the claim, the lab's number and the verdict; the strip and the reason hidden.
+    for (const id of ids) {
+      await expect(claims.row(id)).toHaveAttribute('data-expanded', 'no');
+      await expect(claims.row(id).locator('.verdict').first()).toBeVisible();
+    }
+    const first = ids[0]!;
+    await expect(claims.byTestId(`claims.strip-${first}`)).toBeHidden();
+    const folded = (await claims.row(first).boundingBox())!.height;
+    await page.screenshot({ path: info.outputPath('claims-folded-1440x900.png') });
+    expect(folded).toBeLessThan(90);
+    // Unfolded by its button with the keyboard (Enter), folded again by a click.
+    await claims.byTestId(`claims.toggle-${first}`).focus();
+    await page.keyboard.press('Enter');
+    await expect(claims.row(first)).toHaveAttribute('data-expanded', 'yes');
+    await expect(claims.byTestId(`claims.toggle-${first}`)).toHaveAttribute('aria-expanded', 'true');
+    await expect(claims.byTestId(`claims.strip-${first}`)).toBeVisible();
+    expect((await claims.row(first).boundingBox())!.height).toBeGreaterThan(folded);
+    await claims.byTestId(`claims.toggle-${first}`).click();
+    await expect(claims.row(first)).toHaveAttribute('data-expanded', 'no');
+    // Fig. 16: grouped, to two significant digits of its interval, with its unit and how many times as long.
+    await expect(claims.byTestId('claims.estimate-bcedge-fig16-vs-deeprt')).toHaveText('+120,000 ± 110,000 % (≈ 1,200 ×; 5 seeds)');
+    // Every row unfolded at once, then axe over the view.
+    await claims.byTestId('claims.expand-all').click();
+    for (const id of ids) await expect(claims.row(id)).toHaveAttribute('data-expanded', 'yes');
+    await page.screenshot({ path: info.outputPath('claims-unfolded-1440x900.png') });
+    const results = await new AxeBuilder({ page }).include('[data-testid="claims"]').analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`)).toEqual([]);
+    claims.expectCleanLog();
+  });
+});
+
 /** The lab's results document (Results JSON). */
 async function resultsOf(page: Page): Promise<{ results: { label: string; summary: Record<string, number> }[] }> {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('files.export-json').click()]);

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { encodeAnyScenarioLink, encodePipelineScenarioLink } from '../src/scenario/link';
 import { defaultPipelineScenario, SERVING_PRESETS } from '../src/scenario/presets';
@@ -127,5 +128,38 @@ test('the serving lab has Explore too: a 2 × 2 sweep of the request rate and a 
   await expect(lab.byTestId('explore')).toBeHidden();
   await expect(lab.byTestId('serving')).toBeVisible();
   await expect(lab.byTestId('controls.rps')).toHaveValue('30');
+  lab.expectCleanLog();
+});
+
+test('a result that contradicts a lesson (ODIN below Static at every α) comes with a line pointing at the claim that explains it, which opens unfolded', async ({ page }, info) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const lab = new LabPage(page);
+  await lab.goto();
+  // Explore pauses the lab as it opens.
+  await lab.byTestId('explore.open').click();
+  await expect(lab.byTestId('explore')).toBeVisible();
+  // One axis, ODIN α, on the default scenario (2,000 queries, the hog on EP 2), one seed: ODIN trails Static at 2, 10 and 20.
+  await lab.byTestId('explore.axis-0.path').selectOption('pipeline.lanes[0].params.alpha');
+  await lab.byTestId('explore.axis-0.values').fill('2, 10, 20');
+  await lab.byTestId('explore.seeds').fill('1');
+  await lab.byTestId('explore.metric').selectOption('throughputMeanQps');
+  await lab.byTestId('explore.run').click();
+  await expect(lab.byTestId('explore.progress')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
+  const line = lab.byTestId('explore.surprises').locator('li[data-claim="odin-fig6-throughput"]');
+  await expect(line).toContainText('below');
+  await expect(line).toContainText('at every ODIN α');
+  await line.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: info.outputPath('explore-surprise-1440x900.png') });
+  const results = await new AxeBuilder({ page }).include('[data-testid="explore"]').analyze();
+  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(" ")} ${n.failureSummary ?? ""}`).slice(0, 3).join(" | ")})`)).toEqual([]);
+  // The line's button opens the Claims view in Explore's place, on that claim's row, unfolded and on the screen.
+  await lab.byTestId('explore.claim-odin-fig6-throughput').click();
+  await expect(lab.byTestId('claims')).toHaveAttribute('data-status', 'ready');
+  await expect(lab.byTestId('explore')).toBeHidden();
+  const row = lab.byTestId('claims.row-odin-fig6-throughput');
+  await expect(row).toHaveAttribute('data-expanded', 'yes');
+  await expect(row).toBeInViewport();
+  await page.screenshot({ path: info.outputPath('claims-from-explore-1440x900.png') });
   lab.expectCleanLog();
 });

@@ -76,7 +76,7 @@ test('learning lanes in the serving page: live policy, α, training from scratch
   await expect(lab.byTestId('banner.errors')).toContainText('not valid JSON');
   await page.getByRole('button', { name: 'Dismiss' }).click();
 
-  // Paused: the summaries bring Fig. 14's per-slot SLO violations and Fig. 7 with the learning lane.
+  // Paused: the summaries bring Fig. 14's per-slot SLO violations; Fig. 7 (from the series, drawn while playing too) has the learning lane's bars.
   await lab.byTestId('serving.pause').click();
   await expect.poll(() => lab.chartPoints('chart.slo-cdf', 'data-series')).toBe(1);
   await expect.poll(() => lab.chartPoints('chart.utility')).toBe(24);

@@ -61,6 +61,8 @@ test('a serving link reopens the scenario exactly, per-model settings included',
   await lab.byTestId('controls.batch-yolo').fill('5'); // b = 32
   await lab.byTestId('controls.instances-bert').fill('3');
   await expect(lab.byTestId('device.model-bert')).toContainText('m_c = 3');
+  // The page that edited the Triton lane renames it at once.
+  await expect(lab.byTestId('lane.fixed')).toContainText('Triton (fixed) b=8 m_c=2; bert m_c=3; yolo b=32');
   await lab.byTestId('links.copy').click();
   const link = await lab.byTestId('links.url').inputValue();
   expect(new URL(link).hash.startsWith('#z1=')).toBe(true);
@@ -73,7 +75,7 @@ test('a serving link reopens the scenario exactly, per-model settings included',
       await expect.poll(async () => Number(await p.byTestId('serving.time').getAttribute('data-time-ms'))).toBe(1000 * s);
     }
     await expect(p.byTestId('lane.fixed')).toContainText('utility');
-    // The lanes' numbers (a live-edited Triton lane's title is not yet renamed in the page that edited it; the reopened link names its per-model settings).
+    // The lanes' numbers (from 'utility' on: the edited page and the reopened link both name the per-model settings in the Triton lane's title).
     return (await p.page.locator('[data-testid^="lane."]').allTextContents()).map((t) => t.slice(t.indexOf('utility')));
   };
   const here = await readLanes(lab);
@@ -84,6 +86,7 @@ test('a serving link reopens the scenario exactly, per-model settings included',
   await expect(other.byTestId('serving')).toBeVisible();
   await expect(other.byTestId('device.model-yolo')).toContainText('b = 32');
   await expect(other.byTestId('device.model-bert')).toContainText('m_c = 3');
+  await expect(other.byTestId('lane.fixed')).toContainText('Triton (fixed) b=8 m_c=2; bert m_c=3; yolo b=32');
   // The link carries its moment (view.at): it reopens playing or paused, as it was copied.
   if (await other.byTestId('serving.pause').isEnabled()) await other.byTestId('serving.pause').click();
   expect(await readLanes(other)).toEqual(here);

@@ -172,6 +172,8 @@ test('a serving lesson, walked through with the keyboard only: each step goes to
     await expect.poll(() => lab.timeMs(), { timeout: 20_000 }).toBe(timeMs);
     // The device board follows the step's lane.
     await expect(lab.byTestId('device.board')).toContainText(lanes[k]!);
+    // b = 1 on one instance: the queue piles up, and its card says how many wait past their SLO (not yet counted).
+    if (k === 0) await expect(lab.byTestId('lane-late.0')).toContainText('already past their SLO');
   }
   await expect(lab.byTestId('lesson.text')).toContainText('b = 8 on 2 instances');
   // Back goes to the step before, its time and lane.

@@ -85,7 +85,10 @@ test('rewinding to a marker restores the board and the charts exactly', async ({
   lab.expectCleanLog();
 });
 
-test('a lesson, walked through with the keyboard only', async ({ page }) => {
+test('a lesson, walked through with the keyboard only', async ({ page }, info) => {
+  // Axe over the page with the lesson in the dock takes seconds on a loaded machine.
+  test.setTimeout(60_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
   const lab = new LabPage(page);
   await lab.goto();
   await page.keyboard.press('Space'); // pause the default run (focus is on the page)
@@ -99,7 +102,12 @@ test('a lesson, walked through with the keyboard only', async ({ page }) => {
     await page.keyboard.press('Tab');
     if ((await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))) === 'lessons.open') break;
   }
+  const boardAt = async () => (await lab.byTestId('board').boundingBox())!.y;
+  const toolbarAt = async () => (await page.locator('.lab-toolbar').boundingBox())!.height;
+  const [board, toolbar] = [await boardAt(), await toolbarAt()];
   await page.keyboard.press('Enter');
+  // The list opens over the page: the board stays where it was.
+  expect(await boardAt()).toBe(board);
   await page.keyboard.press('Tab'); // lesson 1
   await page.keyboard.press('Tab'); // lesson 2
   await expect(lab.byTestId('lessons.start-lesson-odin')).toBeFocused();
@@ -107,6 +115,14 @@ test('a lesson, walked through with the keyboard only', async ({ page }) => {
   await expect(lab.byTestId('lesson.progress')).toContainText('step 1 of 5');
   await expect(lab.byTestId('lesson.next')).toBeFocused();
   await expect.poll(() => lab.served()).toBe(20);
+  // The lesson under way leads the dock beside the board; the board and the toolbar do not move.
+  await expect(lab.byTestId('dock').getByTestId('lesson')).toBeVisible();
+  expect(await boardAt()).toBe(board);
+  expect(await toolbarAt()).toBe(toolbar);
+  await page.screenshot({ path: info.outputPath('lesson-in-dock-1440x900.png') });
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  await lab.byTestId('lesson.next').focus();
   await page.keyboard.press('Enter');
   await expect(lab.byTestId('lesson.progress')).toContainText('step 2 of 5');
   await expect.poll(() => lab.currentLine()).toBe(2);

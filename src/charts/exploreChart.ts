@@ -27,11 +27,18 @@ const label = (v: AxisValue) => (typeof v === 'number' ? formatValue(v) : String
 export function drawExplore(svg: SVGSVGElement, data: ExploreData, handlers: ExploreChartHandlers): void {
   const root = select(svg);
   root.selectAll('*').remove();
-  root.attr('viewBox', `0 0 ${WIDTH} ${HEIGHT}`).attr('role', 'img').attr('class', 'explore-chart');
+  root.attr('viewBox', `0 0 ${WIDTH} ${HEIGHT}`).attr('role', 'img').attr('class', 'explore-chart').attr('aria-label', chartLabel(data));
   const inner = { width: WIDTH - MARGIN.left - MARGIN.right, height: HEIGHT - MARGIN.top - MARGIN.bottom };
   const g = root.append('g').attr('transform', `translate(${MARGIN.left},${MARGIN.top})`);
   if (data.heatmap !== null) drawHeatmap(g, data, inner, handlers);
   else if (data.axes.length === 1) drawLines(g, data, inner, handlers);
+}
+
+/** What the chart shows, in words, for a screen reader (its cells and points carry their own labels). */
+function chartLabel(data: ExploreData): string {
+  const axes = data.axes.map((a) => `${a.name} (${a.values.join(', ')})`).join(' × ');
+  if (data.heatmap !== null) return `Heatmap of ${data.heatmap.title} over ${axes}.`;
+  return `${data.metricLabel} against ${axes}, a line per lane: ${data.laneLabels.join(', ')}.`;
 }
 
 type Group = ReturnType<typeof select<SVGGElement, unknown>>;

@@ -55,7 +55,7 @@ describe('the column buffer both worlds’ series use', () => {
     const serving = new ServingSeriesBuffer(1);
     const models = 3;
     const wide = (v: number) => new Float64Array(models).fill(v);
-    const slot = { endMs: Float64Array.of(1000), slots: Float64Array.of(1), throughputRps: wide(7), latencyMeanMs: wide(8), utility: wide(9), arrivals: wide(1), violations: wide(0) };
+    const slot = { endMs: Float64Array.of(1000), slots: Float64Array.of(1), throughputRps: wide(7), latencyMeanMs: wide(8), utility: wide(9), utilityCount: wide(1), arrivals: wide(1), violations: wide(0) };
     serving.add({ ...slot, batchSize: Int32Array.of(1, 2, 4), instances: Int32Array.of(1, 1, 2) }, false, models);
     expect(serving.models).toBe(3);
     expect(serving.at('batchSize', 0, 2)).toBe(4);

@@ -5,7 +5,7 @@ import { ColumnBuffer, float64, int32 } from './series';
 const SERVING_POINT_COLUMNS = ['endMs', 'slots'] as const satisfies readonly (keyof ServingSeriesChunk)[];
 export type ServingPointColumn = (typeof SERVING_POINT_COLUMNS)[number];
 /** Per-model columns: `models` values per point, row-major (point i, model m at i · models + m). */
-const SERVING_MODEL_COLUMNS = { throughputRps: float64, latencyMeanMs: float64, utility: float64, arrivals: float64, violations: float64 } as const;
+const SERVING_MODEL_COLUMNS = { throughputRps: float64, latencyMeanMs: float64, utility: float64, utilityCount: float64, arrivals: float64, violations: float64 } as const;
 export type ServingModelColumn = keyof typeof SERVING_MODEL_COLUMNS;
 /** Per-model integer columns, row-major as the per-model columns. */
 const SERVING_MODEL_INT_COLUMNS = { batchSize: int32, instances: int32 } as const;

@@ -90,7 +90,10 @@ describe('the serving store', () => {
     expect(store.getState().platform).toBe('tx2');
     await store.getState().step(5_000);
     expect(await store.getState().setModelConfig(1, 0, 32, 3)).toBe(false); // DeepRT is not configurable
+    expect(store.getState().editedAtMs).toBeNull();
     expect(await store.getState().setModelConfig(0, 0, 32, 3)).toBe(true);
+    // The live scoreboard's numbers from before it are marked as such (scoreboard.ts `staleness`).
+    expect(store.getState().editedAtMs).toBe(5_000);
     expect(store.getState().lanes[0]!.params).toMatchObject({ 'batchSize.yolo': 32, 'instances.yolo': 3 });
     expect(store.getState().scenario!.serving.lanes[0]!.params).toMatchObject({ 'batchSize.yolo': 32, 'instances.yolo': 3 });
     // Applied from the next slot on.
@@ -101,6 +104,8 @@ describe('the serving store', () => {
     expect(store.getState().scenario!.serving.lanes[0]!.params?.['batchSize.yolo']).toBeUndefined();
     expect(store.getState().scenario!.serving.platform).toBe('tx2');
     expect(store.getState().timeMs).toBe(0);
+    // A run started afresh has no edit newer than its numbers.
+    expect(store.getState().editedAtMs).toBeNull();
     await store.getState().undo();
     expect(store.getState().scenario!.serving.platform).toBe('xavier-nx');
     await store.getState().redo();
@@ -163,6 +168,7 @@ describe('ServingSeriesBuffer', () => {
     throughputRps: Float64Array.from({ length: n * models }, (_, k) => from * models + k),
     latencyMeanMs: new Float64Array(n * models),
     utility: new Float64Array(n * models),
+    utilityCount: new Float64Array(n * models),
     arrivals: new Float64Array(n * models),
     violations: new Float64Array(n * models),
     batchSize: Int32Array.from({ length: n * models }, (_, k) => from * models + k),

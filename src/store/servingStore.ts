@@ -100,6 +100,12 @@ export interface ServingSlice {
   searches: readonly (ServingLaneSearch | null)[];
   sweeps: ServingSweeps;
   selectedModel: number;
+  /**
+   * Simulated time of the last live edit that changes the lanes from then on (a Triton setting,
+   * a tenant added or removed), ms; null since the load. Numbers that end before it do not show
+   * it yet (the live scoreboard says so).
+   */
+  editedAtMs: number | null;
 
   /** Sets the request rate (the run restarts from time 0); false when refused (the banner names the field). */
   setArrivalRate(rateRps: number): Promise<boolean>;
@@ -151,20 +157,21 @@ function servingWorld(client: ServingClient): LiveWorld<ServingTypes, ServingSli
       searches: [],
       sweeps: { figure1: null, rps: null },
       selectedModel: 0,
+      editedAtMs: null,
       setArrivalRate: async (rateRps) => (await liveEdit(() => client.setArrivalRate(rateRps))).ok,
       setModelConfig: async (lane, model, batchSize, instances) => {
         const answer = await liveEdit(() => client.setModelConfig(lane, model, batchSize, instances));
-        if (answer.ok) set({ lanes: get().lanes.map((l) => (l.index === lane ? answer.lane : l)) });
+        if (answer.ok) set({ lanes: get().lanes.map((l) => (l.index === lane ? answer.lane : l)), editedAtMs: get().timeMs });
         return answer.ok;
       },
       addBackground: async (intensity, memoryMb) => {
         const answer = await liveEdit(() => client.addBackground(intensity, memoryMb));
-        if (answer.ok) set({ backgrounds: answer.backgrounds });
+        if (answer.ok) set({ backgrounds: answer.backgrounds, editedAtMs: get().timeMs });
         return answer.ok;
       },
       removeBackground: async (id) => {
         const answer = await liveEdit(() => client.removeBackground(id));
-        if (answer.ok) set({ backgrounds: answer.backgrounds });
+        if (answer.ok) set({ backgrounds: answer.backgrounds, editedAtMs: get().timeMs });
         return answer.ok;
       },
       selectModel: (model) => set({ selectedModel: model }),
@@ -227,6 +234,7 @@ function servingWorld(client: ServingClient): LiveWorld<ServingTypes, ServingSli
       durationMs: result.durationMs,
       rateRps: result.scenario.serving.rateRps,
       backgrounds: result.backgrounds,
+      editedAtMs: null,
       selectedModel: Math.max(0, Math.min(state.selectedModel, result.models.length - 1)),
     }),
     refreshed: (scenario) => ({ rateRps: scenario.serving.rateRps }),
@@ -246,6 +254,8 @@ function servingWorld(client: ServingClient): LiveWorld<ServingTypes, ServingSli
       durationMs: frame.durationMs,
       furthestMs: frame.furthestMs,
       furthest: frame.furthestMs,
+      // A run started afresh (a reset folds the live edits into the scenario from time 0): no edit is newer than its numbers.
+      ...(fresh && frame.timeMs === 0 ? { editedAtMs: null } : {}),
       ...(frame.timeline ? { timelineMarkers: frame.timeline.markers } : {}),
     }),
     markerTarget: (marker) => ({ position: marker.timeMs }),

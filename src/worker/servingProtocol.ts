@@ -51,6 +51,11 @@ export interface ServingSeriesChunk {
   readonly latencyMeanMs: Float64Array;
   /** Mean utility (Eq. 3) over the point's slots that had one; NaN when none. */
   readonly utility: Float64Array;
+  /**
+   * Reporting intervals of the point that had a utility (`utility` is their mean): with it the
+   * page adds points up to the run's mean exactly as the summary does (the live scoreboard).
+   */
+  readonly utilityCount: Float64Array;
   /** Requests that reached the edge during the point. */
   readonly arrivals: Float64Array;
   /** SLO violations (late + failed + dropped) counted during the point. */

@@ -167,6 +167,7 @@ export class ServingSeries {
         throughputRps: perModel((p, m) => (p.endMs > p.startMs ? (1000 * p.completed[m]!) / (p.endMs - p.startMs) : 0)),
         latencyMeanMs: perModel((p, m) => (p.completed[m]! > 0 ? p.latencySum[m]! / p.completed[m]! : 0)),
         utility: perModel((p, m) => (p.utilityCount[m]! > 0 ? p.utilitySum[m]! / p.utilityCount[m]! : Number.NaN)),
+        utilityCount: perModel((p, m) => p.utilityCount[m]!),
         arrivals: perModel((p, m) => p.arrivals[m]!),
         violations: perModel((p, m) => p.violations[m]!),
         batchSize: ints((p) => p.batchSize),

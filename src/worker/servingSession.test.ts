@@ -110,6 +110,8 @@ describe('ServingSession', () => {
     expect(session.setModelConfig(0, 0, 256, 3)).toEqual({ ok: false, errors: [{ path: 'serving.lanes[0].params.batchSize.yolo', message: 'must be an integer from 1 to 128, got 256' }] });
     const info = done(session.setModelConfig(0, 0, 32, 3)).lane;
     expect(info).toMatchObject({ params: { 'batchSize.yolo': 32, 'instances.yolo': 3 } });
+    // Its title names the model set apart, as a link reopened with this setting does.
+    expect(info.label).toBe('Triton (fixed) b=8 m_c=2; yolo b=32 m_c=3');
     session.step(5_000);
     const s = collect(frames, 0);
     const models = frames.at(-1)!.models;

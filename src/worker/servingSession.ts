@@ -10,7 +10,7 @@ import { buildLaneRun, buildServingSpec, deviceCopiesOf, laneReport, servingLane
 import { LearningScheduler } from '../agents/learningScheduler';
 import type { AgentFile } from '../agents/learner';
 import { DiscreteSac, type SacUpdateExplained } from '../agents/sac';
-import { isLearningScheduler, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext, type LearningFactory } from '../schedulers/serving/registry';
+import { isLearningScheduler, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext, type LearningFactory, type ServingSchedulerId } from '../schedulers/serving/registry';
 import { createFixed } from '../schedulers/serving/fixed';
 import { LearningLane, type LearningLaneSnapshot } from './learningLane';
 import { TICK_BUDGET_MS, type SessionHost } from './liveLoop';
@@ -592,7 +592,8 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
       hooks.overrides![index] = { ...c.action };
       const id = this.base!.serving.models[c.model]!.model;
       const params = { ...lane.info.params, [`batchSize.${id}`]: c.action.batchSize, [`instances.${id}`]: c.action.instances };
-      lane.info = { ...lane.info, params };
+      // The title follows (a model set apart by the per-model sliders is named), as a link reopened with these settings names it.
+      lane.info = { ...lane.info, params, label: servingLaneLabel(lane.info.scheduler as ServingSchedulerId, params) };
     }
   }
 
@@ -1160,6 +1161,7 @@ function emptyChunk(): ServingSeriesChunk {
     throughputRps: new Float64Array(0),
     latencyMeanMs: new Float64Array(0),
     utility: new Float64Array(0),
+    utilityCount: new Float64Array(0),
     arrivals: new Float64Array(0),
     violations: new Float64Array(0),
     batchSize: new Int32Array(0),

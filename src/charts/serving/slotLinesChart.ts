@@ -123,6 +123,7 @@ export function createSlotLines(host: HTMLElement, className: string, height: nu
       .selectAll<SVGPathElement, SlotLine>('path')
       .data(lines, (l) => l.key)
       .join('path')
+      .attr('data-key', (l) => l.key)
       .attr('fill', 'none')
       .attr('stroke', (l) => l.colour)
       .attr('stroke-width', 2)

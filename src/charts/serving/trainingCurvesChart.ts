@@ -17,6 +17,8 @@ export interface TrainingCurvesData {
     readonly learning: boolean;
     readonly slot: ArrayLike<number>;
     readonly reward: ArrayLike<number>;
+    /** What the legend adds after the label (default: "no learning" for a lane that does not learn). */
+    readonly note?: string;
   }[];
   /** Width of the moving average, slots (default: `smoothingWindow` of the last slot). */
   readonly windowSlots?: number;
@@ -95,7 +97,7 @@ export function createTrainingCurvesChart(host: HTMLElement, options: ChartOptio
     const window = Math.max(1, Math.round(data.windowSlots ?? smoothingWindow(lastSlotOf(data))));
     const lines: SlotLine[] = data.lanes.map((lane, l) => ({
       key: `lane-${lane.index ?? l}`,
-      label: lane.learning ? lane.label : `${lane.label} (no learning)`,
+      label: lane.note !== undefined ? `${lane.label} (${lane.note})` : lane.learning ? lane.label : `${lane.label} (no learning)`,
       colour: laneColour(lane.index ?? l),
       dashed: !lane.learning,
       slot: lane.slot,

@@ -4,9 +4,11 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { ClaimRow, ClaimsProvenance, Paper, ReadingValue, SensitivityResult } from '../../scenario/claimsReport';
 import type { MachineClaimRow } from '../../scenario/realClaim';
-import type { Estimate, Verdict } from '../../scenario/verdict';
+import type { Verdict } from '../../scenario/verdict';
 import { VERDICTS } from '../../scenario/verdict';
 import { verdictCounts, visibleRows, type ClaimsState, type ClaimsStore, type RecomputeJob } from '../../store/claimsStore';
+import { formatEstimate, formatNumber, unitOfRow } from './claimNumbers';
+import { takeClaimFocus } from './claimFocus';
 
 export interface ClaimsViewProps {
   readonly store: ClaimsStore;
@@ -35,28 +37,6 @@ const VERDICT_HELP: Record<Verdict, string> = {
   noise: 'the interval straddles the boundary: with these seeds the lab cannot tell',
 };
 
-/** The short form of a number, as the verdict's reasons write it (scenario/verdict.ts). */
-export function formatNumber(v: number, signed = false): string {
-  if (!Number.isFinite(v)) return String(v);
-  const abs = Math.abs(v);
-  const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : 2;
-  const text = abs.toFixed(digits);
-  const sign = v < 0 && Number(text) !== 0 ? '−' : signed && v > 0 ? '+' : '';
-  return `${sign}${text}`;
-}
-
-/** ` pp` after a difference in percentage points (a claim whose baseline was near 0, scenario/claims.ts `pointsBelow`). */
-export function unitOf(e: Estimate): string {
-  return e.unit === 'points' ? ' pp' : '';
-}
-
-/** `mean ± half-width (n seeds)`, or `mean (1 seed)`; `mean ± half-width pp (…)` for a difference in points. */
-export function formatEstimate(e: Estimate): string {
-  const seeds = `${e.seeds} seed${e.seeds === 1 ? '' : 's'}`;
-  const half = e.halfWidth95 < 0.005 ? '0' : formatNumber(e.halfWidth95);
-  return e.seeds > 1 ? `${formatNumber(e.mean)} ± ${half}${unitOf(e)} (${seeds})` : `${formatNumber(e.mean)}${unitOf(e)} (${seeds})`;
-}
-
 function formatReading(value: ReadingValue): string {
   return typeof value === 'number' ? String(value) : typeof value === 'boolean' ? (value ? 'on' : 'off') : value;
 }
@@ -70,7 +50,7 @@ function VerdictBadge({ verdict, small = false }: { readonly verdict: Verdict; r
 }
 
 /** The sensitivity strip: per modelling choice, each reading's value, the lab's number under it and its verdict. */
-function SensitivityStrip({ sensitivity, id }: { readonly sensitivity: readonly SensitivityResult[]; readonly id: string }) {
+function SensitivityStrip({ sensitivity, id, labNumber }: { readonly sensitivity: readonly SensitivityResult[]; readonly id: string; readonly labNumber: string }) {
   if (sensitivity.length === 0) return <span className="claims-muted">no modelling choice swept</span>;
   return (
     <ul className="claims-strip" data-testid={`claims.strip-${id}`}>
@@ -79,8 +59,8 @@ function SensitivityStrip({ sensitivity, id }: { readonly sensitivity: readonly 
           <span className="claims-strip-label">{choice.label}</span>
           <ul className="claims-readings">
             {choice.readings.map((r, k) => (
-              <li key={k} className={`claims-reading reading-${r.verdict}`} data-verdict={r.verdict} title={`${choice.path} = ${formatReading(r.value)}: ${r.estimate === null ? 'not measured' : formatEstimate(r.estimate)}, ${VERDICT_TEXT[r.verdict]}`}>
-                <span className="claims-reading-value">{formatReading(r.value)}</span> <span className="claims-reading-number">{r.estimate === null ? '–' : `${formatNumber(r.estimate.mean, true)}${unitOf(r.estimate)}`}</span>{' '}
+              <li key={k} className={`claims-reading reading-${r.verdict}`} data-verdict={r.verdict} title={`${choice.path} = ${formatReading(r.value)}: ${r.estimate === null ? 'not measured' : formatEstimate(r.estimate, unitOfRow(r.estimate, labNumber))}, ${VERDICT_TEXT[r.verdict]}`}>
+                <span className="claims-reading-value">{formatReading(r.value)}</span> <span className="claims-reading-number">{r.estimate === null ? '–' : `${formatNumber(r.estimate.mean, true)}${r.estimate.unit === 'points' ? ' pp' : ''}`}</span>{' '}
                 <VerdictBadge verdict={r.verdict} small />
               </li>
             ))}
@@ -251,6 +231,14 @@ export function ClaimsView({ store, onOpen, onClose, confirm }: ClaimsViewProps)
   const rows = useStore(store, useShallow(selectRows));
   const computedHere = useStore(store, (s) => s.computedHere);
   const [banner, setBanner] = useState(true);
+  // Rows open one line each (the claim, the lab's number, the verdict); a row unfolds on its button.
+  // A row asked for by another view (an Explore line pointing at its claim) opens unfolded, and is scrolled to once the rows are in.
+  const [focus] = useState(takeClaimFocus);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(focus === null ? [] : [focus]));
+  const focusShown = rows.some((r) => r.id === focus);
+  useEffect(() => {
+    if (focus !== null && focusShown) document.querySelector(`[data-testid="claims.row-${focus}"]`)?.scrollIntoView({ block: 'start' });
+  }, [focus, focusShown]);
   useEffect(() => {
     void store.getState().load();
   }, [store]);
@@ -365,6 +353,12 @@ export function ClaimsView({ store, onOpen, onClose, confirm }: ClaimsViewProps)
             <p className="claims-counts" data-testid="claims.counts">
               {allRows.length} claims: {VERDICTS.map((v) => `${counts[v]} ${VERDICT_TEXT[v]}`).join(', ')}. Showing {rows.length}.
             </p>
+            <button type="button" data-testid="claims.expand-all" onClick={() => setExpanded(new Set(rows.map((r) => r.id)))}>
+              Expand every row
+            </button>
+            <button type="button" data-testid="claims.collapse-all" onClick={() => setExpanded(new Set())}>
+              Collapse every row
+            </button>
           </div>
           <div className="claims-table-wrap">
             <table className="claims-table">
@@ -394,10 +388,19 @@ export function ClaimsView({ store, onOpen, onClose, confirm }: ClaimsViewProps)
               <tbody>
                 {rows.map((row) => {
                   const here = computedHere[row.id];
+                  const open = expanded.has(row.id);
+                  const toggle = () => setExpanded((was) => {
+                    const next = new Set(was);
+                    if (next.has(row.id)) next.delete(row.id);
+                    else next.add(row.id);
+                    return next;
+                  });
                   return (
                     <tr
                       key={row.id}
+                      className={open ? 'claims-row' : 'claims-row collapsed'}
                       data-testid={`claims.row-${row.id}`}
+                      data-expanded={open ? 'yes' : 'no'}
                       data-verdict={row.verdict}
                       data-paper={row.paper}
                       data-computed={here === undefined ? 'shipped' : 'here'}
@@ -407,26 +410,28 @@ export function ClaimsView({ store, onOpen, onClose, confirm }: ClaimsViewProps)
                       data-unit={row.estimate?.unit ?? ''}
                     >
                       <th scope="row" className="claims-claim">
-                        <span className="claims-where">
-                          {PAPERS[row.paper]} {row.where}
-                        </span>
-                        <Quote quote={row.quote} />
+                        <button type="button" className="claims-toggle" aria-expanded={open} data-testid={`claims.toggle-${row.id}`} onClick={toggle} title={open ? 'Collapse this claim to one line' : 'Show the whole claim, what flips it and why'}>
+                          <span aria-hidden="true">{open ? '▾' : '▸'}</span> {PAPERS[row.paper]} {row.where}
+                        </button>
+                        {open ? <Quote quote={row.quote} /> : <span className="claims-quote-line">{row.quote}</span>}
                       </th>
                       <td className="claims-paper">{row.paperNumber ?? <span className="claims-muted">a direction</span>}</td>
                       <td className="claims-lab">
                         <span className="claims-estimate" data-testid={`claims.estimate-${row.id}`}>
-                          {row.estimate === null ? 'not computed' : formatEstimate(row.estimate)}
+                          {row.estimate === null ? 'not computed' : formatEstimate(row.estimate, unitOfRow(row.estimate, row.labNumber))}
                         </span>
-                        <span className="claims-lab-what">{row.labNumber}</span>
-                        {row.references !== undefined && row.references.length > 0 ? (
-                          <ul className="claims-references" aria-label="Reference lanes, measured the same way">
-                            {row.references.map((r) => (
-                              <li key={r.label}>
-                                {r.label}: {formatEstimate(r.estimate)}
-                              </li>
-                            ))}
-                          </ul>
-                        ) : null}
+                        <div className="claims-detail" hidden={!open}>
+                          <span className="claims-lab-what">{row.labNumber}</span>
+                          {row.references !== undefined && row.references.length > 0 ? (
+                            <ul className="claims-references" aria-label="Reference lanes, measured the same way">
+                              {row.references.map((r) => (
+                                <li key={r.label}>
+                                  {r.label}: {formatEstimate(r.estimate, unitOfRow(r.estimate, row.labNumber))}
+                                </li>
+                              ))}
+                            </ul>
+                          ) : null}
+                        </div>
                         {here !== undefined ? (
                           <span className="claims-here" data-testid={`claims.here-${row.id}`} title={provenanceText(here)}>
                             computed here: {provenanceText(here)}
@@ -437,11 +442,16 @@ export function ClaimsView({ store, onOpen, onClose, confirm }: ClaimsViewProps)
                         <VerdictBadge verdict={row.verdict} />
                       </td>
                       <td>
-                        <SensitivityStrip sensitivity={row.sensitivity} id={row.id} />
+                        <div className="claims-detail" hidden={!open}>
+                          <SensitivityStrip sensitivity={row.sensitivity} id={row.id} labNumber={row.labNumber} />
+                        </div>
+                        {open ? null : <span className="claims-muted">{row.sensitivity.length === 0 ? 'no modelling choice swept' : `${row.sensitivity.length} modelling choice${row.sensitivity.length === 1 ? '' : 's'}`}</span>}
                       </td>
                       <td className="claims-reason">
-                        {row.reason}
-                        {row.note !== undefined && !row.reason.includes(row.note) ? <span className="claims-lab-what">{row.note}</span> : null}
+                        <div className="claims-detail" hidden={!open}>
+                          {row.reason}
+                          {row.note !== undefined && !row.reason.includes(row.note) ? <span className="claims-lab-what">{row.note}</span> : null}
+                        </div>
                       </td>
                       <td>
                         <RowActions store={store} row={row} onOpen={() => onOpen(row)} onRecompute={() => recompute(row)} />

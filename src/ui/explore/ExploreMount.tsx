@@ -3,6 +3,7 @@ import type { AnyScenario } from '../../scenario/schema';
 import { createExploreStore, type ExploreStore } from '../../store/exploreStore';
 import { createWebCellPool } from '../../store/explorePool';
 import { useShell, useShellStore } from '../shell/shellStore';
+import { focusClaimNext } from '../claims/claimFocus';
 import { ExploreView } from './ExploreView';
 
 /** One explore store per page (its pool of workers lives as long as a sweep runs). */
@@ -44,6 +45,13 @@ export function ExploreMount() {
           .then((ok) => (ok ? store.getState().play() : undefined));
       }}
       onClose={close}
+      onOpenClaim={(id) => {
+        // The Claims view opens over the lab in Explore's place, on that row unfolded.
+        focusClaimNext(id);
+        const { explore: _explore, ...view } = store.getState().view as { readonly explore?: boolean };
+        void _explore;
+        store.getState().setView({ ...view, claims: true } as never);
+      }}
     />
   );
 }

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { chartFileName, chartPngBlob, chartSvgString } from '../../charts/export';
 import { drawExplore } from '../../charts/exploreChart';
+import { laneColour } from '../../charts/palette';
 import { exploreData, formatValue, type ExplorePoint, type HeatmapMode } from '../../charts/exploreData';
 import { toCsv } from '../../scenario/csv';
 import { formatErrors, validateAnyScenario, type AnyScenario } from '../../scenario/schema';
@@ -14,6 +15,7 @@ import type { ExploreStore } from '../../store/exploreStore';
 import { pageWorkers } from '../../store/explorePool';
 import { downloadBlob, downloadText } from '../download';
 import { axisText, defaultSweep, parseAxisValues, sweepableFields } from './fields';
+import { findSurprises } from './surprises';
 
 /**
  * While a sweep runs, the seconds since it started and the cells under way, every second: a cell of
@@ -44,6 +46,8 @@ export interface ExploreViewProps {
   readonly onClose: () => void;
   /** Start the sweep when the view opens (a sweep link). */
   readonly autoStart?: boolean;
+  /** Open the Claims view on a claim (its id in `scenario/claims.ts`): a result that contradicts a lesson points at the claim that explains it. */
+  readonly onOpenClaim?: (id: string) => void;
 }
 
 interface Draft {
@@ -79,7 +83,7 @@ function sweepOf(draft: Draft): Sweep {
  * lane or of the difference of two lanes. Hover a cell for mean ± interval and seed count;
  * click it to open that run in the live lab.
  */
-export function ExploreView({ scenario, store, onSweepChange, onOpenRun, onClose, autoStart = false }: ExploreViewProps) {
+export function ExploreView({ scenario, store, onSweepChange, onOpenRun, onClose, autoStart = false, onOpenClaim }: ExploreViewProps) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(defaultSweep(scenario), scenario));
   const [errors, setErrors] = useState<string | null>(null);
   const [hover, setHover] = useState<{ point: ExplorePoint; lane: number | null } | null>(null);
@@ -131,6 +135,14 @@ export function ExploreView({ scenario, store, onSweepChange, onOpenRun, onClose
     // `version` changes with every finished cell.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [swept, version, mode.kind, lane, draft.compare]);
+
+  // A result that contradicts a lesson (ODIN below Static at every α, violations falling as the rate rises): a line under the chart says why and names its claim.
+  const surprises = useMemo(() => {
+    if (swept === null || data === null || data.lines.length === 0 || data.axes.length !== 1) return [];
+    const axis = data.axes[0]!;
+    const world = worldOf(swept);
+    return findSurprises(data, { schedulers: world.lanes(swept).map((l) => l.scheduler), axisPath: axis.path, axisName: axis.name });
+  }, [swept, data]);
 
   const openCell = (i: number, j: number) => {
     const s = store.getState().scenario;
@@ -309,7 +321,7 @@ export function ExploreView({ scenario, store, onSweepChange, onOpenRun, onClose
       {data !== null && data.lines.length > 0 ? (
         <ul className="explore-legend">
           {data.lines.map((l) => (
-            <li key={l.lane} data-lane={l.lane}>
+            <li key={l.lane} data-lane={l.lane} style={{ ['--swatch' as string]: laneColour(l.lane) }}>
               {l.label}
             </li>
           ))}
@@ -319,6 +331,22 @@ export function ExploreView({ scenario, store, onSweepChange, onOpenRun, onClose
       <p className="explore-hover" data-testid="explore.hover" aria-live="polite">
         {hoverText}
       </p>
+      {surprises.length > 0 ? (
+        <ul className="explore-surprises" data-testid="explore.surprises" aria-label="Results that contradict a lesson, and the claim that explains them">
+          {surprises.map((x) => (
+            <li key={x.key} data-claim={x.claimId}>
+              {x.text}{' '}
+              {onOpenClaim !== undefined ? (
+                <button type="button" data-testid={`explore.claim-${x.claimId}`} onClick={() => onOpenClaim(x.claimId)}>
+                  See the claim: {x.claimName}
+                </button>
+              ) : (
+                <>See the claim {x.claimName} in Claims.</>
+              )}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <div className="explore-exports">
         <button
           type="button"

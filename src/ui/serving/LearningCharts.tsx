@@ -39,7 +39,7 @@ export function LearningCharts({ store }: { readonly store: ServingStore }) {
   void version; // the curves and series below are read on every frame
   const state = store.getState();
 
-  const curves = trainingCurves(lanes, state.learning, state.series, state.slotMs);
+  const curves = trainingCurves(lanes, state.learning, state.series, state.slotMs, state.searches);
   const temperature = temperatureCurves(lanes, state.learning);
   const hasAlpha = learningLanes.some((l) => l.scheduler === 'bcedge');
 
@@ -93,7 +93,7 @@ export function LearningCharts({ store }: { readonly store: ServingStore }) {
               create={createTrainingCurvesChart}
               data={curves}
               minIntervalMs={LIVE_CHART_MS}
-              caption="Each lane’s reward (its utility, Eq. 6) per scheduling slot, smoothed by a moving average: learning lanes solid, the others dashed for comparison."
+              caption="Each lane’s reward (its utility, Eq. 6) per scheduling slot, smoothed by a moving average: learning lanes solid, the others dashed for comparison; an oracle’s line is drawn once its plan runs beside the others (until then its legend says where it is)."
             />
           ) },
           { id: 'chart.temperature', node: (

@@ -20,6 +20,8 @@ import { tenantState, tenantText } from './deviceBoard';
 import { LearningCharts } from './LearningCharts';
 import { LearningPanel } from './LearningPanel';
 import { SearchProgress } from './SearchProgress';
+import { LaneScoreboard, useLaneScores } from './LaneScoreboard';
+import { perModelUtility } from './scoreboard';
 import { ServingAssumptionsPanel } from './ServingAssumptionsPanel';
 import { TracePanel } from './TracePanel';
 import { servingLink } from './traceScenario';
@@ -341,32 +343,25 @@ function DeviceBoard({
   );
 }
 
-/** The lanes with their numbers so far (on every frame) and a reference lane's search progress. */
+/** The lanes with their live scoreboard (`LaneScoreboard`) and a reference or learning lane's progress while it waits. */
 function ServingLanes({ store }: { readonly store: ServingStore }) {
   const lanes = useServing(store, (s) => s.lanes);
   const selectedLane = useServing(store, (s) => s.selectedLane);
-  const summaries = useServing(store, (s) => s.summaries);
+  const scores = useLaneScores(store);
   const act = store.getState();
   return (
     <ul className="lanes">
-      {lanes.map((l, i) => {
-        const summary = summaries?.[i];
-        return (
-          <li key={l.index} className={`lane${i === selectedLane ? ' selected' : ''}`} data-testid={`lane.${l.scheduler}`} style={{ ['--lane' as string]: laneColour(i) }}>
-            <label className="lane-select">
-              <input type="radio" name="serving-lane" checked={i === selectedLane} onChange={() => act.selectLane(i)} />
-              <span className="swatch" aria-hidden="true" />
-              <span className="lane-label">{l.label}</span>
-            </label>
-            {summary ? (
-              <span className="lane-numbers">
-                utility {summary.utilityMean.toFixed(2)} · {summary.throughputRps.toFixed(1)} rps · SLO violations {summary.sloViolationPct.toFixed(1)} %
-              </span>
-            ) : null}
-            <SearchProgress store={store} lane={l.index} />
-          </li>
-        );
-      })}
+      {lanes.map((l, i) => (
+        <li key={l.index} className={`lane${i === selectedLane ? ' selected' : ''}`} data-testid={`lane.${l.scheduler}`} style={{ ['--lane' as string]: laneColour(i) }}>
+          <label className="lane-select">
+            <input type="radio" name="serving-lane" checked={i === selectedLane} onChange={() => act.selectLane(i)} />
+            <span className="swatch" aria-hidden="true" />
+            <span className="lane-label">{l.label}</span>
+          </label>
+          <LaneScoreboard store={store} score={scores.find((s) => s.lane === l.index)} />
+          <SearchProgress store={store} lane={l.index} />
+        </li>
+      ))}
     </ul>
   );
 }
@@ -473,14 +468,17 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
   const learningLabels = lanes.filter((l) => l.learning).map((l) => l.label);
   const referenceLabels = lanes.filter((l) => SERVING_SCHEDULERS[l.scheduler as keyof typeof SERVING_SCHEDULERS]?.reference !== undefined).map((l) => l.label);
   const selectDecisions = useMemo(() => memoOn((s: ServingState) => s.decisionUs, (decisionUs): DecisionTimeData => ({ lanes: lanes.map((l, i) => ({ label: l.label, index: l.index, decisionUs: decisionUs[i] ?? null })) })), [lanes]);
+  // Fig. 7 from the lanes' series, so that it draws while the run plays (the summaries come only when it pauses).
   const selectUtility = useMemo(
     () =>
       memoOn(
-        (s: ServingState) => s.summaries,
-        (summaries): UtilityBarsData | null =>
-          summaries === null ? null : { models: models.map((m) => m.model), lanes: lanes.map((l) => ({ label: l.label, index: l.index })), utility: models.map((m) => summaries.map((x) => x?.perModel[m.model]?.utilityMean ?? null)) },
+        (s: ServingState) => s.version,
+        (): UtilityBarsData | null => {
+          const state = store.getState();
+          return { models: models.map((m) => m.model), lanes: lanes.map((l) => ({ label: l.label, index: l.index })), utility: perModelUtility(models.length, lanes, state.series) };
+        },
       ),
-    [lanes, models],
+    [store, lanes, models],
   );
 
   const world: LabWorld = {
@@ -555,7 +553,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
               <DataChartHost title={`Fig. 1: latency of ${focusModel ?? ''} (batch × instances)`} testId="chart.heatmap-latency" create={createHeatmapChart} data={heat('latency')} />
             ) },
             { id: 'chart.utility', node: (
-              <StoreChartHost title="Fig. 7: utility per model (normalized)" testId="chart.utility" create={createUtilityBarsChart} source={store} select={selectUtility} />
+              <StoreChartHost title="Fig. 7: utility per model (normalized)" testId="chart.utility" create={createUtilityBarsChart} source={store} select={selectUtility} minIntervalMs={500} />
             ) },
             { id: 'chart.latency', node: (
               <StoreChartHost title="Fig. 9: latency per model" testId="chart.latency" create={createPerModelLinesChart} source={store} select={selectLines} />

@@ -61,6 +61,7 @@ function seriesOf(endMs: number[], utility: [number, number][]): ServingSeriesBu
     throughputRps: zeros(),
     latencyMeanMs: zeros(),
     utility: Float64Array.from(utility.flat()),
+    utilityCount: Float64Array.from(utility.flat(), (u) => (Number.isFinite(u) ? 1 : 0)),
     arrivals: zeros(),
     violations: zeros(),
     batchSize: new Int32Array(n * 2),
@@ -125,6 +126,18 @@ describe('seriesRewardCurve and trainingCurves', () => {
     expect(Array.from(data.lanes[0]!.reward)).toEqual([0.5]);
     expect(Array.from(data.lanes[1]!.reward)).toEqual([0.7, 0.8]);
     expect(Array.from(data.lanes[2]!.reward).map((v) => Number(v.toFixed(6)))).toEqual([0.2, 0.2]);
+  });
+
+  it('draws an oracle from its series once it runs, and its legend says while it searches or catches up', () => {
+    const lanes = [lane(0, 'fixed'), lane(1, 'fixed-hindsight'), lane(2, 'fixed-per-phase'), lane(3, 'bcedge')];
+    const series = [seriesOf([1000], [[1, 1]]), seriesOf([1000], [[2, 2]]), undefined, seriesOf([1000], [[3, 3]])];
+    const searches = [null, null, { done: 3, total: 24, replayedMs: null }, null];
+    const data = trainingCurves(lanes, [null, null, null, null], series, 1000, searches);
+    expect(data.lanes.map((l) => l.note)).toEqual([undefined, 'oracle', 'oracle searching…', undefined]);
+    expect(Array.from(data.lanes[1]!.reward)).toEqual([2]);
+    expect(data.lanes[2]!.reward.length).toBe(0);
+    const catching = trainingCurves(lanes, [null, null, null, null], series, 1000, [null, null, { done: 24, total: 24, replayedMs: 500 }, null]);
+    expect(catching.lanes[2]!.note).toBe('oracle catching up…');
   });
 
   it('lists the learning lanes’ temperature curves', () => {

@@ -6,7 +6,8 @@ import type { ServingSummary } from '../../engine/serving/metrics';
 import { BATCH_SIZES, INSTANCE_COUNTS } from '../../engine/serving/scheduler';
 import type { FieldError } from '../../scenario/schema';
 import type { ServingSeriesBuffer } from '../../store/servingStore';
-import type { LearningLive, ServingLaneInfo } from '../../worker/servingProtocol';
+import { SERVING_SCHEDULERS } from '../../schedulers/serving/registry';
+import type { LearningLive, ServingLaneInfo, ServingLaneSearch } from '../../worker/servingProtocol';
 
 /**
  * What the serving page shows of its learning lanes, computed from the store's plain data
@@ -92,13 +93,16 @@ function anyFinite(values: ArrayLike<number>): boolean {
 
 /**
  * Fig. 10's data: every lane's reward per slot — a learning lane's own learning curve when
- * it has rewards (a frozen lane records none: then its utility series, like the others).
+ * it has rewards (a frozen lane records none: then its utility series, like the others). A
+ * reference lane (an oracle) is drawn from its series once it runs beside the others; until
+ * then the legend says where it is (`searches`: searching, or catching up from 0 s).
  */
 export function trainingCurves(
   lanes: readonly ServingLaneInfo[],
   learning: readonly (LearningLive | null)[],
   series: readonly (ServingSeriesBuffer | undefined)[],
   slotMs: number,
+  searches: readonly (ServingLaneSearch | null)[] = [],
 ): TrainingCurvesData {
   return {
     slotSeconds: slotMs / 1000,
@@ -106,7 +110,10 @@ export function trainingCurves(
       const curve = learning[i]?.curve;
       const own = curve !== undefined && anyFinite(curve.reward);
       const { slot, reward } = own ? curve : seriesRewardCurve(series[i], slotMs);
-      return { label: lane.label, index: lane.index, learning: lane.learning, slot, reward };
+      const oracle = SERVING_SCHEDULERS[lane.scheduler as keyof typeof SERVING_SCHEDULERS]?.reference !== undefined;
+      const search = searches[i] ?? null;
+      const note = !oracle ? undefined : search === null ? 'oracle' : search.replayedMs === null ? 'oracle searching…' : 'oracle catching up…';
+      return { label: lane.label, index: lane.index, learning: lane.learning, slot, reward, ...(note === undefined ? {} : { note }) };
     }),
   };
 }

@@ -3,7 +3,7 @@ import { setShownLaneSchedulers } from '../../charts/palette';
 import type { HideableControl } from '../../scenario/limits';
 import { ErrorBanner } from '../ErrorBanner';
 import { HelpOverlay, type Shortcut } from '../HelpOverlay';
-import { LessonsPanel, type LessonsOfLab } from '../LessonBar';
+import { LessonsPanel, LessonUnderWay, type LessonsOfLab } from '../LessonBar';
 import { PlaybackBar, type WorldPlayback } from './PlaybackBar';
 import { ShareBar, type WorldShare } from './ShareBar';
 import { ShellStoreContext, useShell, type ShellStore } from './shellStore';
@@ -92,11 +92,18 @@ function useHelp(store: ShellStore): { open: boolean; setOpen: (open: boolean) =
   return { open: local, setOpen: setLocal };
 }
 
-/** The lessons bar over the shown lab's store. */
-function ShellLessons({ store, lessons }: { readonly store: ShellStore; readonly lessons: LabWorld['lessons'] }) {
+/** The lessons bar over the shown lab's store: the Lessons button and its list, and the lesson under way when the lab has no dock to show it in. */
+function ShellLessons({ store, lessons, underWayHere }: { readonly store: ShellStore; readonly lessons: LabWorld['lessons']; readonly underWayHere: boolean }) {
   const lesson = useShell((s) => s.lesson);
   const act = store.getState();
-  return <LessonsPanel lessons={lessons} lesson={lesson} startLesson={act.startLesson} lessonStep={act.lessonStep} endLesson={act.endLesson} />;
+  return <LessonsPanel lessons={lessons} lesson={lesson} startLesson={act.startLesson} lessonStep={act.lessonStep} endLesson={act.endLesson} underWayHere={underWayHere} />;
+}
+
+/** The lesson under way, at the top of the dock beside the board. */
+function DockLesson({ store, lessons }: { readonly store: ShellStore; readonly lessons: LabWorld['lessons'] }) {
+  const lesson = useShell((s) => s.lesson);
+  const act = store.getState();
+  return <LessonUnderWay lessons={lessons} lesson={lesson} startLesson={act.startLesson} lessonStep={act.lessonStep} endLesson={act.endLesson} />;
 }
 
 /**
@@ -132,6 +139,15 @@ function Shell({ store, world }: { readonly store: ShellStore; readonly world: L
   // While stepping (paused) or in a lesson the algorithm (or learning) panel leads the dock, beside the board.
   const stepping = useShell((s) => s.lesson !== null || (s.status !== 'playing' && !s.starting));
   const dock = world.dock.filter((p) => !hidden(p.part));
+  // The lesson under way sits at the top of the dock (it opens for it); a lab without a dock keeps it in the toolbar.
+  const lessonId = useShell((s) => s.lesson?.id ?? null);
+  const lessonInDock = chrome && dock.length > 0 && !hidden('lessons');
+  // A lesson that starts opens a folded dock (state adjusted while rendering, as React advises for a change of a prop).
+  const [lessonSeen, setLessonSeen] = useState(lessonId);
+  if (lessonId !== lessonSeen) {
+    setLessonSeen(lessonId);
+    if (lessonId !== null && lessonInDock && !dockOpen) setDockOpen(true);
+  }
   return (
     <div className={`lab shell${world.className === undefined ? '' : ` ${world.className}`}`} data-view={mode} data-testid={world.testId}>
       <header className="lab-header shell-header">
@@ -153,7 +169,7 @@ function Shell({ store, world }: { readonly store: ShellStore; readonly world: L
         {hidden('playback') ? null : <PlaybackBar playback={world.playback} onHelp={() => help.setOpen(true)} />}
         <div className="lab-toolbar">
           {hidden('links') || !chrome ? null : <ShareBar share={world.share} />}
-          {hidden('lessons') ? null : <ShellLessons store={store} lessons={world.lessons} />}
+          {hidden('lessons') ? null : <ShellLessons store={store} lessons={world.lessons} underWayHere={!lessonInDock} />}
         </div>
       </header>
       <ErrorBanner />
@@ -175,6 +191,11 @@ function Shell({ store, world }: { readonly store: ShellStore; readonly world: L
             <button type="button" className="dock-toggle" data-testid="dock.toggle" aria-expanded={dockOpen} onClick={() => setDockOpen(!dockOpen)} title={dockOpen ? 'Fold the side panels away' : 'Show the side panels'}>
               {dockOpen ? 'Hide panels ▸' : '◂'}
             </button>
+            {dockOpen && lessonInDock && lessonId !== null ? (
+              <div className="dock-panel dock-lesson">
+                <DockLesson store={store} lessons={world.lessons} />
+              </div>
+            ) : null}
             {dockOpen ? dock.map((p) => <div key={p.part} className={`dock-panel dock-${p.part}`}>{p.node}</div>) : null}
           </aside>
         )}
