@@ -132,7 +132,7 @@ describe('learning lanes in the serving session (the worker, with tfjs)', () => 
     expect(s.explainUpdate(0)).toEqual({ ok: true, update: null }); // no transition yet
     s.step(10_000);
     const explained = done(s.explainUpdate(0)).update!;
-    expect(explained.batchSize).toBe(64);
+    expect(explained.batchSize).toBe(512); // §V-A's minibatch, the lane's default
     expect(explained.samples.length).toBeGreaterThan(0);
     expect(explained.alphaAfter).not.toBe(explained.alphaBefore);
     expect(s.explainUpdate(1)).toEqual({ ok: false, errors: [{ path: 'lane', message: 'Triton (fixed) b=8 m_c=2 is not a BCEdge or TAC lane (no SAC update to explain)' }] });
