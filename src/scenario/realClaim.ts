@@ -127,7 +127,6 @@ function fidelityRow(report: RealReport, provenance: Omit<MachineClaimProvenance
           ...(sign === null ? [] : [`ODIN against LLS: measured ${pct(sign.measuredPct)}, simulated ${pct(sign.simulatedPct)}, the sign ${sign.agrees ? 'agrees' : 'does not agree'}`]),
           machine === undefined ? "on the paper's ideal machine" : `on the machine calibrated here (${machine})`,
         ].join('; ')}.`;
-  const s = report.scenario;
   return {
     id: REAL_CLAIM_ID,
     where: '§3.3, §4.1',
@@ -138,13 +137,19 @@ function fidelityRow(report: RealReport, provenance: Omit<MachineClaimProvenance
     reason,
     lanes,
     odinVsLls: sign,
-    provenance: {
-      ...provenance,
-      machine: `${report.machine.runtime}; ${report.machine.mapping.text}`,
-      date: report.machine.date,
-      setting: `${s.model} at ${s.inputSize} px on ${s.executionPlaces} execution places, ${s.queries} queries per lane, buffer ${s.bufferCapacity}, seed ${s.seed}; database ${report.database.source === 'measured' ? 'measured in the same run' : 'read from a file'}; ${residencyText(report)}`,
-    },
+    provenance: runProvenance(report, provenance, `; ${residencyText(report)}`),
     ...(machine === undefined ? {} : { simulatedMachine: machine }),
+  };
+}
+
+/** A real run's provenance: the command's, and the machine, date and setting the run reports (`settingTail` appended to the setting). */
+function runProvenance(report: RealReport, provenance: Omit<MachineClaimProvenance, 'machine' | 'date' | 'setting'>, settingTail = ''): MachineClaimProvenance {
+  const s = report.scenario;
+  return {
+    ...provenance,
+    machine: `${report.machine.runtime}; ${report.machine.mapping.text}`,
+    date: report.machine.date,
+    setting: `${s.model} at ${s.inputSize} px on ${s.executionPlaces} execution places, ${s.queries} queries per lane, buffer ${s.bufferCapacity}, seed ${s.seed}; database ${report.database.source === 'measured' ? 'measured in the same run' : 'read from a file'}${settingTail}`,
   };
 }
 
@@ -177,7 +182,6 @@ export function machineClaimRow(report: RealReport, provenance: Omit<MachineClai
     ...(sign === null ? [] : [`ODIN against LLS: measured ${pct(sign.measuredPct)}, simulated ${pct(sign.simulatedPct)}, the sign ${sign.agrees ? 'agrees' : 'does not agree'}`]),
     `closest trial-cost reading: ${report.closestReading}`,
   ];
-  const s = report.scenario;
   return {
     id: REAL_CLAIM_ID,
     where: '§3.3, §4.1',
@@ -188,11 +192,6 @@ export function machineClaimRow(report: RealReport, provenance: Omit<MachineClai
     reason: `${reasonParts.join('; ')}.`,
     lanes,
     odinVsLls: sign,
-    provenance: {
-      ...provenance,
-      machine: `${report.machine.runtime}; ${report.machine.mapping.text}`,
-      date: report.machine.date,
-      setting: `${s.model} at ${s.inputSize} px on ${s.executionPlaces} execution places, ${s.queries} queries per lane, buffer ${s.bufferCapacity}, seed ${s.seed}; database ${report.database.source === 'measured' ? 'measured in the same run' : 'read from a file'}`,
-    },
+    provenance: runProvenance(report, provenance),
   };
 }
