@@ -204,19 +204,7 @@ describe('the learning scheduler (BCEdge Algorithm 1 in the serving world)', () 
 
   it('decides only for the models due, with only their rows, and keeps the others’ actions', () => {
     const calls: { rows: number; models: number[] | null }[] = [];
-    const fake: Learner = {
-      kind: 'bcedge',
-      act: (_s, _b, rows, _e, context) => (calls.push({ rows, models: context?.models === undefined ? null : [...context.models] }), Int32Array.from({ length: rows }, () => 9)),
-      policy: (_s, _b, rows) => new Float32Array(rows * ACTION_COUNT),
-      record: () => undefined,
-      train: () => 0,
-      stats: () => ({ updates: 0, temperature: null, entropy: null, losses: {}, epsilon: null }),
-      save: () => {
-        throw new Error('not needed');
-      },
-      load: () => undefined,
-      dispose: () => undefined,
-    };
+    const { fake } = recordingLearner((_s, _b, rows, _e, context) => (calls.push({ rows, models: context?.models === undefined ? null : [...context.models] }), Int32Array.from({ length: rows }, () => 9)));
     const scheduler = new LearningScheduler({ id: 'bcedge', learner: fake, train: true, explore: true, predictor: null, predictorBudget: 0.8, predictorSteps: 1 });
     const observations: ServingObservation[] = [];
     new ServingRun({ ...nano(3000, 'eq1'), platform: 'xavier-nx', background: [] }, { id: 'probe', decide: (o) => (observations.push(o), scheduler.decide(o)) }).runToEnd();
