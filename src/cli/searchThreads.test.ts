@@ -1,22 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SERVING_ASSUMPTIONS, type ServingRunSpec } from '../engine/serving/simulation';
+import type { ServingRunSpec } from '../engine/serving/simulation';
 import { runSearch, fixedInHindsightSearch, fixedPerPhaseSearch, useSearchEvaluator, type ReferenceSearchParams } from '../schedulers/serving/reference';
 import { openSearchThreads } from './searchThreads';
+import { changingServingWorld } from '../testing/changingServingWorld';
 
-// A small world that changes (as reference.test.ts's): a load step, a tenant, a service starting.
-const spec: ServingRunSpec = {
-  platform: 'xavier-nx',
-  models: [
-    { model: 'res', weight: 1, rate: { kind: 'steps', steps: [{ fromMs: 0, rateRps: 8 }, { fromMs: 20_000, rateRps: 60 }] } },
-    { model: 'mob', weight: 1 },
-    { model: 'bert', weight: 1, serviceFromMs: 10_000 },
-  ],
-  rateRps: 30,
-  durationMs: 40_000,
-  seed: 5,
-  background: [{ fromMs: 25_000, toMs: 35_000, intensity: 0.6, memoryMb: 3000 }],
-  assumptions: { ...DEFAULT_SERVING_ASSUMPTIONS, interferenceNoise: 0.1 },
-};
+// A small world that changes: a load step, a tenant from 25 to 35 s, a service starting.
+const spec: ServingRunSpec = changingServingWorld(40_000, [25_000, 35_000]);
 const params: ReferenceSearchParams = { maxBatch: 8, maxInstances: 2, rounds: 2, perModel: true };
 
 const threads = openSearchThreads(1);

@@ -1,24 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ServingRun, DEFAULT_SERVING_ASSUMPTIONS, type ServingRunSpec } from '../../engine/serving/simulation';
+import { ServingRun, type ServingRunSpec } from '../../engine/serving/simulation';
 import { createFixed } from './fixed';
 import { createPlanned, fixedInHindsightSearch, fixedPerPhaseSearch, phaseStartsMs, referenceSearchBound, runSearch, SEARCH_STRETCH_SLOTS, searchFixedInHindsight, searchFixedPerPhase, searchGrid, type ReferenceSearchParams } from './reference';
 import { SERVING_SCHEDULERS, servingSchedulerContext } from './registry';
+import { changingServingWorld } from '../../testing/changingServingWorld';
 
 // A small world that changes: ResNet-18's load steps up at 20 s, a tenant sits on the GPU
 // from 30 to 45 s, TinyBERT's service starts at 10 s; noisy interference on.
-const spec: ServingRunSpec = {
-  platform: 'xavier-nx',
-  models: [
-    { model: 'res', weight: 1, rate: { kind: 'steps', steps: [{ fromMs: 0, rateRps: 8 }, { fromMs: 20_000, rateRps: 60 }] } },
-    { model: 'mob', weight: 1 },
-    { model: 'bert', weight: 1, serviceFromMs: 10_000 },
-  ],
-  rateRps: 30,
-  durationMs: 60_000,
-  seed: 5,
-  background: [{ fromMs: 30_000, toMs: 45_000, intensity: 0.6, memoryMb: 3000 }],
-  assumptions: { ...DEFAULT_SERVING_ASSUMPTIONS, interferenceNoise: 0.1 },
-};
+const spec: ServingRunSpec = changingServingWorld(60_000, [30_000, 45_000]);
 // Passes until none changes anything (8 is far more than this world needs), so the hindsight optimum is a coordinate optimum.
 const params: ReferenceSearchParams = { maxBatch: 8, maxInstances: 2, rounds: 8, perModel: true };
 const utilityOf = (s: ServingRunSpec, scheduler: Parameters<typeof createFixed>[0]): number => new ServingRun(s, createFixed(scheduler)).runToEnd().utilityMean;
