@@ -11,6 +11,7 @@ import {
   type PredictorFile,
 } from './predictor';
 import type { Tf } from './tf';
+import { useHostDecisions } from './hostPolicy';
 import { encodeFloat32 } from './nn';
 import { loadTfNode } from './tfNode';
 
@@ -114,6 +115,31 @@ describe('InterferencePredictor', () => {
       expect(p.predictMs(new Float32Array(0))).toHaveLength(0);
       expect(() => p.predictMs(new Float32Array(5))).toThrow(RangeError);
     } finally {
+      p.dispose();
+    }
+  });
+
+  it('predicts on the host bit for bit as tfjs does, before and after updates', () => {
+    const p = new InterferencePredictor(tf, createRng(4));
+    try {
+      const flat = new Float32Array(64 * PREDICTOR_FEATURES);
+      records.slice(0, 64).forEach((r, i) => flat.set(predictorFeatures(r), i * PREDICTOR_FEATURES));
+      const both = () => {
+        useHostDecisions(false);
+        const onTf = p.predictMs(flat);
+        useHostDecisions(true);
+        return [onTf, p.predictMs(flat)] as const;
+      };
+      const [tfBefore, hostBefore] = both();
+      expect(hostBefore).toEqual(tfBefore);
+      for (const r of records.slice(0, 200)) p.add(r);
+      p.train(20);
+      const [tfAfter, hostAfter] = both();
+      // The mirror follows the update: the prediction moved, and host and tfjs still agree.
+      expect(hostAfter).not.toEqual(hostBefore);
+      expect(hostAfter).toEqual(tfAfter);
+    } finally {
+      useHostDecisions(true);
       p.dispose();
     }
   });

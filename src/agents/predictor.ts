@@ -17,6 +17,7 @@ import { SERVING_SCHEDULER_STREAM, ServingRun, type BackgroundInterference, type
 import { findPreset } from '../scenario/presets';
 import { buildServingSpec } from '../scenario/servingRunner';
 import { fitLinear, predictLinear } from './linearRegression';
+import { createHostScratch, hostDecisionsOn, hostForward } from './hostPolicy';
 import { Mlp, type MlpWeights } from './nn';
 import { adamState, restoreAdamState, type AdamState } from './optimizerState';
 import type { Tf } from './tf';
@@ -167,6 +168,8 @@ export class InterferencePredictor {
   private count = 0;
   private batchX = new Float32Array(0);
   private batchY = new Float32Array(0);
+  /** The host forward's kernel and the copy of the weights it holds (predictMs). */
+  private readonly scratch = createHostScratch();
   private updates = 0;
   /** Loss of the last update, read only on demand (no read-back inside an update). */
   private lastLoss: Tensor | null = null;
@@ -313,8 +316,10 @@ export class InterferencePredictor {
     const n = x.length / F;
     const out = new Float32Array(n);
     if (n === 0) return out;
+    // On the host (hostPolicy.ts, bit for bit the tfjs forward) from the network's mirror, read
+    // back once after each update: a call per decision costs tfjs's per-call overhead, not arithmetic.
     const tf = this.tf;
-    const logSlow = tf.tidy(() => this.net.apply(tf.tensor2d(x, [n, F])).dataSync());
+    const logSlow = hostDecisionsOn() ? hostForward(this.net.hostParams(), 0, this.net.layers, x, n, this.scratch) : tf.tidy(() => this.net.apply(tf.tensor2d(x, [n, F])).dataSync());
     for (let r = 0; r < n; r++) out[r] = Math.exp(x[r * F + F - 1]! * LOG_MS_SCALE + logSlow[r]!);
     return out;
   }
