@@ -124,6 +124,31 @@ describe('DiscreteSac (BCEdge §IV-B2)', () => {
     expect(tf.memory().numTensors).toBe(before);
   }, 60_000);
 
+  it('a fresh learner warms up with uniform actions; a loaded agent samples its own policy from the first decision', () => {
+    const trained = new DiscreteSac(tf, S, A, small(), createRng(8, 1));
+    playBandit(trained, 300, 8);
+    const file = trained.save('test');
+    trained.dispose();
+    const rows = 3;
+    const states = new Float32Array(rows * S);
+    for (let c = 0; c < rows; c++) states.set(contextState(c), c * S);
+    const bias = new Float32Array(rows * A);
+    const draws = (sac: DiscreteSac) => Array.from({ length: 40 }, () => Array.from(sac.act(states, bias, rows, true))).flat();
+    const [fresh, warm, plain] = [small({ randomWarmup: true }), small({ randomWarmup: true }), small({ randomWarmup: false })].map((c) => new DiscreteSac(tf, S, A, c, createRng(11, 1)));
+    // Fresh, nothing stored: uniform over the 8 actions (the bandit's best arms are no more frequent than the others).
+    const uniform = draws(fresh!);
+    expect(new Set(uniform).size).toBe(A);
+    warm!.load(file);
+    plain!.load(file);
+    // Loaded (nothing stored, as a frozen lane never stores): the policy it learned, the same draws as without the warm-up.
+    const loaded = draws(warm!);
+    expect(loaded).toEqual(draws(plain!));
+    const best = (xs: number[]) => xs.filter((a, i) => a === BEST[i % rows]).length / xs.length;
+    expect(best(loaded)).toBeGreaterThan(0.6);
+    expect(best(uniform)).toBeLessThan(0.4);
+    for (const sac of [fresh!, warm!, plain!]) sac.dispose();
+  });
+
   it('a loaded agent acts exactly like the saved one', () => {
     const sac = new DiscreteSac(tf, S, A, small(), createRng(8, 1));
     playBandit(sac, 300, 8);

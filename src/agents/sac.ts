@@ -79,7 +79,10 @@ export interface SacConfig {
    * the earlier reading, under which α barely moved while the entropy collapsed).
    */
   readonly temperatureLr: number;
-  /** The first `warmup` transitions are collected with uniformly random allowed actions (CleanRL's learning_starts). */
+  /**
+   * A fresh learner's first `warmup` transitions are collected with uniformly random allowed
+   * actions (CleanRL's learning_starts); not a trained one's (its update count above 0).
+   */
   readonly randomWarmup: boolean;
   /** Minibatches drawn evenly across models (replay.ts `balanced`), not in proportion to how often each decides. */
   readonly balancedReplay: boolean;
@@ -274,7 +277,9 @@ export class DiscreteSac implements Learner {
   }
 
   act(states: Float32Array, maskBias: Float32Array, rows: number, explore: boolean): Int32Array {
-    if (explore && this.config.randomWarmup && this.replay.size < this.config.warmup) return this.uniformActions(maskBias, rows);
+    // The warm-up is a fresh learner's (CleanRL's learning_starts): an agent that has been
+    // trained — loaded from a file, or frozen with nothing stored — acts with its policy.
+    if (explore && this.config.randomWarmup && this.updates === 0 && this.replay.size < this.config.warmup) return this.uniformActions(maskBias, rows);
     if (hostDecisionsOn()) {
       const z = this.hostLogits(states, maskBias, rows);
       const A = this.actionCount;
