@@ -3,6 +3,7 @@ import type { LearningFactory, LearningSchedulerId, ServingSchedulerContext } fr
 import { ACTION_COUNT, STATE_SIZE } from './features';
 import type { AgentFile, Learner } from './learner';
 import { LearningScheduler, type LatencyPredictor } from './learningScheduler';
+import type { Lockstep } from './lockstep';
 import { DEFAULT_DDQN_CONFIG, Ddqn } from './ddqn';
 import { DEFAULT_PPO_CONFIG, Ppo } from './ppo';
 import { DEFAULT_SAC_CONFIG, DiscreteSac } from './sac';
@@ -18,6 +19,8 @@ export interface LearningFactoryOptions {
   readonly predictor?: (context: ServingSchedulerContext) => LatencyPredictor;
   /** Called with every learning scheduler built (the worker's telemetry keeps them). */
   readonly onCreate?: (scheduler: LearningScheduler, id: LearningSchedulerId) => void;
+  /** Environments stepping together share one learner (lockstep.ts, `train --envs`). */
+  readonly lockstep?: Lockstep;
 }
 
 /** Builds a learner of a kind with a lane's parameters. */
@@ -96,7 +99,8 @@ export function createLearner(tf: Tf, id: LearningSchedulerId, params: Readonly<
 export function createLearningFactory(tf: Tf, options: LearningFactoryOptions = {}): LearningFactory {
   return {
     create(id, params, context): ServingScheduler {
-      const learner = createLearner(tf, id, params, context);
+      const built = createLearner(tf, id, params, context);
+      const learner = options.lockstep?.adopt(built) ?? built;
       if (params['pretrained'] === 1) {
         const agent = options.agents?.[id];
         if (agent === undefined) {

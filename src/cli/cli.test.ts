@@ -333,6 +333,32 @@ describe('npm run sim', () => {
     expect((await cli([...args, '--epochs', '0'])).stderr).toContain('--epochs: must be an integer from 1 to 10000, got "0"');
   });
 
+  it('trains epochs in lockstep (--envs K): K environments share one learner and its updates; --envs 1 is plain train, bit for bit', async () => {
+    const args = ['train', 'bcedge-fig10-convergence', '--lane', 'tac', '--slots', '20', '--epochs', '4', '--out', 'agents/', '--set', 'serving.lanes[1].params.minibatch=32', '--set', 'serving.lanes[1].params.warmup=16'];
+    const plain = await cli(args);
+    const one = await cli([...args, '--envs', '1']);
+    expect(one.stderr).toBe('');
+    expect(JSON.parse(one.written['agents/tac.json']!)).toEqual(JSON.parse(plain.written['agents/tac.json']!));
+    const two = await cli([...args, '--envs', '2']);
+    expect(two.stderr).toBe('');
+    expect(two.code).toBe(EXIT_OK);
+    type Trained = { epochs: number; envs?: number; updates: number; transitions: number; curve: { slot: number; reward: number }[] };
+    const alone = (JSON.parse(plain.stdout) as { trained: Trained[] }).trained[0]!;
+    const paired = (JSON.parse(two.stdout) as { trained: Trained[] }).trained[0]!;
+    expect(paired.envs).toBe(2);
+    expect(alone.envs).toBeUndefined();
+    // The same four epochs of experience, for about half the gradient updates.
+    expect(paired.transitions).toBeGreaterThan(0.8 * alone.transitions);
+    expect(paired.transitions).toBeLessThan(1.25 * alone.transitions);
+    expect(alone.updates).toBeGreaterThan(20);
+    expect(paired.updates).toBeGreaterThan(0.35 * alone.updates);
+    expect(paired.updates).toBeLessThan(0.65 * alone.updates);
+    expect(paired.curve.at(-1)!.slot).toBe(80);
+    const agent = JSON.parse(two.written['agents/tac.json']!) as AgentFile;
+    expect(agent.trainedOn).toContain('× 4 epochs (seeds 1–4), 2 in lockstep sharing their updates');
+    expect((await cli([...args, '--envs', '0'])).stderr).toContain('--envs: must be an integer from 1 to 64, got "0"');
+  });
+
   it('refuses train without a learning lane or an --out, and a learning run without tfjs', async () => {
     expect((await cli(['train', 'serving-default', '--lane', 'ga', '--out', 'a/'])).stderr).toContain('no learning lane "ga"');
     expect((await cli(['train', 'bcedge-fig10-convergence', '--lane', 'tac'])).stderr).toContain('--out');

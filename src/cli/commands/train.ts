@@ -12,16 +12,20 @@ import { addSetOption, integerOption } from '../options';
 import { checkOutputPath, writeOutput } from '../outputPath';
 import { loadScenario } from '../scenarioInput';
 import { learningFactory, progress } from '../worldRunner';
+import { Lockstep } from '../../agents/lockstep';
 
 export const MAX_TRAIN_SLOTS = 1_000_000;
 /** Most offline epochs `train --epochs` takes (BCEdge §V-A trains for 500). */
 export const MAX_TRAIN_EPOCHS = 10_000;
+/** Most environments `train --envs` steps in lockstep. */
+export const MAX_TRAIN_ENVS = 64;
 
 interface TrainOptions {
   readonly out?: string;
   readonly lane?: string;
   readonly slots?: number;
   readonly epochs?: number;
+  readonly envs?: number;
   readonly set?: string[];
 }
 
@@ -47,7 +51,8 @@ export const trainCommand: CliCommand = {
       .option('--out <path>', 'DIR/ (one <scheduler>.json each) or FILE.json (one lane); required')
       .option('--lane <id>', 'train only this learning lane')
       .option('--slots <n>', `override the scenario's duration in slots of slotMs (1 to ${MAX_TRAIN_SLOTS}; 1 s by default; under Eq. 1's per-model slots, reporting intervals)`, integerOption('--slots', 1, MAX_TRAIN_SLOTS))
-      .option('--epochs <n>', `offline epochs (BCEdge §V-A): runs of the whole duration, epoch e on the trace of seed + e, one learner throughout (1 to ${MAX_TRAIN_EPOCHS}; default 1)`, integerOption('--epochs', 1, MAX_TRAIN_EPOCHS));
+      .option('--epochs <n>', `offline epochs (BCEdge §V-A): runs of the whole duration, epoch e on the trace of seed + e, one learner throughout (1 to ${MAX_TRAIN_EPOCHS}; default 1)`, integerOption('--epochs', 1, MAX_TRAIN_EPOCHS))
+      .option('--envs <k>', `epochs run in lockstep, K environments sharing one learner and its gradient updates (vectorised training: K epochs for the updates of one; 1 to ${MAX_TRAIN_ENVS}; default 1)`, integerOption('--envs', 1, MAX_TRAIN_ENVS));
     addSetOption(command);
   },
   needsLearning: () => true,
@@ -77,32 +82,45 @@ export const trainCommand: CliCommand = {
     const slots = Math.ceil(spec.durationMs / slotMs);
     const window = Math.max(1, Math.round((slots * (options.epochs ?? 1)) / 100));
     const report: object[] = [];
+    const epochs = options.epochs ?? 1;
+    const envs = Math.min(options.envs ?? 1, epochs);
     for (const { lane } of lanes) {
       const id = lane.scheduler as LearningSchedulerId;
-      let built: LearningScheduler | null = null;
-      const factory = learningFactory(trainScenario, io, { onCreate: (scheduler) => (built = scheduler) })!;
+      const built: LearningScheduler[] = [];
+      const lockstep = envs > 1 ? new Lockstep() : undefined;
+      const factory = learningFactory(trainScenario, io, { onCreate: (scheduler) => built.push(scheduler), ...(lockstep === undefined ? {} : { lockstep }) })!;
       const params = { ...servingLaneParameters(lane), train: 1, explore: 1, pretrained: 0 };
-      const scheduler = SERVING_SCHEDULERS[id].create(params, servingSchedulerContext(scenario.seed, spec.models.map((m) => m.model), factory));
-      const learner = built as LearningScheduler | null;
-      if (learner === null) throw new Error(`train: ${id} did not build a learning scheduler`);
-      const epochs = options.epochs ?? 1;
+      // One scheduler per environment, kept from round to round (its predictor goes on learning).
+      const schedulers = Array.from({ length: envs }, (_, env) => SERVING_SCHEDULERS[id].create(params, servingSchedulerContext(scenario.seed + env, spec.models.map((m) => m.model), factory)));
+      if (built.length !== envs) throw new Error(`train: ${id} did not build a learning scheduler`);
+      const learner = built[0]!;
       const curve: { slot: number; reward: number }[] = [];
       const started = performance.now();
       let sum = 0;
       let count = 0;
-      for (let epoch = 0; epoch < epochs; epoch++) {
-        if (epoch > 0) learner.startEpisode();
-        const run = new ServingRun(epoch === 0 ? spec : buildServingSpec({ ...trainScenario, seed: scenario.seed + epoch }), scheduler);
+      let nextMark = window;
+      // Round r runs epochs rK … rK + K − 1 in lockstep, epoch e on the trace of seed + e.
+      for (let first = 0; first < epochs; first += envs) {
+        const active = Math.min(envs, epochs - first);
+        lockstep?.setEnvironments(active);
+        const runs = Array.from({ length: active }, (_, env) => {
+          const epoch = first + env;
+          if (epoch >= envs) built[env]!.startEpisode();
+          return new ServingRun(epoch === 0 ? spec : buildServingSpec({ ...trainScenario, seed: scenario.seed + epoch }), schedulers[env]!);
+        });
         for (let slot = 1; slot <= slots; slot++) {
-          run.advanceTo(Math.min(spec.durationMs, slot * slotMs));
-          // The slot's (reporting interval's) transitions: under Eq. 1's per-model slots, several decisions.
-          const r = learner.takeIntervalReward();
-          if (r !== null) {
-            sum += r;
-            count++;
+          for (let env = 0; env < active; env++) {
+            runs[env]!.advanceTo(Math.min(spec.durationMs, slot * slotMs));
+            // The slot's (reporting interval's) transitions: under Eq. 1's per-model slots, several decisions.
+            const r = built[env]!.takeIntervalReward();
+            if (r !== null) {
+              sum += r;
+              count++;
+            }
           }
-          const done = epoch * slots + slot;
-          if (done % window === 0 || done === epochs * slots) {
+          const done = first * slots + active * slot;
+          if (done >= nextMark || done === epochs * slots) {
+            nextMark = (Math.floor(done / window) + 1) * window;
             if (count > 0) curve.push({ slot: done, reward: sum / count });
             sum = 0;
             count = 0;
@@ -111,13 +129,15 @@ export const trainCommand: CliCommand = {
         }
       }
       const seconds = (performance.now() - started) / 1000;
-      const trainedFor = `${slots} slots of ${slotMs} ms${slotReading === 'eq1' ? ' (reporting intervals; each model decided on its own slots of Eq. 1)' : ''}${epochs > 1 ? ` × ${epochs} epochs (seeds ${scenario.seed}–${scenario.seed + epochs - 1})` : ''}`;
+      const trainedFor = `${slots} slots of ${slotMs} ms${slotReading === 'eq1' ? ' (reporting intervals; each model decided on its own slots of Eq. 1)' : ''}${epochs > 1 ? ` × ${epochs} epochs (seeds ${scenario.seed}–${scenario.seed + epochs - 1})` : ''}${envs > 1 ? `, ${envs} in lockstep sharing their updates` : ''}`;
       const agent = learner.learner.save(`${findPreset(source!) ? source : 'scenario'} seed ${scenario.seed}, ${trainedFor}`);
       const path = toDirectory ? `${out.replace(/\/?$/, '/')}${id}.json` : out;
       writeOutput(io, '--out', path, `${JSON.stringify(agent)}\n`);
-      const telemetry = learner.telemetry();
-      report.push({ scheduler: id, out: path, slots, epochs, updates: telemetry.updates, transitions: telemetry.transitions, seconds, stats: learner.learner.stats(), curve });
-      scheduler.dispose?.();
+      // Each environment counts the updates its own calls ran, and its transitions.
+      const updates = built.reduce((total, b) => total + b.telemetry().updates, 0);
+      const transitions = built.reduce((total, b) => total + b.telemetry().transitions, 0);
+      report.push({ scheduler: id, out: path, slots, epochs, ...(envs > 1 ? { envs } : {}), updates, transitions, seconds, stats: learner.learner.stats(), curve });
+      for (const scheduler of schedulers) scheduler.dispose?.();
     }
     io.stdout(`${JSON.stringify({ scenario: trainScenario, trained: report }, null, 2)}\n`);
     return EXIT_OK;

@@ -1,0 +1,74 @@
+import type { ActContext, AgentFile, Learner, LearnerSnapshot, LearnerStats, Transition } from './learner';
+
+/**
+ * Vectorised offline training (`train --envs K`, BCEdge §V-A's epochs): K environments — K
+ * runs of the training world, each on its own trace — step together, slot by slot, and share
+ * one learner. Each environment decides with it and gives it its own transitions, as one
+ * environment would; the gradient updates are shared: of the K training calls the
+ * environments make (one each at every tick of the cadence, `trainEveryMs`), every K-th runs
+ * the learner's updates and the others none. So K epochs of experience cost one epoch's updates: the
+ * update-to-data ratio is 1/K of the single environment's, the way vectorised environments
+ * are trained (the paper says nothing of it; ARCHITECTURE §3).
+ *
+ * With one environment every call trains, so `--envs 1` is today's path bit for bit.
+ */
+export class Lockstep {
+  private shared: Learner | null = null;
+  private views = 0;
+  private calls = 0;
+  private envs = 1;
+
+  /** The environments stepping together from now on (the last round of epochs may have fewer). */
+  setEnvironments(envs: number): void {
+    if (!Number.isInteger(envs) || envs < 1) throw new RangeError(`envs: expected a whole number ≥ 1, got ${envs}`);
+    this.envs = envs;
+    this.calls = 0;
+  }
+
+  get environments(): number {
+    return this.envs;
+  }
+
+  /** The learner all environments share (null before the first `adopt`). */
+  get learner(): Learner | null {
+    return this.shared;
+  }
+
+  /**
+   * The learner one environment's scheduler uses: the first learner built becomes the shared
+   * one; a later one (built the same way by the factory, for another environment) is disposed
+   * and the shared one is used in its place.
+   */
+  adopt(built: Learner): Learner {
+    if (this.shared === null) this.shared = built;
+    else if (built !== this.shared) {
+      if (built.kind !== this.shared.kind) throw new Error(`lockstep: a ${built.kind} learner cannot share a ${this.shared.kind} learner`);
+      built.dispose();
+    }
+    this.views++;
+    return this.view(this.shared);
+  }
+
+  private view(inner: Learner): Learner {
+    return {
+      kind: inner.kind,
+      act: (states: Float32Array, maskBias: Float32Array, rows: number, explore: boolean, context?: ActContext) => inner.act(states, maskBias, rows, explore, context),
+      policy: (states: Float32Array, maskBias: Float32Array, rows: number) => inner.policy(states, maskBias, rows),
+      ...(inner.critic === undefined ? {} : { critic: (states: Float32Array, rows: number) => inner.critic!(states, rows) }),
+      record: (transition: Transition) => inner.record(transition),
+      train: (): number => {
+        this.calls++;
+        return this.calls % this.envs === 0 ? inner.train() : 0;
+      },
+      stats: (): LearnerStats => inner.stats(),
+      save: (trainedOn?: string): AgentFile => inner.save(trainedOn),
+      load: (file: AgentFile) => inner.load(file),
+      ...(inner.snapshot === undefined ? {} : { snapshot: (): LearnerSnapshot => inner.snapshot!() }),
+      ...(inner.restore === undefined ? {} : { restore: (state: LearnerSnapshot) => inner.restore!(state) }),
+      dispose: (): void => {
+        // The shared learner goes with the last environment's scheduler.
+        if (--this.views === 0) inner.dispose();
+      },
+    };
+  }
+}
