@@ -2,8 +2,15 @@
  * One training epoch of BCEdge (issue 38 part 2's measure): a 3000 s run of
  * `bcedge-fig10-convergence` with one BCEdge learner from scratch that trains as it goes (`train`
  * with `--epochs 1`: explore on, the lane's defaults otherwise), its minibatch at §V-A's 512.
- * Today's path is the baseline the faster update is set against in the same run.
+ *
+ * The baseline is the path the issue measured, kept in the same run: one environment, its
+ * decisions and the predictor's predictions in tfjs (`useHostDecisions(false)`). The fast path
+ * is `train --envs K`: K epochs in lockstep sharing the learner's and the predictor's updates
+ * (agents/lockstep.ts), decisions and predictions on the host; its epoch is the wall time of the
+ * K epochs over K.
  */
+import { useHostDecisions } from '../src/agents/hostPolicy';
+import { runCliInMemory } from '../src/cli/testing/memoryIo';
 import { createLatencyPredictor } from '../src/agents/predictorAdapter';
 import { createLearningFactory } from '../src/agents/registry';
 import type { Tf } from '../src/agents/tf';
@@ -33,14 +40,54 @@ export function trainingEpochSeconds(tf: Tf, extra: Readonly<Record<string, numb
   return { seconds, report, utilityMean: summary.utilityMean };
 }
 
-export function benchEpoch(tf: Tf, rows: BenchRow[]): Record<string, unknown> {
+/** Environments the fast path steps in lockstep (`train --envs`). */
+export const LOCKSTEP_ENVS = 32;
+
+/** `train bcedge-fig10-convergence --lane bcedge --epochs K --envs K` in this process: wall seconds and the learner's report. */
+async function lockstepSeconds(tf: Tf, envs: number): Promise<{ seconds: number; updates: number; transitions: number }> {
+  const started = performance.now();
+  const result = await runCliInMemory(['train', 'bcedge-fig10-convergence', '--lane', 'bcedge', '--epochs', String(envs), '--envs', String(envs), '--out', 'agents/', '--set', `serving.lanes[0].params.minibatch=${PAPER_MINIBATCH}`], () => ({
+    learning: { tf, agents: {} },
+    isDirectory: (path) => path.endsWith('/'),
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  if (result.code !== 0) throw new Error(`train --envs ${envs}: ${result.stderr}`);
+  const trained = (JSON.parse(result.stdout) as { trained: { updates: number; transitions: number }[] }).trained[0]!;
+  return { seconds, updates: trained.updates, transitions: trained.transitions };
+}
+
+export async function benchEpoch(tf: Tf, rows: BenchRow[]): Promise<Record<string, unknown>> {
+  useHostDecisions(false);
   const today = trainingEpochSeconds(tf);
+  useHostDecisions(true);
   const updates = (today.report as { updates?: number } | undefined)?.updates;
   rows.push({
-    name: `one 3000 s training epoch of BCEdge from scratch, bcedge-fig10-convergence, minibatch ${PAPER_MINIBATCH} (today’s path)`,
+    name: `one 3000 s training epoch of BCEdge from scratch, bcedge-fig10-convergence, minibatch ${PAPER_MINIBATCH} (the issue’s path: one environment, decisions in tfjs)`,
     value: today.seconds,
     unit: 's',
-    note: `${updates === undefined ? '' : `${updates} updates; `}§V-A’s 500 epochs at this pace: ${((500 * today.seconds) / 3600).toFixed(1)} h (target ≤ 1 h on two cores)`,
+    note: `${updates === undefined ? '' : `${updates} updates; `}§V-A’s 500 epochs at this pace: ${((500 * today.seconds) / 3600).toFixed(1)} h`,
   });
-  return { today: { seconds: today.seconds, updates, utilityMean: today.utilityMean } };
+  const host = trainingEpochSeconds(tf);
+  rows.push({
+    name: 'the same epoch, decisions and predictions on the host (one environment)',
+    value: host.seconds,
+    unit: 's',
+    baseline: today.seconds,
+    ratio: today.seconds / host.seconds,
+    note: 'baseline: the issue’s path above, in this run',
+  });
+  const fast = await lockstepSeconds(tf, LOCKSTEP_ENVS);
+  const perEpoch = fast.seconds / LOCKSTEP_ENVS;
+  const hours = (500 * perEpoch) / 3600;
+  rows.push({
+    name: `one epoch in lockstep (train --envs ${LOCKSTEP_ENVS}: ${LOCKSTEP_ENVS} epochs sharing the learner’s and the predictor’s updates), per epoch`,
+    value: perEpoch,
+    unit: 's',
+    baseline: today.seconds,
+    ratio: today.seconds / perEpoch,
+    target: '≥ 10×; 500 epochs ≤ 1 h',
+    met: today.seconds / perEpoch >= 10 && hours <= 1,
+    note: `${fast.updates} updates and ${fast.transitions} transitions over the ${LOCKSTEP_ENVS} epochs (${(fast.updates / LOCKSTEP_ENVS).toFixed(0)} an epoch); §V-A’s 500 epochs at this pace: ${hours.toFixed(2)} h on one core`,
+  });
+  return { today: { seconds: today.seconds, updates, utilityMean: today.utilityMean }, host: { seconds: host.seconds }, lockstep: { envs: LOCKSTEP_ENVS, ...fast, perEpoch } };
 }

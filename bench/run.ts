@@ -99,7 +99,7 @@ if (only !== undefined) {
   } else if (only === 'learn-page') {
     report(`bench/results-${only}.json`, {}, { pageTimeToOracle: await benchPageTimeToOracle(rows) });
   } else if (only === 'epoch') {
-    report(`bench/results-${only}.json`, {}, { epoch: benchEpoch(await loadTfNode(), rows) });
+    report(`bench/results-${only}.json`, {}, { epoch: await benchEpoch(await loadTfNode(), rows) });
   } else if (only === 'oracle-run') {
     report(`bench/results-${only}.json`, {}, { oracleRun: benchOracleRun(rows) });
   } else if (only === 'oracle') {
@@ -257,7 +257,7 @@ const decisionDetails = benchDecisions(tf, rows);
 
 // 5b. Each learner from scratch to within 5 % of the oracle, wall time (bench/timeToOracle.ts); one training epoch at minibatch 512 (bench/epoch.ts).
 const timeToOracleDetails = { cli: benchTimeToOracle(tf, rows), page: process.env['BENCH_SKIP_PAGE'] === '1' ? null : await benchPageTimeToOracle(rows) };
-const epochDetails = benchEpoch(tf, rows);
+const epochDetails = await benchEpoch(tf, rows);
 
 // 6. Measure your machine (ARCHITECTURE §2, §6): a measured VGG16 database beside the roofline one.
 const measureDetails = await benchMeasure(tf, rows);

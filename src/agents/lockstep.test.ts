@@ -50,6 +50,34 @@ describe('Lockstep', () => {
     expect(shared.disposed).toBe(true);
   });
 
+  it('shares one interference predictor the same way: every environment’s batches, one training in K calls', () => {
+    const lockstep = new Lockstep();
+    const made = () => {
+      const p = { added: 0, trained: 0, disposed: false, ready: false };
+      return Object.assign(p, {
+        add: () => void p.added++,
+        train: (steps: number) => void (p.trained += steps),
+        predictActions: () => new Float32Array(0),
+        dispose: () => void (p.disposed = true),
+      });
+    };
+    const first = made();
+    const second = made();
+    const [a, b] = [lockstep.adoptPredictor(first), lockstep.adoptPredictor(second)];
+    expect(second.disposed).toBe(true);
+    lockstep.setEnvironments(2);
+    a!.add({} as never);
+    b!.add({} as never);
+    a!.train(1);
+    b!.train(1);
+    expect(first.added).toBe(2);
+    expect(first.trained).toBe(1);
+    a!.dispose!();
+    expect(first.disposed).toBe(false);
+    b!.dispose!();
+    expect(first.disposed).toBe(true);
+  });
+
   it('refuses a learner of another kind and a count of environments that is not a whole number ≥ 1', () => {
     const lockstep = new Lockstep();
     lockstep.adopt(counting('bcedge'));

@@ -1,3 +1,4 @@
+import type { LatencyPredictor } from './learningScheduler';
 import type { ActContext, AgentFile, Learner, LearnerSnapshot, LearnerStats, Transition } from './learner';
 
 /**
@@ -16,6 +17,9 @@ export class Lockstep {
   private shared: Learner | null = null;
   private views = 0;
   private calls = 0;
+  private predictor: LatencyPredictor | null = null;
+  private predictorViews = 0;
+  private predictorCalls = 0;
   private envs = 1;
 
   /** The environments stepping together from now on (the last round of epochs may have fewer). */
@@ -23,6 +27,7 @@ export class Lockstep {
     if (!Number.isInteger(envs) || envs < 1) throw new RangeError(`envs: expected a whole number ≥ 1, got ${envs}`);
     this.envs = envs;
     this.calls = 0;
+    this.predictorCalls = 0;
   }
 
   get environments(): number {
@@ -47,6 +52,33 @@ export class Lockstep {
     }
     this.views++;
     return this.view(this.shared);
+  }
+
+  /**
+   * BCEdge's interference predictor, shared the same way: one model of the machine learns from
+   * every environment's batches, and trains at every K-th of their training calls, so K
+   * environments cost one predictor's training.
+   */
+  adoptPredictor(built: LatencyPredictor): LatencyPredictor {
+    if (this.predictor === null) this.predictor = built;
+    else if (built !== this.predictor) built.dispose?.();
+    this.predictorViews++;
+    const inner = this.predictor;
+    return {
+      add: (batch) => inner.add(batch),
+      train: (steps) => {
+        this.predictorCalls++;
+        if (this.predictorCalls % this.envs === 0) inner.train(steps);
+      },
+      get ready() {
+        return inner.ready;
+      },
+      predictActions: (observation, m, actions) => inner.predictActions(observation, m, actions),
+      ...(inner.report === undefined ? {} : { report: () => inner.report!() }),
+      dispose: () => {
+        if (--this.predictorViews === 0) inner.dispose?.();
+      },
+    };
   }
 
   private view(inner: Learner): Learner {

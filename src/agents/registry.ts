@@ -115,7 +115,7 @@ export function createLearningFactory(tf: Tf, options: LearningFactoryOptions = 
         learner,
         train: params['train'] !== 0,
         explore: params['explore'] !== 0,
-        predictor: usePredictor ? options.predictor!(context) : null,
+        predictor: usePredictor ? (options.lockstep?.adoptPredictor(options.predictor!(context)) ?? options.predictor!(context)) : null,
         predictorBudget: params['predictorBudget'] ?? 0.8,
         predictorMask: params['predictorMask'] !== 0,
         interference: context.spec?.assumptions.interference ?? 'coLocated',
