@@ -357,7 +357,8 @@ describe('npm run sim', () => {
     const agent = JSON.parse(two.written['agents/tac.json']!) as AgentFile;
     expect(agent.trainedOn).toContain('× 4 epochs (seeds 1–4), 2 in lockstep sharing their updates');
     expect((await cli([...args, '--envs', '0'])).stderr).toContain('--envs: must be an integer from 1 to 64, got "0"');
-  });
+    expect((await cli(['train', 'bcedge-fig10-convergence', '--lane', 'ppo', '--epochs', '2', '--envs', '2', '--out', 'a/'])).stderr).toContain('--envs: lockstep training is for the SAC learners (bcedge, tac), not ppo');
+  }, 60_000);
 
   it('refuses train without a learning lane or an --out, and a learning run without tfjs', async () => {
     expect((await cli(['train', 'serving-default', '--lane', 'ga', '--out', 'a/'])).stderr).toContain('no learning lane "ga"');

@@ -84,6 +84,13 @@ export const trainCommand: CliCommand = {
     const report: object[] = [];
     const epochs = options.epochs ?? 1;
     const envs = Math.min(options.envs ?? 1, epochs);
+    const perRow = lanes.find(({ lane }) => lane.scheduler === 'ppo' || lane.scheduler === 'ddqn');
+    if (envs > 1 && perRow !== undefined) {
+      // PPO keeps the log-probabilities of its last decision per row until the transition is
+      // recorded, and DDQN's ε counts reporting intervals: K environments sharing one would
+      // overwrite the one and count the other K times.
+      throw new UsageError(`--envs: lockstep training is for the SAC learners (bcedge, tac), not ${perRow.lane.scheduler}: pick a lane with --lane, or --envs 1`);
+    }
     for (const { lane } of lanes) {
       const id = lane.scheduler as LearningSchedulerId;
       const built: LearningScheduler[] = [];
