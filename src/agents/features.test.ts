@@ -43,4 +43,37 @@ describe('the learners’ state', () => {
     // Computed with the state encoding and engine of before request classes and load schedules.
     expect(hashOfStates(s)).toEqual({ decisions: 40, sha256: 'd91d9c70a6e38af4d7ae533ff8d12aeb217e420035d9e3edc6a8db66d13c2ab5' });
   });
+
+  it('gives the last slot’s arrivals per second of the slot with stateRates: the same numbers under the fixed 1 s slot, the load and not the slot’s length under Eq. 1', () => {
+    const arrivalsAt = (STATE_SIZE - 6) as number;
+    const collect = (slot: 'fixed' | 'eq1') => {
+      const s = structuredClone(SERVING_PRESETS[0]!.scenario) as ServingScenario;
+      s.serving.durationS = 20;
+      s.serving.assumptions = { ...s.serving.assumptions, slot };
+      const pairs: { perSlot: Float32Array; perSecond: Float32Array; seconds: number; arrivals: number }[] = [];
+      hashOfStates(s, (o) => {
+        const model = o.models[0]!;
+        if (model.due === false || model.lastSlot === null) return;
+        const perSlot = new Float32Array(STATE_SIZE);
+        const perSecond = new Float32Array(STATE_SIZE);
+        encodeState(o, 0, perSlot, 0);
+        encodeState(o, 0, perSecond, 0, true);
+        pairs.push({ perSlot, perSecond, seconds: model.lastSlot.seconds!, arrivals: model.lastSlot.arrivals });
+      });
+      return pairs;
+    };
+    const fixed = collect('fixed');
+    expect(fixed.length).toBeGreaterThan(10);
+    for (const p of fixed) expect(p.perSecond).toEqual(p.perSlot);
+    const eq1 = collect('eq1');
+    expect(eq1.some((p) => p.seconds < 0.5 && p.arrivals > 0)).toBe(true);
+    for (const p of eq1) {
+      expect(p.perSecond[arrivalsAt]).toBeCloseTo(Math.log1p(p.arrivals / p.seconds) / 4, 5);
+      expect(p.perSlot[arrivalsAt]).toBeCloseTo(Math.log1p(p.arrivals) / 4, 5);
+    }
+    // 30 requests a second a model: per second, around ln(31)/4 whatever the slot's length.
+    const mean = eq1.reduce((sum, p) => sum + p.perSecond[arrivalsAt]!, 0) / eq1.length;
+    expect(mean).toBeGreaterThan(0.6);
+    expect(mean).toBeLessThan(1.1);
+  });
 });

@@ -1,5 +1,5 @@
 import { MODEL_IDS } from '../engine/serving/models';
-import { BATCH_SIZES, INSTANCE_COUNTS, type ModelAction, type ModelObservation, type ServingObservation } from '../engine/serving/scheduler';
+import { BATCH_SIZES, INSTANCE_COUNTS, type ModelAction, type ModelObservation, type ModelSlotStats, type ServingObservation } from '../engine/serving/scheduler';
 import { INSTANCE_OVERHEAD_MB } from '../engine/serving/models';
 
 /**
@@ -15,7 +15,8 @@ import { INSTANCE_OVERHEAD_MB } from '../engine/serving/models';
  * - (IV) available resources: free memory share, free GPU share, running batches / 16;
  * - (V) request queue: log(1 + queue length) / 5, slack of the most urgent request / SLO
  *   (clamped to [−1, 1]), last slot's arrivals log(1 + n) / 4 and violation share, and
- *   the arrivals of all models log(1 + n) / 6 (the load the others put on the device);
+ *   the arrivals of all models log(1 + n) / 6 (the load the others put on the device), n per
+ *   slot or per second of it (`stateRates`);
  * - the action in force (batch-size index / 7, instance index / 7) and last slot's
  *   utility / 5 — the profiler's feedback (§IV-E) that lets the policy correct itself.
  *
@@ -43,8 +44,19 @@ function nearestIndex(grid: readonly number[], value: number): number {
   return best;
 }
 
-/** Writes model `m`'s state into `out` at `offset`. */
-export function encodeState(observation: ServingObservation, m: number, out: Float32Array, offset: number): void {
+/**
+ * Per second of its slot (`rates`, the lane's `stateRates`) or per slot (the earlier reading):
+ * how a slot's arrivals enter the state. Under Eq. 1 a model's slot lasts b·SLO/m_c, from a few
+ * ms to seconds, so a count per slot tells the load and the action in force apart badly (a
+ * learner trained so kept b = 1 at 60 rps a model); a rate means the same under every slot
+ * reading. Under the fixed slot of 1 s the two are the same numbers.
+ */
+function perSlot(slot: ModelSlotStats, rates: boolean): number {
+  return rates && slot.seconds !== undefined && slot.seconds > 0 ? slot.arrivals / slot.seconds : slot.arrivals;
+}
+
+/** Writes model `m`'s state into `out` at `offset`; `rates`: the last slot's arrivals per second of it (see `perSlot`). */
+export function encodeState(observation: ServingObservation, m: number, out: Float32Array, offset: number, rates = false): void {
   const o: ModelObservation = observation.models[m]!;
   out.fill(0, offset, offset + STATE_SIZE);
   let k = offset;
@@ -65,10 +77,10 @@ export function encodeState(observation: ServingObservation, m: number, out: Flo
   out[k++] = Math.log1p(o.queueLength) / 5;
   out[k++] = Math.max(-1, Math.min(1, o.oldestSlackMs / o.sloMs));
   const last = o.lastSlot;
-  out[k++] = last === null ? 0 : Math.log1p(last.arrivals) / 4;
+  out[k++] = last === null ? 0 : Math.log1p(perSlot(last, rates)) / 4;
   out[k++] = last === null || last.arrivals + last.completed === 0 ? 0 : Math.min(1, last.violations / Math.max(1, last.arrivals));
   let all = 0;
-  for (const other of observation.models) all += other.lastSlot?.arrivals ?? 0;
+  for (const other of observation.models) all += other.lastSlot === null ? 0 : perSlot(other.lastSlot, rates);
   out[k++] = Math.log1p(all) / 6;
   out[k++] = nearestIndex(BATCH_SIZES, o.batchSize) / (BATCH_SIZES.length - 1);
   out[k++] = nearestIndex(INSTANCE_COUNTS, o.instances) / (INSTANCE_COUNTS.length - 1);

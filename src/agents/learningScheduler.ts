@@ -73,6 +73,8 @@ export interface LearningSchedulerOptions {
    * the metric to learn from (ARCHITECTURE §3). Absent or 0: every decision is its own.
    */
   readonly holdMs?: number;
+  /** The last slot's arrivals in the state per second of the slot, not per slot (registry `stateRates`; features.ts). Absent or false: per slot. */
+  readonly stateRates?: boolean;
 }
 
 /** A decision waiting for its reward (credit `governed`) or its next state. */
@@ -233,7 +235,7 @@ export class LearningScheduler implements ServingScheduler {
     const states = new Float32Array(rows * STATE_SIZE);
     const masks = new Uint8Array(rows * ACTION_COUNT);
     due.forEach((m, j) => {
-      encodeState(observation, m, states, j * STATE_SIZE);
+      encodeState(observation, m, states, j * STATE_SIZE, this.options.stateRates === true);
       // The joint mask is made as each model chooses (below).
       if (!joint) memoryMask(observation, m, [], masks, j * ACTION_COUNT);
     });

@@ -123,6 +123,7 @@ export function createLearningFactory(tf: Tf, options: LearningFactoryOptions = 
         trainEveryMs: params['trainEveryMs'] ?? 1000,
         jointMask: params['jointMask'] === 1,
         holdMs: params['holdMs'] ?? 0,
+        stateRates: params['stateRates'] === 1,
       });
       options.onCreate?.(scheduler, id);
       return scheduler;

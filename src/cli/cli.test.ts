@@ -347,9 +347,10 @@ describe('npm run sim', () => {
     const paired = (JSON.parse(two.stdout) as { trained: Trained[] }).trained[0]!;
     expect(paired.envs).toBe(2);
     expect(alone.envs).toBeUndefined();
-    // The same four epochs of experience, for about half the gradient updates.
-    expect(paired.transitions).toBeGreaterThan(0.8 * alone.transitions);
-    expect(paired.transitions).toBeLessThan(1.25 * alone.transitions);
+    // The same four epochs of experience (as many transitions within what the actions chosen
+    // change: under Eq. 1 a decision lasts b·SLO/m_c), for about half the gradient updates.
+    expect(paired.transitions).toBeGreaterThan(0.6 * alone.transitions);
+    expect(paired.transitions).toBeLessThan(1.6 * alone.transitions);
     expect(alone.updates).toBeGreaterThan(20);
     expect(paired.updates).toBeGreaterThan(0.35 * alone.updates);
     expect(paired.updates).toBeLessThan(0.65 * alone.updates);

@@ -15,9 +15,10 @@
  * one a version-5 serving scenario is given); version 7 named the decision's credit, late
  * requests and the learners' choices (a version-6 scenario is given the earlier ones); version 8
  * gave PPO and DDQN the reward terms SAC had and SAC the paper's minibatch (a version-7 scenario
- * is given its learners' earlier values).
+ * is given its learners' earlier values); version 9 gave the learners' state the last slot's
+ * arrivals per second of the slot (a version-8 scenario keeps them per slot).
  */
-export const SCENARIO_VERSION = 8;
+export const SCENARIO_VERSION = 9;
 
 /** Bounds that keep a shared scenario from hanging or exhausting the page (ARCHITECTURE §7). */
 export const PIPELINE_LIMITS = {

@@ -49,6 +49,11 @@ export const MIGRATIONS: readonly Migration[] = [
     describe: 'the serving world’s PPO and DDQN get SAC’s reward terms (discount per second, reward standardization; DDQN balanced replay) and SAC the paper’s minibatch of 512; a version-7 serving scenario keeps its learners’ earlier values, so it runs as before',
     migrate: worldStep(7),
   },
+  {
+    from: 8,
+    describe: 'the serving world’s learners read the last slot’s arrivals per second of the slot (`stateRates`), the same under every slot reading; a version-8 serving scenario keeps them per slot, so it runs as before',
+    migrate: worldStep(8),
+  },
 ];
 
 /** The step of the document's world from version `from`, or none. */

@@ -54,6 +54,8 @@ export interface ModelSlotStats {
   /** Eq. 3; null when the model had nothing to do. */
   readonly utility: number | null;
   readonly oomBatches: number;
+  /** The slot's length, s (the fixed slot, or under `eq1` the model's own slot: b·SLO/m_c and what it waited); absent in records made before it was kept. */
+  readonly seconds?: number;
 }
 
 /** The state s_t for one model (BCEdge §IV-B1: model type, input type and shape, SLO, queue). */

@@ -1245,6 +1245,7 @@ export class ServingRun {
         latencyMeanMs,
         utility: u,
         oomBatches: c.oomBatches,
+        seconds,
       });
       records.push({
         utility: u,
@@ -1458,6 +1459,7 @@ export class ServingRun {
       latencyMeanMs,
       utility: u,
       oomBatches: c.oomBatches,
+      seconds,
     };
     return u;
   }

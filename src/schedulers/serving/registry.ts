@@ -174,6 +174,15 @@ const JOINT_MASK: NumericParameter = { name: 'jointMask', label: 'mask against t
  * 25 % of the oracle without it (`learn-check`, ARCHITECTURE §3). 0: every decision its own.
  */
 const HOLD: NumericParameter = { name: 'holdMs', label: 'hold a chosen action for (simulated ms; 0 = every decision)', min: 0, max: 60_000, integer: false, default: 1000 };
+/**
+ * How the state gives the last slot's arrivals (agents/features.ts): 1 per second of the slot,
+ * 0 per slot (the earlier reading). Under Eq. 1 a model's slot lasts b·SLO/m_c, so a count per
+ * slot mixes the load with the action in force: an agent trained offline on `bcedge-train` with
+ * counts kept b = 1 when every camera went to 60 rps (−66 % against the oracle in that phase of
+ * `bcedge-dynamic`), and one trained with more exploration kept b = 128 at 20 rps (−31 %).
+ * Under the fixed 1 s slot the two are the same numbers.
+ */
+const STATE_RATES: NumericParameter = { name: 'stateRates', label: 'arrivals in the state per second (0 = per slot)', min: 0, max: 1, integer: true, default: 1 };
 // PPO's rollout and epochs, DDQN's ε decay, by measurement on `learn-sanity` (1200 s, last 200 s
 // against fixed-hindsight). On raw rewards with γ per decision (version 7): PPO −27.5 % at
 // 256 × 4 and −15.4 % at 96 × 8 (seed 1); DDQN −37.8 % with ε still 0.62 at the end at 3000,
@@ -192,7 +201,7 @@ const TARGET_EVERY: NumericParameter = { name: 'targetUpdateEvery', label: 'targ
 // and reward terms, and how its decisions are masked and held.
 const LEARNER_HEAD: readonly NumericParameter[] = [TRAIN, EXPLORE, PRETRAINED, GAMMA];
 const LEARNER_REWARD: readonly NumericParameter[] = [TRAIN_EVERY, DISCOUNT_PER_S, NORMALIZE_REWARD];
-const LEARNER_DECISIONS: readonly NumericParameter[] = [JOINT_MASK, HOLD];
+const LEARNER_DECISIONS: readonly NumericParameter[] = [JOINT_MASK, HOLD, STATE_RATES];
 
 // Reference lanes (oracles, reference.ts).
 const SEARCH_BATCH: NumericParameter = { name: 'maxBatch', label: 'largest batch searched', min: 1, max: 128, integer: true, default: 32 };

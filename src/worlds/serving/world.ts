@@ -137,6 +137,22 @@ function version7Learners(document: Record<string, unknown>): Record<string, unk
   return learnerParams(document, VERSION7_LEARNER_PARAMS);
 }
 
+/**
+ * Version 8 → 9: version 9 gives the state the last slot's arrivals per second of the slot
+ * (`stateRates`, agents/features.ts); a version-8 learning lane counted them per slot, and keeps
+ * doing so (a parameter the document sets is kept).
+ */
+export const VERSION8_LEARNER_PARAMS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  bcedge: { stateRates: 0 },
+  tac: { stateRates: 0 },
+  ppo: { stateRates: 0 },
+  ddqn: { stateRates: 0 },
+};
+
+function version8Learners(document: Record<string, unknown>): Record<string, unknown> {
+  return learnerParams(document, VERSION8_LEARNER_PARAMS);
+}
+
 /** Writes `table[scheduler]` under each learning lane's own params (a malformed block or lane is left for validation). */
 function learnerParams(document: Record<string, unknown>, table: Readonly<Record<string, Readonly<Record<string, number>>>>): Record<string, unknown> {
   const body = document.serving;
@@ -162,7 +178,7 @@ export const servingWorld: World<ServingScenario> = {
   eventName: 'requests',
   sweepMetrics: ['sloViolationPct', 'utilityMean', 'throughputRps', 'latencyMeanMs', 'latencyP99Ms', 'oomBatches', 'decisionMeanUs', 'requests', 'completed', 'failed', 'dropped'],
   optionalFields: new Set(),
-  migrations: { 2: gridToSweep, 3: namedReadings, 4: platformSetting, 5: fixedSlot, 6: version6Learners, 7: version7Learners },
+  migrations: { 2: gridToSweep, 3: namedReadings, 4: platformSetting, 5: fixedSlot, 6: version6Learners, 7: version7Learners, 8: version8Learners },
   validate: validateServingScenario,
   schema: () => servingScenarioSchema,
   lanes: (s) => s.serving.lanes,
