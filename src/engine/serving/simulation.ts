@@ -1,4 +1,4 @@
-import { EventQueue, type EventQueueSnapshot } from '../eventQueue';
+import { NumberEventQueue, type NumberEventQueueSnapshot } from '../eventQueue';
 import { createRng, type Rng } from '../rng';
 import {
   contendedBatchMs,
@@ -108,6 +108,20 @@ export interface TracedRequest {
   readonly sloMs?: number;
   /** Index into the model's `classes` (default 0). */
   readonly shapeClass?: number;
+}
+
+/**
+ * The requests an open-loop run sends, drawn once for a spec (`drawServingArrivals`): in send
+ * order, each request's send time, model index, SLO and shape class. They depend on the spec
+ * alone (seed, rates, classes, service windows), never on the scheduler, so every run of a
+ * spec sends these very requests; a reference search runs its spec hundreds of times and draws
+ * them once (issue 38: the draws were about a fifth of a run).
+ */
+export interface ServingArrivals {
+  readonly sentMs: Float64Array;
+  readonly model: Int32Array;
+  readonly sloMs: Float64Array;
+  readonly shapeClass: Int32Array;
 }
 
 /** What became of one request, for the live views and the tests. */
@@ -331,7 +345,7 @@ export interface ServingRunSnapshot {
     readonly members: Int32Array<ArrayBuffer>;
     readonly free: Int32Array;
   };
-  readonly events: EventQueueSnapshot<number>;
+  readonly events: NumberEventQueueSnapshot;
   readonly load: DeviceLoad;
   readonly action: readonly ModelAction[];
   readonly perModel: {
@@ -367,7 +381,7 @@ export interface ServingRunSnapshot {
 }
 
 /**
- * One lane of the serving world (ARCHITECTURE §3) as a discrete-event simulation on EventQueue.
+ * One lane of the serving world (ARCHITECTURE §3) as a discrete-event simulation on NumberEventQueue (eventQueue.ts).
  *
  * Requests: the devices send a Poisson stream at `rateRps`, each request's model drawn by
  * the weights and its SLO jittered, all from one RNG stream drawn in send order (three
@@ -417,7 +431,7 @@ export class ServingRun {
   private readonly cumulativeWeight: Float64Array;
   private readonly arrivals: Rng;
   private readonly meanGapMs: number;
-  private readonly events = new EventQueue<number>();
+  private readonly events = new NumberEventQueue();
   private readonly load: DeviceLoad = emptyDeviceLoad();
   private readonly edf: boolean;
   /** Batching `form`: a free instance waits for its batch (assumptions.ts). */
@@ -507,6 +521,12 @@ export class ServingRun {
   private readonly candidates = new Int32Array(2 * MAX_BATCH_SIZE + 2);
   private finished = false;
   private traceIndex = 0;
+  /** The requests drawn before the run (`drawServingArrivals`), read at `traceIndex`; null: drawn as the run goes. */
+  private readonly prepared: ServingArrivals | null;
+  /** The last request drawn by `drawNextSend`. */
+  private drawnModel = 0;
+  private drawnSloMs = 0;
+  private drawnClass = 0;
   /** Credit `governed` (readings.ts): each decision's own requests, for its reward; null under `slot`. */
   private readonly credit: DecisionCredit | null;
   /** Lates `reject` (readings.ts): a queued request that can no longer meet its SLO is rejected. */
@@ -518,6 +538,7 @@ export class ServingRun {
   constructor(
     spec: ServingRunSpec,
     private readonly scheduler: ServingScheduler,
+    arrivals?: ServingArrivals,
   ) {
     validateSpec(spec);
     this.spec = spec;
@@ -570,6 +591,11 @@ export class ServingRun {
       this.nextSendMs = Number.POSITIVE_INFINITY;
     } else {
       this.nextSendMs = spec.trace === undefined ? this.arrivals.exponential(this.meanGapMs) : (spec.trace[0]?.sentMs ?? Number.POSITIVE_INFINITY);
+    }
+    this.prepared = arrivals ?? null;
+    if (this.prepared !== null) {
+      if (this.closedLoop > 0 || spec.trace !== undefined) throw new RangeError('arrivals: a closed loop or a trace draws no arrivals to prepare');
+      this.nextSendMs = this.prepared.sentMs[0] ?? Number.POSITIVE_INFINITY;
     }
     this.edf = scheduler.dispatch === 'edf';
     this.formBatches = this.a.batching === 'form' && !this.edf;
@@ -639,16 +665,15 @@ export class ServingRun {
     const duration = this.spec.durationMs;
     const events = this.events;
     for (;;) {
-      const top = events.peek();
+      const topMs = events.peekTime();
       const send = this.nextSendMs;
-      if (send < duration && send <= end && (top === undefined || send < top.timeMs)) {
+      if (send < duration && send <= end && send < topMs) {
         this.send(send);
         continue;
       }
-      if (top === undefined || top.timeMs > end) break;
-      events.pop();
-      this.nowMs = top.timeMs;
-      this.handle(top.payload);
+      if (topMs > end) break;
+      this.nowMs = topMs;
+      this.handle(events.pop());
       if (this.finished) return;
     }
     if (end > this.nowMs) this.nowMs = end;
@@ -706,10 +731,31 @@ export class ServingRun {
   /** A device sends a request at `timeMs`; draws the next send time. */
   private send(timeMs: number): void {
     this.nowMs = timeMs;
-    let model = 0;
-    let slo: number;
-    let shapeClass = 0;
+    const prepared = this.prepared;
     const trace = this.spec.trace;
+    if (prepared !== null) {
+      const i = this.traceIndex++;
+      this.nextSendMs = i + 1 < prepared.sentMs.length ? prepared.sentMs[i + 1]! : Number.POSITIVE_INFINITY;
+      this.sendRequest(timeMs, prepared.model[i]!, prepared.sloMs[i]!, prepared.shapeClass[i]!);
+    } else if (trace === undefined) {
+      this.drawNextSend(timeMs);
+      this.sendRequest(timeMs, this.drawnModel, this.drawnSloMs, this.drawnClass);
+    } else {
+      const request = trace[this.traceIndex++]!;
+      const model = request.model;
+      this.nextSendMs = trace[this.traceIndex]?.sentMs ?? Number.POSITIVE_INFINITY;
+      this.sendRequest(timeMs, model, request.sloMs ?? this.sloMs[model]!, request.shapeClass ?? 0);
+    }
+  }
+
+  /**
+   * Draws the request sent at `timeMs` (its model, SLO and class, into `drawnModel`, `drawnSloMs`,
+   * `drawnClass`) and the next send time, from the random streams (per model, or the one stream).
+   */
+  private drawNextSend(timeMs: number): void {
+    let model = 0;
+    let shapeClass = 0;
+    let slo: number;
     if (this.perModelArrivals) {
       model = this.earliestModelIndex();
       const rng = this.modelRngs[model]!;
@@ -720,21 +766,52 @@ export class ServingRun {
       slo = this.sloMs[model]! * (1 + this.a.sloJitter * (2 * uSlo - 1));
       this.nextModelSendMs[model] = this.drawModelSend(model, timeMs);
       this.nextSendMs = this.earliestModelSend();
-    } else if (trace === undefined) {
+    } else {
       const rng = this.arrivals;
       const uModel = rng.nextFloat();
       const uSlo = rng.nextFloat();
       this.nextSendMs = timeMs + rng.exponential(this.meanGapMs);
       while (uModel >= this.cumulativeWeight[model]!) model++;
       slo = this.sloMs[model]! * (1 + this.a.sloJitter * (2 * uSlo - 1));
-    } else {
-      const request = trace[this.traceIndex++]!;
-      model = request.model;
-      slo = request.sloMs ?? this.sloMs[model]!;
-      shapeClass = request.shapeClass ?? 0;
-      this.nextSendMs = trace[this.traceIndex]?.sentMs ?? Number.POSITIVE_INFINITY;
     }
-    this.sendRequest(timeMs, model, slo, shapeClass);
+    this.drawnModel = model;
+    this.drawnSloMs = slo;
+    this.drawnClass = shapeClass;
+  }
+
+  /**
+   * The requests this run would send, drawn as the run draws them (`drawServingArrivals`): its
+   * random streams go on from where they stand, so call it on a fresh run.
+   */
+  drawAllSends(): ServingArrivals {
+    if (this.closedLoop > 0 || this.spec.trace !== undefined || this.prepared !== null) throw new RangeError('arrivals: a closed loop or a trace draws no arrivals to prepare');
+    const duration = this.spec.durationMs;
+    let sentMs = new Float64Array(1024);
+    let model = new Int32Array(1024);
+    let sloMs = new Float64Array(1024);
+    let shapeClass = new Int32Array(1024);
+    let n = 0;
+    while (this.nextSendMs < duration) {
+      if (n === sentMs.length) {
+        const grow = <A extends Float64Array | Int32Array>(a: A, make: (size: number) => A): A => {
+          const b = make(2 * a.length);
+          b.set(a);
+          return b;
+        };
+        sentMs = grow(sentMs, (k) => new Float64Array(k));
+        model = grow(model, (k) => new Int32Array(k));
+        sloMs = grow(sloMs, (k) => new Float64Array(k));
+        shapeClass = grow(shapeClass, (k) => new Int32Array(k));
+      }
+      const t = this.nextSendMs;
+      this.drawNextSend(t);
+      sentMs[n] = t;
+      model[n] = this.drawnModel;
+      sloMs[n] = this.drawnSloMs;
+      shapeClass[n] = this.drawnClass;
+      n++;
+    }
+    return { sentMs: sentMs.slice(0, n), model: model.slice(0, n), sloMs: sloMs.slice(0, n), shapeClass: shapeClass.slice(0, n) };
   }
 
   /** A request of `model` leaves its device at `timeMs` towards the edge. */
@@ -1412,10 +1489,8 @@ export class ServingRun {
     due[first] = 1;
     const events = this.events;
     for (;;) {
-      const top = events.peek();
-      if (top === undefined || top.timeMs !== this.nowMs || (top.payload & 7) !== MODEL_SLOT) break;
-      events.pop();
-      due[top.payload >> 3] = 1;
+      if (events.peekTime() !== this.nowMs || (events.peekPayload() & 7) !== MODEL_SLOT) break;
+      due[events.pop() >> 3] = 1;
     }
     let sum = 0;
     let count = 0;
@@ -1479,7 +1554,9 @@ export class ServingRun {
         this.instancesSinceMs[m] = now;
         this.instancesChanged[m] = 1;
       }
-      this.action[m] = { batchSize: a.batchSize, instances };
+      // Unchanged (a plan's every decision inside a phase), the action in force stays as it is.
+      const current = this.action[m]!;
+      if (current.batchSize !== a.batchSize || current.instances !== instances) this.action[m] = { batchSize: a.batchSize, instances };
       this.credit?.start(m, now, instances);
     }
     this.updateInstanceMemory();
@@ -2109,4 +2186,16 @@ export function phaseBoundariesMs(spec: ServingRunSpec): number[] {
     if (bg.toMs !== null) times.add(bg.toMs);
   }
   return [...times].filter((t) => t > 0 && t < spec.durationMs).sort((a, b) => a - b);
+}
+
+/**
+ * The requests every run of `spec` sends (see `ServingArrivals`), drawn once, exactly as a run
+ * draws them as it goes; null for a closed loop or a trace (a trace is already drawn). A run
+ * given them (`new ServingRun(spec, scheduler, arrivals)`) reads them instead of drawing and
+ * gives the same numbers bit for bit; they must be of that very spec.
+ */
+export function drawServingArrivals(spec: ServingRunSpec): ServingArrivals | null {
+  if ((spec.closedLoop?.outstanding ?? 0) > 0 || spec.trace !== undefined) return null;
+  const idle: ServingScheduler = { id: 'arrivals', decide: () => spec.models.map(() => ({ batchSize: 1, instances: 1 })) };
+  return new ServingRun(spec, idle).drawAllSends();
 }

@@ -1,5 +1,5 @@
 import { BATCH_SIZES, INSTANCE_COUNTS, type ModelAction, type ServingAction, type ServingScheduler } from '../../engine/serving/scheduler';
-import { phaseBoundariesMs, ServingRun, type ServingRunSnapshot, type ServingRunSpec } from '../../engine/serving/simulation';
+import { drawServingArrivals, phaseBoundariesMs, ServingRun, type ServingArrivals, type ServingRunSnapshot, type ServingRunSpec } from '../../engine/serving/simulation';
 
 /**
  * Reference lanes (oracles) for the serving world: what a fixed configuration could have
@@ -98,10 +98,19 @@ function planActions(plan: readonly PhasePlan[]): (nowMs: number) => ServingActi
 /**
  * The plan as a search's runs replay it: `createPlanned`'s decisions, also as `actionAt`, so that
  * the engine builds no observation for them (it reads only the time; issue 38). Only the search's
- * own runs get it: a lane's scheduler is wrapped and probed through `decide`.
+ * own runs get it: a lane's scheduler is wrapped and probed through `decide`. `actionAt` gives
+ * the phase's own actions, not a copy (the engine keeps none of what it is given, and a search
+ * never changes a plan's actions in place: a run decides hundreds of thousands of times).
  */
 function searchPlanned(plan: readonly PhasePlan[]): ServingScheduler {
-  return { ...createPlanned('reference', plan), actionAt: planActions(plan) };
+  return {
+    ...createPlanned('reference', plan),
+    actionAt: (nowMs) => {
+      let k = 0;
+      while (k + 1 < plan.length && plan[k + 1]!.fromMs <= nowMs) k++;
+      return plan[k]!.actions;
+    },
+  };
 }
 
 /** The grid searched. */
@@ -198,9 +207,33 @@ function searchSpec(spec: ServingRunSpec): ServingRunSpec {
   return { ...(rest as ServingRunSpec), latencySampleCap: 16, assumptions: { ...spec.assumptions, credit: 'slot' } };
 }
 
+/** The spec whose requests `drawnArrivals` holds: the object, and its JSON (a thread is sent a copy with each batch). */
+let drawnFor: { spec: ServingRunSpec; json: string } | null = null;
+let drawnArrivals: ServingArrivals | null = null;
+
+/**
+ * The requests every run of `spec` sends, drawn once and kept for the spec searched last
+ * (`drawServingArrivals`): a search's runs differ in their plan only, never in their requests,
+ * so each of them reads these instead of drawing its own (issue 38: about a fifth of a run),
+ * with the same numbers bit for bit. Undefined for a trace or a closed loop.
+ */
+function arrivalsOf(spec: ServingRunSpec): ServingArrivals | undefined {
+  if (drawnFor === null || drawnFor.spec !== spec) {
+    const json = JSON.stringify(spec);
+    if (drawnFor === null || drawnFor.json !== json) drawnArrivals = drawServingArrivals(spec);
+    drawnFor = { spec, json };
+  }
+  return drawnArrivals ?? undefined;
+}
+
+/** A run of the search: its spec (`searchSpec` or `phaseSpec` of `spec`), the plan, and the requests of `spec` drawn once. */
+function searchRun(runSpec: ServingRunSpec, spec: ServingRunSpec, plan: readonly PhasePlan[]): ServingRun {
+  return new ServingRun(runSpec, searchPlanned(plan), arrivalsOf(spec));
+}
+
 /** Mean utility over the run (the summary's utilityMean) of a plan. */
 function* runUtility(spec: ServingRunSpec, plan: readonly PhasePlan[], tally: Tally): Steps<number> {
-  const run = new ServingRun(searchSpec(spec), searchPlanned(plan));
+  const run = searchRun(searchSpec(spec), spec, plan);
   yield* advanceInStretches(run, spec, spec.durationMs, tally);
   return yield* counted(run.summary().utilityMean, tally);
 }
@@ -219,7 +252,7 @@ function phaseSpec(spec: ServingRunSpec): ServingRunSpec {
  * bit for bit what running on would have given).
  */
 function* phaseUtility(spec: ServingRunSpec, plan: readonly PhasePlan[], fromMs: number, toMs: number, tally: Tally, start?: ServingRunSnapshot): Steps<number> {
-  const run = new ServingRun(phaseSpec(spec), searchPlanned(plan));
+  const run = searchRun(phaseSpec(spec), spec, plan);
   if (start !== undefined) run.restore(start);
   yield* advanceInStretches(run, spec, toMs, tally);
   let sum = 0;
@@ -422,7 +455,7 @@ export function* fixedPerPhaseSearch(spec: ServingRunSpec, params: ReferenceSear
   // decision): before phase k's first decision it is checkpointed, and each of the phase's
   // evaluations starts from there instead of from 0 (issue 38: the phases before it are the
   // same in every one of them). It is not an evaluation: it runs each stretch of the trace once.
-  const along = options.fromZero === true ? null : new ServingRun(phaseSpec(spec), searchPlanned(plan));
+  const along = options.fromZero === true ? null : searchRun(phaseSpec(spec), spec, plan);
   for (let k = 0; k < starts.length; k++) {
     const fromMs = starts[k]!;
     const toMs = starts[k + 1] ?? spec.durationMs;
