@@ -415,6 +415,8 @@ export class ServingRun {
   /** Per model and class: the compiled model at that class's scale (class 0 of scale 1 is `compiled` itself). */
   private readonly compiledByClass: readonly (readonly CompiledModel[])[];
   private readonly classScale: readonly Float64Array[];
+  /** t_t of Eq. 2 per model and class, ms (`transmitOf`). */
+  private readonly transmitByClass: readonly Float64Array[];
   private readonly classCumulative: readonly Float64Array[];
   private readonly noise: Rng | null;
   private readonly inService: Uint8Array;
@@ -564,6 +566,9 @@ export class ServingRun {
     );
     const ONE_CLASS: readonly RequestClass[] = [{ label: '', scale: 1, weight: 1 }];
     this.classScale = spec.models.map((s) => Float64Array.from(s.classes ?? ONE_CLASS, (c) => c.scale));
+    this.transmitByClass = spec.models.map((s, m) =>
+      Float64Array.from(this.classScale[m]!, (scale) => this.a.linkLatencyMs + (MODELS[s.model].inputBytes * scale * 8) / (this.a.linkBandwidthMbps * 1000)),
+    );
     this.classCumulative = spec.models.map((s) => {
       const classes = s.classes ?? ONE_CLASS;
       const total = classes.reduce((sum, c) => sum + c.weight, 0);
@@ -604,6 +609,7 @@ export class ServingRun {
     this.heaps = spec.models.map(() => new Int32Array(256));
     this.heapSize = new Int32Array(this.m);
     this.busy = new Int32Array(this.m);
+    this.loadedCounts = new Int32Array(this.m);
     this.recovering = new Int32Array(this.m);
     this.totals = spec.models.map(zeroTotals);
     this.slotCounters = spec.models.map(zeroSlot);
@@ -1166,12 +1172,32 @@ export class ServingRun {
     });
   }
 
-  /** Memory of loaded instances: an instance stays loaded while busy or recovering, even after m_c was lowered. */
+  /**
+   * Memory of loaded instances: an instance stays loaded while busy or recovering, even after m_c
+   * was lowered. The sum is taken again only when a model's count of loaded instances changed
+   * since it was last taken (most batches start and end on an instance that stays loaded): the
+   * same sum of the same counts, so the same number.
+   */
   private updateInstanceMemory(): void {
+    const loaded = this.loadedCounts;
+    let changed = !this.loadedCountsValid;
+    for (let m = 0; m < this.m; m++) {
+      const n = this.loadedInstances(m);
+      if (loaded[m] !== n) {
+        loaded[m] = n;
+        changed = true;
+      }
+    }
+    if (!changed) return;
+    this.loadedCountsValid = true;
     let mb = 0;
-    for (let m = 0; m < this.m; m++) mb += this.loadedInstances(m) * this.compiled[m]!.instanceMemoryMb;
+    for (let m = 0; m < this.m; m++) mb += loaded[m]! * this.compiled[m]!.instanceMemoryMb;
     this.load.instanceMb = mb;
   }
+
+  /** Each model's loaded instances when `load.instanceMb` was last summed (valid unless the load was put back by `restore`). */
+  private readonly loadedCounts: Int32Array;
+  private loadedCountsValid = false;
 
   /** Instances of model m holding memory now: m_c (one under EDF), or the busy ones past it; none out of service once idle. */
   private loadedInstances(m: number): number {
@@ -1183,7 +1209,7 @@ export class ServingRun {
 
   /** Time to send a request of a class to the edge, ms (t_t of Eq. 2 at the class's input size). */
   private transmitOf(model: number, shapeClass: number): number {
-    return this.a.linkLatencyMs + (MODELS[this.modelIds[model]!].inputBytes * this.classScale[model]![shapeClass]! * 8) / (this.a.linkBandwidthMbps * 1000);
+    return this.transmitByClass[model]![shapeClass]!;
   }
 
   /** The next send time of model m after `fromMs` (thinning; service window respected), or +∞. */
@@ -1485,7 +1511,7 @@ export class ServingRun {
    */
   private endModelSlots(first: number): void {
     const due = this.due;
-    due.fill(0);
+    for (let m = 0; m < this.m; m++) due[m] = 0;
     due[first] = 1;
     const events = this.events;
     for (;;) {
@@ -1924,6 +1950,7 @@ export class ServingRun {
     this.batchCapacity = b.model.length;
     this.events.restore(s.events);
     Object.assign(this.load, s.load);
+    this.loadedCountsValid = false;
     s.action.forEach((a, m) => {
       this.action[m] = { ...a };
     });
