@@ -486,7 +486,14 @@ export function* fixedPerPhaseSearch(spec: ServingRunSpec, params: ReferenceSear
     evaluations += ascended.evaluations;
     plan[k] = { fromMs, actions: ascended.actions };
   }
-  const utility = yield* runUtility(spec, plan, tally);
+  // The whole plan's run: the run along the phases is that run (every phase's actions were
+  // known before it got there), so it goes on to the end instead of a run from 0 (issue 38).
+  let utility: number;
+  if (along === null) utility = yield* runUtility(spec, plan, tally);
+  else {
+    yield* advanceInStretches(along, spec, spec.durationMs, tally);
+    utility = yield* counted(along.summary().utilityMean, tally);
+  }
   evaluations++;
   if (utility < found.utility) return { plan: [{ fromMs: 0, actions: fixed }], utility: found.utility, evaluations, fellBackToHindsight: true };
   return { plan, utility, evaluations, fellBackToHindsight: false };
