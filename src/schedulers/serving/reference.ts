@@ -455,18 +455,24 @@ export function* fixedPerPhaseSearch(spec: ServingRunSpec, params: ReferenceSear
   // decision): before phase k's first decision it is checkpointed, and each of the phase's
   // evaluations starts from there instead of from 0 (issue 38: the phases before it are the
   // same in every one of them). It is not an evaluation: it runs each stretch of the trace once.
-  const along = options.fromZero === true ? null : searchRun(phaseSpec(spec), spec, plan);
+  // It starts once the first phase is found, not before: its decision at time 0 must be that
+  // phase's (a run started under hindsight's configuration there went on from another state
+  // than a run of the plan from 0, and its checkpoints with it).
+  const fromZero = options.fromZero === true;
+  let along: ServingRun | null = null;
+  const alongRun = (): ServingRun => (along ??= searchRun(phaseSpec(spec), spec, plan));
   for (let k = 0; k < starts.length; k++) {
     const fromMs = starts[k]!;
     const toMs = starts[k + 1] ?? spec.durationMs;
     let checkpoint: ServingRunSnapshot | undefined;
-    if (along !== null && fromMs > 0) {
+    if (!fromZero && fromMs > 0) {
+      const run = alongRun();
       // Any time before fromMs will do (a run gives the same numbers however its advance is cut); the
       // decision at fromMs itself must be left to each evaluation. Within a millisecond of it: under
       // Eq. 1 a model's slot may end in between, and is then decided after the checkpoint, by the
       // phase before (the plan is looked up by the decision's time), as in a run from 0.
-      yield* advanceInStretches(along, spec, fromMs - Math.min(1, spec.assumptions.slotMs / 2), tally);
-      checkpoint = along.snapshot();
+      yield* advanceInStretches(run, spec, fromMs - Math.min(1, spec.assumptions.slotMs / 2), tally);
+      checkpoint = run.snapshot();
     }
     const withPhase = (actions: ServingAction): PhasePlan[] => plan.map((p, j) => (j === k ? { fromMs: p.fromMs, actions } : p));
     const evaluateAll: EvaluateAll = (candidates) => evaluateJobs(spec, candidates.map((actions) => ({ plan: withPhase(actions), phase: { fromMs, toMs } })), tally, checkpoint);
@@ -489,10 +495,11 @@ export function* fixedPerPhaseSearch(spec: ServingRunSpec, params: ReferenceSear
   // The whole plan's run: the run along the phases is that run (every phase's actions were
   // known before it got there), so it goes on to the end instead of a run from 0 (issue 38).
   let utility: number;
-  if (along === null) utility = yield* runUtility(spec, plan, tally);
+  if (fromZero) utility = yield* runUtility(spec, plan, tally);
   else {
-    yield* advanceInStretches(along, spec, spec.durationMs, tally);
-    utility = yield* counted(along.summary().utilityMean, tally);
+    const run = alongRun();
+    yield* advanceInStretches(run, spec, spec.durationMs, tally);
+    utility = yield* counted(run.summary().utilityMean, tally);
   }
   evaluations++;
   if (utility < found.utility) return { plan: [{ fromMs: 0, actions: fixed }], utility: found.utility, evaluations, fellBackToHindsight: true };
