@@ -1,7 +1,7 @@
 import { NumberEventQueue, type NumberEventQueueSnapshot } from '../eventQueue';
 import { createRng, type Rng } from '../rng';
 import {
-  contendedBatchMs,
+  contendedMs,
   emptyDeviceLoad,
   fitsInMemory,
   usedMemoryMb,
@@ -20,7 +20,7 @@ import {
   type SlotRecord,
 } from './metrics';
 import { rateProcess, scheduleBoundariesMs, validateRateSchedule, type RateProcess, type RateSchedule } from './load';
-import { batchActivationMb, compileModel, gpuDemand, isolatedBatchMs, MODEL_IDS, MODELS, type CompiledModel, type ModelId } from './models';
+import { batchActivationMb, compileModel, gpuDemand, isolatedBatchMs, isolatedGpuMs, MODEL_IDS, MODELS, type CompiledModel, type ModelId } from './models';
 import { PLATFORMS, type Platform, type PlatformId } from './platforms';
 import {
   BATCH_SIZES,
@@ -423,6 +423,8 @@ export class ServingRun {
   readonly compiled: readonly CompiledModel[];
   readonly modelIds: readonly ModelId[];
   private readonly isolatedMsByBatch: readonly (readonly number[])[];
+  /** Per model and class, a batch's figures by its size (`BatchFigures`). */
+  private readonly figures: readonly (readonly BatchFigures[])[];
   private readonly spec: ServingRunSpec;
   private readonly a: ServingAssumptions;
   private readonly m: number;
@@ -566,6 +568,7 @@ export class ServingRun {
     );
     const ONE_CLASS: readonly RequestClass[] = [{ label: '', scale: 1, weight: 1 }];
     this.classScale = spec.models.map((s) => Float64Array.from(s.classes ?? ONE_CLASS, (c) => c.scale));
+    this.figures = this.compiledByClass.map((classes) => classes.map(batchFigures));
     this.transmitByClass = spec.models.map((s, m) =>
       Float64Array.from(this.classScale[m]!, (scale) => this.a.linkLatencyMs + (MODELS[s.model].inputBytes * scale * 8) / (this.a.linkBandwidthMbps * 1000)),
     );
@@ -923,7 +926,7 @@ export class ServingRun {
       const r = heap[0]!;
       const c = this.reqClass[r]!;
       const scale = this.classScale[model]![c]!;
-      const soonest = now + this.serializationMsPerRequest[model]! * scale + isolatedBatchMs(this.compiledByClass[model]![c]!, 1) + this.returnMsOf[model]!;
+      const soonest = now + this.serializationMsPerRequest[model]! * scale + this.figures[model]![c]!.isolatedMs[1]! + this.returnMsOf[model]!;
       if (this.reqDeadline[r]! >= soonest) return;
       this.heapPop(model);
       this.totals[model]!.dropped++;
@@ -948,8 +951,7 @@ export class ServingRun {
     const scales = this.classScale[model]!;
     let widest = 0;
     if (scales.length > 1) for (let i = 0; i < k; i++) if (scales[this.reqClass[heap[i]!]!]! > scales[widest]!) widest = this.reqClass[heap[i]!]!;
-    const compiled = this.compiledByClass[model]![widest]!;
-    const serviceMs = k * this.serializationMsPerRequest[model]! * scales[widest]! + isolatedBatchMs(compiled, k) + this.returnMsOf[model]!;
+    const serviceMs = k * this.serializationMsPerRequest[model]! * scales[widest]! + this.figures[model]![widest]!.isolatedMs[k]! + this.returnMsOf[model]!;
     return this.reqDeadline[heap[0]!]! - serviceMs;
   }
 
@@ -992,8 +994,8 @@ export class ServingRun {
       const c = this.reqClass[r]!;
       if (scales[c]! > scales[widest]!) widest = c;
     }
-    const compiled = this.compiledByClass[model]![widest]!;
-    const activation = batchActivationMb(compiled, size);
+    const figures = this.figures[model]![widest]!;
+    const activation = figures.activationMb[size]!;
     if (!fitsInMemory(this.platform, this.load, activation)) {
       // Out of memory: the batch fails at once; its requests are violations.
       const totals = this.totals[model]!;
@@ -1028,8 +1030,10 @@ export class ServingRun {
       sloSum += this.reqSlo[r]!;
     }
     const serialization = size * this.serializationMsPerRequest[model]! * scales[widest]!;
-    let inference = contendedBatchMs(compiled, size, this.platform, this.load, this.a.contention);
-    if (this.noise !== null) inference *= this.noiseFactor(inference / isolatedBatchMs(compiled, size));
+    const isolatedMs = figures.isolatedMs[size]!;
+    const demand = figures.demand[size]!;
+    let inference = contendedMs(isolatedMs, figures.isolatedGpuMs[size]!, demand, activation, figures.memoryIntensity, this.platform, this.load, this.a.contention);
+    if (this.noise !== null) inference *= this.noiseFactor(inference / isolatedMs);
     if (this.observesBatches) {
       this.batchFreeMemory[b] = 1 - usedMemoryMb(this.platform, this.load) / this.platform.memoryMb;
       this.batchFreeCompute[b] = 1 - this.load.gpuDemand - this.load.backgroundDemand;
@@ -1038,7 +1042,6 @@ export class ServingRun {
       for (let m = 0; m < this.m; m++) loaded += this.loadedInstances(m);
       this.batchInstances[b] = loaded;
     }
-    const demand = gpuDemand(compiled, size);
     this.batchModel[b] = model;
     this.batchClass[b] = widest;
     this.batchSize[b] = size;
@@ -2225,4 +2228,24 @@ export function drawServingArrivals(spec: ServingRunSpec): ServingArrivals | nul
   if ((spec.closedLoop?.outstanding ?? 0) > 0 || spec.trace !== undefined) return null;
   const idle: ServingScheduler = { id: 'arrivals', decide: () => spec.models.map(() => ({ batchSize: 1, instances: 1 })) };
   return new ServingRun(spec, idle).drawAllSends();
+}
+
+/** A batch's own figures by its size (index 0 unused, up to `MAX_BATCH_SIZE`), of one model at one class: what `models.ts` computes, looked up. */
+interface BatchFigures {
+  readonly isolatedMs: Float64Array;
+  readonly isolatedGpuMs: Float64Array;
+  readonly demand: Float64Array;
+  readonly activationMb: Float64Array;
+  readonly memoryIntensity: number;
+}
+
+function batchFigures(compiled: CompiledModel): BatchFigures {
+  const sizes = Array.from({ length: MAX_BATCH_SIZE + 1 }, (_, b) => Math.max(1, b));
+  return {
+    isolatedMs: Float64Array.from(sizes, (b) => isolatedBatchMs(compiled, b)),
+    isolatedGpuMs: Float64Array.from(sizes, (b) => isolatedGpuMs(compiled, b)),
+    demand: Float64Array.from(sizes, (b) => gpuDemand(compiled, b)),
+    activationMb: Float64Array.from(sizes, (b) => batchActivationMb(compiled, b)),
+    memoryIntensity: compiled.memoryIntensity,
+  };
 }
