@@ -1340,6 +1340,10 @@ export class ServingRun {
         utilityCount++;
         this.totals[m]!.utilitySum += u;
         this.totals[m]!.utilityCount++;
+        if (now > this.watchFromMs && now <= this.watchToMs) {
+          this.watchedSum += u;
+          this.watchedCount++;
+        }
       }
       completed += c.completed;
       latencySum += c.latencySum;
@@ -1593,6 +1597,29 @@ export class ServingRun {
     // Only a model whose action may have changed can start a batch now (every model under `fixed`).
     else for (let m = 0; m < this.m; m++) if (due === undefined || due[m] === 1) this.dispatch(m);
   }
+
+  /**
+   * From now on, adds up the per-model utilities of the reporting intervals that end in
+   * (fromMs, toMs] (`watchedUtility`), as a loop over the series' records and their models in
+   * order would, without keeping the records (a reference search's phase objective: issue 38).
+   * Not part of a checkpoint: a restore leaves it as it is.
+   */
+  watchUtility(fromMs: number, toMs: number): void {
+    this.watchFromMs = fromMs;
+    this.watchToMs = toMs;
+    this.watchedSum = 0;
+    this.watchedCount = 0;
+  }
+
+  /** The sum and count of the utilities `watchUtility` asked for, so far. */
+  get watchedUtility(): { readonly sum: number; readonly count: number } {
+    return { sum: this.watchedSum, count: this.watchedCount };
+  }
+
+  private watchFromMs = Number.POSITIVE_INFINITY;
+  private watchToMs = Number.NEGATIVE_INFINITY;
+  private watchedSum = 0;
+  private watchedCount = 0;
 
   /** The record of the last reporting interval (kept even when the series thins it out); null before the first ended. */
   get lastRecord(): SlotRecord | null {

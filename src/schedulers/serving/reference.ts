@@ -238,10 +238,14 @@ function* runUtility(spec: ServingRunSpec, plan: readonly PhasePlan[], tally: Ta
   return yield* counted(run.summary().utilityMean, tally);
 }
 
-/** The spec a phase's evaluations run with: every slot's record kept (the phase's objective reads them). */
+/**
+ * The spec a phase's evaluations (and the run along the phases) run with: as few slot records
+ * kept as the engine allows, since the phase's objective is added up as the run goes
+ * (`ServingRun.watchUtility`) instead of read from every record kept (issue 38: the records
+ * of a whole run, kept and copied with every checkpoint, were a good part of a phase's run).
+ */
 function phaseSpec(spec: ServingRunSpec): ServingRunSpec {
-  const slots = Math.ceil(spec.durationMs / spec.assumptions.slotMs) + 2;
-  return { ...searchSpec(spec), seriesCap: Math.max(2, slots) };
+  return { ...searchSpec(spec), seriesCap: 2 };
 }
 
 /**
@@ -254,17 +258,10 @@ function phaseSpec(spec: ServingRunSpec): ServingRunSpec {
 function* phaseUtility(spec: ServingRunSpec, plan: readonly PhasePlan[], fromMs: number, toMs: number, tally: Tally, start?: ServingRunSnapshot): Steps<number> {
   const run = searchRun(phaseSpec(spec), spec, plan);
   if (start !== undefined) run.restore(start);
+  // Each slot's per-model utilities in the order of the records and their models: the same sum.
+  run.watchUtility(fromMs, toMs);
   yield* advanceInStretches(run, spec, toMs, tally);
-  let sum = 0;
-  let count = 0;
-  for (const record of run.series.values) {
-    if (record.endMs <= fromMs || record.endMs > toMs) continue;
-    for (const m of record.perModel) {
-      if (m.utility === null) continue;
-      sum += m.utility;
-      count++;
-    }
-  }
+  const { sum, count } = run.watchedUtility;
   return yield* counted(count > 0 ? sum / count : 0, tally);
 }
 
