@@ -218,6 +218,8 @@ let drawnArrivals: ServingArrivals | null = null;
  * with the same numbers bit for bit. Undefined for a trace or a closed loop.
  */
 function arrivalsOf(spec: ServingRunSpec): ServingArrivals | undefined {
+  // A trace is drawn already (and may be long to compare), a closed loop draws nothing.
+  if (spec.trace !== undefined || (spec.closedLoop?.outstanding ?? 0) > 0) return undefined;
   if (drawnFor === null || drawnFor.spec !== spec) {
     const json = JSON.stringify(spec);
     if (drawnFor === null || drawnFor.json !== json) drawnArrivals = drawServingArrivals(spec);
