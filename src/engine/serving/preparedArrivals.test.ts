@@ -68,6 +68,12 @@ describe('arrivals drawn before the run (drawServingArrivals)', () => {
     expect(resumed.series.values).toEqual(whole.series);
   });
 
+  it('are none past a limit on their number (a search then draws in each run)', () => {
+    const all = drawServingArrivals(world)!;
+    expect(drawServingArrivals(world, all.sentMs.length)).toEqual(all);
+    expect(drawServingArrivals(world, all.sentMs.length - 1)).toBeNull();
+  });
+
   it('are none for a trace or a closed loop, and a run refuses them there', () => {
     const traced: ServingRunSpec = { ...world, trace: [{ sentMs: 5, model: 0 }] };
     expect(drawServingArrivals(traced)).toBeNull();

@@ -790,9 +790,10 @@ export class ServingRun {
 
   /**
    * The requests this run would send, drawn as the run draws them (`drawServingArrivals`): its
-   * random streams go on from where they stand, so call it on a fresh run.
+   * random streams go on from where they stand, so call it on a fresh run. Null once more than
+   * `limit` requests.
    */
-  drawAllSends(): ServingArrivals {
+  drawAllSends(limit = Number.POSITIVE_INFINITY): ServingArrivals | null {
     if (this.closedLoop > 0 || this.spec.trace !== undefined || this.prepared !== null) throw new RangeError('arrivals: a closed loop or a trace draws no arrivals to prepare');
     const duration = this.spec.durationMs;
     let sentMs = new Float64Array(1024);
@@ -801,6 +802,7 @@ export class ServingRun {
     let shapeClass = new Int32Array(1024);
     let n = 0;
     while (this.nextSendMs < duration) {
+      if (n >= limit) return null;
       if (n === sentMs.length) {
         const grow = <A extends Float64Array | Int32Array>(a: A, make: (size: number) => A): A => {
           const b = make(2 * a.length);
@@ -2247,14 +2249,15 @@ export function phaseBoundariesMs(spec: ServingRunSpec): number[] {
 
 /**
  * The requests every run of `spec` sends (see `ServingArrivals`), drawn once, exactly as a run
- * draws them as it goes; null for a closed loop or a trace (a trace is already drawn). A run
- * given them (`new ServingRun(spec, scheduler, arrivals)`) reads them instead of drawing and
- * gives the same numbers bit for bit; they must be of that very spec.
+ * draws them as it goes; null for a closed loop or a trace (a trace is already drawn), or when
+ * there are more than `limit` (18 bytes each). A run given them (`new ServingRun(spec,
+ * scheduler, arrivals)`) reads them instead of drawing and gives the same numbers bit for bit;
+ * they must be of that very spec.
  */
-export function drawServingArrivals(spec: ServingRunSpec): ServingArrivals | null {
+export function drawServingArrivals(spec: ServingRunSpec, limit = Number.POSITIVE_INFINITY): ServingArrivals | null {
   if ((spec.closedLoop?.outstanding ?? 0) > 0 || spec.trace !== undefined) return null;
   const idle: ServingScheduler = { id: 'arrivals', decide: () => spec.models.map(() => ({ batchSize: 1, instances: 1 })) };
-  return new ServingRun(spec, idle).drawAllSends();
+  return new ServingRun(spec, idle).drawAllSends(limit);
 }
 
 /** A batch's own figures by its size (index 0 unused, up to `MAX_BATCH_SIZE`), of one model at one class: what `models.ts` computes, looked up. */

@@ -207,6 +207,12 @@ function searchSpec(spec: ServingRunSpec): ServingRunSpec {
   return { ...(rest as ServingRunSpec), latencySampleCap: 16, assumptions: { ...spec.assumptions, credit: 'slot' } };
 }
 
+/**
+ * The most requests a search draws once and keeps (about 70 MB; `bcedge-dynamic`'s 3000 s send
+ * about 600 000): a longer or busier run's search draws them in each run as before.
+ */
+export const DRAWN_ARRIVALS_LIMIT = 4_000_000;
+
 /** The spec whose requests `drawnArrivals` holds: the object, and its JSON (a thread is sent a copy with each batch). */
 let drawnFor: { spec: ServingRunSpec; json: string } | null = null;
 let drawnArrivals: ServingArrivals | null = null;
@@ -215,14 +221,15 @@ let drawnArrivals: ServingArrivals | null = null;
  * The requests every run of `spec` sends, drawn once and kept for the spec searched last
  * (`drawServingArrivals`): a search's runs differ in their plan only, never in their requests,
  * so each of them reads these instead of drawing its own (issue 38: about a fifth of a run),
- * with the same numbers bit for bit. Undefined for a trace or a closed loop.
+ * with the same numbers bit for bit. Undefined for a trace or a closed loop, or past
+ * `DRAWN_ARRIVALS_LIMIT`.
  */
 function arrivalsOf(spec: ServingRunSpec): ServingArrivals | undefined {
   // A trace is drawn already (and may be long to compare), a closed loop draws nothing.
   if (spec.trace !== undefined || (spec.closedLoop?.outstanding ?? 0) > 0) return undefined;
   if (drawnFor === null || drawnFor.spec !== spec) {
     const json = JSON.stringify(spec);
-    if (drawnFor === null || drawnFor.json !== json) drawnArrivals = drawServingArrivals(spec);
+    if (drawnFor === null || drawnFor.json !== json) drawnArrivals = drawServingArrivals(spec, DRAWN_ARRIVALS_LIMIT);
     drawnFor = { spec, json };
   }
   return drawnArrivals ?? undefined;
