@@ -1,4 +1,4 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { openSearchThreads } from '../src/cli/searchThreads';
 import type { ServingRunSpec } from '../src/engine/serving/simulation';
 import { findPreset } from '../src/scenario/presets';
@@ -15,6 +15,8 @@ import type { BenchRow } from './row';
  * command line now runs them (a per-phase search from checkpoints of each phase's start,
  * batches of evaluations on every core, each search starting from the one before it) against
  * the search before (every evaluation from time 0 in one thread, each lane searching alone).
+ * Both run on today's engine and draw the trace's requests once (what makes every run faster is
+ * in both); the ratio is that of the searches' own work.
  *
  * The search before takes many minutes at the preset's 3000 s, so the two are compared on
  * the first 600 s of it with a phase every 100 s (six phases, as many evaluations per phase as
@@ -62,11 +64,17 @@ export function benchOracles(rows: BenchRow[]): Record<string, unknown> {
     return { s: (performance.now() - t0) / 1000, cpuS: (c.user + c.system) / 1e6, results };
   };
 
+  // The machine's load (1-minute average) when each part starts: another process busy on a core
+  // takes the threads' turns, and the wall clock counts them.
+  const load = () => Number(loadavg()[0]!.toFixed(2));
+  const loads: Record<string, number> = {};
   const threads = availableParallelism() - 1;
   const evaluator = threads > 0 ? openSearchThreads(threads) : null;
   try {
     useSearchEvaluator(null);
+    loads['before'] = load();
     const old = seconds(() => before(shortSpec, 100));
+    loads['now'] = load();
     useSearchEvaluator(evaluator);
     const fast = seconds(() => now(shortSpec, 100));
     const plans = (rs: ReferenceResult[]) => JSON.stringify(rs.map((r) => [r.plan, r.utility]));
@@ -77,7 +85,7 @@ export function benchOracles(rows: BenchRow[]): Record<string, unknown> {
       unit: 's',
       baseline: old.s,
       ratio: old.s / fast.s,
-      note: `baseline: the search before (each evaluation from time 0, one thread, each lane alone), this run; same plans; ${threads + 1} threads`,
+      note: `baseline: the search before (each evaluation from time 0, one thread, each lane alone), this run; same plans; ${threads + 1} threads; load average ${loads['before']} / ${loads['now']} at the start of each`,
     });
     rows.push({
       name: 'oracles: the same, CPU time (all threads)',
@@ -87,6 +95,7 @@ export function benchOracles(rows: BenchRow[]): Record<string, unknown> {
       ratio: old.cpuS / fast.cpuS,
       note: 'the work of each search, this run: checkpoints and reuse cut it; threads do not',
     });
+    loads['full'] = load();
     const full = seconds(() => now(fullSpec, 0));
     rows.push({
       name: 'oracles: bcedge-dynamic’s three reference lanes, 3000 s',
@@ -96,10 +105,10 @@ export function benchOracles(rows: BenchRow[]): Record<string, unknown> {
       met: full.s <= 30,
       baseline: full.s * (old.s / fast.s),
       ratio: old.s / fast.s,
-      note: 'baseline extrapolated: this run’s time × the 600 s row’s ratio (the search before takes many minutes here)',
+      note: `baseline extrapolated: this run’s time × the 600 s row’s ratio (the search before takes many minutes here); ${full.cpuS.toFixed(1)} CPU s; load average ${loads['full']} at its start`,
     });
     rows.push({ name: 'oracles: bcedge-dynamic’s three reference lanes, 3000 s, CPU time (all threads)', value: full.cpuS, unit: 'CPU s' });
-    return { run, shortS: { before: old.s, now: fast.s }, shortCpuS: { before: old.cpuS, now: fast.cpuS }, fullS: full.s, fullCpuS: full.cpuS, threads: threads + 1, evaluations: full.results.map((r) => r.evaluations) };
+    return { run, loadAverage: loads, shortS: { before: old.s, now: fast.s }, shortCpuS: { before: old.cpuS, now: fast.cpuS }, fullS: full.s, fullCpuS: full.cpuS, threads: threads + 1, evaluations: full.results.map((r) => r.evaluations) };
   } finally {
     useSearchEvaluator(null);
     void evaluator?.close();

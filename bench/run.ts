@@ -13,6 +13,7 @@
  * lab's first frame of bcedge-dynamic from a link against the default serving scenario (bench/firstFrame.ts);
  * `BENCH_ONLY=oracle` only the oracle lanes' searches on bcedge-dynamic against the search before (bench/oracle.ts, minutes);
  * `BENCH_ONLY=oracle-run` only one of their evaluations against the same run as a lane runs it (seconds);
+ * `BENCH_ONLY=oracle-page` only the same searches in the page, the other lanes running (bench/oraclePage.ts, minutes);
  * `BENCH_ONLY=learn-time` only each learner from scratch to within 5 % of fixed-hindsight on learn-sanity, wall time (bench/timeToOracle.ts);
  * `BENCH_ONLY=learn-page` only the same for BCEdge in the page (headless Chromium);
  * `BENCH_ONLY=epoch` only one 3000 s training epoch of BCEdge at minibatch 512 (bench/epoch.ts);
@@ -51,6 +52,7 @@ import { benchClaims } from './claims';
 import { benchLearnCheck } from './learnCheck';
 import { benchDecisions } from './decision';
 import { benchOracleRun, benchOracles } from './oracle';
+import { benchPageOracles } from './oraclePage';
 import { benchPageTimeToOracle, benchTimeToOracle } from './timeToOracle';
 import { benchEpoch } from './epoch';
 import type { BenchRow } from './row';
@@ -60,7 +62,7 @@ type Row = BenchRow;
 const rows: Row[] = [];
 
 // BENCH_ONLY=<part>: that part alone (while developing it; the bench's figures are the full run).
-const ONLY_PARTS = ['learn-check', 'learn-time', 'learn-page', 'epoch', 'sac-update', 'decision', 'oracle', 'oracle-run', 'simpy', 'measure', 'real', 'memory', 'sweep', 'seek', 'first-load', 'first-frame', 'claims'] as const;
+const ONLY_PARTS = ['learn-check', 'learn-time', 'learn-page', 'epoch', 'sac-update', 'decision', 'oracle', 'oracle-run', 'oracle-page', 'simpy', 'measure', 'real', 'memory', 'sweep', 'seek', 'first-load', 'first-frame', 'claims'] as const;
 const only = process.env['BENCH_ONLY'];
 if (only !== undefined) {
   if (!(ONLY_PARTS as readonly string[]).includes(only)) {
@@ -104,6 +106,8 @@ if (only !== undefined) {
     report(`bench/results-${only}.json`, {}, { oracleRun: benchOracleRun(rows) });
   } else if (only === 'oracle') {
     report(`bench/results-${only}.json`, {}, { oracle: benchOracles(rows) });
+  } else if (only === 'oracle-page') {
+    report(`bench/results-${only}.json`, {}, { oraclePage: await benchPageOracles(rows) });
   } else if (only === 'decision') {
     report(`bench/results-${only}.json`, {}, { decision: benchDecisions(await loadTfNode(), rows) });
   } else if (only === 'claims') {

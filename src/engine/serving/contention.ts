@@ -106,11 +106,27 @@ export function contendedBatchMs(
   load: DeviceLoad,
   params: ContentionParams,
 ): number {
-  const self = gpuDemand(model, batch);
+  return contendedMs(isolatedBatchMs(model, batch), isolatedGpuMs(model, batch), gpuDemand(model, batch), batchActivationMb(model, batch), model.memoryIntensity, platform, load, params);
+}
+
+/**
+ * `contendedBatchMs` from the batch's own figures (t_iso, its GPU phase, its demand, its
+ * activations), taken from a table where a run looks them up (the same numbers).
+ */
+export function contendedMs(
+  isolatedMs: number,
+  isolatedGpu: number,
+  self: number,
+  activationMb: number,
+  memoryIntensity: number,
+  platform: Platform,
+  load: DeviceLoad,
+  params: ContentionParams,
+): number {
   const total = load.gpuDemand + self + load.backgroundDemand;
-  const gpu = isolatedGpuMs(model, batch) * gpuContentionFactor(params, model.memoryIntensity, self, total);
+  const gpu = isolatedGpu * gpuContentionFactor(params, memoryIntensity, self, total);
   const cpuFactor = Math.max(1, (load.runningBatches + 1) / platform.cpuCores);
-  const cpu = (isolatedBatchMs(model, batch) - isolatedGpuMs(model, batch)) * cpuFactor;
-  const used = usedMemoryMb(platform, load) + batchActivationMb(model, batch);
+  const cpu = (isolatedMs - isolatedGpu) * cpuFactor;
+  const used = usedMemoryMb(platform, load) + activationMb;
   return (cpu + gpu) * memoryPressureFactor(params, used / platform.memoryMb);
 }

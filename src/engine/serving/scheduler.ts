@@ -184,7 +184,8 @@ export interface ServingScheduler {
    * Optional, for a scheduler whose decision reads nothing of the state but the time (a
    * reference lane's plan replayed by its search, reference.ts): the action `decide` would
    * return at `nowMs`. The engine then calls it instead of `decide` and builds no observation
-   * (about a tenth of a search's run, issue 38); it must give the same actions.
+   * (about a tenth of a search's run, issue 38); it must give the same actions. The engine
+   * reads the action and keeps none of it, so it may be the scheduler's own, not a copy.
    */
   actionAt?(nowMs: number): ServingAction;
   /**

@@ -349,4 +349,33 @@ describe('ServingRun.snapshot / restore (ARCHITECTURE §7a)', () => {
     scheduler.restore(atScheduler);
     expect(run.runToEnd()).toEqual(end);
   });
+
+  it('adds up the per-model utilities of the reporting intervals ending in a window as a loop over the series would, bit for bit, also from a checkpoint', () => {
+    const s = spec(['yolo', 'res', 'bert'], { durationMs: 20_000, assumptions: { ...DEFAULT_SERVING_ASSUMPTIONS, interferenceNoise: 0.1, sloJitter: 0.1, slot: 'eq1' } });
+    const [fromMs, toMs] = [6_000, 14_000];
+    const kept = new ServingRun(s, cycling(3));
+    kept.advanceTo(toMs);
+    let sum = 0;
+    let count = 0;
+    for (const record of kept.series.values) {
+      if (record.endMs <= fromMs || record.endMs > toMs) continue;
+      for (const m of record.perModel) if (m.utility !== null) [sum, count] = [sum + m.utility, count + 1];
+    }
+    expect(count).toBeGreaterThan(20);
+    const watched = new ServingRun({ ...s, seriesCap: 2 }, cycling(3));
+    watched.watchUtility(fromMs, toMs);
+    watched.advanceTo(toMs + 3_000);
+    expect(watched.watchedUtility).toEqual({ sum, count });
+    // From a checkpoint just before the window.
+    const scheduler = cycling(3);
+    const before = new ServingRun({ ...s, seriesCap: 2 }, scheduler);
+    before.advanceTo(fromMs - 1);
+    const resumedScheduler = cycling(3);
+    const resumed = new ServingRun({ ...s, seriesCap: 2 }, resumedScheduler);
+    resumed.restore(before.snapshot());
+    resumedScheduler.restore(scheduler.snapshot());
+    resumed.watchUtility(fromMs, toMs);
+    resumed.advanceTo(toMs);
+    expect(resumed.watchedUtility).toEqual({ sum, count });
+  });
 });

@@ -1,7 +1,7 @@
-import { EventQueue, type EventQueueSnapshot } from '../eventQueue';
+import { NumberEventQueue, type NumberEventQueueSnapshot } from '../eventQueue';
 import { createRng, type Rng } from '../rng';
 import {
-  contendedBatchMs,
+  contendedMs,
   emptyDeviceLoad,
   fitsInMemory,
   usedMemoryMb,
@@ -20,7 +20,7 @@ import {
   type SlotRecord,
 } from './metrics';
 import { rateProcess, scheduleBoundariesMs, validateRateSchedule, type RateProcess, type RateSchedule } from './load';
-import { batchActivationMb, compileModel, gpuDemand, isolatedBatchMs, MODEL_IDS, MODELS, type CompiledModel, type ModelId } from './models';
+import { batchActivationMb, compileModel, gpuDemand, isolatedBatchMs, isolatedGpuMs, MODEL_IDS, MODELS, type CompiledModel, type ModelId } from './models';
 import { PLATFORMS, type Platform, type PlatformId } from './platforms';
 import {
   BATCH_SIZES,
@@ -108,6 +108,20 @@ export interface TracedRequest {
   readonly sloMs?: number;
   /** Index into the model's `classes` (default 0). */
   readonly shapeClass?: number;
+}
+
+/**
+ * The requests an open-loop run sends, drawn once for a spec (`drawServingArrivals`): in send
+ * order, each request's send time, model index, SLO and shape class. They depend on the spec
+ * alone (seed, rates, classes, service windows), never on the scheduler, so every run of a
+ * spec sends these very requests; a reference search runs its spec hundreds of times and draws
+ * them once (issue 38: the draws were about a fifth of a run).
+ */
+export interface ServingArrivals {
+  readonly sentMs: Float64Array;
+  readonly model: Int32Array;
+  readonly sloMs: Float64Array;
+  readonly shapeClass: Int32Array;
 }
 
 /** What became of one request, for the live views and the tests. */
@@ -331,7 +345,7 @@ export interface ServingRunSnapshot {
     readonly members: Int32Array<ArrayBuffer>;
     readonly free: Int32Array;
   };
-  readonly events: EventQueueSnapshot<number>;
+  readonly events: NumberEventQueueSnapshot;
   readonly load: DeviceLoad;
   readonly action: readonly ModelAction[];
   readonly perModel: {
@@ -367,7 +381,7 @@ export interface ServingRunSnapshot {
 }
 
 /**
- * One lane of the serving world (ARCHITECTURE §3) as a discrete-event simulation on EventQueue.
+ * One lane of the serving world (ARCHITECTURE §3) as a discrete-event simulation on NumberEventQueue (eventQueue.ts).
  *
  * Requests: the devices send a Poisson stream at `rateRps`, each request's model drawn by
  * the weights and its SLO jittered, all from one RNG stream drawn in send order (three
@@ -401,12 +415,16 @@ export class ServingRun {
   /** Per model and class: the compiled model at that class's scale (class 0 of scale 1 is `compiled` itself). */
   private readonly compiledByClass: readonly (readonly CompiledModel[])[];
   private readonly classScale: readonly Float64Array[];
+  /** t_t of Eq. 2 per model and class, ms (`transmitOf`). */
+  private readonly transmitByClass: readonly Float64Array[];
   private readonly classCumulative: readonly Float64Array[];
   private readonly noise: Rng | null;
   private readonly inService: Uint8Array;
   readonly compiled: readonly CompiledModel[];
   readonly modelIds: readonly ModelId[];
   private readonly isolatedMsByBatch: readonly (readonly number[])[];
+  /** Per model and class, a batch's figures by its size (`BatchFigures`). */
+  private readonly figures: readonly (readonly BatchFigures[])[];
   private readonly spec: ServingRunSpec;
   private readonly a: ServingAssumptions;
   private readonly m: number;
@@ -417,7 +435,7 @@ export class ServingRun {
   private readonly cumulativeWeight: Float64Array;
   private readonly arrivals: Rng;
   private readonly meanGapMs: number;
-  private readonly events = new EventQueue<number>();
+  private readonly events = new NumberEventQueue();
   private readonly load: DeviceLoad = emptyDeviceLoad();
   private readonly edf: boolean;
   /** Batching `form`: a free instance waits for its batch (assumptions.ts). */
@@ -507,6 +525,12 @@ export class ServingRun {
   private readonly candidates = new Int32Array(2 * MAX_BATCH_SIZE + 2);
   private finished = false;
   private traceIndex = 0;
+  /** The requests drawn before the run (`drawServingArrivals`), read at `traceIndex`; null: drawn as the run goes. */
+  private readonly prepared: ServingArrivals | null;
+  /** The last request drawn by `drawNextSend`. */
+  private drawnModel = 0;
+  private drawnSloMs = 0;
+  private drawnClass = 0;
   /** Credit `governed` (readings.ts): each decision's own requests, for its reward; null under `slot`. */
   private readonly credit: DecisionCredit | null;
   /** Lates `reject` (readings.ts): a queued request that can no longer meet its SLO is rejected. */
@@ -518,6 +542,7 @@ export class ServingRun {
   constructor(
     spec: ServingRunSpec,
     private readonly scheduler: ServingScheduler,
+    arrivals?: ServingArrivals,
   ) {
     validateSpec(spec);
     this.spec = spec;
@@ -543,6 +568,10 @@ export class ServingRun {
     );
     const ONE_CLASS: readonly RequestClass[] = [{ label: '', scale: 1, weight: 1 }];
     this.classScale = spec.models.map((s) => Float64Array.from(s.classes ?? ONE_CLASS, (c) => c.scale));
+    this.figures = this.compiledByClass.map((classes) => classes.map(batchFigures));
+    this.transmitByClass = spec.models.map((s, m) =>
+      Float64Array.from(this.classScale[m]!, (scale) => this.a.linkLatencyMs + (MODELS[s.model].inputBytes * scale * 8) / (this.a.linkBandwidthMbps * 1000)),
+    );
     this.classCumulative = spec.models.map((s) => {
       const classes = s.classes ?? ONE_CLASS;
       const total = classes.reduce((sum, c) => sum + c.weight, 0);
@@ -571,6 +600,11 @@ export class ServingRun {
     } else {
       this.nextSendMs = spec.trace === undefined ? this.arrivals.exponential(this.meanGapMs) : (spec.trace[0]?.sentMs ?? Number.POSITIVE_INFINITY);
     }
+    this.prepared = arrivals ?? null;
+    if (this.prepared !== null) {
+      if (this.closedLoop > 0 || spec.trace !== undefined) throw new RangeError('arrivals: a closed loop or a trace draws no arrivals to prepare');
+      this.nextSendMs = this.prepared.sentMs[0] ?? Number.POSITIVE_INFINITY;
+    }
     this.edf = scheduler.dispatch === 'edf';
     this.formBatches = this.a.batching === 'form' && !this.edf;
     this.flushAtMs = new Float64Array(this.m).fill(Number.POSITIVE_INFINITY);
@@ -578,6 +612,7 @@ export class ServingRun {
     this.heaps = spec.models.map(() => new Int32Array(256));
     this.heapSize = new Int32Array(this.m);
     this.busy = new Int32Array(this.m);
+    this.loadedCounts = new Int32Array(this.m);
     this.recovering = new Int32Array(this.m);
     this.totals = spec.models.map(zeroTotals);
     this.slotCounters = spec.models.map(zeroSlot);
@@ -639,16 +674,15 @@ export class ServingRun {
     const duration = this.spec.durationMs;
     const events = this.events;
     for (;;) {
-      const top = events.peek();
+      const topMs = events.peekTime();
       const send = this.nextSendMs;
-      if (send < duration && send <= end && (top === undefined || send < top.timeMs)) {
+      if (send < duration && send <= end && send < topMs) {
         this.send(send);
         continue;
       }
-      if (top === undefined || top.timeMs > end) break;
-      events.pop();
-      this.nowMs = top.timeMs;
-      this.handle(top.payload);
+      if (topMs > end) break;
+      this.nowMs = topMs;
+      this.handle(events.pop());
       if (this.finished) return;
     }
     if (end > this.nowMs) this.nowMs = end;
@@ -706,10 +740,31 @@ export class ServingRun {
   /** A device sends a request at `timeMs`; draws the next send time. */
   private send(timeMs: number): void {
     this.nowMs = timeMs;
-    let model = 0;
-    let slo: number;
-    let shapeClass = 0;
+    const prepared = this.prepared;
     const trace = this.spec.trace;
+    if (prepared !== null) {
+      const i = this.traceIndex++;
+      this.nextSendMs = i + 1 < prepared.sentMs.length ? prepared.sentMs[i + 1]! : Number.POSITIVE_INFINITY;
+      this.sendRequest(timeMs, prepared.model[i]!, prepared.sloMs[i]!, prepared.shapeClass[i]!);
+    } else if (trace === undefined) {
+      this.drawNextSend(timeMs);
+      this.sendRequest(timeMs, this.drawnModel, this.drawnSloMs, this.drawnClass);
+    } else {
+      const request = trace[this.traceIndex++]!;
+      const model = request.model;
+      this.nextSendMs = trace[this.traceIndex]?.sentMs ?? Number.POSITIVE_INFINITY;
+      this.sendRequest(timeMs, model, request.sloMs ?? this.sloMs[model]!, request.shapeClass ?? 0);
+    }
+  }
+
+  /**
+   * Draws the request sent at `timeMs` (its model, SLO and class, into `drawnModel`, `drawnSloMs`,
+   * `drawnClass`) and the next send time, from the random streams (per model, or the one stream).
+   */
+  private drawNextSend(timeMs: number): void {
+    let model = 0;
+    let shapeClass = 0;
+    let slo: number;
     if (this.perModelArrivals) {
       model = this.earliestModelIndex();
       const rng = this.modelRngs[model]!;
@@ -720,21 +775,54 @@ export class ServingRun {
       slo = this.sloMs[model]! * (1 + this.a.sloJitter * (2 * uSlo - 1));
       this.nextModelSendMs[model] = this.drawModelSend(model, timeMs);
       this.nextSendMs = this.earliestModelSend();
-    } else if (trace === undefined) {
+    } else {
       const rng = this.arrivals;
       const uModel = rng.nextFloat();
       const uSlo = rng.nextFloat();
       this.nextSendMs = timeMs + rng.exponential(this.meanGapMs);
       while (uModel >= this.cumulativeWeight[model]!) model++;
       slo = this.sloMs[model]! * (1 + this.a.sloJitter * (2 * uSlo - 1));
-    } else {
-      const request = trace[this.traceIndex++]!;
-      model = request.model;
-      slo = request.sloMs ?? this.sloMs[model]!;
-      shapeClass = request.shapeClass ?? 0;
-      this.nextSendMs = trace[this.traceIndex]?.sentMs ?? Number.POSITIVE_INFINITY;
     }
-    this.sendRequest(timeMs, model, slo, shapeClass);
+    this.drawnModel = model;
+    this.drawnSloMs = slo;
+    this.drawnClass = shapeClass;
+  }
+
+  /**
+   * The requests this run would send, drawn as the run draws them (`drawServingArrivals`): its
+   * random streams go on from where they stand, so call it on a fresh run. Null once more than
+   * `limit` requests.
+   */
+  drawAllSends(limit = Number.POSITIVE_INFINITY): ServingArrivals | null {
+    if (this.closedLoop > 0 || this.spec.trace !== undefined || this.prepared !== null) throw new RangeError('arrivals: a closed loop or a trace draws no arrivals to prepare');
+    const duration = this.spec.durationMs;
+    let sentMs = new Float64Array(1024);
+    let model = new Int32Array(1024);
+    let sloMs = new Float64Array(1024);
+    let shapeClass = new Int32Array(1024);
+    let n = 0;
+    while (this.nextSendMs < duration) {
+      if (n >= limit) return null;
+      if (n === sentMs.length) {
+        const grow = <A extends Float64Array | Int32Array>(a: A, make: (size: number) => A): A => {
+          const b = make(2 * a.length);
+          b.set(a);
+          return b;
+        };
+        sentMs = grow(sentMs, (k) => new Float64Array(k));
+        model = grow(model, (k) => new Int32Array(k));
+        sloMs = grow(sloMs, (k) => new Float64Array(k));
+        shapeClass = grow(shapeClass, (k) => new Int32Array(k));
+      }
+      const t = this.nextSendMs;
+      this.drawNextSend(t);
+      sentMs[n] = t;
+      model[n] = this.drawnModel;
+      sloMs[n] = this.drawnSloMs;
+      shapeClass[n] = this.drawnClass;
+      n++;
+    }
+    return { sentMs: sentMs.slice(0, n), model: model.slice(0, n), sloMs: sloMs.slice(0, n), shapeClass: shapeClass.slice(0, n) };
   }
 
   /** A request of `model` leaves its device at `timeMs` towards the edge. */
@@ -840,7 +928,7 @@ export class ServingRun {
       const r = heap[0]!;
       const c = this.reqClass[r]!;
       const scale = this.classScale[model]![c]!;
-      const soonest = now + this.serializationMsPerRequest[model]! * scale + isolatedBatchMs(this.compiledByClass[model]![c]!, 1) + this.returnMsOf[model]!;
+      const soonest = now + this.serializationMsPerRequest[model]! * scale + this.figures[model]![c]!.isolatedMs[1]! + this.returnMsOf[model]!;
       if (this.reqDeadline[r]! >= soonest) return;
       this.heapPop(model);
       this.totals[model]!.dropped++;
@@ -865,8 +953,7 @@ export class ServingRun {
     const scales = this.classScale[model]!;
     let widest = 0;
     if (scales.length > 1) for (let i = 0; i < k; i++) if (scales[this.reqClass[heap[i]!]!]! > scales[widest]!) widest = this.reqClass[heap[i]!]!;
-    const compiled = this.compiledByClass[model]![widest]!;
-    const serviceMs = k * this.serializationMsPerRequest[model]! * scales[widest]! + isolatedBatchMs(compiled, k) + this.returnMsOf[model]!;
+    const serviceMs = k * this.serializationMsPerRequest[model]! * scales[widest]! + this.figures[model]![widest]!.isolatedMs[k]! + this.returnMsOf[model]!;
     return this.reqDeadline[heap[0]!]! - serviceMs;
   }
 
@@ -909,8 +996,8 @@ export class ServingRun {
       const c = this.reqClass[r]!;
       if (scales[c]! > scales[widest]!) widest = c;
     }
-    const compiled = this.compiledByClass[model]![widest]!;
-    const activation = batchActivationMb(compiled, size);
+    const figures = this.figures[model]![widest]!;
+    const activation = figures.activationMb[size]!;
     if (!fitsInMemory(this.platform, this.load, activation)) {
       // Out of memory: the batch fails at once; its requests are violations.
       const totals = this.totals[model]!;
@@ -945,8 +1032,10 @@ export class ServingRun {
       sloSum += this.reqSlo[r]!;
     }
     const serialization = size * this.serializationMsPerRequest[model]! * scales[widest]!;
-    let inference = contendedBatchMs(compiled, size, this.platform, this.load, this.a.contention);
-    if (this.noise !== null) inference *= this.noiseFactor(inference / isolatedBatchMs(compiled, size));
+    const isolatedMs = figures.isolatedMs[size]!;
+    const demand = figures.demand[size]!;
+    let inference = contendedMs(isolatedMs, figures.isolatedGpuMs[size]!, demand, activation, figures.memoryIntensity, this.platform, this.load, this.a.contention);
+    if (this.noise !== null) inference *= this.noiseFactor(inference / isolatedMs);
     if (this.observesBatches) {
       this.batchFreeMemory[b] = 1 - usedMemoryMb(this.platform, this.load) / this.platform.memoryMb;
       this.batchFreeCompute[b] = 1 - this.load.gpuDemand - this.load.backgroundDemand;
@@ -955,7 +1044,6 @@ export class ServingRun {
       for (let m = 0; m < this.m; m++) loaded += this.loadedInstances(m);
       this.batchInstances[b] = loaded;
     }
-    const demand = gpuDemand(compiled, size);
     this.batchModel[b] = model;
     this.batchClass[b] = widest;
     this.batchSize[b] = size;
@@ -1089,12 +1177,32 @@ export class ServingRun {
     });
   }
 
-  /** Memory of loaded instances: an instance stays loaded while busy or recovering, even after m_c was lowered. */
+  /**
+   * Memory of loaded instances: an instance stays loaded while busy or recovering, even after m_c
+   * was lowered. The sum is taken again only when a model's count of loaded instances changed
+   * since it was last taken (most batches start and end on an instance that stays loaded): the
+   * same sum of the same counts, so the same number.
+   */
   private updateInstanceMemory(): void {
+    const loaded = this.loadedCounts;
+    let changed = !this.loadedCountsValid;
+    for (let m = 0; m < this.m; m++) {
+      const n = this.loadedInstances(m);
+      if (loaded[m] !== n) {
+        loaded[m] = n;
+        changed = true;
+      }
+    }
+    if (!changed) return;
+    this.loadedCountsValid = true;
     let mb = 0;
-    for (let m = 0; m < this.m; m++) mb += this.loadedInstances(m) * this.compiled[m]!.instanceMemoryMb;
+    for (let m = 0; m < this.m; m++) mb += loaded[m]! * this.compiled[m]!.instanceMemoryMb;
     this.load.instanceMb = mb;
   }
+
+  /** Each model's loaded instances when `load.instanceMb` was last summed (valid unless the load was put back by `restore`). */
+  private readonly loadedCounts: Int32Array;
+  private loadedCountsValid = false;
 
   /** Instances of model m holding memory now: m_c (one under EDF), or the busy ones past it; none out of service once idle. */
   private loadedInstances(m: number): number {
@@ -1106,7 +1214,7 @@ export class ServingRun {
 
   /** Time to send a request of a class to the edge, ms (t_t of Eq. 2 at the class's input size). */
   private transmitOf(model: number, shapeClass: number): number {
-    return this.a.linkLatencyMs + (MODELS[this.modelIds[model]!].inputBytes * this.classScale[model]![shapeClass]! * 8) / (this.a.linkBandwidthMbps * 1000);
+    return this.transmitByClass[model]![shapeClass]!;
   }
 
   /** The next send time of model m after `fromMs` (thinning; service window respected), or +∞. */
@@ -1234,6 +1342,10 @@ export class ServingRun {
         utilityCount++;
         this.totals[m]!.utilitySum += u;
         this.totals[m]!.utilityCount++;
+        if (now > this.watchFromMs && now <= this.watchToMs) {
+          this.watchedSum += u;
+          this.watchedCount++;
+        }
       }
       completed += c.completed;
       latencySum += c.latencySum;
@@ -1409,14 +1521,12 @@ export class ServingRun {
    */
   private endModelSlots(first: number): void {
     const due = this.due;
-    due.fill(0);
+    for (let m = 0; m < this.m; m++) due[m] = 0;
     due[first] = 1;
     const events = this.events;
     for (;;) {
-      const top = events.peek();
-      if (top === undefined || top.timeMs !== this.nowMs || (top.payload & 7) !== MODEL_SLOT) break;
-      events.pop();
-      due[top.payload >> 3] = 1;
+      if (events.peekTime() !== this.nowMs || (events.peekPayload() & 7) !== MODEL_SLOT) break;
+      due[events.pop() >> 3] = 1;
     }
     let sum = 0;
     let count = 0;
@@ -1481,7 +1591,9 @@ export class ServingRun {
         this.instancesSinceMs[m] = now;
         this.instancesChanged[m] = 1;
       }
-      this.action[m] = { batchSize: a.batchSize, instances };
+      // Unchanged (a plan's every decision inside a phase), the action in force stays as it is.
+      const current = this.action[m]!;
+      if (current.batchSize !== a.batchSize || current.instances !== instances) this.action[m] = { batchSize: a.batchSize, instances };
       this.credit?.start(m, now, instances);
     }
     this.updateInstanceMemory();
@@ -1489,6 +1601,29 @@ export class ServingRun {
     // Only a model whose action may have changed can start a batch now (every model under `fixed`).
     else for (let m = 0; m < this.m; m++) if (due === undefined || due[m] === 1) this.dispatch(m);
   }
+
+  /**
+   * From now on, adds up the per-model utilities of the reporting intervals that end in
+   * (fromMs, toMs] (`watchedUtility`), as a loop over the series' records and their models in
+   * order would, without keeping the records (a reference search's phase objective: issue 38).
+   * Not part of a checkpoint: a restore leaves it as it is.
+   */
+  watchUtility(fromMs: number, toMs: number): void {
+    this.watchFromMs = fromMs;
+    this.watchToMs = toMs;
+    this.watchedSum = 0;
+    this.watchedCount = 0;
+  }
+
+  /** The sum and count of the utilities `watchUtility` asked for, so far. */
+  get watchedUtility(): { readonly sum: number; readonly count: number } {
+    return { sum: this.watchedSum, count: this.watchedCount };
+  }
+
+  private watchFromMs = Number.POSITIVE_INFINITY;
+  private watchToMs = Number.NEGATIVE_INFINITY;
+  private watchedSum = 0;
+  private watchedCount = 0;
 
   /** The record of the last reporting interval (kept even when the series thins it out); null before the first ended. */
   get lastRecord(): SlotRecord | null {
@@ -1849,6 +1984,7 @@ export class ServingRun {
     this.batchCapacity = b.model.length;
     this.events.restore(s.events);
     Object.assign(this.load, s.load);
+    this.loadedCountsValid = false;
     s.action.forEach((a, m) => {
       this.action[m] = { ...a };
     });
@@ -2111,4 +2247,37 @@ export function phaseBoundariesMs(spec: ServingRunSpec): number[] {
     if (bg.toMs !== null) times.add(bg.toMs);
   }
   return [...times].filter((t) => t > 0 && t < spec.durationMs).sort((a, b) => a - b);
+}
+
+/**
+ * The requests every run of `spec` sends (see `ServingArrivals`), drawn once, exactly as a run
+ * draws them as it goes; null for a closed loop or a trace (a trace is already drawn), or when
+ * there are more than `limit` (18 bytes each). A run given them (`new ServingRun(spec,
+ * scheduler, arrivals)`) reads them instead of drawing and gives the same numbers bit for bit;
+ * they must be of that very spec.
+ */
+export function drawServingArrivals(spec: ServingRunSpec, limit = Number.POSITIVE_INFINITY): ServingArrivals | null {
+  if ((spec.closedLoop?.outstanding ?? 0) > 0 || spec.trace !== undefined) return null;
+  const idle: ServingScheduler = { id: 'arrivals', decide: () => spec.models.map(() => ({ batchSize: 1, instances: 1 })) };
+  return new ServingRun(spec, idle).drawAllSends(limit);
+}
+
+/** A batch's own figures by its size (index 0 unused, up to `MAX_BATCH_SIZE`), of one model at one class: what `models.ts` computes, looked up. */
+interface BatchFigures {
+  readonly isolatedMs: Float64Array;
+  readonly isolatedGpuMs: Float64Array;
+  readonly demand: Float64Array;
+  readonly activationMb: Float64Array;
+  readonly memoryIntensity: number;
+}
+
+function batchFigures(compiled: CompiledModel): BatchFigures {
+  const sizes = Array.from({ length: MAX_BATCH_SIZE + 1 }, (_, b) => Math.max(1, b));
+  return {
+    isolatedMs: Float64Array.from(sizes, (b) => isolatedBatchMs(compiled, b)),
+    isolatedGpuMs: Float64Array.from(sizes, (b) => isolatedGpuMs(compiled, b)),
+    demand: Float64Array.from(sizes, (b) => gpuDemand(compiled, b)),
+    activationMb: Float64Array.from(sizes, (b) => batchActivationMb(compiled, b)),
+    memoryIntensity: compiled.memoryIntensity,
+  };
 }

@@ -123,6 +123,31 @@ describe('reference lanes (oracles)', () => {
     }
   }, 120_000);
 
+  it('per phase: the run along the phases, whose checkpoints the phases start from, is the plan’s run from 0, also where the first phase’s best differs from hindsight’s', () => {
+    // Two models at 120 rps each for 6 s, then at 4 rps: batches that form serve the burst, batches of one the rest.
+    const burst = { kind: 'steps' as const, steps: [{ fromMs: 0, rateRps: 120 }, { fromMs: 6_000, rateRps: 4 }] };
+    const s: ServingRunSpec = {
+      platform: 'xavier-nx',
+      models: [
+        { model: 'res', weight: 1, rate: burst },
+        { model: 'mob', weight: 1, rate: burst },
+      ],
+      rateRps: 30,
+      durationMs: 24_000,
+      seed: 1,
+      background: [],
+      assumptions: { ...spec.assumptions, sloJitter: 0.1 },
+    };
+    const p: ReferenceSearchParams = { maxBatch: 8, maxInstances: 2, rounds: 1, perModel: true };
+    const h = searchFixedInHindsight(s, p);
+    const fast = searchFixedPerPhase(s, p);
+    // The case in point: a run started under hindsight's configuration at time 0 went on from another state.
+    expect(fast.fellBackToHindsight).toBe(false);
+    expect(fast.plan[0]!.actions).not.toEqual(h.plan[0]!.actions);
+    expect(new ServingRun(s, createPlanned('plan', fast.plan)).runToEnd().utilityMean).toBe(fast.utility);
+    expect(fast).toEqual(runSearch(fixedPerPhaseSearch(s, p, undefined, { fromZero: true })));
+  }, 60_000);
+
   it('hindsight per model from the uniform search found before finds what it finds alone, counting the same evaluations', () => {
     const uniform = searchFixedInHindsight(spec, { ...params, perModel: false });
     const calls: number[] = [];

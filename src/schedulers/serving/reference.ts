@@ -1,5 +1,5 @@
 import { BATCH_SIZES, INSTANCE_COUNTS, type ModelAction, type ServingAction, type ServingScheduler } from '../../engine/serving/scheduler';
-import { phaseBoundariesMs, ServingRun, type ServingRunSnapshot, type ServingRunSpec } from '../../engine/serving/simulation';
+import { drawServingArrivals, phaseBoundariesMs, ServingRun, type ServingArrivals, type ServingRunSnapshot, type ServingRunSpec } from '../../engine/serving/simulation';
 
 /**
  * Reference lanes (oracles) for the serving world: what a fixed configuration could have
@@ -98,10 +98,19 @@ function planActions(plan: readonly PhasePlan[]): (nowMs: number) => ServingActi
 /**
  * The plan as a search's runs replay it: `createPlanned`'s decisions, also as `actionAt`, so that
  * the engine builds no observation for them (it reads only the time; issue 38). Only the search's
- * own runs get it: a lane's scheduler is wrapped and probed through `decide`.
+ * own runs get it: a lane's scheduler is wrapped and probed through `decide`. `actionAt` gives
+ * the phase's own actions, not a copy (the engine keeps none of what it is given, and a search
+ * never changes a plan's actions in place: a run decides hundreds of thousands of times).
  */
 function searchPlanned(plan: readonly PhasePlan[]): ServingScheduler {
-  return { ...createPlanned('reference', plan), actionAt: planActions(plan) };
+  return {
+    ...createPlanned('reference', plan),
+    actionAt: (nowMs) => {
+      let k = 0;
+      while (k + 1 < plan.length && plan[k + 1]!.fromMs <= nowMs) k++;
+      return plan[k]!.actions;
+    },
+  };
 }
 
 /** The grid searched. */
@@ -198,17 +207,54 @@ function searchSpec(spec: ServingRunSpec): ServingRunSpec {
   return { ...(rest as ServingRunSpec), latencySampleCap: 16, assumptions: { ...spec.assumptions, credit: 'slot' } };
 }
 
+/**
+ * The most requests a search draws once and keeps (about 70 MB; `bcedge-dynamic`'s 3000 s send
+ * about 600 000): a longer or busier run's search draws them in each run as before.
+ */
+export const DRAWN_ARRIVALS_LIMIT = 4_000_000;
+
+/** The spec whose requests `drawnArrivals` holds: the object, and its JSON (a thread is sent a copy with each batch). */
+let drawnFor: { spec: ServingRunSpec; json: string } | null = null;
+let drawnArrivals: ServingArrivals | null = null;
+
+/**
+ * The requests every run of `spec` sends, drawn once and kept for the spec searched last
+ * (`drawServingArrivals`): a search's runs differ in their plan only, never in their requests,
+ * so each of them reads these instead of drawing its own (issue 38: about a fifth of a run),
+ * with the same numbers bit for bit. Undefined for a trace or a closed loop, or past
+ * `DRAWN_ARRIVALS_LIMIT`.
+ */
+function arrivalsOf(spec: ServingRunSpec): ServingArrivals | undefined {
+  // A trace is drawn already (and may be long to compare), a closed loop draws nothing.
+  if (spec.trace !== undefined || (spec.closedLoop?.outstanding ?? 0) > 0) return undefined;
+  if (drawnFor === null || drawnFor.spec !== spec) {
+    const json = JSON.stringify(spec);
+    if (drawnFor === null || drawnFor.json !== json) drawnArrivals = drawServingArrivals(spec, DRAWN_ARRIVALS_LIMIT);
+    drawnFor = { spec, json };
+  }
+  return drawnArrivals ?? undefined;
+}
+
+/** A run of the search: its spec (`searchSpec` or `phaseSpec` of `spec`), the plan, and the requests of `spec` drawn once. */
+function searchRun(runSpec: ServingRunSpec, spec: ServingRunSpec, plan: readonly PhasePlan[]): ServingRun {
+  return new ServingRun(runSpec, searchPlanned(plan), arrivalsOf(spec));
+}
+
 /** Mean utility over the run (the summary's utilityMean) of a plan. */
 function* runUtility(spec: ServingRunSpec, plan: readonly PhasePlan[], tally: Tally): Steps<number> {
-  const run = new ServingRun(searchSpec(spec), searchPlanned(plan));
+  const run = searchRun(searchSpec(spec), spec, plan);
   yield* advanceInStretches(run, spec, spec.durationMs, tally);
   return yield* counted(run.summary().utilityMean, tally);
 }
 
-/** The spec a phase's evaluations run with: every slot's record kept (the phase's objective reads them). */
+/**
+ * The spec a phase's evaluations (and the run along the phases) run with: as few slot records
+ * kept as the engine allows, since the phase's objective is added up as the run goes
+ * (`ServingRun.watchUtility`) instead of read from every record kept (issue 38: the records
+ * of a whole run, kept and copied with every checkpoint, were a good part of a phase's run).
+ */
 function phaseSpec(spec: ServingRunSpec): ServingRunSpec {
-  const slots = Math.ceil(spec.durationMs / spec.assumptions.slotMs) + 2;
-  return { ...searchSpec(spec), seriesCap: Math.max(2, slots) };
+  return { ...searchSpec(spec), seriesCap: 2 };
 }
 
 /**
@@ -219,19 +265,12 @@ function phaseSpec(spec: ServingRunSpec): ServingRunSpec {
  * bit for bit what running on would have given).
  */
 function* phaseUtility(spec: ServingRunSpec, plan: readonly PhasePlan[], fromMs: number, toMs: number, tally: Tally, start?: ServingRunSnapshot): Steps<number> {
-  const run = new ServingRun(phaseSpec(spec), searchPlanned(plan));
+  const run = searchRun(phaseSpec(spec), spec, plan);
   if (start !== undefined) run.restore(start);
+  // Each slot's per-model utilities in the order of the records and their models: the same sum.
+  run.watchUtility(fromMs, toMs);
   yield* advanceInStretches(run, spec, toMs, tally);
-  let sum = 0;
-  let count = 0;
-  for (const record of run.series.values) {
-    if (record.endMs <= fromMs || record.endMs > toMs) continue;
-    for (const m of record.perModel) {
-      if (m.utility === null) continue;
-      sum += m.utility;
-      count++;
-    }
-  }
+  const { sum, count } = run.watchedUtility;
   return yield* counted(count > 0 ? sum / count : 0, tally);
 }
 
@@ -422,18 +461,24 @@ export function* fixedPerPhaseSearch(spec: ServingRunSpec, params: ReferenceSear
   // decision): before phase k's first decision it is checkpointed, and each of the phase's
   // evaluations starts from there instead of from 0 (issue 38: the phases before it are the
   // same in every one of them). It is not an evaluation: it runs each stretch of the trace once.
-  const along = options.fromZero === true ? null : new ServingRun(phaseSpec(spec), searchPlanned(plan));
+  // It starts once the first phase is found, not before: its decision at time 0 must be that
+  // phase's (a run started under hindsight's configuration there went on from another state
+  // than a run of the plan from 0, and its checkpoints with it).
+  const fromZero = options.fromZero === true;
+  let along: ServingRun | null = null;
+  const alongRun = (): ServingRun => (along ??= searchRun(phaseSpec(spec), spec, plan));
   for (let k = 0; k < starts.length; k++) {
     const fromMs = starts[k]!;
     const toMs = starts[k + 1] ?? spec.durationMs;
     let checkpoint: ServingRunSnapshot | undefined;
-    if (along !== null && fromMs > 0) {
+    if (!fromZero && fromMs > 0) {
+      const run = alongRun();
       // Any time before fromMs will do (a run gives the same numbers however its advance is cut); the
       // decision at fromMs itself must be left to each evaluation. Within a millisecond of it: under
       // Eq. 1 a model's slot may end in between, and is then decided after the checkpoint, by the
       // phase before (the plan is looked up by the decision's time), as in a run from 0.
-      yield* advanceInStretches(along, spec, fromMs - Math.min(1, spec.assumptions.slotMs / 2), tally);
-      checkpoint = along.snapshot();
+      yield* advanceInStretches(run, spec, fromMs - Math.min(1, spec.assumptions.slotMs / 2), tally);
+      checkpoint = run.snapshot();
     }
     const withPhase = (actions: ServingAction): PhasePlan[] => plan.map((p, j) => (j === k ? { fromMs: p.fromMs, actions } : p));
     const evaluateAll: EvaluateAll = (candidates) => evaluateJobs(spec, candidates.map((actions) => ({ plan: withPhase(actions), phase: { fromMs, toMs } })), tally, checkpoint);
@@ -453,7 +498,15 @@ export function* fixedPerPhaseSearch(spec: ServingRunSpec, params: ReferenceSear
     evaluations += ascended.evaluations;
     plan[k] = { fromMs, actions: ascended.actions };
   }
-  const utility = yield* runUtility(spec, plan, tally);
+  // The whole plan's run: the run along the phases is that run (every phase's actions were
+  // known before it got there), so it goes on to the end instead of a run from 0 (issue 38).
+  let utility: number;
+  if (fromZero) utility = yield* runUtility(spec, plan, tally);
+  else {
+    const run = alongRun();
+    yield* advanceInStretches(run, spec, spec.durationMs, tally);
+    utility = yield* counted(run.summary().utilityMean, tally);
+  }
   evaluations++;
   if (utility < found.utility) return { plan: [{ fromMs: 0, actions: fixed }], utility: found.utility, evaluations, fellBackToHindsight: true };
   return { plan, utility, evaluations, fellBackToHindsight: false };
