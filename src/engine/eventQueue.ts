@@ -128,16 +128,21 @@ export class NumberEventQueue {
       const parent = (i - 1) >> 1;
       const t = times[parent]!;
       if (timeMs > t || (timeMs === t && (priority > priorities[parent]! || (priority === priorities[parent]! && sequence > sequences[parent]!)))) break;
-      times[i] = t;
-      priorities[i] = priorities[parent]!;
-      sequences[i] = sequences[parent]!;
-      payloads[i] = payloads[parent]!;
+      this.moveSlot(parent, i);
       i = parent;
     }
     times[i] = timeMs;
     priorities[i] = priority;
     sequences[i] = sequence;
     payloads[i] = payload;
+  }
+
+  /** Copies the event in slot `from` into slot `to` (a step of a sift). */
+  private moveSlot(from: number, to: number): void {
+    this.timeMs[to] = this.timeMs[from]!;
+    this.priority[to] = this.priority[from]!;
+    this.sequence[to] = this.sequence[from]!;
+    this.payload[to] = this.payload[from]!;
   }
 
   /** The next event's time, +∞ when there is none. */
@@ -172,10 +177,7 @@ export class NumberEventQueue {
       const child = right < n && this.before(right, left) ? right : left;
       const t = times[child]!;
       if (t > lastTime || (t === lastTime && (priorities[child]! > lastPriority || (priorities[child] === lastPriority && sequences[child]! > lastSequence)))) break;
-      times[i] = t;
-      priorities[i] = priorities[child]!;
-      sequences[i] = sequences[child]!;
-      payloads[i] = payloads[child]!;
+      this.moveSlot(child, i);
       i = child;
     }
     times[i] = lastTime;
