@@ -1,12 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createLearningFactory } from './registry';
 import type { Tf } from './tf';
 import { loadTfNode } from './tfNode';
-import { parseAnyScenario } from '../scenario/parse';
-import { findPreset } from '../scenario/presets';
-import type { ServingScenario } from '../scenario/schema';
-import { runServingCell } from '../scenario/servingRunner';
-import { sweepCells } from '../scenario/sweep';
+import { pinnedLearnersDocument, runPinnedLearners } from './testing/pinnedLearners';
 
 let tf: Tf;
 beforeAll(async () => {
@@ -22,21 +17,8 @@ beforeAll(async () => {
  */
 describe('a version-7 scenario’s learners, as version 7 ran them', () => {
   it('gives the utility, violations and update counts of version 7, bit for bit', () => {
-    const doc = structuredClone(findPreset('learn-sanity')!.scenario) as unknown as Record<string, unknown> & { serving: ServingScenario['serving'] };
-    doc.version = 7;
-    doc.serving.durationS = 90;
-    doc.serving.models = doc.serving.models.filter((m) => m.model === 'res' || m.model === 'mob');
-    doc.serving.lanes = [
-      { scheduler: 'bcedge', params: { warmup: 32 } },
-      { scheduler: 'tac', params: { warmup: 32 } },
-      { scheduler: 'ppo', params: { rolloutSize: 64 } },
-      { scheduler: 'ddqn', params: { warmup: 32 } },
-    ];
-    const parsed = parseAnyScenario(doc);
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-    const s = parsed.scenario as ServingScenario;
-    const results = runServingCell(s, sweepCells(s, [1])[0]!, () => 0, createLearningFactory(tf, { agents: {} }));
-    expect(results.map((r) => [r.scheduler, r.summary.utilityMean, r.summary.sloViolationPct, (r.summary.learning as { updates: number }).updates])).toEqual([
+    const { rows } = runPinnedLearners(tf, pinnedLearnersDocument(7, 90));
+    expect(rows).toEqual([
       ['bcedge', 7.43633938825926, 7.320237212750185, 148],
       ['tac', 7.443046382712504, 6.968124536693847, 148],
       ['ppo', 7.428107752452355, 6.544308490915832, 16],
