@@ -6,7 +6,7 @@ import type { RealReport } from './realRun';
 function report(lanes: readonly { readonly scheduler: string; readonly measured: number; readonly simulated: number }[], sign: { measuredPct: number; simulatedPct: number; agrees: boolean } | null): RealReport {
   return {
     kind: 'real-pipeline',
-    machine: { runtime: 'Node test', cores: 2, mapping: { executionPlaces: 2, cores: 2, coresPerEp: 1, shared: false, text: '2 EPs on 2 cores' }, date: '2026-12-02' },
+    machine: { runtime: 'Node test', cores: 2, mapping: { executionPlaces: 2, cores: 2, coresPerEp: 1, shared: false, peakThreads: 2, text: '2 EPs on 2 cores' }, date: '2026-12-02' },
     scenario: { title: 't', model: 'vgg16', executionPlaces: 2, queries: 10, inputSize: 112, seed: 1, bufferCapacity: 2 },
     database: { source: 'measured', modes: ['A'], measureMs: 1, measurement: null },
     lanes: lanes.map((l) => ({

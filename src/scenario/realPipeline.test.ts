@@ -3,7 +3,7 @@ import { getDatabase } from '../engine/profiles/databases';
 import { MODE_IDS } from '../engine/profiles/types';
 import type { RealQuery } from '../measure/realPipeline/pipeline';
 import { findPreset } from './presets';
-import { compareLane, coreMapping, figuresOf, modesNeeded, phasesOf, realRunRefusal, signedErrorPct, simulateLane } from './realPipeline';
+import { compareLane, coreMapping, figuresOf, modesNeeded, peakHogThreads, phasesOf, realComparisonScenario, realRunRefusal, signedErrorPct, simulateLane } from './realPipeline';
 import type { PipelineScenario } from './schema';
 
 const scenario = (): PipelineScenario => {
@@ -43,6 +43,24 @@ describe('a real run beside its simulation: the figures', () => {
     expect(coreMapping(4, 2)).toMatchObject({ coresPerEp: 1, shared: true });
     expect(coreMapping(4, 2).text).toContain('share cores');
     expect(coreMapping(4, 16)).toMatchObject({ coresPerEp: 4, shared: false });
+  });
+
+  it('counts the hogs that can run at once: 2 EPs on 2 cores share them while a memBW hog runs', () => {
+    const withHog = realComparisonScenario(2, 90);
+    expect(peakHogThreads(withHog, 1)).toBe(1);
+    expect(coreMapping(2, 2, withHog)).toMatchObject({ shared: true, peakThreads: 3 });
+    expect(coreMapping(2, 2, withHog).text).toContain('up to 3 busy threads share the 2 cores');
+    // Enough cores for the stages and the hog: nothing shared.
+    expect(coreMapping(2, 4, withHog)).toMatchObject({ shared: false, peakThreads: 3 });
+    // Events that do not overlap add no threads; two that overlap add both.
+    const p = withHog.pipeline;
+    const apart = { ...withHog, pipeline: { ...p, interference: { ...p.interference, events: [{ executionPlace: 0, mode: 'B' as const, fromQuery: 0, toQuery: 10 }, { executionPlace: 1, mode: 'B' as const, fromQuery: 10, toQuery: 20 }] } } };
+    expect(peakHogThreads(apart, 1)).toBe(1);
+    const together = { ...apart, pipeline: { ...apart.pipeline, interference: { ...apart.pipeline.interference, events: [{ executionPlace: 0, mode: 'B' as const, fromQuery: 0, toQuery: 10 }, { executionPlace: 1, mode: 'B' as const, fromQuery: 5, toQuery: null }] } } };
+    expect(peakHogThreads(together, 1)).toBe(2);
+    // No interference: the stages alone.
+    const quiet = { ...withHog, pipeline: { ...p, interference: { ...p.interference, events: [] } } };
+    expect(coreMapping(2, 2, quiet)).toMatchObject({ shared: false, peakThreads: 2 });
   });
 
   it('a measurement that is the simulation itself has no error, under the reading it came from', () => {

@@ -111,7 +111,7 @@ export interface RealReport {
 export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealReport | null> {
   const { scenario } = args;
   const p = scenario.pipeline;
-  const mapping = coreMapping(p.executionPlaces, args.cores);
+  const mapping = coreMapping(p.executionPlaces, args.cores, scenario);
   const now = deps.now;
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
   let database = args.database;

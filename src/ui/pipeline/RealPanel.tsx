@@ -354,7 +354,7 @@ function RealPanelFor({ scenario }: { readonly scenario: PipelineScenario }) {
     act.setLaneRepeats(5);
   };
   const laneIds = useMemo(() => [...new Set(scenario.pipeline.lanes.map((l) => l.scheduler))], [scenario]);
-  const mapping = s.cores === null ? null : coreMapping(scenario.pipeline.executionPlaces, s.cores);
+  const mapping = s.cores === null ? null : coreMapping(scenario.pipeline.executionPlaces, s.cores, scenario);
   const live = useMemo<RealLiveLane[]>(
     () => s.points.map((points, i) => ({ label: s.laneLabels[i] ?? '', points: points.map((p) => ({ query: p.query, throughputQps: p.throughputQps, latencyMs: p.latencyMs, trial: p.kind === 'trial' })) })),
     [s.points, s.laneLabels],
