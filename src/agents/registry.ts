@@ -48,6 +48,7 @@ export function createLearner(tf: Tf, id: LearningSchedulerId, params: Readonly<
           randomWarmup: p('randomWarmup', 0) === 1,
           balancedReplay: p('balancedReplay', 0) === 1,
           actor: id === 'tac' && p('advantageActor', 0) === 1 ? 'advantage' : 'soft',
+          learningRate: p('learningRate', DEFAULT_SAC_CONFIG.learningRate),
         },
         context.rng,
       );

@@ -156,6 +156,14 @@ const TRAIN_EVERY: NumericParameter = { name: 'trainEveryMs', label: 'train ever
 const DISCOUNT_PER_S: NumericParameter = { name: 'discountPerS', label: 'discount per simulated second (0 = γ per decision)', min: 0, max: 0.999, integer: false, default: 0.5 };
 const NORMALIZE_REWARD: NumericParameter = { name: 'normalizeReward', label: 'standardize rewards (0/1)', min: 0, max: 1, integer: true, default: 1 };
 const TEMPERATURE_LR: NumericParameter = { name: 'temperatureLr', label: 'temperature learning rate (0 = in the networks’ Adam)', min: 0, max: 0.1, integer: false, default: 0.003 };
+/**
+ * SAC's Adam learning rate (BCEdge §V-A: 10⁻³, offline). The paper is silent on learning online
+ * from a trained agent; the parameter lets a lane fine-tune more gently. Measured with the
+ * shipped agent learning on `bcedge-dynamic` (3000 s): at 10⁻⁴ seed 2 no longer collapsed at
+ * the 60 rps step (U 4.558 → 7.437) but seed 3 settled on a joint configuration that stalls
+ * and kept it to the end (5.243 → −1.09), so the default stays the paper's.
+ */
+const LEARNING_RATE: NumericParameter = { name: 'learningRate', label: 'learning rate (Adam)', min: 1e-6, max: 0.1, integer: false, default: 1e-3 };
 const RANDOM_WARMUP: NumericParameter = { name: 'randomWarmup', label: 'uniform random actions before learning (0/1)', min: 0, max: 1, integer: true, default: 1 };
 const BALANCED_REPLAY: NumericParameter = { name: 'balancedReplay', label: 'minibatches balanced across models (0/1)', min: 0, max: 1, integer: true, default: 1 };
 /** TAC's actor: 1 = an actor-critic following the critic's advantage (samples its policy); 0 = SAC with α = 0 (the earlier reading). */
@@ -339,6 +347,7 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
       PREDICTOR_MASK,
       ...LEARNER_REWARD,
       TEMPERATURE_LR,
+      LEARNING_RATE,
       RANDOM_WARMUP,
       BALANCED_REPLAY,
       ...LEARNER_DECISIONS,
