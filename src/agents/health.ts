@@ -11,6 +11,14 @@ export const HEALTH_BACKLOG_INTERVALS = 120;
 export const HEALTH_BACKLOG_FLOOR = 200;
 /** Critic samples (one per model and reporting interval) the Q spread and the critic's gap are taken over. */
 export const HEALTH_CRITIC_SAMPLES = 256;
+/**
+ * Above this share of stall rewards (%, over at least HEALTH_STALL_MIN_REWARDS) the lane is
+ * stalling: its configurations leave models without completions. Measured on `bcedge-dynamic`
+ * (3000 s), healthy learning lanes stayed at 0 %; a lane stuck on a joint configuration that
+ * stalls read 41 % with no other warning.
+ */
+export const HEALTH_STALL_WARN_PCT = 25;
+export const HEALTH_STALL_MIN_REWARDS = 100;
 /** Below this decision entropy (nats, mean over the models) a sampling policy has collapsed. */
 export const HEALTH_COLLAPSE_NATS = 0.1;
 
@@ -136,6 +144,7 @@ export class LearnerHealth {
     const collapsed = explore && decisionEntropy !== null && decisionEntropy < HEALTH_COLLAPSE_NATS && this.actionCount > 1;
     const warnings: string[] = [];
     if (collapsed) warnings.push(`policy collapsed: its last decisions hardly vary (entropy ${decisionEntropy.toFixed(2)} nats), so it no longer explores`);
+    if (stallSharePct !== null && kept >= HEALTH_STALL_MIN_REWARDS && stallSharePct > HEALTH_STALL_WARN_PCT) warnings.push(`stalling: ${stallSharePct.toFixed(0)} % of its last ${kept} rewards are the stall's ${STALLED_UTILITY}, its configurations leave models without completions`);
     if (backlogGrowing) warnings.push(`backlog grows without bound: ${this.lastBacklog} requests queued and rising through the last ${this.backlogs.length} s`);
     return { decisionEntropy, stallSharePct, topActions, qSpread, qGap, backlog: this.lastBacklog, backlogGrowing, collapsed, warnings };
   }

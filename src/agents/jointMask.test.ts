@@ -131,6 +131,18 @@ describe('learner health', () => {
     const h = new LearnerHealth();
     for (let k = 0; k < 100; k++) h.reward(k < 25 ? -10 : 7.5);
     expect(h.report(true).stallSharePct).toBe(25);
+    expect(h.report(true).warnings).toEqual([]);
+  });
+
+  it('warns when a lane is stalling: over a quarter of its last rewards are the stall', () => {
+    const h = new LearnerHealth();
+    for (let k = 0; k < 200; k++) h.reward(k % 5 < 2 ? -10 : 7.5);
+    expect(h.report(true).stallSharePct).toBe(40);
+    expect(h.report(true).warnings.join(' ')).toContain('stalling: 40 % of its last 200 rewards');
+    // Too few rewards to judge.
+    const early = new LearnerHealth();
+    for (let k = 0; k < 20; k++) early.reward(-10);
+    expect(early.report(true).warnings).toEqual([]);
   });
 
   it('tells a backlog that grows without bound from one that holds or drains', () => {
