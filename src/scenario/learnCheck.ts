@@ -4,6 +4,7 @@ import type { LaneRun } from './deviceCopies';
 import type { ServingScenario } from './schema';
 import { runServingCell } from './servingRunner';
 import { sweepCells } from './sweep';
+import { meanInterval, type MeanInterval } from './sweepStats';
 
 /** How near the oracle a learner must come to count as there: exp(ΔU) − 1 ≥ −5 %. */
 export const LEARN_CHECK_WITHIN = 0.05;
@@ -22,6 +23,8 @@ export interface LearnCheckLane {
   /** The end of the first window from which every later window is within LEARN_CHECK_WITHIN of the oracle, s; null: never. */
   readonly withinAfterS: number | null;
   readonly utilityMean: number;
+  /** The whole run against the oracle's: exp(U − U_oracle) − 1, %. */
+  readonly runGapPct: number;
   readonly sloViolationPct: number;
   /** The learner's health at the end (agents/health.ts), when it has one. */
   readonly health?: unknown;
@@ -32,6 +35,19 @@ export interface LearnCheck {
   readonly oracle: string;
   readonly windowS: number;
   readonly lanes: readonly LearnCheckLane[];
+  /** Per lane (in the scenario's order), over the seeds: means with their 95 % intervals. */
+  readonly summary: readonly LearnCheckSummary[];
+}
+
+/** One lane over the seeds (Student's t interval of the mean, sweepStats.ts `meanInterval`). */
+export interface LearnCheckSummary {
+  readonly scheduler: string;
+  readonly label: string;
+  readonly lastGapPct: MeanInterval;
+  readonly runGapPct: MeanInterval;
+  readonly sloViolationPct: MeanInterval;
+  /** Seeds whose last window is within LEARN_CHECK_WITHIN of the oracle. */
+  readonly seedsWithin: number;
 }
 
 /**
@@ -58,6 +74,7 @@ export function learnCheck(scenario: ServingScenario, seeds: readonly number[], 
       onLane?.(++done, seeds.length * lanes.length);
     });
     const oracle = windows[oracleIndex]!;
+    const oracleUtility = results[oracleIndex]!.summary.utilityMean;
     results.forEach((r, lane) => {
       const u = windows[lane]!;
       const gapPct = u.map((x, i) => 100 * (Math.exp(x - (oracle[i] ?? x)) - 1));
@@ -73,12 +90,28 @@ export function learnCheck(scenario: ServingScenario, seeds: readonly number[], 
         lastGapPct: gapPct.at(-1) ?? 0,
         withinAfterS: from < gapPct.length ? Math.min(scenario.serving.durationS, (from + 1) * windowS) : null,
         utilityMean: r.summary.utilityMean,
+        runGapPct: 100 * (Math.exp(r.summary.utilityMean - oracleUtility) - 1),
         sloViolationPct: r.summary.sloViolationPct,
         ...(health === undefined ? {} : { health }),
       });
     });
   }
-  return { oracle: lanes[oracleIndex]!.scheduler, windowS, lanes: out };
+  return { oracle: lanes[oracleIndex]!.scheduler, windowS, lanes: out, summary: summarize(out, lanes.length) };
+}
+
+/** Each lane's runs over the seeds (the runs come seed by seed, lanes in order). */
+function summarize(runs: readonly LearnCheckLane[], laneCount: number): LearnCheckSummary[] {
+  return Array.from({ length: laneCount }, (_, lane) => {
+    const of = runs.filter((_, i) => i % laneCount === lane);
+    return {
+      scheduler: of[0]!.scheduler,
+      label: of[0]!.label,
+      lastGapPct: meanInterval(of.map((r) => r.lastGapPct)),
+      runGapPct: meanInterval(of.map((r) => r.runGapPct)),
+      sloViolationPct: meanInterval(of.map((r) => r.sloViolationPct)),
+      seedsWithin: of.filter((r) => r.lastGapPct >= -100 * LEARN_CHECK_WITHIN).length,
+    };
+  });
 }
 
 /** The mean utility of each window of `windowMs` of a finished run (every model's reporting intervals in it). */

@@ -59,6 +59,11 @@ export const learnCheckCommand: CliCommand = {
       const within = lane.withinAfterS === null ? 'never' : `${lane.withinAfterS} s`;
       io.stdout(`seed ${lane.seed}  ${lane.label.padEnd(34)} last ${lane.lastGapPct.toFixed(1).padStart(6)} %  within ${within.padStart(7)}  U ${lane.utilityMean.toFixed(3)}  viol ${lane.sloViolationPct.toFixed(1)} %  curve ${curve}\n`);
     }
+    const pm = (m: { mean: number; halfWidth95: number }) => `${m.mean >= 0 ? '+' : ''}${m.mean.toFixed(1)} ± ${m.halfWidth95.toFixed(1)}`;
+    io.stdout(`over ${seeds.length} seed${seeds.length === 1 ? '' : 's'} (mean ± 95 % interval, Student's t):\n`);
+    for (const lane of check.summary) {
+      io.stdout(`  ${lane.label.padEnd(34)} last ${pm(lane.lastGapPct).padStart(13)} %  run ${pm(lane.runGapPct).padStart(13)} %  viol ${pm(lane.sloViolationPct).padStart(12)} %  within on ${lane.seedsWithin} of ${seeds.length}\n`);
+    }
     const learners = learningLanes(check);
     const failing = learners.filter((l) => l.lastGapPct < -100 * LEARN_CHECK_WITHIN);
     io.stdout(`${learners.length - failing.length} of ${learners.length} learning runs end within ${100 * LEARN_CHECK_WITHIN} % of ${check.oracle}\n`);
