@@ -49,6 +49,7 @@ export function createLearner(tf: Tf, id: LearningSchedulerId, params: Readonly<
           balancedReplay: p('balancedReplay', 0) === 1,
           actor: id === 'tac' && p('advantageActor', 0) === 1 ? 'advantage' : 'soft',
           learningRate: p('learningRate', DEFAULT_SAC_CONFIG.learningRate),
+          fineTuneAfter: id === 'bcedge' ? p('fineTuneAfter', 0) : 0,
         },
         context.rng,
       );

@@ -16,9 +16,11 @@
  * requests and the learners' choices (a version-6 scenario is given the earlier ones); version 8
  * gave PPO and DDQN the reward terms SAC had and SAC the paper's minibatch (a version-7 scenario
  * is given its learners' earlier values); version 9 gave the learners' state the last slot's
- * arrivals per second of the slot (a version-8 scenario keeps them per slot).
+ * arrivals per second of the slot (a version-8 scenario keeps them per slot); version 10 has a
+ * BCEdge lane started from a saved agent wait for `fineTuneAfter` transitions before it learns
+ * (a version-9 scenario learns after its warm-up).
  */
-export const SCENARIO_VERSION = 9;
+export const SCENARIO_VERSION = 10;
 
 /** Bounds that keep a shared scenario from hanging or exhausting the page (ARCHITECTURE §7). */
 export const PIPELINE_LIMITS = {

@@ -54,6 +54,11 @@ export const MIGRATIONS: readonly Migration[] = [
     describe: 'the serving world’s learners read the last slot’s arrivals per second of the slot (`stateRates`), the same under every slot reading; a version-8 serving scenario keeps them per slot, so it runs as before',
     migrate: worldStep(8),
   },
+  {
+    from: 9,
+    describe: 'a serving BCEdge lane started from a saved agent collects `fineTuneAfter` transitions before it learns online; a version-9 serving scenario keeps learning after its warm-up, so it runs as before',
+    migrate: worldStep(9),
+  },
 ];
 
 /** The step of the document's world from version `from`, or none. */

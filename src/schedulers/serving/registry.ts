@@ -164,6 +164,8 @@ const TEMPERATURE_LR: NumericParameter = { name: 'temperatureLr', label: 'temper
  * and kept it to the end (5.243 → −1.09), so the default stays the paper's.
  */
 const LEARNING_RATE: NumericParameter = { name: 'learningRate', label: 'learning rate (Adam)', min: 1e-6, max: 0.1, integer: false, default: 1e-3 };
+/** Transitions a lane started from a saved agent collects before its first update (agents/sac.ts `fineTuneAfter`; 0 = `warmup`, version 9). */
+const FINE_TUNE_AFTER: NumericParameter = { name: 'fineTuneAfter', label: 'a loaded agent learns after (transitions; 0 = warm-up)', min: 0, max: 100_000, integer: true, default: 4096 };
 const RANDOM_WARMUP: NumericParameter = { name: 'randomWarmup', label: 'uniform random actions before learning (0/1)', min: 0, max: 1, integer: true, default: 1 };
 const BALANCED_REPLAY: NumericParameter = { name: 'balancedReplay', label: 'minibatches balanced across models (0/1)', min: 0, max: 1, integer: true, default: 1 };
 /** TAC's actor: 1 = an actor-critic following the critic's advantage (samples its policy); 0 = SAC with α = 0 (the earlier reading). */
@@ -348,6 +350,7 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
       ...LEARNER_REWARD,
       TEMPERATURE_LR,
       LEARNING_RATE,
+      FINE_TUNE_AFTER,
       RANDOM_WARMUP,
       BALANCED_REPLAY,
       ...LEARNER_DECISIONS,

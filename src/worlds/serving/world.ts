@@ -153,6 +153,19 @@ function version8Learners(document: Record<string, unknown>): Record<string, unk
   return learnerParams(document, VERSION8_LEARNER_PARAMS);
 }
 
+/**
+ * Version 9 → 10: version 10 has a BCEdge lane started from a saved agent collect
+ * `fineTuneAfter` transitions before its first update online (agents/sac.ts); a version-9 lane
+ * began after its `warmup`, and keeps doing so (a parameter the document sets is kept).
+ */
+export const VERSION9_LEARNER_PARAMS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  bcedge: { fineTuneAfter: 0 },
+};
+
+function version9Learners(document: Record<string, unknown>): Record<string, unknown> {
+  return learnerParams(document, VERSION9_LEARNER_PARAMS);
+}
+
 /** Writes `table[scheduler]` under each learning lane's own params (a malformed block or lane is left for validation). */
 function learnerParams(document: Record<string, unknown>, table: Readonly<Record<string, Readonly<Record<string, number>>>>): Record<string, unknown> {
   const body = document.serving;
@@ -178,7 +191,7 @@ export const servingWorld: World<ServingScenario> = {
   eventName: 'requests',
   sweepMetrics: ['sloViolationPct', 'utilityMean', 'throughputRps', 'latencyMeanMs', 'latencyP99Ms', 'oomBatches', 'decisionMeanUs', 'requests', 'completed', 'failed', 'dropped'],
   optionalFields: new Set(),
-  migrations: { 2: gridToSweep, 3: namedReadings, 4: platformSetting, 5: fixedSlot, 6: version6Learners, 7: version7Learners, 8: version8Learners },
+  migrations: { 2: gridToSweep, 3: namedReadings, 4: platformSetting, 5: fixedSlot, 6: version6Learners, 7: version7Learners, 8: version8Learners, 9: version9Learners },
   validate: validateServingScenario,
   schema: () => servingScenarioSchema,
   lanes: (s) => s.serving.lanes,
