@@ -149,6 +149,24 @@ describe('DiscreteSac (BCEdge §IV-B2)', () => {
     for (const sac of [fresh!, warm!, plain!]) sac.dispose();
   });
 
+  it('a loaded agent waits for fineTuneAfter transitions before it learns; a restore before the load forgets it was loaded', () => {
+    const trained = new DiscreteSac(tf, S, A, small(), createRng(8, 1));
+    playBandit(trained, 100, 8);
+    const file = trained.save();
+    trained.dispose();
+    const sac = new DiscreteSac(tf, S, A, small({ fineTuneAfter: 1000 }), createRng(9, 1));
+    playBandit(sac, 80, 9);
+    const before = sac.snapshot();
+    // Fresh, past its warm-up of 64: it learns.
+    expect(sac.train()).toBe(1);
+    sac.load(file);
+    // Loaded: 80 transitions of 1000.
+    expect(sac.train()).toBe(0);
+    sac.restore(before);
+    expect(sac.train()).toBe(1);
+    sac.dispose();
+  }, 60_000);
+
   it('a loaded agent acts exactly like the saved one', () => {
     const sac = new DiscreteSac(tf, S, A, small(), createRng(8, 1));
     playBandit(sac, 300, 8);

@@ -654,6 +654,7 @@ export class DiscreteSac implements Learner {
       replay: this.replay.snapshot(),
       rng: this.rng.state(),
       updates: this.updates,
+      loaded: this.loaded,
       lastLosses: this.lastLosses,
       alphaAdam: this.alphaAdam?.snapshot() ?? null,
       rewardStats: this.rewards.snapshot(),
@@ -669,6 +670,7 @@ export class DiscreteSac implements Learner {
     this.replay.restore(s.replay);
     this.rng.setState(s.rng);
     this.updates = s.updates;
+    this.loaded = s.loaded;
     this.lastLosses = s.lastLosses;
     if (s.alphaAdam !== null) this.alphaAdam?.restore(s.alphaAdam);
     this.rewards.restore(s.rewardStats);
@@ -690,6 +692,8 @@ export interface SacSnapshot extends LearnerSnapshot {
   readonly replay: ReplaySnapshot;
   readonly rng: Uint32Array;
   readonly updates: number;
+  /** Whether it had been loaded from a file (`fineTuneAfter` applies). */
+  readonly loaded: boolean;
   readonly lastLosses: readonly [number, number, number, number] | null;
   readonly alphaAdam: FlatAdamSnapshot | null;
   /** The running reward statistics: count, mean, Σ(r − mean)². */
