@@ -593,6 +593,14 @@ describe('the real command line', () => {
     }
   }, 60_000);
 
+  it('exits once a reference lane has searched on the search threads (they never keep the process alive)', () => {
+    const lanes = JSON.stringify([{ scheduler: 'fixed-hindsight', params: { maxBatch: 2, maxInstances: 1 } }]);
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'run', 'learn-sanity', '--set', 'serving.durationS=20', '--set', `serving.lanes=${lanes}`, '--format', 'json'], { encoding: 'utf8', timeout: 60_000 });
+    // Killed by the timeout, the status is null: the output was written, but the threads held the process.
+    expect(result.status).toBe(EXIT_OK);
+    expect((JSON.parse(result.stdout) as { results: { scheduler: string }[] }).results.map((r) => r.scheduler)).toEqual(['fixed-hindsight']);
+  }, 90_000);
+
   it('gives parseable JSON on stdout through the documented npx command (no npm banner)', () => {
     const result = spawnSync('npx', ['--offline', 'interference-lab', 'run', 'default', '--set', 'pipeline.queries=200', '--format', 'json'], { encoding: 'utf8' });
     expect(result.status).toBe(EXIT_OK);

@@ -40,11 +40,13 @@ export function openSearchThreads(threads: number): SearchEvaluator & { close():
   const start = () => {
     while (workers.length < threads) {
       const worker = new Worker(WORKER_SCRIPT);
-      worker.unref();
       worker.on('message', (m: { error?: string }) => {
         if (m.error !== undefined) errors.push(m.error);
       });
       worker.on('error', (error: unknown) => errors.push(error instanceof Error ? error.message : String(error)));
+      // After the listeners: a 'message' listener refs the worker again, and the command would
+      // never exit once its output was written.
+      worker.unref();
       workers.push(worker);
     }
   };
