@@ -77,7 +77,7 @@ export function learnCheck(scenario: ServingScenario, seeds: readonly number[], 
     const oracleUtility = results[oracleIndex]!.summary.utilityMean;
     results.forEach((r, lane) => {
       const u = windows[lane]!;
-      const gapPct = u.map((x, i) => 100 * (Math.exp(x - (oracle[i] ?? x)) - 1));
+      const gapPct = u.map((x, i) => gapPctOf(x, oracle[i] ?? x));
       let from = gapPct.length;
       while (from > 0 && gapPct[from - 1]! >= -100 * LEARN_CHECK_WITHIN) from--;
       const health = (r.summary.learning as { health?: unknown } | undefined)?.health;
@@ -90,13 +90,18 @@ export function learnCheck(scenario: ServingScenario, seeds: readonly number[], 
         lastGapPct: gapPct.at(-1) ?? 0,
         withinAfterS: from < gapPct.length ? Math.min(scenario.serving.durationS, (from + 1) * windowS) : null,
         utilityMean: r.summary.utilityMean,
-        runGapPct: 100 * (Math.exp(r.summary.utilityMean - oracleUtility) - 1),
+        runGapPct: gapPctOf(r.summary.utilityMean, oracleUtility),
         sloViolationPct: r.summary.sloViolationPct,
         ...(health === undefined ? {} : { health }),
       });
     });
   }
   return { oracle: lanes[oracleIndex]!.scheduler, windowS, lanes: out, summary: summarize(out, lanes.length) };
+}
+
+/** exp(U − U_oracle) − 1, %: Eq. 3's utility is a logarithm, so a difference is a ratio. */
+function gapPctOf(u: number, oracle: number): number {
+  return 100 * (Math.exp(u - oracle) - 1);
 }
 
 /** Each lane's runs over the seeds (the runs come seed by seed, lanes in order). */
