@@ -102,7 +102,22 @@ export interface Learner {
   snapshot?(): LearnerSnapshot;
   /** Puts back a state taken by `snapshot` of a learner built the same way (tensors are assigned, none leaks). */
   restore?(state: LearnerSnapshot): void;
+  /**
+   * What a copy that only acts needs to act as this learner would now (`train --threads`,
+   * cli/trainThreads.ts): its parameters, update count and transitions stored. Absent: the
+   * learner cannot be mirrored.
+   */
+  actingState?(): ActingState;
+  /** Acts from now on as the learner `state` was taken from (its own random stream kept); it stores and trains nothing itself. */
+  mirror?(state: ActingState): void;
   dispose(): void;
+}
+
+/** See `Learner.actingState`. */
+export interface ActingState {
+  readonly params: Float32Array;
+  readonly updates: number;
+  readonly stored: number;
 }
 
 /** A learner's checkpoint: its own kind of state, opaque to the others. */

@@ -1,7 +1,7 @@
 import { quantileSorted } from '../engine/pipeline/metrics';
 import type { BatchObservation, ModelAction, ServingAction, ServingObservation, ServingScheduler } from '../engine/serving/scheduler';
 import { ACTION_COUNT, actionOf, encodeState, memoryMask, STATE_SIZE } from './features';
-import type { Learner, LearnerKind, LearnerSnapshot } from './learner';
+import type { ActingState, Learner, LearnerKind, LearnerSnapshot } from './learner';
 import { MASKED_LOGIT } from './replay';
 import { LearnerHealth, type HealthReport, type HealthSnapshot } from './health';
 
@@ -22,6 +22,10 @@ export interface LatencyPredictor {
   /** Its whole state for a checkpoint of the run (absent: the lane goes back by replaying). */
   snapshot?(): unknown;
   restore?(state: unknown): void;
+  /** Its network's parameters and update count, for a copy that only predicts (`train --threads`). */
+  actingState?(): ActingState;
+  /** Predicts from now on as the predictor `state` was taken from. */
+  mirror?(state: ActingState): void;
   dispose?(): void;
 }
 

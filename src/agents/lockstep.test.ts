@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Learner, LearnerKind } from './learner';
-import { Lockstep } from './lockstep';
+import type { ActingState, Learner, LearnerKind, Transition } from './learner';
+import type { LatencyPredictor } from './learningScheduler';
+import { Lockstep, MirrorSharing } from './lockstep';
 
 /** A learner that counts its updates and whether it was disposed. */
 function counting(kind: LearnerKind = 'bcedge'): Learner & { updates: number; disposed: boolean } {
@@ -84,5 +85,56 @@ describe('Lockstep', () => {
     expect(() => lockstep.adopt(counting('ppo'))).toThrow(/ppo learner cannot share a bcedge learner/);
     expect(() => lockstep.setEnvironments(0)).toThrow(/^envs: /);
     expect(() => lockstep.setEnvironments(1.5)).toThrow(/^envs: /);
+  });
+});
+
+describe('MirrorSharing (train --threads)', () => {
+  it('shares the first copy built, keeps every transition and batch record in order for the learning thread, trains nothing, and mirrors on demand', () => {
+    const sharing = new MirrorSharing();
+    const mirrored: ActingState[] = [];
+    const shared = Object.assign(counting(), { mirror: (state: ActingState) => void mirrored.push(state) });
+    const other = Object.assign(counting(), { mirror: () => undefined });
+    const a = sharing.adopt(shared);
+    const b = sharing.adopt(other);
+    expect(other.disposed).toBe(true);
+    const t = (action: number): Transition => ({ row: 0, state: new Float32Array(1), mask: new Uint8Array(1), action, reward: action, nextState: new Float32Array(1), nextMask: new Uint8Array(1) });
+    a.record(t(1));
+    b.record(t(2));
+    a.record(t(3));
+    expect(a.train()).toBe(0);
+    expect(b.train()).toBe(0);
+    expect(shared.updates).toBe(0);
+    const predictions: number[] = [];
+    const predictor: LatencyPredictor & { mirrored: number } = {
+      mirrored: 0,
+      add: () => {
+        throw new Error('a copy stores nothing');
+      },
+      train: () => {
+        throw new Error('a copy trains nothing');
+      },
+      ready: true,
+      predictActions: () => new Float32Array(predictions),
+      mirror: () => void predictor.mirrored++,
+    };
+    const p = sharing.adoptPredictor(predictor);
+    p.add({ model: 4 } as never);
+    p.train(5);
+    expect(p.ready).toBe(true);
+    const drained = sharing.drain();
+    expect(drained.transitions.map((x) => x.action)).toEqual([1, 2, 3]);
+    expect(drained.batches).toEqual([{ model: 4 }]);
+    expect(sharing.drain()).toEqual({ transitions: [], batches: [] });
+    const state: ActingState = { params: new Float32Array(2), updates: 7, stored: 9 };
+    sharing.mirror(state, state);
+    expect(mirrored).toEqual([state]);
+    expect(predictor.mirrored).toBe(1);
+    sharing.dispose();
+    expect(shared.disposed).toBe(true);
+  });
+
+  it('refuses a learner or a predictor that cannot be mirrored', () => {
+    expect(() => new MirrorSharing().adopt(counting('ppo'))).toThrow(/a ppo learner cannot be mirrored/);
+    expect(() => new MirrorSharing().adoptPredictor({ add: () => undefined, train: () => undefined, ready: false, predictActions: () => new Float32Array(0) })).toThrow(/predictor cannot be mirrored/);
   });
 });

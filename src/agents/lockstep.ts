@@ -1,5 +1,17 @@
+import type { BatchObservation } from '../engine/serving/scheduler';
 import type { LatencyPredictor } from './learningScheduler';
-import type { ActContext, AgentFile, Learner, LearnerSnapshot, LearnerStats, Transition } from './learner';
+import type { ActContext, ActingState, AgentFile, Learner, LearnerSnapshot, LearnerStats, Transition } from './learner';
+
+/**
+ * How environments built by one learning factory share a learner and a predictor: each
+ * environment's scheduler is handed `adopt(built)` instead of the learner it built (and the same
+ * for the predictor). `Lockstep` shares them to learn; `MirrorSharing` to act for a learner that
+ * lives in another thread.
+ */
+export interface LearnerSharing {
+  adopt(built: Learner): Learner;
+  adoptPredictor(built: LatencyPredictor): LatencyPredictor;
+}
 
 /**
  * Vectorised offline training (`train --envs K`, BCEdge §V-A's epochs): K environments — K
@@ -13,7 +25,7 @@ import type { ActContext, AgentFile, Learner, LearnerSnapshot, LearnerStats, Tra
  *
  * With one environment every call trains, so `--envs 1` is today's path bit for bit.
  */
-export class Lockstep {
+export class Lockstep implements LearnerSharing {
   private shared: Learner | null = null;
   private views = 0;
   private calls = 0;
@@ -37,6 +49,11 @@ export class Lockstep {
   /** The learner all environments share (null before the first `adopt`). */
   get learner(): Learner | null {
     return this.shared;
+  }
+
+  /** The predictor all environments share (null before the first `adoptPredictor`, or without one). */
+  get sharedPredictor(): LatencyPredictor | null {
+    return this.predictor;
   }
 
   /**
@@ -102,5 +119,81 @@ export class Lockstep {
         if (--this.views === 0) inner.dispose();
       },
     };
+  }
+}
+
+/**
+ * Environments of `train --threads` that act for a learner living in another thread
+ * (cli/trainThreads.ts): they share one copy of the learner and one of the predictor, which
+ * act and predict as the originals did when `mirror` was last called, and store and train
+ * nothing: every transition and batch record they make is kept in order (`drain`) for the
+ * thread of the originals, which learns from them.
+ */
+export class MirrorSharing implements LearnerSharing {
+  private shared: Learner | null = null;
+  private predictor: LatencyPredictor | null = null;
+  private transitions: Transition[] = [];
+  private batches: BatchObservation[] = [];
+
+  adopt(built: Learner): Learner {
+    if (this.shared === null) {
+      if (built.mirror === undefined) throw new Error(`--threads: a ${built.kind} learner cannot be mirrored`);
+      this.shared = built;
+    } else if (built !== this.shared) built.dispose();
+    const inner = this.shared;
+    return {
+      kind: inner.kind,
+      act: (states, maskBias, rows, explore, context) => inner.act(states, maskBias, rows, explore, context),
+      policy: (states, maskBias, rows) => inner.policy(states, maskBias, rows),
+      ...(inner.critic === undefined ? {} : { critic: (states: Float32Array, rows: number) => inner.critic!(states, rows) }),
+      record: (transition) => {
+        this.transitions.push(transition);
+      },
+      train: () => 0,
+      stats: () => inner.stats(),
+      save: (trainedOn) => inner.save(trainedOn),
+      load: (file) => inner.load(file),
+      dispose: () => {},
+    };
+  }
+
+  adoptPredictor(built: LatencyPredictor): LatencyPredictor {
+    if (this.predictor === null) {
+      if (built.mirror === undefined) throw new Error('--threads: the predictor cannot be mirrored');
+      this.predictor = built;
+    } else if (built !== this.predictor) built.dispose?.();
+    const inner = this.predictor;
+    return {
+      add: (batch) => {
+        this.batches.push(batch);
+      },
+      train: () => {},
+      get ready() {
+        return inner.ready;
+      },
+      predictActions: (observation, m, actions) => inner.predictActions(observation, m, actions),
+    };
+  }
+
+  /** Acts and predicts from now on as the originals these states were taken from. */
+  mirror(learner: ActingState, predictor: ActingState | null): void {
+    this.shared?.mirror!(learner);
+    if (predictor !== null) this.predictor?.mirror!(predictor);
+  }
+
+  /** The transitions and batch records made since the last call, in the order they were made. */
+  drain(): { transitions: Transition[]; batches: BatchObservation[] } {
+    const out = { transitions: this.transitions, batches: this.batches };
+    this.transitions = [];
+    this.batches = [];
+    return out;
+  }
+
+  /** Frees the copies. */
+  dispose(): void {
+    this.shared?.dispose();
+    this.predictor?.dispose?.();
+    this.shared = null;
+    this.predictor = null;
   }
 }

@@ -144,6 +144,26 @@ describe('InterferencePredictor', () => {
     }
   });
 
+  it('a mirror predicts as the predictor whose acting state it took (train --threads)', () => {
+    const p = new InterferencePredictor(tf, createRng(4));
+    const copy = new InterferencePredictor(tf, createRng(5));
+    try {
+      for (const r of records.slice(0, 200)) p.add(r);
+      p.train(20);
+      const rows = records.slice(200, 260).map((r) => predictorFeatures(r));
+      expect(copy.predictMs(rows)).not.toEqual(p.predictMs(rows));
+      const state = p.actingState();
+      copy.mirror(state.params, state.updates);
+      expect(copy.predictMs(rows)).toEqual(p.predictMs(rows));
+      expect(copy.updateCount).toBe(20);
+      expect(copy.size).toBe(0);
+      expect(() => copy.mirror(new Float32Array(2), 0)).toThrow(/^params: /);
+    } finally {
+      p.dispose();
+      copy.dispose();
+    }
+  });
+
   it('learns online from its ring (add + train)', () => {
     const p = new InterferencePredictor(tf, createRng(3));
     try {

@@ -201,6 +201,18 @@ export class InterferencePredictor {
     return this.updates;
   }
 
+  /** Its parameters and update count, copied (a mirror's `mirror`). */
+  actingState(): { params: Float32Array; updates: number } {
+    return { params: this.net.hostParams().slice(), updates: this.updates };
+  }
+
+  /** Predicts from now on with `params` and counts `updates` steps (`train --threads`: a copy that only predicts). */
+  mirror(params: Float32Array, updates: number): void {
+    if (params.length !== this.net.hostParams().length) throw new RangeError(`params: expected ${this.net.hostParams().length} values, got ${params.length}`);
+    this.net.setFlat(params);
+    this.updates = updates;
+  }
+
   /** Adds one profiler record to the ring (the oldest is overwritten once full). */
   add(obs: BatchObservation): void {
     const y = logSlowdown(obs);

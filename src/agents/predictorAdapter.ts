@@ -31,7 +31,8 @@ export const PREDICTOR_MIN_UPDATES = 200;
  * from the free memory), not the instant's snapshot, in which a slot boundary often finds
  * the device half idle. Under `ownModel` it is the snapshot, the earlier reading.
  */
-export function createLatencyPredictor(tf: Tf, context: ServingSchedulerContext): LatencyPredictor {
+export function createLatencyPredictor(tf: Tf, context: ServingSchedulerContext, options: LatencyPredictorOptions = {}): LatencyPredictor {
+  const onlineErrors = options.onlineErrors ?? true;
   const modelCount = context.models.length;
   const coLocated = (context.spec?.assumptions.interference ?? 'coLocated') === 'coLocated';
   // Its own stream (seeded from the scheduler's), so its minibatch draws leave the learner's untouched.
@@ -39,8 +40,10 @@ export function createLatencyPredictor(tf: Tf, context: ServingSchedulerContext)
   const errors = new PrequentialErrors(modelCount);
   return {
     add: (batch: BatchObservation) => {
-      if (predictor.updateCount >= PREDICTOR_MIN_UPDATES) errors.record(batch, predictor);
-      errors.learn(batch);
+      if (onlineErrors) {
+        if (predictor.updateCount >= PREDICTOR_MIN_UPDATES) errors.record(batch, predictor);
+        errors.learn(batch);
+      }
       predictor.add(batch);
     },
     report: () => errors.report(predictor.size, predictor.updateCount),
@@ -88,8 +91,21 @@ export function createLatencyPredictor(tf: Tf, context: ServingSchedulerContext)
       // One forward pass for all candidates.
       return predictor.predictMs(rows.map((r) => predictorFeatures(r, context.models.length)));
     },
+    actingState: () => ({ ...predictor.actingState(), stored: predictor.size }),
+    mirror: (state) => predictor.mirror(state.params, state.updates),
     dispose: () => predictor.dispose(),
   };
+}
+
+/** How `createLatencyPredictor` is built. */
+export interface LatencyPredictorOptions {
+  /**
+   * Score every record before learning from it, the MLP's and linear regression's (the lane's
+   * report; default). Off, the report has no errors and nothing else changes (the scoring draws
+   * no random number and changes no weight): `train`, whose report does not show them, saves
+   * the linear fits (about an eighth of a training epoch's work away from the updates).
+   */
+  readonly onlineErrors?: boolean;
 }
 
 /** Records kept for the error distributions (§V-E's 2000). */

@@ -3,7 +3,7 @@ import type { LearningFactory, LearningSchedulerId, ServingSchedulerContext } fr
 import { ACTION_COUNT, STATE_SIZE } from './features';
 import type { AgentFile, Learner } from './learner';
 import { LearningScheduler, type LatencyPredictor } from './learningScheduler';
-import type { Lockstep } from './lockstep';
+import type { LearnerSharing } from './lockstep';
 import { DEFAULT_DDQN_CONFIG, Ddqn } from './ddqn';
 import { DEFAULT_PPO_CONFIG, Ppo } from './ppo';
 import { DEFAULT_SAC_CONFIG, DiscreteSac } from './sac';
@@ -20,7 +20,7 @@ export interface LearningFactoryOptions {
   /** Called with every learning scheduler built (the worker's telemetry keeps them). */
   readonly onCreate?: (scheduler: LearningScheduler, id: LearningSchedulerId) => void;
   /** Environments stepping together share one learner (lockstep.ts, `train --envs`). */
-  readonly lockstep?: Lockstep;
+  readonly lockstep?: LearnerSharing;
 }
 
 /** Builds a learner of a kind with a lane's parameters. */

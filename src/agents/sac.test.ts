@@ -184,6 +184,34 @@ describe('DiscreteSac (BCEdge §IV-B2)', () => {
     copy.dispose();
   }, 60_000);
 
+  it('a mirror acts as the learner whose acting state it took, stores nothing, and follows it after more updates (train --threads)', () => {
+    const sac = new DiscreteSac(tf, S, A, small({ randomWarmup: true }), createRng(8, 1));
+    const copy = new DiscreteSac(tf, S, A, small({ randomWarmup: true }), createRng(99, 1));
+    const rows = 3;
+    const states = new Float32Array(rows * S);
+    for (let c = 0; c < rows; c++) states.set(contextState(c), c * S);
+    const bias = new Float32Array(rows * A);
+    const same = () => {
+      expect(Array.from(copy.policy(states, bias, rows))).toEqual(Array.from(sac.policy(states, bias, rows)));
+      expect(Array.from(copy.act(states, bias, rows, false))).toEqual(Array.from(sac.act(states, bias, rows, false)));
+      expect(copy.temperature).toBe(sac.temperature);
+    };
+    playBandit(sac, 300, 8);
+    copy.mirror(sac.actingState());
+    same();
+    // Past the original's warm-up, the mirror samples its policy instead of the uniform warm-up.
+    expect(sac.actingState()).toMatchObject({ updates: sac.stats().updates, stored: 300 });
+    expect(copy.stats().updates).toBe(sac.stats().updates);
+    expect(copy.train()).toBe(0);
+    playBandit(sac, 100, 9);
+    expect(Array.from(copy.policy(states, bias, rows))).not.toEqual(Array.from(sac.policy(states, bias, rows)));
+    copy.mirror(sac.actingState());
+    same();
+    expect(() => copy.mirror({ params: new Float32Array(3), updates: 0, stored: 0 })).toThrow(RangeError);
+    sac.dispose();
+    copy.dispose();
+  }, 60_000);
+
   it('refuses a file for another learner or with networks of other sizes, naming the field', () => {
     const sac = new DiscreteSac(tf, S, A, small(), createRng(10, 1));
     const file = sac.save();

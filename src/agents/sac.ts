@@ -1,7 +1,7 @@
 import type { Tensor2D } from '@tensorflow/tfjs';
 import type { Rng } from '../engine/rng';
 import { denseBackward, denseForward, FlatAdam, readGradients, softUpdate, uploadLayers, type DenseLayer, type FlatAdamSnapshot } from './denseNet';
-import type { AgentFile, Learner, LearnerSnapshot, LearnerStats, Transition } from './learner';
+import type { ActingState, AgentFile, Learner, LearnerSnapshot, LearnerStats, Transition } from './learner';
 import { decodeMlpWeights, encodeFloat32, initMlpParams, layoutOf, type Layout, type MlpWeights } from './nn';
 import { isEarlierTarget, RewardScale, targetRewardTerms, transitionDiscount } from './rewardTerms';
 import { createReplayBatch, ReplayBuffer, type ReplayBatch, type ReplaySnapshot } from './replay';
@@ -197,6 +197,8 @@ export class DiscreteSac implements Learner {
   private updates = 0;
   /** Loaded from a file (`load`): its first online update waits for `fineTuneAfter` transitions. */
   private loaded = false;
+  /** A mirror's (`mirror`): the transitions the learner it acts for had stored (its own buffer stays empty). */
+  private storedElsewhere = 0;
   /** [critic loss, policy loss, temperature loss, mean entropy] of the last update. */
   private lastLosses: readonly [number, number, number, number] | null = null;
 
@@ -293,7 +295,7 @@ export class DiscreteSac implements Learner {
   act(states: Float32Array, maskBias: Float32Array, rows: number, explore: boolean): Int32Array {
     // The warm-up is a fresh learner's (CleanRL's learning_starts): an agent that has been
     // trained — loaded from a file, or frozen with nothing stored — acts with its policy.
-    if (explore && this.config.randomWarmup && this.updates === 0 && this.replay.size < this.config.warmup) return this.uniformActions(maskBias, rows);
+    if (explore && this.config.randomWarmup && this.updates === 0 && this.replay.size + this.storedElsewhere < this.config.warmup) return this.uniformActions(maskBias, rows);
     if (hostDecisionsOn()) {
       const z = this.hostLogits(states, maskBias, rows);
       const A = this.actionCount;
@@ -674,6 +676,18 @@ export class DiscreteSac implements Learner {
     this.lastLosses = s.lastLosses;
     if (s.alphaAdam !== null) this.alphaAdam?.restore(s.alphaAdam);
     this.rewards.restore(s.rewardStats);
+    this.dropActorTensors();
+  }
+
+  actingState(): ActingState {
+    return { params: this.online.slice(), updates: this.updates, stored: this.replay.size + this.storedElsewhere };
+  }
+
+  mirror(state: ActingState): void {
+    if (state.params.length !== this.online.length) throw new RangeError(`a ${state.params.length}-parameter learner cannot be mirrored by this ${this.kind} learner of ${this.online.length}`);
+    this.online.set(state.params);
+    this.updates = state.updates;
+    this.storedElsewhere = state.stored;
     this.dropActorTensors();
   }
 

@@ -361,6 +361,35 @@ describe('npm run sim', () => {
     expect((await cli(['train', 'bcedge-fig10-convergence', '--lane', 'ppo', '--epochs', '2', '--envs', '2', '--out', 'a/'])).stderr).toContain('--envs: lockstep training is for the SAC learners (bcedge, tac), not ppo');
   }, 60_000);
 
+  it('trains the lockstep environments on two threads (--threads 2): the same agent on every run, the updates of one thread, every environment stepped', async () => {
+    const args = ['train', 'bcedge-fig10-convergence', '--lane', 'tac', '--slots', '20', '--epochs', '6', '--envs', '4', '--out', 'agents/', '--set', 'serving.lanes[1].params.minibatch=32', '--set', 'serving.lanes[1].params.warmup=16'];
+    const one = await cli(args);
+    const two = await cli([...args, '--threads', '2']);
+    const again = await cli([...args, '--threads', '2']);
+    expect(two.stderr).toBe('');
+    expect(two.code).toBe(EXIT_OK);
+    expect(JSON.parse(again.written['agents/tac.json']!)).toEqual(JSON.parse(two.written['agents/tac.json']!));
+    const withoutSeconds = (stdout: string) => stdout.replace(/"seconds": [^,\n]+/g, '"seconds": 0');
+    expect(withoutSeconds(again.stdout)).toBe(withoutSeconds(two.stdout));
+    type Trained = { envs: number; threads?: number; mainThreadEnvs?: number; updates: number; transitions: number; curve: { slot: number; reward: number }[] };
+    const single = (JSON.parse(one.stdout) as { trained: Trained[] }).trained[0]!;
+    const threaded = (JSON.parse(two.stdout) as { trained: Trained[] }).trained[0]!;
+    expect(threaded).toMatchObject({ envs: 4, threads: 2, mainThreadEnvs: 1 });
+    expect(single.threads).toBeUndefined();
+    // Six epochs in rounds of 4 and 2: the other thread stepped 3 then 1 of them; the learner
+    // ran its updates as often as with one thread (the first round's warm-up aside).
+    expect(threaded.transitions).toBeGreaterThan(0.6 * single.transitions);
+    expect(threaded.transitions).toBeLessThan(1.6 * single.transitions);
+    expect(threaded.updates).toBeGreaterThan(0.8 * single.updates);
+    expect(threaded.updates).toBeLessThan(1.2 * single.updates);
+    expect(threaded.curve.at(-1)!.slot).toBe(120);
+    const agent = JSON.parse(two.written['agents/tac.json']!) as AgentFile;
+    expect(agent.trainedOn).toContain('4 in lockstep sharing their updates (3 of them stepped by a second thread)');
+    expect(agent).not.toEqual(JSON.parse(one.written['agents/tac.json']!));
+    expect((await cli([...args.filter((a) => a !== '4' && a !== '--envs'), '--threads', '2'])).stderr).toContain('--threads: 2 threads step the environments of --envs K ≥ 2');
+    expect((await cli([...args, '--threads', '3'])).stderr).toContain('--threads: must be an integer from 1 to 2, got "3"');
+  }, 120_000);
+
   it('refuses train without a learning lane or an --out, and a learning run without tfjs', async () => {
     expect((await cli(['train', 'serving-default', '--lane', 'ga', '--out', 'a/'])).stderr).toContain('no learning lane "ga"');
     expect((await cli(['train', 'bcedge-fig10-convergence', '--lane', 'tac'])).stderr).toContain('--out');

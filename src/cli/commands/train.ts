@@ -5,7 +5,7 @@ import { ServingRun } from '../../engine/serving/simulation';
 import { findPreset } from '../../scenario/presets';
 import type { ServingScenario } from '../../scenario/schema';
 import { buildServingSpec, deviceCopiesOf, servingAssumptionsOf, servingLaneParameters } from '../../scenario/servingRunner';
-import { isLearningScheduler, SERVING_SCHEDULERS, servingSchedulerContext, type LearningSchedulerId } from '../../schedulers/serving/registry';
+import { isLearningScheduler, SERVING_SCHEDULERS, servingSchedulerContext, type LearningSchedulerId, type ServingSchedulerContext } from '../../schedulers/serving/registry';
 import type { CliCommand } from '../command';
 import { EXIT_OK, UsageError } from '../io';
 import { addSetOption, integerOption } from '../options';
@@ -13,6 +13,8 @@ import { checkOutputPath, writeOutput } from '../outputPath';
 import { loadScenario } from '../scenarioInput';
 import { learningFactory, progress } from '../worldRunner';
 import { Lockstep } from '../../agents/lockstep';
+import { createLatencyPredictor } from '../../agents/predictorAdapter';
+import { mainThreadEnvironments, TrainThread, type FinishOutcome, type SlotOutcome } from '../trainThreads';
 
 export const MAX_TRAIN_SLOTS = 1_000_000;
 /** Most offline epochs `train --epochs` takes (BCEdge §V-A trains for 500). */
@@ -26,6 +28,7 @@ interface TrainOptions {
   readonly slots?: number;
   readonly epochs?: number;
   readonly envs?: number;
+  readonly threads?: number;
   readonly set?: string[];
 }
 
@@ -52,11 +55,12 @@ export const trainCommand: CliCommand = {
       .option('--lane <id>', 'train only this learning lane')
       .option('--slots <n>', `override the scenario's duration in slots of slotMs (1 to ${MAX_TRAIN_SLOTS}; 1 s by default; under Eq. 1's per-model slots, reporting intervals)`, integerOption('--slots', 1, MAX_TRAIN_SLOTS))
       .option('--epochs <n>', `offline epochs (BCEdge §V-A): runs of the whole duration, epoch e on the trace of seed + e, one learner throughout (1 to ${MAX_TRAIN_EPOCHS}; default 1)`, integerOption('--epochs', 1, MAX_TRAIN_EPOCHS))
-      .option('--envs <k>', `epochs run in lockstep, K environments sharing one learner and its gradient updates (vectorised training: K epochs for the updates of one; 1 to ${MAX_TRAIN_ENVS}; default 1)`, integerOption('--envs', 1, MAX_TRAIN_ENVS));
+      .option('--envs <k>', `epochs run in lockstep, K environments sharing one learner and its gradient updates (vectorised training: K epochs for the updates of one; 1 to ${MAX_TRAIN_ENVS}; default 1)`, integerOption('--envs', 1, MAX_TRAIN_ENVS))
+      .option('--threads <n>', 'threads stepping the lockstep environments: 2 = a second thread steps most of them with copies of the learner that act for it, this one steps the rest and learns (a seed still gives one agent, not the one of 1 thread; needs --envs ≥ 2; default 1)', integerOption('--threads', 1, 2));
     addSetOption(command);
   },
   needsLearning: () => true,
-  run([source], rawOptions, io) {
+  async run([source], rawOptions, io) {
     const options = rawOptions as unknown as TrainOptions;
     const scenario = loadScenario(source, options.set ?? [], io);
     if (!isScenarioOf(servingWorld, scenario)) throw new UsageError('train: needs a serving scenario (the learning schedulers live in the serving world)');
@@ -91,15 +95,23 @@ export const trainCommand: CliCommand = {
       // overwrite the one and count the other K times.
       throw new UsageError(`--envs: lockstep training is for the SAC learners (bcedge, tac), not ${perRow.lane.scheduler}: pick a lane with --lane, or --envs 1`);
     }
+    const threads = options.threads ?? 1;
+    if (threads > 1 && envs < 2) throw new UsageError(`--threads: ${threads} threads step the environments of --envs K ≥ 2 in lockstep; with ${envs} environment${envs === 1 ? '' : 's'} (--envs ${options.envs ?? 1}, --epochs ${epochs}) there is nothing to share: give --envs 2 or more, or --threads 1`);
     for (const { lane } of lanes) {
       const id = lane.scheduler as LearningSchedulerId;
       const built: LearningScheduler[] = [];
       const lockstep = envs > 1 ? new Lockstep() : undefined;
-      const factory = learningFactory(trainScenario, io, { onCreate: (scheduler) => built.push(scheduler), ...(lockstep === undefined ? {} : { lockstep }) })!;
+      // The predictor's online error figures are the lane's report, which train does not print: not computed (the same agent, sooner).
+      const tf = io.learning?.tf;
+      const predictor = tf === undefined ? {} : { predictor: (context: ServingSchedulerContext) => createLatencyPredictor(tf, context, { onlineErrors: false }) };
+      const factory = learningFactory(trainScenario, io, { ...predictor, onCreate: (scheduler) => built.push(scheduler), ...(lockstep === undefined ? {} : { lockstep }) })!;
       const params = { ...servingLaneParameters(lane), train: 1, explore: 1, pretrained: 0 };
+      // Under --threads 2 this thread steps environments 0 … mainEnvs − 1 and the training thread the others (trainThreads.ts).
+      const mainEnvs = threads > 1 ? mainThreadEnvironments(envs) : envs;
+      const thread = mainEnvs < envs ? new TrainThread({ scenario: trainScenario, scheduler: id, params, envIds: Array.from({ length: envs - mainEnvs }, (_, i) => mainEnvs + i), envs, slotMs }) : null;
       // One scheduler per environment, kept from round to round (its predictor goes on learning).
-      const schedulers = Array.from({ length: envs }, (_, env) => SERVING_SCHEDULERS[id].create(params, servingSchedulerContext(scenario.seed + env, spec.models.map((m) => m.model), factory)));
-      if (built.length !== envs) throw new Error(`train: ${id} did not build a learning scheduler`);
+      const schedulers = Array.from({ length: mainEnvs }, (_, env) => SERVING_SCHEDULERS[id].create(params, servingSchedulerContext(scenario.seed + env, spec.models.map((m) => m.model), factory)));
+      if (built.length !== mainEnvs) throw new Error(`train: ${id} did not build a learning scheduler`);
       const learner = built[0]!;
       const curve: { slot: number; reward: number }[] = [];
       const started = performance.now();
@@ -108,14 +120,25 @@ export const trainCommand: CliCommand = {
       let nextMark = window;
       // Round r runs epochs rK … rK + K − 1 in lockstep, epoch e on the trace of seed + e.
       for (let first = 0; first < epochs; first += envs) {
-        const active = Math.min(envs, epochs - first);
+        const roundActive = Math.min(envs, epochs - first);
+        const active = Math.min(mainEnvs, roundActive);
+        const threadActive = roundActive > active;
         lockstep?.setEnvironments(active);
+        if (threadActive) {
+          thread!.send({ kind: 'round', first, active: roundActive });
+          thread!.answer<null>();
+        }
         const runs = Array.from({ length: active }, (_, env) => {
           const epoch = first + env;
           if (epoch >= envs) built[env]!.startEpisode();
           return new ServingRun(epoch === 0 ? spec : buildServingSpec({ ...trainScenario, seed: scenario.seed + epoch }), schedulers[env]!);
         });
         for (let slot = 1; slot <= slots; slot++) {
+          // The training thread's environments start the slot with the learner as it is now.
+          if (threadActive) {
+            const shared = lockstep!.learner!;
+            thread!.send({ kind: 'slot', slot, learner: shared.actingState!(), predictor: lockstep!.sharedPredictor?.actingState?.() ?? null });
+          }
           for (let env = 0; env < active; env++) {
             runs[env]!.advanceTo(Math.min(spec.durationMs, slot * slotMs));
             // The slot's (reporting interval's) transitions: under Eq. 1's per-model slots, several decisions.
@@ -125,7 +148,21 @@ export const trainCommand: CliCommand = {
               count++;
             }
           }
-          const done = first * slots + active * slot;
+          if (threadActive) {
+            // Its environments' transitions and batch records, stored after this thread's of the slot.
+            const outcome = thread!.answer<SlotOutcome>();
+            const shared = lockstep!.learner!;
+            for (const transition of outcome.transitions) shared.record(transition);
+            const predictor = lockstep!.sharedPredictor;
+            for (const batch of outcome.batches) predictor?.add(batch);
+            for (const r of outcome.rewards) {
+              if (r !== null) {
+                sum += r;
+                count++;
+              }
+            }
+          }
+          const done = first * slots + roundActive * slot;
           if (done >= nextMark || done === epochs * slots) {
             nextMark = (Math.floor(done / window) + 1) * window;
             if (count > 0) curve.push({ slot: done, reward: sum / count });
@@ -136,14 +173,19 @@ export const trainCommand: CliCommand = {
         }
       }
       const seconds = (performance.now() - started) / 1000;
-      const trainedFor = `${slots} slots of ${slotMs} ms${slotReading === 'eq1' ? ' (reporting intervals; each model decided on its own slots of Eq. 1)' : ''}${epochs > 1 ? ` × ${epochs} epochs (seeds ${scenario.seed}–${scenario.seed + epochs - 1})` : ''}${envs > 1 ? `, ${envs} in lockstep sharing their updates` : ''}`;
+      const trainedFor = `${slots} slots of ${slotMs} ms${slotReading === 'eq1' ? ' (reporting intervals; each model decided on its own slots of Eq. 1)' : ''}${epochs > 1 ? ` × ${epochs} epochs (seeds ${scenario.seed}–${scenario.seed + epochs - 1})` : ''}${envs > 1 ? `, ${envs} in lockstep sharing their updates` : ''}${thread === null ? '' : ` (${envs - mainEnvs} of them stepped by a second thread)`}`;
       const agent = learner.learner.save(`${findPreset(source!) ? source : 'scenario'} seed ${scenario.seed}, ${trainedFor}`);
       const path = toDirectory ? `${out.replace(/\/?$/, '/')}${id}.json` : out;
       writeOutput(io, '--out', path, `${JSON.stringify(agent)}\n`);
       // Each environment counts the updates its own calls ran, and its transitions.
       const updates = built.reduce((total, b) => total + b.telemetry().updates, 0);
-      const transitions = built.reduce((total, b) => total + b.telemetry().transitions, 0);
-      report.push({ scheduler: id, out: path, slots, epochs, ...(envs > 1 ? { envs } : {}), updates, transitions, seconds, stats: learner.learner.stats(), curve });
+      let transitions = built.reduce((total, b) => total + b.telemetry().transitions, 0);
+      if (thread !== null) {
+        thread.send({ kind: 'finish' });
+        transitions += thread.answer<FinishOutcome>().transitions;
+        await thread.close();
+      }
+      report.push({ scheduler: id, out: path, slots, epochs, ...(envs > 1 ? { envs } : {}), ...(thread === null ? {} : { threads, mainThreadEnvs: mainEnvs }), updates, transitions, seconds, stats: learner.learner.stats(), curve });
       for (const scheduler of schedulers) scheduler.dispose?.();
     }
     io.stdout(`${JSON.stringify({ scenario: trainScenario, trained: report }, null, 2)}\n`);
