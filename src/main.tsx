@@ -13,7 +13,7 @@ if (rootElement === null) {
 }
 
 // A call cut short because its worker was restarted is cancelled, not failed: the banner
-// already says that the simulation was restarted (STYLE: cancellation is not an error).
+// already says that the simulation was restarted (ARCHITECTURE §7: a call cut short by a restart counts as cancelled, not as an error).
 window.addEventListener('unhandledrejection', (event) => {
   if (isWorkerRestarted(event.reason)) event.preventDefault();
 });

@@ -56,7 +56,7 @@ export interface World<S extends WorldScenario = WorldScenario> {
   readonly labName: string;
   /** What flows through a lane, plural: `queries`, `requests`. */
   readonly eventName: string;
-  /** The summary numbers a sweep can show (top-level numbers of the lanes' summaries, DESIGN §5), the default first. */
+  /** The summary numbers a sweep can show (top-level numbers of the lanes' summaries; sweeps: ARCHITECTURE §4), the default first. */
   readonly sweepMetrics: readonly string[];
   /** Fields of the body that a scenario may leave out and a sweep may still set (`assumptions.latencyQueries`), as paths from the body. */
   readonly optionalFields: ReadonlySet<string>;

@@ -90,7 +90,7 @@ export const SERVING_LIMITS = {
   lanes: 10,
 } as const;
 
-/** Bounds that keep a shared sweep from hanging the page or a machine (DESIGN §7). */
+/** Bounds that keep a shared sweep from hanging the page or a machine (ARCHITECTURE §4, sweeps; §7, bad input). */
 export const SWEEP_LIMITS = {
   axes: 4,
   /** Values of one axis (a list, or a range's expansion). */

@@ -48,7 +48,7 @@ const FIELD_NAMES: Readonly<Record<string, string>> = {
   'serving.bursts.meanOnS': 'mean burst (s)',
 };
 
-/** The summaries' numbers (both worlds, DESIGN §5) by key. */
+/** The summaries' numbers (both worlds; sweeps: ARCHITECTURE §4) by key. */
 const METRIC_NAMES: Readonly<Record<string, string>> = {
   throughputMeanQps: 'mean throughput (queries/s)',
   latencyMeanMs: 'mean latency (ms)',

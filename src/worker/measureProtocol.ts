@@ -1,6 +1,6 @@
 /**
  * What the page and the measure worker say to each other (ARCHITECTURE §2). Expected failures
- * come back as results, not exceptions (STYLE: only `message` and `stack` survive comlink).
+ * come back as results, not exceptions (ARCHITECTURE §8: only `message` and `stack` survive comlink).
  */
 import type { LayerTimeDatabase } from '../engine/profiles/types';
 import type { MeasureOptions, MeasureProgress } from '../measure/runner';

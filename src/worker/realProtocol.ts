@@ -1,6 +1,6 @@
 /**
  * What the page and the real worker say to each other (ARCHITECTURE §2, the real backend).
- * Expected failures come back as results (STYLE: only `message` and `stack` survive comlink).
+ * Expected failures come back as results (ARCHITECTURE §8: only `message` and `stack` survive comlink).
  */
 import type { LayerTimeDatabase } from '../engine/profiles/types';
 import type { LiveEdit, RealReport } from '../scenario/realRun';
