@@ -51,10 +51,16 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    command: `./node_modules/.bin/vite preview --host 127.0.0.1 --port ${port} --strictPort --outDir ${dist}`,
-    url: baseURL,
-    reuseExistingServer: !process.env['CI'],
-    timeout: 60_000,
-  },
+  // `npm test` starts the preview server itself (scripts/setup.mjs `runEndToEnd`) so that a
+  // stopped run leaves nothing behind; `npx playwright test` alone starts it here.
+  ...(process.env['E2E_EXTERNAL_SERVER'] === '1'
+    ? {}
+    : {
+        webServer: {
+          command: `./node_modules/.bin/vite preview --host 127.0.0.1 --port ${port} --strictPort --outDir ${dist}`,
+          url: baseURL,
+          reuseExistingServer: !process.env['CI'],
+          timeout: 60_000,
+        },
+      }),
 });

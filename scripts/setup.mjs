@@ -4,6 +4,7 @@
 // installs that act on those decisions sit below them.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
+import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -159,6 +160,85 @@ export function run(command, args, options = {}) {
 
 /** @param {string} name a binary in node_modules/.bin */
 export const bin = (name) => join(repoRoot, 'node_modules', '.bin', name);
+
+/**
+ * The end-to-end step of `npm test`: the preview server of the built page, then `playwright
+ * test` against it (`E2E_EXTERNAL_SERVER` tells playwright.config.ts not to start its own).
+ * The server is this script's child, not Playwright's: Playwright starts its web server in a
+ * session of its own, so a run stopped by a signal (CI's timeout, `kill`, a stopped `npm test`)
+ * left it holding the port, and the next `npm test` failed at once on it. Here it is stopped
+ * however the step ends: Playwright done, a signal to this process, the step's time cap, or
+ * this process exiting. Resolves with Playwright's exit code (a server that does not come up:
+ * 1, with a line saying why).
+ * @param {readonly string[]} args for `playwright test`
+ * @param {{ timeoutSeconds?: number, env?: NodeJS.ProcessEnv }} [options]
+ * @returns {Promise<number>}
+ */
+export async function runEndToEnd(args, options = {}) {
+  const env = options.env ?? process.env;
+  const port = Number(env['E2E_PORT'] ?? '4173');
+  const dist = env['E2E_DIST'] ?? 'dist';
+  const server = spawn(bin('vite'), ['preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--outDir', dist], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env,
+    detached: true,
+  });
+  /** @type {Promise<void>} */
+  const serverGone = new Promise((resolve) => server.once('exit', () => resolve()));
+  let serverExited = false;
+  void serverGone.then(() => {
+    serverExited = true;
+  });
+  const stopServer = () => {
+    if (server.pid === undefined || serverExited) return;
+    try {
+      process.kill(-server.pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  };
+  process.on('exit', stopServer);
+  process.on('SIGINT', stopServer);
+  process.on('SIGTERM', stopServer);
+  try {
+    const until = Date.now() + 60_000;
+    while (!(await accepts(port))) {
+      if (serverExited || Date.now() > until) {
+        console.error(`e2e: the preview server did not start on 127.0.0.1:${port} (${serverExited ? 'it exited: is the port taken, or dist/ missing?' : 'no answer within 60 s'})`);
+        return 1;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return await run(bin('playwright'), ['test', ...args], { ...options, env: { ...env, E2E_EXTERNAL_SERVER: '1' } });
+  } finally {
+    stopServer();
+    const killTimer = setTimeout(() => {
+      if (server.pid !== undefined && !serverExited) process.kill(-server.pid, 'SIGKILL');
+    }, 5_000);
+    await serverGone;
+    clearTimeout(killTimer);
+    process.off('exit', stopServer);
+    process.off('SIGINT', stopServer);
+    process.off('SIGTERM', stopServer);
+  }
+}
+
+/**
+ * Whether something accepts a TCP connection on 127.0.0.1:port.
+ * @param {number} port
+ * @returns {Promise<boolean>}
+ */
+function accepts(port) {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
 
 /**
  * Installs the npm dependencies when `installReason` says so.
