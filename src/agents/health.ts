@@ -50,7 +50,27 @@ export interface HealthReport {
   readonly collapsed: boolean;
   /** The warnings a lane card shows, in words (empty: healthy). */
   readonly warnings: readonly string[];
+  /**
+   * The stretches of the run so far during which the lane was stalling or its backlog grew
+   * without bound, judged once a reporting interval (the last may still be open: `toS` null).
+   * A lane lost through a load step and recovered by the end reads healthy now; this keeps what
+   * it went through. At most HEALTH_EPISODES, the earliest kept.
+   */
+  readonly episodes: readonly HealthEpisode[];
+  /** The largest backlog seen at a reporting interval's first decision, and when (simulated s). */
+  readonly peakBacklog: { readonly requests: number; readonly atS: number };
 }
+
+/** A stretch during which a warning held (see `HealthReport.episodes`). */
+export interface HealthEpisode {
+  readonly kind: 'stalling' | 'backlog';
+  readonly fromS: number;
+  /** Simulated s at which it no longer held; null while it still does. */
+  readonly toS: number | null;
+}
+
+/** Most episodes a report keeps (a lane that flickers in and out of a warning still reports briefly). */
+export const HEALTH_EPISODES = 20;
 
 /**
  * A learner's health, watched as it acts (ARCHITECTURE §3): how varied its decisions still are,
@@ -63,6 +83,10 @@ export class LearnerHealth {
   private actionCount = 0;
   private readonly rewards = new Float64Array(HEALTH_REWARDS);
   private rewardsSeen = 0;
+  /** Stalls among the rewards in the ring (kept as rewards come and go). */
+  private stallsKept = 0;
+  private episodes: HealthEpisode[] = [];
+  private peak = { requests: 0, atS: 0 };
   private readonly backlogs: number[] = [];
   private lastInterval = -1;
   private lastBacklog = 0;
@@ -99,8 +123,30 @@ export class LearnerHealth {
 
   /** A reward was stored. */
   reward(r: number): void {
-    this.rewards[this.rewardsSeen % HEALTH_REWARDS] = r;
+    const k = this.rewardsSeen % HEALTH_REWARDS;
+    if (this.rewardsSeen >= HEALTH_REWARDS && isStall(this.rewards[k]!)) this.stallsKept--;
+    if (isStall(r)) this.stallsKept++;
+    this.rewards[k] = r;
     this.rewardsSeen++;
+  }
+
+  /** Whether over HEALTH_STALL_WARN_PCT % of the last rewards (at least HEALTH_STALL_MIN_REWARDS) are stalls. */
+  private stalling(): boolean {
+    const kept = Math.min(this.rewardsSeen, HEALTH_REWARDS);
+    return kept >= HEALTH_STALL_MIN_REWARDS && (100 * this.stallsKept) / kept > HEALTH_STALL_WARN_PCT;
+  }
+
+  /** Opens or closes the episode of `kind` at `atS` as the warning now holds or not. */
+  private track(kind: HealthEpisode['kind'], holds: boolean, atS: number): void {
+    let open = -1;
+    for (let i = this.episodes.length - 1; i >= 0; i--) {
+      if (this.episodes[i]!.kind === kind) {
+        if (this.episodes[i]!.toS === null) open = i;
+        break;
+      }
+    }
+    if (holds && open < 0 && this.episodes.length < HEALTH_EPISODES) this.episodes.push({ kind, fromS: atS, toS: null });
+    if (!holds && open >= 0) this.episodes[open] = { ...this.episodes[open]!, toS: atS };
   }
 
   /** The queues at a decision; one sample per reporting interval. */
@@ -112,6 +158,10 @@ export class LearnerHealth {
     this.lastInterval = observation.slot;
     this.backlogs.push(queued);
     if (this.backlogs.length > HEALTH_BACKLOG_INTERVALS) this.backlogs.shift();
+    const atS = observation.nowMs / 1000;
+    if (queued > this.peak.requests) this.peak = { requests: queued, atS };
+    this.track('stalling', this.stalling(), atS);
+    this.track('backlog', growing(this.backlogs), atS);
   }
 
   report(explore: boolean): HealthReport {
@@ -133,9 +183,7 @@ export class LearnerHealth {
     });
     const decisionEntropy = entropies.length === 0 ? null : entropies.reduce((a, b) => a + b, 0) / entropies.length;
     const kept = Math.min(this.rewardsSeen, HEALTH_REWARDS);
-    let stalls = 0;
-    for (let i = 0; i < kept; i++) if (this.rewards[i]! <= STALLED_UTILITY + 1e-9) stalls++;
-    const stallSharePct = kept === 0 ? null : (100 * stalls) / kept;
+    const stallSharePct = kept === 0 ? null : (100 * this.stallsKept) / kept;
     const sampled = Math.min(this.critiques, HEALTH_CRITIC_SAMPLES);
     const meanOf = (xs: Float64Array) => (sampled === 0 ? null : xs.subarray(0, sampled).reduce((a, b) => a + b, 0) / sampled);
     const qSpread = meanOf(this.spreads);
@@ -146,7 +194,7 @@ export class LearnerHealth {
     if (collapsed) warnings.push(`policy collapsed: its last decisions hardly vary (entropy ${decisionEntropy.toFixed(2)} nats), so it no longer explores`);
     if (stallSharePct !== null && kept >= HEALTH_STALL_MIN_REWARDS && stallSharePct > HEALTH_STALL_WARN_PCT) warnings.push(`stalling: ${stallSharePct.toFixed(0)} % of its last ${kept} rewards are the stall's ${STALLED_UTILITY}, its configurations leave models without completions`);
     if (backlogGrowing) warnings.push(`backlog grows without bound: ${this.lastBacklog} requests queued and rising through the last ${this.backlogs.length} s`);
-    return { decisionEntropy, stallSharePct, topActions, qSpread, qGap, backlog: this.lastBacklog, backlogGrowing, collapsed, warnings };
+    return { decisionEntropy, stallSharePct, topActions, qSpread, qGap, backlog: this.lastBacklog, backlogGrowing, collapsed, warnings, episodes: this.episodes.slice(), peakBacklog: this.peak };
   }
 
   snapshot(): HealthSnapshot {
@@ -156,6 +204,9 @@ export class LearnerHealth {
       actionCount: this.actionCount,
       rewards: this.rewards.slice(),
       rewardsSeen: this.rewardsSeen,
+      stallsKept: this.stallsKept,
+      episodes: this.episodes.slice(),
+      peak: this.peak,
       backlogs: this.backlogs.slice(),
       lastInterval: this.lastInterval,
       lastBacklog: this.lastBacklog,
@@ -173,6 +224,9 @@ export class LearnerHealth {
     this.actionCount = s.actionCount;
     this.rewards.set(s.rewards);
     this.rewardsSeen = s.rewardsSeen;
+    this.stallsKept = s.stallsKept;
+    this.episodes = s.episodes.slice();
+    this.peak = s.peak;
     this.backlogs.length = 0;
     this.backlogs.push(...s.backlogs);
     this.lastInterval = s.lastInterval;
@@ -190,6 +244,9 @@ export interface HealthSnapshot {
   readonly actionCount: number;
   readonly rewards: Float64Array;
   readonly rewardsSeen: number;
+  readonly stallsKept: number;
+  readonly episodes: readonly HealthEpisode[];
+  readonly peak: { readonly requests: number; readonly atS: number };
   readonly backlogs: readonly number[];
   readonly lastInterval: number;
   readonly lastBacklog: number;
@@ -208,4 +265,9 @@ export function growing(series: readonly number[]): boolean {
   const q = HEALTH_BACKLOG_INTERVALS / 4;
   const means = [0, 1, 2, 3].map((k) => series.slice(k * q, (k + 1) * q).reduce((a, b) => a + b, 0) / q);
   return means[3]! > HEALTH_BACKLOG_FLOOR && means.every((m, k) => k === 0 || m > 1.1 * means[k - 1]!);
+}
+
+/** The stall's −10 (rewards are compared with a little slack: they come through float arithmetic). */
+function isStall(r: number): boolean {
+  return r <= STALLED_UTILITY + 1e-9;
 }

@@ -145,6 +145,43 @@ describe('learner health', () => {
     expect(early.report(true).warnings).toEqual([]);
   });
 
+  it('keeps the stretches a warning held: a lane lost through a load step and recovered reads healthy now, and its report says what it went through', () => {
+    const h = new LearnerHealth();
+    // One observation per reporting interval (1 s): the queue holds at 50 for 200 s, grows by 40
+    // a second from 200 to 500 s, then drains to 0 by 600 s and holds there to 900 s.
+    const queued = (t: number) => (t < 200 ? 50 : t < 500 ? 50 + 40 * (t - 200) : Math.max(0, 12_050 - 120 * (t - 500)));
+    const observe = (t: number) => h.backlog({ slot: t, nowMs: t * 1000, models: [{ queueLength: queued(t) }] } as never);
+    for (let t = 0; t < 900; t++) {
+      observe(t);
+      // Stalls while the queue grows, from 300 s on.
+      h.reward(t >= 300 && t < 500 ? -10 : 7.5);
+    }
+    const report = h.report(true);
+    expect(report.warnings).toEqual([]);
+    expect(report.peakBacklog).toEqual({ requests: 12_050, atS: 500 });
+    const backlog = report.episodes.filter((e) => e.kind === 'backlog');
+    expect(backlog).toHaveLength(1);
+    // Judged over the last 120 s: it reads growing once three quarters of that window have risen.
+    expect(backlog[0]!.fromS).toBeGreaterThan(200);
+    expect(backlog[0]!.fromS).toBeLessThan(320);
+    expect(backlog[0]!.toS).toBeGreaterThan(500);
+    expect(backlog[0]!.toS).toBeLessThan(540);
+    const stalling = report.episodes.filter((e) => e.kind === 'stalling');
+    expect(stalling).toHaveLength(1);
+    expect(stalling[0]!.fromS).toBeGreaterThan(300);
+    expect(stalling[0]!.toS).toBeGreaterThan(500);
+    // A checkpoint carries them; a lane still in a warning has its stretch open.
+    const copy = new LearnerHealth();
+    copy.restore(h.snapshot());
+    expect(copy.report(true).episodes).toEqual(report.episodes);
+    const stuck = new LearnerHealth();
+    for (let t = 0; t < 300; t++) {
+      stuck.backlog({ slot: t, nowMs: t * 1000, models: [{ queueLength: 300 + 40 * t }] } as never);
+    }
+    expect(stuck.report(true).episodes).toEqual([{ kind: 'backlog', fromS: expect.any(Number) as number, toS: null }]);
+    expect(stuck.report(true).warnings.join(' ')).toContain('backlog grows without bound');
+  });
+
   it('tells a backlog that grows without bound from one that holds or drains', () => {
     const q = HEALTH_BACKLOG_INTERVALS;
     expect(growing(Array.from({ length: q }, (_, i) => 100 + 20 * i))).toBe(true);

@@ -12,6 +12,9 @@ import type { PlatformId } from '../engine/serving/platforms';
 import type { FieldError, ServingScenario } from '../scenario/schema';
 import type { Answer, LiveApi, LiveFrame, LoadResultOf, SeekResult, Speed } from './liveProtocol';
 
+/** A stretch of a learning lane's run during which a health warning held (agents/health.ts). */
+export type { HealthEpisode } from '../agents/health';
+
 /** One lane as the page shows it. */
 export interface ServingLaneInfo {
   readonly index: number;

@@ -5,7 +5,7 @@ import { formatMicros } from '../../charts/serving/decisionTimeChart';
 import { laneColour } from '../../charts/palette';
 import { formatNumber } from '../../charts/runtime';
 import type { ServingState, ServingStore } from '../../store/servingStore';
-import type { ServingLaneInfo } from '../../worker/servingProtocol';
+import type { HealthEpisode, ServingLaneInfo } from '../../worker/servingProtocol';
 import { downloadText } from '../download';
 import { createAgentStorage, type AgentStorage, type SavedAgentInfo } from './agentStorage';
 import { UpdateRateMeter, agentFileName, checkAgentFileSize, learningStatus, parseAgentText } from './learningData';
@@ -284,6 +284,11 @@ function LearningLaneCard({
           ))}
         </ul>
       ) : null}
+      {learning != null && learning.health.episodes.some((e) => e.toS !== null) ? (
+        <p className="learning-episodes" data-testid={id('episodes')}>
+          Earlier in the run: {pastEpisodes(learning.health.episodes)} (the largest backlog, {learning.health.peakBacklog.requests.toLocaleString('en-US')} requests, at {Math.round(learning.health.peakBacklog.atS)} s).
+        </p>
+      ) : null}
       <div className="learning-actions" role="group" aria-label={`${lane.label}: agent`}>
         <button type="button" data-testid={id('scratch')} disabled={actions.busy} onClick={retrain} title="Restart the run with this lane learning from random weights (exploring, training)">
           Train from scratch
@@ -380,4 +385,13 @@ export function LearningPanel({ store, storage: given }: { readonly store: Servi
       </ul>
     </section>
   );
+}
+
+/** The warnings that held and no longer do, in words: "backlog grew without bound 1012–1530 s; stalling 1040–1490 s". */
+export function pastEpisodes(episodes: readonly HealthEpisode[]): string {
+  const what = { backlog: 'backlog grew without bound', stalling: 'stalling' } as const;
+  return episodes
+    .filter((e) => e.toS !== null)
+    .map((e) => `${what[e.kind]} ${Math.round(e.fromS)}–${Math.round(e.toS!)} s`)
+    .join('; ');
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServingSummary } from '../../engine/serving/metrics';
 import { ServingSeriesBuffer } from '../../store/servingStore';
 import type { LearningLive, ServingLaneInfo, ServingSeriesChunk } from '../../worker/servingProtocol';
+import { pastEpisodes } from './LearningPanel';
 import {
   ACTIONS,
   AGENT_FILE_MAX_BYTES,
@@ -33,7 +34,7 @@ const lane = (index: number, scheduler: string, params: Record<string, number> =
 
 const live = (reward: number[], temperature: number[]): LearningLive => ({
   kind: 'bcedge',
-  health: { decisionEntropy: null, stallSharePct: null, topActions: [], qSpread: null, qGap: null, backlog: 0, backlogGrowing: false, collapsed: false, warnings: [] },
+  health: { decisionEntropy: null, stallSharePct: null, topActions: [], qSpread: null, qGap: null, backlog: 0, backlogGrowing: false, collapsed: false, warnings: [], episodes: [], peakBacklog: { requests: 0, atS: 0 } },
   slots: reward.length,
   updates: 0,
   transitions: 0,
@@ -233,5 +234,18 @@ describe('the CDFs of the summaries', () => {
     expect(data.series[0]!.label).toBe('bcedge: median 0.0 %, p99 20 %');
     expect(data.series[1]!.label).toBe('tac: no slots yet');
     expect(sloViolationCdf([lane(0, 'fixed')], null).empty).toBe('No learning lane in this scenario');
+  });
+});
+
+describe('pastEpisodes (the lane card: what the lane went through)', () => {
+  it('names each warning that held and no longer does, with its stretch; one still holding is the live warning, not history', () => {
+    expect(
+      pastEpisodes([
+        { kind: 'backlog', fromS: 1011.6, toS: 1530.2 },
+        { kind: 'stalling', fromS: 1040, toS: 1490 },
+        { kind: 'backlog', fromS: 2210, toS: null },
+      ]),
+    ).toBe('backlog grew without bound 1012–1530 s; stalling 1040–1490 s');
+    expect(pastEpisodes([])).toBe('');
   });
 });
