@@ -161,9 +161,9 @@ function denseLayer(flat: Float32Array, w: number, b: number, fanIn: number, fan
   }
 }
 
-/** logits + maskBias, rounded to float32 as tfjs's `add` does (rows × n). */
-export function maskedLogits(logits: Float32Array, maskBias: Float32Array, rows: number, n: number): Float32Array {
-  const z = new Float32Array(rows * n);
+/** logits + maskBias, rounded to float32 as tfjs's `add` does (rows × n); into `into` when it has that length (a buffer the caller reuses). */
+export function maskedLogits(logits: Float32Array, maskBias: Float32Array, rows: number, n: number, into?: Float32Array): Float32Array {
+  const z = into !== undefined && into.length === rows * n ? into : new Float32Array(rows * n);
   for (let i = 0; i < rows * n; i++) z[i] = logits[i]! + maskBias[i]!;
   return z;
 }
@@ -191,6 +191,9 @@ export function hostSoftmax(z: Float32Array, rows: number, n: number): Float64Ar
   return p;
 }
 
+/** `hostActions`'s row of exponentials, kept between calls (a decision allocates no more than its answer). */
+let expScratch = new Float64Array(0);
+
 /**
  * The actions `sampleRow`/`argmaxRow` would pick from tfjs's softmax of `z` (masked logits,
  * rows × n), decided on the host where the float64 probabilities leave no doubt, else from
@@ -198,22 +201,37 @@ export function hostSoftmax(z: Float32Array, rows: number, n: number): Float64Ar
  */
 export function hostActions(z: Float32Array, maskBias: Float32Array, rows: number, n: number, explore: boolean, rng: Rng, exactRow: (row: number) => ArrayLike<number>): Int32Array {
   const out = new Int32Array(rows);
-  const p = explore ? hostSoftmax(z, rows, n) : null;
+  if (explore && expScratch.length < n) expScratch = new Float64Array(n);
+  const e = expScratch;
   for (let r = 0; r < rows; r++) {
     const o = r * n;
-    if (p !== null) {
+    if (explore) {
+      // The row's softmax left unnormalised (exp(z − max), in float64): the draw u is compared
+      // with the cumulative sum scaled by its total instead of each probability divided by it.
+      // The two differ by a few ulp, far inside GUARD, so every row decided here is decided as
+      // tfjs's softmax decides it, and the doubtful ones still go to it.
+      let max = Number.NEGATIVE_INFINITY;
+      for (let a = 0; a < n; a++) if (z[o + a]! > max) max = z[o + a]!;
+      let sum = 0;
+      for (let a = 0; a < n; a++) {
+        const ea = Math.exp(z[o + a]! - max);
+        e[a] = ea;
+        sum += ea;
+      }
       const u = rng.nextFloat();
+      const target = u * sum;
+      const guard = GUARD * sum;
       let acc = 0;
       let chosen = -1;
       let doubtful = false;
       for (let a = 0; a < n; a++) {
-        const pa = p[o + a]!;
-        acc += pa;
-        if (Math.abs(u - acc) < GUARD) {
+        const ea = e[a]!;
+        acc += ea;
+        if (Math.abs(target - acc) < guard) {
           doubtful = true;
           break;
         }
-        if (u < acc && pa > 0) {
+        if (target < acc && ea > 0) {
           chosen = a;
           break;
         }

@@ -192,6 +192,8 @@ export class DiscreteSac implements Learner {
   /** The actor's layers as tensors for `policy`, uploaded again after an update changed them. */
   private actorLayers: DenseLayer[] | null = null;
   private readonly scratch = createHostScratch();
+  /** The masked logits of the last host decision (reused: read only within the call that made them). */
+  private logitRows = new Float32Array(0);
   /** Changes whenever `online` does (every call of `dropActorTensors`): the host forward pass copies the actor again. */
   private actorVersion = 0;
   private updates = 0;
@@ -289,7 +291,8 @@ export class DiscreteSac implements Learner {
 
   /** The actor's masked logits (rows × actions), computed on the host from `online`. */
   private hostLogits(states: Float32Array, maskBias: Float32Array, rows: number): Float32Array {
-    return maskedLogits(hostForward(this.online, 0, this.layers, states, rows, this.scratch, this.actorVersion), maskBias, rows, this.actionCount);
+    if (this.logitRows.length !== rows * this.actionCount) this.logitRows = new Float32Array(rows * this.actionCount);
+    return maskedLogits(hostForward(this.online, 0, this.layers, states, rows, this.scratch, this.actorVersion), maskBias, rows, this.actionCount, this.logitRows);
   }
 
   act(states: Float32Array, maskBias: Float32Array, rows: number, explore: boolean): Int32Array {
