@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from './setup.mjs';
+import { accepts, repoRoot } from './setup.mjs';
 
 /** A port nobody listens on now (the OS's pick). */
 function freePort(): Promise<number> {
@@ -15,18 +15,6 @@ function freePort(): Promise<number> {
       const address = server.address();
       server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
     });
-  });
-}
-
-/** Whether something accepts a connection on the port. */
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
   });
 }
 
@@ -54,13 +42,13 @@ describe('npm test, stopped in its end-to-end step', () => {
     });
     const exited = new Promise<number | null>((resolve) => runner.once('exit', (code) => resolve(code)));
     try {
-      expect(await waitFor(() => listening(port), 60_000)).toBe(true);
+      expect(await waitFor(() => accepts(port), 60_000)).toBe(true);
       // Playwright is starting or running its first test by now.
       await new Promise((r) => setTimeout(r, 3_000));
       // Stopped as CI or a person stops `npm test` (SIGTERM; a terminal's Ctrl-C is passed on as one).
       runner.kill('SIGTERM');
       expect(await exited).toBe(143);
-      expect(await waitFor(async () => !(await listening(port)), 15_000)).toBe(true);
+      expect(await waitFor(async () => !(await accepts(port)), 15_000)).toBe(true);
     } finally {
       runner.kill('SIGKILL');
     }

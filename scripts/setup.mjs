@@ -229,7 +229,7 @@ export async function runEndToEnd(args, options = {}) {
  * @param {number} port
  * @returns {Promise<boolean>}
  */
-function accepts(port) {
+export function accepts(port) {
   return new Promise((resolve) => {
     const socket = createConnection({ port, host: '127.0.0.1' });
     socket.once('connect', () => {

@@ -23,13 +23,12 @@ const results = [];
 
 /**
  * Runs one step under `min(capSeconds, what is left of the budget)` and records its exit code.
+ * `launch` starts it with that cap in seconds (`run` of a command, or `runEndToEnd`).
  * @param {string} name
  * @param {number} capSeconds
- * @param {string} command
- * @param {readonly string[]} args
- * @param {NodeJS.ProcessEnv} [env]
+ * @param {(timeoutSeconds: number) => Promise<number>} launch
  */
-async function step(name, capSeconds, command, args, env) {
+async function capped(name, capSeconds, launch) {
   const cap = Math.floor(Math.min(capSeconds, secondsLeft()));
   if (cap <= 0) {
     console.log(`==> ${name}: skipped, out of time budget`);
@@ -38,32 +37,22 @@ async function step(name, capSeconds, command, args, env) {
   }
   const stepStarted = Date.now();
   console.log(`==> ${name}`);
-  const code = await run(command, args, { timeoutSeconds: cap, ...(env === undefined ? {} : { env }) });
+  const code = await launch(cap);
   console.log(`==> ${name}: exit ${code} in ${Math.round((Date.now() - stepStarted) / 1000)}s`);
   results.push([name, code]);
   return code;
 }
 
 /**
- * The end-to-end step (`runEndToEnd`: the preview server and Playwright, nothing left running
- * however it ends), under the same cap and budget as `step`.
+ * One command as a step (see `capped`).
  * @param {string} name
  * @param {number} capSeconds
- * @param {NodeJS.ProcessEnv} env
+ * @param {string} command
+ * @param {readonly string[]} args
+ * @param {NodeJS.ProcessEnv} [env]
  */
-async function e2eStep(name, capSeconds, env) {
-  const cap = Math.floor(Math.min(capSeconds, secondsLeft()));
-  if (cap <= 0) {
-    console.log(`==> ${name}: skipped, out of time budget`);
-    results.push([name, 124]);
-    return 124;
-  }
-  const stepStarted = Date.now();
-  console.log(`==> ${name}`);
-  const code = await runEndToEnd([], { timeoutSeconds: cap, env });
-  console.log(`==> ${name}: exit ${code} in ${Math.round((Date.now() - stepStarted) / 1000)}s`);
-  results.push([name, code]);
-  return code;
+function step(name, capSeconds, command, args, env) {
+  return capped(name, capSeconds, (timeoutSeconds) => run(command, args, { timeoutSeconds, ...(env === undefined ? {} : { env }) }));
 }
 
 // 1. The dependencies, as `npm start` installs them.
@@ -106,10 +95,9 @@ await step('vitest', 900, bin('vitest'), [
 ]);
 const buildCode = await step('build', 300, bin('vite'), ['build']);
 if (buildCode === 0) {
-  const code = await e2eStep('playwright', 1200, {
-    ...process.env,
-    PW_JSON: join(outDir, 'playwright.json'),
-  });
+  // The preview server and Playwright, nothing left running however the step ends (runEndToEnd).
+  const env = { ...process.env, PW_JSON: join(outDir, 'playwright.json') };
+  const code = await capped('playwright', 1200, (timeoutSeconds) => runEndToEnd([], { timeoutSeconds, env }));
   if (code !== 0) printFailureContexts('test-results/artifacts');
 } else {
   // Testing a stale or partial dist/ would be misleading; the missing report counts as failed.
