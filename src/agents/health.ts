@@ -19,6 +19,16 @@ export const HEALTH_CRITIC_SAMPLES = 256;
  */
 export const HEALTH_STALL_WARN_PCT = 25;
 export const HEALTH_STALL_MIN_REWARDS = 100;
+/** Reporting intervals (1 s each) the reward's recent mean is taken over. */
+export const HEALTH_REWARD_INTERVALS = 60;
+/** A recent mean over fewer rewards than this is not judged. */
+export const HEALTH_REWARD_MIN = 60;
+/**
+ * The reward has fallen when its mean over the last HEALTH_REWARD_INTERVALS is this far below
+ * the best such mean of the run so far (utility units, ln-valued: 1 is a factor e ≈ 2.7).
+ * PLACEHOLDER
+ */
+export const HEALTH_REWARD_DROP = 1;
 /** Below this decision entropy (nats, mean over the models) a sampling policy has collapsed. */
 export const HEALTH_COLLAPSE_NATS = 0.1;
 
@@ -59,11 +69,17 @@ export interface HealthReport {
   readonly episodes: readonly HealthEpisode[];
   /** The largest backlog seen at a reporting interval's first decision, and when (simulated s). */
   readonly peakBacklog: { readonly requests: number; readonly atS: number };
+  /** The mean reward over the last HEALTH_REWARD_INTERVALS reporting intervals (null: too few rewards yet). */
+  readonly rewardMean: number | null;
+  /** The best such mean of the run so far, and when it ended (simulated s); null as above. */
+  readonly bestRewardMean: { readonly mean: number; readonly atS: number } | null;
+  /** The recent mean lies more than HEALTH_REWARD_DROP below the best. */
+  readonly rewardFallen: boolean;
 }
 
 /** A stretch during which a warning held (see `HealthReport.episodes`). */
 export interface HealthEpisode {
-  readonly kind: 'stalling' | 'backlog';
+  readonly kind: 'stalling' | 'backlog' | 'reward';
   readonly fromS: number;
   /** Simulated s at which it no longer held; null while it still does. */
   readonly toS: number | null;
@@ -93,6 +109,12 @@ export class LearnerHealth {
   private readonly spreads = new Float64Array(HEALTH_CRITIC_SAMPLES);
   private readonly gaps = new Float64Array(HEALTH_CRITIC_SAMPLES);
   private critiques = 0;
+  /** Rewards of the reporting interval under way: their sum and count. */
+  private intervalRewardSum = 0;
+  private intervalRewardCount = 0;
+  /** Per reporting interval, the last HEALTH_REWARD_INTERVALS: rewards' sum and count. */
+  private readonly rewardIntervals: { readonly sum: number; readonly count: number }[] = [];
+  private bestReward: { readonly mean: number; readonly atS: number } | null = null;
 
   /** The critic's Q(s, ·) at a decision, the allowed actions (1) and the action chosen. */
   critique(q: ArrayLike<number>, allowed: ArrayLike<number>, chosen: number): void {
@@ -128,6 +150,26 @@ export class LearnerHealth {
     if (isStall(r)) this.stallsKept++;
     this.rewards[k] = r;
     this.rewardsSeen++;
+    this.intervalRewardSum += r;
+    this.intervalRewardCount++;
+  }
+
+  /** The mean reward over the last HEALTH_REWARD_INTERVALS reporting intervals, once they are all there with enough rewards. */
+  private recentReward(): number | null {
+    if (this.rewardIntervals.length < HEALTH_REWARD_INTERVALS) return null;
+    let sum = 0;
+    let count = 0;
+    for (const i of this.rewardIntervals) {
+      sum += i.sum;
+      count += i.count;
+    }
+    return count < HEALTH_REWARD_MIN ? null : sum / count;
+  }
+
+  /** Whether the recent mean reward lies more than HEALTH_REWARD_DROP below the best of the run so far. */
+  private rewardFallen(): boolean {
+    const recent = this.recentReward();
+    return recent !== null && this.bestReward !== null && this.bestReward.mean - recent > HEALTH_REWARD_DROP;
   }
 
   /** Whether over HEALTH_STALL_WARN_PCT % of the last rewards (at least HEALTH_STALL_MIN_REWARDS) are stalls. */
@@ -160,8 +202,15 @@ export class LearnerHealth {
     if (this.backlogs.length > HEALTH_BACKLOG_INTERVALS) this.backlogs.shift();
     const atS = observation.nowMs / 1000;
     if (queued > this.peak.requests) this.peak = { requests: queued, atS };
+    this.rewardIntervals.push({ sum: this.intervalRewardSum, count: this.intervalRewardCount });
+    this.intervalRewardSum = 0;
+    this.intervalRewardCount = 0;
+    if (this.rewardIntervals.length > HEALTH_REWARD_INTERVALS) this.rewardIntervals.shift();
+    const recent = this.recentReward();
+    if (recent !== null && (this.bestReward === null || recent > this.bestReward.mean)) this.bestReward = { mean: recent, atS };
     this.track('stalling', this.stalling(), atS);
     this.track('backlog', growing(this.backlogs), atS);
+    this.track('reward', this.rewardFallen(), atS);
   }
 
   report(explore: boolean): HealthReport {
@@ -194,7 +243,25 @@ export class LearnerHealth {
     if (collapsed) warnings.push(`policy collapsed: its last decisions hardly vary (entropy ${decisionEntropy.toFixed(2)} nats), so it no longer explores`);
     if (stallSharePct !== null && kept >= HEALTH_STALL_MIN_REWARDS && stallSharePct > HEALTH_STALL_WARN_PCT) warnings.push(`stalling: ${stallSharePct.toFixed(0)} % of its last ${kept} rewards are the stall's ${STALLED_UTILITY}, its configurations leave models without completions`);
     if (backlogGrowing) warnings.push(`backlog grows without bound: ${this.lastBacklog} requests queued and rising through the last ${this.backlogs.length} s`);
-    return { decisionEntropy, stallSharePct, topActions, qSpread, qGap, backlog: this.lastBacklog, backlogGrowing, collapsed, warnings, episodes: this.episodes.slice(), peakBacklog: this.peak };
+    const rewardMean = this.recentReward();
+    const rewardFallen = this.rewardFallen();
+    if (rewardFallen) warnings.push(`reward fell: ${rewardMean!.toFixed(2)} on average over the last ${HEALTH_REWARD_INTERVALS} s against ${this.bestReward!.mean.toFixed(2)} at its best (to ${Math.round(this.bestReward!.atS)} s)`);
+    return {
+      decisionEntropy,
+      stallSharePct,
+      topActions,
+      qSpread,
+      qGap,
+      backlog: this.lastBacklog,
+      backlogGrowing,
+      collapsed,
+      warnings,
+      episodes: this.episodes.slice(),
+      peakBacklog: this.peak,
+      rewardMean,
+      bestRewardMean: this.bestReward,
+      rewardFallen,
+    };
   }
 
   snapshot(): HealthSnapshot {
@@ -213,6 +280,9 @@ export class LearnerHealth {
       spreads: this.spreads.slice(),
       gaps: this.gaps.slice(),
       critiques: this.critiques,
+      intervalReward: { sum: this.intervalRewardSum, count: this.intervalRewardCount },
+      rewardIntervals: this.rewardIntervals.slice(),
+      bestReward: this.bestReward,
     };
   }
 
@@ -234,6 +304,11 @@ export class LearnerHealth {
     this.spreads.set(s.spreads);
     this.gaps.set(s.gaps);
     this.critiques = s.critiques;
+    this.intervalRewardSum = s.intervalReward.sum;
+    this.intervalRewardCount = s.intervalReward.count;
+    this.rewardIntervals.length = 0;
+    this.rewardIntervals.push(...s.rewardIntervals);
+    this.bestReward = s.bestReward;
   }
 }
 
@@ -253,6 +328,9 @@ export interface HealthSnapshot {
   readonly spreads: Float64Array;
   readonly gaps: Float64Array;
   readonly critiques: number;
+  readonly intervalReward: { readonly sum: number; readonly count: number };
+  readonly rewardIntervals: readonly { readonly sum: number; readonly count: number }[];
+  readonly bestReward: { readonly mean: number; readonly atS: number } | null;
 }
 
 /**

@@ -389,7 +389,7 @@ export function LearningPanel({ store, storage: given }: { readonly store: Servi
 
 /** The warnings that held and no longer do, in words: "backlog grew without bound 1012–1530 s; stalling 1040–1490 s". */
 export function pastEpisodes(episodes: readonly HealthEpisode[]): string {
-  const what = { backlog: 'backlog grew without bound', stalling: 'stalling' } as const;
+  const what = { backlog: 'backlog grew without bound', stalling: 'stalling', reward: 'reward fell' } as const;
   return episodes
     .filter((e) => e.toS !== null)
     .map((e) => `${what[e.kind]} ${Math.round(e.fromS)}–${Math.round(e.toS!)} s`)

@@ -34,7 +34,7 @@ const lane = (index: number, scheduler: string, params: Record<string, number> =
 
 const live = (reward: number[], temperature: number[]): LearningLive => ({
   kind: 'bcedge',
-  health: { decisionEntropy: null, stallSharePct: null, topActions: [], qSpread: null, qGap: null, backlog: 0, backlogGrowing: false, collapsed: false, warnings: [], episodes: [], peakBacklog: { requests: 0, atS: 0 } },
+  health: { decisionEntropy: null, stallSharePct: null, topActions: [], qSpread: null, qGap: null, backlog: 0, backlogGrowing: false, collapsed: false, warnings: [], episodes: [], peakBacklog: { requests: 0, atS: 0 }, rewardMean: null, bestRewardMean: null, rewardFallen: false },
   slots: reward.length,
   updates: 0,
   transitions: 0,
