@@ -18,9 +18,10 @@
  * is given its learners' earlier values); version 9 gave the learners' state the last slot's
  * arrivals per second of the slot (a version-8 scenario keeps them per slot); version 10 has a
  * BCEdge lane started from a saved agent wait for `fineTuneAfter` transitions before it learns
- * (a version-9 scenario learns after its warm-up).
+ * (a version-9 scenario learns after its warm-up); version 11 raised BCEdge's target entropy
+ * from 0.05 to 0.15 of ln|A| (a version-10 scenario keeps 0.05).
  */
-export const SCENARIO_VERSION = 10;
+export const SCENARIO_VERSION = 11;
 
 /** Bounds that keep a shared scenario from hanging or exhausting the page (ARCHITECTURE §7). */
 export const PIPELINE_LIMITS = {

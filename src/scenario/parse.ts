@@ -59,6 +59,11 @@ export const MIGRATIONS: readonly Migration[] = [
     describe: 'a serving BCEdge lane started from a saved agent collects `fineTuneAfter` transitions before it learns online; a version-9 serving scenario keeps learning after its warm-up, so it runs as before',
     migrate: worldStep(9),
   },
+  {
+    from: 10,
+    describe: 'a serving BCEdge lane aims its temperature at 0.15 of ln|A| instead of 0.05 (at 0.05 a lane from scratch was lost for the whole 60 rps phase of bcedge-dynamic); a version-10 serving scenario keeps 0.05, so it runs as before',
+    migrate: worldStep(10),
+  },
 ];
 
 /** The step of the document's world from version `from`, or none. */

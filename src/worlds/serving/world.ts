@@ -166,6 +166,19 @@ function version9Learners(document: Record<string, unknown>): Record<string, unk
   return learnerParams(document, VERSION9_LEARNER_PARAMS);
 }
 
+/**
+ * Version 10 → 11: version 11 raised BCEdge's default target entropy (`targetEntropyRatio`,
+ * schedulers/serving/registry.ts) from 0.05 to 0.15; a version-10 lane keeps 0.05 (a value
+ * the document sets is kept).
+ */
+export const VERSION10_LEARNER_PARAMS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  bcedge: { targetEntropyRatio: 0.05 },
+};
+
+function version10Learners(document: Record<string, unknown>): Record<string, unknown> {
+  return learnerParams(document, VERSION10_LEARNER_PARAMS);
+}
+
 /** Writes `table[scheduler]` under each learning lane's own params (a malformed block or lane is left for validation). */
 function learnerParams(document: Record<string, unknown>, table: Readonly<Record<string, Readonly<Record<string, number>>>>): Record<string, unknown> {
   const body = document.serving;
@@ -191,7 +204,7 @@ export const servingWorld: World<ServingScenario> = {
   eventName: 'requests',
   sweepMetrics: ['sloViolationPct', 'utilityMean', 'throughputRps', 'latencyMeanMs', 'latencyP99Ms', 'oomBatches', 'decisionMeanUs', 'requests', 'completed', 'failed', 'dropped'],
   optionalFields: new Set(),
-  migrations: { 2: gridToSweep, 3: namedReadings, 4: platformSetting, 5: fixedSlot, 6: version6Learners, 7: version7Learners, 8: version8Learners, 9: version9Learners },
+  migrations: { 2: gridToSweep, 3: namedReadings, 4: platformSetting, 5: fixedSlot, 6: version6Learners, 7: version7Learners, 8: version8Learners, 9: version9Learners, 10: version10Learners },
   validate: validateServingScenario,
   schema: () => servingScenarioSchema,
   lanes: (s) => s.serving.lanes,
