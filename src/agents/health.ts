@@ -26,7 +26,11 @@ export const HEALTH_REWARD_MIN = 60;
 /**
  * The reward has fallen when its mean over the last HEALTH_REWARD_INTERVALS is this far below
  * the best such mean of the run so far (utility units, ln-valued: 1 is a factor e ≈ 2.7).
- * PLACEHOLDER
+ * Measured on `bcedge-dynamic` (3000 s, seed 1): the best plan per phase moves by at most 0.4
+ * between windows of 100 s as the load steps; BCEdge from scratch at a target entropy of 0.05,
+ * lost from the step to 60 rps at 1000 s to 2100 s (−100 % against the oracle, late requests
+ * rejected: no stall, no queue), read `reward 1019–2067 s`; at 0.15 the same lane read
+ * 1039–1105 and 1116–1182 s, the first 180 s after the step, when it was 67–72 % below.
  */
 export const HEALTH_REWARD_DROP = 1;
 /** Below this decision entropy (nats, mean over the models) a sampling policy has collapsed. */
