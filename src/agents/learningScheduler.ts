@@ -1,4 +1,4 @@
-import { quantileSorted } from '../engine/pipeline/metrics';
+import { quantileSorted } from '../engine/quantiles';
 import type { BatchObservation, ModelAction, ServingAction, ServingObservation, ServingScheduler } from '../engine/serving/scheduler';
 import { ACTION_COUNT, actionOf, encodeState, memoryMask, STATE_SIZE } from './features';
 import type { ActingState, Learner, LearnerKind, LearnerSnapshot } from './learner';

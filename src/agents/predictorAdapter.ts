@@ -1,5 +1,5 @@
 import type { BatchObservation, ModelAction, ServingObservation } from '../engine/serving/scheduler';
-import { quantileSorted } from '../engine/pipeline/metrics';
+import { quantileSorted } from '../engine/quantiles';
 import { createRng } from '../engine/rng';
 import { BATCH_SIZES } from '../engine/serving/scheduler';
 import type { ServingSchedulerContext } from '../schedulers/serving/registry';

@@ -6,7 +6,7 @@
  */
 import type { Tensor } from '@tensorflow/tfjs';
 import type { Tf } from '../agents/tf';
-import { quantileSorted } from '../engine/pipeline/metrics';
+import { quantileSorted } from '../engine/quantiles';
 import { getDatabase } from '../engine/profiles/databases';
 import { MODE_IDS } from '../engine/profiles/types';
 import type { HogRates, LayerTimeDatabase, MeasurementRecord, ModeId, ModelId } from '../engine/profiles/types';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quantileSorted } from '../engine/pipeline/metrics';
+import { quantileSorted } from '../engine/quantiles';
 import { ServingRun } from '../engine/serving/simulation';
 import { createFixed } from '../schedulers/serving/fixed';
 import { parseAnyScenario } from './parse';

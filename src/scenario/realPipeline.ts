@@ -7,7 +7,7 @@
  * or the page's worker.
  */
 import type { PipelineAssumptions } from '../engine/pipeline/assumptions';
-import { quantileSorted } from '../engine/pipeline/metrics';
+import { quantileSorted } from '../engine/quantiles';
 import { OptimumCache } from '../engine/pipeline/partition';
 import { hogPlan } from '../engine/profiles/hogPlan';
 import { INTERFERENCE_MODE_IDS, MODE_IDS, type LayerTimeDatabase, type ModeId } from '../engine/profiles/types';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { averageSummaries, PipelineMetrics, quantileSorted, SLO_LEVELS, sloLevelKey } from './metrics';
+import { quantileSorted } from '../quantiles';
+import { averageSummaries, PipelineMetrics, SLO_LEVELS, sloLevelKey } from './metrics';
 
 describe('pipeline metrics', () => {
   it('interpolates quantiles like NumPy', () => {

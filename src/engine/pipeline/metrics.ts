@@ -1,9 +1,8 @@
 import { RunLengthSamples, type RunLengthSnapshot } from '../runLengthSamples';
-import { LogHistogram, quantileSelect, quantileSorted, type LogHistogramSnapshot, type PercentileOptions } from '../quantiles';
+import { LogHistogram, quantileSelect, type LogHistogramSnapshot, type PercentileOptions } from '../quantiles';
 import type { LatencyQueries } from './assumptions';
 import { throughputQps } from './stageTimes';
 
-export { quantileSorted };
 
 /** SLO levels of ODIN Figure 9: 5 % … 100 % of a reference throughput. */
 export const SLO_LEVELS: readonly number[] = Array.from({ length: 20 }, (_, k) => (k + 1) / 20);

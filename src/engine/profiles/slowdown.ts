@@ -4,7 +4,7 @@
  * compute-bound, so a chart can tell the two apart (the Measure panel's, ARCHITECTURE §2). Pure: works on any
  * database, derived or measured.
  */
-import { quantileSorted } from '../pipeline/metrics';
+import { quantileSorted } from '../quantiles';
 import { getModelLayers } from './layers';
 import { ALDER_LAKE_P_CORES, modeResources } from './roofline';
 import type { ExecutionPlaceSpec } from './roofline';

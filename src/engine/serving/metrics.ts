@@ -1,4 +1,4 @@
-import { quantileSorted } from '../pipeline/metrics';
+import { quantileSorted } from '../quantiles';
 
 /**
  * BCEdge Eq. 3, our reading:

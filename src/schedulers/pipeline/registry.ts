@@ -8,7 +8,7 @@ import { ALPHA, PIPELINE_SCHEDULER_INFO, type PipelineSchedulerId, type Pipeline
 import { createStatic } from './static';
 import { tagged, type AlgorithmTrace } from './algorithmTrace';
 
-export { laneLabel, PIPELINE_SCHEDULER_IDS, type NumericParameter, type PipelineSchedulerId } from './registryInfo';
+export { laneLabel, PIPELINE_SCHEDULER_IDS, type PipelineSchedulerId } from './registryInfo';
 
 /** One entry of the pipeline-world registry: its description (`registryInfo.ts`) and how to build it. */
 export interface PipelineSchedulerEntry extends PipelineSchedulerInfo {

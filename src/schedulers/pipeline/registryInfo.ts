@@ -4,18 +4,7 @@
  * first load does not carry the algorithms (they run in the worker; ARCHITECTURE §7a′).
  * `registry.ts` adds each entry's `create` (ARCHITECTURE §1, "Adding a scheduler").
  */
-
-/** A numeric parameter a lane can set (drives validation, the CLI and the UI's sliders). */
-export interface NumericParameter {
-  readonly name: string;
-  readonly label: string;
-  readonly min: number;
-  readonly max: number;
-  readonly integer: boolean;
-  readonly default: number;
-  /** The scheduler also reads it per model (`batchSize.yolo` sets it for YOLO only). */
-  readonly perModel?: boolean;
-}
+import type { NumericParameter } from '../../kit/parameter';
 
 export const PIPELINE_SCHEDULER_IDS = ['odin', 'lls', 'optimal', 'static', 'evict'] as const;
 export type PipelineSchedulerId = (typeof PIPELINE_SCHEDULER_IDS)[number];

@@ -214,7 +214,7 @@ describe('the serving registry in the engine', () => {
     expect(SERVING_SCHEDULERS.bcedge.create({ gamma: 0.5 }, context)).toBe(fixed);
     expect(calls[0]![0]).toBe('bcedge');
     expect(calls[0]![1]['gamma']).toBe(0.5);
-    expect(calls[0]![1]['targetEntropyRatio']).toBe(0.05);
+    expect(calls[0]![1]['targetEntropyRatio']).toBe(0.15);
     expect(calls[0]![1]['discountPerS']).toBe(0.5);
     expect(calls[0]![1]['jointMask']).toBe(1);
     expect(servingLaneLabel('bcedge', { predictor: 0 })).toBe('BCEdge (SAC) (no predictor)');
