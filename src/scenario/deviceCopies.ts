@@ -1,4 +1,4 @@
-import { LatencySamples, type LatencySamplesSnapshot, type ServingModelSummary, type ServingSummary, type SlotModelRecord, type SlotRecord } from '../engine/serving/metrics';
+import { laneSummary, LatencySamples, type LatencySamplesSnapshot, type ServingSummary, type SlotModelRecord, type SlotRecord } from '../engine/serving/metrics';
 import { LogHistogram, type LogHistogramSnapshot } from '../engine/quantiles';
 import type { ModelObservation, ModelSlotStats, ServingAction, ServingObservation, ServingScheduler } from '../engine/serving/scheduler';
 import { ServingRun, type BackgroundInterference, type ServingRunSnapshot, type ServingRunSpec } from '../engine/serving/simulation';
@@ -174,48 +174,11 @@ export class DeviceCopiesRun implements LaneRun {
   }
 
   summary(): ServingSummary {
-    const perModel: Record<string, ServingModelSummary> = {};
-    let requests = 0;
-    let completed = 0;
-    let failed = 0;
-    let dropped = 0;
-    let oomBatches = 0;
-    let latencySum = 0;
-    let violations = 0;
-    let judged = 0;
-    let utilitySum = 0;
-    let utilityCount = 0;
-    for (const copy of this.copies) {
-      const s = copy.summary();
-      const t = copy.tallies()[0]!;
+    const parts = this.copies.map((copy) => {
       const id = copy.modelIds[0]!;
-      perModel[id] = s.perModel[id]!;
-      requests += s.requests;
-      completed += s.completed;
-      failed += s.failed;
-      dropped += s.dropped;
-      oomBatches += s.oomBatches;
-      latencySum += t.latencySum;
-      violations += t.violations;
-      judged += t.judged;
-      utilitySum += t.utilitySum;
-      utilityCount += t.utilityCount;
-    }
-    const durationS = this.timeMs / 1000;
-    return {
-      requests,
-      utilityMean: utilityCount > 0 ? utilitySum / utilityCount : 0,
-      throughputRps: durationS > 0 ? completed / durationS : 0,
-      latencyMeanMs: completed > 0 ? latencySum / completed : 0,
-      latencyP99Ms: this.all.quantile(0.99),
-      sloViolationPct: judged > 0 ? (100 * violations) / judged : 0,
-      oomBatches,
-      decisionMeanUs: 0,
-      completed,
-      failed,
-      dropped,
-      perModel,
-    };
+      return { id, summary: copy.summary().perModel[id]!, tally: copy.tallies()[0]! };
+    });
+    return laneSummary(parts, this.timeMs / 1000, this.all.quantile(0.99));
   }
 
   /**

@@ -184,6 +184,73 @@ export interface ServingSummary {
   readonly perModel: Readonly<Record<string, ServingModelSummary>>;
 }
 
+/** One model's sums behind a summary (`ServingRun.tallies`): counts and sums, so that runs add up exactly. */
+export interface ModelTally {
+  /** Σ end-to-end latency of the completed requests, ms. */
+  readonly latencySum: number;
+  /** Requests that missed their SLO: late, failed, dropped, or unfinished past their deadline. */
+  readonly violations: number;
+  /** Requests judged against their SLO (the violations' denominator). */
+  readonly judged: number;
+  /** Σ and number of the slots' utilities (the mean's terms). */
+  readonly utilitySum: number;
+  readonly utilityCount: number;
+}
+
+/** A model's summary and its tally, as `laneSummary` adds them up. */
+export interface ModelPart {
+  readonly id: string;
+  readonly summary: ServingModelSummary;
+  readonly tally: ModelTally;
+}
+
+/**
+ * One lane's summary from its models' (ARCHITECTURE §5): counts add up, the violations and the
+ * mean latency are taken over the sums, the utility is the mean over every slot utility. One
+ * run of several models and the device copies of one model each (scenario/deviceCopies.ts) add
+ * up through this, in the models' order, so that they give the same numbers.
+ */
+export function laneSummary(parts: readonly ModelPart[], durationS: number, latencyP99Ms: number): ServingSummary {
+  const perModel: Record<string, ServingModelSummary> = {};
+  let requests = 0;
+  let completed = 0;
+  let failed = 0;
+  let dropped = 0;
+  let oomBatches = 0;
+  let latencySum = 0;
+  let violations = 0;
+  let judged = 0;
+  let utilitySum = 0;
+  let utilityCount = 0;
+  for (const { id, summary: s, tally: t } of parts) {
+    perModel[id] = s;
+    requests += s.requests;
+    completed += s.completed;
+    failed += s.failed;
+    dropped += s.dropped;
+    oomBatches += s.oomBatches;
+    latencySum += t.latencySum;
+    violations += t.violations;
+    judged += t.judged;
+    utilitySum += t.utilitySum;
+    utilityCount += t.utilityCount;
+  }
+  return {
+    requests,
+    utilityMean: utilityCount > 0 ? utilitySum / utilityCount : 0,
+    throughputRps: durationS > 0 ? completed / durationS : 0,
+    latencyMeanMs: completed > 0 ? latencySum / completed : 0,
+    latencyP99Ms,
+    sloViolationPct: judged > 0 ? (100 * violations) / judged : 0,
+    oomBatches,
+    decisionMeanUs: 0,
+    completed,
+    failed,
+    dropped,
+    perModel,
+  };
+}
+
 /** One point of the per-slot time series. */
 export interface SlotRecord {
   readonly slot: number;

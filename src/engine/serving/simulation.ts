@@ -8,9 +8,11 @@ import {
   type DeviceLoad,
 } from './contention';
 import {
+  laneSummary,
   LatencySamples,
   SlotSeries,
   type LatencySamplesSnapshot,
+  type ModelTally,
   type SlotSeriesSnapshot,
   slotUtility,
   throughputTermRps,
@@ -221,19 +223,6 @@ interface ModelTotals {
   returnSum: number;
   utilitySum: number;
   utilityCount: number;
-}
-
-/** One model's sums behind a summary (`ServingRun.tallies`): counts and sums, so that runs add up exactly. */
-export interface ModelTally {
-  /** Σ end-to-end latency of the completed requests, ms. */
-  readonly latencySum: number;
-  /** Requests that missed their SLO: late, failed, dropped, or unfinished past their deadline. */
-  readonly violations: number;
-  /** Requests judged against their SLO (the violations' denominator). */
-  readonly judged: number;
-  /** Σ and number of the slots' utilities (the mean's terms). */
-  readonly utilitySum: number;
-  readonly utilityCount: number;
 }
 
 /** Per-model counters for the current slot. */
@@ -1767,32 +1756,12 @@ export class ServingRun {
 
   /** The lane's results so far (ARCHITECTURE §5). */
   summary(): ServingSummary {
-    const now = this.nowMs;
-    const durationS = now / 1000;
-    // Requests not finished by now: past their deadline they are violations; the others
-    // are censored (neither met nor missed yet).
-    const unfinishedLate = new Float64Array(this.m);
-    for (let r = 0; r < this.reqCapacity; r++) {
-      if (this.reqState[r] !== 0 && this.reqDeadline[r]! < now) unfinishedLate[this.reqModel[r]!]!++;
-    }
-    const perModel: Record<string, ServingModelSummary> = {};
-    let requests = 0;
-    let completed = 0;
-    let failed = 0;
-    let dropped = 0;
-    let oomBatches = 0;
-    let latencySum = 0;
-    let violations = 0;
-    let judged = 0;
-    let utilitySum = 0;
-    let utilityCount = 0;
-    for (let m = 0; m < this.m; m++) {
-      const t = this.totals[m]!;
-      const late = unfinishedLate[m]!;
-      const v = t.late + t.failed + t.dropped + late;
-      const j = t.completed + t.failed + t.dropped + late;
+    const durationS = this.nowMs / 1000;
+    const tallies = this.tallies();
+    const parts = this.totals.map((t, m) => {
+      const tally = tallies[m]!;
       const per = (sum: number): number => (t.completed > 0 ? sum / t.completed : 0);
-      perModel[this.modelIds[m]!] = {
+      const summary: ServingModelSummary = {
         requests: t.requests,
         completed: t.completed,
         failed: t.failed,
@@ -1801,7 +1770,8 @@ export class ServingRun {
         throughputRps: durationS > 0 ? t.completed / durationS : 0,
         latencyMeanMs: per(t.latencySum),
         latencyP99Ms: this.samples[m]!.quantile(0.99),
-        sloViolationPct: j > 0 ? (100 * v) / j : 0,
+        // Requests not finished by now and past their deadline are violations (tallies).
+        sloViolationPct: tally.judged > 0 ? (100 * tally.violations) / tally.judged : 0,
         oomBatches: t.oomBatches,
         batches: t.batches,
         batchSizeMean: t.batches > 0 ? t.batchedRequests / t.batches : 0,
@@ -1811,31 +1781,9 @@ export class ServingRun {
         inferenceMeanMs: per(t.inferenceSum),
         returnMeanMs: per(t.returnSum),
       };
-      requests += t.requests;
-      completed += t.completed;
-      failed += t.failed;
-      dropped += t.dropped;
-      oomBatches += t.oomBatches;
-      latencySum += t.latencySum;
-      violations += v;
-      judged += j;
-      utilitySum += t.utilitySum;
-      utilityCount += t.utilityCount;
-    }
-    return {
-      requests,
-      utilityMean: utilityCount > 0 ? utilitySum / utilityCount : 0,
-      throughputRps: durationS > 0 ? completed / durationS : 0,
-      latencyMeanMs: completed > 0 ? latencySum / completed : 0,
-      latencyP99Ms: this.allSamples.quantile(0.99),
-      sloViolationPct: judged > 0 ? (100 * violations) / judged : 0,
-      oomBatches,
-      decisionMeanUs: 0,
-      completed,
-      failed,
-      dropped,
-      perModel,
-    };
+      return { id: this.modelIds[m]!, summary, tally };
+    });
+    return laneSummary(parts, durationS, this.allSamples.quantile(0.99));
   }
 
   // ---- Checkpoints -------------------------------------------------------------------------

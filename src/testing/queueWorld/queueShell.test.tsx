@@ -64,15 +64,17 @@ function createWaitingChart(host: HTMLElement): DataChart<QueueSeriesData> {
     x.domain([0, last]).range([0, innerWidth]);
     y.domain([0, Math.max(1, ...data.lanes.flatMap((l) => l.waiting))]).range([innerHeight, 0]);
     layoutLinearAxes(frame, width, height, PLOT_MARGIN, x, y, { x: 'simulated time (s)', y: 'waiting' });
-    const path = line<number>()
-      .x((i) => x(data.lanes[0]!.timeS[i]!))
-      .y((i) => y(data.lanes[0]!.waiting[i]!));
+    // Each lane its own line, over its own points.
+    const path = (l: QueueSeriesData['lanes'][number]) =>
+      line<number>()
+        .x((i) => x(l.timeS[i]!))
+        .y((i) => y(l.waiting[i]!))(l.timeS.map((_, i) => i)) ?? '';
     frame.plot
       .selectAll<SVGPathElement, QueueSeriesData['lanes'][number]>('path')
       .data(data.lanes)
       .join('path')
       .attr('data-points', (l) => l.timeS.length)
-      .attr('d', (l) => path(l.timeS.map((_, i) => i)) ?? '');
+      .attr('d', path);
   });
 }
 
@@ -154,6 +156,10 @@ describe('the third world in the page shell (ARCHITECTURE §7b)', () => {
     const paths = host.querySelectorAll('[data-testid="chart.queue-waiting"] .chart-plot path');
     expect(paths).toHaveLength(2);
     expect(Array.from(paths, (p) => p.getAttribute('data-points'))).toEqual(['10', '10']);
+    // Each line is its own lane's: the two schedulers left different queues, and the lines differ.
+    const series = store.getState().series.map((b) => Array.from(b.columns.waiting.subarray(0, b.length)));
+    expect(series[0]).not.toEqual(series[1]);
+    expect(paths[0]!.getAttribute('d')).not.toBe(paths[1]!.getAttribute('d'));
     expect(host.querySelector('[data-testid="chart.queue-waiting"] .chart-x-axis .tick')).not.toBeNull();
 
     // The world's own step control, in the shell's bar.

@@ -79,7 +79,54 @@ describe('a third world through the kit (ARCHITECTURE §7b)', () => {
     for (const line of data.lines) expect(line.points[2]!.mean).toBeGreaterThan(line.points[0]!.mean);
   });
 
-  it('runs the same for the same seed (pure engine)', () => {
+  it('runs the same for the same seed, in any process (pure engine)', () => {
     expect(runQueueLane(queueScenario(), 1)).toEqual(runQueueLane(queueScenario(), 1));
+    // Printed by this build; a change to the engine's streams or event order changes them.
+    expect(runQueueLane(queueScenario(), 0)).toEqual({ requests: 1185, servedRps: 1.9683333333333333, waitMeanMs: 314.71744109228075, serverSeconds: 1162.0462792911806 });
+    expect(runQueueLane(queueScenario(), 1).waitMeanMs).toBe(2409.0858365077374);
   });
+});
+
+/**
+ * Erlang C: the probability that a request of an M/M/c queue waits, with offered load a = λ/μ
+ * erlangs on c servers (a < c), and the mean wait W_q = C(c, a) / (cμ − λ).
+ */
+function erlangC(c: number, a: number): number {
+  let term = 1;
+  let below = 0;
+  for (let k = 0; k < c; k++) {
+    below += term;
+    term *= a / (k + 1);
+  }
+  const waiting = term * (c / (c - a));
+  return waiting / (below + waiting);
+}
+
+describe('the queue world against the exact M/M/c answer (Erlang C)', () => {
+  it('computes Erlang C as the tables give it', () => {
+    // a = 2 on 3 servers: (8/6 · 3) / (1 + 2 + 2 + 4) = 4/9.
+    expect(erlangC(3, 2)).toBeCloseTo(4 / 9, 12);
+    // One server: the probability of waiting is ρ.
+    expect(erlangC(1, 0.7)).toBeCloseTo(0.7, 12);
+  });
+
+  // λ, c at μ = 1 rps: ρ = 2/3, 0.9 (heavy traffic) and 0.625 on 8 servers.
+  for (const [arrivalRps, servers] of [[2, 3], [2.7, 3], [5, 8]] as const) {
+    it(`waits as W_q = C(c, a)/(cμ − λ) and keeps a = λ/μ servers busy: λ = ${arrivalRps} rps, c = ${servers}`, () => {
+      const durationS = 20_000;
+      const runs = [1, 2, 3, 4, 5].map((seed) =>
+        runQueueLane({ ...queueScenario(), seed, queue: { arrivalRps, serviceRps: 1, durationS, lanes: [{ scheduler: 'fixed', params: { servers } }] } }, 0),
+      );
+      const exactWaitMs = (1000 * erlangC(servers, arrivalRps)) / (servers - arrivalRps);
+      const waits = runs.map((r) => r.waitMeanMs);
+      const mean = waits.reduce((x, y) => x + y, 0) / waits.length;
+      const sd = Math.sqrt(waits.reduce((x, w) => x + (w - mean) ** 2, 0) / (waits.length - 1));
+      // The five seeds' mean within three of its standard errors of the exact wait.
+      expect(Math.abs(mean - exactWaitMs)).toBeLessThan((3 * sd) / Math.sqrt(waits.length));
+      // And within 5 % of it: the test still means something if the seeds happened to agree.
+      expect(Math.abs(mean / exactWaitMs - 1)).toBeLessThan(0.05);
+      // The mean number of busy servers is the offered load in erlangs.
+      for (const r of runs) expect(r.serverSeconds / durationS / arrivalRps).toBeCloseTo(1, 1);
+    });
+  }
 });
