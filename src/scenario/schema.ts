@@ -66,6 +66,31 @@ const viewSchema = (lanes: number) => z.strictObject({
   at: momentSchema(lanes).optional(),
 });
 
+/**
+ * The fields every world's scenario has around its body, written once for every world (the
+ * queue world of the test tree too): `head` (version, world, title, seed) comes before the
+ * body and `tail` (the percentile method, the sweep, the view; `lanes`: the world's most lanes)
+ * after it, the order a document lists them in.
+ */
+export function scenarioEnvelope<W extends string>(world: W, lanes: number) {
+  return {
+    head: {
+      version: z.literal(SCENARIO_VERSION, { error: `must be ${SCENARIO_VERSION}` }),
+      world: z.literal(world, { error: `must be "${world}"` }),
+      title: z.string({ error: 'must be a string' }).max(PIPELINE_LIMITS.nameLength, { message: `must be at most ${PIPELINE_LIMITS.nameLength} characters` }),
+      seed: int(PIPELINE_LIMITS.seed.min, PIPELINE_LIMITS.seed.max),
+    },
+    tail: {
+      /** Percentile method (streaming by default). */
+      metrics: metricsSchema.optional(),
+      /** Optional sweep: one run per (axis values, seed), e.g. ODIN §4.2's period × duration grid, BCEdge Fig. 15's rates. */
+      sweep: sweepSchema.optional(),
+      /** How the page shows the scenario (ignored by the CLI). */
+      view: viewSchema(lanes).optional(),
+    },
+  };
+}
+
 /** A moment's selected lane must be one of the scenario's lanes (named at `view.at.lane`). */
 function checkMomentLane(view: { readonly at?: { readonly lane?: number | undefined } | undefined } | undefined, lanes: number, ctx: z.RefinementCtx): void {
   const lane = view?.at?.lane;
@@ -172,20 +197,9 @@ const pipelineSchema = z.strictObject({
   lanes: z.array(laneSchema).min(1, { message: 'must have at least one lane' }).max(PIPELINE_LIMITS.lanes, { message: `must have at most ${PIPELINE_LIMITS.lanes} lanes` }),
 });
 
+const PIPELINE_ENVELOPE = scenarioEnvelope('pipeline', PIPELINE_LIMITS.lanes);
 export const pipelineScenarioSchema = z
-  .strictObject({
-    version: z.literal(SCENARIO_VERSION, { error: `must be ${SCENARIO_VERSION}` }),
-    world: z.literal('pipeline', { error: 'must be "pipeline"' }),
-    title: z.string({ error: 'must be a string' }).max(PIPELINE_LIMITS.nameLength, { message: `must be at most ${PIPELINE_LIMITS.nameLength} characters` }),
-    seed: int(PIPELINE_LIMITS.seed.min, PIPELINE_LIMITS.seed.max),
-    pipeline: pipelineSchema,
-    /** Percentile method (streaming by default). */
-    metrics: metricsSchema.optional(),
-    /** Optional sweep: one run per (axis values, seed), e.g. ODIN §4.2's period × duration grid, §4.4's EPs. */
-    sweep: sweepSchema.optional(),
-    /** How the page shows the scenario (ignored by the CLI). */
-    view: viewSchema(PIPELINE_LIMITS.lanes).optional(),
-  })
+  .strictObject({ ...PIPELINE_ENVELOPE.head, pipeline: pipelineSchema, ...PIPELINE_ENVELOPE.tail })
   .superRefine((s, ctx) => {
     const p = s.pipeline;
     checkMomentLane(s.view, p.lanes.length, ctx);
@@ -328,12 +342,10 @@ const servingLaneSchema = withParameters(servingLaneObject, {
  * requests, lanes of schedulers on the identical arrival trace, and an optional grid (rate,
  * platform, or the fixed lane's batch × instances of BCEdge Figure 1), as a sweep.
  */
+const SERVING_ENVELOPE = scenarioEnvelope('serving', SERVING_LIMITS.lanes);
 export const servingScenarioSchema = z
   .strictObject({
-    version: z.literal(SCENARIO_VERSION, { error: `must be ${SCENARIO_VERSION}` }),
-    world: z.literal('serving', { error: 'must be "serving"' }),
-    title: z.string({ error: 'must be a string' }).max(PIPELINE_LIMITS.nameLength, { message: `must be at most ${PIPELINE_LIMITS.nameLength} characters` }),
-    seed: int(PIPELINE_LIMITS.seed.min, PIPELINE_LIMITS.seed.max),
+    ...SERVING_ENVELOPE.head,
     serving: z.strictObject({
       platform: oneOf(PLATFORM_IDS),
       rateRps: num(SERVING_LIMITS.rateRps.min, SERVING_LIMITS.rateRps.max),
@@ -425,10 +437,7 @@ export const servingScenarioSchema = z
         .min(1, { message: 'must have at least one lane' })
         .max(SERVING_LIMITS.lanes, { message: `must have at most ${SERVING_LIMITS.lanes} lanes` }),
     }),
-    metrics: metricsSchema.optional(),
-    /** Optional sweep (BCEdge Fig. 15's rates, Table V's platforms, Fig. 1's batch × instances, or any field). */
-    sweep: sweepSchema.optional(),
-    view: viewSchema(SERVING_LIMITS.lanes).optional(),
+    ...SERVING_ENVELOPE.tail,
   })
   .superRefine((s, ctx) => {
     const v = s.serving;
@@ -666,24 +675,37 @@ export function checkWith<T>(schema: z.ZodType<T>, input: unknown): { ok: true; 
  * an integer from 1 to 64, got 1000`.
  */
 export function validatePipelineScenario(input: unknown): PipelineScenarioResult {
-  const checked = checkWith(pipelineScenarioSchema, input);
-  if (!checked.ok) return checked;
-  const sweepErrors = checkSweep(checked.value, (document) => {
-    const base = checkWith(pipelineScenarioSchema, document);
-    return base.ok ? [] : base.errors;
-  });
-  return sweepErrors.length > 0 ? { ok: false, errors: sweepErrors } : { ok: true, scenario: checked.value };
+  return validatePipeline(input);
 }
+const validatePipeline = validatorOf(pipelineScenarioSchema);
 
 /** Validates a serving-world scenario (BCEdge). Never throws. */
-export function validateServingScenario(input: unknown): { ok: true; scenario: ServingScenario } | { ok: false; errors: readonly FieldError[] } {
-  const checked = checkWith(servingScenarioSchema, input);
-  if (!checked.ok) return checked;
-  const sweepErrors = checkSweep(checked.value, (document) => {
-    const base = checkWith(servingScenarioSchema, document);
+export function validateServingScenario(input: unknown): ValidatedScenario<ServingScenario> {
+  return validateServing(input);
+}
+// The worlds' validators are functions (hoisted): the list of worlds takes them while this module may still be loading.
+const validateServing = validatorOf(servingScenarioSchema);
+
+/** What a world's validator gives: the scenario, or every field error. */
+export type ValidatedScenario<S> = { ok: true; scenario: S } | { ok: false; errors: readonly FieldError[] };
+
+/**
+ * A world's validator from its schema, the one every world uses: the schema, then its sweep's
+ * rules (each axis value through the same schema, `checkSweep`). Never throws.
+ */
+export function validatorOf<S extends { readonly world: string; readonly seed: number }>(schema: z.ZodType<S>): (input: unknown) => ValidatedScenario<S> {
+  const errorsOf = (document: unknown): readonly FieldError[] => {
+    const base = checkWith(schema, document);
     return base.ok ? [] : base.errors;
-  });
-  return sweepErrors.length > 0 ? { ok: false, errors: sweepErrors } : { ok: true, scenario: checked.value };
+  };
+  return (input) => {
+    const checked = checkWith(schema, input);
+    if (!checked.ok) return checked;
+    // checkSweep finds the world in the list by the scenario's id: a world's scenario is one of
+    // the list's once the world is registered (the queue world of the test tree is added at run time).
+    const sweepErrors = checkSweep(checked.value as unknown as AnyScenario, errorsOf);
+    return sweepErrors.length > 0 ? { ok: false, errors: sweepErrors } : { ok: true, scenario: checked.value };
+  };
 }
 
 /** A scenario of any world of the list (`src/worlds/index.ts`). */

@@ -4,9 +4,8 @@ import { EventQueue } from '../../engine/eventQueue';
 import { createRng } from '../../engine/rng';
 import { int, num } from '../../scenario/fieldBounds';
 import { SCENARIO_VERSION } from '../../scenario/limits';
-import { checkWith } from '../../scenario/schema';
-import { cellScenario, checkSweep, type SweepCell } from '../../scenario/sweep';
-import { sweepSchema } from '../../scenario/sweepSchema';
+import { scenarioEnvelope, validatorOf } from '../../scenario/schema';
+import { cellScenario, type SweepCell } from '../../scenario/sweep';
 
 /**
  * A small third world, in the test tree (ARCHITECTURE §7b): an M/M/c queue — Poisson arrivals
@@ -31,18 +30,16 @@ const laneSchema = z.strictObject({
   params: z.strictObject({ servers: int(1, QUEUE_MAX_SERVERS).optional(), perServer: int(1, 100).optional() }).optional(),
 });
 
+const ENVELOPE = scenarioEnvelope('queue', 8);
 export const queueScenarioSchema = z.strictObject({
-  version: z.literal(SCENARIO_VERSION),
-  world: z.literal('queue'),
-  title: z.string().max(200),
-  seed: int(0, 0xffffffff),
+  ...ENVELOPE.head,
   queue: z.strictObject({
     arrivalRps: num(0.01, 10_000),
     serviceRps: num(0.01, 10_000),
     durationS: num(1, 100_000),
     lanes: z.array(laneSchema).min(1).max(8),
   }),
-  sweep: sweepSchema.optional(),
+  ...ENVELOPE.tail,
 });
 export type QueueScenario = z.infer<typeof queueScenarioSchema>;
 
@@ -148,17 +145,6 @@ export function runQueueLane(scenario: QueueScenario, laneIndex: number): QueueS
   return run.summary();
 }
 
-/** Validates a queue scenario: its schema, then its sweep's rules (the kit's `checkSweep`). */
-function validateQueueScenario(input: unknown): { ok: true; scenario: QueueScenario } | { ok: false; errors: readonly { path: string; message: string }[] } {
-  const checked = checkWith(queueScenarioSchema, input);
-  if (!checked.ok) return checked;
-  const sweepErrors = checkSweep(checked.value as never, (document) => {
-    const base = checkWith(queueScenarioSchema, document);
-    return base.ok ? [] : base.errors;
-  });
-  return sweepErrors.length > 0 ? { ok: false, errors: sweepErrors } : { ok: true, scenario: checked.value };
-}
-
 /** The queue world as the kit sees it. */
 export const queueWorld: World<QueueScenario> = {
   id: 'queue',
@@ -168,7 +154,7 @@ export const queueWorld: World<QueueScenario> = {
   optionalFields: new Set(),
   migrations: {},
   hasLearners: false,
-  validate: validateQueueScenario,
+  validate: validatorOf(queueScenarioSchema),
   schema: () => queueScenarioSchema,
   lanes: (s) => s.queue.lanes,
   withLanes: (s, lanes) => ({ ...s, queue: { ...s.queue, lanes: lanes as QueueScenario['queue']['lanes'] } }),
