@@ -92,6 +92,10 @@ test('a serving chart exports as PNG and SVG; undo puts back the scenario before
   await expect(lab.byTestId('controls.rps')).toHaveValue('30');
   await lab.byTestId('controls.redo').click();
   await expect(lab.byTestId('controls.rps')).toHaveValue('45');
+  // The slider reaches the papers' rates (90 rps a model in Figs. 8–9), not only 60.
+  await lab.byTestId('controls.rps').fill('90');
+  await expect(lab.byTestId('controls.rps')).toHaveValue('90');
+  await expect(lab.byTestId('serving.rate')).toHaveText('90');
   lab.expectCleanLog();
 });
 

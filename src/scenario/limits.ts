@@ -70,6 +70,12 @@ export const VIEW_MODES = ['normal', 'presentation', 'embed'] as const;
 /** Bounds of the serving world's fields. */
 export const SERVING_LIMITS = {
   rateRps: { min: 0.1, max: 10_000 },
+  /**
+   * The lab's rate slider, rps (a model): the papers' rates, 10–90 rps a model in BCEdge
+   * Figs. 8–9 and 15 and the microphone's 120 rps bursts; a scenario's own rate outside it
+   * widens it (ServingLab.tsx).
+   */
+  rateSlider: { min: 5, max: 120, step: 5 },
   durationS: { min: 1, max: 100_000 },
   /** rate × duration: requests a run may send. */
   requests: 10_000_000,

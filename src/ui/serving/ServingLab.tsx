@@ -11,6 +11,7 @@ import { laneColour } from '../../charts/palette';
 import { BATCH_SIZES, INSTANCE_COUNTS } from '../../engine/serving/scheduler';
 import { SERVING_LESSONS } from '../../scenario/presets';
 import type { HideableControl, ServingScenario } from '../../scenario/schema';
+import { SERVING_LIMITS } from '../../scenario/limits';
 import { SERVING_SCHEDULERS } from '../../schedulers/serving/registry';
 import { ServingTimeline } from './ServingTimeline';
 import type { ServingState, ServingStore, ServingSweepState } from '../../store/servingStore';
@@ -503,7 +504,7 @@ export function ServingLab({ store, onExit }: { readonly store: ServingStore; re
       extras: (
         <label className="speed">
           {perModelRate ? 'Requests/s a model' : 'Requests/s'} <output data-testid="serving.rate">{rateRps}</output>
-          <input type="range" min={5} max={60} step={5} value={rateRps} data-testid="controls.rps" aria-label="Request rate (rps)" onChange={(e) => void act.setArrivalRate(Number(e.target.value))} />
+          <input type="range" min={Math.min(SERVING_LIMITS.rateSlider.min, rateRps)} max={Math.max(SERVING_LIMITS.rateSlider.max, rateRps)} step={SERVING_LIMITS.rateSlider.step} value={rateRps} data-testid="controls.rps" aria-label="Request rate (rps)" onChange={(e) => void act.setArrivalRate(Number(e.target.value))} />
         </label>
       ),
       progress: <ServingProgress store={store} />,
