@@ -7,7 +7,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { openSweepPool, runCellsOnPool } from '../src/cli/sweepPool';
-import { encodePipelineScenarioLink } from '../src/scenario/link';
+import { encodePipelineScenarioLink } from '../src/worlds/pipeline/door';
 import { findPreset } from '../src/scenario/presets';
 import type { AnyScenario, PipelineScenario, ServingScenario } from '../src/scenario/schema';
 import { sweepCells, sweepSeeds } from '../src/scenario/sweep';

@@ -4,7 +4,7 @@ import { expect, test, type Page } from '@playwright/test';
 import type { ClaimsReport } from '../src/scenario/claimsReport';
 import { differencePct } from '../src/scenario/sweepStats';
 import { shippedOrCheapReport } from './claimsReport';
-import { encodePipelineScenarioLink } from '../src/scenario/link';
+import { encodePipelineScenarioLink } from '../src/worlds/pipeline/door';
 import { defaultPipelineScenario } from '../src/scenario/presets';
 import { fixtureReport } from '../src/scenario/testing/claimsFixture';
 import { ClaimsPage } from './pages/claims';

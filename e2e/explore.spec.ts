@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { encodeAnyScenarioLink, encodePipelineScenarioLink } from '../src/scenario/link';
+import { encodeAnyScenarioLink } from '../src/scenario/link';
+import { encodePipelineScenarioLink } from '../src/worlds/pipeline/door';
 import { defaultPipelineScenario, SERVING_PRESETS } from '../src/scenario/presets';
 import type { PipelineScenario, ServingScenario } from '../src/scenario/schema';
 import { LabPage } from './pages/lab';

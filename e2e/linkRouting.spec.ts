@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { encodeAnyScenarioLink, encodeLinkJson, encodePipelineScenarioLink } from '../src/scenario/link';
+import { encodeAnyScenarioLink, encodeLinkJson } from '../src/scenario/link';
+import { encodePipelineScenarioLink } from '../src/worlds/pipeline/door';
 import { defaultPipelineScenario, SERVING_PRESETS } from '../src/scenario/presets';
 import type { ServingScenario } from '../src/scenario/schema';
 import { LabPage } from './pages/lab';

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { decodePipelineScenarioLink } from '../src/scenario/link';
+import { decodePipelineScenarioLink } from '../src/worlds/pipeline/door';
 import { LabPage } from './pages/lab';
 
 /** The stage time each EP of the board shows, ms. */

@@ -4,7 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { propertyTimeout, runs } from '../testing/propertySeed';
 import { scenarioArbitrary } from './arbitraries';
 import v1Fixture from './fixtures/v1-default.json';
-import { decodePipelineScenarioLink, encodeLinkJson, encodePipelineScenarioLink, LINK_LIMITS } from './link';
+import { encodeLinkJson, LINK_LIMITS } from './link';
+import { decodePipelineScenarioLink, encodePipelineScenarioLink } from '../worlds/pipeline/door';
 import { defaultPipelineScenario } from './presets';
 import { SCENARIO_VERSION, validatePipelineScenario, type InterferenceEventSpec, type PipelineScenario, type PipelineScenarioResult } from './schema';
 

@@ -1,30 +1,8 @@
 import { parseAnyScenario } from './parse';
-import { parsePipelineScenario } from '../worlds/pipeline/door';
 import { worldOfDocument } from '../worlds';
 import { encodeLinkJson, openLinkWith, unpackLink, type OpenedLink, type ScenarioWorld } from './linkPacking';
 export { adler32, encodeLinkJson, LINK_LIMITS, type OpenedLink, type ScenarioWorld } from './linkPacking';
-import { formatErrors, validateAnyScenario, validatePipelineScenario, type AnyScenario, type FieldError, type AnyScenarioResult, type PipelineScenario, type PipelineScenarioResult } from './schema';
-
-/**
- * The hash fragment (without '#') that shares `scenario`: `z1=` + base64url (RFC 4648 §5, no
- * padding) of zlib (RFC 1950: DEFLATE level 9 with a two-byte header and an Adler-32 of the
- * JSON) of its UTF-8 JSON. The checksum costs eight characters and catches a damaged link
- * that would otherwise inflate to a different, valid scenario (about 1 % of single-byte
- * flips did, with raw DEFLATE).
- *
- * Deterministic: the scenario is validated first and the validated copy serialized, and zod
- * writes keys in schema order, so equal scenarios give equal links whatever their key order.
- * A scenario large enough to exceed `LINK_LIMITS.maxHashChars` still encodes, but will not
- * decode; check the length and offer a file instead.
- *
- * @throws RangeError if `scenario` does not validate: scenarios reach the lab through
- * validating doors, so an invalid one here is a bug, not a person's mistake.
- */
-export function encodePipelineScenarioLink(scenario: PipelineScenario): string {
-  const checked = validatePipelineScenario(scenario);
-  if (!checked.ok) throw new RangeError(`cannot link an invalid scenario:\n${formatErrors(checked.errors)}`);
-  return encodeLinkJson(JSON.stringify(checked.scenario));
-}
+import { formatErrors, validateAnyScenario, type AnyScenario, type FieldError, type AnyScenarioResult } from './schema';
 
 /**
  * The hash of a scenario a lab holds: it came through a door (the worker's validation of a
@@ -37,17 +15,12 @@ export function encodeHeldScenarioLink(scenario: AnyScenario): string {
 }
 
 /**
- * Opens a link: the hash fragment with or without its '#'. Never throws. Checks, in order,
- * length, codec prefix, base64url, decompression (bounded while inflating), UTF-8 and JSON,
- * forbidden keys, then migrations and field validation (`parsePipelineScenario`); the first failing
- * step answers, with path `link` or the scenario field's path.
+ * Opens a link of any world: the hash fragment with or without its '#'. Never throws. Checks,
+ * in order, length, codec prefix, base64url, decompression (bounded while inflating), UTF-8
+ * and JSON, forbidden keys, then migrations and field validation by the document's world (a
+ * world's own door: `worlds/pipeline/link.ts`); the first failing step answers, with path
+ * `link` or the scenario field's path.
  */
-export function decodePipelineScenarioLink(hash: string): PipelineScenarioResult {
-  const value = unpackLink(hash);
-  return 'errors' in value ? value : parsePipelineScenario(value.json);
-}
-
-/** The same for a scenario of either world (the serving lab's links). Never throws. */
 export function decodeAnyScenarioLink(hash: string): AnyScenarioResult {
   const value = unpackLink(hash);
   return 'errors' in value ? value : parseAnyScenario(value.json);
@@ -78,7 +51,21 @@ export function decodeLink(hash: string): RoutedLink {
   return parsed.ok ? { ok: true, world: opened.world, scenario: parsed.scenario } : { ok: false, world: opened.world, errors: parsed.errors };
 }
 
-/** The hash of a scenario of either world; throws like `encodePipelineScenarioLink` on an invalid one. */
+/**
+ * The hash fragment (without '#') that shares a scenario of any world: `z1=` + base64url (RFC
+ * 4648 §5, no padding) of zlib (RFC 1950: DEFLATE level 9 with a two-byte header and an
+ * Adler-32 of the JSON) of its UTF-8 JSON. The checksum costs eight characters and catches a
+ * damaged link that would otherwise inflate to a different, valid scenario (about 1 % of
+ * single-byte flips did, with raw DEFLATE).
+ *
+ * Deterministic: the scenario is validated first and the validated copy serialized, and zod
+ * writes keys in schema order, so equal scenarios give equal links whatever their key order.
+ * A scenario large enough to exceed `LINK_LIMITS.maxHashChars` still encodes, but will not
+ * decode; check the length and offer a file instead.
+ *
+ * @throws RangeError if `scenario` does not validate: scenarios reach the lab through
+ * validating doors, so an invalid one here is a bug, not a person's mistake.
+ */
 export function encodeAnyScenarioLink(scenario: AnyScenario): string {
   const checked = validateAnyScenario(scenario);
   if (!checked.ok) throw new RangeError(`cannot link an invalid scenario:\n${formatErrors(checked.errors)}`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeLink, encodeAnyScenarioLink, encodeLinkJson, encodePipelineScenarioLink } from './link';
+import { decodeLink, encodeAnyScenarioLink, encodeLinkJson } from './link';
+import { encodePipelineScenarioLink } from '../worlds/pipeline/door';
 import { defaultPipelineScenario, SERVING_PRESETS } from './presets';
 import type { ServingScenario } from './schema';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodePipelineScenarioLink, encodePipelineScenarioLink } from '../scenario/link';
+import { decodePipelineScenarioLink, encodePipelineScenarioLink } from '../worlds/pipeline/door';
 import { defaultPipelineScenario } from '../scenario/presets';
 import { HISTORY_LIMIT } from './pipelineStore';
 import { inProcessPipeline } from './testing/inProcessStores';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { encodeLinkJson, decodeAnyScenarioLink, decodePipelineScenarioLink } from '../scenario/link';
+import { encodeLinkJson, decodeAnyScenarioLink } from '../scenario/link';
+import { decodePipelineScenarioLink } from '../worlds/pipeline/door';
 import { parsePipelineScenarioJson } from '../worlds/pipeline/door';
 import { defaultPipelineScenario, SERVING_PRESETS } from '../scenario/presets';
 import { formatErrors, type FieldError } from '../scenario/schema';

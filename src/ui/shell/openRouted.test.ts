@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { encodeLinkJson, encodePipelineScenarioLink, openLink } from '../../scenario/link';
+import { encodeLinkJson, openLink } from '../../scenario/link';
+import { encodePipelineScenarioLink } from '../../worlds/pipeline/door';
 import { SERVING_PRESETS } from '../../scenario/presets';
 import { defaultPipelineScenario } from '../../scenario/defaultPreset';
 import type { ServingScenario } from '../../scenario/schema';

@@ -1,6 +1,8 @@
 import { parseWorldScenario, parseWorldScenarioJson, type Migration } from '../../scenario/parse';
 import { MIGRATIONS } from '../../scenario/parse';
-import type { PipelineScenarioResult } from '../../scenario/schema';
+import { encodeAnyScenarioLink } from '../../scenario/link';
+import { unpackLink } from '../../scenario/linkPacking';
+import type { PipelineScenario, PipelineScenarioResult } from '../../scenario/schema';
 import { pipelineWorld } from './world';
 
 /**
@@ -14,4 +16,19 @@ export function parsePipelineScenario(input: unknown, migrations: readonly Migra
 /** Parses JSON text and validates it; a syntax error is reported like any other. */
 export function parsePipelineScenarioJson(text: string): PipelineScenarioResult {
   return parseWorldScenarioJson(pipelineWorld, text);
+}
+
+/** The link of a pipeline scenario (the kit's `encodeAnyScenarioLink`, typed); throws like it on an invalid one. */
+export function encodePipelineScenarioLink(scenario: PipelineScenario): string {
+  return encodeAnyScenarioLink(scenario);
+}
+
+/**
+ * Opens a link through the pipeline lab's door (`parsePipelineScenario`): the kit's checks of
+ * the link (`decodeAnyScenarioLink`), then a link of another world is refused by its `world`
+ * field. Never throws.
+ */
+export function decodePipelineScenarioLink(hash: string): PipelineScenarioResult {
+  const value = unpackLink(hash);
+  return 'errors' in value ? value : parsePipelineScenario(value.json);
 }
