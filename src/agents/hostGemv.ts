@@ -1,6 +1,6 @@
 /**
  * A dense layer for one row, y = relu?(b + Σ_k x_k·W_k·), in WebAssembly SIMD: four outputs
- * per f32x4 lane group, each starting at its bias and adding x_k·W_kj for k in order, one
+ * per f32x4 lane group (four groups side by side where they fit), each starting at its bias and adding x_k·W_kj for k in order, one
  * float32 multiply and one float32 add per step — the order and the rounding of tfjs's wasm
  * GEMM (XNNPACK's f32 kernels, no fused multiply-add), so the result is the same bit for bit
  * (hostPolicy.test.ts compares it with tfjs). The module is a few hundred bytes written out
@@ -24,15 +24,18 @@ const u32 = (n: number): number[] => {
 const section = (id: number, body: number[]): number[] => [id, ...u32(body.length), ...body];
 const name = (s: string): number[] => [...u32(s.length), ...Array.from(s, (c) => c.charCodeAt(0))];
 
-// Locals: params 0 x, 1 w, 2 b, 3 out, 4 fanIn, 5 fanOut, 6 relu; 7 j, 8 k, 9 wrow (i32), 10 acc (v128).
-const [X, W, B, OUT, FAN_IN, FAN_OUT, RELU, J, K, WROW, ACC] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
+// Locals: params 0 x, 1 w, 2 b, 3 out, 4 fanIn, 5 fanOut, 6 relu; 7 j, 8 k, 9 wrow (i32);
+// 10–13 four accumulators, 14 the splat of x_k (v128).
+const [X, W, B, OUT, FAN_IN, FAN_OUT, RELU, J, K, WROW, ACC, XS] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 14] as const;
 const get = (i: number) => [0x20, i];
 const set = (i: number) => [0x21, i];
 const i32 = (v: number) => [0x41, ...u32(v)];
 const add = 0x6a;
 const shl = 0x74;
 const geU = 0x4f;
-const mem = [0x02, 0x00]; // align 2^2, offset 0
+const gtU = 0x4b;
+/** A memory argument: align 2^2, the byte offset given. */
+const mem = (offset = 0) => [0x02, ...u32(offset)];
 const simd = (op: number) => [0xfd, ...u32(op)];
 const V128_LOAD = 0x00;
 const V128_STORE = 0x0b;
@@ -44,72 +47,71 @@ const F32X4_MAX = 0xe9;
 /** base + 4·index */
 const address = (base: number, index: number) => [...get(base), ...get(index), ...i32(2), shl, add];
 
+/**
+ * The loop over j, `groups` f32x4 groups of outputs at a time (accumulators ACC … ACC +
+ * groups − 1), while `groups` more fit; j goes on from where the loop before left it. Each
+ * output's sum runs over k in order whatever the grouping: more groups only give the
+ * processor independent additions to overlap (one accumulator waits on its own previous add).
+ */
+function outputLoop(groups: number): number[] {
+  const each = (f: (g: number) => number[]) => Array.from({ length: groups }, (_, g) => f(g)).flat();
+  return [
+    ...[0x02, 0x40], // block
+    ...[0x03, 0x40], // loop over j
+    ...get(J),
+    ...i32(4 * groups),
+    add,
+    ...get(FAN_OUT),
+    gtU,
+    ...[0x0d, 1], // br_if out of the block: fewer than 4·groups outputs left
+    ...each((g) => [...address(B, J), ...simd(V128_LOAD), ...mem(16 * g), ...set(ACC + g)]),
+    ...address(W, J),
+    ...set(WROW),
+    ...i32(0),
+    ...set(K),
+    ...[0x02, 0x40], // block
+    ...[0x03, 0x40], // loop over k, in order
+    ...get(K),
+    ...get(FAN_IN),
+    geU,
+    ...[0x0d, 1],
+    ...address(X, K),
+    ...[0x2a, ...mem()], // f32.load
+    ...simd(F32X4_SPLAT),
+    ...set(XS),
+    ...each((g) => [...get(ACC + g), ...get(XS), ...get(WROW), ...simd(V128_LOAD), ...mem(16 * g), ...simd(F32X4_MUL), ...simd(F32X4_ADD), ...set(ACC + g)]),
+    ...get(WROW),
+    ...get(FAN_OUT),
+    ...i32(2),
+    shl,
+    add,
+    ...set(WROW),
+    ...get(K),
+    ...i32(1),
+    add,
+    ...set(K),
+    ...[0x0c, 0], // br to the k loop
+    0x0b,
+    0x0b,
+    ...get(RELU),
+    ...[0x04, 0x40], // if relu: max(acc, 0)
+    ...each((g) => [...get(ACC + g), ...simd(V128_CONST), ...new Array<number>(16).fill(0), ...simd(F32X4_MAX), ...set(ACC + g)]),
+    0x0b,
+    ...each((g) => [...address(OUT, J), ...get(ACC + g), ...simd(V128_STORE), ...mem(16 * g)]),
+    ...get(J),
+    ...i32(4 * groups),
+    add,
+    ...set(J),
+    ...[0x0c, 0], // br to the j loop
+    0x0b,
+    0x0b,
+  ];
+}
+
 const body = [
-  ...[0x02, 0x03, 0x7f, 0x01, 0x7b], // locals: 3 × i32, 1 × v128
-  ...i32(0),
-  ...set(J),
-  ...[0x02, 0x40], // block
-  ...[0x03, 0x40], // loop over j (4 outputs at a time)
-  ...get(J),
-  ...get(FAN_OUT),
-  geU,
-  ...[0x0d, 1], // br_if out of the block
-  ...address(B, J),
-  ...simd(V128_LOAD),
-  ...mem,
-  ...set(ACC),
-  ...address(W, J),
-  ...set(WROW),
-  ...i32(0),
-  ...set(K),
-  ...[0x02, 0x40], // block
-  ...[0x03, 0x40], // loop over k, in order
-  ...get(K),
-  ...get(FAN_IN),
-  geU,
-  ...[0x0d, 1],
-  ...get(ACC),
-  ...address(X, K),
-  ...[0x2a, ...mem], // f32.load
-  ...simd(F32X4_SPLAT),
-  ...get(WROW),
-  ...simd(V128_LOAD),
-  ...mem,
-  ...simd(F32X4_MUL),
-  ...simd(F32X4_ADD),
-  ...set(ACC),
-  ...get(WROW),
-  ...get(FAN_OUT),
-  ...i32(2),
-  shl,
-  add,
-  ...set(WROW),
-  ...get(K),
-  ...i32(1),
-  add,
-  ...set(K),
-  ...[0x0c, 0], // br to the k loop
-  0x0b,
-  0x0b,
-  ...get(RELU),
-  ...[0x04, 0x40], // if relu: max(acc, 0)
-  ...get(ACC),
-  ...simd(V128_CONST),
-  ...new Array<number>(16).fill(0),
-  ...simd(F32X4_MAX),
-  ...set(ACC),
-  0x0b,
-  ...address(OUT, J),
-  ...get(ACC),
-  ...simd(V128_STORE),
-  ...mem,
-  ...get(J),
-  ...i32(4),
-  add,
-  ...set(J),
-  ...[0x0c, 0], // br to the j loop
-  0x0b,
-  0x0b,
+  ...[0x02, 0x03, 0x7f, 0x05, 0x7b], // locals: 3 × i32, 5 × v128 (zero: j starts at 0)
+  ...outputLoop(4), // 16 outputs at a time
+  ...outputLoop(1), // the last 4, 8 or 12
   0x0b, // end of function
 ];
 

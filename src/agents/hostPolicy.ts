@@ -191,6 +191,9 @@ export function hostSoftmax(z: Float32Array, rows: number, n: number): Float64Ar
   return p;
 }
 
+/** Below this log-ratio to the row's largest logit, a probability counts as 0 in `hostActions` (e^−50 ≈ 2·10⁻²²). */
+const NEGLIGIBLE_LOG = -50;
+
 /** `hostActions`'s row of exponentials, kept between calls (a decision allocates no more than its answer). */
 let expScratch = new Float64Array(0);
 
@@ -210,11 +213,15 @@ export function hostActions(z: Float32Array, maskBias: Float32Array, rows: numbe
       // with the cumulative sum scaled by its total instead of each probability divided by it.
       // The two differ by a few ulp, far inside GUARD, so every row decided here is decided as
       // tfjs's softmax decides it, and the doubtful ones still go to it.
+      // A term below e^−50 of the largest (a masked action's, or one the policy has all but
+      // ruled out) is taken as 0: it moves the total by less than 64·e^−50, and an action
+      // that small could only be drawn within GUARD of a cumulative sum, which tfjs decides.
       let max = Number.NEGATIVE_INFINITY;
       for (let a = 0; a < n; a++) if (z[o + a]! > max) max = z[o + a]!;
       let sum = 0;
       for (let a = 0; a < n; a++) {
-        const ea = Math.exp(z[o + a]! - max);
+        const d = z[o + a]! - max;
+        const ea = d < NEGLIGIBLE_LOG ? 0 : Math.exp(d);
         e[a] = ea;
         sum += ea;
       }

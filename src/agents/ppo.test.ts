@@ -18,6 +18,23 @@ const SLOW = 30_000;
 const SMALL: PpoConfig = { ...DEFAULT_PPO_CONFIG, rolloutSize: 48, minibatchSize: 16 };
 
 
+/** A rollout item as `record` leaves it: log π_old from `act`, or (decided on the host) the logits it is taken from in `train`. */
+interface RolloutView {
+  readonly row: number;
+  readonly action: number;
+  readonly logp: number;
+  readonly value: number;
+  readonly logits?: Float32Array;
+}
+
+/** The item's log π_old(a|s): its own, or the log-softmax of its logits (in float64; `train` takes it through tfjs). */
+function logpOf(it: RolloutView): number {
+  if (!Number.isNaN(it.logp) || it.logits === undefined) return it.logp;
+  const z = Array.from(it.logits);
+  const max = Math.max(...z);
+  return z[it.action]! - max - Math.log(z.reduce((sum, x) => sum + Math.exp(x - max), 0));
+}
+
 describe('gaeByStream', () => {
   const item = (row: number, state: number, nextState: number, reward: number, value: number): GaeItem => ({ row, state: [state], nextState: [nextState], reward, value });
 
@@ -96,17 +113,17 @@ describe('Ppo', { timeout: SLOW }, () => {
     const p = ppo.policy(states, bias, rows);
     const values = tf.tidy(() => ppo.valueNet.apply(tf.tensor2d(states, [rows, S])).dataSync());
     const mask = (r: number) => Uint8Array.from({ length: A }, (_, a) => (bias[r * A + a] === 0 ? 1 : 0));
-    const view = ppo as unknown as { rollout: { row: number; action: number; logp: number; value: number }[] };
+    const view = ppo as unknown as { rollout: RolloutView[] };
     // Out of order, as an adapter may report the models; a row recorded twice has no act behind the second.
     for (const r of [2, 0, 1, 1]) {
       ppo.record({ row: r, state: states.subarray(r * S, r * S + S), mask: mask(r), action: actions[r]!, reward: 0, nextState: states.subarray(r * S, r * S + S), nextMask: mask(r) });
     }
     view.rollout.slice(0, 3).forEach((it) => {
       expect(it.action).toBe(actions[it.row]);
-      expect(it.logp).toBeCloseTo(Math.log(p[it.row * A + it.action]!), 5);
+      expect(logpOf(it)).toBeCloseTo(Math.log(p[it.row * A + it.action]!), 5);
       expect(it.value).toBeCloseTo(values[it.row]!, 6);
     });
-    expect(view.rollout[3]!.logp).toBeNaN();
+    expect(logpOf(view.rollout[3]!)).toBeNaN();
     ppo.dispose();
   });
 
@@ -124,11 +141,11 @@ describe('Ppo', { timeout: SLOW }, () => {
     ppo.act(row(0), rowBias(0), 1, true, { models: Int32Array.of(0) });
     const [a0] = ppo.act(row(0), rowBias(0), 1, true, { models: Int32Array.of(0) });
     const p0 = ppo.policy(row(0), rowBias(0), 1);
-    const view = ppo as unknown as { rollout: { row: number; action: number; logp: number }[] };
+    const view = ppo as unknown as { rollout: RolloutView[] };
     ppo.record({ row: 2, state: row(2), mask: mask(2), action: a2!, reward: 0, nextState: row(2), nextMask: mask(2) });
     ppo.record({ row: 0, state: row(0), mask: mask(0), action: a0!, reward: 0, nextState: row(0), nextMask: mask(0) });
-    expect(view.rollout[0]!.logp).toBeCloseTo(Math.log(p2[a2!]!), 5);
-    expect(view.rollout[1]!.logp).toBeCloseTo(Math.log(p0[a0!]!), 5);
+    expect(logpOf(view.rollout[0]!)).toBeCloseTo(Math.log(p2[a2!]!), 5);
+    expect(logpOf(view.rollout[1]!)).toBeCloseTo(Math.log(p0[a0!]!), 5);
     ppo.dispose();
   });
 

@@ -5,7 +5,7 @@ import { adamState, restoreAdamState, type AdamState } from './optimizerState';
 import { Mlp } from './nn';
 import { MASKED_LOGIT } from './replay';
 import { argmaxRow, sampleRow } from './sampling';
-import { createHostScratch, hostDecisionsOn, hostForward, hostSoftmaxTf, maskedLogits } from './hostPolicy';
+import { createHostScratch, hostActions, hostDecisionsOn, hostForward, hostSoftmaxTf, maskedLogits } from './hostPolicy';
 import type { Tf } from './tf';
 import { checkAgentFile, loadNetworks } from './agentFile';
 import { DEFAULT_SAC_CONFIG } from './sac';
@@ -101,6 +101,12 @@ interface RolloutItem {
   /** log π_old(a|s) and V_old(s) from `act`; NaN when `act` did not choose this action (computed in `train`). */
   logp: number;
   value: number;
+  /**
+   * When `act` decided on the host: its masked logits of s (actions). log π_old(a|s) is their
+   * logSoftmax, taken in `train` for the whole rollout in one tfjs call — the numbers `act`'s
+   * own per-row call gave before (a row's logSoftmax does not depend on the rows beside it).
+   */
+  logits?: Float32Array;
 }
 
 /** Minibatch buffers, reused between updates. */
@@ -121,8 +127,12 @@ export class Ppo implements Learner {
   private readonly valueScratch = createHostScratch();
   private readonly optimizer;
   private rollout: RolloutItem[] = [];
-  /** Per row of the last `act`: log π(·|s) (rows × actions) and V(s); `pendingValid` 1 until `record` uses it. */
+  /**
+   * Per stream, from its last `act`: log π(·|s) (through tfjs) or the masked logits (on the
+   * host, `pendingLogits`), rows × actions, and V(s); `pendingValid` 1 until `record` uses it.
+   */
   private pendingLogp = new Float32Array(0);
+  private pendingLogits = false;
   private pendingValue = new Float32Array(0);
   private pendingValid = new Uint8Array(0);
   private batch: PpoBatch | null = null;
@@ -171,8 +181,10 @@ export class Ppo implements Learner {
   act(states: Float32Array, maskBias: Float32Array, rows: number, explore: boolean, context?: ActContext): Int32Array {
     const tf = this.tf;
     const A = this.actionCount;
-    // log π(·|s) and V(s) in one read-back: rows × (A + 1).
-    const out = hostDecisionsOn()
+    const host = hostDecisionsOn();
+    // On the host: the masked logits and V(s), no tfjs call (log π_old is taken in `train`);
+    // through tfjs: log π(·|s) and V(s) in one read-back. Either way rows × (A + 1).
+    const out = host
       ? this.hostActOutputs(states, maskBias, rows)
       : tf.tidy(() => {
           const s = tf.tensor2d(states, [rows, this.stateSize]);
@@ -198,38 +210,44 @@ export class Ppo implements Learner {
       this.pendingValue = value;
       this.pendingValid = valid;
     }
-    const probs = new Float32Array(rows * A);
+    this.pendingLogits = host;
     for (let r = 0; r < rows; r++) {
       const stream = models === undefined ? r : models[r]!;
-      for (let a = 0; a < A; a++) {
-        const l = out[r * (A + 1) + a]!;
-        this.pendingLogp[stream * A + a] = l;
-        probs[r * A + a] = Math.exp(l);
-      }
+      this.pendingLogp.set(out.subarray(r * (A + 1), r * (A + 1) + A), stream * A);
       this.pendingValue[stream] = out[r * (A + 1) + A]!;
       this.pendingValid[stream] = 1;
     }
     if (models === undefined) this.pendingValid.fill(0, rows);
+    if (host) {
+      // The action tfjs's log π would give (hostPolicy.ts `hostActions`): decided from the
+      // logits where they leave no doubt, else from exp(log π) of that row through tfjs, as below.
+      const z = new Float32Array(rows * A);
+      for (let r = 0; r < rows; r++) z.set(out.subarray(r * (A + 1), r * (A + 1) + A), r * A);
+      return hostActions(z, maskBias, rows, A, explore, this.rng, (r) => {
+        const logp = tf.tidy(() => tf.logSoftmax(tf.tensor2d(z.subarray(r * A, (r + 1) * A), [1, A])).dataSync() as Float32Array);
+        return Float32Array.from(logp, (l) => Math.exp(l));
+      });
+    }
+    const probs = new Float32Array(rows * A);
+    for (let r = 0; r < rows; r++) for (let a = 0; a < A; a++) probs[r * A + a] = Math.exp(out[r * (A + 1) + a]!);
     const actions = new Int32Array(rows);
     for (let r = 0; r < rows; r++) actions[r] = explore ? sampleRow(probs, r, A, this.rng) : argmaxRow(probs, maskBias, r, A);
     return actions;
   }
 
   /**
-   * `act`'s log π(·|s) and V(s) (rows × (A + 1)): both networks on the host; log π through
-   * tfjs's own logSoftmax of those logits, because PPO trains on these numbers and tfjs's
-   * expf and logf are not reproduced on the host (hostPolicy.ts): one kernel chain instead of
-   * both networks.
+   * `act`'s masked logits and V(s) (rows × (A + 1)), both networks on the host, bit for bit as
+   * tfjs computes them (hostPolicy.ts). log π is not taken here: tfjs's expf and logf are not
+   * reproduced on the host, and PPO trains on log π_old, so `train` takes it through tfjs for
+   * the whole rollout at once (`RolloutItem.logits`).
    */
   private hostActOutputs(states: Float32Array, maskBias: Float32Array, rows: number): Float32Array {
-    const tf = this.tf;
     const A = this.actionCount;
     const z = this.hostLogits(states, maskBias, rows);
-    const logp = tf.tidy(() => tf.logSoftmax(tf.tensor2d(z, [rows, A])).dataSync() as Float32Array);
     const value = hostForward(this.valueNet.hostParams(), 0, this.valueNet.layers, states, rows, this.valueScratch);
     const out = new Float32Array(rows * (A + 1));
     for (let r = 0; r < rows; r++) {
-      out.set(logp.subarray(r * A, (r + 1) * A), r * (A + 1));
+      out.set(z.subarray(r * A, (r + 1) * A), r * (A + 1));
       out[r * (A + 1) + A] = value[r]!;
     }
     return out;
@@ -241,11 +259,14 @@ export class Ppo implements Learner {
     for (let a = 0; a < A; a++) maskBias[a] = t.mask[a] === 1 ? 0 : MASKED_LOGIT;
     let logp = Number.NaN;
     let value = Number.NaN;
+    let logits: Float32Array | undefined;
     if (t.row >= 0 && t.row < this.pendingValid.length && this.pendingValid[t.row] === 1) {
       const l = this.pendingLogp[t.row * A + t.action]!;
-      // An action the policy could not have chosen (masked at `act`) gets its log-prob from the recorded mask in `train`.
+      // An action the policy could not have chosen (masked at `act`) gets its log-prob from the
+      // recorded mask in `train`. Masked, a logit and its log π are both ≈ MASKED_LOGIT.
       if (l > MASKED_LOGIT / 2) {
-        logp = l;
+        if (this.pendingLogits) logits = this.pendingLogp.slice(t.row * A, (t.row + 1) * A);
+        else logp = l;
         value = this.pendingValue[t.row]!;
       }
       this.pendingValid[t.row] = 0;
@@ -260,6 +281,7 @@ export class Ppo implements Learner {
       discount: transitionDiscount(this.config, t.durationMs),
       logp,
       value,
+      ...(logits === undefined ? {} : { logits }),
     });
     this.rewards.add(t.reward);
   }
@@ -306,6 +328,17 @@ export class Ppo implements Learner {
     const N = items.length;
     const S = this.stateSize;
     const A = this.actionCount;
+    // log π_old of the actions `act` chose on the host: one logSoftmax over their logits.
+    const decided = items.filter((it) => it.logits !== undefined);
+    if (decided.length > 0) {
+      const z = new Float32Array(decided.length * A);
+      decided.forEach((it, i) => z.set(it.logits!, i * A));
+      const logp = tf.tidy(() => tf.logSoftmax(tf.tensor2d(z, [decided.length, A])).dataSync() as Float32Array);
+      decided.forEach((it, i) => {
+        it.logp = logp[i * A + it.action]!;
+        delete it.logits;
+      });
+    }
     const missing = items.some((it) => Number.isNaN(it.logp));
     const nextStates = new Float32Array(N * S);
     items.forEach((it, i) => nextStates.set(it.nextState, i * S));
@@ -456,7 +489,8 @@ export class Ppo implements Learner {
   /**
    * Its whole state for a checkpoint (see `Learner.snapshot`): both networks (one Float32Array
    * each), Adam's state, the rollout (its rows are never written once recorded; the log π_old
-   * and V_old an item gets in `train` are copied), what the last `act` said per stream, the
+   * and V_old an item gets in `train` are copied), what the last `act` said per stream (and
+   * whether it said it as logits, on the host), the
    * update count, the last losses and the random stream.
    */
   snapshot(): LearnerSnapshot {
@@ -469,6 +503,7 @@ export class Ppo implements Learner {
       pendingLogp: this.pendingLogp.slice(),
       pendingValue: this.pendingValue.slice(),
       pendingValid: this.pendingValid.slice(),
+      pendingLogits: this.pendingLogits,
       updates: this.updates,
       rewardStats: this.rewards.snapshot(),
       losses: this.lastLosses === null ? null : (this.lastLosses.dataSync() as Float32Array).slice(),
@@ -486,6 +521,7 @@ export class Ppo implements Learner {
       pendingLogp: Float32Array;
       pendingValue: Float32Array;
       pendingValid: Uint8Array;
+      pendingLogits?: boolean;
       updates: number;
       rewardStats?: Float64Array;
       losses: Float32Array | null;
@@ -499,6 +535,7 @@ export class Ppo implements Learner {
     this.pendingLogp = s.pendingLogp.slice();
     this.pendingValue = s.pendingValue.slice();
     this.pendingValid = s.pendingValid.slice();
+    this.pendingLogits = s.pendingLogits ?? false;
     this.updates = s.updates;
     if (s.rewardStats !== undefined) this.rewards.restore(s.rewardStats);
     this.lastLosses?.dispose();
