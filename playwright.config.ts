@@ -1,5 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import type { ReporterDescription } from '@playwright/test';
+import { fileURLToPath } from 'node:url';
 
 // `E2E_PORT` lets a second checkout (a git worktree) run its e2e tests beside this one.
 const port = Number(process.env['E2E_PORT'] ?? '4173');
@@ -12,6 +13,14 @@ const jsonReportFile = process.env['PW_JSON'];
 const reporter: ReporterDescription[] = [['list']];
 if (jsonReportFile !== undefined && jsonReportFile !== '') {
   reporter.push(['json', { outputFile: jsonReportFile }]);
+}
+// `PW_PROGRESS=path` appends one line per finished test to that file as the run goes: Playwright
+// writes its JSON report only at the end, and a run stopped by npm test's time cap still counts
+// the tests it finished (scripts/e2eProgress.mjs, read by scripts/ci-summary.mjs).
+const progressFile = process.env['PW_PROGRESS'];
+if (progressFile !== undefined && progressFile !== '') {
+  // By its absolute path: a config that spreads this one from elsewhere (scripts/e2eProgress.test.ts) finds it too.
+  reporter.push([fileURLToPath(new URL('./scripts/e2eProgress.mjs', import.meta.url)), { outputFile: progressFile }]);
 }
 
 // e2e tests run against the production build (`vite build` first), served by `vite preview`.

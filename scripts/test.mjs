@@ -6,8 +6,9 @@
 //
 // Each step runs under a time cap, and the whole run under TEST_BUDGET_SECONDS (default
 // 1680 s = 28 min), so that a hung step cannot keep CI past its limit.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { PLAYWRIGHT_PROGRESS, PLAYWRIGHT_REPORT } from './ci-summary.mjs';
 import { bin, chromiumPlan, ensureDependencies, probeChromiumFacts, repoRoot, run, runEndToEnd } from './setup.mjs';
 
 const outDir = process.env['TEST_OUT'] ?? join('.ci', 'out');
@@ -15,8 +16,8 @@ const budgetSeconds = Number(process.env['TEST_BUDGET_SECONDS'] ?? '1680');
 const started = Date.now();
 const secondsLeft = () => budgetSeconds - (Date.now() - started) / 1000;
 
-rmSync(join(repoRoot, outDir), { recursive: true, force: true });
-mkdirSync(join(repoRoot, outDir), { recursive: true });
+rmSync(resolve(repoRoot, outDir), { recursive: true, force: true });
+mkdirSync(resolve(repoRoot, outDir), { recursive: true });
 
 /** @type {[string, number][]} name and exit code of each step, in order */
 const results = [];
@@ -96,7 +97,11 @@ await step('vitest', 900, bin('vitest'), [
 const buildCode = await step('build', 300, bin('vite'), ['build']);
 if (buildCode === 0) {
   // The preview server and Playwright, nothing left running however the step ends (runEndToEnd).
-  const env = { ...process.env, PW_JSON: join(outDir, 'playwright.json') };
+  // Playwright writes its JSON report only at the end; the progress file counts the tests that
+  // finished when the step's time cap stops it before (scripts/e2eProgress.mjs).
+  const progress = join(outDir, PLAYWRIGHT_PROGRESS);
+  writeFileSync(resolve(repoRoot, progress), '');
+  const env = { ...process.env, PW_JSON: join(outDir, PLAYWRIGHT_REPORT), PW_PROGRESS: progress };
   const code = await capped('playwright', 1200, (timeoutSeconds) => runEndToEnd([], { timeoutSeconds, env }));
   if (code !== 0) printFailureContexts('test-results/artifacts');
 } else {
