@@ -23,12 +23,31 @@ if (progressFile !== undefined && progressFile !== '') {
   reporter.push([fileURLToPath(new URL('./scripts/e2eProgress.mjs', import.meta.url)), { outputFile: progressFile }]);
 }
 
+const chromium = {
+  ...devices['Desktop Chrome'],
+  launchOptions: {
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  },
+};
+
 // e2e tests run against the production build (`vite build` first), served by `vite preview`.
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results/artifacts',
-  // One at a time: the performance test measures long tasks and needs both cores to itself.
-  workers: 1,
+  // Two at a time: most of a test's time is the page waiting on its simulation worker or on
+  // timers, so two tests share a 2-core machine's cores. The performance test, which needs both
+  // cores to itself, runs alone (its project, below).
+  workers: 2,
   retries: 0,
   // A lazily loaded lab (the serving world's chunk and worker) can take seconds to appear on a
   // loaded CI machine; a route that is lost never appears, however long one waits.
@@ -40,25 +59,12 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   projects: [
-    {
-      name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        launchOptions: {
-          executablePath: '/usr/bin/chromium',
-          args: [
-            '--headless',
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
-        },
-      },
-    },
+    { name: 'chromium', testIgnore: 'performance.spec.ts', use: chromium },
+    // The performance test measures long tasks and the page's answer to input: it runs after every
+    // other test (`dependencies`), when nothing else runs. `npm test` runs it in a pass of its own
+    // (`--project=performance --no-deps`, scripts/test.mjs), so that it runs even when another test
+    // failed; its own output folder, because each pass empties the folders of the projects it runs.
+    { name: 'performance', testMatch: 'performance.spec.ts', dependencies: ['chromium'], outputDir: 'test-results/performance', use: chromium },
   ],
   // `npm test` starts the preview server itself (scripts/setup.mjs `runEndToEnd`) so that a
   // stopped run leaves nothing behind; `npx playwright test` alone starts it here.

@@ -85,6 +85,40 @@ export function countPlaywright(report, exitCode, progress) {
 }
 
 /**
+ * One JSON report of several Playwright runs (the end-to-end step's passes, scripts/test.mjs),
+ * as `countPlaywright` and a reader of Playwright's report expect it: the suites and errors of
+ * every run, the counts added up, from the first run's start. Undefined when a run has no
+ * report (it was stopped): then none is written, and its progress lines are what counts.
+ * @param {readonly unknown[]} reports parsed JSON of each run, undefined where there is none
+ * @returns {Record<string, unknown> | undefined}
+ */
+export function mergePlaywrightReports(reports) {
+  /** @type {Record<string, unknown>[]} */
+  const whole = [];
+  for (const report of reports) {
+    if (!isRecord(report) || !isRecord(report['stats'])) return undefined;
+    whole.push(report);
+  }
+  const [first] = whole;
+  if (first === undefined) return undefined;
+  const list = (/** @type {string} */ key) => whole.flatMap((report) => (Array.isArray(report[key]) ? report[key] : []));
+  const sum = (/** @type {string} */ key) => whole.reduce((total, report) => total + numberOr0(/** @type {Record<string, unknown>} */ (report['stats'])[key]), 0);
+  return {
+    ...first,
+    suites: list('suites'),
+    errors: list('errors'),
+    stats: {
+      .../** @type {Record<string, unknown>} */ (first['stats']),
+      duration: sum('duration'),
+      expected: sum('expected'),
+      skipped: sum('skipped'),
+      unexpected: sum('unexpected'),
+      flaky: sum('flaky'),
+    },
+  };
+}
+
+/**
  * Counts a Playwright run that ended without its JSON report from the lines the progress
  * reporter (scripts/e2eProgress.mjs) appended as each test ended: the tests that finished count
  * as the report would have counted them (a test's last line is its outcome over its attempts;
@@ -163,7 +197,7 @@ function readText(path) {
  * @param {string} path
  * @returns {unknown} the parsed file, or undefined when it is missing or not JSON
  */
-function readJson(path) {
+export function readJson(path) {
   try {
     return JSON.parse(readFileSync(path, 'utf8'));
   } catch {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countPlaywright, countPlaywrightProgress, countStep, countVitest, parseArgs } from './ci-summary.mjs';
+import { countPlaywright, countPlaywrightProgress, countStep, countVitest, mergePlaywrightReports, parseArgs } from './ci-summary.mjs';
 
 describe('countVitest', () => {
   it('counts passed and failed tests', () => {
@@ -81,6 +81,21 @@ describe('countPlaywrightProgress', () => {
 
   it('counts a run stopped before any test ended as 1 failed', () => {
     expect(countPlaywrightProgress('\n', 124)).toMatchObject({ passed: 0, failed: 1 });
+  });
+});
+
+describe('mergePlaywrightReports', () => {
+  it("adds up the passes' counts and keeps every suite and error", () => {
+    const first = { config: { workers: 2 }, suites: [{ title: 'a.spec.ts' }], errors: [], stats: { startTime: 't0', duration: 10, expected: 96, unexpected: 1, flaky: 0, skipped: 0 } };
+    const second = { config: { workers: 1 }, suites: [{ title: 'p.spec.ts' }], errors: [{ message: 'x' }], stats: { startTime: 't1', duration: 5, expected: 1, unexpected: 0, flaky: 0, skipped: 0 } };
+    const merged = mergePlaywrightReports([first, second]);
+    expect(merged).toMatchObject({ config: { workers: 2 }, suites: [{ title: 'a.spec.ts' }, { title: 'p.spec.ts' }], errors: [{ message: 'x' }], stats: { startTime: 't0', duration: 15, expected: 97, unexpected: 1 } });
+    expect(countPlaywright(merged, 1)).toMatchObject({ passed: 97, failed: 2 });
+  });
+
+  it('gives no report when a pass has none (it was stopped): its progress lines count then', () => {
+    expect(mergePlaywrightReports([{ stats: { expected: 1 } }, undefined])).toBeUndefined();
+    expect(mergePlaywrightReports([])).toBeUndefined();
   });
 });
 

@@ -8,7 +8,7 @@
 // 1680 s = 28 min), so that a hung step cannot keep CI past its limit.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PLAYWRIGHT_PROGRESS, PLAYWRIGHT_REPORT } from './ci-summary.mjs';
+import { mergePlaywrightReports, PLAYWRIGHT_PROGRESS, PLAYWRIGHT_REPORT, readJson } from './ci-summary.mjs';
 import { bin, chromiumPlan, ensureDependencies, probeChromiumFacts, repoRoot, run, runEndToEnd } from './setup.mjs';
 
 const outDir = process.env['TEST_OUT'] ?? join('.ci', 'out');
@@ -97,13 +97,25 @@ await step('vitest', 900, bin('vitest'), [
 const buildCode = await step('build', 300, bin('vite'), ['build']);
 if (buildCode === 0) {
   // The preview server and Playwright, nothing left running however the step ends (runEndToEnd).
-  // Playwright writes its JSON report only at the end; the progress file counts the tests that
-  // finished when the step's time cap stops it before (scripts/e2eProgress.mjs).
+  // Two passes: every test but the performance test on two workers, then the performance test
+  // alone, since it needs the cores to itself (playwright.config.ts); it runs even when a test of
+  // the first pass failed. Each pass writes its JSON report, merged into one below; both append
+  // to one progress file, which counts the finished tests when a pass is stopped before its report.
   const progress = join(outDir, PLAYWRIGHT_PROGRESS);
   writeFileSync(resolve(repoRoot, progress), '');
-  const env = { ...process.env, PW_JSON: join(outDir, PLAYWRIGHT_REPORT), PW_PROGRESS: progress };
-  const code = await capped('playwright', 1200, (timeoutSeconds) => runEndToEnd([], { timeoutSeconds, env }));
-  if (code !== 0) printFailureContexts('test-results/artifacts');
+  const passReports = ['chromium', 'performance'].map((project) => join(outDir, `playwright-${project}.json`));
+  const env = { ...process.env, PW_PROGRESS: progress };
+  const passes = [
+    { args: ['--project=chromium'], env: { PW_JSON: passReports[0] } },
+    { args: ['--project=performance', '--no-deps'], env: { PW_JSON: passReports[1] } },
+  ];
+  const code = await capped('playwright', 1200, (timeoutSeconds) => runEndToEnd(passes, { timeoutSeconds, env }));
+  const merged = mergePlaywrightReports(passReports.map((file) => readJson(resolve(repoRoot, file))));
+  if (merged !== undefined) writeFileSync(resolve(repoRoot, outDir, PLAYWRIGHT_REPORT), `${JSON.stringify(merged, null, 2)}\n`);
+  if (code !== 0) {
+    printFailureContexts('test-results/artifacts');
+    printFailureContexts('test-results/performance');
+  }
 } else {
   // Testing a stale or partial dist/ would be misleading; the missing report counts as failed.
   console.log('==> playwright: skipped, the build failed');
