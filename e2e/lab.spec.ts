@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import { encodePipelineScenarioLink } from '../src/scenario/link';
+import { defaultPipelineScenario } from '../src/scenario/presets';
 import { LabPage } from './pages/lab';
 
 test.describe('the pipeline lab', () => {
@@ -58,8 +60,13 @@ test.describe('the pipeline lab', () => {
 
   test('reset restores the initial state', async ({ page }) => {
     const lab = new LabPage(page);
-    await lab.goto();
-    await lab.pause();
+    // The lab as it loads, at query 0, opened paused there (view.at): a lab that plays on load can be
+    // past the hog's arrival at query 150 by the time a busy machine pauses it.
+    await page.goto(`./#${encodePipelineScenarioLink({ ...defaultPipelineScenario(), view: { mode: 'normal', hide: [], at: { position: 0, playing: false } } })}`);
+    await expect(lab.byTestId('lane.odin')).toBeVisible();
+    await lab.partsLoaded();
+    expect(await lab.served()).toBe(0);
+    expect(await lab.status()).not.toBe('playing');
     const initialModes = await lab.epModes();
     const initialBlocks = await page.locator('.block').evaluateAll((els) => els.map((e) => (e as HTMLElement).style.left));
     await lab.step(300);
