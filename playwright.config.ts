@@ -49,9 +49,13 @@ export default defineConfig({
   // cores to itself, runs alone (its project, below).
   workers: 2,
   retries: 0,
+  // Every timeout, here and in the tests (but the performance test's: it runs alone), is twice what
+  // it was when the tests ran one at a time: two tests share the cores, so a test under the same
+  // outside load gets about half of them. A timeout is there to end a test that hangs, not to time one.
+  timeout: 60_000,
   // A lazily loaded lab (the serving world's chunk and worker) can take seconds to appear on a
   // loaded CI machine; a route that is lost never appears, however long one waits.
-  expect: { timeout: 10_000 },
+  expect: { timeout: 20_000 },
   forbidOnly: Boolean(process.env['CI']),
   reporter,
   use: {

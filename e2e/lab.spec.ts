@@ -8,12 +8,12 @@ test.describe('the pipeline lab', () => {
     const lab = new LabPage(page);
     await lab.goto();
     await expect(lab.byTestId('app.title')).toHaveText('Interference Lab');
-    await expect.poll(() => lab.served(), { timeout: 10_000 }).toBeGreaterThan(30);
+    await expect.poll(() => lab.served(), { timeout: 20_000 }).toBeGreaterThan(30);
     const first = await lab.throughputPoints();
-    await expect.poll(() => lab.throughputPoints(), { timeout: 10_000 }).toBeGreaterThan(first);
+    await expect.poll(() => lab.throughputPoints(), { timeout: 20_000 }).toBeGreaterThan(first);
     for (const id of ['chart.throughput', 'chart.latency', 'chart.config', 'chart.stages']) await expect(lab.byTestId(id)).toBeVisible();
     // Let the default scenario's memBW hog arrive (query 150) and ODIN react before the screenshot.
-    await expect.poll(() => lab.served(), { timeout: 15_000 }).toBeGreaterThan(260);
+    await expect.poll(() => lab.served(), { timeout: 30_000 }).toBeGreaterThan(260);
     await page.screenshot({ path: test.info().outputPath('main-view.png'), fullPage: true });
     await page.screenshot({ path: 'test-results/main-view.png', fullPage: true });
     lab.expectCleanLog();

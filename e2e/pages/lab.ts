@@ -38,7 +38,7 @@ export class LabPage {
 
   /** Waits until the parts below the first screen (the time line, the chart grid, the dock's lower panels) have loaded their code. */
   async partsLoaded(): Promise<void> {
-    await expect(this.page.locator('[data-deferred]')).toHaveCount(0, { timeout: 15_000 });
+    await expect(this.page.locator('[data-deferred]')).toHaveCount(0, { timeout: 30_000 });
   }
 
   async served(): Promise<number> {
