@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { planRows, type Claim, type ClaimsPlan, type LearningRuns, type PlanShard } from '../scenario/claims';
+import type { Claim } from '../scenario/claimModel';
+import { planRows, type ClaimsPlan, type PlanShard } from '../scenario/claims';
+import type { LearningRuns } from '../scenario/learningRuns';
 import type { ClaimRow, ClaimsShardProvenance } from '../scenario/claimsReport';
 import { cellKey, sweepCells } from '../scenario/sweep';
 import type { CellOutcome } from '../scenario/sweepReport';

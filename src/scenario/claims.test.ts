@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cellsKey, claimRow, CLAIMS, claimScenarios, computeClaims, DEFAULT_LEARNING_RUNS, defaultReading, estimateClaim, formatEstimate, planClaims, planRows, planShardCells, runPlanCells, withLearningRuns, type Claim } from './claims';
+import type { Claim } from './claimModel';
+import { cellsKey, claimRow, CLAIMS, claimScenarios, computeClaims, defaultReading, estimateClaim, formatEstimate, planClaims, planRows, planShardCells, runPlanCells } from './claims';
+import { DEFAULT_LEARNING_RUNS, withLearningRuns } from './learningRuns';
 import { parseAnyScenario } from './parse';
 import type { AnyScenario } from './schema';
 import { sweepCells } from './sweep';

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import shipped from '../../public/claims/report.json';
-import { cellsKey, CLAIMS, claimScenarios, computeClaims, DEFAULT_LEARNING_RUNS, judgeEstimate, withLearningRuns, type Claim } from './claims';
+import type { Claim } from './claimModel';
+import { cellsKey, CLAIMS, claimScenarios, computeClaims, judgeEstimate } from './claims';
+import { DEFAULT_LEARNING_RUNS, withLearningRuns } from './learningRuns';
 import type { ClaimRow, ClaimsReport } from './claimsReport';
 import { checkClaimsReport } from './claimsReportCheck';
 import { REAL_CLAIM_ID } from './realClaim';

@@ -1,4 +1,5 @@
-import { CLAIMS, computeClaims, DEFAULT_LEARNING_RUNS, withLearningRuns } from '../scenario/claims';
+import { CLAIMS, computeClaims } from '../scenario/claims';
+import { DEFAULT_LEARNING_RUNS, withLearningRuns } from '../scenario/learningRuns';
 import type { RowComputer } from './claimsStore';
 
 /**

@@ -1,6 +1,7 @@
 import { subscribeWithSelector } from 'zustand/middleware';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { ClaimsProgress, LearningRuns, RunCells } from '../scenario/claims';
+import type { ClaimsProgress, RunCells } from '../scenario/claims';
+import type { LearningRuns } from '../scenario/learningRuns';
 import type { ClaimRow, ClaimsProvenance, ClaimsReport, Paper } from '../scenario/claimsReport';
 import { costliestFirst } from '../scenario/cost';
 import type { AnyScenario, FieldError } from '../scenario/schema';

@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { Option } from 'commander';
-import { CLAIMS, DEFAULT_LEARNING_RUNS, LEARNING_RUNS_LIMITS, planClaims, planRows, runPlanCells, withLearningRuns, type Claim, type ClaimsPlan, type LearningRuns, type PlanShard, type RunSomeCells } from '../../scenario/claims';
+import type { Claim } from '../../scenario/claimModel';
+import { CLAIMS, planClaims, planRows, runPlanCells, type ClaimsPlan, type PlanShard, type RunSomeCells } from '../../scenario/claims';
+import { DEFAULT_LEARNING_RUNS, LEARNING_RUNS_LIMITS, withLearningRuns, type LearningRuns } from '../../scenario/learningRuns';
 import { claimsMarkdown, claimsTable } from '../../scenario/claimsFormat';
 import { CLAIMS_REPORT_VERSION, type ClaimsReport, type Paper } from '../../scenario/claimsReport';
 import { runCell } from '../../scenario/sweepReport';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExploreData } from '../../charts/exploreData';
-import { BCEDGE_CLAIMS, ODIN_CLAIMS } from '../../scenario/claims';
+import { ODIN_CLAIMS } from '../../worlds/pipeline/claims';
+import { BCEDGE_CLAIMS } from '../../worlds/serving/claims';
 import { findSurprises, SURPRISE_CLAIMS } from './surprises';
 
 /** Lines of one axis: per lane, its means at each value (null: not run yet). */
