@@ -1,18 +1,16 @@
 import type { ServingSummary } from '../engine/serving/metrics';
-import type { AdmissionView, ModelAction, ServingScheduler } from '../engine/serving/scheduler';
-import { wrapDecide } from '../engine/serving/scheduler';
+import type { ModelAction } from '../engine/serving/scheduler';
 import type { ServingRunSpec } from '../engine/serving/simulation';
 import type { LaneRun, LaneRunSnapshot } from '../scenario/deviceCopies';
 import { parseWorldScenario } from '../scenario/parse';
 import { servingWorld } from '../worlds/serving/world';
 import type { FieldError, ServingScenario } from '../scenario/schema';
-import { buildLaneRun, buildServingSpec, deviceCopiesOf, laneReport, servingLaneParameters } from '../scenario/servingRunner';
-import { LearningScheduler } from '../agents/learningScheduler';
+import { buildLaneRun, buildServingSpec, deviceCopiesOf, laneReport } from '../scenario/servingRunner';
 import type { AgentFile } from '../agents/learner';
 import { DiscreteSac, type SacUpdateExplained } from '../agents/sac';
-import { isLearningScheduler, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext, type LearningFactory, type ServingSchedulerId } from '../schedulers/serving/registry';
+import { isLearningScheduler, SERVING_SCHEDULERS, servingLaneLabel, type LearningFactory, type ServingSchedulerId } from '../schedulers/serving/registry';
 import { createFixed } from '../schedulers/serving/fixed';
-import { LearningLane, type LearningLaneSnapshot } from './learningLane';
+import type { LearningLaneSnapshot } from './learningLane';
 import { TICK_BUDGET_MS, type SessionHost } from './liveLoop';
 import type { Answer } from './liveProtocol';
 import { describeValue, indexProblem, LiveSession, refuse } from './liveSession';
@@ -30,51 +28,9 @@ import type {
 import { SERVING_SPEED_LIMITS } from './servingProtocol';
 import { referencePlanKey, ReferenceSearches, type SearchRequest, type SearchWorkerPort } from './referenceLanes';
 import { referenceSearchBound, type ReferenceResult } from '../schedulers/serving/reference';
-import { ServingSeries, type ServingSeriesSnapshot } from './servingSeries';
+import type { ServingSeriesSnapshot } from './servingSeries';
+import { buildLane, modelHooks, recordSlot, servingLaneInfo, type Lane } from './servingLanes';
 import type { FrameContext, FrameExtra, SessionContext, TimeTravel, WorldPlugin } from './worldPlugin';
-
-/** What a lane's scheduler wrapper shares with the session. */
-interface LaneHooks {
-  /** Per-model actions set by the page (fixed lanes only); null = the scheduler's own. */
-  readonly overrides: (ModelAction | null)[] | null;
-  /** The engine's admission view, captured at the first request (its getters read live state). */
-  view: AdmissionView | null;
-}
-
-/**
- * A lane that runs with the others. Where the scenario serves its models apart (BCEdge §V-D's
- * Nano and TX2, scenario/deviceCopies.ts) its run is the device copies, with one scheduler,
- * one set of hooks and (learning lanes) one learner per copy.
- */
-interface Lane {
-  readonly kind: 'running';
-  info: ServingLaneInfo;
-  /** The schedulers as built (before the session's wrapper), one per device copy (one when shared), disposed with the lane. */
-  readonly inners: readonly ServingScheduler[];
-  /**
-   * Present for learning lanes: the learner of the first device copy (the only one when the
-   * device is shared), whose curve, policy and agent the page shows, exports and explains.
-   */
-  readonly learning: LearningLane | null;
-  /** Every copy's learner (`learning` first): each records its slots and takes a loaded agent. */
-  readonly learnings: readonly LearningLane[];
-  /** Wall-clock time of the lane's decisions, ms, and their number (Fig. 16). */
-  decisionMs: number;
-  decisions: number;
-  readonly run: LaneRun;
-  /** The copies' specs, or null when the models share the device. */
-  readonly copies: readonly ServingRunSpec[] | null;
-  readonly series: ServingSeries;
-  /** The hooks of each copy's scheduler (one when the device is shared). */
-  readonly hooks: readonly LaneHooks[];
-  /** The action in force during the slot under way. */
-  action: readonly ModelAction[];
-}
-
-/** Where model `m` of a lane is decided: its copy's hooks and its index there. */
-function modelHooks(lane: Pick<Lane, 'copies' | 'hooks'>, m: number): { readonly hooks: LaneHooks; readonly index: number } {
-  return lane.copies === null ? { hooks: lane.hooks[0]!, index: m } : { hooks: lane.hooks[m]!, index: 0 };
-}
 
 /**
  * A lane not drawn yet (ARCHITECTURE §3): a reference lane whose search runs beside the run
@@ -191,29 +147,6 @@ const REFERENCE_SLICE_GAP_MS = 4;
 
 /** Configuration changes the time line shows at most (the newest; slider drags make many). */
 const TIMELINE_CONFIG_MARKERS = 500;
-
-/**
- * Wraps a lane's scheduler: per-model overrides on top of its decisions (the page's sliders
- * for a fixed lane, applied at the next slot boundary, where the engine asks for a
- * decision), and an `admit` that captures the engine's admission view for the live slack
- * buckets. Without an own `admit`, the wrapper admits everything, as the engine does.
- */
-function wrapScheduler(inner: ServingScheduler, hooks: LaneHooks, timing: { now(): number; add(ms: number): void }): ServingScheduler {
-  return wrapDecide(
-    inner,
-    (observation, decide) => {
-      const t0 = timing.now();
-      const action = decide(observation);
-      timing.add(timing.now() - t0);
-      const overrides = hooks.overrides;
-      return overrides === null ? action : action.map((a, m) => overrides[m] ?? a);
-    },
-    (request, view, admit) => {
-      hooks.view = view;
-      return admit === undefined ? true : admit(request, view);
-    },
-  );
-}
 
 /** The serving world's types in the generic session. */
 export interface ServingTypes {
@@ -375,7 +308,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     this.slotMs = spec.assumptions.slotMs;
     const requests: SearchRequest[] = [];
     this.lanes = scenario.serving.lanes.map((l, index): AnyLane => {
-      const info = this.laneInfo(index);
+      const info = servingLaneInfo(this.base!, index);
       // A learner whose TensorFlow.js is still loading joins once it is here.
       if (info.learning && this.learningFactory === null) return { kind: 'waiting', waitsFor: 'learner', info, keys: [], total: 0, chase: null };
       const search = SERVING_SCHEDULERS[l.scheduler].reference;
@@ -395,20 +328,6 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     this.searches.want(requests);
     this.replaceDue = true;
     this.sliceLater();
-  }
-
-  /** Lane `index` as the scenario the lanes were built from has it (live settings not applied). */
-  private laneInfo(index: number): ServingLaneInfo {
-    const l = this.base!.serving.lanes[index]!;
-    const params = servingLaneParameters(l);
-    return {
-      index,
-      scheduler: l.scheduler,
-      label: servingLaneLabel(l.scheduler, params),
-      params,
-      configurable: l.scheduler === 'fixed',
-      learning: isLearningScheduler(l.scheduler),
-    };
   }
 
   /** Lanes at time 0 afresh from `base`, for a change of what they start from (a scripted tenant ended live). */
@@ -468,7 +387,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
         const now = this.lanes[index];
         const inners = now === undefined ? [] : now.kind === 'running' ? now.inners : (now.chase?.lane.inners ?? []);
         for (const inner of inners) inner.dispose?.();
-        return this.replayLaneTo(this.buildLane(this.laneInfo(index)), c.timeMs, c.slot);
+        return this.replayLaneTo(this.buildLane(servingLaneInfo(this.base!, index)), c.timeMs, c.slot);
       }
       lane.run.restore(state.run);
       state.schedulers.forEach((s, i) => lane.inners[i]!.restore!(s));
@@ -514,49 +433,8 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
 
   /** Builds a lane at time 0 (a reference lane with its plans, found before: one per device copy). */
   private buildLane(info: ServingLaneInfo, referenceResults?: readonly ReferenceResult[]): Lane {
-    const spec = { ...this.spec!, seriesCap: 2 };
-    const copies = this.copies?.map((c) => ({ ...c, seriesCap: 2 })) ?? null;
-    const models = spec.models.map((m) => m.model);
-    const lane: Pick<Lane, 'decisionMs' | 'decisions'> = { decisionMs: 0, decisions: 0 };
-    const timing = {
-      now: () => this.session.now(),
-      add: (ms: number) => {
-        lane.decisionMs += ms;
-        lane.decisions++;
-      },
-    };
-    const inners: ServingScheduler[] = [];
-    const hooks: LaneHooks[] = [];
-    const run = buildLaneRun(
-      spec,
-      copies,
-      (own, i) => {
-        const ownModels = own.models.map((m) => m.model);
-        const context = servingSchedulerContext(this.base!.seed, ownModels, this.learningFactory ?? undefined, own);
-        const referenceResult = referenceResults?.[i];
-        const inner = SERVING_SCHEDULERS[info.scheduler as keyof typeof SERVING_SCHEDULERS].create(info.params, referenceResult === undefined ? context : { ...context, referenceResult });
-        inners.push(inner);
-        const h: LaneHooks = { overrides: info.scheduler === 'fixed' ? ownModels.map(() => null) : null, view: null };
-        hooks.push(h);
-        return wrapScheduler(inner, h, timing);
-      },
-      () => {
-        for (const inner of inners) inner.dispose?.();
-      },
-    );
-    const learnings = inners.flatMap((inner) => (inner instanceof LearningScheduler ? [new LearningLane(inner)] : []));
-    return Object.assign(lane, {
-      kind: 'running' as const,
-      info,
-      inners,
-      learning: learnings[0] ?? null,
-      learnings,
-      run,
-      copies,
-      series: new ServingSeries(models.length),
-      hooks,
-      action: run.currentAction,
-    });
+    const build = { spec: this.spec!, copies: this.copies, seed: this.base!.seed, learningFactory: this.learningFactory, now: () => this.session.now() };
+    return buildLane(info, build, referenceResults);
   }
 
   /** The lanes that run (a reference lane still waiting for its plan does not). */
@@ -672,26 +550,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     for (const lane of lanes) lane.run.advanceTo(next);
     if (next < end) return slot;
     const slotStart = slot * this.slotMs;
-    for (const lane of lanes) {
-      // The reporting interval's numbers (under slot `eq1` the models' own scheduling slots differ from it).
-      const interval = lane.run.lastIntervalStats;
-      const samples = lane.action.map((a, i) => {
-        const s = interval?.[i];
-        return {
-          arrivals: s?.arrivals ?? 0,
-          completed: s?.completed ?? 0,
-          latencyMeanMs: s?.latencyMeanMs ?? 0,
-          utility: s?.utility ?? null,
-          violations: s?.violations ?? 0,
-          batchSize: a.batchSize,
-          instances: a.instances,
-        };
-      });
-      lane.series.add(slotStart, end, samples);
-      if (end >= this.durationMs) lane.series.flush();
-      for (const learning of lane.learnings) learning.recordSlot(slot);
-      lane.action = lane.run.currentAction;
-    }
+    for (const lane of lanes) recordSlot(lane, slot, slotStart, end, end >= this.durationMs);
     return slot + 1;
   }
 
