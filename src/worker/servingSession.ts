@@ -8,7 +8,7 @@ import type { FieldError, ServingScenario } from '../scenario/schema';
 import { buildLaneRun, buildServingSpec, deviceCopiesOf, laneReport } from '../scenario/servingRunner';
 import type { AgentFile } from '../agents/learner';
 import { DiscreteSac, type SacUpdateExplained } from '../agents/sac';
-import { isLearningScheduler, SERVING_SCHEDULERS, servingLaneLabel, type LearningFactory, type ServingSchedulerId } from '../schedulers/serving/registry';
+import { isLearningScheduler, SERVING_SCHEDULERS, type LearningFactory } from '../schedulers/serving/registry';
 import { createFixed } from '../schedulers/serving/fixed';
 import type { LearningLaneSnapshot } from './learningLane';
 import { TICK_BUDGET_MS, type SessionHost } from './liveLoop';
@@ -21,7 +21,6 @@ import type {
   ServingLaneInfo,
   ServingLaneLive,
   ServingLoaded,
-  ServingMarker,
   ServingModelLive,
   ServingSeriesChunk,
 } from './servingProtocol';
@@ -29,6 +28,7 @@ import { SERVING_SPEED_LIMITS } from './servingProtocol';
 import { referencePlanKey, ReferenceSearches, type SearchRequest, type SearchWorkerPort } from './referenceLanes';
 import { referenceSearchBound, type ReferenceResult } from '../schedulers/serving/reference';
 import type { ServingSeriesSnapshot } from './servingSeries';
+import { allBackgrounds, applyEditToLane, scenarioWithEdits, scriptedBackgrounds, timelineMarkers, type ServingEdit } from './servingEdits';
 import { buildLane, modelHooks, recordSlot, servingLaneInfo, type Lane } from './servingLanes';
 import type { FrameContext, FrameExtra, SessionContext, TimeTravel, WorldPlugin } from './worldPlugin';
 
@@ -130,23 +130,11 @@ export const SERVING_CHECKPOINT_POLICY: ServingCheckpointPolicy = {
   budgetBytes: SERVING_CHECKPOINT_BUDGET_BYTES,
 };
 
-/** A live change, kept so that a replay reproduces it at the same simulated time. */
-export type ServingEdit =
-  | { readonly kind: 'config'; readonly atMs: number; readonly lane: number; readonly model: number; readonly action: ModelAction }
-  | { kind: 'background'; readonly atMs: number; readonly id: number; readonly intensity: number; readonly memoryMb: number; toMs: number | null }
-  /** An agent loaded into a learning lane (from a file or the browser's storage). */
-  | { readonly kind: 'agent'; readonly atMs: number; readonly lane: number; readonly file: unknown }
-  /** One SAC update applied by the walkthrough (it changes the learner, so a replay applies it too). */
-  | { readonly kind: 'explain'; readonly atMs: number; readonly lane: number };
-
 /**
  * Wall-clock pause between two slices of the reference lanes' work, ms: as the sweeps'
  * (`servingSweeps.ts`), the live run's ticks and the page's calls come first.
  */
 const REFERENCE_SLICE_GAP_MS = 4;
-
-/** Configuration changes the time line shows at most (the newest; slider drags make many). */
-const TIMELINE_CONFIG_MARKERS = 500;
 
 /** The serving world's types in the generic session. */
 export interface ServingTypes {
@@ -282,13 +270,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     this.base = scenario;
     this.timelineDue = true;
     this.rebuild();
-    this.scripted = scenario.serving.background.map((b, i) => ({
-      id: i + 1,
-      intensity: b.intensity,
-      memoryMb: b.memoryMb ?? 0,
-      fromMs: b.fromS * 1000,
-      toMs: b.toS === null ? null : b.toS * 1000,
-    }));
+    this.scripted = scriptedBackgrounds(scenario);
     this.nextBackgroundId = this.scripted.length + 1;
   }
 
@@ -421,7 +403,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
       for (const edit of this.session.edits()) {
         if (edit.atMs > chase.timeMs || edit.atMs >= timeMs || chase.applied.has(edit)) continue;
         chase.applied.add(edit);
-        this.applyEditTo(lane, edit);
+        applyEditToLane(lane, edit, this.base!.serving.models);
       }
       if (chase.timeMs === timeMs && chase.slot === slot) return lane;
       let stop = timeMs;
@@ -449,30 +431,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   }
 
   applyEdit(c: ServingEdit): void {
-    for (const lane of this.running()) this.applyEditTo(lane, c);
-  }
-
-  /** A live edit on one lane (those of another lane leave it as it is). */
-  private applyEditTo(lane: Lane, c: ServingEdit): void {
-    if (c.kind === 'background') {
-      lane.run.addBackground({ fromMs: c.atMs, toMs: c.toMs, intensity: c.intensity, memoryMb: c.memoryMb });
-      return;
-    }
-    if (c.lane !== lane.info.index) return;
-    if (c.kind === 'agent') {
-      // An agent loaded into a lane is deployed on every device copy of it.
-      for (const learning of lane.learnings) learning.importAgent(c.file);
-    } else if (c.kind === 'explain') {
-      const learner = lane.learning?.scheduler.learner;
-      if (learner instanceof DiscreteSac) learner.explainUpdate();
-    } else {
-      const { hooks, index } = modelHooks(lane, c.model);
-      hooks.overrides![index] = { ...c.action };
-      const id = this.base!.serving.models[c.model]!.model;
-      const params = { ...lane.info.params, [`batchSize.${id}`]: c.action.batchSize, [`instances.${id}`]: c.action.instances };
-      // The title follows (a model set apart by the per-model sliders is named), as a link reopened with these settings names it.
-      lane.info = { ...lane.info, params, label: servingLaneLabel(lane.info.scheduler as ServingSchedulerId, params) };
-    }
+    for (const lane of this.running()) applyEditToLane(lane, c, this.base!.serving.models);
   }
 
   forgetAfter(): void {
@@ -506,30 +465,12 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
 
   /** The scenario as it stands (live backgrounds and per-model settings included). */
   currentScenario(): ServingScenario {
-    const base = this.base!;
-    const background = [...base.serving.background];
-    const lanes = base.serving.lanes.map((l) => ({ ...l, params: { ...l.params } }));
-    const models = base.serving.models;
-    for (const c of this.session.edits()) {
-      if (c.kind === 'agent' || c.kind === 'explain') continue;
-      if (c.kind === 'background') {
-        background.push({ fromS: c.atMs / 1000, toS: c.toMs === null ? null : c.toMs / 1000, intensity: c.intensity, memoryMb: c.memoryMb });
-      } else {
-        const params = lanes[c.lane]!.params;
-        const id = models[c.model]!.model;
-        params[`batchSize.${id}`] = c.action.batchSize;
-        params[`instances.${id}`] = c.action.instances;
-      }
-    }
-    return { ...base, serving: { ...base.serving, background, lanes } };
+    return scenarioWithEdits(this.base!, this.session.edits());
   }
 
   /** Every background: the scenario's and those dropped live. */
   backgrounds(): BackgroundView[] {
-    const live = this.session.edits().flatMap((c) =>
-      c.kind === 'background' ? [{ id: c.id, intensity: c.intensity, memoryMb: c.memoryMb, fromMs: c.atMs, toMs: c.toMs }] : [],
-    );
-    return [...this.scripted, ...live];
+    return allBackgrounds(this.scripted, this.session.edits());
   }
 
   /** One stretch: to the next slot boundary or `target`, whichever comes first. */
@@ -607,7 +548,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   frameExtra(context: FrameContext): FrameExtra<ServingFrame> {
     let timeline: ServingFrame['timeline'];
     if (this.timelineDue || context.force) {
-      timeline = { markers: this.timelineMarkers() };
+      timeline = { markers: timelineMarkers(this.backgrounds(), this.session.edits(), this.base?.serving.models ?? []) };
       this.timelineDue = false;
     }
     return {
@@ -722,7 +663,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     for (const edit of this.session.edits()) {
       if (edit.atMs > chase.timeMs || chase.applied.has(edit)) continue;
       chase.applied.add(edit);
-      this.applyEditTo(chase.lane, edit);
+      applyEditToLane(chase.lane, edit, this.base!.serving.models);
     }
   }
 
@@ -731,22 +672,6 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     let next = Number.POSITIVE_INFINITY;
     for (const edit of this.session.edits()) if (!chase.applied.has(edit) && edit.atMs > chase.timeMs && edit.atMs < next) next = edit.atMs;
     return next;
-  }
-
-  /** The time line's markers: tenants arriving and leaving, configuration changes (fixed lanes), agents loaded. */
-  private timelineMarkers(): ServingMarker[] {
-    const markers: ServingMarker[] = [];
-    for (const b of this.backgrounds()) {
-      markers.push({ timeMs: b.fromMs, kind: 'tenant-on', lane: -1, background: b.id });
-      if (b.toMs !== null) markers.push({ timeMs: b.toMs, kind: 'tenant-off', lane: -1, background: b.id });
-    }
-    const edits = this.session.edits();
-    const configs = edits.filter((c) => c.kind === 'config');
-    for (const c of configs.slice(-TIMELINE_CONFIG_MARKERS)) {
-      markers.push({ timeMs: c.atMs, kind: 'config', lane: c.lane, model: this.base!.serving.models[c.model]!.model, batchSize: c.action.batchSize, instances: c.action.instances });
-    }
-    for (const c of edits) if (c.kind === 'agent') markers.push({ timeMs: c.atMs, kind: 'agent', lane: c.lane });
-    return markers.sort((a, b) => a.timeMs - b.timeMs);
   }
 
   private slotEnd(slot: number): number {
