@@ -8,10 +8,10 @@ import type { FieldError, ServingScenario } from '../scenario/schema';
 import { buildLaneRun, buildServingSpec, deviceCopiesOf, laneReport } from '../scenario/servingRunner';
 import type { AgentFile } from '../agents/learner';
 import { DiscreteSac, type SacUpdateExplained } from '../agents/sac';
-import { isLearningScheduler, SERVING_SCHEDULERS, type LearningFactory } from '../schedulers/serving/registry';
+import { isLearningScheduler, type LearningFactory } from '../schedulers/serving/registry';
 import { createFixed } from '../schedulers/serving/fixed';
 import type { LearningLaneSnapshot } from './learningLane';
-import { TICK_BUDGET_MS, type SessionHost } from './liveLoop';
+import type { SessionHost } from './liveLoop';
 import type { Answer } from './liveProtocol';
 import { describeValue, indexProblem, LiveSession, refuse } from './liveSession';
 import type {
@@ -25,44 +25,13 @@ import type {
   ServingSeriesChunk,
 } from './servingProtocol';
 import { SERVING_SPEED_LIMITS } from './servingProtocol';
-import { referencePlanKey, ReferenceSearches, type SearchRequest, type SearchWorkerPort } from './referenceLanes';
-import { referenceSearchBound, type ReferenceResult } from '../schedulers/serving/reference';
+import type { SearchWorkerPort } from './referenceLanes';
+import type { ReferenceResult } from '../schedulers/serving/reference';
 import type { ServingSeriesSnapshot } from './servingSeries';
 import { allBackgrounds, applyEditToLane, scenarioWithEdits, scriptedBackgrounds, timelineMarkers, type ServingEdit } from './servingEdits';
 import { buildLane, modelHooks, recordSlot, servingLaneInfo, type Lane } from './servingLanes';
+import { disposeLane, LateLanes, waitingFor, type AnyLane, type WaitingLane } from './servingLateLanes';
 import type { FrameContext, FrameExtra, SessionContext, TimeTravel, WorldPlugin } from './worldPlugin';
-
-/**
- * A lane not drawn yet (ARCHITECTURE §3): a reference lane whose search runs beside the run
- * (`waitsFor: 'plan'`), or a learning lane whose TensorFlow.js (and shipped agent) loads beside
- * it (`'learner'`). Once its plan or its learner is at hand the lane is built and run from time
- * 0 up to the others (`chase`), then it joins them: the other lanes do not wait for it.
- */
-interface WaitingLane {
-  readonly kind: 'waiting';
-  readonly waitsFor: 'plan' | 'learner';
-  readonly info: ServingLaneInfo;
-  /** Its plan's key (`referencePlanKey`): one per device copy where the models are served apart, each searched on its copy. */
-  readonly keys: readonly string[];
-  /** The most evaluations its search can take (`referenceSearchBound`). */
-  readonly total: number;
-  chase: Chase | null;
-}
-
-/** A lane built late, being run up to the others' time with the live edits at their times. */
-interface Chase {
-  readonly lane: Lane;
-  timeMs: number;
-  slot: number;
-  /** The evaluations its search took. */
-  readonly evaluations: number;
-  /** The live edits it has had. */
-  readonly applied: Set<ServingEdit>;
-  /** How far behind the others it was when its last slice began, ms (a chase that does not gain finishes in one go). */
-  behindMs: number;
-}
-
-type AnyLane = Lane | WaitingLane;
 
 /**
  * A lane as a checkpoint holds it: the lane object (alive as long as the run is, since only
@@ -130,12 +99,6 @@ export const SERVING_CHECKPOINT_POLICY: ServingCheckpointPolicy = {
   budgetBytes: SERVING_CHECKPOINT_BUDGET_BYTES,
 };
 
-/**
- * Wall-clock pause between two slices of the reference lanes' work, ms: as the sweeps'
- * (`servingSweeps.ts`), the live run's ticks and the page's calls come first.
- */
-const REFERENCE_SLICE_GAP_MS = 4;
-
 /** The serving world's types in the generic session. */
 export interface ServingTypes {
   readonly scenario: ServingScenario;
@@ -200,10 +163,8 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   private spec: ServingRunSpec | null = null;
   /** The specs of its device copies when `base` serves its models apart (scenario/deviceCopies.ts), else null. */
   private copies: ServingRunSpec[] | null = null;
-  /** The reference lanes' searches and the plans found, kept across loads. */
-  readonly searches: ReferenceSearches;
-  /** A slice of the reference lanes' work is scheduled. */
-  private sliceDue = false;
+  /** The lanes built late: the reference lanes' searches (their plans kept across loads) and the lanes catching up. */
+  private readonly late: LateLanes;
   /** The time line's markers changed (a live edit): the next frame carries them. */
   timelineDue = true;
   /** Builds the learning lanes; set by the worker once TensorFlow.js is loaded. */
@@ -222,12 +183,22 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
    * `searchPort`: a worker of its own for the reference searches (the page's); without one they run here in slices.
    */
   constructor(checkpoints: Partial<ServingCheckpointPolicy> = {}, searchPort: SearchWorkerPort | null = null) {
-    this.searches = new ReferenceSearches(undefined, searchPort);
-    this.searches.listen((found) => {
-      if (found !== null) this.planFound(found);
-      this.sliceLater();
-      this.session.report(false);
-    });
+    this.late = new LateLanes(
+      {
+        lanes: () => this.lanes,
+        at: () => ({ timeMs: this.timeMs, slot: this.slot }),
+        learningFactory: () => this.learningFactory,
+        session: () => this.session,
+        buildLane: (info, plans) => this.buildLane(info, plans),
+        // A lane joined: the page takes every lane's points afresh, as after a jump.
+        joined: () => this.jumped(),
+        slotEnd: (slot) => this.slotEnd(slot),
+        stretch: (lanes, slot, target) => this.stretch(lanes, slot, target),
+        edits: () => this.session.edits(),
+        applyEditTo: (lane, edit) => applyEditToLane(lane, edit, this.base!.serving.models),
+      },
+      searchPort,
+    );
     const policy = { ...SERVING_CHECKPOINT_POLICY, ...checkpoints };
     this.timeTravel = {
       by: 'checkpoints',
@@ -288,28 +259,12 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     this.slot = 0;
     this.durationMs = spec.durationMs;
     this.slotMs = spec.assumptions.slotMs;
-    const requests: SearchRequest[] = [];
-    this.lanes = scenario.serving.lanes.map((l, index): AnyLane => {
-      const info = servingLaneInfo(this.base!, index);
-      // A learner whose TensorFlow.js is still loading joins once it is here.
-      if (info.learning && this.learningFactory === null) return { kind: 'waiting', waitsFor: 'learner', info, keys: [], total: 0, chase: null };
-      const search = SERVING_SCHEDULERS[l.scheduler].reference;
-      if (search === undefined) return this.buildLane(info);
-      const searchParams = search.params(info.params);
-      // Each device copy searches its own plan on its own run (as the command line does).
-      const specs = this.copies ?? [spec];
-      const keys = specs.map((own) => referencePlanKey(search.kind, own, searchParams));
-      const plans = keys.map((key) => this.searches.plans.get(key));
-      if (plans.every((plan) => plan !== undefined)) return this.buildLane(info, plans as ReferenceResult[]);
-      specs.forEach((own, i) => {
-        if (plans[i] === undefined) requests.push({ key: keys[i]!, search, spec: own, params: searchParams });
-      });
-      const total = specs.reduce((sum, own) => sum + referenceSearchBound(search.kind, own, searchParams), 0);
-      return { kind: 'waiting', waitsFor: 'plan', info, keys, total, chase: null };
-    });
-    this.searches.want(requests);
+    this.lanes = this.late.start(
+      scenario.serving.lanes.map((_, index) => servingLaneInfo(scenario, index)),
+      this.copies ?? [spec],
+    );
     this.replaceDue = true;
-    this.sliceLater();
+    this.late.sliceLater();
   }
 
   /** Lanes at time 0 afresh from `base`, for a change of what they start from (a scripted tenant ended live). */
@@ -351,9 +306,9 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   /**
    * Back to a checkpoint: each lane that ran then is that very lane, put back as it was; one
    * whose scheduler could not be copied is built afresh and replayed from time 0 to the
-   * checkpoint with the live edits before it (`replayLaneTo`). A reference lane that waited
+   * checkpoint with the live edits before it (`LateLanes.replayTo`). A reference lane that waited
    * for its plan waits again, or, its plan known by now, catches up from time 0 as it does
-   * when its search ends (`chase`).
+   * when its search ends (`LateLanes`).
    */
   private restore(c: ServingCheckpoint): void {
     this.timeMs = c.timeMs;
@@ -366,10 +321,8 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
       }
       if (state.schedulers === null) {
         // Its scheduler's state could not be copied: the lane as it stands is dropped, and one built afresh replays to the checkpoint.
-        const now = this.lanes[index];
-        const inners = now === undefined ? [] : now.kind === 'running' ? now.inners : (now.chase?.lane.inners ?? []);
-        for (const inner of inners) inner.dispose?.();
-        return this.replayLaneTo(this.buildLane(servingLaneInfo(this.base!, index)), c.timeMs, c.slot);
+        disposeLane(this.lanes[index]);
+        return this.late.replayTo(this.buildLane(servingLaneInfo(this.base!, index)), c.timeMs, c.slot);
       }
       lane.run.restore(state.run);
       state.schedulers.forEach((s, i) => lane.inners[i]!.restore!(s));
@@ -385,32 +338,9 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
       state.learnings.forEach((l, i) => lane.learnings[i]!.restore(l));
       return lane;
     });
-    // Lanes whose plan (or learner) is known by now catch up from time 0; the others wait for their search (or TensorFlow.js).
-    for (const key of new Set(this.lanes.flatMap((l) => (l.kind === 'waiting' ? l.keys : [])))) if (this.searches.plans.get(key) !== undefined) this.planFound(key);
-    if (this.learningFactory !== null) this.learnersReady();
+    this.late.restored();
     this.replaceDue = true;
-    this.sliceLater();
-  }
-
-  /**
-   * Runs a lane built at time 0 to `timeMs` (slot `slot` under way), stretch by stretch as the
-   * session runs them, with the live edits made before `timeMs` (those made at it are the
-   * session's to apply, after the restore): the lane a replay from 0 would give.
-   */
-  private replayLaneTo(lane: Lane, timeMs: number, slot: number): Lane {
-    const chase: Chase = { lane, timeMs: 0, slot: 0, evaluations: 0, applied: new Set(), behindMs: 0 };
-    for (;;) {
-      for (const edit of this.session.edits()) {
-        if (edit.atMs > chase.timeMs || edit.atMs >= timeMs || chase.applied.has(edit)) continue;
-        chase.applied.add(edit);
-        applyEditToLane(lane, edit, this.base!.serving.models);
-      }
-      if (chase.timeMs === timeMs && chase.slot === slot) return lane;
-      let stop = timeMs;
-      for (const edit of this.session.edits()) if (!chase.applied.has(edit) && edit.atMs > chase.timeMs && edit.atMs < stop) stop = edit.atMs;
-      chase.timeMs = Math.min(this.slotEnd(chase.slot), stop);
-      chase.slot = this.stretch([lane], chase.slot, stop);
-    }
+    this.late.sliceLater();
   }
 
   /** Builds a lane at time 0 (a reference lane with its plans, found before: one per device copy). */
@@ -483,7 +413,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   /**
    * One stretch of `lanes` in slot `slot`: to the slot's end or `target`, whichever comes
    * first, and the slot's point when it ends. Gives the slot under way after it. The lanes
-   * that run and a lane catching up with them (`chase`) take the same stretches.
+   * that run and a lane catching up with them (`LateLanes`) take the same stretches.
    */
   private stretch(lanes: readonly Lane[], slot: number, target: number): number {
     const end = this.slotEnd(slot);
@@ -524,7 +454,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
       const search = { done: 0, total: 0, replayedMs: chase === null ? null : chase.timeMs, learner, ...(this.learningError !== null && chase === null ? { error: this.learningError } : {}) };
       return { points: emptyChunk(), live: null, decisionUs: null, search };
     }
-    const done = chase === null ? lane.keys.reduce((sum, key) => sum + (this.searches.plans.get(key)?.evaluations ?? this.searches.progress(key)?.done ?? 0), 0) : chase.evaluations;
+    const done = chase === null ? lane.keys.reduce((sum, key) => sum + (this.late.searches.plans.get(key)?.evaluations ?? this.late.searches.progress(key)?.done ?? 0), 0) : chase.evaluations;
     return {
       points: emptyChunk(),
       live: null,
@@ -561,117 +491,15 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     };
   }
 
-  /** Frees the lanes' learners (tensors are not garbage-collected). */
-  private disposeLanes(): void {
-    for (const lane of this.lanes) for (const inner of (lane.kind === 'running' ? lane : lane.chase?.lane)?.inners ?? []) inner.dispose?.();
-    this.lanes = [];
-  }
-
-  /** Schedules a slice of the reference lanes' work, if there is some and none is scheduled. */
-  private sliceLater(): void {
-    if (this.sliceDue || !(this.searches.busy || this.lanes.some((l) => l.kind === 'waiting' && l.chase !== null))) return;
-    this.sliceDue = true;
-    const later = () => this.session.schedule(() => this.slice(), REFERENCE_SLICE_GAP_MS);
-    // Background work: the first frame of a run goes out before the searches start (BackgroundGate).
-    if (this.session.background === undefined) later();
-    else this.session.background(later);
-  }
-
-  /**
-   * The reference lanes' work for at most TICK_BUDGET_MS: lanes whose plan is known catch up
-   * first (they are the nearest to being drawn), then the searches, one step at a time. A
-   * lane that catches up joins the others at once, in the same task, so the run cannot move
-   * in between; the frame after it carries every lane's points again (a lane built late has
-   * compacted its series on its own).
-   */
-  private slice(): void {
-    this.sliceDue = false;
-    const startMs = this.session.now();
-    let joined = false;
-    let searched = false;
-    do {
-      const chasing = this.lanes.find((l): l is WaitingLane => l.kind === 'waiting' && l.chase !== null);
-      if (chasing !== undefined) {
-        if (this.chaseStep(chasing.chase!, startMs)) {
-          this.lanes[chasing.info.index] = chasing.chase!.lane;
-          joined = true;
-        }
-        continue;
-      }
-      if (!this.searches.busy) break;
-      searched = true;
-      const found = this.searches.step();
-      if (found !== null) this.planFound(found);
-    } while (this.session.now() - startMs < TICK_BUDGET_MS);
-    if (joined) {
-      for (const lane of this.running()) lane.series.resend();
-      this.replaceDue = true;
-    }
-    if (joined || searched) this.session.report(joined);
-    this.sliceLater();
-  }
-
-  /** A search finished: the lanes that waited for it are built with its plan and start catching up. */
-  private planFound(key: string): void {
-    for (const lane of this.lanes) {
-      if (lane.kind !== 'waiting' || !lane.keys.includes(key) || lane.chase !== null) continue;
-      // A lane of device copies starts once every copy's plan is known.
-      const plans = lane.keys.map((k) => this.searches.plans.get(k));
-      if (!plans.every((plan) => plan !== undefined)) continue;
-      const evaluations = (plans as ReferenceResult[]).reduce((sum, plan) => sum + plan.evaluations, 0);
-      lane.chase = { lane: this.buildLane(lane.info, plans as ReferenceResult[]), timeMs: 0, slot: 0, evaluations, applied: new Set(), behindMs: Number.POSITIVE_INFINITY };
-    }
-  }
-
   /** TensorFlow.js is here: the learning lanes that waited for it are built and start catching up. */
   learnersReady(): void {
-    for (const lane of this.lanes) {
-      if (lane.kind !== 'waiting' || lane.waitsFor !== 'learner' || lane.chase !== null) continue;
-      lane.chase = { lane: this.buildLane(lane.info), timeMs: 0, slot: 0, evaluations: 0, applied: new Set(), behindMs: Number.POSITIVE_INFINITY };
-    }
-    this.sliceLater();
+    this.late.learnersReady();
   }
 
-  /**
-   * Runs a lane built late toward the others' time, stretch by stretch as the session runs
-   * them (ARCHITECTURE §1: the live edits due applied before and after each stretch, a stretch
-   * stopping at the next one), until the time started with plus the budget; true once it is
-   * where they are. A chase that did not gain on them since its last slice (the run plays as
-   * fast as the lane alone runs) finishes in one go.
-   */
-  private chaseStep(chase: Chase, sliceStartMs: number): boolean {
-    const inStep = () => chase.timeMs === this.timeMs && chase.slot === this.slot;
-    // The run goes back only by a rebuild, which drops the lanes that were catching up.
-    if (chase.timeMs > this.timeMs) throw new RangeError(`a lane catching up is at ${chase.timeMs} ms, past the run's ${this.timeMs} ms`);
-    const behind = this.timeMs - chase.timeMs;
-    const gaining = behind < chase.behindMs;
-    chase.behindMs = behind;
-    for (;;) {
-      this.applyDueTo(chase);
-      if (inStep()) return true;
-      const stop = Math.min(this.timeMs, this.nextEditFor(chase));
-      chase.timeMs = Math.min(this.slotEnd(chase.slot), stop);
-      chase.slot = this.stretch([chase.lane], chase.slot, stop);
-      if (gaining && this.session.now() - sliceStartMs >= TICK_BUDGET_MS) break;
-    }
-    this.applyDueTo(chase);
-    return inStep();
-  }
-
-  /** Applies to a lane catching up the live edits made up to where it is, in the order the session applies them. */
-  private applyDueTo(chase: Chase): void {
-    for (const edit of this.session.edits()) {
-      if (edit.atMs > chase.timeMs || chase.applied.has(edit)) continue;
-      chase.applied.add(edit);
-      applyEditToLane(chase.lane, edit, this.base!.serving.models);
-    }
-  }
-
-  /** Where the next live edit a lane catching up has not had lies (Infinity when none). */
-  private nextEditFor(chase: Chase): number {
-    let next = Number.POSITIVE_INFINITY;
-    for (const edit of this.session.edits()) if (!chase.applied.has(edit) && edit.atMs > chase.timeMs && edit.atMs < next) next = edit.atMs;
-    return next;
+  /** Frees the lanes' learners (tensors are not garbage-collected). */
+  private disposeLanes(): void {
+    for (const lane of this.lanes) disposeLane(lane);
+    this.lanes = [];
   }
 
   private slotEnd(slot: number): number {
@@ -930,11 +758,6 @@ export class ServingSession extends LiveSession<ServingTypes> {
     this.replayHere();
     return { ok: true, backgrounds: w.backgrounds() };
   }
-}
-
-/** What a lane not drawn yet waits for, in words. */
-function waitingFor(lane: AnyLane): string {
-  return lane.kind === 'waiting' && lane.waitsFor === 'learner' ? 'is waiting for TensorFlow.js' : 'is still searching';
 }
 
 /** A chunk without points (a lane waiting for its plan): fresh each time, since a frame's buffers move to the page. */
