@@ -5,7 +5,7 @@ import type { LaneRun, LaneRunSnapshot } from '../scenario/deviceCopies';
 import { parseWorldScenario } from '../scenario/parse';
 import { servingWorld } from '../worlds/serving/world';
 import type { FieldError, ServingScenario } from '../scenario/schema';
-import { buildLaneRun, buildServingSpec, deviceCopiesOf, laneReport } from '../scenario/servingRunner';
+import { buildLaneRun, buildServingSpec, deviceCopiesOf } from '../scenario/servingRunner';
 import type { AgentFile } from '../agents/learner';
 import { DiscreteSac, type SacUpdateExplained } from '../agents/sac';
 import { isLearningScheduler, type LearningFactory } from '../schedulers/serving/registry';
@@ -14,22 +14,14 @@ import type { LearningLaneSnapshot } from './learningLane';
 import type { SessionHost } from './liveLoop';
 import type { Answer } from './liveProtocol';
 import { describeValue, indexProblem, LiveSession, refuse } from './liveSession';
-import type {
-  BackgroundView,
-  ServingFrame,
-  ServingLaneFrame,
-  ServingLaneInfo,
-  ServingLaneLive,
-  ServingLoaded,
-  ServingModelLive,
-  ServingSeriesChunk,
-} from './servingProtocol';
+import type { BackgroundView, ServingFrame, ServingLaneFrame, ServingLaneInfo, ServingLoaded } from './servingProtocol';
 import { SERVING_SPEED_LIMITS } from './servingProtocol';
 import type { SearchWorkerPort } from './referenceLanes';
 import type { ReferenceResult } from '../schedulers/serving/reference';
 import type { ServingSeriesSnapshot } from './servingSeries';
 import { allBackgrounds, applyEditToLane, scenarioWithEdits, scriptedBackgrounds, timelineMarkers, type ServingEdit } from './servingEdits';
-import { buildLane, modelHooks, recordSlot, servingLaneInfo, type Lane } from './servingLanes';
+import { runningLaneFrame, servingLaneSummary, waitingFrame } from './servingFrames';
+import { buildLane, recordSlot, servingLaneInfo, type Lane } from './servingLanes';
 import { disposeLane, LateLanes, waitingFor, type AnyLane, type WaitingLane } from './servingLateLanes';
 import type { FrameContext, FrameExtra, SessionContext, TimeTravel, WorldPlugin } from './worldPlugin';
 
@@ -426,53 +418,21 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   }
 
   frameLanes(context: FrameContext) {
-    const { nowMs: now, force, transfer } = context;
     let replace = this.replaceDue;
     this.replaceDue = false;
     const lanes = this.lanes.map((lane): ServingLaneFrame => {
-      if (lane.kind === 'waiting') return this.waitingFrame(lane);
-      const { chunk, replace: r } = lane.series.takeChunk();
+      if (lane.kind === 'waiting') return waitingFrame(lane, this.late.searches, this.learningError);
+      const { frame, replace: r } = runningLaneFrame(lane, context);
       replace ||= r;
-      for (const a of Object.values(chunk)) transfer.push((a as Float64Array).buffer as ArrayBuffer);
-      // null before the first decision; 0 when every decision took less than the clock's resolution.
-      const decisionUs = lane.decisions > 0 ? (1000 * lane.decisionMs) / lane.decisions : null;
-      if (lane.learning === null) return { points: chunk, live: this.live(lane), decisionUs };
-      const learning = lane.learning.live(now, decisionUs ?? 0, force);
-      transfer.push(...learning.transfer);
-      return { points: chunk, live: this.live(lane), decisionUs, learning: learning.live };
+      return frame;
     });
     // Every lane's series holds the same slots, so all lanes compact together: a replace
     // frame carries every point of every lane (after a rebuild every series is new).
     return { lanes, replace, stride: this.running()[0]?.series.stride ?? 1 };
   }
 
-  /** A waiting lane in a frame: no points, no device, how far its search (or its learner's loading, or its catching up) is. */
-  private waitingFrame(lane: WaitingLane): ServingLaneFrame {
-    const chase = lane.chase;
-    if (lane.waitsFor === 'learner') {
-      const learner = chase !== null ? ('ready' as const) : this.learningError !== null ? ('failed' as const) : ('loading' as const);
-      const search = { done: 0, total: 0, replayedMs: chase === null ? null : chase.timeMs, learner, ...(this.learningError !== null && chase === null ? { error: this.learningError } : {}) };
-      return { points: emptyChunk(), live: null, decisionUs: null, search };
-    }
-    const done = chase === null ? lane.keys.reduce((sum, key) => sum + (this.late.searches.plans.get(key)?.evaluations ?? this.late.searches.progress(key)?.done ?? 0), 0) : chase.evaluations;
-    return {
-      points: emptyChunk(),
-      live: null,
-      decisionUs: null,
-      search: { done, total: lane.total, replayedMs: chase === null ? null : chase.timeMs },
-    };
-  }
-
   summaries(): (ServingSummary | null)[] {
-    return this.lanes.map((l) => {
-      if (l.kind === 'waiting') return null;
-      const report = laneReport(
-        l.inners.map((inner) => inner.report?.()),
-        l.copies,
-      );
-      const decisionMeanUs = l.decisions > 0 ? (1000 * l.decisionMs) / l.decisions : 0;
-      return { ...l.run.summary(), decisionMeanUs, ...(report === undefined ? {} : { learning: report }) };
-    });
+    return this.lanes.map((l) => (l.kind === 'waiting' ? null : servingLaneSummary(l)));
   }
 
   frameExtra(context: FrameContext): FrameExtra<ServingFrame> {
@@ -504,35 +464,6 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
 
   private slotEnd(slot: number): number {
     return Math.min((slot + 1) * this.slotMs, this.durationMs);
-  }
-
-  private live(lane: Lane): ServingLaneLive {
-    const o = lane.run.observe();
-    const now = o.nowMs;
-    const models: ServingModelLive[] = o.models.map((m, i) => {
-      const { hooks, index } = modelHooks(lane, i);
-      const view = hooks.view;
-      const atMost = (fraction: number) => (view === null ? 0 : view.queuedWithDeadlineAtMost(index, now + fraction * m.sloMs));
-      const late = atMost(0);
-      const under25 = atMost(0.25);
-      const under50 = atMost(0.5);
-      return {
-        instances: m.instances,
-        busyInstances: m.busyInstances,
-        batchSize: m.batchSize,
-        queueLength: m.queueLength,
-        oldestSlackMs: m.oldestSlackMs,
-        slack: { late, under25: under25 - late, under50: under50 - under25, rest: m.queueLength - under50 },
-        forming: formingOf(lane.run.formingBatch(i)),
-      };
-    });
-    return {
-      memoryUsedMb: o.memoryMb - o.availableMemoryMb,
-      memoryTotalMb: o.memoryMb,
-      availableCompute: o.availableCompute,
-      runningBatches: o.runningBatches,
-      models,
-    };
   }
 }
 
@@ -758,25 +689,4 @@ export class ServingSession extends LiveSession<ServingTypes> {
     this.replayHere();
     return { ok: true, backgrounds: w.backgrounds() };
   }
-}
-
-/** A chunk without points (a lane waiting for its plan): fresh each time, since a frame's buffers move to the page. */
-function emptyChunk(): ServingSeriesChunk {
-  return {
-    endMs: new Float64Array(0),
-    slots: new Float64Array(0),
-    throughputRps: new Float64Array(0),
-    latencyMeanMs: new Float64Array(0),
-    utility: new Float64Array(0),
-    utilityCount: new Float64Array(0),
-    arrivals: new Float64Array(0),
-    violations: new Float64Array(0),
-    batchSize: new Int32Array(0),
-    instances: new Int32Array(0),
-  };
-}
-
-/** A lane's forming batch as the frame carries it. */
-function formingOf(f: { readonly waiting: number; readonly startInMs: number } | null): ServingModelLive['forming'] {
-  return f === null ? null : { waiting: f.waiting, startInMs: f.startInMs };
 }
