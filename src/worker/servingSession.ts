@@ -1,7 +1,6 @@
 import type { ServingSummary } from '../engine/serving/metrics';
-import type { ModelAction } from '../engine/serving/scheduler';
 import type { ServingRunSpec } from '../engine/serving/simulation';
-import type { LaneRun, LaneRunSnapshot } from '../scenario/deviceCopies';
+import type { LaneRun } from '../scenario/deviceCopies';
 import { parseWorldScenario } from '../scenario/parse';
 import { servingWorld } from '../worlds/serving/world';
 import type { FieldError, ServingScenario } from '../scenario/schema';
@@ -10,7 +9,6 @@ import type { AgentFile } from '../agents/learner';
 import { DiscreteSac, type SacUpdateExplained } from '../agents/sac';
 import { isLearningScheduler, type LearningFactory } from '../schedulers/serving/registry';
 import { createFixed } from '../schedulers/serving/fixed';
-import type { LearningLaneSnapshot } from './learningLane';
 import type { SessionHost } from './liveLoop';
 import type { Answer } from './liveProtocol';
 import { describeValue, indexProblem, LiveSession, refuse } from './liveSession';
@@ -18,78 +16,12 @@ import type { BackgroundView, ServingFrame, ServingLaneFrame, ServingLaneInfo, S
 import { SERVING_SPEED_LIMITS } from './servingProtocol';
 import type { SearchWorkerPort } from './referenceLanes';
 import type { ReferenceResult } from '../schedulers/serving/reference';
-import type { ServingSeriesSnapshot } from './servingSeries';
+import { laneCheckpoint, restoreLane, servingTimeTravel, type ServingCheckpoint, type ServingCheckpointPolicy } from './servingCheckpoints';
 import { allBackgrounds, applyEditToLane, scenarioWithEdits, scriptedBackgrounds, timelineMarkers, type ServingEdit } from './servingEdits';
 import { runningLaneFrame, servingLaneSummary, waitingFrame } from './servingFrames';
 import { buildLane, recordSlot, servingLaneInfo, type Lane } from './servingLanes';
 import { disposeLane, LateLanes, waitingFor, type AnyLane, type WaitingLane } from './servingLateLanes';
 import type { FrameContext, FrameExtra, SessionContext, TimeTravel, WorldPlugin } from './worldPlugin';
-
-/**
- * A lane as a checkpoint holds it: the lane object (alive as long as the run is, since only
- * a new run disposes lanes) and its copied state. `state` is null for a lane that waited for
- * its plan then (it waits again, or catches up from time 0, after a restore).
- */
-interface LaneCheckpoint {
-  readonly lane: AnyLane;
-  readonly state: LaneState | null;
-}
-
-/** What a running lane holds that changes as it runs, copied. */
-interface LaneState {
-  readonly run: LaneRunSnapshot;
-  /** Each device copy's scheduler's state; null when one of them cannot be copied (the lane is replayed from 0 on restore). */
-  readonly schedulers: readonly unknown[] | null;
-  readonly info: ServingLaneInfo;
-  readonly overrides: readonly ((ModelAction | null)[] | null)[];
-  readonly action: readonly ModelAction[];
-  readonly decisions: number;
-  readonly decisionMs: number;
-  readonly series: ServingSeriesSnapshot;
-  readonly learnings: readonly LearningLaneSnapshot[];
-}
-
-/** A checkpoint of the serving world: the time, the slot under way and every lane. */
-export interface ServingCheckpoint {
-  readonly timeMs: number;
-  readonly slot: number;
-  readonly lanes: readonly LaneCheckpoint[];
-}
-
-/**
- * Checkpoint spacing at first, simulated ms (ARCHITECTURE §7a); after `CHECKPOINT_FIT_AFTER`
- * checkpoints the spacing is fitted to the run's length and the budget below (`CheckpointLog`).
- * A seek replays at most one spacing from the checkpoint before its target: a run with a BCEdge
- * lane replays a simulated second in 10–18 ms on two shared cores (up to 36 ms when they are
- * loaded).
- */
-export const SERVING_CHECKPOINT_EVERY_MS = 10_000;
-/** The most checkpoints kept (the spacing doubles past it): a 3000 s run at 10 s apart, if the budget allows. */
-export const SERVING_CHECKPOINTS_MAX = 300;
-/**
- * What the checkpoints may hold together, bytes (256 MB; the spacing is fitted to it, and
- * doubles past it). A BCEdge lane's checkpoint holds about 1.05 MB of its own: SAC's networks
- * and Adam's moments (0.67 MB), the interference predictor (0.2 MB: its record ring, network,
- * Adam state and error windows), the engine (0.1 MB: requests in flight, batches, latency
- * sketches) and the replay buffer's chunk it was filling (the full chunks and the series'
- * points are shared with the checkpoints before); a fixed lane's about 0.1 MB, its engine. On
- * the 3000 s bcedge-dynamic run with a Triton and a BCEdge lane the fitted spacing is 15 s
- * (229 MB at the end); more learning lanes or device copies fit a wider one.
- */
-export const SERVING_CHECKPOINT_BUDGET_BYTES = 256 * 1024 * 1024;
-
-/** How the serving world keeps its checkpoints. */
-export interface ServingCheckpointPolicy {
-  readonly everyMs: number;
-  readonly max: number;
-  readonly budgetBytes: number;
-}
-
-export const SERVING_CHECKPOINT_POLICY: ServingCheckpointPolicy = {
-  everyMs: SERVING_CHECKPOINT_EVERY_MS,
-  max: SERVING_CHECKPOINTS_MAX,
-  budgetBytes: SERVING_CHECKPOINT_BUDGET_BYTES,
-};
 
 /** The serving world's types in the generic session. */
 export interface ServingTypes {
@@ -191,15 +123,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
       },
       searchPort,
     );
-    const policy = { ...SERVING_CHECKPOINT_POLICY, ...checkpoints };
-    this.timeTravel = {
-      by: 'checkpoints',
-      every: policy.everyMs,
-      max: policy.max,
-      budget: { bytes: policy.budgetBytes, held: (c) => c.lanes.map((l) => l.state) },
-      snapshot: () => this.snapshot(),
-      restore: (c) => this.restore(c),
-    };
+    this.timeTravel = servingTimeTravel(checkpoints, { snapshot: () => this.snapshot(), restore: (c) => this.restore(c) });
   }
 
   attach(session: SessionContext<ServingTypes>): void {
@@ -264,35 +188,9 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     this.rebuild();
   }
 
-  /**
-   * A checkpoint now (ARCHITECTURE §7a): per running lane, its run (`LaneRun.snapshot`), each
-   * device copy's scheduler (learners with their networks, optimizer, replay buffer and random
-   * stream), the page's overrides, the action in force, the decision counters, the series and
-   * the learning curve. A lane waiting for its plan is kept as waiting.
-   */
+  /** A checkpoint now (ARCHITECTURE §7a): the time, the slot under way and every lane (`laneCheckpoint`). */
   private snapshot(): ServingCheckpoint {
-    return {
-      timeMs: this.timeMs,
-      slot: this.slot,
-      lanes: this.lanes.map((lane): LaneCheckpoint => {
-        if (lane.kind === 'waiting') return { lane, state: null };
-        const schedulers = lane.inners.map((inner) => inner.snapshot?.());
-        return {
-          lane,
-          state: {
-            run: lane.run.snapshot(),
-            schedulers: schedulers.some((x) => x === undefined) ? null : schedulers,
-            info: lane.info,
-            overrides: lane.hooks.map((h) => h.overrides?.map((o) => (o === null ? null : { ...o })) ?? null),
-            action: lane.action.map((a) => ({ ...a })),
-            decisions: lane.decisions,
-            decisionMs: lane.decisionMs,
-            series: lane.series.snapshot(),
-            learnings: lane.learnings.map((l) => l.snapshot()),
-          },
-        };
-      }),
-    };
+    return { timeMs: this.timeMs, slot: this.slot, lanes: this.lanes.map((lane) => laneCheckpoint(lane)) };
   }
 
   /**
@@ -316,19 +214,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
         disposeLane(this.lanes[index]);
         return this.late.replayTo(this.buildLane(servingLaneInfo(this.base!, index)), c.timeMs, c.slot);
       }
-      lane.run.restore(state.run);
-      state.schedulers.forEach((s, i) => lane.inners[i]!.restore!(s));
-      lane.info = state.info;
-      state.overrides.forEach((o, i) => {
-        const hooks = lane.hooks[i]!;
-        if (o !== null && hooks.overrides !== null) o.forEach((x, m) => (hooks.overrides![m] = x === null ? null : { ...x }));
-      });
-      lane.action = state.action.map((a) => ({ ...a }));
-      lane.decisions = state.decisions;
-      lane.decisionMs = state.decisionMs;
-      lane.series.restore(state.series);
-      state.learnings.forEach((l, i) => lane.learnings[i]!.restore(l));
-      return lane;
+      return restoreLane(lane, state, state.schedulers);
     });
     this.late.restored();
     this.replaceDue = true;
@@ -417,6 +303,10 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     return slot + 1;
   }
 
+  private slotEnd(slot: number): number {
+    return Math.min((slot + 1) * this.slotMs, this.durationMs);
+  }
+
   frameLanes(context: FrameContext) {
     let replace = this.replaceDue;
     this.replaceDue = false;
@@ -460,10 +350,6 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   private disposeLanes(): void {
     for (const lane of this.lanes) disposeLane(lane);
     this.lanes = [];
-  }
-
-  private slotEnd(slot: number): number {
-    return Math.min((slot + 1) * this.slotMs, this.durationMs);
   }
 }
 
