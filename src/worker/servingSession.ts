@@ -58,9 +58,9 @@ export interface ServingTypes {
  * the others with the live edits at their times — so that it is the very lane a run that had
  * searched first would have had, bit for bit — and joins them. A checkpoint taken while it
  * waited keeps it waiting: restored, it waits again, or catches up from time 0 if its plan is
- * known by then. Plans are kept per scenario and lane (`ReferenceSearches`, for as long as the
- * worker lives): a rebuild (a replay from 0, a reload of the same scenario) takes the plan and
- * does not search again.
+ * known by then. Plans are kept per scenario and lane (`ReferenceSearches` in `LateLanes`, for
+ * as long as the worker lives): a rebuild (a replay from 0, a reload of the same scenario)
+ * takes the plan and does not search again.
  */
 export class ServingWorld implements WorldPlugin<ServingTypes> {
   readonly unitsPerSpeedSecond = 1000;
