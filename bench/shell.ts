@@ -14,7 +14,8 @@ import { createLearningFactory, type AgentLibrary } from '../src/agents/registry
 import type { Tf } from '../src/agents/tf';
 import { SERVING_PRESETS } from '../src/scenario/presets';
 import type { ServingScenario } from '../src/scenario/schema';
-import { ServingSession, type ServingCheckpointPolicy } from '../src/worker/servingSession';
+import type { ServingCheckpointPolicy } from '../src/worker/servingCheckpoints';
+import { ServingSession } from '../src/worker/servingSession';
 import { firstLoadFiles } from './firstLoadMap';
 import type { BenchRow } from './row';
 

@@ -9,7 +9,8 @@ import { SERVING_PRESETS } from '../scenario/presets';
 import type { ServingScenario } from '../scenario/schema';
 import { runServingScenario } from '../scenario/servingRunner';
 import type { ServingFrame } from './servingProtocol';
-import { ServingSession, ServingWorld, type ServingEdit } from './servingSession';
+import type { ServingEdit } from './servingEdits';
+import { ServingSession, ServingWorld } from './servingSession';
 import { manualHost } from './testing/manualHost';
 import { done } from './testing/answers';
 

@@ -6,7 +6,8 @@ import { loadTfNode } from '../agents/tfNode';
 import { SERVING_PRESETS } from '../scenario/presets';
 import type { ServingScenario } from '../scenario/schema';
 import type { ServingFrame, ServingSeriesChunk } from './servingProtocol';
-import { ServingSession, type ServingCheckpointPolicy } from './servingSession';
+import type { ServingCheckpointPolicy } from './servingCheckpoints';
+import { ServingSession } from './servingSession';
 import { manualHost } from './testing/manualHost';
 
 let tf: Tf;

@@ -1,219 +1,27 @@
 import type { ServingSummary } from '../engine/serving/metrics';
-import type { AdmissionView, ModelAction, ServingScheduler } from '../engine/serving/scheduler';
-import { wrapDecide } from '../engine/serving/scheduler';
 import type { ServingRunSpec } from '../engine/serving/simulation';
-import type { LaneRun, LaneRunSnapshot } from '../scenario/deviceCopies';
+import type { LaneRun } from '../scenario/deviceCopies';
 import { parseWorldScenario } from '../scenario/parse';
 import { servingWorld } from '../worlds/serving/world';
 import type { FieldError, ServingScenario } from '../scenario/schema';
-import { buildLaneRun, buildServingSpec, deviceCopiesOf, laneReport, servingLaneParameters } from '../scenario/servingRunner';
-import { LearningScheduler } from '../agents/learningScheduler';
+import { buildLaneRun, buildServingSpec, deviceCopiesOf } from '../scenario/servingRunner';
 import type { AgentFile } from '../agents/learner';
 import { DiscreteSac, type SacUpdateExplained } from '../agents/sac';
-import { isLearningScheduler, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext, type LearningFactory, type ServingSchedulerId } from '../schedulers/serving/registry';
+import { isLearningScheduler, type LearningFactory } from '../schedulers/serving/registry';
 import { createFixed } from '../schedulers/serving/fixed';
-import { LearningLane, type LearningLaneSnapshot } from './learningLane';
-import { TICK_BUDGET_MS, type SessionHost } from './liveLoop';
+import type { SessionHost } from './liveLoop';
 import type { Answer } from './liveProtocol';
 import { describeValue, indexProblem, LiveSession, refuse } from './liveSession';
-import type {
-  BackgroundView,
-  ServingFrame,
-  ServingLaneFrame,
-  ServingLaneInfo,
-  ServingLaneLive,
-  ServingLoaded,
-  ServingMarker,
-  ServingModelLive,
-  ServingSeriesChunk,
-} from './servingProtocol';
+import type { BackgroundView, ServingFrame, ServingLaneFrame, ServingLaneInfo, ServingLoaded } from './servingProtocol';
 import { SERVING_SPEED_LIMITS } from './servingProtocol';
-import { referencePlanKey, ReferenceSearches, type SearchRequest, type SearchWorkerPort } from './referenceLanes';
-import { referenceSearchBound, type ReferenceResult } from '../schedulers/serving/reference';
-import { ServingSeries, type ServingSeriesSnapshot } from './servingSeries';
+import type { SearchWorkerPort } from './referenceLanes';
+import type { ReferenceResult } from '../schedulers/serving/reference';
+import { laneCheckpoint, restoreLane, servingTimeTravel, type ServingCheckpoint, type ServingCheckpointPolicy } from './servingCheckpoints';
+import { allBackgrounds, applyEditToLane, scenarioWithEdits, scriptedBackgrounds, timelineMarkers, type ServingEdit } from './servingEdits';
+import { runningLaneFrame, servingLaneSummary, waitingFrame } from './servingFrames';
+import { buildLane, recordSlot, servingLaneInfo, type Lane } from './servingLanes';
+import { disposeLane, LateLanes, waitingFor, type AnyLane, type WaitingLane } from './servingLateLanes';
 import type { FrameContext, FrameExtra, SessionContext, TimeTravel, WorldPlugin } from './worldPlugin';
-
-/** What a lane's scheduler wrapper shares with the session. */
-interface LaneHooks {
-  /** Per-model actions set by the page (fixed lanes only); null = the scheduler's own. */
-  readonly overrides: (ModelAction | null)[] | null;
-  /** The engine's admission view, captured at the first request (its getters read live state). */
-  view: AdmissionView | null;
-}
-
-/**
- * A lane that runs with the others. Where the scenario serves its models apart (BCEdge §V-D's
- * Nano and TX2, scenario/deviceCopies.ts) its run is the device copies, with one scheduler,
- * one set of hooks and (learning lanes) one learner per copy.
- */
-interface Lane {
-  readonly kind: 'running';
-  info: ServingLaneInfo;
-  /** The schedulers as built (before the session's wrapper), one per device copy (one when shared), disposed with the lane. */
-  readonly inners: readonly ServingScheduler[];
-  /**
-   * Present for learning lanes: the learner of the first device copy (the only one when the
-   * device is shared), whose curve, policy and agent the page shows, exports and explains.
-   */
-  readonly learning: LearningLane | null;
-  /** Every copy's learner (`learning` first): each records its slots and takes a loaded agent. */
-  readonly learnings: readonly LearningLane[];
-  /** Wall-clock time of the lane's decisions, ms, and their number (Fig. 16). */
-  decisionMs: number;
-  decisions: number;
-  readonly run: LaneRun;
-  /** The copies' specs, or null when the models share the device. */
-  readonly copies: readonly ServingRunSpec[] | null;
-  readonly series: ServingSeries;
-  /** The hooks of each copy's scheduler (one when the device is shared). */
-  readonly hooks: readonly LaneHooks[];
-  /** The action in force during the slot under way. */
-  action: readonly ModelAction[];
-}
-
-/** Where model `m` of a lane is decided: its copy's hooks and its index there. */
-function modelHooks(lane: Pick<Lane, 'copies' | 'hooks'>, m: number): { readonly hooks: LaneHooks; readonly index: number } {
-  return lane.copies === null ? { hooks: lane.hooks[0]!, index: m } : { hooks: lane.hooks[m]!, index: 0 };
-}
-
-/**
- * A lane not drawn yet (ARCHITECTURE §3): a reference lane whose search runs beside the run
- * (`waitsFor: 'plan'`), or a learning lane whose TensorFlow.js (and shipped agent) loads beside
- * it (`'learner'`). Once its plan or its learner is at hand the lane is built and run from time
- * 0 up to the others (`chase`), then it joins them: the other lanes do not wait for it.
- */
-interface WaitingLane {
-  readonly kind: 'waiting';
-  readonly waitsFor: 'plan' | 'learner';
-  readonly info: ServingLaneInfo;
-  /** Its plan's key (`referencePlanKey`): one per device copy where the models are served apart, each searched on its copy. */
-  readonly keys: readonly string[];
-  /** The most evaluations its search can take (`referenceSearchBound`). */
-  readonly total: number;
-  chase: Chase | null;
-}
-
-/** A lane built late, being run up to the others' time with the live edits at their times. */
-interface Chase {
-  readonly lane: Lane;
-  timeMs: number;
-  slot: number;
-  /** The evaluations its search took. */
-  readonly evaluations: number;
-  /** The live edits it has had. */
-  readonly applied: Set<ServingEdit>;
-  /** How far behind the others it was when its last slice began, ms (a chase that does not gain finishes in one go). */
-  behindMs: number;
-}
-
-type AnyLane = Lane | WaitingLane;
-
-/**
- * A lane as a checkpoint holds it: the lane object (alive as long as the run is, since only
- * a new run disposes lanes) and its copied state. `state` is null for a lane that waited for
- * its plan then (it waits again, or catches up from time 0, after a restore).
- */
-interface LaneCheckpoint {
-  readonly lane: AnyLane;
-  readonly state: LaneState | null;
-}
-
-/** What a running lane holds that changes as it runs, copied. */
-interface LaneState {
-  readonly run: LaneRunSnapshot;
-  /** Each device copy's scheduler's state; null when one of them cannot be copied (the lane is replayed from 0 on restore). */
-  readonly schedulers: readonly unknown[] | null;
-  readonly info: ServingLaneInfo;
-  readonly overrides: readonly ((ModelAction | null)[] | null)[];
-  readonly action: readonly ModelAction[];
-  readonly decisions: number;
-  readonly decisionMs: number;
-  readonly series: ServingSeriesSnapshot;
-  readonly learnings: readonly LearningLaneSnapshot[];
-}
-
-/** A checkpoint of the serving world: the time, the slot under way and every lane. */
-export interface ServingCheckpoint {
-  readonly timeMs: number;
-  readonly slot: number;
-  readonly lanes: readonly LaneCheckpoint[];
-}
-
-/**
- * Checkpoint spacing at first, simulated ms (ARCHITECTURE §7a); after `CHECKPOINT_FIT_AFTER`
- * checkpoints the spacing is fitted to the run's length and the budget below (`CheckpointLog`).
- * A seek replays at most one spacing from the checkpoint before its target: a run with a BCEdge
- * lane replays a simulated second in 10–18 ms on two shared cores (up to 36 ms when they are
- * loaded).
- */
-export const SERVING_CHECKPOINT_EVERY_MS = 10_000;
-/** The most checkpoints kept (the spacing doubles past it): a 3000 s run at 10 s apart, if the budget allows. */
-export const SERVING_CHECKPOINTS_MAX = 300;
-/**
- * What the checkpoints may hold together, bytes (256 MB; the spacing is fitted to it, and
- * doubles past it). A BCEdge lane's checkpoint holds about 1.05 MB of its own: SAC's networks
- * and Adam's moments (0.67 MB), the interference predictor (0.2 MB: its record ring, network,
- * Adam state and error windows), the engine (0.1 MB: requests in flight, batches, latency
- * sketches) and the replay buffer's chunk it was filling (the full chunks and the series'
- * points are shared with the checkpoints before); a fixed lane's about 0.1 MB, its engine. On
- * the 3000 s bcedge-dynamic run with a Triton and a BCEdge lane the fitted spacing is 15 s
- * (229 MB at the end); more learning lanes or device copies fit a wider one.
- */
-export const SERVING_CHECKPOINT_BUDGET_BYTES = 256 * 1024 * 1024;
-
-/** How the serving world keeps its checkpoints. */
-export interface ServingCheckpointPolicy {
-  readonly everyMs: number;
-  readonly max: number;
-  readonly budgetBytes: number;
-}
-
-export const SERVING_CHECKPOINT_POLICY: ServingCheckpointPolicy = {
-  everyMs: SERVING_CHECKPOINT_EVERY_MS,
-  max: SERVING_CHECKPOINTS_MAX,
-  budgetBytes: SERVING_CHECKPOINT_BUDGET_BYTES,
-};
-
-/** A live change, kept so that a replay reproduces it at the same simulated time. */
-export type ServingEdit =
-  | { readonly kind: 'config'; readonly atMs: number; readonly lane: number; readonly model: number; readonly action: ModelAction }
-  | { kind: 'background'; readonly atMs: number; readonly id: number; readonly intensity: number; readonly memoryMb: number; toMs: number | null }
-  /** An agent loaded into a learning lane (from a file or the browser's storage). */
-  | { readonly kind: 'agent'; readonly atMs: number; readonly lane: number; readonly file: unknown }
-  /** One SAC update applied by the walkthrough (it changes the learner, so a replay applies it too). */
-  | { readonly kind: 'explain'; readonly atMs: number; readonly lane: number };
-
-/**
- * Wall-clock pause between two slices of the reference lanes' work, ms: as the sweeps'
- * (`servingSweeps.ts`), the live run's ticks and the page's calls come first.
- */
-const REFERENCE_SLICE_GAP_MS = 4;
-
-/** Configuration changes the time line shows at most (the newest; slider drags make many). */
-const TIMELINE_CONFIG_MARKERS = 500;
-
-/**
- * Wraps a lane's scheduler: per-model overrides on top of its decisions (the page's sliders
- * for a fixed lane, applied at the next slot boundary, where the engine asks for a
- * decision), and an `admit` that captures the engine's admission view for the live slack
- * buckets. Without an own `admit`, the wrapper admits everything, as the engine does.
- */
-function wrapScheduler(inner: ServingScheduler, hooks: LaneHooks, timing: { now(): number; add(ms: number): void }): ServingScheduler {
-  return wrapDecide(
-    inner,
-    (observation, decide) => {
-      const t0 = timing.now();
-      const action = decide(observation);
-      timing.add(timing.now() - t0);
-      const overrides = hooks.overrides;
-      return overrides === null ? action : action.map((a, m) => overrides[m] ?? a);
-    },
-    (request, view, admit) => {
-      hooks.view = view;
-      return admit === undefined ? true : admit(request, view);
-    },
-  );
-}
 
 /** The serving world's types in the generic session. */
 export interface ServingTypes {
@@ -250,9 +58,9 @@ export interface ServingTypes {
  * the others with the live edits at their times — so that it is the very lane a run that had
  * searched first would have had, bit for bit — and joins them. A checkpoint taken while it
  * waited keeps it waiting: restored, it waits again, or catches up from time 0 if its plan is
- * known by then. Plans are kept per scenario and lane (`ReferenceSearches`, for as long as the
- * worker lives): a rebuild (a replay from 0, a reload of the same scenario) takes the plan and
- * does not search again.
+ * known by then. Plans are kept per scenario and lane (`ReferenceSearches` in `LateLanes`, for
+ * as long as the worker lives): a rebuild (a replay from 0, a reload of the same scenario)
+ * takes the plan and does not search again.
  */
 export class ServingWorld implements WorldPlugin<ServingTypes> {
   readonly unitsPerSpeedSecond = 1000;
@@ -279,10 +87,8 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   private spec: ServingRunSpec | null = null;
   /** The specs of its device copies when `base` serves its models apart (scenario/deviceCopies.ts), else null. */
   private copies: ServingRunSpec[] | null = null;
-  /** The reference lanes' searches and the plans found, kept across loads. */
-  readonly searches: ReferenceSearches;
-  /** A slice of the reference lanes' work is scheduled. */
-  private sliceDue = false;
+  /** The lanes built late: the reference lanes' searches (their plans kept across loads) and the lanes catching up. */
+  private readonly late: LateLanes;
   /** The time line's markers changed (a live edit): the next frame carries them. */
   timelineDue = true;
   /** Builds the learning lanes; set by the worker once TensorFlow.js is loaded. */
@@ -301,21 +107,23 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
    * `searchPort`: a worker of its own for the reference searches (the page's); without one they run here in slices.
    */
   constructor(checkpoints: Partial<ServingCheckpointPolicy> = {}, searchPort: SearchWorkerPort | null = null) {
-    this.searches = new ReferenceSearches(undefined, searchPort);
-    this.searches.listen((found) => {
-      if (found !== null) this.planFound(found);
-      this.sliceLater();
-      this.session.report(false);
-    });
-    const policy = { ...SERVING_CHECKPOINT_POLICY, ...checkpoints };
-    this.timeTravel = {
-      by: 'checkpoints',
-      every: policy.everyMs,
-      max: policy.max,
-      budget: { bytes: policy.budgetBytes, held: (c) => c.lanes.map((l) => l.state) },
-      snapshot: () => this.snapshot(),
-      restore: (c) => this.restore(c),
-    };
+    this.late = new LateLanes(
+      {
+        lanes: () => this.lanes,
+        at: () => ({ timeMs: this.timeMs, slot: this.slot }),
+        learningFactory: () => this.learningFactory,
+        session: () => this.session,
+        buildLane: (info, plans) => this.buildLane(info, plans),
+        // A lane joined: the page takes every lane's points afresh, as after a jump.
+        joined: () => this.jumped(),
+        slotEnd: (slot) => this.slotEnd(slot),
+        stretch: (lanes, slot, target) => this.stretch(lanes, slot, target),
+        edits: () => this.session.edits(),
+        applyEditTo: (lane, edit) => applyEditToLane(lane, edit, this.base!.serving.models),
+      },
+      searchPort,
+    );
+    this.timeTravel = servingTimeTravel(checkpoints, { snapshot: () => this.snapshot(), restore: (c) => this.restore(c) });
   }
 
   attach(session: SessionContext<ServingTypes>): void {
@@ -349,13 +157,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     this.base = scenario;
     this.timelineDue = true;
     this.rebuild();
-    this.scripted = scenario.serving.background.map((b, i) => ({
-      id: i + 1,
-      intensity: b.intensity,
-      memoryMb: b.memoryMb ?? 0,
-      fromMs: b.fromS * 1000,
-      toMs: b.toS === null ? null : b.toS * 1000,
-    }));
+    this.scripted = scriptedBackgrounds(scenario);
     this.nextBackgroundId = this.scripted.length + 1;
   }
 
@@ -373,42 +175,12 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     this.slot = 0;
     this.durationMs = spec.durationMs;
     this.slotMs = spec.assumptions.slotMs;
-    const requests: SearchRequest[] = [];
-    this.lanes = scenario.serving.lanes.map((l, index): AnyLane => {
-      const info = this.laneInfo(index);
-      // A learner whose TensorFlow.js is still loading joins once it is here.
-      if (info.learning && this.learningFactory === null) return { kind: 'waiting', waitsFor: 'learner', info, keys: [], total: 0, chase: null };
-      const search = SERVING_SCHEDULERS[l.scheduler].reference;
-      if (search === undefined) return this.buildLane(info);
-      const searchParams = search.params(info.params);
-      // Each device copy searches its own plan on its own run (as the command line does).
-      const specs = this.copies ?? [spec];
-      const keys = specs.map((own) => referencePlanKey(search.kind, own, searchParams));
-      const plans = keys.map((key) => this.searches.plans.get(key));
-      if (plans.every((plan) => plan !== undefined)) return this.buildLane(info, plans as ReferenceResult[]);
-      specs.forEach((own, i) => {
-        if (plans[i] === undefined) requests.push({ key: keys[i]!, search, spec: own, params: searchParams });
-      });
-      const total = specs.reduce((sum, own) => sum + referenceSearchBound(search.kind, own, searchParams), 0);
-      return { kind: 'waiting', waitsFor: 'plan', info, keys, total, chase: null };
-    });
-    this.searches.want(requests);
+    this.lanes = this.late.start(
+      scenario.serving.lanes.map((_, index) => servingLaneInfo(scenario, index)),
+      this.copies ?? [spec],
+    );
     this.replaceDue = true;
-    this.sliceLater();
-  }
-
-  /** Lane `index` as the scenario the lanes were built from has it (live settings not applied). */
-  private laneInfo(index: number): ServingLaneInfo {
-    const l = this.base!.serving.lanes[index]!;
-    const params = servingLaneParameters(l);
-    return {
-      index,
-      scheduler: l.scheduler,
-      label: servingLaneLabel(l.scheduler, params),
-      params,
-      configurable: l.scheduler === 'fixed',
-      learning: isLearningScheduler(l.scheduler),
-    };
+    this.late.sliceLater();
   }
 
   /** Lanes at time 0 afresh from `base`, for a change of what they start from (a scripted tenant ended live). */
@@ -416,43 +188,17 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     this.rebuild();
   }
 
-  /**
-   * A checkpoint now (ARCHITECTURE §7a): per running lane, its run (`LaneRun.snapshot`), each
-   * device copy's scheduler (learners with their networks, optimizer, replay buffer and random
-   * stream), the page's overrides, the action in force, the decision counters, the series and
-   * the learning curve. A lane waiting for its plan is kept as waiting.
-   */
+  /** A checkpoint now (ARCHITECTURE §7a): the time, the slot under way and every lane (`laneCheckpoint`). */
   private snapshot(): ServingCheckpoint {
-    return {
-      timeMs: this.timeMs,
-      slot: this.slot,
-      lanes: this.lanes.map((lane): LaneCheckpoint => {
-        if (lane.kind === 'waiting') return { lane, state: null };
-        const schedulers = lane.inners.map((inner) => inner.snapshot?.());
-        return {
-          lane,
-          state: {
-            run: lane.run.snapshot(),
-            schedulers: schedulers.some((x) => x === undefined) ? null : schedulers,
-            info: lane.info,
-            overrides: lane.hooks.map((h) => h.overrides?.map((o) => (o === null ? null : { ...o })) ?? null),
-            action: lane.action.map((a) => ({ ...a })),
-            decisions: lane.decisions,
-            decisionMs: lane.decisionMs,
-            series: lane.series.snapshot(),
-            learnings: lane.learnings.map((l) => l.snapshot()),
-          },
-        };
-      }),
-    };
+    return { timeMs: this.timeMs, slot: this.slot, lanes: this.lanes.map((lane) => laneCheckpoint(lane)) };
   }
 
   /**
    * Back to a checkpoint: each lane that ran then is that very lane, put back as it was; one
    * whose scheduler could not be copied is built afresh and replayed from time 0 to the
-   * checkpoint with the live edits before it (`replayLaneTo`). A reference lane that waited
+   * checkpoint with the live edits before it (`LateLanes.replayTo`). A reference lane that waited
    * for its plan waits again, or, its plan known by now, catches up from time 0 as it does
-   * when its search ends (`chase`).
+   * when its search ends (`LateLanes`).
    */
   private restore(c: ServingCheckpoint): void {
     this.timeMs = c.timeMs;
@@ -465,98 +211,20 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
       }
       if (state.schedulers === null) {
         // Its scheduler's state could not be copied: the lane as it stands is dropped, and one built afresh replays to the checkpoint.
-        const now = this.lanes[index];
-        const inners = now === undefined ? [] : now.kind === 'running' ? now.inners : (now.chase?.lane.inners ?? []);
-        for (const inner of inners) inner.dispose?.();
-        return this.replayLaneTo(this.buildLane(this.laneInfo(index)), c.timeMs, c.slot);
+        disposeLane(this.lanes[index]);
+        return this.late.replayTo(this.buildLane(servingLaneInfo(this.base!, index)), c.timeMs, c.slot);
       }
-      lane.run.restore(state.run);
-      state.schedulers.forEach((s, i) => lane.inners[i]!.restore!(s));
-      lane.info = state.info;
-      state.overrides.forEach((o, i) => {
-        const hooks = lane.hooks[i]!;
-        if (o !== null && hooks.overrides !== null) o.forEach((x, m) => (hooks.overrides![m] = x === null ? null : { ...x }));
-      });
-      lane.action = state.action.map((a) => ({ ...a }));
-      lane.decisions = state.decisions;
-      lane.decisionMs = state.decisionMs;
-      lane.series.restore(state.series);
-      state.learnings.forEach((l, i) => lane.learnings[i]!.restore(l));
-      return lane;
+      return restoreLane(lane, state, state.schedulers);
     });
-    // Lanes whose plan (or learner) is known by now catch up from time 0; the others wait for their search (or TensorFlow.js).
-    for (const key of new Set(this.lanes.flatMap((l) => (l.kind === 'waiting' ? l.keys : [])))) if (this.searches.plans.get(key) !== undefined) this.planFound(key);
-    if (this.learningFactory !== null) this.learnersReady();
+    this.late.restored();
     this.replaceDue = true;
-    this.sliceLater();
-  }
-
-  /**
-   * Runs a lane built at time 0 to `timeMs` (slot `slot` under way), stretch by stretch as the
-   * session runs them, with the live edits made before `timeMs` (those made at it are the
-   * session's to apply, after the restore): the lane a replay from 0 would give.
-   */
-  private replayLaneTo(lane: Lane, timeMs: number, slot: number): Lane {
-    const chase: Chase = { lane, timeMs: 0, slot: 0, evaluations: 0, applied: new Set(), behindMs: 0 };
-    for (;;) {
-      for (const edit of this.session.edits()) {
-        if (edit.atMs > chase.timeMs || edit.atMs >= timeMs || chase.applied.has(edit)) continue;
-        chase.applied.add(edit);
-        this.applyEditTo(lane, edit);
-      }
-      if (chase.timeMs === timeMs && chase.slot === slot) return lane;
-      let stop = timeMs;
-      for (const edit of this.session.edits()) if (!chase.applied.has(edit) && edit.atMs > chase.timeMs && edit.atMs < stop) stop = edit.atMs;
-      chase.timeMs = Math.min(this.slotEnd(chase.slot), stop);
-      chase.slot = this.stretch([lane], chase.slot, stop);
-    }
+    this.late.sliceLater();
   }
 
   /** Builds a lane at time 0 (a reference lane with its plans, found before: one per device copy). */
   private buildLane(info: ServingLaneInfo, referenceResults?: readonly ReferenceResult[]): Lane {
-    const spec = { ...this.spec!, seriesCap: 2 };
-    const copies = this.copies?.map((c) => ({ ...c, seriesCap: 2 })) ?? null;
-    const models = spec.models.map((m) => m.model);
-    const lane: Pick<Lane, 'decisionMs' | 'decisions'> = { decisionMs: 0, decisions: 0 };
-    const timing = {
-      now: () => this.session.now(),
-      add: (ms: number) => {
-        lane.decisionMs += ms;
-        lane.decisions++;
-      },
-    };
-    const inners: ServingScheduler[] = [];
-    const hooks: LaneHooks[] = [];
-    const run = buildLaneRun(
-      spec,
-      copies,
-      (own, i) => {
-        const ownModels = own.models.map((m) => m.model);
-        const context = servingSchedulerContext(this.base!.seed, ownModels, this.learningFactory ?? undefined, own);
-        const referenceResult = referenceResults?.[i];
-        const inner = SERVING_SCHEDULERS[info.scheduler as keyof typeof SERVING_SCHEDULERS].create(info.params, referenceResult === undefined ? context : { ...context, referenceResult });
-        inners.push(inner);
-        const h: LaneHooks = { overrides: info.scheduler === 'fixed' ? ownModels.map(() => null) : null, view: null };
-        hooks.push(h);
-        return wrapScheduler(inner, h, timing);
-      },
-      () => {
-        for (const inner of inners) inner.dispose?.();
-      },
-    );
-    const learnings = inners.flatMap((inner) => (inner instanceof LearningScheduler ? [new LearningLane(inner)] : []));
-    return Object.assign(lane, {
-      kind: 'running' as const,
-      info,
-      inners,
-      learning: learnings[0] ?? null,
-      learnings,
-      run,
-      copies,
-      series: new ServingSeries(models.length),
-      hooks,
-      action: run.currentAction,
-    });
+    const build = { spec: this.spec!, copies: this.copies, seed: this.base!.seed, learningFactory: this.learningFactory, now: () => this.session.now() };
+    return buildLane(info, build, referenceResults);
   }
 
   /** The lanes that run (a reference lane still waiting for its plan does not). */
@@ -571,30 +239,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   }
 
   applyEdit(c: ServingEdit): void {
-    for (const lane of this.running()) this.applyEditTo(lane, c);
-  }
-
-  /** A live edit on one lane (those of another lane leave it as it is). */
-  private applyEditTo(lane: Lane, c: ServingEdit): void {
-    if (c.kind === 'background') {
-      lane.run.addBackground({ fromMs: c.atMs, toMs: c.toMs, intensity: c.intensity, memoryMb: c.memoryMb });
-      return;
-    }
-    if (c.lane !== lane.info.index) return;
-    if (c.kind === 'agent') {
-      // An agent loaded into a lane is deployed on every device copy of it.
-      for (const learning of lane.learnings) learning.importAgent(c.file);
-    } else if (c.kind === 'explain') {
-      const learner = lane.learning?.scheduler.learner;
-      if (learner instanceof DiscreteSac) learner.explainUpdate();
-    } else {
-      const { hooks, index } = modelHooks(lane, c.model);
-      hooks.overrides![index] = { ...c.action };
-      const id = this.base!.serving.models[c.model]!.model;
-      const params = { ...lane.info.params, [`batchSize.${id}`]: c.action.batchSize, [`instances.${id}`]: c.action.instances };
-      // The title follows (a model set apart by the per-model sliders is named), as a link reopened with these settings names it.
-      lane.info = { ...lane.info, params, label: servingLaneLabel(lane.info.scheduler as ServingSchedulerId, params) };
-    }
+    for (const lane of this.running()) applyEditToLane(lane, c, this.base!.serving.models);
   }
 
   forgetAfter(): void {
@@ -628,30 +273,12 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
 
   /** The scenario as it stands (live backgrounds and per-model settings included). */
   currentScenario(): ServingScenario {
-    const base = this.base!;
-    const background = [...base.serving.background];
-    const lanes = base.serving.lanes.map((l) => ({ ...l, params: { ...l.params } }));
-    const models = base.serving.models;
-    for (const c of this.session.edits()) {
-      if (c.kind === 'agent' || c.kind === 'explain') continue;
-      if (c.kind === 'background') {
-        background.push({ fromS: c.atMs / 1000, toS: c.toMs === null ? null : c.toMs / 1000, intensity: c.intensity, memoryMb: c.memoryMb });
-      } else {
-        const params = lanes[c.lane]!.params;
-        const id = models[c.model]!.model;
-        params[`batchSize.${id}`] = c.action.batchSize;
-        params[`instances.${id}`] = c.action.instances;
-      }
-    }
-    return { ...base, serving: { ...base.serving, background, lanes } };
+    return scenarioWithEdits(this.base!, this.session.edits());
   }
 
   /** Every background: the scenario's and those dropped live. */
   backgrounds(): BackgroundView[] {
-    const live = this.session.edits().flatMap((c) =>
-      c.kind === 'background' ? [{ id: c.id, intensity: c.intensity, memoryMb: c.memoryMb, fromMs: c.atMs, toMs: c.toMs }] : [],
-    );
-    return [...this.scripted, ...live];
+    return allBackgrounds(this.scripted, this.session.edits());
   }
 
   /** One stretch: to the next slot boundary or `target`, whichever comes first. */
@@ -664,7 +291,7 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
   /**
    * One stretch of `lanes` in slot `slot`: to the slot's end or `target`, whichever comes
    * first, and the slot's point when it ends. Gives the slot under way after it. The lanes
-   * that run and a lane catching up with them (`chase`) take the same stretches.
+   * that run and a lane catching up with them (`LateLanes`) take the same stretches.
    */
   private stretch(lanes: readonly Lane[], slot: number, target: number): number {
     const end = this.slotEnd(slot);
@@ -672,83 +299,36 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     for (const lane of lanes) lane.run.advanceTo(next);
     if (next < end) return slot;
     const slotStart = slot * this.slotMs;
-    for (const lane of lanes) {
-      // The reporting interval's numbers (under slot `eq1` the models' own scheduling slots differ from it).
-      const interval = lane.run.lastIntervalStats;
-      const samples = lane.action.map((a, i) => {
-        const s = interval?.[i];
-        return {
-          arrivals: s?.arrivals ?? 0,
-          completed: s?.completed ?? 0,
-          latencyMeanMs: s?.latencyMeanMs ?? 0,
-          utility: s?.utility ?? null,
-          violations: s?.violations ?? 0,
-          batchSize: a.batchSize,
-          instances: a.instances,
-        };
-      });
-      lane.series.add(slotStart, end, samples);
-      if (end >= this.durationMs) lane.series.flush();
-      for (const learning of lane.learnings) learning.recordSlot(slot);
-      lane.action = lane.run.currentAction;
-    }
+    for (const lane of lanes) recordSlot(lane, slot, slotStart, end, end >= this.durationMs);
     return slot + 1;
   }
 
+  private slotEnd(slot: number): number {
+    return Math.min((slot + 1) * this.slotMs, this.durationMs);
+  }
+
   frameLanes(context: FrameContext) {
-    const { nowMs: now, force, transfer } = context;
     let replace = this.replaceDue;
     this.replaceDue = false;
     const lanes = this.lanes.map((lane): ServingLaneFrame => {
-      if (lane.kind === 'waiting') return this.waitingFrame(lane);
-      const { chunk, replace: r } = lane.series.takeChunk();
+      if (lane.kind === 'waiting') return waitingFrame(lane, this.late.searches, this.learningError);
+      const { frame, replace: r } = runningLaneFrame(lane, context);
       replace ||= r;
-      for (const a of Object.values(chunk)) transfer.push((a as Float64Array).buffer as ArrayBuffer);
-      // null before the first decision; 0 when every decision took less than the clock's resolution.
-      const decisionUs = lane.decisions > 0 ? (1000 * lane.decisionMs) / lane.decisions : null;
-      if (lane.learning === null) return { points: chunk, live: this.live(lane), decisionUs };
-      const learning = lane.learning.live(now, decisionUs ?? 0, force);
-      transfer.push(...learning.transfer);
-      return { points: chunk, live: this.live(lane), decisionUs, learning: learning.live };
+      return frame;
     });
     // Every lane's series holds the same slots, so all lanes compact together: a replace
     // frame carries every point of every lane (after a rebuild every series is new).
     return { lanes, replace, stride: this.running()[0]?.series.stride ?? 1 };
   }
 
-  /** A waiting lane in a frame: no points, no device, how far its search (or its learner's loading, or its catching up) is. */
-  private waitingFrame(lane: WaitingLane): ServingLaneFrame {
-    const chase = lane.chase;
-    if (lane.waitsFor === 'learner') {
-      const learner = chase !== null ? ('ready' as const) : this.learningError !== null ? ('failed' as const) : ('loading' as const);
-      const search = { done: 0, total: 0, replayedMs: chase === null ? null : chase.timeMs, learner, ...(this.learningError !== null && chase === null ? { error: this.learningError } : {}) };
-      return { points: emptyChunk(), live: null, decisionUs: null, search };
-    }
-    const done = chase === null ? lane.keys.reduce((sum, key) => sum + (this.searches.plans.get(key)?.evaluations ?? this.searches.progress(key)?.done ?? 0), 0) : chase.evaluations;
-    return {
-      points: emptyChunk(),
-      live: null,
-      decisionUs: null,
-      search: { done, total: lane.total, replayedMs: chase === null ? null : chase.timeMs },
-    };
-  }
-
   summaries(): (ServingSummary | null)[] {
-    return this.lanes.map((l) => {
-      if (l.kind === 'waiting') return null;
-      const report = laneReport(
-        l.inners.map((inner) => inner.report?.()),
-        l.copies,
-      );
-      const decisionMeanUs = l.decisions > 0 ? (1000 * l.decisionMs) / l.decisions : 0;
-      return { ...l.run.summary(), decisionMeanUs, ...(report === undefined ? {} : { learning: report }) };
-    });
+    return this.lanes.map((l) => (l.kind === 'waiting' ? null : servingLaneSummary(l)));
   }
 
   frameExtra(context: FrameContext): FrameExtra<ServingFrame> {
     let timeline: ServingFrame['timeline'];
     if (this.timelineDue || context.force) {
-      timeline = { markers: this.timelineMarkers() };
+      timeline = { markers: timelineMarkers(this.backgrounds(), this.session.edits(), this.base?.serving.models ?? []) };
       this.timelineDue = false;
     }
     return {
@@ -761,166 +341,15 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
     };
   }
 
-  /** Frees the lanes' learners (tensors are not garbage-collected). */
-  private disposeLanes(): void {
-    for (const lane of this.lanes) for (const inner of (lane.kind === 'running' ? lane : lane.chase?.lane)?.inners ?? []) inner.dispose?.();
-    this.lanes = [];
-  }
-
-  /** Schedules a slice of the reference lanes' work, if there is some and none is scheduled. */
-  private sliceLater(): void {
-    if (this.sliceDue || !(this.searches.busy || this.lanes.some((l) => l.kind === 'waiting' && l.chase !== null))) return;
-    this.sliceDue = true;
-    const later = () => this.session.schedule(() => this.slice(), REFERENCE_SLICE_GAP_MS);
-    // Background work: the first frame of a run goes out before the searches start (BackgroundGate).
-    if (this.session.background === undefined) later();
-    else this.session.background(later);
-  }
-
-  /**
-   * The reference lanes' work for at most TICK_BUDGET_MS: lanes whose plan is known catch up
-   * first (they are the nearest to being drawn), then the searches, one step at a time. A
-   * lane that catches up joins the others at once, in the same task, so the run cannot move
-   * in between; the frame after it carries every lane's points again (a lane built late has
-   * compacted its series on its own).
-   */
-  private slice(): void {
-    this.sliceDue = false;
-    const startMs = this.session.now();
-    let joined = false;
-    let searched = false;
-    do {
-      const chasing = this.lanes.find((l): l is WaitingLane => l.kind === 'waiting' && l.chase !== null);
-      if (chasing !== undefined) {
-        if (this.chaseStep(chasing.chase!, startMs)) {
-          this.lanes[chasing.info.index] = chasing.chase!.lane;
-          joined = true;
-        }
-        continue;
-      }
-      if (!this.searches.busy) break;
-      searched = true;
-      const found = this.searches.step();
-      if (found !== null) this.planFound(found);
-    } while (this.session.now() - startMs < TICK_BUDGET_MS);
-    if (joined) {
-      for (const lane of this.running()) lane.series.resend();
-      this.replaceDue = true;
-    }
-    if (joined || searched) this.session.report(joined);
-    this.sliceLater();
-  }
-
-  /** A search finished: the lanes that waited for it are built with its plan and start catching up. */
-  private planFound(key: string): void {
-    for (const lane of this.lanes) {
-      if (lane.kind !== 'waiting' || !lane.keys.includes(key) || lane.chase !== null) continue;
-      // A lane of device copies starts once every copy's plan is known.
-      const plans = lane.keys.map((k) => this.searches.plans.get(k));
-      if (!plans.every((plan) => plan !== undefined)) continue;
-      const evaluations = (plans as ReferenceResult[]).reduce((sum, plan) => sum + plan.evaluations, 0);
-      lane.chase = { lane: this.buildLane(lane.info, plans as ReferenceResult[]), timeMs: 0, slot: 0, evaluations, applied: new Set(), behindMs: Number.POSITIVE_INFINITY };
-    }
-  }
-
   /** TensorFlow.js is here: the learning lanes that waited for it are built and start catching up. */
   learnersReady(): void {
-    for (const lane of this.lanes) {
-      if (lane.kind !== 'waiting' || lane.waitsFor !== 'learner' || lane.chase !== null) continue;
-      lane.chase = { lane: this.buildLane(lane.info), timeMs: 0, slot: 0, evaluations: 0, applied: new Set(), behindMs: Number.POSITIVE_INFINITY };
-    }
-    this.sliceLater();
+    this.late.learnersReady();
   }
 
-  /**
-   * Runs a lane built late toward the others' time, stretch by stretch as the session runs
-   * them (ARCHITECTURE §1: the live edits due applied before and after each stretch, a stretch
-   * stopping at the next one), until the time started with plus the budget; true once it is
-   * where they are. A chase that did not gain on them since its last slice (the run plays as
-   * fast as the lane alone runs) finishes in one go.
-   */
-  private chaseStep(chase: Chase, sliceStartMs: number): boolean {
-    const inStep = () => chase.timeMs === this.timeMs && chase.slot === this.slot;
-    // The run goes back only by a rebuild, which drops the lanes that were catching up.
-    if (chase.timeMs > this.timeMs) throw new RangeError(`a lane catching up is at ${chase.timeMs} ms, past the run's ${this.timeMs} ms`);
-    const behind = this.timeMs - chase.timeMs;
-    const gaining = behind < chase.behindMs;
-    chase.behindMs = behind;
-    for (;;) {
-      this.applyDueTo(chase);
-      if (inStep()) return true;
-      const stop = Math.min(this.timeMs, this.nextEditFor(chase));
-      chase.timeMs = Math.min(this.slotEnd(chase.slot), stop);
-      chase.slot = this.stretch([chase.lane], chase.slot, stop);
-      if (gaining && this.session.now() - sliceStartMs >= TICK_BUDGET_MS) break;
-    }
-    this.applyDueTo(chase);
-    return inStep();
-  }
-
-  /** Applies to a lane catching up the live edits made up to where it is, in the order the session applies them. */
-  private applyDueTo(chase: Chase): void {
-    for (const edit of this.session.edits()) {
-      if (edit.atMs > chase.timeMs || chase.applied.has(edit)) continue;
-      chase.applied.add(edit);
-      this.applyEditTo(chase.lane, edit);
-    }
-  }
-
-  /** Where the next live edit a lane catching up has not had lies (Infinity when none). */
-  private nextEditFor(chase: Chase): number {
-    let next = Number.POSITIVE_INFINITY;
-    for (const edit of this.session.edits()) if (!chase.applied.has(edit) && edit.atMs > chase.timeMs && edit.atMs < next) next = edit.atMs;
-    return next;
-  }
-
-  /** The time line's markers: tenants arriving and leaving, configuration changes (fixed lanes), agents loaded. */
-  private timelineMarkers(): ServingMarker[] {
-    const markers: ServingMarker[] = [];
-    for (const b of this.backgrounds()) {
-      markers.push({ timeMs: b.fromMs, kind: 'tenant-on', lane: -1, background: b.id });
-      if (b.toMs !== null) markers.push({ timeMs: b.toMs, kind: 'tenant-off', lane: -1, background: b.id });
-    }
-    const edits = this.session.edits();
-    const configs = edits.filter((c) => c.kind === 'config');
-    for (const c of configs.slice(-TIMELINE_CONFIG_MARKERS)) {
-      markers.push({ timeMs: c.atMs, kind: 'config', lane: c.lane, model: this.base!.serving.models[c.model]!.model, batchSize: c.action.batchSize, instances: c.action.instances });
-    }
-    for (const c of edits) if (c.kind === 'agent') markers.push({ timeMs: c.atMs, kind: 'agent', lane: c.lane });
-    return markers.sort((a, b) => a.timeMs - b.timeMs);
-  }
-
-  private slotEnd(slot: number): number {
-    return Math.min((slot + 1) * this.slotMs, this.durationMs);
-  }
-
-  private live(lane: Lane): ServingLaneLive {
-    const o = lane.run.observe();
-    const now = o.nowMs;
-    const models: ServingModelLive[] = o.models.map((m, i) => {
-      const { hooks, index } = modelHooks(lane, i);
-      const view = hooks.view;
-      const atMost = (fraction: number) => (view === null ? 0 : view.queuedWithDeadlineAtMost(index, now + fraction * m.sloMs));
-      const late = atMost(0);
-      const under25 = atMost(0.25);
-      const under50 = atMost(0.5);
-      return {
-        instances: m.instances,
-        busyInstances: m.busyInstances,
-        batchSize: m.batchSize,
-        queueLength: m.queueLength,
-        oldestSlackMs: m.oldestSlackMs,
-        slack: { late, under25: under25 - late, under50: under50 - under25, rest: m.queueLength - under50 },
-        forming: formingOf(lane.run.formingBatch(i)),
-      };
-    });
-    return {
-      memoryUsedMb: o.memoryMb - o.availableMemoryMb,
-      memoryTotalMb: o.memoryMb,
-      availableCompute: o.availableCompute,
-      runningBatches: o.runningBatches,
-      models,
-    };
+  /** Frees the lanes' learners (tensors are not garbage-collected). */
+  private disposeLanes(): void {
+    for (const lane of this.lanes) disposeLane(lane);
+    this.lanes = [];
   }
 }
 
@@ -1146,30 +575,4 @@ export class ServingSession extends LiveSession<ServingTypes> {
     this.replayHere();
     return { ok: true, backgrounds: w.backgrounds() };
   }
-}
-
-/** What a lane not drawn yet waits for, in words. */
-function waitingFor(lane: AnyLane): string {
-  return lane.kind === 'waiting' && lane.waitsFor === 'learner' ? 'is waiting for TensorFlow.js' : 'is still searching';
-}
-
-/** A chunk without points (a lane waiting for its plan): fresh each time, since a frame's buffers move to the page. */
-function emptyChunk(): ServingSeriesChunk {
-  return {
-    endMs: new Float64Array(0),
-    slots: new Float64Array(0),
-    throughputRps: new Float64Array(0),
-    latencyMeanMs: new Float64Array(0),
-    utility: new Float64Array(0),
-    utilityCount: new Float64Array(0),
-    arrivals: new Float64Array(0),
-    violations: new Float64Array(0),
-    batchSize: new Int32Array(0),
-    instances: new Int32Array(0),
-  };
-}
-
-/** A lane's forming batch as the frame carries it. */
-function formingOf(f: { readonly waiting: number; readonly startInMs: number } | null): ServingModelLive['forming'] {
-  return f === null ? null : { waiting: f.waiting, startInMs: f.startInMs };
 }
