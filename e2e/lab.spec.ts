@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { encodePipelineScenarioLink } from '../src/worlds/pipeline/door';
+import { encodePipelineScenarioLink } from '../src/scenario/link';
 import { defaultPipelineScenario } from '../src/scenario/presets';
 import { LabPage } from './pages/lab';
 
