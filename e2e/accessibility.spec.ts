@@ -17,7 +17,7 @@ test('axe finds no serious or critical violation in the serving lab', async ({ p
   await lab.byTestId('links.presets').click();
   await lab.byTestId('presets.serving-default').click();
   await expect(lab.byTestId('serving')).toBeVisible();
-  await expect.poll(async () => Number((await page.locator('[data-testid="chart.heatmap-throughput"] svg').getAttribute('data-points')) ?? '0'), { timeout: 30_000 }).toBe(64);
+  await expect.poll(async () => Number((await page.locator('[data-testid="chart.heatmap-throughput"] svg').getAttribute('data-points')) ?? '0'), { timeout: 15_000 }).toBe(64);
   await lab.byTestId('serving.pause').click();
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');

@@ -136,7 +136,7 @@ test.describe('the Claims view on a hand-made report', () => {
     await expect(claims.byTestId('claims')).toBeHidden();
     await expect(claims.byTestId('explore')).toBeVisible();
     await expect(claims.byTestId('explore.axis-0.path')).toHaveValue('pipeline.lanes[0].params.alpha');
-    await expect(claims.byTestId('explore.progress')).toHaveAttribute('data-status', 'done', { timeout: 120_000 });
+    await expect(claims.byTestId('explore.progress')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
     await claims.byTestId('explore.close').click();
     await claims.byTestId('claims.open').click();
     await claims.byTestId('claims.open-bcedge-fig14-predictor').click();
@@ -168,7 +168,7 @@ test.describe('the Claims view on a hand-made report', () => {
     const before = await claims.row(id).getAttribute('data-mean');
     await claims.byTestId(`claims.recompute-${id}`).click();
     const progress = claims.byTestId(`claims.progress-${id}`);
-    await expect.poll(async () => Number(await progress.getAttribute('value')), { timeout: 120_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => Number(await progress.getAttribute('value')), { timeout: 60_000 }).toBeGreaterThan(0);
     await claims.byTestId(`claims.cancel-${id}`).click();
     await expect(progress).toHaveAttribute('data-status', 'cancelled');
     const done = Number(await progress.getAttribute('value'));
@@ -297,7 +297,7 @@ test.describe('the Claims view on the shipped report', () => {
       const before = { mean: await claims.row(id).getAttribute('data-mean'), halfWidth: await claims.row(id).getAttribute('data-half-width'), seeds: await claims.row(id).getAttribute('data-seeds') };
       await expect(claims.row(id)).toHaveAttribute('data-computed', 'shipped');
       await claims.byTestId(`claims.recompute-${id}`).click();
-      await expect(claims.byTestId(`claims.progress-${id}`)).toHaveAttribute('data-status', 'done', { timeout: 240_000 });
+      await expect(claims.byTestId(`claims.progress-${id}`)).toHaveAttribute('data-status', 'done', { timeout: 120_000 });
       await expect(claims.row(id)).toHaveAttribute('data-computed', 'here');
       await expect(claims.byTestId(`claims.here-${id}`)).toContainText('computed here');
       expect({ mean: await claims.row(id).getAttribute('data-mean'), halfWidth: await claims.row(id).getAttribute('data-half-width'), seeds: await claims.row(id).getAttribute('data-seeds') }).toEqual(before);

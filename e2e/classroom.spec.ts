@@ -29,7 +29,7 @@ async function axisTextHeight(lab: LabPage): Promise<number> {
 // A teacher prepares the moment at 1440 × 900, in presentation, paused on line 6 of Algorithm 1;
 // the class opens the link on a 1280 × 720 projector.
 test('a presentation link made at a paused algorithm line reopens at that line at 1280 × 720, the chart scaled and nothing clipped', async ({ page: deskPage, browser }, info) => {
-  test.setTimeout(240_000);
+  test.setTimeout(120_000);
   await deskPage.setViewportSize({ width: 1440, height: 900 });
   const lab = new LabPage(deskPage);
   await lab.goto();
@@ -56,7 +56,7 @@ test('a presentation link made at a paused algorithm line reopens at that line a
   const cls = new LabPage(page);
   await page.goto(link);
   await expect(cls.byTestId('lab')).toHaveAttribute('data-view', 'presentation');
-  await expect.poll(() => cls.currentLine(), { timeout: 40_000 }).toBe(6);
+  await expect.poll(() => cls.currentLine(), { timeout: 20_000 }).toBe(6);
   expect(await cls.served()).toBe(served);
   expect(await cls.status()).not.toBe('playing');
   await expect(cls.byTestId('algorithm.watch.affected')).toHaveText(affected);
@@ -90,7 +90,7 @@ test.describe('the first screen at 1366 × 768', () => {
   test.use({ viewport: { width: 1366, height: 768 } });
 
   test('says what the lab is, offers both labs and the lessons, explains its terms, and shows the board and the main chart’s plot', async ({ page }, info) => {
-    test.setTimeout(240_000);
+    test.setTimeout(120_000);
     const lab = new LabPage(page);
     await lab.goto();
     await lab.pause();
@@ -135,7 +135,7 @@ test.describe('the first screen at 1366 × 768', () => {
     // Both labs from the header: the serving lab, its lane colours distinct and each scheduler's the same in a second scenario.
     await lab.byTestId('labs.serving').click();
     await expect(lab.byTestId('serving')).toBeVisible();
-    await expect(page.locator('[data-testid^="device.model-"]').first()).toBeVisible({ timeout: 60_000 });
+    await expect(page.locator('[data-testid^="device.model-"]').first()).toBeVisible({ timeout: 30_000 });
     const colours = () =>
       page.locator('[data-testid="serving"] li.lane[data-testid^="lane."]').evaluateAll((lanes) => lanes.map((l) => [l.getAttribute('data-testid'), getComputedStyle(l).getPropertyValue('--lane').trim()] as const));
     const first = await colours();

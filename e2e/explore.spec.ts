@@ -41,7 +41,7 @@ test('a 3 × 3 sweep fills on the worker pool, the heatmap shows every cell, and
   await lab.byTestId('explore.axis-1.values').fill('0.02, 0.05, 0.1');
   await lab.byTestId('explore.seeds').fill('1');
   await lab.byTestId('explore.run').click();
-  await expect(lab.byTestId('explore.progress')).toHaveAttribute('data-status', 'done', { timeout: 120_000 });
+  await expect(lab.byTestId('explore.progress')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
   await expect(lab.byTestId('explore.status')).toContainText('9 of 9 cells');
   for (let i = 0; i < 3; i++) {
     for (let j = 0; j < 3; j++) {
@@ -75,7 +75,7 @@ test('cancel stops the pool: no cell finishes after it', async ({ page }) => {
   // 360 cells of 20,000 queries: several seconds on two workers, so that the cancel lands half-way (at 2,000 queries an idle machine finished them in half a second, before the click).
   await page.goto(`./#${encodePipelineScenarioLink({ ...s, pipeline: { ...s.pipeline, queries: 20_000 }, view: { mode: 'normal', hide: [], explore: true } })}`);
   await expect(lab.byTestId('explore')).toBeVisible();
-  await expect.poll(async () => Number(await lab.byTestId('explore.progress').getAttribute('value')), { timeout: 60_000 }).toBeGreaterThan(0);
+  await expect.poll(async () => Number(await lab.byTestId('explore.progress').getAttribute('value')), { timeout: 30_000 }).toBeGreaterThan(0);
   await lab.byTestId('explore.cancel').click();
   await expect(lab.byTestId('explore.progress')).toHaveAttribute('data-status', 'cancelled');
   const done = Number(await lab.byTestId('explore.progress').getAttribute('value'));
@@ -93,7 +93,7 @@ test('a sweep link reopens the same view and fills it', async ({ page }) => {
   await expect(lab.byTestId('explore')).toBeVisible();
   await expect(lab.byTestId('explore.axis-0.path')).toHaveValue('pipeline.lanes[0].params.alpha');
   await expect(lab.byTestId('explore.axis-1.values')).toHaveValue('0.02, 0.05, 0.1');
-  await expect(lab.byTestId('explore.progress')).toHaveAttribute('data-status', 'done', { timeout: 120_000 });
+  await expect(lab.byTestId('explore.progress')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
   await expect(lab.byTestId('explore.cell-1-1')).toHaveAttribute('data-seeds', '2');
   // The address bar still holds the sweep and the open view.
   await expect.poll(() => page.evaluate(() => window.location.hash)).toContain('z1=');
@@ -119,7 +119,7 @@ test('the serving lab has Explore too: a 2 × 2 sweep of the request rate and a 
   await lab.byTestId('explore.open').click();
   await expect(lab.byTestId('explore')).toBeVisible();
   await lab.byTestId('explore.run').click();
-  await expect(lab.byTestId('explore.progress')).toHaveAttribute('data-status', 'done', { timeout: 180_000 });
+  await expect(lab.byTestId('explore.progress')).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
   await expect(lab.byTestId('explore.status')).toContainText('4 of 4 cells');
   for (let i = 0; i < 2; i++) {
     for (let j = 0; j < 2; j++) await expect(lab.byTestId(`explore.cell-${i}-${j}`)).toHaveAttribute('data-seeds', '1');
@@ -133,7 +133,7 @@ test('the serving lab has Explore too: a 2 × 2 sweep of the request rate and a 
 });
 
 test('a result that contradicts a lesson (ODIN below Static at every α) comes with a line pointing at the claim that explains it, which opens unfolded', async ({ page }, info) => {
-  test.setTimeout(180_000);
+  test.setTimeout(90_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   const lab = new LabPage(page);
   await lab.goto();
@@ -146,7 +146,7 @@ test('a result that contradicts a lesson (ODIN below Static at every α) comes w
   await lab.byTestId('explore.seeds').fill('1');
   await lab.byTestId('explore.metric').selectOption('throughputMeanQps');
   await lab.byTestId('explore.run').click();
-  await expect(lab.byTestId('explore.progress')).toHaveAttribute('data-status', 'done', { timeout: 120_000 });
+  await expect(lab.byTestId('explore.progress')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
   const line = lab.byTestId('explore.surprises').locator('li[data-claim="odin-fig6-throughput"]');
   await expect(line).toContainText('below');
   await expect(line).toContainText('at every ODIN α');

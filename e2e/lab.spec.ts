@@ -1,6 +1,4 @@
 import { expect, test } from '@playwright/test';
-import { encodePipelineScenarioLink } from '../src/scenario/link';
-import { defaultPipelineScenario } from '../src/scenario/presets';
 import { LabPage } from './pages/lab';
 
 test.describe('the pipeline lab', () => {
@@ -8,12 +6,12 @@ test.describe('the pipeline lab', () => {
     const lab = new LabPage(page);
     await lab.goto();
     await expect(lab.byTestId('app.title')).toHaveText('Interference Lab');
-    await expect.poll(() => lab.served(), { timeout: 20_000 }).toBeGreaterThan(30);
+    await expect.poll(() => lab.served(), { timeout: 10_000 }).toBeGreaterThan(30);
     const first = await lab.throughputPoints();
-    await expect.poll(() => lab.throughputPoints(), { timeout: 20_000 }).toBeGreaterThan(first);
+    await expect.poll(() => lab.throughputPoints(), { timeout: 10_000 }).toBeGreaterThan(first);
     for (const id of ['chart.throughput', 'chart.latency', 'chart.config', 'chart.stages']) await expect(lab.byTestId(id)).toBeVisible();
     // Let the default scenario's memBW hog arrive (query 150) and ODIN react before the screenshot.
-    await expect.poll(() => lab.served(), { timeout: 30_000 }).toBeGreaterThan(260);
+    await expect.poll(() => lab.served(), { timeout: 15_000 }).toBeGreaterThan(260);
     await page.screenshot({ path: test.info().outputPath('main-view.png'), fullPage: true });
     await page.screenshot({ path: 'test-results/main-view.png', fullPage: true });
     lab.expectCleanLog();
@@ -60,13 +58,8 @@ test.describe('the pipeline lab', () => {
 
   test('reset restores the initial state', async ({ page }) => {
     const lab = new LabPage(page);
-    // The lab as it loads, at query 0, opened paused there (view.at): a lab that plays on load can be
-    // past the hog's arrival at query 150 by the time a busy machine pauses it.
-    await page.goto(`./#${encodePipelineScenarioLink({ ...defaultPipelineScenario(), view: { mode: 'normal', hide: [], at: { position: 0, playing: false } } })}`);
-    await expect(lab.byTestId('lane.odin')).toBeVisible();
-    await lab.partsLoaded();
-    expect(await lab.served()).toBe(0);
-    expect(await lab.status()).not.toBe('playing');
+    await lab.goto();
+    await lab.pause();
     const initialModes = await lab.epModes();
     const initialBlocks = await page.locator('.block').evaluateAll((els) => els.map((e) => (e as HTMLElement).style.left));
     await lab.step(300);

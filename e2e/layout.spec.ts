@@ -11,13 +11,13 @@ async function inViewport(page: Page, locator: Locator, minPx = 120): Promise<bo
 }
 
 test.describe('at 1440 × 900', () => {
-  test.setTimeout(180_000);
+  test.setTimeout(90_000);
   test.use({ viewport: { width: 1440, height: 900 } });
 
   test('the pipeline lab shows the playback bar, the board and the throughput chart on load, without scrolling', async ({ page }, info) => {
     const lab = new LabPage(page);
     await lab.goto();
-    await expect.poll(() => lab.throughputPoints(), { timeout: 60_000 }).toBeGreaterThan(3);
+    await expect.poll(() => lab.throughputPoints(), { timeout: 30_000 }).toBeGreaterThan(3);
     // Measured paused: the geometry is the same, and a busy machine answers faster.
     await lab.pause();
     await page.screenshot({ path: info.outputPath('pipeline-1440x900.png') });
@@ -31,7 +31,7 @@ test.describe('at 1440 × 900', () => {
   test('the serving lab shows the playback bar, the device and the throughput per model on load, without scrolling', async ({ page }, info) => {
     const lab = new ServingPage(page);
     await lab.open();
-    await expect.poll(() => lab.chartPoints('chart.throughput'), { timeout: 80_000 }).toBeGreaterThan(2);
+    await expect.poll(() => lab.chartPoints('chart.throughput'), { timeout: 40_000 }).toBeGreaterThan(2);
     await lab.byTestId('serving.pause').click();
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: info.outputPath('serving-1440x900.png') });
@@ -69,7 +69,7 @@ test('the chart grid: a card collapsed and a card moved stay so after a reload, 
 // Presentation on a projector (ARCHITECTURE §7c): the header folds the share bar into one button,
 // the board keeps at most half the screen and the dock leads with the algorithm or learning panel.
 test.describe('in presentation at 1280 × 720', () => {
-  test.setTimeout(180_000);
+  test.setTimeout(90_000);
   test.use({ viewport: { width: 1280, height: 720 } });
 
   test('the pipeline lab: the board, the throughput chart and the algorithm panel fit together', async ({ page }, info) => {

@@ -4,7 +4,7 @@ import { ServingPage } from './pages/serving';
 
 // A real serving worker with TensorFlow.js (wasm backend) learning in Chromium.
 test('learning lanes in the serving page: live policy, α, training from scratch, agents saved, reloaded, downloaded and loaded back', async ({ page }, testInfo) => {
-  test.setTimeout(180_000);
+  test.setTimeout(90_000);
   const lab = new ServingPage(page);
   await lab.open();
   await expect(lab.byTestId('learning.panel')).toBeVisible();
@@ -12,10 +12,10 @@ test('learning lanes in the serving page: live policy, α, training from scratch
   await expect(lab.learning('status', lane)).toContainText('pretrained');
 
   // BCEdge decides: its slots count up.
-  await expect.poll(() => lab.numberAt(lab.learning('slots', lane)), { timeout: 60_000 }).toBeGreaterThan(0);
+  await expect.poll(() => lab.numberAt(lab.learning('slots', lane)), { timeout: 30_000 }).toBeGreaterThan(0);
 
   // The live policy of the selected model: 64 cells whose probabilities (in %) sum to 100.
-  await expect.poll(() => lab.chartPoints('chart.policy'), { timeout: 30_000 }).toBe(64);
+  await expect.poll(() => lab.chartPoints('chart.policy'), { timeout: 15_000 }).toBe(64);
   await expect(lab.byTestId('chart.policy')).toHaveAttribute('data-lane', String(lane));
   const cells = page.locator('[data-testid="chart.policy"] g.chart-cell');
   await expect(cells).toHaveCount(64);
@@ -36,7 +36,7 @@ test('learning lanes in the serving page: live policy, α, training from scratch
   const progress = lab.learning('progress', lane);
   const before = await lab.numberAt(progress, 'value');
   await expect.poll(() => lab.numberAt(progress, 'value')).toBeGreaterThan(before);
-  await expect.poll(() => lab.numberAt(lab.learning('rate', lane)), { timeout: 60_000 }).toBeGreaterThan(0);
+  await expect.poll(() => lab.numberAt(lab.learning('rate', lane)), { timeout: 30_000 }).toBeGreaterThan(0);
   expect(await lab.numberAt(lab.learning('updates', lane))).toBeGreaterThan(0);
   await page.screenshot({ path: 'test-results/learning-scratch.png', fullPage: true });
 
@@ -45,7 +45,7 @@ test('learning lanes in the serving page: live policy, α, training from scratch
   await expect(lab.learning('note', lane)).toContainText('Saved in this browser');
   await page.reload();
   await expect(lab.byTestId('serving')).toBeVisible();
-  await expect.poll(() => lab.numberAt(lab.learning('slots', lane)), { timeout: 60_000 }).toBeGreaterThan(0);
+  await expect.poll(() => lab.numberAt(lab.learning('slots', lane)), { timeout: 30_000 }).toBeGreaterThan(0);
   await lab.learning('saved', lane).click();
   await expect(lab.learning('saved-list', lane)).toContainText('Six models');
   await lab.learning('load-saved', lane).first().click();
@@ -97,7 +97,7 @@ test('without IndexedDB, saving an agent says why in the banner and the run goes
   const lab = new ServingPage(page);
   await lab.open();
   const lane = await lab.learningLane('bcedge');
-  await expect.poll(() => lab.numberAt(lab.learning('slots', lane)), { timeout: 60_000 }).toBeGreaterThan(0);
+  await expect.poll(() => lab.numberAt(lab.learning('slots', lane)), { timeout: 30_000 }).toBeGreaterThan(0);
   await lab.learning('save', lane).click();
   await expect(lab.byTestId('banner.errors')).toContainText('IndexedDB');
   await expect(lab.byTestId('banner.errors')).toContainText('Download agent');
@@ -110,11 +110,11 @@ test('without IndexedDB, saving an agent says why in the banner and the run goes
 });
 
 test('a class walks through one SAC update with its numbers (teaching)', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(60_000);
   const lab = new ServingPage(page);
   await lab.open();
   const lane = await lab.learningLane('bcedge');
-  await expect.poll(() => lab.numberAt(lab.learning('slots', lane)), { timeout: 60_000 }).toBeGreaterThan(5);
+  await expect.poll(() => lab.numberAt(lab.learning('slots', lane)), { timeout: 30_000 }).toBeGreaterThan(5);
   await lab.byTestId(`walkthrough.start.${lane}`).click();
   const step = lab.byTestId('walkthrough.step');
   await expect(step).toHaveAttribute('data-step', '1');

@@ -100,7 +100,7 @@ test.describe('hostile links', () => {
       await expect(banner).toHaveAttribute('data-source', 'link');
       await expect(banner).toContainText(message);
       await expect(lab.byTestId('lane.odin')).toBeVisible();
-      await expect.poll(() => lab.served(), { timeout: 20_000 }).toBeGreaterThan(5);
+      await expect.poll(() => lab.served(), { timeout: 10_000 }).toBeGreaterThan(5);
       expect(await page.evaluate(() => ({} as Record<string, unknown>).polluted)).toBeUndefined();
       lab.expectCleanLog();
     });

@@ -3,7 +3,7 @@ import { LabPage } from './pages/lab';
 import { ServingPage } from './pages/serving';
 
 // The page takes a worker for dead after 10 s without an answer (WORKER_LIVENESS).
-test.setTimeout(180_000);
+test.setTimeout(90_000);
 
 test('a pipeline worker that closes itself is restarted with the banner and the scenario; Play works again', async ({ page }) => {
   const lab = new LabPage(page);
@@ -19,7 +19,7 @@ test('a pipeline worker that closes itself is restarted with the banner and the 
   await worker!.evaluate(() => self.close());
   // The restart comes after 10 s of unanswered pings counted from checks that ran on time
   // (WORKER_LIVENESS); a loaded machine runs some checks late, and a late check starts over.
-  await expect(lab.byTestId('banner.errors')).toHaveAttribute('data-source', 'worker', { timeout: 90_000 });
+  await expect(lab.byTestId('banner.errors')).toHaveAttribute('data-source', 'worker', { timeout: 45_000 });
   await expect(lab.byTestId('banner.errors')).toContainText('stopped answering');
   await expect.poll(() => lab.served()).toBe(0);
   await expect(lab.byTestId('board.ep-4')).toBeVisible();
@@ -37,7 +37,7 @@ test('a serving worker that hangs is restarted with the banner and the scenario'
   // The lab opens with its Fig. 1 and rate sweeps running in the worker; while a call waits
   // for its answer the page grants the worker the busy timeout (WORKER_LIVENESS, 120 s), so the
   // hang is injected once they are done, where the 10 s rule is the one under test.
-  await expect(page.locator('label.sweep-progress')).toHaveCount(0, { timeout: 60_000 });
+  await expect(page.locator('label.sweep-progress')).toHaveCount(0, { timeout: 30_000 });
   const serving = page.workers().find((w) => w.url().includes('servingWorker'));
   expect(serving).toBeDefined();
   // A loop that never yields: the worker cannot answer anything any more.
@@ -48,7 +48,7 @@ test('a serving worker that hangs is restarted with the banner and the scenario'
       }
     }, 0);
   });
-  await expect(lab.byTestId('banner.errors')).toHaveAttribute('data-source', 'worker', { timeout: 90_000 });
+  await expect(lab.byTestId('banner.errors')).toHaveAttribute('data-source', 'worker', { timeout: 45_000 });
   await expect(lab.byTestId('banner.errors')).toContainText('stopped answering');
   await expect.poll(() => lab.timeMs()).toBe(0);
   await lab.byTestId('serving.step').click();

@@ -3,7 +3,7 @@ import { LabPage } from './pages/lab';
 
 test.describe('Run on this machine', () => {
   // Measuring the simulation's database and two real lanes of wasm stages: minutes on two cores.
-  test.setTimeout(600_000);
+  test.setTimeout(300_000);
 
   test('a short real run draws measured points live, takes a workload dragged onto the board, then a simulated-vs-measured row per lane', async ({ page }) => {
     const lab = new LabPage(page);
@@ -30,11 +30,11 @@ test.describe('Run on this machine', () => {
     await lab.dragWithKeyboard('E', 0);
     await expect(lab.byTestId('real.live-hint')).toHaveAttribute('data-placed', '1');
     // Live: the measured throughput and latency of the running lane, query by query.
-    await expect.poll(async () => Number((await lab.byTestId('chart.real-live').locator('path[data-lane="0"]').first().getAttribute('data-points')) ?? 0), { timeout: 480_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => Number((await lab.byTestId('chart.real-live').locator('path[data-lane="0"]').first().getAttribute('data-points')) ?? 0), { timeout: 240_000 }).toBeGreaterThan(0);
     // The execution places as the run has them: units per stage and measured stage times.
-    await expect(lab.byTestId('real.ep-0')).toHaveAttribute('data-units', /\d+/, { timeout: 120_000 });
+    await expect(lab.byTestId('real.ep-0')).toHaveAttribute('data-units', /\d+/, { timeout: 60_000 });
     await lab.byTestId('real').screenshot({ path: 'test-results/real-running.png' });
-    await expect(lab.byTestId('real.status')).toHaveAttribute('data-status', 'done', { timeout: 480_000 });
+    await expect(lab.byTestId('real.status')).toHaveAttribute('data-status', 'done', { timeout: 240_000 });
     // Then each lane measured beside simulated, with signed errors.
     for (const id of ['odin', 'lls']) {
       const row = lab.byTestId(`real.row-${id}`);

@@ -37,7 +37,7 @@ function smallWorld(): ServingScenario {
 test.use({ viewport: { width: 1440, height: 900 } });
 
 test('every serving lane card shows its numbers while playing, its gaps to the oracles once they run, and says when they are stale; Figs. 7 and 10 draw while playing, the oracles’ lines included', async ({ page }, info) => {
-  test.setTimeout(240_000);
+  test.setTimeout(120_000);
   // Every text the first card's hindsight gap shows (it may change between two polls).
   await page.addInitScript(() => {
     const seen: string[] = [];
@@ -50,10 +50,10 @@ test('every serving lane card shows its numbers while playing, its gaps to the o
   const lab = new ServingPage(page);
   await page.goto(`./#${encodeAnyScenarioLink(smallWorld())}`);
   await expect(lab.byTestId('serving')).toBeVisible();
-  await expect(page.locator('[data-testid^="device.model-"]').first()).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('[data-testid^="device.model-"]').first()).toBeVisible({ timeout: 30_000 });
   await lab.byTestId('serving.speed').selectOption('2');
   // While playing: every running lane's card has its utility and SLO violations, over the run and the last minute.
-  await expect.poll(() => lab.timeMs(), { timeout: 40_000 }).toBeGreaterThan(3000);
+  await expect.poll(() => lab.timeMs(), { timeout: 20_000 }).toBeGreaterThan(3000);
   await expect(lab.byTestId('serving.time')).toContainText('playing');
   for (const lane of [0, 1]) {
     const score = lab.byTestId(`lane-score.${lane}`);
@@ -69,7 +69,7 @@ test('every serving lane card shows its numbers while playing, its gaps to the o
   const hindsight = lab.byTestId('lane-gap.0.hindsight');
   const perPhase = lab.byTestId('lane-gap.0.perPhase');
   for (const gap of [hindsight, perPhase, lab.byTestId('lane-gap.1.hindsight')]) {
-    await expect(gap).toHaveAttribute('data-state', 'ready', { timeout: 180_000 });
+    await expect(gap).toHaveAttribute('data-state', 'ready', { timeout: 90_000 });
     const run = await lab.numberAt(gap, 'data-run');
     expect(Number.isFinite(run)).toBe(true);
     // A ratio of utilities less one: above −100 %.
@@ -88,7 +88,7 @@ test('every serving lane card shows its numbers while playing, its gaps to the o
   // Fig. 10 draws the oracles' lines (lanes 3 and 4, dashed), not only their legend entries.
   const training = lab.byTestId('chart.training');
   for (const key of ['lane-3', 'lane-4']) {
-    await expect.poll(async () => (await training.locator(`path[data-key="${key}"]`).getAttribute('d')) ?? '', { timeout: 40_000 }).toMatch(/^M[^M]*L/);
+    await expect.poll(async () => (await training.locator(`path[data-key="${key}"]`).getAttribute('d')) ?? '', { timeout: 20_000 }).toMatch(/^M[^M]*L/);
   }
   await expect(training).toContainText('Best fixed in hindsight (oracle)');
   await expect(training).toContainText('Best fixed per phase (oracle)');

@@ -7,7 +7,7 @@ import type { ServingScenario } from '../src/scenario/schema';
 
 test('the serving lab: six models on the device, Triton sliders move the Fig. 1 marker and change the run', async ({ page }) => {
   // Fig. 15 sweeps the BCEdge lane in the worker too (five rates × 120 s of learning).
-  test.setTimeout(480_000);
+  test.setTimeout(240_000);
   const lab = new LabPage(page);
   await lab.goto();
   await lab.byTestId('links.presets').click();
@@ -15,9 +15,9 @@ test('the serving lab: six models on the device, Triton sliders move the Fig. 1 
   await expect(lab.byTestId('serving')).toBeVisible();
   await expect(lab.byTestId('device.model-yolo')).toBeVisible();
   await expect(page.locator('[data-testid^="device.model-"]')).toHaveCount(6);
-  await expect.poll(async () => Number(await lab.byTestId('serving.time').getAttribute('data-time-ms')), { timeout: 20_000 }).toBeGreaterThan(2000);
+  await expect.poll(async () => Number(await lab.byTestId('serving.time').getAttribute('data-time-ms')), { timeout: 10_000 }).toBeGreaterThan(2000);
   // The heatmap of the selected model fills in cell by cell.
-  await expect.poll(async () => Number((await page.locator('[data-testid="chart.heatmap-throughput"] svg').getAttribute('data-points')) ?? '0'), { timeout: 30_000 }).toBe(64);
+  await expect.poll(async () => Number((await page.locator('[data-testid="chart.heatmap-throughput"] svg').getAttribute('data-points')) ?? '0'), { timeout: 15_000 }).toBe(64);
   await lab.byTestId('serving.pause').click();
   const before = await lab.byTestId('chart.heatmap-throughput').innerHTML();
   await lab.byTestId('controls.batch-yolo').fill('5'); // b = 32
@@ -30,7 +30,7 @@ test('the serving lab: six models on the device, Triton sliders move the Fig. 1 
   // Fig. 15: once its chart is on screen, the sweep over request rates fills in (five rates per lane, the learning lane's too:
   // the worker sweeps it beside the others, ARCHITECTURE §7a′: four lanes × five rates = 20 points).
   await lab.byTestId('chart.rps').scrollIntoViewIfNeeded();
-  await expect.poll(async () => Number((await page.locator('[data-testid="chart.rps"] svg').getAttribute('data-points')) ?? '0'), { timeout: 300_000 }).toBe(20);
+  await expect.poll(async () => Number((await page.locator('[data-testid="chart.rps"] svg').getAttribute('data-points')) ?? '0'), { timeout: 150_000 }).toBe(20);
   await page.evaluate(() => window.scrollTo(0, 0));
   // Drag another tenant onto the device: it runs from now on, on every lane. (The token sits under
   // the device's table: brought into the window first, and dropped on the board's part in view.)
@@ -50,8 +50,8 @@ test('the serving lab: six models on the device, Triton sliders move the Fig. 1 
 });
 
 test('a serving link reopens the scenario exactly, per-model settings included', async ({ page, browser }) => {
-  // Two pages each reset and step the six models five times; under a loaded machine that takes most of the default 60 s.
-  test.setTimeout(120_000);
+  // Two pages each reset and step the six models five times; under a loaded machine that takes most of the default 30 s.
+  test.setTimeout(60_000);
   const lab = new LabPage(page);
   await lab.goto();
   await lab.byTestId('links.presets').click();
@@ -103,7 +103,7 @@ test('a serving sweep preset opens in the serving lab on its first cell', async 
   await expect(lab.byTestId('serving')).toBeVisible();
   await expect(page.locator('[data-testid^="device.model-"]')).toHaveCount(1);
   await expect(lab.byTestId('lane.fixed')).toBeVisible();
-  await expect.poll(async () => Number(await lab.byTestId('serving.time').getAttribute('data-time-ms')), { timeout: 20_000 }).toBeGreaterThan(1000);
+  await expect.poll(async () => Number(await lab.byTestId('serving.time').getAttribute('data-time-ms')), { timeout: 10_000 }).toBeGreaterThan(1000);
   lab.expectCleanLog();
 });
 
@@ -136,20 +136,20 @@ test('the serving lab reads BCEdge as the paper writes it: its Assumptions panel
     .poll(async () => {
       const waiting = await page.locator('[data-testid^="device.forming-"]').evaluateAll((cells) => cells.map((c) => Number(c.getAttribute('data-waiting'))));
       return Math.max(...waiting);
-    }, { timeout: 30_000 })
+    }, { timeout: 15_000 })
     .toBeGreaterThan(0);
   await expect(page.locator('[data-testid^="device.forming-"] .forming').first()).toContainText('ms');
   // Under the earlier reading (b a cap) nothing waits for a batch (the run restarts under it, playing).
   await lab.byTestId('assumptions.batching').selectOption('cap');
   await expect(lab.byTestId('assumptions.batching')).toHaveValue('cap');
-  await expect.poll(async () => Number(await lab.byTestId('serving.time').getAttribute('data-time-ms')), { timeout: 20_000 }).toBeGreaterThan(3000);
+  await expect.poll(async () => Number(await lab.byTestId('serving.time').getAttribute('data-time-ms')), { timeout: 10_000 }).toBeGreaterThan(3000);
   const waiting = await page.locator('[data-testid^="device.forming-"]').evaluateAll((cells) => cells.map((c) => Number(c.getAttribute('data-waiting'))));
   expect(Math.max(...waiting)).toBe(0);
   lab.expectCleanLog();
 });
 
 test('nothing waits for a reference lane or a learner: bcedge-dynamic runs at once, its oracles within 5 s from the plans shipped with the preset, and its learners join once TensorFlow.js is here', async ({ page }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(120_000);
   // When the page shows each thing, by the page's clock (not by when a poll happens to look).
   await page.addInitScript(() => {
     const shown: Record<string, number> = {};
@@ -183,7 +183,7 @@ test('nothing waits for a reference lane or a learner: bcedge-dynamic runs at on
   // joined, or join, once TensorFlow.js and their agents are here, each card saying so meanwhile.
   const learnerCards = await page.evaluate(() => [3, 4, 5, 6].map((lane) => document.querySelector(`[data-testid="lane.search.${lane}"]`)?.getAttribute('data-phase') ?? 'joined'));
   for (const phase of learnerCards) expect(['loading', 'replay', 'joined']).toContain(phase);
-  for (const lane of [3, 4, 5, 6]) await expect(lab.byTestId(`lane.search.${lane}`)).toHaveCount(0, { timeout: 120_000 });
+  for (const lane of [3, 4, 5, 6]) await expect(lab.byTestId(`lane.search.${lane}`)).toHaveCount(0, { timeout: 60_000 });
   // Every lane has numbers to show, the oracles' included.
   await lab.byTestId('serving.pause').click();
   await expect(lab.byTestId('lane.fixed')).toContainText('utility');

@@ -59,7 +59,7 @@ test('a serving classroom link opens in presentation mode with the chosen parts 
   const other = new ServingPage(await fresh.newPage());
   await other.page.goto(link);
   // The lab has loaded the link's scenario (tfjs and the shipped agent first) before its view is read.
-  await expect(other.byTestId('device.model-yolo')).toBeVisible({ timeout: 60_000 });
+  await expect(other.byTestId('device.model-yolo')).toBeVisible({ timeout: 30_000 });
   await expect(other.byTestId('serving')).toHaveAttribute('data-view', 'presentation');
   await expect(other.byTestId('device.model-yolo')).toBeVisible();
   await expect(other.byTestId('chart.utility')).toHaveCount(0);
@@ -72,7 +72,7 @@ test('a serving classroom link opens in presentation mode with the chosen parts 
 
 test('a serving chart exports as PNG and SVG; undo puts back the scenario before an edit', async ({ page }) => {
   // The page computes the Fig. 15 sweep again after the rate changes (on its own thread for now).
-  test.setTimeout(180_000);
+  test.setTimeout(90_000);
   const lab = new ServingPage(page);
   await lab.open();
   await expect.poll(() => lab.chartPoints('chart.throughput')).toBeGreaterThan(2);
@@ -121,7 +121,7 @@ test('Ctrl+Z, Ctrl+Shift+Z and Ctrl+Y undo and redo a serving edit (not the pipe
 });
 
 test('Fig. 1 and Fig. 15 are computed in the serving worker, learning lanes included: progress, then the result', async ({ page }) => {
-  test.setTimeout(360_000);
+  test.setTimeout(180_000);
   const lab = new ServingPage(page);
   await lab.open();
   // The default scenario has a learning lane (BCEdge): the page never had TensorFlow.js to sweep it.
@@ -134,16 +134,16 @@ test('Fig. 1 and Fig. 15 are computed in the serving worker, learning lanes incl
     const bar = lab.byTestId('chart.rps.progress');
     return (await bar.count()) === 0 ? Number.POSITIVE_INFINITY : Number(await bar.getAttribute('value'));
   };
-  await expect.poll(progressOf, { timeout: 120_000 }).toBeGreaterThan(0);
-  await expect.poll(() => lab.chartPoints('chart.heatmap-throughput'), { timeout: 60_000 }).toBe(64);
+  await expect.poll(progressOf, { timeout: 60_000 }).toBeGreaterThan(0);
+  await expect.poll(() => lab.chartPoints('chart.heatmap-throughput'), { timeout: 30_000 }).toBe(64);
   // Five rates for each of the four lanes, BCEdge's line too.
-  await expect.poll(() => lab.chartPoints('chart.rps'), { timeout: 300_000 }).toBe(20);
+  await expect.poll(() => lab.chartPoints('chart.rps'), { timeout: 150_000 }).toBe(20);
   await expect(lab.byTestId('chart.rps.progress')).toHaveCount(0);
   await expect(lab.byTestId('chart.rps')).toContainText('BCEdge');
   // A change that changes the sweep asks again: the progress shows, then the new lines.
   await lab.byTestId('controls.batch-yolo').fill('5');
   await expect(lab.byTestId('chart.rps.progress')).toBeVisible();
-  await expect(lab.byTestId('chart.rps.progress')).toHaveCount(0, { timeout: 300_000 });
+  await expect(lab.byTestId('chart.rps.progress')).toHaveCount(0, { timeout: 150_000 });
   await expect.poll(() => lab.chartPoints('chart.rps')).toBe(20);
   lab.expectCleanLog();
 });
@@ -173,7 +173,7 @@ test('a serving lesson, walked through with the keyboard only: each step goes to
   for (const [k, timeMs] of times.entries()) {
     await page.keyboard.press('Enter');
     await expect(lab.byTestId('lesson.progress')).toContainText(`step ${k + 2} of 5`);
-    await expect.poll(() => lab.timeMs(), { timeout: 40_000 }).toBe(timeMs);
+    await expect.poll(() => lab.timeMs(), { timeout: 20_000 }).toBe(timeMs);
     // The device board follows the step's lane.
     await expect(lab.byTestId('device.board')).toContainText(lanes[k]!);
     // b = 1 on one instance: the queue piles up, and its card says how many wait past their SLO (not yet counted).
@@ -219,7 +219,7 @@ test('another tenant dragged onto the device with the keyboard runs there (the s
 test('the serving lab does not render its root on every frame: its leaves and charts follow the run', async ({ page }) => {
   const lab = new ServingPage(page);
   await lab.open();
-  await expect.poll(() => lab.timeMs(), { timeout: 40_000 }).toBeGreaterThan(2000);
+  await expect.poll(() => lab.timeMs(), { timeout: 20_000 }).toBeGreaterThan(2000);
   const renders = async () => Number(await page.evaluate(() => document.body.dataset.rendersServing ?? '0'));
   const before = { renders: await renders(), timeMs: await lab.timeMs() };
   await page.waitForTimeout(4000);

@@ -59,7 +59,7 @@ test('a trace file replays in the serving lab; a malformed one is refused by fie
 
 test('a reference lane searches beside the run, its progress on its card, joins with every point up to now, and is not searched again', async ({ page }) => {
   // Its search (at most 120 runs of 600 s) runs in the search worker beside the run and the Fig. 1 sweep: tens of seconds.
-  test.setTimeout(360_000);
+  test.setTimeout(180_000);
   // Record every count of runs its card shows (it may change between two polls).
   await page.addInitScript(() => {
     const seen: string[] = [];
@@ -81,7 +81,7 @@ test('a reference lane searches beside the run, its progress on its card, joins 
   await expect.poll(() => lab.timeMs()).toBeGreaterThan(0);
   // The search runs in a worker of its own (the serving worker starts it), not in the serving worker's slices.
   await expect.poll(() => page.workers().some((w) => w.url().includes('oracleWorker'))).toBe(true);
-  await expect(lab.byTestId('lane.search.1')).toHaveCount(0, { timeout: 300_000 });
+  await expect(lab.byTestId('lane.search.1')).toHaveCount(0, { timeout: 150_000 });
   const texts = await page.evaluate(() => (window as unknown as { searchTexts: string[] }).searchTexts);
   expect(texts[0]).toMatch(/^searching this run’s trace beside the other lanes: \d+ of at most 120 configurations tried/);
   const counts = texts.filter((t) => t.startsWith('searching')).map((t) => Number(/: (\d+) of at most/.exec(t)![1]));

@@ -18,8 +18,8 @@ const TRIALS = [
 ];
 
 test('stepping through one ODIN rebalancing highlights Algorithm 1 line by line with γ, PS_affected and direction', async ({ page }) => {
-  // Up to 120 key presses, each waited for and read back (four reads a step): a budget per press, not the default 60 s for all.
-  test.setTimeout(240_000);
+  // Up to 120 key presses, each waited for and read back (four reads a step): a budget per press, not the default 30 s for all.
+  test.setTimeout(120_000);
   const lab = new LabPage(page);
   await lab.goto();
   await lab.openPreset('lesson-odin');
@@ -87,7 +87,7 @@ test('rewinding to a marker restores the board and the charts exactly', async ({
 
 test('a lesson, walked through with the keyboard only', async ({ page }, info) => {
   // Axe over the page with the lesson in the dock takes seconds on a loaded machine.
-  test.setTimeout(120_000);
+  test.setTimeout(60_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   const lab = new LabPage(page);
   await lab.goto();
@@ -153,7 +153,7 @@ test('a lesson, walked through with the keyboard only', async ({ page }, info) =
 
 test('presentation mode: large type, chosen panels hidden, carried by the link; axe finds no serious or critical violation', async ({ page }) => {
   // Axe over the whole page at 1280 × 1400 (the charts zoomed in presentation) takes a while on a busy machine.
-  test.setTimeout(120_000);
+  test.setTimeout(60_000);
   const lab = new LabPage(page);
   await lab.goto();
   await lab.pause();

@@ -1,6 +1,5 @@
-// Sums up a .ci/run: reads the Vitest and Playwright JSON reports (for a Playwright run stopped
-// before it wrote its report, the lines its progress reporter wrote as each test ended) and the
-// exit codes of the other steps, and prints `N passed, N failed` as its very last line.
+// Sums up a .ci/run: reads the Vitest and Playwright JSON reports and the exit codes of
+// the other steps, and prints `N passed, N failed` as its very last line.
 //
 //   node scripts/ci-summary.mjs --out .ci/out typecheck=0 lint=0 vitest=0 build=0 playwright=0
 //
@@ -8,11 +7,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-
-/** The end-to-end step's JSON report in the output folder (scripts/test.mjs writes it). */
-export const PLAYWRIGHT_REPORT = 'playwright.json';
-/** The progress reporter's file in the output folder: one line per finished test (scripts/e2eProgress.mjs). */
-export const PLAYWRIGHT_PROGRESS = 'playwright-progress.jsonl';
 
 /**
  * @typedef {object} RunnerCount
@@ -57,16 +51,13 @@ export function countVitest(report, exitCode) {
 /**
  * Counts a Playwright JSON report: expected = passed; unexpected and flaky = failed
  * (retries are 0, so flaky should not happen); top-level errors (a web server that did not
- * start, a spec that does not load) count one each. Without the report (a run stopped by its
- * time cap writes none), the lines of the progress reporter are counted instead.
+ * start, a spec that does not load) count one each.
  * @param {unknown} report parsed JSON, or undefined when the file is missing or unreadable
  * @param {number} exitCode the runner's exit code
- * @param {string} [progress] the progress reporter's file (scripts/e2eProgress.mjs), when there is one
  * @returns {RunnerCount}
  */
-export function countPlaywright(report, exitCode, progress) {
+export function countPlaywright(report, exitCode) {
   if (!isRecord(report) || !isRecord(report['stats'])) {
-    if (progress !== undefined && progress.trim() !== '') return countPlaywrightProgress(progress, exitCode);
     return { passed: 0, failed: 1, note: 'no JSON report (runner crashed or skipped?)' };
   }
   const stats = report['stats'];
@@ -81,78 +72,6 @@ export function countPlaywright(report, exitCode, progress) {
     failed = 1;
     note += `; run failed (exit code ${exitCode}) with no failed test: counted as 1 failed`;
   }
-  return { passed, failed, note };
-}
-
-/**
- * One JSON report of several Playwright runs (the end-to-end step's passes, scripts/test.mjs),
- * as `countPlaywright` and a reader of Playwright's report expect it: the suites and errors of
- * every run, the counts added up, from the first run's start. Undefined when a run has no
- * report (it was stopped): then none is written, and its progress lines are what counts.
- * @param {readonly unknown[]} reports parsed JSON of each run, undefined where there is none
- * @returns {Record<string, unknown> | undefined}
- */
-export function mergePlaywrightReports(reports) {
-  /** @type {Record<string, unknown>[]} */
-  const whole = [];
-  for (const report of reports) {
-    if (!isRecord(report) || !isRecord(report['stats'])) return undefined;
-    whole.push(report);
-  }
-  const [first] = whole;
-  if (first === undefined) return undefined;
-  const list = (/** @type {string} */ key) => whole.flatMap((report) => (Array.isArray(report[key]) ? report[key] : []));
-  const sum = (/** @type {string} */ key) => whole.reduce((total, report) => total + numberOr0(/** @type {Record<string, unknown>} */ (report['stats'])[key]), 0);
-  return {
-    ...first,
-    suites: list('suites'),
-    errors: list('errors'),
-    stats: {
-      .../** @type {Record<string, unknown>} */ (first['stats']),
-      duration: sum('duration'),
-      expected: sum('expected'),
-      skipped: sum('skipped'),
-      unexpected: sum('unexpected'),
-      flaky: sum('flaky'),
-    },
-  };
-}
-
-/**
- * Counts a Playwright run that ended without its JSON report from the lines the progress
- * reporter (scripts/e2eProgress.mjs) appended as each test ended: the tests that finished count
- * as the report would have counted them (a test's last line is its outcome over its attempts;
- * a line cut short by a killed run is left out), every error outside a test as 1 failed, and
- * the run itself, which did not get to its end, as 1 failed more.
- * @param {string} progress the file's text, one JSON object a line
- * @param {number} exitCode the runner's exit code
- * @returns {RunnerCount}
- */
-export function countPlaywrightProgress(progress, exitCode) {
-  /** @type {Map<string, string>} */
-  const outcomes = new Map();
-  let errors = 0;
-  for (const text of progress.split('\n')) {
-    let line;
-    try {
-      line = JSON.parse(text);
-    } catch {
-      continue;
-    }
-    if (!isRecord(line)) continue;
-    if (typeof line['error'] === 'string') {
-      errors += 1;
-    } else if (typeof line['id'] === 'string' && typeof line['outcome'] === 'string') {
-      outcomes.set(line['id'], line['outcome']);
-    }
-  }
-  const all = [...outcomes.values()];
-  const passed = all.filter((outcome) => outcome === 'expected').length;
-  const failedTests = all.filter((outcome) => outcome === 'unexpected' || outcome === 'flaky').length;
-  const failed = failedTests + errors + 1;
-  let note = `no JSON report (run stopped, exit code ${exitCode}): ${passed} passed, ${failedTests} failed of the tests that finished`;
-  if (errors > 0) note += `, ${errors} error(s) outside any test`;
-  note += '; the unfinished run counted as 1 failed';
   return { passed, failed, note };
 }
 
@@ -183,21 +102,9 @@ function numberOr0(value) {
 
 /**
  * @param {string} path
- * @returns {string | undefined} the file's text, or undefined when it is missing
- */
-function readText(path) {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * @param {string} path
  * @returns {unknown} the parsed file, or undefined when it is missing or not JSON
  */
-export function readJson(path) {
+function readJson(path) {
   try {
     return JSON.parse(readFileSync(path, 'utf8'));
   } catch {
@@ -238,7 +145,7 @@ function main() {
     if (name === 'vitest') {
       rows.push([name, countVitest(readJson(join(outDir, 'vitest.json')), exitCode)]);
     } else if (name === 'playwright') {
-      rows.push([name, countPlaywright(readJson(join(outDir, PLAYWRIGHT_REPORT)), exitCode, readText(join(outDir, PLAYWRIGHT_PROGRESS)))]);
+      rows.push([name, countPlaywright(readJson(join(outDir, 'playwright.json')), exitCode)]);
     } else {
       rows.push([name, countStep(exitCode)]);
     }

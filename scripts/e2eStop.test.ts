@@ -34,7 +34,7 @@ describe('npm test, stopped in its end-to-end step', () => {
     const port = await freePort();
     const dist = mkdtempSync(join(tmpdir(), 'lab-e2e-stop-'));
     writeFileSync(join(dist, 'index.html'), '<!doctype html><title>stop</title>');
-    const script = `import('./scripts/setup.mjs').then(async (m) => process.exit(await m.runEndToEnd([{ args: ['e2e/links.spec.ts'] }])))`;
+    const script = `import('./scripts/setup.mjs').then(async (m) => process.exit(await m.runEndToEnd(['e2e/links.spec.ts'])))`;
     const runner = spawn(process.execPath, ['-e', script], {
       cwd: repoRoot,
       stdio: 'ignore',

@@ -162,32 +162,19 @@ export function run(command, args, options = {}) {
 export const bin = (name) => join(repoRoot, 'node_modules', '.bin', name);
 
 /**
- * @typedef {object} EndToEndPass one `playwright test` run of the end-to-end step
- * @property {readonly string[]} args its arguments
- * @property {NodeJS.ProcessEnv} [env] set for it on top of the step's environment
- */
-
-/**
  * The end-to-end step of `npm test`: the preview server of the built page, then `playwright
  * test` against it (`E2E_EXTERNAL_SERVER` tells playwright.config.ts not to start its own).
  * The server is this script's child, not Playwright's: Playwright starts its web server in a
  * session of its own, so a run stopped by a signal (CI's timeout, `kill`, a stopped `npm test`)
  * left it holding the port, and the next `npm test` failed at once on it. Here it is stopped
  * however the step ends: Playwright done, a signal to this process, the step's time cap, or
- * this process exiting.
- *
- * Playwright runs once per pass, one after the other against the same server (`npm test` runs
- * the performance test alone after the others, scripts/test.mjs). A pass that fails does not
- * keep the next from running, so that every test is counted; `timeoutSeconds` caps the passes
- * together, and one stopped by it or by a signal ends the step with its code (124, as
- * `timeout(1)` gives, or the signal's). Otherwise resolves with the first non-zero exit code of
- * the passes, or 0 (a server that does not come up: 1, with a line saying why).
- * @param {readonly EndToEndPass[]} passes
+ * this process exiting. Resolves with Playwright's exit code (a server that does not come up:
+ * 1, with a line saying why).
+ * @param {readonly string[]} args for `playwright test`
  * @param {{ timeoutSeconds?: number, env?: NodeJS.ProcessEnv }} [options]
  * @returns {Promise<number>}
  */
-export async function runEndToEnd(passes, options = {}) {
-  const started = Date.now();
+export async function runEndToEnd(args, options = {}) {
   const env = options.env ?? process.env;
   const port = Number(env['E2E_PORT'] ?? '4173');
   const dist = env['E2E_DIST'] ?? 'dist';
@@ -211,37 +198,19 @@ export async function runEndToEnd(passes, options = {}) {
       // Already gone.
     }
   };
-  let signalled = false;
-  const stopOnSignal = () => {
-    signalled = true;
-    stopServer();
-  };
   process.on('exit', stopServer);
-  process.on('SIGINT', stopOnSignal);
-  process.on('SIGTERM', stopOnSignal);
+  process.on('SIGINT', stopServer);
+  process.on('SIGTERM', stopServer);
   try {
-    const serverDeadline = Date.now() + 60_000;
+    const until = Date.now() + 60_000;
     while (!(await accepts(port))) {
-      if (serverExited || Date.now() > serverDeadline) {
+      if (serverExited || Date.now() > until) {
         console.error(`e2e: the preview server did not start on 127.0.0.1:${port} (${serverExited ? 'it exited: is the port taken, or dist/ missing?' : 'no answer within 60 s'})`);
         return 1;
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const until = options.timeoutSeconds === undefined ? Number.POSITIVE_INFINITY : started + options.timeoutSeconds * 1000;
-    let code = 0;
-    for (const pass of passes) {
-      const secondsLeft = Math.floor((until - Date.now()) / 1000);
-      if (secondsLeft <= 0) return 124;
-      const passCode = await run(bin('playwright'), ['test', ...pass.args], {
-        ...(Number.isFinite(secondsLeft) ? { timeoutSeconds: secondsLeft } : {}),
-        env: { ...env, ...pass.env, E2E_EXTERNAL_SERVER: '1' },
-      });
-      // A stopped pass says so in the step's code, whatever the passes before it gave.
-      if (passCode === 124 || signalled) return passCode;
-      if (code === 0) code = passCode;
-    }
-    return code;
+    return await run(bin('playwright'), ['test', ...args], { ...options, env: { ...env, E2E_EXTERNAL_SERVER: '1' } });
   } finally {
     stopServer();
     const killTimer = setTimeout(() => {
@@ -250,8 +219,8 @@ export async function runEndToEnd(passes, options = {}) {
     await serverGone;
     clearTimeout(killTimer);
     process.off('exit', stopServer);
-    process.off('SIGINT', stopOnSignal);
-    process.off('SIGTERM', stopOnSignal);
+    process.off('SIGINT', stopServer);
+    process.off('SIGTERM', stopServer);
   }
 }
 

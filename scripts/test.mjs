@@ -6,9 +6,8 @@
 //
 // Each step runs under a time cap, and the whole run under TEST_BUDGET_SECONDS (default
 // 1680 s = 28 min), so that a hung step cannot keep CI past its limit.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { mergePlaywrightReports, PLAYWRIGHT_PROGRESS, PLAYWRIGHT_REPORT, readJson } from './ci-summary.mjs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { bin, chromiumPlan, ensureDependencies, probeChromiumFacts, repoRoot, run, runEndToEnd } from './setup.mjs';
 
 const outDir = process.env['TEST_OUT'] ?? join('.ci', 'out');
@@ -16,10 +15,10 @@ const budgetSeconds = Number(process.env['TEST_BUDGET_SECONDS'] ?? '1680');
 const started = Date.now();
 const secondsLeft = () => budgetSeconds - (Date.now() - started) / 1000;
 
-rmSync(resolve(repoRoot, outDir), { recursive: true, force: true });
-mkdirSync(resolve(repoRoot, outDir), { recursive: true });
+rmSync(join(repoRoot, outDir), { recursive: true, force: true });
+mkdirSync(join(repoRoot, outDir), { recursive: true });
 
-/** @type {[string, number][]} name and exit code of each step, in the order they started */
+/** @type {[string, number][]} name and exit code of each step, in order */
 const results = [];
 
 /**
@@ -36,14 +35,11 @@ async function capped(name, capSeconds, launch) {
     results.push([name, 124]);
     return 124;
   }
-  /** @type {[string, number]} */
-  const result = [name, 124];
-  results.push(result);
   const stepStarted = Date.now();
   console.log(`==> ${name}`);
   const code = await launch(cap);
   console.log(`==> ${name}: exit ${code} in ${Math.round((Date.now() - stepStarted) / 1000)}s`);
-  result[1] = code;
+  results.push([name, code]);
   return code;
 }
 
@@ -88,9 +84,9 @@ if (plan.kind === 'install') {
   }
 }
 
-// 3. The steps. Typecheck and lint keep one core busy each: side by side, they take the time of
-// the longer one (their messages, printed only when they fail, may then come interleaved).
-await Promise.all([step('typecheck', 300, 'npm', ['run', '--silent', 'typecheck']), step('lint', 300, 'npm', ['run', '--silent', 'lint'])]);
+// 3. The steps.
+await step('typecheck', 300, 'npm', ['run', '--silent', 'typecheck']);
+await step('lint', 300, 'npm', ['run', '--silent', 'lint']);
 await step('vitest', 900, bin('vitest'), [
   'run',
   '--reporter=default',
@@ -100,25 +96,9 @@ await step('vitest', 900, bin('vitest'), [
 const buildCode = await step('build', 300, bin('vite'), ['build']);
 if (buildCode === 0) {
   // The preview server and Playwright, nothing left running however the step ends (runEndToEnd).
-  // Two passes: every test but the performance test on two workers, then the performance test
-  // alone, since it needs the cores to itself (playwright.config.ts); it runs even when a test of
-  // the first pass failed. Each pass writes its JSON report, merged into one below; both append
-  // to one progress file, which counts the finished tests when a pass is stopped before its report.
-  const progress = join(outDir, PLAYWRIGHT_PROGRESS);
-  writeFileSync(resolve(repoRoot, progress), '');
-  const passReports = ['chromium', 'performance'].map((project) => join(outDir, `playwright-${project}.json`));
-  const env = { ...process.env, PW_PROGRESS: progress };
-  const passes = [
-    { args: ['--project=chromium'], env: { PW_JSON: passReports[0] } },
-    { args: ['--project=performance', '--no-deps'], env: { PW_JSON: passReports[1] } },
-  ];
-  const code = await capped('playwright', 1200, (timeoutSeconds) => runEndToEnd(passes, { timeoutSeconds, env }));
-  const merged = mergePlaywrightReports(passReports.map((file) => readJson(resolve(repoRoot, file))));
-  if (merged !== undefined) writeFileSync(resolve(repoRoot, outDir, PLAYWRIGHT_REPORT), `${JSON.stringify(merged, null, 2)}\n`);
-  if (code !== 0) {
-    printFailureContexts('test-results/artifacts');
-    printFailureContexts('test-results/performance');
-  }
+  const env = { ...process.env, PW_JSON: join(outDir, 'playwright.json') };
+  const code = await capped('playwright', 1200, (timeoutSeconds) => runEndToEnd([], { timeoutSeconds, env }));
+  if (code !== 0) printFailureContexts('test-results/artifacts');
 } else {
   // Testing a stale or partial dist/ would be misleading; the missing report counts as failed.
   console.log('==> playwright: skipped, the build failed');

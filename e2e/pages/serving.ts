@@ -10,7 +10,7 @@ export class ServingPage extends LabPage {
     await this.byTestId(`presets.${preset}`).click();
     await expect(this.byTestId('serving')).toBeVisible();
     // The lab shows while its scenario loads (tfjs and a shipped agent first): wait for its models.
-    await expect(this.page.locator('[data-testid^="device.model-"]').first()).toBeVisible({ timeout: 60_000 });
+    await expect(this.page.locator('[data-testid^="device.model-"]').first()).toBeVisible({ timeout: 30_000 });
   }
 
   /** Simulated time the run has reached, ms. */
@@ -34,7 +34,7 @@ export class ServingPage extends LabPage {
   /** The index of the first learning lane of a scheduler, from its card in the Learning panel. */
   async learningLane(scheduler: string): Promise<number> {
     const card = this.page.locator(`[data-testid^="learning.lane."][data-scheduler="${scheduler}"]`).first();
-    await expect(card).toBeVisible({ timeout: 40_000 });
+    await expect(card).toBeVisible({ timeout: 20_000 });
     const id = (await card.getAttribute('data-testid')) ?? '';
     return Number(id.slice('learning.lane.'.length));
   }

@@ -102,10 +102,8 @@ describe('real: a pipeline scenario run for real beside its simulation', () => {
     const scenario = { ...base, pipeline: { ...base.pipeline, queries: 16, interference: { ...base.pipeline.interference, events: [] } } };
     const edits: LiveEdit[] = [];
     let served = 0;
-    // No calibration lane (60 real queries before the lanes): what is checked here, the workload placed and carried from
-    // lane to lane and each lane simulated on its schedule (the readings, from the database alone), does not use it.
     const report = await runReal(
-      { scenario, inputSize: 56, database: getDatabase('vgg16'), repeats: 1, hogBufferMiB: 16, cores: 2, calibrationQueries: 0 },
+      { scenario, inputSize: 56, database: getDatabase('vgg16'), repeats: 1, hogBufferMiB: 16, cores: 2 },
       {
         ...inProcessDeps(),
         liveEdits: () => edits.splice(0),
