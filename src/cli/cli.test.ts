@@ -361,6 +361,28 @@ describe('npm run sim', () => {
     expect((await cli(['train', 'bcedge-fig10-convergence', '--lane', 'ppo', '--epochs', '2', '--envs', '2', '--out', 'a/'])).stderr).toContain('--envs: lockstep training is for the SAC learners (bcedge, tac), not ppo');
   }, 60_000);
 
+  it('trains the odd epochs under a second reading (--alternate): the same reading twice is plain train, bit for bit; another one is another agent', async () => {
+    const args = ['train', 'bcedge-fig10-convergence', '--lane', 'tac', '--slots', '15', '--epochs', '2', '--out', 'agents/', '--set', 'serving.lanes[1].params.minibatch=32', '--set', 'serving.lanes[1].params.warmup=16'];
+    const plain = await cli(args);
+    const same = await cli([...args, '--alternate', 'serving.assumptions.slot=eq1']);
+    expect(same.stderr).toBe('');
+    type Trained = { transitions: number };
+    const agentOf = (run: { written: Record<string, string> }): AgentFile => JSON.parse(run.written['agents/tac.json']!) as AgentFile;
+    expect(agentOf(same).networks).toEqual(agentOf(plain).networks);
+    const mixed = await cli([...args, '--alternate', 'serving.assumptions.slot=fixed']);
+    expect(mixed.stderr).toBe('');
+    expect(mixed.code).toBe(EXIT_OK);
+    expect(agentOf(mixed).networks).not.toEqual(agentOf(plain).networks);
+    expect(agentOf(mixed).trainedOn).toContain('odd epochs with serving.assumptions.slot=fixed');
+    // The second epoch decides once a second a model under the fixed slot: another count of transitions.
+    const transitions = (run: { stdout: string }): number => (JSON.parse(run.stdout) as { trained: Trained[] }).trained[0]!.transitions;
+    expect(transitions(mixed)).not.toBe(transitions(plain));
+    expect((await cli([...args, '--alternate', 'serving.assumptions.slotMs=500'])).stderr).toContain('--alternate: must keep serving.assumptions.slotMs (1000 ms)');
+    expect((await cli([...args, '--alternate', 'serving.models[0].model=bert', '--alternate', 'serving.models[5].model=yolo'])).stderr).toContain('--alternate: must keep the models');
+    expect((await cli([...args, '--epochs', '1', '--alternate', 'serving.assumptions.slot=fixed'])).stderr).toContain('--alternate: applies to the odd epochs; give --epochs 2 or more');
+    expect((await cli([...args, '--envs', '2', '--threads', '2', '--alternate', 'serving.assumptions.slot=fixed'])).stderr).toContain('--alternate: the second thread steps one reading only');
+  }, 60_000);
+
   it('trains the lockstep environments on two threads (--threads 2): the same agent on every run, the updates of one thread, every environment stepped', async () => {
     const args = ['train', 'bcedge-fig10-convergence', '--lane', 'tac', '--slots', '20', '--epochs', '6', '--envs', '4', '--out', 'agents/', '--set', 'serving.lanes[1].params.minibatch=32', '--set', 'serving.lanes[1].params.warmup=16'];
     const one = await cli(args);

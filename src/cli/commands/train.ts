@@ -7,7 +7,7 @@ import type { ServingScenario } from '../../scenario/schema';
 import { buildServingSpec, deviceCopiesOf, servingAssumptionsOf, servingLaneParameters } from '../../scenario/servingRunner';
 import { isLearningScheduler, SERVING_SCHEDULERS, servingSchedulerContext, type LearningSchedulerId, type ServingSchedulerContext } from '../../schedulers/serving/registry';
 import type { CliCommand } from '../command';
-import { EXIT_OK, UsageError } from '../io';
+import { EXIT_OK, UsageError, type CliIo } from '../io';
 import { addSetOption, integerOption } from '../options';
 import { checkOutputPath, writeOutput } from '../outputPath';
 import { loadScenario } from '../scenarioInput';
@@ -30,6 +30,7 @@ interface TrainOptions {
   readonly envs?: number;
   readonly threads?: number;
   readonly set?: string[];
+  readonly alternate?: string[];
 }
 
 /**
@@ -56,6 +57,11 @@ export const trainCommand: CliCommand = {
       .option('--slots <n>', `override the scenario's duration in slots of slotMs (1 to ${MAX_TRAIN_SLOTS}; 1 s by default; under Eq. 1's per-model slots, reporting intervals)`, integerOption('--slots', 1, MAX_TRAIN_SLOTS))
       .option('--epochs <n>', `offline epochs (BCEdge §V-A): runs of the whole duration, epoch e on the trace of seed + e, one learner throughout (1 to ${MAX_TRAIN_EPOCHS}; default 1)`, integerOption('--epochs', 1, MAX_TRAIN_EPOCHS))
       .option('--envs <k>', `epochs run in lockstep, K environments sharing one learner and its gradient updates (vectorised training: K epochs for the updates of one; 1 to ${MAX_TRAIN_ENVS}; default 1)`, integerOption('--envs', 1, MAX_TRAIN_ENVS))
+      .option(
+        '--alternate <path=value>',
+        'a second reading for every odd epoch: epochs 1, 3, 5 … run the scenario with this field changed as well (repeatable; a training distribution over two readings, e.g. --alternate serving.assumptions.slot=fixed; the models and slotMs stay those of the scenario)',
+        (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+      )
       .option('--threads <n>', 'threads stepping the lockstep environments: 2 = a second thread steps most of them with copies of the learner that act for it, this one steps the rest and learns (a seed still gives one agent, not the one of 1 thread; needs --envs ≥ 2; default 1)', integerOption('--threads', 1, 2));
     addSetOption(command);
   },
@@ -96,6 +102,8 @@ export const trainCommand: CliCommand = {
       throw new UsageError(`--envs: lockstep training is for the SAC learners (bcedge, tac), not ${perRow.lane.scheduler}: pick a lane with --lane, or --envs 1`);
     }
     const threads = options.threads ?? 1;
+    const alternate = alternateScenario(source, options, trainScenario, slotMs, io);
+    if (alternate !== null && threads > 1) throw new UsageError('--alternate: the second thread steps one reading only; use --threads 1');
     if (threads > 1 && envs < 2) throw new UsageError(`--threads: ${threads} threads step the environments of --envs K ≥ 2 in lockstep; with ${envs} environment${envs === 1 ? '' : 's'} (--envs ${options.envs ?? 1}, --epochs ${epochs}) there is nothing to share: give --envs 2 or more, or --threads 1`);
     for (const { lane } of lanes) {
       const id = lane.scheduler as LearningSchedulerId;
@@ -131,7 +139,9 @@ export const trainCommand: CliCommand = {
         const runs = Array.from({ length: active }, (_, env) => {
           const epoch = first + env;
           if (epoch >= envs) built[env]!.startEpisode();
-          return new ServingRun(epoch === 0 ? spec : buildServingSpec({ ...trainScenario, seed: scenario.seed + epoch }), schedulers[env]!);
+          // Odd epochs under the --alternate reading, when one is given.
+          const world = alternate !== null && epoch % 2 === 1 ? alternate : trainScenario;
+          return new ServingRun(epoch === 0 ? spec : buildServingSpec({ ...world, seed: scenario.seed + epoch }), schedulers[env]!);
         });
         for (let slot = 1; slot <= slots; slot++) {
           // The training thread's environments start the slot with the learner as it is now.
@@ -173,7 +183,7 @@ export const trainCommand: CliCommand = {
         }
       }
       const seconds = (performance.now() - started) / 1000;
-      const trainedFor = `${slots} slots of ${slotMs} ms${slotReading === 'eq1' ? ' (reporting intervals; each model decided on its own slots of Eq. 1)' : ''}${epochs > 1 ? ` × ${epochs} epochs (seeds ${scenario.seed}–${scenario.seed + epochs - 1})` : ''}${envs > 1 ? `, ${envs} in lockstep sharing their updates` : ''}${thread === null ? '' : ` (${envs - mainEnvs} of them stepped by a second thread)`}`;
+      const trainedFor = `${slots} slots of ${slotMs} ms${slotReading === 'eq1' ? ' (reporting intervals; each model decided on its own slots of Eq. 1)' : ''}${epochs > 1 ? ` × ${epochs} epochs (seeds ${scenario.seed}–${scenario.seed + epochs - 1})` : ''}${alternate === null ? '' : `, odd epochs with ${(options.alternate ?? []).join(', ')}`}${envs > 1 ? `, ${envs} in lockstep sharing their updates` : ''}${thread === null ? '' : ` (${envs - mainEnvs} of them stepped by a second thread)`}`;
       const agent = learner.learner.save(`${findPreset(source!) ? source : 'scenario'} seed ${scenario.seed}, ${trainedFor}`);
       const path = toDirectory ? `${out.replace(/\/?$/, '/')}${id}.json` : out;
       writeOutput(io, '--out', path, `${JSON.stringify(agent)}\n`);
@@ -192,3 +202,20 @@ export const trainCommand: CliCommand = {
     return EXIT_OK;
   },
 };
+
+/**
+ * The scenario of the odd epochs under `--alternate` (null without it): the scenario's own
+ * `--set`s and then the alternates, validated as any scenario, at the training duration. It
+ * must keep the models (one learner reads them in order) and `slotMs` (the environments step
+ * together interval by interval).
+ */
+function alternateScenario(source: string | undefined, options: TrainOptions, trainScenario: ServingScenario, slotMs: number, io: CliIo): ServingScenario | null {
+  if (options.alternate === undefined || options.alternate.length === 0) return null;
+  if ((options.epochs ?? 1) < 2) throw new UsageError('--alternate: applies to the odd epochs; give --epochs 2 or more');
+  const loaded = loadScenario(source, [...(options.set ?? []), ...options.alternate], io);
+  if (!isScenarioOf(servingWorld, loaded)) throw new UsageError('--alternate: must leave a serving scenario');
+  const models = (s: ServingScenario): string => s.serving.models.map((m) => m.model).join(',');
+  if (models(loaded) !== models(trainScenario)) throw new UsageError(`--alternate: must keep the models (${models(trainScenario)}), got ${models(loaded)}`);
+  if (servingAssumptionsOf(loaded).slotMs !== slotMs) throw new UsageError(`--alternate: must keep serving.assumptions.slotMs (${slotMs} ms)`);
+  return { ...loaded, serving: { ...loaded.serving, durationS: trainScenario.serving.durationS } };
+}
