@@ -16,6 +16,12 @@ export interface WorldScenario {
   readonly sweep?: Sweep | undefined;
 }
 
+/** A paper a world reproduces: its id in claims and reports (`odin`), and how people name it (`ODIN`). */
+export interface WorldPaper {
+  readonly id: string;
+  readonly name: string;
+}
+
 /** A lane as the kit sees it: a scheduler of the world's registry and its parameters. */
 export interface WorldLane {
   readonly scheduler: string;
@@ -54,6 +60,8 @@ export interface World<S extends WorldScenario = WorldScenario> {
   readonly id: S['world'];
   /** How people name its lab: `the pipeline lab`. */
   readonly labName: string;
+  /** The papers whose claims it measures (none for a world without claims); ids are unique across the worlds. */
+  readonly papers: readonly WorldPaper[];
   /** What flows through a lane, plural: `queries`, `requests`. */
   readonly eventName: string;
   /** The summary numbers a sweep can show (top-level numbers of the lanes' summaries; sweeps: ARCHITECTURE §4), the default first. */

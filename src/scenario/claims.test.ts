@@ -8,6 +8,7 @@ import { sweepCells } from './sweep';
 import type { CellOutcome } from './sweepReport';
 import { judge, type Estimate, type VerdictRule } from './verdict';
 import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS } from './servingReadings';
+import { paperName, papers, worldOf } from '../worlds';
 
 const e = (mean: number, halfWidth95 = 0, seeds = 10): Estimate => ({ mean, halfWidth95, seeds });
 
@@ -36,6 +37,18 @@ describe('the claims registry', () => {
       expect(LISTED[paper].filter((f) => !named.has(f))).toEqual([]);
     });
   }
+
+  it("names, for every claim, a paper its scenario's world declares; paper ids are unique across the worlds", () => {
+    for (const c of CLAIMS) {
+      const world = worldOf(claimScenarios(c, 1).main);
+      expect(world.papers.map((p) => p.id), c.id).toContain(c.paper);
+    }
+    const ids = papers().map((p) => p.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(papers().map((p) => paperName(p.id))).toEqual(['ODIN', 'BCEdge']);
+    // A paper no world declares is named by its id.
+    expect(paperName('alexnet2012')).toBe('alexnet2012');
+  });
 
   it('has unique ids usable as test ids', () => {
     const ids = CLAIMS.map((c) => c.id);

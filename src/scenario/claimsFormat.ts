@@ -1,5 +1,6 @@
 import type { ClaimRow, ClaimsReport } from './claimsReport';
 import { formatEstimate, verdictCounts } from './claims';
+import { paperName } from '../worlds';
 
 /**
  * The reproduction report as text: a terminal table, or Markdown a reader can put in a
@@ -31,13 +32,11 @@ export function claimsTable(report: ClaimsReport): string {
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-const PAPERS = { odin: 'ODIN', bcedge: 'BCEdge' } as const;
-
 /** The verdict table alone (claim, paper, lab, verdict, what flips it) in Markdown. */
 export function claimsMarkdownTable(report: ClaimsReport): string {
   const lines = ['| claim | paper | lab | verdict | what flips it |', '|---|---|---|---|---|'];
   for (const r of report.rows) {
-    lines.push(`| ${cell(`${PAPERS[r.paper]} ${r.where}: ${r.id}`)} | ${cell(r.paperNumber ?? 'direction only')} | ${cell(lab(r))} | ${r.verdict} | ${cell(flipsOf(r).join(', ') || '—')} |`);
+    lines.push(`| ${cell(`${paperName(r.paper)} ${r.where}: ${r.id}`)} | ${cell(r.paperNumber ?? 'direction only')} | ${cell(lab(r))} | ${r.verdict} | ${cell(flipsOf(r).join(', ') || '—')} |`);
   }
   return lines.join('\n');
 }
@@ -61,7 +60,7 @@ export function claimsMarkdown(report: ClaimsReport): string {
     '',
   ];
   for (const r of report.rows) {
-    out.push(`## ${PAPERS[r.paper]} ${r.where}: \`${r.id}\``, '', `> ${r.quote}`, '');
+    out.push(`## ${paperName(r.paper)} ${r.where}: \`${r.id}\``, '', `> ${r.quote}`, '');
     out.push(`- Paper: ${r.paperNumber ?? 'a direction, no number'}`);
     out.push(`- Lab: ${r.labNumber}: **${lab(r)}**${r.seeds === undefined ? '' : ` (${r.seeds} seed${r.seeds === 1 ? '' : 's'})`}`);
     out.push(`- Verdict: **${r.verdict}**: ${r.reason}`);

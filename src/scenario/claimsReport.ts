@@ -16,7 +16,8 @@ import type { Estimate, Verdict } from './verdict';
 
 export const CLAIMS_REPORT_VERSION = 1;
 
-export type Paper = 'odin' | 'bcedge';
+/** A paper's id, as a world declares it (`World.papers`: `odin`, `bcedge`). */
+export type Paper = string;
 
 /** A value a scenario field takes in one reading of a modelling choice. */
 export type ReadingValue = number | string | boolean;

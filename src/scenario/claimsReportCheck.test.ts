@@ -67,6 +67,12 @@ describe('the reproduction report door', () => {
     expect(paths).toContain(path);
   });
 
+  it('lists the papers the worlds declare when a row names another', () => {
+    const checked = checkClaimsReport(broken('rows.1.paper', 'alexnet'));
+    expect(checked.ok).toBe(false);
+    if (!checked.ok) expect(checked.errors.find((e) => e.path === 'rows[1].paper')?.message).toBe('must be a paper of the worlds: "odin" or "bcedge", got "alexnet"');
+  });
+
   it('names the file itself when it is not JSON, not an object, or too large', () => {
     const notJson = parseClaimsReportJson('{"version": 1,');
     expect(notJson.ok).toBe(false);

@@ -3,6 +3,7 @@ import { CLAIMS_REPORT_VERSION, type ClaimsReport } from './claimsReport';
 import { parseAnyScenario } from './parse';
 import { describeValue, formatPath, type FieldError } from './schema';
 import { VERDICTS } from './verdict';
+import { papers } from '../worlds';
 
 /**
  * The door of a reproduction report (ARCHITECTURE §4a, the Claims view): the page fetches the shipped one
@@ -60,7 +61,10 @@ const sensitivitySchema = z.object({
 
 const rowSchema = z.object({
   id: z.string({ error: 'must be a string' }).regex(CLAIMS_REPORT_LIMITS.idPattern, { message: 'must be lower-case letters, digits and dashes (at most 80)' }),
-  paper: z.enum(['odin', 'bcedge'], { error: 'must be "odin" or "bcedge"' }),
+  paper: z.string({ error: 'must be a string' }).superRefine((id, ctx) => {
+    const known = papers().map((p) => `"${p.id}"`);
+    if (!known.includes(`"${id}"`)) ctx.addIssue({ code: 'custom', message: `must be a paper of the worlds: ${known.join(' or ')}` });
+  }),
   where: text(100).min(1, { message: 'must not be empty' }),
   quote: text().min(1, { message: 'must not be empty' }),
   paperNumber: text(200).optional(),

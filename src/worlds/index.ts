@@ -1,4 +1,4 @@
-import type { World, WorldScenario } from '../kit/world';
+import type { World, WorldPaper, WorldScenario } from '../kit/world';
 import { pipelineWorld } from './pipeline/world';
 import { servingWorld } from './serving/world';
 
@@ -65,6 +65,16 @@ export function worldById(id: WorldId): World<AnyScenario> {
 export function worldOfDocument(document: unknown): World<AnyScenario> {
   const id = document !== null && typeof document === 'object' ? (document as { world?: unknown }).world : undefined;
   return findWorld(id) ?? worlds()[0]!;
+}
+
+/** The papers the worlds reproduce, in the list's order (each world declares its own, `World.papers`). */
+export function papers(): readonly WorldPaper[] {
+  return worlds().flatMap((w) => w.papers);
+}
+
+/** How people name a paper (`ODIN`); its id when no world declares it. */
+export function paperName(id: string): string {
+  return papers().find((p) => p.id === id)?.name ?? id;
 }
 
 /** The ids of the list, in order. */

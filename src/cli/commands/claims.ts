@@ -14,6 +14,7 @@ import { choiceOption, integerOption } from '../options';
 import { checkOutputPath, writeOutput } from '../outputPath';
 import { resolveShard } from '../shards';
 import { learningFactoryFor } from '../sweepCells';
+import { papers } from '../../worlds';
 import { parseShards, parseWorkers } from '../sweepCommand';
 import { autoWorkers, openSweepPool } from '../sweepPool';
 import type { Progress } from '../sweepProgress';
@@ -96,7 +97,8 @@ export const claimsCommand: CliCommand = {
   usage: 'claims [action] [files...]',
   summary: "recompute every claim of both papers: the lab's number, its verdict and the readings that flip it (or a shard of them; claims merge FILE... joins the shards)",
   configure(command) {
-    command.addOption(new Option('--paper <paper>', 'only the claims of one paper: odin or bcedge').argParser(choiceOption('--paper', ['odin', 'bcedge'] as const)));
+    const ids = papers().map((p) => p.id);
+    command.addOption(new Option('--paper <paper>', `only the claims of one paper: ${ids.join(' or ')}`).argParser(choiceOption('--paper', ids)));
     command.option('--seeds <n>', `seeds per cell (1 to ${MAX_CLAIMS_SEEDS}, default ${DEFAULT_CLAIMS_SEEDS}; learning claims use at most their own cap, said in the row)`, integerOption('--seeds', 1, MAX_CLAIMS_SEEDS));
     command.option('--workers <n|auto>', 'worker threads for the cells (default 1: this thread; auto: every core)', parseWorkers);
     command.addOption(new Option('--format <format>', 'output format: table (default), json (the report the page shows; the default of a shard and of merge) or md (a reproduction report)').argParser(choiceOption('--format', CLAIMS_FORMATS)));

@@ -153,6 +153,7 @@ export const queueWorld: World<QueueScenario> = {
   sweepMetrics: ['waitMeanMs', 'servedRps', 'serverSeconds', 'requests'],
   optionalFields: new Set(),
   migrations: {},
+  papers: [],
   hasLearners: false,
   validate: validatorOf(queueScenarioSchema),
   schema: () => queueScenarioSchema,

@@ -1,8 +1,8 @@
-import { worldOf } from '../../worlds';
+import { paperName, papers, worldOf } from '../../worlds';
 import { useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
-import type { ClaimRow, ClaimsProvenance, Paper, ReadingValue, SensitivityResult } from '../../scenario/claimsReport';
+import type { ClaimRow, ClaimsProvenance, ReadingValue, SensitivityResult } from '../../scenario/claimsReport';
 import type { MachineClaimRow } from '../../scenario/realClaim';
 import type { Verdict } from '../../scenario/verdict';
 import { VERDICTS } from '../../scenario/verdict';
@@ -19,7 +19,6 @@ export interface ClaimsViewProps {
   readonly confirm: (message: string) => boolean;
 }
 
-const PAPERS: Record<Paper, string> = { odin: 'ODIN', bcedge: 'BCEdge' };
 
 /** What each verdict means, in the view's words (the rules are in scenario/verdict.ts). */
 const VERDICT_TEXT: Record<Verdict, string> = {
@@ -179,13 +178,13 @@ function RowActions({ store, row, onOpen, onRecompute }: { readonly store: Claim
         type="button"
         data-testid={`claims.open-${row.id}`}
         onClick={onOpen}
-        aria-label={`Open in the lab: ${PAPERS[row.paper]} ${row.where} (${worldOf(row.scenario).labName})`}
+        aria-label={`Open in the lab: ${paperName(row.paper)} ${row.where} (${worldOf(row.scenario).labName})`}
         title={`Open the scenario that measures it in ${worldOf(row.scenario).labName}`}
       >
         Open in the lab
       </button>
       {running ? (
-        <button type="button" data-testid={`claims.cancel-${row.id}`} onClick={onCancel} aria-label={`Cancel: ${PAPERS[row.paper]} ${row.where}`}>
+        <button type="button" data-testid={`claims.cancel-${row.id}`} onClick={onCancel} aria-label={`Cancel: ${paperName(row.paper)} ${row.where}`}>
           Cancel
         </button>
       ) : (
@@ -194,7 +193,7 @@ function RowActions({ store, row, onOpen, onRecompute }: { readonly store: Claim
           data-testid={`claims.recompute-${row.id}`}
           onClick={onRecompute}
           disabled={busy}
-          aria-label={`Recompute${row.learns ? ' (minutes)' : ''}: ${PAPERS[row.paper]} ${row.where}, here`}
+          aria-label={`Recompute${row.learns ? ' (minutes)' : ''}: ${paperName(row.paper)} ${row.where}, here`}
           title={row.learns ? 'Trains learners: takes minutes' : 'Runs its cells on this browser’s workers'}
         >
           Recompute{row.learns ? ' (minutes)' : ''}
@@ -244,7 +243,7 @@ export function ClaimsView({ store, onOpen, onClose, confirm }: ClaimsViewProps)
   }, [store]);
   const counts = useMemo(() => verdictCounts(allRows), [allRows]);
   const recompute = (row: ClaimRow) => {
-    if (row.learns && !confirm(`“${row.where}” of ${PAPERS[row.paper]} trains learners: recomputing it takes minutes on this machine, on every core. Recompute anyway?`)) return;
+    if (row.learns && !confirm(`“${row.where}” of ${paperName(row.paper)} trains learners: recomputing it takes minutes on this machine, on every core. Recompute anyway?`)) return;
     store.getState().recompute(row.id);
   };
 
@@ -333,10 +332,13 @@ export function ClaimsView({ store, onOpen, onClose, confirm }: ClaimsViewProps)
           <div className="claims-filters" role="group" aria-label="Filters">
             <label>
               Paper
-              <select data-testid="claims.filter-paper" value={filters.paper} onChange={(e) => store.getState().setFilters({ paper: e.target.value as Paper | 'all' })}>
-                <option value="all">both papers</option>
-                <option value="odin">ODIN</option>
-                <option value="bcedge">BCEdge</option>
+              <select data-testid="claims.filter-paper" value={filters.paper} onChange={(e) => store.getState().setFilters({ paper: e.target.value })}>
+                <option value="all">{papers().length === 2 ? 'both papers' : 'every paper'}</option>
+                {papers().map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name}
+                  </option>
+                ))}
               </select>
             </label>
             <label>
@@ -411,7 +413,7 @@ export function ClaimsView({ store, onOpen, onClose, confirm }: ClaimsViewProps)
                     >
                       <th scope="row" className="claims-claim">
                         <button type="button" className="claims-toggle" aria-expanded={open} data-testid={`claims.toggle-${row.id}`} onClick={toggle} title={open ? 'Collapse this claim to one line' : 'Show the whole claim, what flips it and why'}>
-                          <span aria-hidden="true">{open ? '▾' : '▸'}</span> {PAPERS[row.paper]} {row.where}
+                          <span aria-hidden="true">{open ? '▾' : '▸'}</span> {paperName(row.paper)} {row.where}
                         </button>
                         {open ? <Quote quote={row.quote} /> : <span className="claims-quote-line">{row.quote}</span>}
                       </th>

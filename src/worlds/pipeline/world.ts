@@ -67,6 +67,7 @@ export const pipelineWorld: World<PipelineScenario> = {
   },
   parameters: (scheduler) => PIPELINE_SCHEDULERS[scheduler as keyof typeof PIPELINE_SCHEDULERS]?.parameters ?? [],
   schedulerLabel: (scheduler) => PIPELINE_SCHEDULERS[scheduler as keyof typeof PIPELINE_SCHEDULERS]?.label ?? scheduler,
+  papers: [{ id: 'odin', name: 'ODIN' }],
   hasLearners: false,
   learns: () => false,
   cellCost: (s) => ({ events: s.pipeline.queries, weightedLanes: s.pipeline.lanes.length }),

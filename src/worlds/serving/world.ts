@@ -221,6 +221,7 @@ export const servingWorld: World<ServingScenario> = {
   withOptionalDefaults: (s) => s,
   parameters: (scheduler) => SERVING_SCHEDULERS[scheduler as keyof typeof SERVING_SCHEDULERS]?.parameters ?? [],
   schedulerLabel: (scheduler) => SERVING_SCHEDULERS[scheduler as keyof typeof SERVING_SCHEDULERS]?.label ?? scheduler,
+  papers: [{ id: 'bcedge', name: 'BCEdge' }],
   hasLearners: true,
   learns: isLearningScheduler,
   cellCost: (s) => ({
