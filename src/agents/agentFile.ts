@@ -1,5 +1,6 @@
 import type { AgentFile, LearnerKind } from './learner';
 import type { MlpWeights } from './nn';
+import { STATE_SIZE } from './features';
 
 /** What `loadNetworks` installs weights into: an `Mlp`, or a network kept in a host array. */
 export interface LoadableNetwork {
@@ -16,7 +17,7 @@ export function checkAgentFile(file: AgentFile, kind: LearnerKind, stateSize: nu
   if (file.format !== 'interference-lab-agent') throw new RangeError(`agent.format: expected "interference-lab-agent", got ${JSON.stringify(file.format)}`);
   if (file.version !== 1) throw new RangeError(`agent.version: expected 1, got ${JSON.stringify(file.version)}`);
   if (file.kind !== kind) throw new RangeError(`agent.kind: this scheduler is ${kind}, the file holds ${JSON.stringify(file.kind)}`);
-  if (file.stateSize !== stateSize) throw new RangeError(`agent.stateSize: expected ${stateSize}, got ${JSON.stringify(file.stateSize)}`);
+  if (file.stateSize !== stateSize) throw new RangeError(`agent.stateSize: expected ${stateSize}, got ${JSON.stringify(file.stateSize)} (a lane's state has ${STATE_SIZE} numbers, ${STATE_SIZE + 1} with stateSlot = 1)`);
   if (file.actionCount !== actionCount) throw new RangeError(`agent.actionCount: expected ${actionCount}, got ${JSON.stringify(file.actionCount)}`);
   if (typeof file.networks !== 'object' || file.networks === null) throw new RangeError('agent.networks: expected an object');
   if (typeof file.scalars !== 'object' || file.scalars === null) throw new RangeError('agent.scalars: expected an object');

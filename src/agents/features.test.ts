@@ -6,7 +6,7 @@ import { SERVING_PRESETS } from '../scenario/presets';
 import { EARLIER_SCENARIO_READINGS } from '../scenario/servingReadings';
 import type { ServingScenario } from '../scenario/schema';
 import { buildServingSpec } from '../scenario/servingRunner';
-import { ACTION_COUNT, encodeState, memoryMask, STATE_SIZE } from './features';
+import { ACTION_COUNT, encodeState, memoryMask, STATE_SIZE, stateSize } from './features';
 
 /** Encodes every model's state and mask at each decision of a run and hashes them. */
 function hashOfStates(scenario: ServingScenario, onState?: (o: ServingObservation, state: Float32Array) => void): { decisions: number; sha256: string } {
@@ -57,7 +57,7 @@ describe('the learners’ state', () => {
         const perSlot = new Float32Array(STATE_SIZE);
         const perSecond = new Float32Array(STATE_SIZE);
         encodeState(o, 0, perSlot, 0);
-        encodeState(o, 0, perSecond, 0, true);
+        encodeState(o, 0, perSecond, 0, { rates: true });
         pairs.push({ perSlot, perSecond, seconds: model.lastSlot.seconds!, arrivals: model.lastSlot.arrivals });
       });
       return pairs;
@@ -75,5 +75,40 @@ describe('the learners’ state', () => {
     const mean = eq1.reduce((sum, p) => sum + p.perSecond[arrivalsAt]!, 0) / eq1.length;
     expect(mean).toBeGreaterThan(0.6);
     expect(mean).toBeLessThan(1.1);
+  });
+
+  it('gives the last slot’s length with slotLength, one number after the 21 it leaves as they were: 0.75 under the fixed 1 s slot, the model’s own slot under Eq. 1', () => {
+    expect(stateSize(false)).toBe(STATE_SIZE);
+    expect(stateSize(true)).toBe(STATE_SIZE + 1);
+    const collect = (slot: 'fixed' | 'eq1') => {
+      const s = structuredClone(SERVING_PRESETS[0]!.scenario) as ServingScenario;
+      s.serving.durationS = 20;
+      s.serving.assumptions = { ...s.serving.assumptions, slot };
+      const rows: { plain: Float32Array; withSlot: Float32Array; seconds: number | null }[] = [];
+      hashOfStates(s, (o) => {
+        const model = o.models[0]!;
+        if (model.due === false) return;
+        const plain = new Float32Array(STATE_SIZE);
+        // One number more, and a sentinel after it that encodeState must not touch.
+        const withSlot = new Float32Array(STATE_SIZE + 2).fill(-7);
+        encodeState(o, 0, plain, 0, { rates: true });
+        encodeState(o, 0, withSlot, 0, { rates: true, slotLength: true });
+        rows.push({ plain, withSlot, seconds: model.lastSlot?.seconds ?? null });
+      });
+      return rows;
+    };
+    for (const slot of ['fixed', 'eq1'] as const) {
+      const rows = collect(slot);
+      expect(rows.length).toBeGreaterThan(10);
+      for (const r of rows) {
+        expect(r.withSlot.subarray(0, STATE_SIZE)).toEqual(r.plain);
+        expect(r.withSlot[STATE_SIZE + 1]).toBe(-7);
+        const expected = r.seconds === null ? 0 : Math.log10(Math.max(1, r.seconds * 1000)) / 4;
+        expect(r.withSlot[STATE_SIZE]).toBeCloseTo(expected, 6);
+        if (slot === 'fixed' && r.seconds !== null) expect(r.withSlot[STATE_SIZE]).toBeCloseTo(0.75, 6);
+      }
+      // Under Eq. 1 the policy above (b of 1, 4, 16 on 1–3 instances) makes slots shorter than the fixed one.
+      if (slot === 'eq1') expect(rows.some((r) => r.seconds !== null && r.withSlot[STATE_SIZE]! < 0.7)).toBe(true);
+    }
   });
 });

@@ -18,12 +18,27 @@ import { INSTANCE_OVERHEAD_MB } from '../engine/serving/models';
  *   the arrivals of all models log(1 + n) / 6 (the load the others put on the device), n per
  *   slot or per second of it (`stateRates`);
  * - the action in force (batch-size index / 7, instance index / 7) and last slot's
- *   utility / 5 — the profiler's feedback (§IV-E) that lets the policy correct itself.
+ *   utility / 5 — the profiler's feedback (§IV-E) that lets the policy correct itself;
+ * - with `slotLength` (the lane's `stateSlot`, STATE_SIZE + 1 numbers): the length of the
+ *   model's last slot, log10(ms) / 4 — how long its decisions last (Eq. 1's b·SLO/m_c, 7 ms to
+ *   17 s, or the fixed slot), which tells one reading of the slot from the other (an agent
+ *   trained on one did not carry to the other: README, "Training").
  *
  * Action: one categorical over the joint grid (§IV-B1: |A| = M × N), index
  * a = i_b · N + i_mc with b = BATCH_SIZES[i_b], m_c = INSTANCE_COUNTS[i_mc].
  */
 export const STATE_SIZE = 21;
+
+/** The state's size with the slot's length (`slotLength`) or without it (the 21 numbers of BCEdge §IV-B1 above). */
+export function stateSize(slotLength: boolean): number {
+  return STATE_SIZE + (slotLength ? 1 : 0);
+}
+
+/** How `encodeState` writes a state: arrivals per second of the slot (`rates`, see `perSlot`), and the slot's length (`slotLength`). */
+export interface StateOptions {
+  readonly rates?: boolean;
+  readonly slotLength?: boolean;
+}
 export const ACTION_COUNT = BATCH_SIZES.length * INSTANCE_COUNTS.length;
 
 export function actionOf(index: number): ModelAction {
@@ -55,10 +70,11 @@ function perSlot(slot: ModelSlotStats, rates: boolean): number {
   return rates && slot.seconds !== undefined && slot.seconds > 0 ? slot.arrivals / slot.seconds : slot.arrivals;
 }
 
-/** Writes model `m`'s state into `out` at `offset`; `rates`: the last slot's arrivals per second of it (see `perSlot`). */
-export function encodeState(observation: ServingObservation, m: number, out: Float32Array, offset: number, rates = false): void {
+/** Writes model `m`'s state into `out` at `offset` (`stateSize(options.slotLength)` numbers). */
+export function encodeState(observation: ServingObservation, m: number, out: Float32Array, offset: number, options: StateOptions = {}): void {
+  const rates = options.rates === true;
   const o: ModelObservation = observation.models[m]!;
-  out.fill(0, offset, offset + STATE_SIZE);
+  out.fill(0, offset, offset + stateSize(options.slotLength === true));
   let k = offset;
   const type = MODEL_IDS.indexOf(o.model);
   out[k + type] = 1;
@@ -85,6 +101,7 @@ export function encodeState(observation: ServingObservation, m: number, out: Flo
   out[k++] = nearestIndex(BATCH_SIZES, o.batchSize) / (BATCH_SIZES.length - 1);
   out[k++] = nearestIndex(INSTANCE_COUNTS, o.instances) / (INSTANCE_COUNTS.length - 1);
   out[k] = last?.utility === null || last === null ? 0 : last.utility / 5;
+  if (options.slotLength === true) out[k + 1] = last === null || last.seconds === undefined ? 0 : Math.log10(Math.max(1, last.seconds * 1000)) / 4;
 }
 
 /** Memory one instance of the model holds, MB (weights + per-instance overhead, models.ts). */

@@ -1,6 +1,6 @@
 import { quantileSorted } from '../engine/quantiles';
 import type { BatchObservation, ModelAction, ServingAction, ServingObservation, ServingScheduler } from '../engine/serving/scheduler';
-import { ACTION_COUNT, actionOf, encodeState, memoryMask, STATE_SIZE } from './features';
+import { ACTION_COUNT, actionOf, encodeState, memoryMask, stateSize } from './features';
 import type { ActingState, Learner, LearnerKind, LearnerSnapshot } from './learner';
 import { MASKED_LOGIT } from './replay';
 import { LearnerHealth, type HealthReport, type HealthSnapshot } from './health';
@@ -79,6 +79,8 @@ export interface LearningSchedulerOptions {
   readonly holdMs?: number;
   /** The last slot's arrivals in the state per second of the slot, not per slot (registry `stateRates`; features.ts). Absent or false: per slot. */
   readonly stateRates?: boolean;
+  /** The model's last slot length in the state (registry `stateSlot`; features.ts): STATE_SIZE + 1 numbers. Absent or false: the 21 of §IV-B1. */
+  readonly stateSlot?: boolean;
 }
 
 /** A decision waiting for its reward (credit `governed`) or its next state. */
@@ -152,7 +154,9 @@ export interface LearningTelemetry {
 export class LearningScheduler implements ServingScheduler {
   readonly id: LearnerKind;
   readonly observeBatch?: (batch: BatchObservation) => void;
-  /** Per model: the state, mask and action of its last decision (rows × STATE_SIZE, rows × ACTION_COUNT, rows). */
+  /** Numbers in a state (`stateSize`: STATE_SIZE, one more with `stateSlot`). */
+  private readonly stateSize: number;
+  /** Per model: the state, mask and action of its last decision (rows × stateSize, rows × ACTION_COUNT, rows). */
   private states = new Float32Array(0);
   private masks = new Uint8Array(0);
   private maskBias = new Float32Array(0);
@@ -189,6 +193,7 @@ export class LearningScheduler implements ServingScheduler {
 
   constructor(private readonly options: LearningSchedulerOptions) {
     this.id = options.id;
+    this.stateSize = stateSize(options.stateSlot === true);
     const predictor = options.predictor;
     if (predictor !== null) this.observeBatch = (batch) => predictor.add(batch);
   }
@@ -200,7 +205,7 @@ export class LearningScheduler implements ServingScheduler {
   decide(observation: ServingObservation): ServingAction {
     const n = observation.models.length;
     if (this.decided.length !== n) {
-      this.states = new Float32Array(n * STATE_SIZE);
+      this.states = new Float32Array(n * this.stateSize);
       this.masks = new Uint8Array(n * ACTION_COUNT);
       this.maskBias = new Float32Array(n * ACTION_COUNT);
       this.actions = new Int32Array(n);
@@ -236,10 +241,10 @@ export class LearningScheduler implements ServingScheduler {
     // Under the fixed slot no model says whether it is due: every decision is every model's, as before.
     const allDue = !observation.models.some((o) => o.due !== undefined);
     const joint = this.options.jointMask === true;
-    const states = new Float32Array(rows * STATE_SIZE);
+    const states = new Float32Array(rows * this.stateSize);
     const masks = new Uint8Array(rows * ACTION_COUNT);
     due.forEach((m, j) => {
-      encodeState(observation, m, states, j * STATE_SIZE, this.options.stateRates === true);
+      encodeState(observation, m, states, j * this.stateSize, { rates: this.options.stateRates === true, slotLength: this.options.stateSlot === true });
       // The joint mask is made as each model chooses (below).
       if (!joint) memoryMask(observation, m, [], masks, j * ACTION_COUNT);
     });
@@ -281,11 +286,11 @@ export class LearningScheduler implements ServingScheduler {
         if (reward === null) return;
         this.options.learner.record({
           row: m,
-          state: this.states.subarray(m * STATE_SIZE, (m + 1) * STATE_SIZE),
+          state: this.states.subarray(m * this.stateSize, (m + 1) * this.stateSize),
           mask: this.masks.subarray(m * ACTION_COUNT, (m + 1) * ACTION_COUNT),
           action: this.actions[m]!,
           reward,
-          nextState: states.subarray(j * STATE_SIZE, (j + 1) * STATE_SIZE),
+          nextState: states.subarray(j * this.stateSize, (j + 1) * this.stateSize),
           nextMask: masks.subarray(j * ACTION_COUNT, (j + 1) * ACTION_COUNT),
         });
         sum += reward;
@@ -310,7 +315,7 @@ export class LearningScheduler implements ServingScheduler {
         : this.options.learner.act(states, maskBias, rows, this.options.explore, { models: Int32Array.from(due), newInterval });
     }
     due.forEach((m, j) => {
-      this.states.set(states.subarray(j * STATE_SIZE, (j + 1) * STATE_SIZE), m * STATE_SIZE);
+      this.states.set(states.subarray(j * this.stateSize, (j + 1) * this.stateSize), m * this.stateSize);
       this.masks.set(masks.subarray(j * ACTION_COUNT, (j + 1) * ACTION_COUNT), m * ACTION_COUNT);
       this.maskBias.set(maskBias.subarray(j * ACTION_COUNT, (j + 1) * ACTION_COUNT), m * ACTION_COUNT);
       this.actions[m] = acted[j]!;
@@ -324,7 +329,7 @@ export class LearningScheduler implements ServingScheduler {
           const waiting = this.pending[m]!;
           if (waiting.size >= MAX_PENDING) waiting.delete(waiting.keys().next().value!);
           waiting.set(decision, {
-            state: states.slice(j * STATE_SIZE, (j + 1) * STATE_SIZE),
+            state: states.slice(j * this.stateSize, (j + 1) * this.stateSize),
             mask: masks.slice(j * ACTION_COUNT, (j + 1) * ACTION_COUNT),
             action: acted[j]!,
             nextState: null,
@@ -361,7 +366,7 @@ export class LearningScheduler implements ServingScheduler {
     fresh.forEach((m, j) => {
       const last = this.pending[m]!.get(this.lastDecision[m]!);
       if (last !== undefined && last.nextState === null) {
-        last.nextState = states.slice(j * STATE_SIZE, (j + 1) * STATE_SIZE);
+        last.nextState = states.slice(j * this.stateSize, (j + 1) * this.stateSize);
         last.nextMask = masks.slice(j * ACTION_COUNT, (j + 1) * ACTION_COUNT);
       }
     });
@@ -420,7 +425,7 @@ export class LearningScheduler implements ServingScheduler {
       this.predictorMasked += this.applyPredictor(view, row, [m]);
       const bias = maskBias.subarray(j * ACTION_COUNT, (j + 1) * ACTION_COUNT);
       for (let a = 0; a < ACTION_COUNT; a++) bias[a] = row[a] === 1 ? 0 : MASKED_LOGIT;
-      const [a] = this.options.learner.act(states.subarray(j * STATE_SIZE, (j + 1) * STATE_SIZE), bias, 1, this.options.explore, { models: Int32Array.of(m), newInterval: newInterval && j === 0 });
+      const [a] = this.options.learner.act(states.subarray(j * this.stateSize, (j + 1) * this.stateSize), bias, 1, this.options.explore, { models: Int32Array.of(m), newInterval: newInterval && j === 0 });
       chosen[j] = a!;
       const action = actionOf(a!);
       decided[m] = action;

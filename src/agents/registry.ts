@@ -1,6 +1,6 @@
 import type { ServingScheduler } from '../engine/serving/scheduler';
 import type { LearningFactory, LearningSchedulerId, ServingSchedulerContext } from '../schedulers/serving/registry';
-import { ACTION_COUNT, STATE_SIZE } from './features';
+import { ACTION_COUNT, stateSize } from './features';
 import type { AgentFile, Learner } from './learner';
 import { LearningScheduler, type LatencyPredictor } from './learningScheduler';
 import type { LearnerSharing } from './lockstep';
@@ -26,12 +26,13 @@ export interface LearningFactoryOptions {
 /** Builds a learner of a kind with a lane's parameters. */
 export function createLearner(tf: Tf, id: LearningSchedulerId, params: Readonly<Record<string, number>>, context: ServingSchedulerContext): Learner {
   const p = (name: string, fallback: number) => params[name] ?? fallback;
+  const size = stateSize(params['stateSlot'] === 1);
   switch (id) {
     case 'bcedge':
     case 'tac':
       return new DiscreteSac(
         tf,
-        STATE_SIZE,
+        size,
         ACTION_COUNT,
         {
           ...DEFAULT_SAC_CONFIG,
@@ -56,7 +57,7 @@ export function createLearner(tf: Tf, id: LearningSchedulerId, params: Readonly<
     case 'ppo':
       return new Ppo(
         tf,
-        STATE_SIZE,
+        size,
         ACTION_COUNT,
         {
           ...DEFAULT_PPO_CONFIG,
@@ -74,7 +75,7 @@ export function createLearner(tf: Tf, id: LearningSchedulerId, params: Readonly<
     case 'ddqn':
       return new Ddqn(
         tf,
-        STATE_SIZE,
+        size,
         ACTION_COUNT,
         {
           ...DEFAULT_DDQN_CONFIG,
@@ -126,6 +127,7 @@ export function createLearningFactory(tf: Tf, options: LearningFactoryOptions = 
         jointMask: params['jointMask'] === 1,
         holdMs: params['holdMs'] ?? 0,
         stateRates: params['stateRates'] === 1,
+        stateSlot: params['stateSlot'] === 1,
       });
       options.onCreate?.(scheduler, id);
       return scheduler;

@@ -217,7 +217,15 @@ const TARGET_EVERY: NumericParameter = { name: 'targetUpdateEvery', label: 'targ
 // and reward terms, and how its decisions are masked and held.
 const LEARNER_HEAD: readonly NumericParameter[] = [TRAIN, EXPLORE, PRETRAINED, GAMMA];
 const LEARNER_REWARD: readonly NumericParameter[] = [TRAIN_EVERY, DISCOUNT_PER_S, NORMALIZE_REWARD];
-const LEARNER_DECISIONS: readonly NumericParameter[] = [JOINT_MASK, HOLD, STATE_RATES];
+/**
+ * Whether the state gives the model's last slot length (agents/features.ts), one number more:
+ * an agent trained under one slot reading did not carry to the other (README, "Training": the
+ * shipped agent, trained under Eq. 1, −10 % on `learn-sanity`'s fixed slot; one trained on the
+ * fixed slot, lost on `bcedge-dynamic`), and without it the state cannot tell them apart. 0 (the
+ * default): the 21 numbers of §IV-B1, which the shipped agents read.
+ */
+const STATE_SLOT: NumericParameter = { name: 'stateSlot', label: 'slot length in the state (0/1)', min: 0, max: 1, integer: true, default: 0 };
+const LEARNER_DECISIONS: readonly NumericParameter[] = [JOINT_MASK, HOLD, STATE_RATES, STATE_SLOT];
 
 // Reference lanes (oracles, reference.ts).
 const SEARCH_BATCH: NumericParameter = { name: 'maxBatch', label: 'largest batch searched', min: 1, max: 128, integer: true, default: 32 };
