@@ -43,12 +43,17 @@ export function addOutOption(command: Command, description = 'write the output t
   return command.option('--out <file>', description);
 }
 
+/** The parser of a repeatable option: its values in the order given. */
+export function repeatable(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
 /** `--set PATH=VALUE`, repeatable, applied in order before validation. */
 export function addSetOption(command: Command): Command {
   return command.option(
     '--set <path=value>',
     'change one scenario field before validation (repeatable), e.g. --set pipeline.assumptions.trialCost=pipelined',
-    (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    repeatable,
   );
 }
 

@@ -8,7 +8,7 @@ import { buildServingSpec, deviceCopiesOf, servingAssumptionsOf, servingLanePara
 import { isLearningScheduler, SERVING_SCHEDULERS, servingSchedulerContext, type LearningSchedulerId, type ServingSchedulerContext } from '../../schedulers/serving/registry';
 import type { CliCommand } from '../command';
 import { EXIT_OK, UsageError, type CliIo } from '../io';
-import { addSetOption, integerOption } from '../options';
+import { addSetOption, integerOption, repeatable } from '../options';
 import { checkOutputPath, writeOutput } from '../outputPath';
 import { loadScenario } from '../scenarioInput';
 import { learningFactory, progress } from '../worldRunner';
@@ -60,7 +60,7 @@ export const trainCommand: CliCommand = {
       .option(
         '--alternate <path=value>',
         'a second reading for every odd epoch: epochs 1, 3, 5 … run the scenario with this field changed as well (repeatable; a training distribution over two readings, e.g. --alternate serving.assumptions.slot=fixed; the models and slotMs stay those of the scenario)',
-        (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+        repeatable,
       )
       .option('--threads <n>', 'threads stepping the lockstep environments: 2 = a second thread steps most of them with copies of the learner that act for it, this one steps the rest and learns (a seed still gives one agent, not the one of 1 thread; needs --envs ≥ 2; default 1)', integerOption('--threads', 1, 2));
     addSetOption(command);
