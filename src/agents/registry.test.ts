@@ -57,5 +57,27 @@ describe('createLearner: a lane’s parameters reach its learner', () => {
     }
     expect(rows[1]![1]).not.toBe(rows[0]![1]);
   }, 120_000);
+
+  it('a pretrained lane reads the state its agent was trained on, whatever its stateSlot says', () => {
+    const context = { rng: createRng(1, 1), models: [] };
+    const plain = createLearner(tf, 'bcedge', {}, context);
+    const withSlot = createLearner(tf, 'bcedge', { stateSlot: 1 }, context);
+    const agents = { plain: plain.save(), withSlot: withSlot.save() };
+    plain.dispose();
+    withSlot.dispose();
+    const doc = pinnedLearnersDocument(SCENARIO_VERSION, 20);
+    const lanes = (stateSlot: number) => [
+      { scheduler: 'bcedge' as const, params: { pretrained: 1, stateSlot } },
+      { scheduler: 'bcedge' as const, params: { pretrained: 1, stateSlot: 1 - stateSlot } },
+    ];
+    for (const [agent, size] of [[agents.plain, STATE_SIZE], [agents.withSlot, STATE_SIZE + 1]] as const) {
+      doc.serving.lanes = lanes(0);
+      const { rows } = runPinnedLearners(tf, doc, { bcedge: agent });
+      expect(rows.map((r) => r[0]), `agent of ${size}`).toEqual(['bcedge', 'bcedge']);
+      // Both lanes load the same agent and read the same state: the same run, whichever stateSlot they name.
+      expect(rows[1]![1], `agent of ${size}`).toBe(rows[0]![1]);
+      expect(Number.isFinite(rows[0]![1])).toBe(true);
+    }
+  }, 120_000);
 });
 

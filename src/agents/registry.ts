@@ -101,16 +101,23 @@ export function createLearner(tf: Tf, id: LearningSchedulerId, params: Readonly<
  */
 export function createLearningFactory(tf: Tf, options: LearningFactoryOptions = {}): LearningFactory {
   return {
-    create(id, params, context): ServingScheduler {
+    create(id, laneParams, context): ServingScheduler {
+      const agent = laneParams['pretrained'] === 1 ? options.agents?.[id] : undefined;
+      if (laneParams['pretrained'] === 1 && agent === undefined) throw new Error(`${id}: pretrained = 1 but no saved agent is loaded for it`);
+      // A pretrained lane reads the state its agent was trained on: the file's stateSize
+      // decides whether the slot length is in it, whatever the lane's stateSlot says (that
+      // parameter shapes a learner from scratch; a link with `pretrained = 1` keeps running
+      // when the shipped agent is one of the other size).
+      const params = agent === undefined ? laneParams : { ...laneParams, stateSlot: agent.stateSize === stateSize(true) ? 1 : 0 };
       const built = createLearner(tf, id, params, context);
       const learner = options.lockstep?.adopt(built) ?? built;
-      if (params['pretrained'] === 1) {
-        const agent = options.agents?.[id];
-        if (agent === undefined) {
+      if (agent !== undefined) {
+        try {
+          learner.load(agent);
+        } catch (error) {
           learner.dispose();
-          throw new Error(`${id}: pretrained = 1 but no saved agent is loaded for it`);
+          throw error;
         }
-        learner.load(agent);
       }
       const usePredictor = id === 'bcedge' && params['predictor'] === 1 && options.predictor !== undefined;
       const scheduler = new LearningScheduler({

@@ -1,4 +1,4 @@
-import { createLearningFactory } from '../registry';
+import { createLearningFactory, type AgentLibrary } from '../registry';
 import type { Tf } from '../tf';
 import { parseAnyScenario } from '../../scenario/parse';
 import { findPreset } from '../../scenario/presets';
@@ -22,11 +22,11 @@ export function pinnedLearnersDocument(version: number, durationS: number, assum
   return doc;
 }
 
-/** Opens a document (migrating it) and runs seed 1: per lane [scheduler, utility, violations %, updates]. */
-export function runPinnedLearners(tf: Tf, doc: Record<string, unknown>): { readonly scenario: ServingScenario; readonly rows: [string, number, number, number][] } {
+/** Opens a document (migrating it) and runs seed 1 (lanes with `pretrained = 1` start from `agents`): per lane [scheduler, utility, violations %, updates]. */
+export function runPinnedLearners(tf: Tf, doc: Record<string, unknown>, agents: AgentLibrary = {}): { readonly scenario: ServingScenario; readonly rows: [string, number, number, number][] } {
   const parsed = parseAnyScenario(doc);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
   const scenario = parsed.scenario as ServingScenario;
-  const results = runServingCell(scenario, sweepCells(scenario, [1])[0]!, () => 0, createLearningFactory(tf, { agents: {} }));
+  const results = runServingCell(scenario, sweepCells(scenario, [1])[0]!, () => 0, createLearningFactory(tf, { agents }));
   return { scenario, rows: results.map((r) => [r.scheduler, r.summary.utilityMean, r.summary.sloViolationPct, (r.summary.learning as { updates: number }).updates]) };
 }

@@ -222,9 +222,10 @@ const LEARNER_REWARD: readonly NumericParameter[] = [TRAIN_EVERY, DISCOUNT_PER_S
  * an agent trained under one slot reading did not carry to the other (README, "Training": the
  * shipped agent, trained under Eq. 1, −10 % on `learn-sanity`'s fixed slot; one trained on the
  * fixed slot, lost on `bcedge-dynamic`), and without it the state cannot tell them apart. 0 (the
- * default): the 21 numbers of §IV-B1, which the shipped agents read.
+ * default): the 21 numbers of §IV-B1, which the shipped agents read. A pretrained lane reads
+ * the state its agent file was trained on (its `stateSize`), whatever this says.
  */
-const STATE_SLOT: NumericParameter = { name: 'stateSlot', label: 'slot length in the state (0/1)', min: 0, max: 1, integer: true, default: 0 };
+const STATE_SLOT: NumericParameter = { name: 'stateSlot', label: 'slot length in the state (0/1; a pretrained lane reads its agent’s)', min: 0, max: 1, integer: true, default: 0 };
 const LEARNER_DECISIONS: readonly NumericParameter[] = [JOINT_MASK, HOLD, STATE_RATES, STATE_SLOT];
 
 // Reference lanes (oracles, reference.ts).
