@@ -1,6 +1,6 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { openSearchThreads } from '../src/cli/searchThreads';
-import type { ServingRunSpec } from '../src/engine/serving/simulation';
+import type { ServingRunSpec } from '../src/engine/serving/spec';
 import { findPreset } from '../src/scenario/presets';
 import type { ServingScenario } from '../src/scenario/schema';
 import { buildServingSpec, servingLaneParameters } from '../src/scenario/servingRunner';

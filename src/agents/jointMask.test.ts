@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MODEL_IDS } from '../engine/serving/models';
 import type { ServingObservation } from '../engine/serving/scheduler';
-import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingRunSpec } from '../engine/serving/simulation';
+import { ServingRun } from '../engine/serving/simulation';
+import type { ServingRunSpec } from '../engine/serving/spec';
+import { DEFAULT_SERVING_ASSUMPTIONS } from '../engine/serving/assumptions';
 import { ACTION_COUNT, actionOf, instanceMemoryMb } from './features';
 import type { Learner, LearnerStats } from './learner';
 import { LearningScheduler } from './learningScheduler';

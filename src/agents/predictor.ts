@@ -13,7 +13,8 @@ import {
   type ServingObservation,
   type ServingScheduler,
 } from '../engine/serving/scheduler';
-import { SERVING_SCHEDULER_STREAM, ServingRun, type BackgroundInterference, type ServingRunSpec } from '../engine/serving/simulation';
+import { ServingRun } from '../engine/serving/simulation';
+import { SERVING_SCHEDULER_STREAM, type BackgroundInterference, type ServingRunSpec } from '../engine/serving/spec';
 import { findPreset } from '../scenario/presets';
 import { buildServingSpec } from '../scenario/servingRunner';
 import { fitLinear, predictLinear } from './linearRegression';

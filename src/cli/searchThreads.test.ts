@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ServingRunSpec } from '../engine/serving/simulation';
+import type { ServingRunSpec } from '../engine/serving/spec';
 import { runSearch, fixedInHindsightSearch, fixedPerPhaseSearch, useSearchEvaluator, type ReferenceSearchParams } from '../schedulers/serving/reference';
 import { openSearchThreads } from './searchThreads';
 import { changingServingWorld } from '../testing/changingServingWorld';

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ServingRunSnapshot, ServingRunSpec } from '../engine/serving/simulation';
+import type { ServingRunSnapshot } from '../engine/serving/simulation';
+import type { ServingRunSpec } from '../engine/serving/spec';
 import { evaluateJob, type EvaluationJob, type SearchEvaluator } from '../schedulers/serving/reference';
 
 const WORKER_SCRIPT = fileURLToPath(new URL('./searchWorker.mjs', import.meta.url));

@@ -1,7 +1,8 @@
 import { laneSummary, LatencySamples, type LatencySamplesSnapshot, type ServingSummary, type SlotModelRecord, type SlotRecord } from '../engine/serving/metrics';
 import { LogHistogram, type LogHistogramSnapshot } from '../engine/quantiles';
 import type { ModelObservation, ModelSlotStats, ServingAction, ServingObservation, ServingScheduler } from '../engine/serving/scheduler';
-import { ServingRun, type BackgroundInterference, type ServingRunSnapshot, type ServingRunSpec } from '../engine/serving/simulation';
+import { ServingRun, type ServingRunSnapshot } from '../engine/serving/simulation';
+import type { BackgroundInterference, ServingRunSpec } from '../engine/serving/spec';
 
 /**
  * BCEdge §V-D, Figs. 11–12: "We evaluate the scalability of BCEdge using object detection

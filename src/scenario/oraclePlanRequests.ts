@@ -1,5 +1,5 @@
 import { isScenarioOf } from '../kit/world';
-import type { ServingRunSpec } from '../engine/serving/simulation';
+import type { ServingRunSpec } from '../engine/serving/spec';
 import { referencePlanKey } from '../schedulers/serving/planKey';
 import type { ReferenceSearchParams } from '../schedulers/serving/reference';
 import { SERVING_SCHEDULERS } from '../schedulers/serving/registry';

@@ -1,6 +1,7 @@
 import { STALLED_UTILITY } from '../engine/serving/metrics';
 import type { ServingAction, ServingObservation, ServingScheduler } from '../engine/serving/scheduler';
-import { ServingRun, type ServingRunSpec } from '../engine/serving/simulation';
+import { ServingRun } from '../engine/serving/simulation';
+import type { ServingRunSpec } from '../engine/serving/spec';
 
 /** One action held by every model for a whole run: what the learner's reward and the summary's utility made of it. */
 export interface RewardCheckRow {

@@ -1,7 +1,9 @@
 import type { ServingSummary } from '../engine/serving/metrics';
 import type { PlatformId } from '../engine/serving/platforms';
 import { wrapDecide, type ServingScheduler } from '../engine/serving/scheduler';
-import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingAssumptions, type ServingRunSpec } from '../engine/serving/simulation';
+import { ServingRun } from '../engine/serving/simulation';
+import type { ServingRunSpec } from '../engine/serving/spec';
+import { DEFAULT_SERVING_ASSUMPTIONS, type ServingAssumptions } from '../engine/serving/assumptions';
 import { perModelParameter, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext, type LearningFactory } from '../schedulers/serving/registry';
 import type { ReferenceResult } from '../schedulers/serving/reference';
 import type { RateSchedule } from '../engine/serving/load';

@@ -1,4 +1,5 @@
-import { DEFAULT_SERVING_ASSUMPTIONS, type ServingRunSpec } from '../engine/serving/simulation';
+import type { ServingRunSpec } from '../engine/serving/spec';
+import { DEFAULT_SERVING_ASSUMPTIONS } from '../engine/serving/assumptions';
 
 /**
  * A small serving world that changes, for the reference searches' tests: ResNet-18's load steps

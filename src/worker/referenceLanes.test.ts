@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SERVING_ASSUMPTIONS, type ServingRunSpec } from '../engine/serving/simulation';
+import type { ServingRunSpec } from '../engine/serving/spec';
+import { DEFAULT_SERVING_ASSUMPTIONS } from '../engine/serving/assumptions';
 import { searchFixedInHindsight, searchFixedPerPhase, type ReferenceResult, type ReferenceSearchParams } from '../schedulers/serving/reference';
 import { SERVING_SCHEDULERS } from '../schedulers/serving/registry';
 import { oracleApi } from './oracleApi';

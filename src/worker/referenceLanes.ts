@@ -5,7 +5,7 @@
  * search again. The engine and the command line search the same way (`reference.ts`), in
  * one go.
  */
-import type { ServingRunSpec } from '../engine/serving/simulation';
+import type { ServingRunSpec } from '../engine/serving/spec';
 import { referenceSearchBound, type ReferenceResult, type ReferenceSearch, type ReferenceSearchParams, type SearchStep } from '../schedulers/serving/reference';
 import type { ReferenceLaneSearch } from '../schedulers/serving/registry';
 import { canonicalJson, referencePlanKey } from '../schedulers/serving/planKey';

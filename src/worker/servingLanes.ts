@@ -5,7 +5,7 @@
  */
 import type { AdmissionView, ModelAction, ServingScheduler } from '../engine/serving/scheduler';
 import { wrapDecide } from '../engine/serving/scheduler';
-import type { ServingRunSpec } from '../engine/serving/simulation';
+import type { ServingRunSpec } from '../engine/serving/spec';
 import type { LaneRun } from '../scenario/deviceCopies';
 import type { ServingScenario } from '../scenario/schema';
 import { buildLaneRun, servingLaneParameters } from '../scenario/servingRunner';

@@ -3,7 +3,7 @@
  * search, a learning lane for TensorFlow.js, while the others run; then it is built, run from
  * time 0 up to them with the live edits at their times (it chases them), and joins them.
  */
-import type { ServingRunSpec } from '../engine/serving/simulation';
+import type { ServingRunSpec } from '../engine/serving/spec';
 import { referenceSearchBound, type ReferenceResult } from '../schedulers/serving/reference';
 import { SERVING_SCHEDULERS, type LearningFactory, type ServingSchedulerId } from '../schedulers/serving/registry';
 import { TICK_BUDGET_MS } from './liveLoop';

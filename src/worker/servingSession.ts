@@ -1,5 +1,5 @@
 import type { ServingSummary } from '../engine/serving/metrics';
-import type { ServingRunSpec } from '../engine/serving/simulation';
+import type { ServingRunSpec } from '../engine/serving/spec';
 import type { LaneRun } from '../scenario/deviceCopies';
 import { parseWorldScenario } from '../scenario/parse';
 import { servingWorld } from '../worlds/serving/world';

@@ -3,7 +3,9 @@ import { EARLIER_SERVING_READINGS, PAPER_SERVING_READINGS } from './readings';
 import type { ModelId } from './models';
 import type { ServingAction, ServingObservation, ServingScheduler } from './scheduler';
 import type { SettledDecision } from './credit';
-import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type RequestRecord, type ServingRunSpec, type TracedRequest } from './simulation';
+import { ServingRun } from './simulation';
+import type { RequestRecord, ServingRunSpec, TracedRequest } from './spec';
+import { DEFAULT_SERVING_ASSUMPTIONS } from './assumptions';
 
 function spec(models: readonly ModelId[], overrides: Partial<ServingRunSpec> = {}, readings: Partial<ServingRunSpec['assumptions']> = {}): ServingRunSpec {
   return {

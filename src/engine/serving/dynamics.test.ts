@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchObservation, ServingScheduler } from './scheduler';
-import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingRunSpec, type TracedRequest } from './simulation';
+import { ServingRun } from './simulation';
+import type { ServingRunSpec, TracedRequest } from './spec';
+import { DEFAULT_SERVING_ASSUMPTIONS } from './assumptions';
 
 const fixedScheduler = (batchSize: number, instances: number, count: number, observeBatch?: (b: BatchObservation) => void): ServingScheduler => ({
   id: 'fixed',

@@ -1,7 +1,8 @@
 import type { ModelId } from './models';
 import type { PlatformId } from './platforms';
 import { BATCH_SIZES, INSTANCE_COUNTS, MAX_BATCH_SIZE, MAX_INSTANCES, type ServingScheduler } from './scheduler';
-import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingAssumptions } from './simulation';
+import { ServingRun } from './simulation';
+import { DEFAULT_SERVING_ASSUMPTIONS, type ServingAssumptions } from './assumptions';
 
 /** Options of the Figure 1 sweep; every field has a default. */
 export interface Figure1Options {

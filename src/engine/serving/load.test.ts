@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../rng';
 import { meanRateRps, mmppSwitches, rateProcess, type RateSchedule } from './load';
 import type { ServingScheduler } from './scheduler';
-import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingModelSpec, type ServingRunSpec } from './simulation';
+import { ServingRun } from './simulation';
+import type { ServingModelSpec, ServingRunSpec } from './spec';
+import { DEFAULT_SERVING_ASSUMPTIONS } from './assumptions';
 
 const fixed = (count = 1): ServingScheduler => ({ id: 'fixed', decide: () => Array.from({ length: count }, () => ({ batchSize: 8, instances: 2 })) });
 

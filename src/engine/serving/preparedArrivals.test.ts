@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { changingServingWorld } from '../../testing/changingServingWorld';
 import type { ServingScheduler } from './scheduler';
-import { DEFAULT_SERVING_ASSUMPTIONS, drawServingArrivals, ServingRun, type RequestRecord, type ServingArrivals, type ServingRunSpec } from './simulation';
+import { drawServingArrivals, ServingRun } from './simulation';
+import type { RequestRecord, ServingArrivals, ServingRunSpec } from './spec';
+import { DEFAULT_SERVING_ASSUMPTIONS } from './assumptions';
 
 // The engine's tests do not import the schedulers layer: a scheduler that changes its mind with the time.
 const stepping = (count: number): ServingScheduler => ({

@@ -4,7 +4,9 @@ import { compileModel, isolatedBatchMs, latencyB1NxMs, MODEL_IDS, MODELS, type M
 import { PLATFORMS } from './platforms';
 import { EARLIER_SERVING_READINGS, PAPER_SERVING_READINGS, type ServingReadings } from './readings';
 import type { ServingScheduler } from './scheduler';
-import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type RequestRecord, type ServingRunSpec, type TracedRequest } from './simulation';
+import { ServingRun } from './simulation';
+import type { RequestRecord, ServingRunSpec, TracedRequest } from './spec';
+import { DEFAULT_SERVING_ASSUMPTIONS } from './assumptions';
 
 /**
  * Each reading of BCEdge (readings.ts) changes what it says and nothing else: small cases

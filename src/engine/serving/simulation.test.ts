@@ -5,13 +5,9 @@ import { utility } from './metrics';
 import { EARLIER_SERVING_READINGS } from './readings';
 import { MODEL_IDS, type ModelId } from './models';
 import type { ServingAction, ServingScheduler } from './scheduler';
-import {
-  DEFAULT_SERVING_ASSUMPTIONS,
-  ServingRun,
-  type RequestRecord,
-  type ServingRunSpec,
-  type TracedRequest,
-} from './simulation';
+import { ServingRun } from './simulation';
+import type { RequestRecord, ServingRunSpec, TracedRequest } from './spec';
+import { DEFAULT_SERVING_ASSUMPTIONS } from './assumptions';
 
 // The engine's tests do not import the schedulers layer: tiny schedulers are built here.
 const fixed = (batchSize: number, instances: number, count = 1): ServingScheduler => ({

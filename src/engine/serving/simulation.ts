@@ -21,9 +21,26 @@ import {
   type SlotModelRecord,
   type SlotRecord,
 } from './metrics';
-import { rateProcess, scheduleBoundariesMs, validateRateSchedule, type RateProcess, type RateSchedule } from './load';
-import { batchActivationMb, compileModel, gpuDemand, isolatedBatchMs, isolatedGpuMs, MODEL_IDS, MODELS, type CompiledModel, type ModelId } from './models';
-import { PLATFORMS, type Platform, type PlatformId } from './platforms';
+import type { ServingAssumptions } from './assumptions';
+import { batchFigures, BatchPool, scaleCompiled, type BatchFigures, type BatchPoolSnapshot } from './batches';
+import { resetCounters, zeroSlot, zeroTotals, type ModelTotals, type SlotCounters } from './counters';
+import { DecisionCredit, type DecisionCreditSnapshot } from './credit';
+import { rateProcess, type RateProcess, type RateSchedule } from './load';
+import { compileModel, isolatedBatchMs, MODEL_IDS, MODELS, type CompiledModel, type ModelId } from './models';
+import { PLATFORMS, type Platform } from './platforms';
+import { REQUEST_IN_TRANSIT, REQUEST_QUEUED, REQUEST_RUNNING, RequestPool, type RequestPoolSnapshot } from './requests';
+import {
+  SERVING_ARRIVAL_STREAM,
+  SERVING_MODEL_STREAM,
+  SERVING_NOISE_STREAM,
+  SERVING_SWITCH_STREAM,
+  validateSpec,
+  type BackgroundInterference,
+  type RequestClass,
+  type RequestRecord,
+  type ServingArrivals,
+  type ServingRunSpec,
+} from './spec';
 import {
   BATCH_SIZES,
   isValidAction,
@@ -36,7 +53,7 @@ import {
   type ServingObservation,
   type ServingScheduler,
 } from './scheduler';
-import { LogHistogram, type LogHistogramSnapshot, type PercentileOptions } from '../quantiles';
+import { LogHistogram, type LogHistogramSnapshot } from '../quantiles';
 
 /** What the run needs of a percentile estimator. */
 interface PercentileSketch {
@@ -46,144 +63,6 @@ interface PercentileSketch {
   restore(s: LatencySamplesSnapshot | LogHistogramSnapshot): void;
 }
 
-/** A model served in a run and its share of the requests. */
-export interface ServingModelSpec {
-  readonly model: ModelId;
-  /** Relative share of the total request rate (weights are normalized). */
-  readonly weight: number;
-  /** Overrides Table IV's SLO, ms. */
-  readonly sloMs?: number;
-  /**
-   * The model's own request rate over time (load.ts); without one the model gets its weight's
-   * share of `rateRps`, constant. Setting it (or `classes`, or a service window) on any model
-   * switches the run to per-model arrival streams (see `ServingRun`).
-   */
-  readonly rate?: RateSchedule;
-  /** When the model's service starts, ms (default 0): before it no instance is loaded and no request is sent. */
-  readonly serviceFromMs?: number;
-  /** When the model's service stops, ms (null or absent: never): its instances unload, its queued requests are dropped. */
-  readonly serviceToMs?: number | null;
-  /** Input-shape classes of its requests (e.g. camera resolutions); absent = one class of scale 1. */
-  readonly classes?: readonly RequestClass[];
-}
-
-/**
- * A class of requests of one model that differ in input shape (BCEdge §III-A1: requests
- * carry their own input shape d_s; §IV-B1 (II) puts it in the state), e.g. a camera's
- * resolution. `scale` is its input size relative to the model's Table IV shape.
- *
- * Choice (the paper gives no model): a class of scale s multiplies the bytes sent and
- * serialized, the per-sample CPU time (decode, resize), the GPU phase and the per-sample
- * activation memory by s; the GPU occupancy is unchanged. A batch is one tensor, so a batch
- * mixing classes is padded to its largest member: it runs as if every member had the
- * largest scale in it (TensorRT's dynamic shapes take one shape per batch).
- */
-export interface RequestClass {
-  readonly label: string;
-  /** Input size relative to Table IV's shape (1 = 224×224 for the vision models). */
-  readonly scale: number;
-  /** Relative share of the model's requests. */
-  readonly weight: number;
-}
-
-/**
- * A co-located workload on the GPU from `fromMs` to `toMs` (null: to the end): it takes
- * `intensity` of the GPU (1 = all of it) and holds `memoryMb` of memory.
- */
-export interface BackgroundInterference {
-  readonly fromMs: number;
-  readonly toMs: number | null;
-  readonly intensity: number;
-  readonly memoryMb?: number;
-}
-
-// The modelling choices and their defaults are in assumptions.ts (presets read them without the engine).
-export { DEFAULT_SERVING_ASSUMPTIONS, type ServingAssumptions } from './assumptions';
-import type { ServingAssumptions } from './assumptions';
-import { DecisionCredit, type DecisionCreditSnapshot } from './credit';
-
-/** One request of an explicit trace (tests, replays): sent at `sentMs` for model index `model`. */
-export interface TracedRequest {
-  readonly sentMs: number;
-  readonly model: number;
-  /** Overrides the model's SLO for this request, ms. */
-  readonly sloMs?: number;
-  /** Index into the model's `classes` (default 0). */
-  readonly shapeClass?: number;
-}
-
-/**
- * The requests an open-loop run sends, drawn once for a spec (`drawServingArrivals`): in send
- * order, each request's send time, model index, SLO and shape class. They depend on the spec
- * alone (seed, rates, classes, service windows), never on the scheduler, so every run of a
- * spec sends these very requests; a reference search runs its spec hundreds of times and draws
- * them once (issue 38: the draws were about a fifth of a run).
- */
-export interface ServingArrivals {
-  readonly sentMs: Float64Array;
-  readonly model: Int32Array;
-  readonly sloMs: Float64Array;
-  readonly shapeClass: Int32Array;
-}
-
-/** What became of one request, for the live views and the tests. */
-export interface RequestRecord {
-  /** Send order, from 0. */
-  readonly id: number;
-  readonly model: number;
-  readonly sentMs: number;
-  readonly sloMs: number;
-  readonly deadlineMs: number;
-  /** When it left the queue (its batch started, failed, or it was dropped at the edge). */
-  readonly dispatchMs: number;
-  /** When its result reached the device (served), or when it was lost. */
-  readonly completionMs: number;
-  /** Requests in its batch (0 when dropped). */
-  readonly batchSize: number;
-  readonly outcome: 'served' | 'failed' | 'dropped';
-}
-
-/** Everything one lane needs; lanes of a scenario differ only in their scheduler. */
-export interface ServingRunSpec {
-  readonly platform: PlatformId;
-  readonly models: readonly ServingModelSpec[];
-  /** Total Poisson arrival rate over all models (BCEdge §V-A: 30 rps). */
-  readonly rateRps: number;
-  /** Requests are sent during [0, durationMs); the run ends at durationMs. */
-  readonly durationMs: number;
-  readonly seed: number;
-  readonly background: readonly BackgroundInterference[];
-  readonly assumptions: ServingAssumptions;
-  /** Replaces the Poisson arrivals by these requests (sorted by `sentMs`); `rateRps` is then unused. */
-  readonly trace?: readonly TracedRequest[];
-  /** Latency samples kept per model for percentiles (default 65 536). */
-  readonly latencySampleCap?: number;
-  /**
-   * How percentiles are computed: `streaming` (log-bucket histograms, within the relative
-   * error; scenarios' default) or `exact`. Absent: the capped sample of `latencySampleCap`.
-   */
-  readonly percentiles?: PercentileOptions;
-  /** Slot records kept in the series (default 4096). */
-  readonly seriesCap?: number;
-  /**
-   * Closed-loop (saturated) clients instead of open arrivals (BCEdge Fig. 1 measures a
-   * configuration at load): each model keeps `outstanding` requests in flight; all are sent
-   * at 0 and each request served or lost is replaced by a new one at that moment. `rateRps`,
-   * the models' rates and a trace are then unused. The requests draw nothing at random.
-   */
-  readonly closedLoop?: { readonly outstanding: number };
-}
-
-/** RNG stream of the arrival process (send times, models, SLO jitter). */
-export const SERVING_ARRIVAL_STREAM = 1;
-/** RNG stream handed to a scheduler that needs randomness (GA). */
-export const SERVING_SCHEDULER_STREAM = 2;
-/** RNG stream of the interference noise (one normal draw per batch when the noise is on). */
-export const SERVING_NOISE_STREAM = 3;
-/** Per-model arrival streams: model `id` draws from `SERVING_MODEL_STREAM + MODEL_IDS.indexOf(id)` (adding a model never shifts another's). */
-export const SERVING_MODEL_STREAM = 16;
-/** Per-model MMPP switch streams, likewise offset by the model's index in MODEL_IDS. */
-export const SERVING_SWITCH_STREAM = 32;
 
 // Event kinds (low 3 bits of the payload) and their priorities among equal times:
 // completions free instances and memory first, then recoveries, background changes,
@@ -205,135 +84,14 @@ const SLOT_PRIORITY = 5;
 /** A model's slot ends after everything else at its time, the reporting interval's end included. */
 const MODEL_SLOT_PRIORITY = 6;
 
-/** Per-model counters for the run. */
-interface ModelTotals {
-  requests: number;
-  completed: number;
-  late: number;
-  failed: number;
-  dropped: number;
-  oomBatches: number;
-  batches: number;
-  batchedRequests: number;
-  latencySum: number;
-  transmissionSum: number;
-  serializationSum: number;
-  queueingSum: number;
-  inferenceSum: number;
-  returnSum: number;
-  utilitySum: number;
-  utilityCount: number;
-}
-
-/** Per-model counters for the current slot. */
-interface SlotCounters {
-  arrivals: number;
-  completed: number;
-  latencySum: number;
-  violations: number;
-  /** Completed after their deadline (part of `violations`). */
-  late: number;
-  batchSloSum: number;
-  batches: number;
-  /** Instance-busy time of the completed batches (t_s + t_m), ms. */
-  busyMs: number;
-  oomBatches: number;
-  /** Work was queued or running when the slot began. */
-  busyAtStart: boolean;
-}
-
-const zeroTotals = (): ModelTotals => ({
-  requests: 0,
-  completed: 0,
-  late: 0,
-  failed: 0,
-  dropped: 0,
-  oomBatches: 0,
-  batches: 0,
-  batchedRequests: 0,
-  latencySum: 0,
-  transmissionSum: 0,
-  serializationSum: 0,
-  queueingSum: 0,
-  inferenceSum: 0,
-  returnSum: 0,
-  utilitySum: 0,
-  utilityCount: 0,
-});
-
-/** Starts a slot's counters afresh. */
-function resetCounters(c: SlotCounters, busyAtStart: boolean): void {
-  c.arrivals = 0;
-  c.completed = 0;
-  c.latencySum = 0;
-  c.violations = 0;
-  c.late = 0;
-  c.batchSloSum = 0;
-  c.batches = 0;
-  c.busyMs = 0;
-  c.oomBatches = 0;
-  c.busyAtStart = busyAtStart;
-}
-
-const zeroSlot = (): SlotCounters => ({
-  arrivals: 0,
-  completed: 0,
-  latencySum: 0,
-  violations: 0,
-  late: 0,
-  batchSloSum: 0,
-  batches: 0,
-  busyMs: 0,
-  oomBatches: 0,
-  busyAtStart: false,
-});
-
 /**
  * A checkpoint of one `ServingRun` (see `ServingRun.snapshot`): the growing stores as typed
  * arrays, the counters and sketches, every random stream's state. Events, slot records and
  * background changes are immutable and shared with the run.
  */
-export interface ServingRunSnapshot {
+export interface ServingRunSnapshot extends RequestPoolSnapshot {
   readonly scalars: Float64Array;
-  /**
-   * The requests not yet served or lost (their slots in `live`; a free slot's fields are never
-   * read), the free list as it stands (its order decides the slots handed out next) and the
-   * capacity: a backlog of a burst grows the arrays, a checkpoint holds only what is in flight.
-   */
-  readonly requests: {
-    readonly capacity: number;
-    readonly live: Int32Array;
-    readonly sent: Float64Array;
-    readonly deadline: Float64Array;
-    readonly slo: Float64Array;
-    readonly edge: Float64Array;
-    readonly seq: Float64Array;
-    readonly model: Int32Array;
-    readonly shapeClass: Int32Array;
-    readonly state: Uint8Array;
-    readonly free: Int32Array;
-  };
-  readonly heaps: readonly Int32Array[];
-  readonly heapCapacity: Int32Array;
-  readonly heapSize: Int32Array;
-  readonly batches: {
-    readonly model: Int32Array<ArrayBuffer>;
-    readonly shapeClass: Int32Array<ArrayBuffer>;
-    readonly size: Int32Array<ArrayBuffer>;
-    readonly start: Float64Array<ArrayBuffer>;
-    readonly serialization: Float64Array<ArrayBuffer>;
-    readonly inference: Float64Array<ArrayBuffer>;
-    readonly demand: Float64Array<ArrayBuffer>;
-    readonly activation: Float64Array<ArrayBuffer>;
-    readonly sloSum: Float64Array<ArrayBuffer>;
-    readonly freeMemory: Float64Array<ArrayBuffer>;
-    readonly freeCompute: Float64Array<ArrayBuffer>;
-    readonly running: Int32Array<ArrayBuffer>;
-    readonly instances: Int32Array<ArrayBuffer>;
-    readonly active: Uint8Array<ArrayBuffer>;
-    readonly members: Int32Array<ArrayBuffer>;
-    readonly free: Int32Array;
-  };
+  readonly batches: BatchPoolSnapshot;
   readonly events: NumberEventQueueSnapshot;
   readonly load: DeviceLoad;
   readonly action: readonly ModelAction[];
@@ -438,45 +196,12 @@ export class ServingRun {
   private nextSendMs: number;
   private sequence = 0;
 
-  // Requests (struct of arrays with a free list).
-  private reqSent = new Float64Array(1024);
-  private reqDeadline = new Float64Array(1024);
-  private reqSlo = new Float64Array(1024);
-  private reqEdge = new Float64Array(1024);
-  private reqSeq = new Float64Array(1024);
-  private reqModel = new Int32Array(1024);
-  private reqClass = new Int32Array(1024);
+  /** The requests and each model's queue (requests.ts). */
+  private readonly req: RequestPool;
   /** The members of a batch being formed (before it is known to fit). */
   private readonly scratch = new Int32Array(MAX_BATCH_SIZE);
-  /** 0 free, 1 in transit, 2 queued, 3 running. */
-  private reqState = new Uint8Array(1024);
-  private freeReq = new Int32Array(1024);
-  private freeReqTop = 0;
-  private reqCapacity = 0;
-
-  // Per-model deadline heaps of request indices.
-  private readonly heaps: Int32Array[];
-  private readonly heapSize: Int32Array;
-
-  // Running batches (slots with a free list; members in a flat array).
-  private batchModel = new Int32Array(64);
-  private batchClass = new Int32Array(64);
-  private batchSize = new Int32Array(64);
-  private batchStart = new Float64Array(64);
-  private batchSerialization = new Float64Array(64);
-  private batchInference = new Float64Array(64);
-  private batchDemand = new Float64Array(64);
-  private batchActivation = new Float64Array(64);
-  private batchSloSum = new Float64Array(64);
-  /** The profiler's view when each batch started (filled only when the scheduler observes batches). */
-  private batchFreeMemory = new Float64Array(64);
-  private batchFreeCompute = new Float64Array(64);
-  private batchRunning = new Int32Array(64);
-  private batchInstances = new Int32Array(64);
-  private batchActive = new Uint8Array(64);
-  private batchMembers = new Int32Array(64 * MAX_BATCH_SIZE);
-  private freeBatch: number[] = [];
-  private batchCapacity = 0;
+  /** The running batches (batches.ts). */
+  private readonly batches = new BatchPool();
 
   // Instances and the action in force.
   private readonly action: ModelAction[];
@@ -598,8 +323,7 @@ export class ServingRun {
     this.formBatches = this.a.batching === 'form' && !this.edf;
     this.flushAtMs = new Float64Array(this.m).fill(Number.POSITIVE_INFINITY);
     this.observesBatches = scheduler.observeBatch !== undefined;
-    this.heaps = spec.models.map(() => new Int32Array(256));
-    this.heapSize = new Int32Array(this.m);
+    this.req = new RequestPool(this.m);
     this.busy = new Int32Array(this.m);
     this.loadedCounts = new Int32Array(this.m);
     this.recovering = new Int32Array(this.m);
@@ -623,8 +347,6 @@ export class ServingRun {
     this.samples = spec.models.map(sketch);
     this.allSamples = sketch();
     this.series = new SlotSeries(spec.seriesCap ?? 4096);
-    this.growRequests(1024);
-    this.growBatches(64);
 
     for (const bg of spec.background) this.scheduleBackground(bg);
     spec.models.forEach((s, m) => {
@@ -816,17 +538,17 @@ export class ServingRun {
 
   /** A request of `model` leaves its device at `timeMs` towards the edge. */
   private sendRequest(timeMs: number, model: number, slo: number, shapeClass: number): void {
-    const r = this.allocRequest();
-    this.reqSent[r] = timeMs;
-    this.reqSlo[r] = slo;
-    this.reqDeadline[r] = timeMs + slo;
-    this.reqModel[r] = model;
-    this.reqClass[r] = shapeClass;
-    this.reqSeq[r] = this.sequence++;
-    this.reqState[r] = 1;
+    const r = this.req.alloc();
+    this.req.sent[r] = timeMs;
+    this.req.slo[r] = slo;
+    this.req.deadline[r] = timeMs + slo;
+    this.req.model[r] = model;
+    this.req.shapeClass[r] = shapeClass;
+    this.req.seq[r] = this.sequence++;
+    this.req.state[r] = REQUEST_IN_TRANSIT;
     this.totals[model]!.requests++;
     const edge = timeMs + (shapeClass === 0 && this.classScale[model]![0] === 1 ? this.transmitMs[model]! : this.transmitOf(model, shapeClass));
-    this.reqEdge[r] = edge;
+    this.req.edge[r] = edge;
     this.events.push(edge, r * 8 + ARRIVAL, ARRIVAL);
   }
 
@@ -837,7 +559,7 @@ export class ServingRun {
 
   /** A request reaches the edge: admission, then its model's queue. */
   private arrive(r: number): void {
-    const model = this.reqModel[r]!;
+    const model = this.req.model[r]!;
     const slot = this.slotCounters[model]!;
     const own = this.modelSlotCounters?.[model];
     slot.arrivals++;
@@ -848,12 +570,12 @@ export class ServingRun {
       slot.violations++;
       if (own !== undefined) own.violations++;
       if (this.onRequest !== null) this.record(r, this.nowMs, this.nowMs, 0, 'dropped');
-      this.freeRequest(r);
+      this.req.release(r);
       return;
     }
     if (this.scheduler.admit !== undefined) {
       const admitted = this.scheduler.admit(
-        { model, sentMs: this.reqSent[r]!, sloMs: this.reqSlo[r]!, deadlineMs: this.reqDeadline[r]! },
+        { model, sentMs: this.req.sent[r]!, sloMs: this.req.slo[r]!, deadlineMs: this.req.deadline[r]! },
         this.admissionView,
       );
       if (!admitted) {
@@ -862,13 +584,13 @@ export class ServingRun {
         if (own !== undefined) own.violations++;
         this.credit?.lost(model, 1);
         if (this.onRequest !== null) this.record(r, this.nowMs, this.nowMs, 0, 'dropped');
-        this.freeRequest(r);
+        this.req.release(r);
         this.replace(model, this.nowMs);
         return;
       }
     }
-    this.reqState[r] = 2;
-    this.heapPush(model, r);
+    this.req.state[r] = REQUEST_QUEUED;
+    this.req.push(model, r);
     this.dispatch(model);
   }
 
@@ -888,8 +610,8 @@ export class ServingRun {
     if (this.inService[model] === 0) return;
     if (this.rejectLate) this.rejectLateRequests(model);
     const instances = this.action[model]!.instances;
-    while (this.heapSize[model]! > 0 && this.busy[model]! + this.recovering[model]! < instances) {
-      if (this.formBatches && this.heapSize[model]! < this.action[model]!.batchSize) {
+    while (this.req.heapSize[model]! > 0 && this.busy[model]! + this.recovering[model]! < instances) {
+      if (this.formBatches && this.req.heapSize[model]! < this.action[model]!.batchSize) {
         const startBy = this.formingStartByMs(model);
         if (startBy > this.nowMs) {
           if (this.flushAtMs[model] !== startBy) {
@@ -911,22 +633,22 @@ export class ServingRun {
    * deadline order, so they are at its head. Each is an SLO violation (a drop), never served.
    */
   private rejectLateRequests(model: number): void {
-    const heap = this.heaps[model]!;
+    const heap = this.req.heaps[model]!;
     const now = this.nowMs;
-    while (this.heapSize[model]! > 0) {
+    while (this.req.heapSize[model]! > 0) {
       const r = heap[0]!;
-      const c = this.reqClass[r]!;
+      const c = this.req.shapeClass[r]!;
       const scale = this.classScale[model]![c]!;
       const soonest = now + this.serializationMsPerRequest[model]! * scale + this.figures[model]![c]!.isolatedMs[1]! + this.returnMsOf[model]!;
-      if (this.reqDeadline[r]! >= soonest) return;
-      this.heapPop(model);
+      if (this.req.deadline[r]! >= soonest) return;
+      this.req.pop(model);
       this.totals[model]!.dropped++;
       this.slotCounters[model]!.violations++;
       const own = this.modelSlotCounters?.[model];
       if (own !== undefined) own.violations++;
       this.credit?.lost(model, 1);
       if (this.onRequest !== null) this.record(r, now, now, 0, 'dropped');
-      this.freeRequest(r);
+      this.req.release(r);
       this.replace(model, now);
     }
   }
@@ -937,19 +659,19 @@ export class ServingRun {
    * deadline − (t_s(k) + t_iso(k) + t_o), at the scale of its widest request (assumptions.ts).
    */
   private formingStartByMs(model: number): number {
-    const k = this.heapSize[model]!;
-    const heap = this.heaps[model]!;
+    const k = this.req.heapSize[model]!;
+    const heap = this.req.heaps[model]!;
     const scales = this.classScale[model]!;
     let widest = 0;
-    if (scales.length > 1) for (let i = 0; i < k; i++) if (scales[this.reqClass[heap[i]!]!]! > scales[widest]!) widest = this.reqClass[heap[i]!]!;
+    if (scales.length > 1) for (let i = 0; i < k; i++) if (scales[this.req.shapeClass[heap[i]!]!]! > scales[widest]!) widest = this.req.shapeClass[heap[i]!]!;
     const serviceMs = k * this.serializationMsPerRequest[model]! * scales[widest]! + this.figures[model]![widest]!.isolatedMs[k]! + this.returnMsOf[model]!;
-    return this.reqDeadline[heap[0]!]! - serviceMs;
+    return this.req.deadline[heap[0]!]! - serviceMs;
   }
 
   /** Requests waiting for model m's forming batch and the time left before it must start, ms (null: nothing forming). */
   formingBatch(m: number): { readonly waiting: number; readonly batchSize: number; readonly startInMs: number } | null {
-    if (!this.formBatches || this.heapSize[m] === 0 || this.heapSize[m]! >= this.action[m]!.batchSize) return null;
-    return { waiting: this.heapSize[m]!, batchSize: this.action[m]!.batchSize, startInMs: Math.max(0, this.formingStartByMs(m) - this.nowMs) };
+    if (!this.formBatches || this.req.heapSize[m] === 0 || this.req.heapSize[m]! >= this.action[m]!.batchSize) return null;
+    return { waiting: this.req.heapSize[m]!, batchSize: this.action[m]!.batchSize, startInMs: Math.max(0, this.formingStartByMs(m) - this.nowMs) };
   }
 
   /** EDF over all requests: the model whose queue head has the earliest deadline (then arrival order, then model index). */
@@ -958,10 +680,10 @@ export class ServingRun {
     let bestDeadline = Number.POSITIVE_INFINITY;
     let bestSeq = Number.POSITIVE_INFINITY;
     for (let m = 0; m < this.m; m++) {
-      if (this.heapSize[m] === 0) continue;
-      const r = this.heaps[m]![0]!;
-      const d = this.reqDeadline[r]!;
-      const s = this.reqSeq[r]!;
+      if (this.req.heapSize[m] === 0) continue;
+      const r = this.req.heaps[m]![0]!;
+      const d = this.req.deadline[r]!;
+      const s = this.req.seq[r]!;
       if (d < bestDeadline || (d === bestDeadline && s < bestSeq)) {
         best = m;
         bestDeadline = d;
@@ -973,16 +695,16 @@ export class ServingRun {
 
   private startBatch(model: number): void {
     const now = this.nowMs;
-    const size = Math.min(this.action[model]!.batchSize, this.heapSize[model]!);
+    const size = Math.min(this.action[model]!.batchSize, this.req.heapSize[model]!);
     const executor = this.edf ? 0 : model;
     // The batch's members, in deadline order; the batch runs at its largest member's class.
     const members = this.scratch;
     let widest = 0;
     const scales = this.classScale[model]!;
     for (let k = 0; k < size; k++) {
-      const r = this.heapPop(model);
+      const r = this.req.pop(model);
       members[k] = r;
-      const c = this.reqClass[r]!;
+      const c = this.req.shapeClass[r]!;
       if (scales[c]! > scales[widest]!) widest = c;
     }
     const figures = this.figures[model]![widest]!;
@@ -994,7 +716,7 @@ export class ServingRun {
       for (let k = 0; k < size; k++) {
         const r = members[k]!;
         if (this.onRequest !== null) this.record(r, now, now, size, 'failed');
-        this.freeRequest(r);
+        this.req.release(r);
         this.replace(model, now);
       }
       totals.failed += size;
@@ -1011,14 +733,14 @@ export class ServingRun {
       this.events.push(now + this.a.oomRecoveryMs, model * 8 + RECOVERED, RECOVERED);
       return;
     }
-    const b = this.allocBatch();
+    const b = this.batches.alloc();
     const base = b * MAX_BATCH_SIZE;
     let sloSum = 0;
     for (let k = 0; k < size; k++) {
       const r = members[k]!;
-      this.reqState[r] = 3;
-      this.batchMembers[base + k] = r;
-      sloSum += this.reqSlo[r]!;
+      this.req.state[r] = REQUEST_RUNNING;
+      this.batches.members[base + k] = r;
+      sloSum += this.req.slo[r]!;
     }
     const serialization = size * this.serializationMsPerRequest[model]! * scales[widest]!;
     const isolatedMs = figures.isolatedMs[size]!;
@@ -1026,23 +748,23 @@ export class ServingRun {
     let inference = contendedMs(isolatedMs, figures.isolatedGpuMs[size]!, demand, activation, figures.memoryIntensity, this.platform, this.load, this.a.contention);
     if (this.noise !== null) inference *= this.noiseFactor(inference / isolatedMs);
     if (this.observesBatches) {
-      this.batchFreeMemory[b] = 1 - usedMemoryMb(this.platform, this.load) / this.platform.memoryMb;
-      this.batchFreeCompute[b] = 1 - this.load.gpuDemand - this.load.backgroundDemand;
-      this.batchRunning[b] = this.load.runningBatches;
+      this.batches.freeMemory[b] = 1 - usedMemoryMb(this.platform, this.load) / this.platform.memoryMb;
+      this.batches.freeCompute[b] = 1 - this.load.gpuDemand - this.load.backgroundDemand;
+      this.batches.running[b] = this.load.runningBatches;
       let loaded = 0;
       for (let m = 0; m < this.m; m++) loaded += this.loadedInstances(m);
-      this.batchInstances[b] = loaded;
+      this.batches.instances[b] = loaded;
     }
-    this.batchModel[b] = model;
-    this.batchClass[b] = widest;
-    this.batchSize[b] = size;
-    this.batchStart[b] = now;
-    this.batchSerialization[b] = serialization;
-    this.batchInference[b] = inference;
-    this.batchDemand[b] = demand;
-    this.batchActivation[b] = activation;
-    this.batchSloSum[b] = sloSum;
-    this.batchActive[b] = 1;
+    this.batches.model[b] = model;
+    this.batches.shapeClass[b] = widest;
+    this.batches.size[b] = size;
+    this.batches.start[b] = now;
+    this.batches.serialization[b] = serialization;
+    this.batches.inference[b] = inference;
+    this.batches.demand[b] = demand;
+    this.batches.activation[b] = activation;
+    this.batches.sloSum[b] = sloSum;
+    this.batches.active[b] = 1;
     this.load.gpuDemand += demand;
     this.load.activationMb += activation;
     this.load.runningBatches++;
@@ -1063,11 +785,11 @@ export class ServingRun {
 
   private finishBatch(b: number): void {
     const now = this.nowMs;
-    const model = this.batchModel[b]!;
-    const size = this.batchSize[b]!;
-    const start = this.batchStart[b]!;
-    const serialization = this.batchSerialization[b]!;
-    const inference = this.batchInference[b]!;
+    const model = this.batches.model[b]!;
+    const size = this.batches.size[b]!;
+    const start = this.batches.start[b]!;
+    const serialization = this.batches.serialization[b]!;
+    const inference = this.batches.inference[b]!;
     const back = this.returnMsOf[model]!;
     const transmit = this.transmitMs[model]!;
     const totals = this.totals[model]!;
@@ -1079,11 +801,11 @@ export class ServingRun {
     let batchLatencySum = 0;
     let batchLate = 0;
     for (let k = 0; k < size; k++) {
-      const r = this.batchMembers[base + k]!;
+      const r = this.batches.members[base + k]!;
       const completion = now + back;
-      const latency = completion - this.reqSent[r]!;
+      const latency = completion - this.req.sent[r]!;
       batchLatencySum += latency;
-      if (completion > this.reqDeadline[r]!) {
+      if (completion > this.req.deadline[r]!) {
         batchLate++;
         totals.late++;
         slot.violations++;
@@ -1095,12 +817,12 @@ export class ServingRun {
       }
       if (own !== undefined) own.latencySum += latency;
       totals.latencySum += latency;
-      totals.queueingSum += start - this.reqEdge[r]!;
+      totals.queueingSum += start - this.req.edge[r]!;
       samples.add(latency);
       this.allSamples.add(latency);
       slot.latencySum += latency;
       if (this.onRequest !== null) this.record(r, start, completion, size, 'served');
-      this.freeRequest(r);
+      this.req.release(r);
       this.replace(model, now);
     }
     totals.completed += size;
@@ -1110,33 +832,32 @@ export class ServingRun {
       this.scheduler.observeBatch!({
         model,
         batchSize: size,
-        availableMemory: this.batchFreeMemory[b]!,
-        availableCompute: this.batchFreeCompute[b]!,
-        runningBatches: this.batchRunning[b]!,
-        concurrentInstances: this.batchInstances[b]!,
-        isolatedMs: isolatedBatchMs(this.compiledByClass[model]![this.batchClass[b]!]!, size),
+        availableMemory: this.batches.freeMemory[b]!,
+        availableCompute: this.batches.freeCompute[b]!,
+        runningBatches: this.batches.running[b]!,
+        concurrentInstances: this.batches.instances[b]!,
+        isolatedMs: isolatedBatchMs(this.compiledByClass[model]![this.batches.shapeClass[b]!]!, size),
         inferenceMs: inference,
       });
     }
     if (transmitScale.length === 1 && transmitScale[0] === 1) totals.transmissionSum += transmit * size;
-    else for (let k = 0; k < size; k++) totals.transmissionSum += this.transmitOf(model, this.reqClass[this.batchMembers[base + k]!]!);
+    else for (let k = 0; k < size; k++) totals.transmissionSum += this.transmitOf(model, this.req.shapeClass[this.batches.members[base + k]!]!);
     totals.serializationSum += serialization * size;
     totals.inferenceSum += inference * size;
     totals.returnSum += back * size;
     slot.completed += size;
     slot.batches++;
     slot.busyMs += serialization + inference;
-    slot.batchSloSum += this.batchSloSum[b]!;
+    slot.batchSloSum += this.batches.sloSum[b]!;
     if (own !== undefined) {
       own.completed += size;
       own.batches++;
       own.busyMs += serialization + inference;
-      own.batchSloSum += this.batchSloSum[b]!;
+      own.batchSloSum += this.batches.sloSum[b]!;
     }
 
-    this.credit?.batchFinished(b, now, size, batchLatencySum, batchLate, serialization + inference, this.batchSloSum[b]!);
-    this.batchActive[b] = 0;
-    this.freeBatch.push(b);
+    this.credit?.batchFinished(b, now, size, batchLatencySum, batchLate, serialization + inference, this.batches.sloSum[b]!);
+    this.batches.release(b);
     const load = this.load;
     load.runningBatches--;
     if (load.runningBatches === 0) {
@@ -1144,8 +865,8 @@ export class ServingRun {
       load.gpuDemand = 0;
       load.activationMb = 0;
     } else {
-      load.gpuDemand -= this.batchDemand[b]!;
-      load.activationMb -= this.batchActivation[b]!;
+      load.gpuDemand -= this.batches.demand[b]!;
+      load.activationMb -= this.batches.activation[b]!;
     }
     this.busy[this.edf ? 0 : model]!--;
     this.updateInstanceMemory();
@@ -1154,11 +875,11 @@ export class ServingRun {
 
   private record(r: number, dispatchMs: number, completionMs: number, batchSize: number, outcome: RequestRecord['outcome']): void {
     this.onRequest!({
-      id: this.reqSeq[r]!,
-      model: this.reqModel[r]!,
-      sentMs: this.reqSent[r]!,
-      sloMs: this.reqSlo[r]!,
-      deadlineMs: this.reqDeadline[r]!,
+      id: this.req.seq[r]!,
+      model: this.req.model[r]!,
+      sentMs: this.req.sent[r]!,
+      sloMs: this.req.slo[r]!,
+      deadlineMs: this.req.deadline[r]!,
       dispatchMs,
       completionMs,
       batchSize,
@@ -1248,13 +969,13 @@ export class ServingRun {
     const totals = this.totals[m]!;
     const slot = this.slotCounters[m]!;
     const own = this.modelSlotCounters?.[m];
-    while (this.heapSize[m]! > 0) {
-      const r = this.heapPop(m);
+    while (this.req.heapSize[m]! > 0) {
+      const r = this.req.pop(m);
       totals.dropped++;
       slot.violations++;
       if (own !== undefined) own.violations++;
       if (this.onRequest !== null) this.record(r, this.nowMs, this.nowMs, 0, 'dropped');
-      this.freeRequest(r);
+      this.req.release(r);
     }
     this.updateInstanceMemory();
   }
@@ -1356,7 +1077,7 @@ export class ServingRun {
         latencyMeanMs,
         batchSize: this.action[m]!.batchSize,
         instances,
-        queueLength: this.heapSize[m]!,
+        queueLength: this.req.heapSize[m]!,
         violations: c.violations,
       });
     }
@@ -1386,7 +1107,7 @@ export class ServingRun {
       c.batches = 0;
       c.busyMs = 0;
       c.oomBatches = 0;
-      c.busyAtStart = this.heapSize[m]! > 0 || this.busy[this.edf ? 0 : m]! > 0;
+      c.busyAtStart = this.req.heapSize[m]! > 0 || this.busy[this.edf ? 0 : m]! > 0;
     }
     if (now >= this.spec.durationMs) {
       this.finished = true;
@@ -1428,7 +1149,7 @@ export class ServingRun {
    * (so t_i = b · SLO / m_c without SLO jitter); m_c is 1 under DeepRT's EDF executor.
    */
   private startModelSlot(m: number): void {
-    resetCounters(this.modelSlotCounters![m]!, this.heapSize[m]! > 0 || this.busy[this.edf ? 0 : m]! > 0);
+    resetCounters(this.modelSlotCounters![m]!, this.req.heapSize[m]! > 0 || this.busy[this.edf ? 0 : m]! > 0);
     this.modelSlotStartMs[m] = this.nowMs;
     this.events.push(this.nowMs + this.eq1SlotMs(m), m * 8 + MODEL_SLOT, MODEL_SLOT_PRIORITY);
   }
@@ -1437,7 +1158,7 @@ export class ServingRun {
   eq1SlotMs(m: number): number {
     const b = this.action[m]!.batchSize;
     const instances = this.edf ? 1 : this.action[m]!.instances;
-    const queued = Math.min(b, this.heapSize[m]!);
+    const queued = Math.min(b, this.req.heapSize[m]!);
     const missing = b - queued;
     const sloSum = (queued > 0 ? this.mostUrgentSloSum(m, queued) : 0) + (missing > 0 ? missing * this.sloMs[m]! : 0);
     return sloSum / instances;
@@ -1445,11 +1166,11 @@ export class ServingRun {
 
   /** Σ SLO of the k most urgent queued requests of model m (a best-first walk of its deadline heap: O(k log k)). */
   private mostUrgentSloSum(m: number, k: number): number {
-    const heap = this.heaps[m]!;
-    const n = this.heapSize[m]!;
+    const heap = this.req.heaps[m]!;
+    const n = this.req.heapSize[m]!;
     let sum = 0;
     if (k >= n) {
-      for (let i = 0; i < n; i++) sum += this.reqSlo[heap[i]!]!;
+      for (let i = 0; i < n; i++) sum += this.req.slo[heap[i]!]!;
       return sum;
     }
     // The k smallest of a binary heap: the root, and each time one is taken its children join the candidates.
@@ -1457,7 +1178,7 @@ export class ServingRun {
     this.pushCandidate(heap, 0);
     for (let taken = 0; taken < k; taken++) {
       const p = this.popCandidate(heap);
-      sum += this.reqSlo[heap[p]!]!;
+      sum += this.req.slo[heap[p]!]!;
       const left = 2 * p + 1;
       if (left < n) this.pushCandidate(heap, left);
       if (left + 1 < n) this.pushCandidate(heap, left + 1);
@@ -1473,7 +1194,7 @@ export class ServingRun {
     let i = this.candidateCount++;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!this.before(heap[p]!, heap[cand[parent]!]!)) break;
+      if (!this.req.before(heap[p]!, heap[cand[parent]!]!)) break;
       cand[i] = cand[parent]!;
       i = parent;
     }
@@ -1492,8 +1213,8 @@ export class ServingRun {
       const left = 2 * i + 1;
       if (left >= size) break;
       const right = left + 1;
-      const child = right < size && this.before(heap[cand[right]!]!, heap[cand[left]!]!) ? right : left;
-      if (!this.before(heap[cand[child]!]!, heap[last]!)) break;
+      const child = right < size && this.req.before(heap[cand[right]!]!, heap[cand[left]!]!) ? right : left;
+      if (!this.req.before(heap[cand[child]!]!, heap[last]!)) break;
       cand[i] = cand[child]!;
       i = child;
     }
@@ -1629,26 +1350,26 @@ export class ServingRun {
     const now = this.nowMs;
     const models: ModelObservation[] = [];
     for (let m = 0; m < this.m; m++) {
-      const head = this.heapSize[m]! > 0 ? this.heaps[m]![0]! : -1;
+      const head = this.req.heapSize[m]! > 0 ? this.req.heaps[m]![0]! : -1;
       const scales = this.classScale[m]!;
       let inputScaleMean = 1;
       if (scales.length > 1 || scales[0] !== 1) {
         let sum = 0;
-        const heap = this.heaps[m]!;
-        for (let i = 0; i < this.heapSize[m]!; i++) sum += scales[this.reqClass[heap[i]!]!]!;
-        inputScaleMean = this.heapSize[m]! > 0 ? sum / this.heapSize[m]! : scales[0]!;
+        const heap = this.req.heaps[m]!;
+        for (let i = 0; i < this.req.heapSize[m]!; i++) sum += scales[this.req.shapeClass[heap[i]!]!]!;
+        inputScaleMean = this.req.heapSize[m]! > 0 ? sum / this.req.heapSize[m]! : scales[0]!;
       }
       models.push({
         model: this.modelIds[m]!,
         profile: this.compiled[m]!.profile,
         sloMs: this.sloMs[m]!,
-        headSloMs: head >= 0 ? this.reqSlo[head]! : this.sloMs[m]!,
+        headSloMs: head >= 0 ? this.req.slo[head]! : this.sloMs[m]!,
         inputScaleMean,
         // Always present (undefined under `fixed`), so that every observation has one shape.
         due: this.perModelSlots ? this.due[m] === 1 : undefined,
         inService: this.inService[m] === 1,
-        queueLength: this.heapSize[m]!,
-        oldestSlackMs: head >= 0 ? this.reqDeadline[head]! - now : this.sloMs[m]!,
+        queueLength: this.req.heapSize[m]!,
+        oldestSlackMs: head >= 0 ? this.req.deadline[head]! - now : this.sloMs[m]!,
         batchSize: this.action[m]!.batchSize,
         instances: this.action[m]!.instances,
         busyInstances: this.edf ? (this.busy[0]! > 0 && this.runningModel() === m ? 1 : 0) : this.busy[m]!,
@@ -1684,7 +1405,7 @@ export class ServingRun {
   }
 
   private runningModel(): number {
-    for (let b = 0; b < this.batchCapacity; b++) if (this.batchActive[b] === 1) return this.batchModel[b]!;
+    for (let b = 0; b < this.batches.capacity; b++) if (this.batches.active[b] === 1) return this.batches.model[b]!;
     return -1;
   }
 
@@ -1699,18 +1420,18 @@ export class ServingRun {
     isolatedBatchMs: (model, batch) => isolatedBatchMs(run.compiled[model]!, batch) + batch * run.serializationMsPerRequest[model]!,
     batchSize: (model) => run.action[model]!.batchSize,
     queuedWithDeadlineAtMost: (model, deadlineMs) => {
-      const heap = run.heaps[model]!;
+      const heap = run.req.heaps[model]!;
       let count = 0;
-      for (let i = 0; i < run.heapSize[model]!; i++) if (run.reqDeadline[heap[i]!]! <= deadlineMs) count++;
+      for (let i = 0; i < run.req.heapSize[model]!; i++) if (run.req.deadline[heap[i]!]! <= deadlineMs) count++;
       return count;
     },
     get runningRemainingMs() {
       let remaining = 0;
-      for (let b = 0; b < run.batchCapacity; b++) {
-        if (run.batchActive[b] !== 1) continue;
-        const model = run.batchModel[b]!;
-        const predicted = isolatedBatchMs(run.compiled[model]!, run.batchSize[b]!) + run.batchSerialization[b]!;
-        remaining = Math.max(remaining, run.batchStart[b]! + predicted - run.nowMs);
+      for (let b = 0; b < run.batches.capacity; b++) {
+        if (run.batches.active[b] !== 1) continue;
+        const model = run.batches.model[b]!;
+        const predicted = isolatedBatchMs(run.compiled[model]!, run.batches.size[b]!) + run.batches.serialization[b]!;
+        remaining = Math.max(remaining, run.batches.start[b]! + predicted - run.nowMs);
       }
       return remaining;
     },
@@ -1723,10 +1444,10 @@ export class ServingRun {
   backlog(): { readonly requests: number; readonly ageSumMs: number } {
     let requests = 0;
     let ageSumMs = 0;
-    for (let r = 0; r < this.reqCapacity; r++) {
-      if (this.reqState[r] === 0) continue;
+    for (let r = 0; r < this.req.capacity; r++) {
+      if (this.req.state[r] === 0) continue;
       requests++;
-      ageSumMs += this.nowMs - this.reqSent[r]!;
+      ageSumMs += this.nowMs - this.req.sent[r]!;
     }
     return { requests, ageSumMs };
   }
@@ -1739,8 +1460,8 @@ export class ServingRun {
   tallies(): readonly ModelTally[] {
     const now = this.nowMs;
     const unfinishedLate = new Float64Array(this.m);
-    for (let r = 0; r < this.reqCapacity; r++) {
-      if (this.reqState[r] !== 0 && this.reqDeadline[r]! < now) unfinishedLate[this.reqModel[r]!]!++;
+    for (let r = 0; r < this.req.capacity; r++) {
+      if (this.req.state[r] !== 0 && this.req.deadline[r]! < now) unfinishedLate[this.req.model[r]!]!++;
     }
     return this.totals.map((t, m) => {
       const late = unfinishedLate[m]!;
@@ -1801,7 +1522,7 @@ export class ServingRun {
         this.nowMs,
         this.nextSendMs,
         this.sequence,
-        this.freeReqTop,
+        this.req.freeTop,
         this.slotIndex,
         this.slotStartMs,
         this.lastReward ?? Number.NaN,
@@ -1809,28 +1530,8 @@ export class ServingRun {
         this.finished ? 1 : 0,
         this.traceIndex,
       ),
-      requests: this.liveRequests(),
-      heaps: this.heaps.map((h, m) => h.slice(0, Math.max(1, this.heapSize[m]!))),
-      heapCapacity: Int32Array.from(this.heaps, (h) => h.length),
-      heapSize: this.heapSize.slice(),
-      batches: {
-        model: this.batchModel.slice(),
-        shapeClass: this.batchClass.slice(),
-        size: this.batchSize.slice(),
-        start: this.batchStart.slice(),
-        serialization: this.batchSerialization.slice(),
-        inference: this.batchInference.slice(),
-        demand: this.batchDemand.slice(),
-        activation: this.batchActivation.slice(),
-        sloSum: this.batchSloSum.slice(),
-        freeMemory: this.batchFreeMemory.slice(),
-        freeCompute: this.batchFreeCompute.slice(),
-        running: this.batchRunning.slice(),
-        instances: this.batchInstances.slice(),
-        active: this.batchActive.slice(),
-        members: this.batchMembers.slice(),
-        free: Int32Array.from(this.freeBatch),
-      },
+      ...this.req.snapshot(),
+      batches: this.batches.snapshot(),
       events: this.events.snapshot(),
       load: { ...this.load },
       action: this.action.map((a) => ({ ...a })),
@@ -1877,59 +1578,13 @@ export class ServingRun {
     this.nowMs = nowMs!;
     this.nextSendMs = nextSendMs!;
     this.sequence = sequence!;
-    this.freeReqTop = freeReqTop!;
     this.slotIndex = slotIndex!;
     this.slotStartMs = slotStartMs!;
     this.lastReward = noReward === 1 ? null : lastReward!;
     this.finished = finished === 1;
     this.traceIndex = traceIndex!;
-    const r = s.requests;
-    const capacity = r.capacity;
-    this.reqSent = new Float64Array(capacity);
-    this.reqDeadline = new Float64Array(capacity);
-    this.reqSlo = new Float64Array(capacity);
-    this.reqEdge = new Float64Array(capacity);
-    this.reqSeq = new Float64Array(capacity);
-    this.reqModel = new Int32Array(capacity);
-    this.reqClass = new Int32Array(capacity);
-    this.reqState = new Uint8Array(capacity);
-    r.live.forEach((at, k) => {
-      this.reqSent[at] = r.sent[k]!;
-      this.reqDeadline[at] = r.deadline[k]!;
-      this.reqSlo[at] = r.slo[k]!;
-      this.reqEdge[at] = r.edge[k]!;
-      this.reqSeq[at] = r.seq[k]!;
-      this.reqModel[at] = r.model[k]!;
-      this.reqClass[at] = r.shapeClass[k]!;
-      this.reqState[at] = r.state[k]!;
-    });
-    this.freeReq = new Int32Array(capacity);
-    this.freeReq.set(r.free);
-    this.reqCapacity = capacity;
-    s.heaps.forEach((h, m) => {
-      const heap = new Int32Array(s.heapCapacity[m]!);
-      heap.set(h);
-      this.heaps[m] = heap;
-    });
-    this.heapSize.set(s.heapSize);
-    const b = s.batches;
-    this.batchModel = b.model.slice();
-    this.batchClass = b.shapeClass.slice();
-    this.batchSize = b.size.slice();
-    this.batchStart = b.start.slice();
-    this.batchSerialization = b.serialization.slice();
-    this.batchInference = b.inference.slice();
-    this.batchDemand = b.demand.slice();
-    this.batchActivation = b.activation.slice();
-    this.batchSloSum = b.sloSum.slice();
-    this.batchFreeMemory = b.freeMemory.slice();
-    this.batchFreeCompute = b.freeCompute.slice();
-    this.batchRunning = b.running.slice();
-    this.batchInstances = b.instances.slice();
-    this.batchActive = b.active.slice();
-    this.batchMembers = b.members.slice();
-    this.freeBatch = Array.from(b.free);
-    this.batchCapacity = b.model.length;
+    this.req.restore(s, freeReqTop!);
+    this.batches.restore(s.batches);
     this.events.restore(s.events);
     Object.assign(this.load, s.load);
     this.loadedCountsValid = false;
@@ -1968,233 +1623,6 @@ export class ServingRun {
       if (state !== null) this.rateProcesses[m]!.restore?.(state);
     });
   }
-
-  /** The requests in flight, for a checkpoint (see `ServingRunSnapshot.requests`). */
-  private liveRequests(): ServingRunSnapshot['requests'] {
-    const live: number[] = [];
-    for (let r = 0; r < this.reqCapacity; r++) if (this.reqState[r] !== 0) live.push(r);
-    const at = Int32Array.from(live);
-    return {
-      capacity: this.reqCapacity,
-      live: at,
-      sent: Float64Array.from(at, (r) => this.reqSent[r]!),
-      deadline: Float64Array.from(at, (r) => this.reqDeadline[r]!),
-      slo: Float64Array.from(at, (r) => this.reqSlo[r]!),
-      edge: Float64Array.from(at, (r) => this.reqEdge[r]!),
-      seq: Float64Array.from(at, (r) => this.reqSeq[r]!),
-      model: Int32Array.from(at, (r) => this.reqModel[r]!),
-      shapeClass: Int32Array.from(at, (r) => this.reqClass[r]!),
-      state: Uint8Array.from(at, (r) => this.reqState[r]!),
-      free: this.freeReq.slice(0, this.freeReqTop),
-    };
-  }
-
-  // ---- Storage ---------------------------------------------------------------------------
-
-  private allocRequest(): number {
-    if (this.freeReqTop === 0) this.growRequests(this.reqCapacity * 2);
-    return this.freeReq[--this.freeReqTop]!;
-  }
-
-  private freeRequest(r: number): void {
-    this.reqState[r] = 0;
-    this.freeReq[this.freeReqTop++] = r;
-  }
-
-  private growRequests(capacity: number): void {
-    const old = this.reqCapacity;
-    const grow64 = (a: Float64Array): Float64Array<ArrayBuffer> => {
-      const b = new Float64Array(capacity);
-      b.set(a.subarray(0, old));
-      return b;
-    };
-    const grow32 = (a: Int32Array): Int32Array<ArrayBuffer> => {
-      const b = new Int32Array(capacity);
-      b.set(a.subarray(0, old));
-      return b;
-    };
-    this.reqSent = grow64(this.reqSent);
-    this.reqDeadline = grow64(this.reqDeadline);
-    this.reqSlo = grow64(this.reqSlo);
-    this.reqEdge = grow64(this.reqEdge);
-    this.reqSeq = grow64(this.reqSeq);
-    this.reqModel = grow32(this.reqModel);
-    this.reqClass = grow32(this.reqClass);
-    const state = new Uint8Array(capacity);
-    state.set(this.reqState.subarray(0, old));
-    this.reqState = state;
-    const free = new Int32Array(capacity);
-    free.set(this.freeReq.subarray(0, this.freeReqTop));
-    // New slots are handed out lowest index first.
-    for (let r = capacity - 1; r >= old; r--) free[this.freeReqTop++] = r;
-    this.freeReq = free;
-    this.reqCapacity = capacity;
-  }
-
-  private allocBatch(): number {
-    if (this.freeBatch.length === 0) this.growBatches(this.batchCapacity * 2);
-    return this.freeBatch.pop()!;
-  }
-
-  private growBatches(capacity: number): void {
-    const old = this.batchCapacity;
-    const g64 = (a: Float64Array): Float64Array<ArrayBuffer> => {
-      const b = new Float64Array(capacity);
-      b.set(a.subarray(0, old));
-      return b;
-    };
-    const g32 = (a: Int32Array, scale = 1): Int32Array<ArrayBuffer> => {
-      const b = new Int32Array(capacity * scale);
-      b.set(a.subarray(0, old * scale));
-      return b;
-    };
-    this.batchModel = g32(this.batchModel);
-    this.batchClass = g32(this.batchClass);
-    this.batchSize = g32(this.batchSize);
-    this.batchStart = g64(this.batchStart);
-    this.batchSerialization = g64(this.batchSerialization);
-    this.batchInference = g64(this.batchInference);
-    this.batchDemand = g64(this.batchDemand);
-    this.batchActivation = g64(this.batchActivation);
-    this.batchSloSum = g64(this.batchSloSum);
-    this.batchFreeMemory = g64(this.batchFreeMemory);
-    this.batchFreeCompute = g64(this.batchFreeCompute);
-    this.batchRunning = g32(this.batchRunning);
-    this.batchInstances = g32(this.batchInstances);
-    const active = new Uint8Array(capacity);
-    active.set(this.batchActive.subarray(0, old));
-    this.batchActive = active;
-    this.batchMembers = g32(this.batchMembers, MAX_BATCH_SIZE);
-    for (let b = capacity - 1; b >= old; b--) this.freeBatch.push(b);
-    this.batchCapacity = capacity;
-  }
-
-  // ---- Deadline heaps: (deadline, sequence) ascending -------------------------------------
-
-  private before(r: number, s: number): boolean {
-    const dr = this.reqDeadline[r]!;
-    const ds = this.reqDeadline[s]!;
-    return dr < ds || (dr === ds && this.reqSeq[r]! < this.reqSeq[s]!);
-  }
-
-  private heapPush(model: number, r: number): void {
-    let heap = this.heaps[model]!;
-    let i = this.heapSize[model]!;
-    if (i === heap.length) {
-      const bigger = new Int32Array(heap.length * 2);
-      bigger.set(heap);
-      heap = bigger;
-      this.heaps[model] = heap;
-    }
-    this.heapSize[model] = i + 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      const p = heap[parent]!;
-      if (!this.before(r, p)) break;
-      heap[i] = p;
-      i = parent;
-    }
-    heap[i] = r;
-  }
-
-  private heapPop(model: number): number {
-    const heap = this.heaps[model]!;
-    const top = heap[0]!;
-    const n = this.heapSize[model]! - 1;
-    this.heapSize[model] = n;
-    if (n === 0) return top;
-    const last = heap[n]!;
-    let i = 0;
-    for (;;) {
-      const left = 2 * i + 1;
-      if (left >= n) break;
-      const right = left + 1;
-      const child = right < n && this.before(heap[right]!, heap[left]!) ? right : left;
-      if (!this.before(heap[child]!, last)) break;
-      heap[i] = heap[child]!;
-      i = child;
-    }
-    heap[i] = last;
-    return top;
-  }
-}
-
-function validateSpec(spec: ServingRunSpec): void {
-  if (spec.models.length === 0) throw new RangeError('a serving run needs at least one model');
-  if (spec.models.length > 1 << 20) throw new RangeError('too many models');
-  if (!(spec.rateRps > 0) || !Number.isFinite(spec.rateRps)) throw new RangeError(`rate must be positive, got ${spec.rateRps}`);
-  if (!(spec.durationMs > 0) || !Number.isFinite(spec.durationMs)) throw new RangeError(`duration must be positive, got ${spec.durationMs}`);
-  for (const s of spec.models) {
-    if (!(s.model in MODELS)) throw new RangeError(`unknown model ${s.model}`);
-    if (!(s.weight >= 0) || !Number.isFinite(s.weight)) throw new RangeError(`model weight must be ≥ 0, got ${s.weight}`);
-    if (s.sloMs !== undefined && !(s.sloMs > 0)) throw new RangeError(`SLO must be positive, got ${s.sloMs}`);
-    if (s.rate !== undefined) validateRateSchedule(s.rate);
-    if (s.serviceFromMs !== undefined && !(s.serviceFromMs >= 0)) throw new RangeError(`service start must be ≥ 0, got ${s.serviceFromMs}`);
-    if (s.serviceToMs !== undefined && s.serviceToMs !== null && !(s.serviceToMs > (s.serviceFromMs ?? 0))) {
-      throw new RangeError(`service stop must be after its start, got ${s.serviceToMs}`);
-    }
-    if (s.classes !== undefined) {
-      if (s.classes.length === 0 || !s.classes.some((c) => c.weight > 0)) throw new RangeError('request classes need at least one class of weight > 0');
-      for (const c of s.classes) {
-        if (!(c.scale > 0) || !Number.isFinite(c.scale) || !(c.weight >= 0)) throw new RangeError(`invalid request class ${JSON.stringify(c)}`);
-      }
-    }
-  }
-  if (spec.trace !== undefined) {
-    let last = Number.NEGATIVE_INFINITY;
-    for (const t of spec.trace) {
-      if (!(t.sentMs >= last) || !Number.isInteger(t.model) || t.model < 0 || t.model >= spec.models.length) {
-        throw new RangeError(`invalid or unsorted traced request ${JSON.stringify(t)}`);
-      }
-      if (t.sloMs !== undefined && !(t.sloMs > 0)) throw new RangeError(`traced SLO must be positive, got ${t.sloMs}`);
-      const classes = spec.models[t.model]!.classes?.length ?? 1;
-      if (t.shapeClass !== undefined && !(Number.isInteger(t.shapeClass) && t.shapeClass >= 0 && t.shapeClass < classes)) {
-        throw new RangeError(`traced request class must be an index below ${classes}, got ${t.shapeClass}`);
-      }
-      last = t.sentMs;
-    }
-  }
-  if (!spec.models.some((s) => s.weight > 0)) throw new RangeError('at least one model weight must be positive');
-  const a = spec.assumptions;
-  if (!(a.slotMs > 0)) throw new RangeError(`slot must be positive, got ${a.slotMs}`);
-  if (a.slot !== 'eq1' && a.slot !== 'fixed') throw new RangeError(`slot must be "eq1" or "fixed", got ${JSON.stringify(a.slot)}`);
-  if (!(a.linkBandwidthMbps > 0)) throw new RangeError(`link bandwidth must be positive, got ${a.linkBandwidthMbps}`);
-  if (!(a.linkLatencyMs >= 0)) throw new RangeError(`link latency must be ≥ 0, got ${a.linkLatencyMs}`);
-  if (!(a.sloJitter >= 0 && a.sloJitter < 1)) throw new RangeError(`SLO jitter must be in [0, 1), got ${a.sloJitter}`);
-  if (!(a.serializationMBps > 0)) throw new RangeError(`serialization rate must be positive, got ${a.serializationMBps}`);
-  if (!(a.oomRecoveryMs > 0)) throw new RangeError(`OOM recovery must be positive, got ${a.oomRecoveryMs}`);
-  if (a.interferenceNoise !== undefined && !(a.interferenceNoise >= 0 && Number.isFinite(a.interferenceNoise))) {
-    throw new RangeError(`interference noise must be ≥ 0, got ${a.interferenceNoise}`);
-  }
-  for (const bg of spec.background) {
-    if (!(bg.intensity >= 0) || !(bg.fromMs >= 0) || (bg.toMs !== null && !(bg.toMs >= bg.fromMs))) {
-      throw new RangeError(`invalid background interference ${JSON.stringify(bg)}`);
-    }
-  }
-}
-
-/** A model's performance model at an input `scale` (see `RequestClass`). */
-function scaleCompiled(c: CompiledModel, scale: number): CompiledModel {
-  return { ...c, cpuMsPerSample: c.cpuMsPerSample * scale, gpuMsB1: c.gpuMsB1 * scale, activationMbPerSample: c.activationMbPerSample * scale };
-}
-
-/**
- * Times where a run's conditions change on a known schedule, ms, sorted, inside (0, duration):
- * rate steps and ramp corners, tenants arriving and leaving, services starting and stopping.
- * The per-phase reference lane (fixed-per-phase) switches there.
- */
-export function phaseBoundariesMs(spec: ServingRunSpec): number[] {
-  const times = new Set<number>();
-  for (const s of spec.models) {
-    if (s.rate !== undefined) for (const t of scheduleBoundariesMs(s.rate)) times.add(t);
-    if (s.serviceFromMs !== undefined) times.add(s.serviceFromMs);
-    if (s.serviceToMs !== undefined && s.serviceToMs !== null) times.add(s.serviceToMs);
-  }
-  for (const bg of spec.background) {
-    times.add(bg.fromMs);
-    if (bg.toMs !== null) times.add(bg.toMs);
-  }
-  return [...times].filter((t) => t > 0 && t < spec.durationMs).sort((a, b) => a - b);
 }
 
 /**
@@ -2208,24 +1636,4 @@ export function drawServingArrivals(spec: ServingRunSpec, limit = Number.POSITIV
   if ((spec.closedLoop?.outstanding ?? 0) > 0 || spec.trace !== undefined) return null;
   const idle: ServingScheduler = { id: 'arrivals', decide: () => spec.models.map(() => ({ batchSize: 1, instances: 1 })) };
   return new ServingRun(spec, idle).drawAllSends(limit);
-}
-
-/** A batch's own figures by its size (index 0 unused, up to `MAX_BATCH_SIZE`), of one model at one class: what `models.ts` computes, looked up. */
-interface BatchFigures {
-  readonly isolatedMs: Float64Array;
-  readonly isolatedGpuMs: Float64Array;
-  readonly demand: Float64Array;
-  readonly activationMb: Float64Array;
-  readonly memoryIntensity: number;
-}
-
-function batchFigures(compiled: CompiledModel): BatchFigures {
-  const sizes = Array.from({ length: MAX_BATCH_SIZE + 1 }, (_, b) => Math.max(1, b));
-  return {
-    isolatedMs: Float64Array.from(sizes, (b) => isolatedBatchMs(compiled, b)),
-    isolatedGpuMs: Float64Array.from(sizes, (b) => isolatedGpuMs(compiled, b)),
-    demand: Float64Array.from(sizes, (b) => gpuDemand(compiled, b)),
-    activationMb: Float64Array.from(sizes, (b) => batchActivationMb(compiled, b)),
-    memoryIntensity: compiled.memoryIntensity,
-  };
 }

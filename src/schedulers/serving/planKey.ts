@@ -1,4 +1,4 @@
-import type { ServingRunSpec } from '../../engine/serving/simulation';
+import type { ServingRunSpec } from '../../engine/serving/spec';
 import type { ReferenceSearchParams } from './reference';
 
 /**

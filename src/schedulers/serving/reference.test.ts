@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ServingRun, type ServingRunSpec } from '../../engine/serving/simulation';
+import { ServingRun } from '../../engine/serving/simulation';
+import type { ServingRunSpec } from '../../engine/serving/spec';
 import { createFixed } from './fixed';
 import { createPlanned, fixedInHindsightSearch, fixedPerPhaseSearch, phaseStartsMs, referenceSearchBound, runSearch, SEARCH_STRETCH_SLOTS, searchFixedInHindsight, searchFixedPerPhase, searchGrid, type ReferenceSearchParams } from './reference';
 import { SERVING_SCHEDULERS, servingSchedulerContext } from './registry';

@@ -1,5 +1,6 @@
 import { BATCH_SIZES, INSTANCE_COUNTS, type ModelAction, type ServingAction, type ServingScheduler } from '../../engine/serving/scheduler';
-import { drawServingArrivals, phaseBoundariesMs, ServingRun, type ServingArrivals, type ServingRunSnapshot, type ServingRunSpec } from '../../engine/serving/simulation';
+import { drawServingArrivals, ServingRun, type ServingRunSnapshot } from '../../engine/serving/simulation';
+import { phaseBoundariesMs, type ServingArrivals, type ServingRunSpec } from '../../engine/serving/spec';
 
 /**
  * Reference lanes (oracles) for the serving world: what a fixed configuration could have

@@ -1,7 +1,7 @@
 import { createRng, type Rng } from '../../engine/rng';
 import { MODEL_IDS, type ModelId } from '../../engine/serving/models';
 import { MAX_BATCH_SIZE, MAX_INSTANCES, type ServingScheduler } from '../../engine/serving/scheduler';
-import { SERVING_SCHEDULER_STREAM, type ServingRunSpec } from '../../engine/serving/simulation';
+import { SERVING_SCHEDULER_STREAM, type ServingRunSpec } from '../../engine/serving/spec';
 import type { NumericParameter } from '../../kit/parameter';
 import { createDeepRt } from './deeprt';
 import { createFixed } from './fixed';

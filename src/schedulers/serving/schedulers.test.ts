@@ -11,7 +11,9 @@ import {
   type ServingAction,
   type ServingObservation,
 } from '../../engine/serving/scheduler';
-import { DEFAULT_SERVING_ASSUMPTIONS, ServingRun, type ServingRunSpec } from '../../engine/serving/simulation';
+import { ServingRun } from '../../engine/serving/simulation';
+import type { ServingRunSpec } from '../../engine/serving/spec';
+import { DEFAULT_SERVING_ASSUMPTIONS } from '../../engine/serving/assumptions';
 import { EARLIER_SERVING_READINGS } from '../../engine/serving/readings';
 import { admitByEdf, createDeepRt } from './deeprt';
 import { createFixed } from './fixed';

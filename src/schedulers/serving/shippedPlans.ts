@@ -1,4 +1,4 @@
-import type { ServingRunSpec } from '../../engine/serving/simulation';
+import type { ServingRunSpec } from '../../engine/serving/spec';
 import { ORACLE_PLANS } from './oraclePlans.generated';
 import { referencePlanKey, shippedPlanHash } from './planKey';
 import type { ReferenceResult, ReferenceSearchParams } from './reference';
