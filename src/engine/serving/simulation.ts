@@ -24,16 +24,13 @@ import {
 import type { ServingAssumptions } from './assumptions';
 import { batchFigures, BatchPool, scaleCompiled, type BatchFigures, type BatchPoolSnapshot } from './batches';
 import { resetCounters, zeroSlot, zeroTotals, type ModelTotals, type SlotCounters } from './counters';
+import { ArrivalStream, type ArrivalStreamSnapshot } from './arrivals';
 import { DecisionCredit, type DecisionCreditSnapshot } from './credit';
-import { rateProcess, type RateProcess, type RateSchedule } from './load';
-import { compileModel, isolatedBatchMs, MODEL_IDS, MODELS, type CompiledModel, type ModelId } from './models';
+import { compileModel, isolatedBatchMs, MODELS, type CompiledModel, type ModelId } from './models';
 import { PLATFORMS, type Platform } from './platforms';
 import { REQUEST_IN_TRANSIT, REQUEST_QUEUED, REQUEST_RUNNING, RequestPool, type RequestPoolSnapshot } from './requests';
 import {
-  SERVING_ARRIVAL_STREAM,
-  SERVING_MODEL_STREAM,
   SERVING_NOISE_STREAM,
-  SERVING_SWITCH_STREAM,
   validateSpec,
   type BackgroundInterference,
   type RequestClass,
@@ -100,7 +97,6 @@ export interface ServingRunSnapshot extends RequestPoolSnapshot {
     readonly recovering: Int32Array;
     readonly inService: Uint8Array;
     readonly flushAtMs: Float64Array;
-    readonly nextModelSendMs: Float64Array;
     readonly modelSlotStartMs: Float64Array;
     readonly due: Uint8Array;
     readonly intervalInstanceMs: Float64Array;
@@ -119,12 +115,10 @@ export interface ServingRunSnapshot extends RequestPoolSnapshot {
   readonly backgroundChanges: readonly { readonly intensity: number; readonly memoryMb: number }[];
   /** Credit `governed`: the open and settled decisions (null under `slot`). */
   readonly credit: DecisionCreditSnapshot | null;
-  readonly rngs: {
-    readonly arrivals: Uint32Array;
-    readonly noise: Uint32Array | null;
-    readonly models: readonly Uint32Array[];
-    readonly rates: readonly (Float64Array | null)[];
-  };
+  /** The requests still to send and their random streams. */
+  readonly arrivals: ArrivalStreamSnapshot;
+  /** The interference noise's random stream (null when the noise is off). */
+  readonly noise: Uint32Array | null;
 }
 
 /**
@@ -132,7 +126,7 @@ export interface ServingRunSnapshot extends RequestPoolSnapshot {
  *
  * Requests: the devices send a Poisson stream at `rateRps`, each request's model drawn by
  * the weights and its SLO jittered, all from one RNG stream drawn in send order (three
- * numbers per request), so every lane sees the identical trace whatever its scheduler does.
+ * numbers per request), so every lane sees the identical trace whatever its scheduler does (arrivals.ts).
  * A request reaches the edge after t_t (Eq. 2), joins its model's queue ordered by
  * deadline = sent + SLO (§IV-C: shorter SLO first, arrival order on ties), and waits (t_w).
  *
@@ -148,23 +142,13 @@ export interface ServingRunSnapshot extends RequestPoolSnapshot {
  */
 export class ServingRun {
   readonly platform: Platform;
-  /**
-   * Per-model arrival streams (load over time, request classes, service windows): each
-   * model sends its own non-homogeneous Poisson stream (load.ts, by thinning) from its own
-   * RNG stream, drawn in send order (gap and acceptance per candidate; SLO jitter and class
-   * per request), merged by send time (lowest model index first on ties). Without any of
-   * those features the run keeps the single stream described above, bit for bit.
-   */
-  private readonly perModelArrivals: boolean;
-  private readonly rateProcesses: RateProcess[] = [];
-  private readonly modelRngs: Rng[] = [];
-  private readonly nextModelSendMs: Float64Array;
+  /** The requests the devices send (arrivals.ts). */
+  private readonly arrivals: ArrivalStream;
   /** Per model and class: the compiled model at that class's scale (class 0 of scale 1 is `compiled` itself). */
   private readonly compiledByClass: readonly (readonly CompiledModel[])[];
   private readonly classScale: readonly Float64Array[];
   /** t_t of Eq. 2 per model and class, ms (`transmitOf`). */
   private readonly transmitByClass: readonly Float64Array[];
-  private readonly classCumulative: readonly Float64Array[];
   private readonly noise: Rng | null;
   private readonly inService: Uint8Array;
   readonly compiled: readonly CompiledModel[];
@@ -179,9 +163,6 @@ export class ServingRun {
   private readonly transmitMs: Float64Array;
   private readonly returnMsOf: Float64Array;
   private readonly serializationMsPerRequest: Float64Array;
-  private readonly cumulativeWeight: Float64Array;
-  private readonly arrivals: Rng;
-  private readonly meanGapMs: number;
   private readonly events = new NumberEventQueue();
   private readonly load: DeviceLoad = emptyDeviceLoad();
   private readonly edf: boolean;
@@ -193,7 +174,6 @@ export class ServingRun {
   /** Whether the scheduler wants the profiler's batch records. */
   private readonly observesBatches: boolean;
   private nowMs = 0;
-  private nextSendMs: number;
   private sequence = 0;
 
   /** The requests and each model's queue (requests.ts). */
@@ -238,13 +218,6 @@ export class ServingRun {
   /** Candidates of the best-first walk of a deadline heap (`mostUrgentSloSum`). */
   private readonly candidates = new Int32Array(2 * MAX_BATCH_SIZE + 2);
   private finished = false;
-  private traceIndex = 0;
-  /** The requests drawn before the run (`drawServingArrivals`), read at `traceIndex`; null: drawn as the run goes. */
-  private readonly prepared: ServingArrivals | null;
-  /** The last request drawn by `drawNextSend`. */
-  private drawnModel = 0;
-  private drawnSloMs = 0;
-  private drawnClass = 0;
   /** Credit `governed` (readings.ts): each decision's own requests, for its reward; null under `slot`. */
   private readonly credit: DecisionCredit | null;
   /** Lates `reject` (readings.ts): a queued request that can no longer meet its SLO is rejected. */
@@ -271,12 +244,6 @@ export class ServingRun {
     this.transmitMs = Float64Array.from(spec.models, (s) => this.a.linkLatencyMs + (MODELS[s.model].inputBytes * 8) / bitsPerMs);
     this.returnMsOf = Float64Array.from(spec.models, (s) => this.a.linkLatencyMs + (MODELS[s.model].outputBytes * 8) / bitsPerMs);
     this.serializationMsPerRequest = Float64Array.from(spec.models, (s) => MODELS[s.model].inputBytes / (this.a.serializationMBps * 1000));
-    const totalWeight = spec.models.reduce((sum, s) => sum + s.weight, 0);
-    let acc = 0;
-    this.cumulativeWeight = Float64Array.from(spec.models, (s) => (acc += s.weight / totalWeight));
-    this.cumulativeWeight[this.m - 1] = 1;
-    this.arrivals = createRng(spec.seed, SERVING_ARRIVAL_STREAM);
-    this.meanGapMs = 1000 / spec.rateRps;
     this.compiledByClass = spec.models.map((s, m) =>
       (s.classes ?? [{ label: '', scale: 1, weight: 1 }]).map((c) => (c.scale === 1 ? this.compiled[m]! : scaleCompiled(this.compiled[m]!, c.scale))),
     );
@@ -286,39 +253,11 @@ export class ServingRun {
     this.transmitByClass = spec.models.map((s, m) =>
       Float64Array.from(this.classScale[m]!, (scale) => this.a.linkLatencyMs + (MODELS[s.model].inputBytes * scale * 8) / (this.a.linkBandwidthMbps * 1000)),
     );
-    this.classCumulative = spec.models.map((s) => {
-      const classes = s.classes ?? ONE_CLASS;
-      const total = classes.reduce((sum, c) => sum + c.weight, 0);
-      let c = 0;
-      const cum = Float64Array.from(classes, (x) => (c += x.weight / total));
-      cum[cum.length - 1] = 1;
-      return cum;
-    });
     const noise = this.a.interferenceNoise ?? 0;
     this.noise = noise > 0 ? createRng(spec.seed, SERVING_NOISE_STREAM) : null;
     this.inService = Uint8Array.from(spec.models, (s) => ((s.serviceFromMs ?? 0) > 0 ? 0 : 1));
     this.closedLoop = spec.closedLoop?.outstanding ?? 0;
-    this.perModelArrivals = this.closedLoop === 0 && spec.trace === undefined && spec.models.some((s) => s.rate !== undefined || s.classes !== undefined || (s.serviceFromMs ?? 0) > 0 || (s.serviceToMs ?? null) !== null);
-    this.nextModelSendMs = new Float64Array(this.m);
-    if (this.perModelArrivals) {
-      spec.models.forEach((s, m) => {
-        const index = MODEL_IDS.indexOf(s.model);
-        this.modelRngs.push(createRng(spec.seed, SERVING_MODEL_STREAM + index));
-        const schedule: RateSchedule = s.rate ?? { kind: 'constant', rateRps: (spec.rateRps * s.weight) / totalWeight };
-        this.rateProcesses.push(rateProcess(schedule, createRng(spec.seed, SERVING_SWITCH_STREAM + index)));
-        this.nextModelSendMs[m] = this.drawModelSend(m, 0);
-      });
-      this.nextSendMs = this.earliestModelSend();
-    } else if (this.closedLoop > 0) {
-      this.nextSendMs = Number.POSITIVE_INFINITY;
-    } else {
-      this.nextSendMs = spec.trace === undefined ? this.arrivals.exponential(this.meanGapMs) : (spec.trace[0]?.sentMs ?? Number.POSITIVE_INFINITY);
-    }
-    this.prepared = arrivals ?? null;
-    if (this.prepared !== null) {
-      if (this.closedLoop > 0 || spec.trace !== undefined) throw new RangeError('arrivals: a closed loop or a trace draws no arrivals to prepare');
-      this.nextSendMs = this.prepared.sentMs[0] ?? Number.POSITIVE_INFINITY;
-    }
+    this.arrivals = new ArrivalStream(spec, this.sloMs, arrivals ?? null);
     this.edf = scheduler.dispatch === 'edf';
     this.formBatches = this.a.batching === 'form' && !this.edf;
     this.flushAtMs = new Float64Array(this.m).fill(Number.POSITIVE_INFINITY);
@@ -386,7 +325,7 @@ export class ServingRun {
     const events = this.events;
     for (;;) {
       const topMs = events.peekTime();
-      const send = this.nextSendMs;
+      const send = this.arrivals.nextSendMs;
       if (send < duration && send <= end && send < topMs) {
         this.send(send);
         continue;
@@ -451,89 +390,17 @@ export class ServingRun {
   /** A device sends a request at `timeMs`; draws the next send time. */
   private send(timeMs: number): void {
     this.nowMs = timeMs;
-    const prepared = this.prepared;
-    const trace = this.spec.trace;
-    if (prepared !== null) {
-      const i = this.traceIndex++;
-      this.nextSendMs = i + 1 < prepared.sentMs.length ? prepared.sentMs[i + 1]! : Number.POSITIVE_INFINITY;
-      this.sendRequest(timeMs, prepared.model[i]!, prepared.sloMs[i]!, prepared.shapeClass[i]!);
-    } else if (trace === undefined) {
-      this.drawNextSend(timeMs);
-      this.sendRequest(timeMs, this.drawnModel, this.drawnSloMs, this.drawnClass);
-    } else {
-      const request = trace[this.traceIndex++]!;
-      const model = request.model;
-      this.nextSendMs = trace[this.traceIndex]?.sentMs ?? Number.POSITIVE_INFINITY;
-      this.sendRequest(timeMs, model, request.sloMs ?? this.sloMs[model]!, request.shapeClass ?? 0);
-    }
+    const a = this.arrivals;
+    a.take();
+    this.sendRequest(timeMs, a.model, a.sloMs, a.shapeClass);
   }
 
   /**
-   * Draws the request sent at `timeMs` (its model, SLO and class, into `drawnModel`, `drawnSloMs`,
-   * `drawnClass`) and the next send time, from the random streams (per model, or the one stream).
-   */
-  private drawNextSend(timeMs: number): void {
-    let model = 0;
-    let shapeClass = 0;
-    let slo: number;
-    if (this.perModelArrivals) {
-      model = this.earliestModelIndex();
-      const rng = this.modelRngs[model]!;
-      const uSlo = rng.nextFloat();
-      const uClass = rng.nextFloat();
-      const cum = this.classCumulative[model]!;
-      while (uClass >= cum[shapeClass]!) shapeClass++;
-      slo = this.sloMs[model]! * (1 + this.a.sloJitter * (2 * uSlo - 1));
-      this.nextModelSendMs[model] = this.drawModelSend(model, timeMs);
-      this.nextSendMs = this.earliestModelSend();
-    } else {
-      const rng = this.arrivals;
-      const uModel = rng.nextFloat();
-      const uSlo = rng.nextFloat();
-      this.nextSendMs = timeMs + rng.exponential(this.meanGapMs);
-      while (uModel >= this.cumulativeWeight[model]!) model++;
-      slo = this.sloMs[model]! * (1 + this.a.sloJitter * (2 * uSlo - 1));
-    }
-    this.drawnModel = model;
-    this.drawnSloMs = slo;
-    this.drawnClass = shapeClass;
-  }
-
-  /**
-   * The requests this run would send, drawn as the run draws them (`drawServingArrivals`): its
-   * random streams go on from where they stand, so call it on a fresh run. Null once more than
-   * `limit` requests.
+   * The requests this run would send (`drawServingArrivals`): its random streams go on from
+   * where they stand, so call it on a fresh run. Null once more than `limit` requests.
    */
   drawAllSends(limit = Number.POSITIVE_INFINITY): ServingArrivals | null {
-    if (this.closedLoop > 0 || this.spec.trace !== undefined || this.prepared !== null) throw new RangeError('arrivals: a closed loop or a trace draws no arrivals to prepare');
-    const duration = this.spec.durationMs;
-    let sentMs = new Float64Array(1024);
-    let model = new Int32Array(1024);
-    let sloMs = new Float64Array(1024);
-    let shapeClass = new Int32Array(1024);
-    let n = 0;
-    while (this.nextSendMs < duration) {
-      if (n >= limit) return null;
-      if (n === sentMs.length) {
-        const grow = <A extends Float64Array | Int32Array>(a: A, make: (size: number) => A): A => {
-          const b = make(2 * a.length);
-          b.set(a);
-          return b;
-        };
-        sentMs = grow(sentMs, (k) => new Float64Array(k));
-        model = grow(model, (k) => new Int32Array(k));
-        sloMs = grow(sloMs, (k) => new Float64Array(k));
-        shapeClass = grow(shapeClass, (k) => new Int32Array(k));
-      }
-      const t = this.nextSendMs;
-      this.drawNextSend(t);
-      sentMs[n] = t;
-      model[n] = this.drawnModel;
-      sloMs[n] = this.drawnSloMs;
-      shapeClass[n] = this.drawnClass;
-      n++;
-    }
-    return { sentMs: sentMs.slice(0, n), model: model.slice(0, n), sloMs: sloMs.slice(0, n), shapeClass: shapeClass.slice(0, n) };
+    return this.arrivals.drawAll(limit);
   }
 
   /** A request of `model` leaves its device at `timeMs` towards the edge. */
@@ -925,36 +792,6 @@ export class ServingRun {
   /** Time to send a request of a class to the edge, ms (t_t of Eq. 2 at the class's input size). */
   private transmitOf(model: number, shapeClass: number): number {
     return this.transmitByClass[model]![shapeClass]!;
-  }
-
-  /** The next send time of model m after `fromMs` (thinning; service window respected), or +∞. */
-  private drawModelSend(m: number, fromMs: number): number {
-    const process = this.rateProcesses[m]!;
-    const rng = this.modelRngs[m]!;
-    const peak = process.peakRps;
-    const spec = this.spec.models[m]!;
-    const startMs = spec.serviceFromMs ?? 0;
-    const stopMs = Math.min(this.spec.durationMs, spec.serviceToMs ?? Number.POSITIVE_INFINITY);
-    if (!(peak > 0)) return Number.POSITIVE_INFINITY;
-    const gapMs = 1000 / peak;
-    // Poisson streams are memoryless: a stream that starts later starts afresh at its start.
-    let t = Math.max(fromMs, startMs);
-    for (;;) {
-      t += rng.exponential(gapMs);
-      if (t >= stopMs) return Number.POSITIVE_INFINITY;
-      const u = rng.nextFloat();
-      if (u * peak < process.rateAt(t)) return t;
-    }
-  }
-
-  private earliestModelIndex(): number {
-    let best = 0;
-    for (let m = 1; m < this.m; m++) if (this.nextModelSendMs[m]! < this.nextModelSendMs[best]!) best = m;
-    return best;
-  }
-
-  private earliestModelSend(): number {
-    return this.nextModelSendMs[this.earliestModelIndex()]!;
   }
 
   /** A model's service starts (its instances load) or stops (they unload once idle; its queue is dropped). */
@@ -1520,7 +1357,6 @@ export class ServingRun {
     return {
       scalars: Float64Array.of(
         this.nowMs,
-        this.nextSendMs,
         this.sequence,
         this.req.freeTop,
         this.slotIndex,
@@ -1528,7 +1364,6 @@ export class ServingRun {
         this.lastReward ?? Number.NaN,
         this.lastReward === null ? 1 : 0,
         this.finished ? 1 : 0,
-        this.traceIndex,
       ),
       ...this.req.snapshot(),
       batches: this.batches.snapshot(),
@@ -1540,7 +1375,6 @@ export class ServingRun {
         recovering: this.recovering.slice(),
         inService: this.inService.slice(),
         flushAtMs: this.flushAtMs.slice(),
-        nextModelSendMs: this.nextModelSendMs.slice(),
         modelSlotStartMs: this.modelSlotStartMs.slice(),
         due: this.due.slice(),
         intervalInstanceMs: this.intervalInstanceMs.slice(),
@@ -1558,12 +1392,8 @@ export class ServingRun {
       series: this.series.snapshot(),
       backgroundChanges: this.backgroundChanges.slice(),
       credit: this.credit?.snapshot() ?? null,
-      rngs: {
-        arrivals: this.arrivals.state(),
-        noise: this.noise?.state() ?? null,
-        models: this.modelRngs.map((r) => r.state()),
-        rates: this.rateProcesses.map((p) => p.snapshot?.() ?? null),
-      },
+      arrivals: this.arrivals.snapshot(),
+      noise: this.noise?.state() ?? null,
     };
   }
 
@@ -1574,15 +1404,13 @@ export class ServingRun {
    */
   restore(s: ServingRunSnapshot): void {
     if (s.heapSize.length !== this.m) throw new RangeError(`snapshot has ${s.heapSize.length} models, the run ${this.m}`);
-    const [nowMs, nextSendMs, sequence, freeReqTop, slotIndex, slotStartMs, lastReward, noReward, finished, traceIndex] = Array.from(s.scalars) as number[];
+    const [nowMs, sequence, freeReqTop, slotIndex, slotStartMs, lastReward, noReward, finished] = Array.from(s.scalars) as number[];
     this.nowMs = nowMs!;
-    this.nextSendMs = nextSendMs!;
     this.sequence = sequence!;
     this.slotIndex = slotIndex!;
     this.slotStartMs = slotStartMs!;
     this.lastReward = noReward === 1 ? null : lastReward!;
     this.finished = finished === 1;
-    this.traceIndex = traceIndex!;
     this.req.restore(s, freeReqTop!);
     this.batches.restore(s.batches);
     this.events.restore(s.events);
@@ -1596,7 +1424,6 @@ export class ServingRun {
     this.recovering.set(p.recovering);
     this.inService.set(p.inService);
     this.flushAtMs.set(p.flushAtMs);
-    this.nextModelSendMs.set(p.nextModelSendMs);
     this.modelSlotStartMs.set(p.modelSlotStartMs);
     this.due.set(p.due);
     this.intervalInstanceMs.set(p.intervalInstanceMs);
@@ -1616,12 +1443,8 @@ export class ServingRun {
     this.backgroundChanges.length = 0;
     this.backgroundChanges.push(...s.backgroundChanges);
     if (s.credit !== null) this.credit?.restore(s.credit);
-    this.arrivals.setState(s.rngs.arrivals);
-    if (s.rngs.noise !== null) this.noise?.setState(s.rngs.noise);
-    s.rngs.models.forEach((state, m) => this.modelRngs[m]!.setState(state));
-    s.rngs.rates.forEach((state, m) => {
-      if (state !== null) this.rateProcesses[m]!.restore?.(state);
-    });
+    this.arrivals.restore(s.arrivals);
+    if (s.noise !== null) this.noise?.setState(s.noise);
   }
 }
 
