@@ -233,6 +233,40 @@ export interface WorldTools<T extends WorldTypes> {
   liveEdit<R extends Answer>(call: () => Promise<R>): Promise<R>;
 }
 
+/** The answer of an API call when it went through (an `Answer`'s ok branch). */
+type Applied<F> = F extends (...args: never[]) => infer R ? Extract<Awaited<R>, { readonly ok: true }> : never;
+type ArgsOf<F> = F extends (...args: infer P) => unknown ? P : never;
+
+/**
+ * A world's live edits as store actions, typed from its worker's API (ARCHITECTURE §1): each
+ * takes the edit's own arguments and gives true when applied; refused, the banner names the
+ * field and the scenario stays (`WorldTools.liveEdit`). The edit is written once, in the API.
+ */
+export type EditActions<Api, K extends keyof Api> = { [k in K]: (...args: ArgsOf<Api[k]>) => Promise<boolean> };
+
+/**
+ * Builds `EditActions`: each action calls the worker's edit through `liveEdit`, then, applied,
+ * hands its answer and arguments to its `after` (the slice's own state it changes; null for none).
+ */
+export function editActions<Api, K extends keyof Api>(
+  client: { readonly [k in K]: (...args: ArgsOf<Api[k]>) => Promise<Awaited<ReturnType<Extract<Api[k], (...args: never[]) => unknown>>>> },
+  liveEdit: <R extends Answer>(call: () => Promise<R>) => Promise<R>,
+  after: { readonly [k in K]: ((applied: Applied<Api[k]>, ...args: ArgsOf<Api[k]>) => void) | null },
+): EditActions<Api, K> {
+  const actions: Partial<Record<K, (...args: unknown[]) => Promise<boolean>>> = {};
+  for (const name of Object.keys(after) as K[]) {
+    const call = client[name] as unknown as (...args: unknown[]) => Promise<Answer>;
+    const then = after[name] as ((applied: Answer, ...args: unknown[]) => void) | null;
+    actions[name] = async (...args: unknown[]) => {
+      const answer = await liveEdit(() => call(...args));
+      if (answer.ok) then?.(answer, ...args);
+      return answer.ok;
+    };
+  }
+  // The one cast: the loop above builds, name by name, what the mapped type says.
+  return actions as unknown as EditActions<Api, K>;
+}
+
 /**
  * A world's part of its store: its own state and actions (`slice`), and how the shared
  * slices read its loads, frames, markers and lessons.

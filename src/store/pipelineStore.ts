@@ -1,12 +1,11 @@
 import type { PipelineSummary } from '../engine/pipeline/metrics';
-import type { InterferenceModeId } from '../engine/profiles/types';
 import type { PipelineScenario } from '../scenario/schema';
 import type { PipelineLessonStep } from '../scenario/lessons';
 import type { PipelineEventView, PipelineFrame, PipelineApi, PipelineLaneInfo, PipelineLaneLive, PipelineLoadResult, PipelineMarker, PipelineSeriesChunk, PipelineTeachingFrame } from '../worker/pipelineProtocol';
 import { PIPELINE_TIMELINE_MARKERS } from '../worker/pipelineProtocol';
 import type { WorkerClient } from './restartingWorker';
 import { DEFAULT_SPEED, PIPELINE_SPEEDS } from './constants';
-import { createLiveStore, markersOfLane, type LiveStore, type LiveWorld, type SeekTarget, type SharedLabState, type WorldTypes } from './liveStore';
+import { createLiveStore, editActions, markersOfLane, type EditActions, type LiveStore, type LiveWorld, type SeekTarget, type SharedLabState, type WorldTypes } from './liveStore';
 import { PipelineSeriesBuffer } from './pipelineSeriesBuffer';
 import { MarkerBuffer } from './series';
 import { foldTrials, scheduledMarkers } from './pipelineMarkers';
@@ -39,7 +38,10 @@ export interface PipelineTypes extends WorldTypes {
 }
 
 /** The pipeline world's slice: its scenario's layers and events, queries served, stages and modes, the algorithm trace. */
-export interface PipelineSlice {
+/** The pipeline worker's live edits, as store actions (`EditActions`). */
+export type PipelineEdits = EditActions<PipelineApi, 'addEvent' | 'removeEvent' | 'setLaneParameter' | 'setDetectionThreshold'>;
+
+export interface PipelineSlice extends PipelineEdits {
   layers: readonly string[];
   peakQps: number;
   initialConfiguration: Int32Array;
@@ -61,11 +63,6 @@ export interface PipelineSlice {
   trialsShown: boolean;
   setTrialsShown(shown: boolean): void;
 
-  /** The live edits (ARCHITECTURE §1): each true when applied; refused, the banner names the field and the scenario stays. */
-  addEvent(executionPlace: number, mode: InterferenceModeId): Promise<boolean>;
-  removeEvent(id: number): Promise<boolean>;
-  setLaneParameter(lane: number, name: string, value: number): Promise<boolean>;
-  setDetectionThreshold(threshold: number): Promise<boolean>;
   setThroughputView(view: PipelineSlice['throughputView']): void;
   /** One algorithm step (or query) forward or back. */
   stepAlgorithm(direction: 1 | -1): Promise<void>;
@@ -109,22 +106,12 @@ function pipelineWorld(client: PipelineClient): LiveWorld<PipelineTypes, Pipelin
       teachingServed: 0,
       trialsShown: false,
       setTrialsShown: (shown) => set({ trialsShown: shown }),
-      addEvent: async (executionPlace, mode) => {
-        const answer = await liveEdit(() => client.addEvent(executionPlace, mode));
-        if (answer.ok) set({ events: answer.events });
-        return answer.ok;
-      },
-      removeEvent: async (id) => {
-        const answer = await liveEdit(() => client.removeEvent(id));
-        if (answer.ok) set({ events: answer.events });
-        return answer.ok;
-      },
-      setLaneParameter: async (lane, name, value) => {
-        const answer = await liveEdit(() => client.setLaneParameter(lane, name, value));
-        if (answer.ok) set({ lanes: get().lanes.map((l) => (l.index === lane ? answer.lane : l)) });
-        return answer.ok;
-      },
-      setDetectionThreshold: async (threshold) => (await liveEdit(() => client.setDetectionThreshold(threshold))).ok,
+      ...editActions<PipelineApi, keyof PipelineEdits>(client, liveEdit, {
+        addEvent: (applied) => set({ events: applied.events }),
+        removeEvent: (applied) => set({ events: applied.events }),
+        setLaneParameter: (applied, lane) => set({ lanes: get().lanes.map((l) => (l.index === lane ? applied.lane : l)) }),
+        setDetectionThreshold: null,
+      }),
       setThroughputView: (view) => set({ throughputView: view }),
       stepAlgorithm: async (direction) => void (await client.stepAlgorithm(direction)),
     }),

@@ -24,7 +24,7 @@ import type {
 import type { WorkerClient } from './restartingWorker';
 import { findServingLesson } from '../scenario/presets';
 import { DEFAULT_SPEED, SERVING_SPEEDS } from './constants';
-import { createLiveStore, markersOfLane, type LiveStore, type LiveWorld, type SharedLabState, type WorldTypes } from './liveStore';
+import { createLiveStore, editActions, markersOfLane, type EditActions, type LiveStore, type LiveWorld, type SharedLabState, type WorldTypes } from './liveStore';
 import type { AskToStart } from './longRun';
 import { isWorkerRestarted } from './restartingWorker';
 import { ServingSeriesBuffer } from './servingSeriesBuffer';
@@ -73,7 +73,10 @@ export interface ServingSweeps {
 }
 
 /** The serving world's slice: the device and its models, simulated time, learning lanes, sweeps. */
-export interface ServingSlice {
+/** The serving worker's live edits, as store actions (`EditActions`). */
+export type ServingEdits = EditActions<ServingApi, 'setArrivalRate' | 'setModelConfig' | 'addBackground' | 'removeBackground'>;
+
+export interface ServingSlice extends ServingEdits {
   models: readonly ServingModelInfo[];
   platform: PlatformId | null;
   /** Copies of the device, one per model on §V-D's Nano and TX2 (platformSetting perModel), else 1. */
@@ -107,13 +110,6 @@ export interface ServingSlice {
    */
   editedAtMs: number | null;
 
-  /** Sets the request rate (the run restarts from time 0); false when refused (the banner names the field). */
-  setArrivalRate(rateRps: number): Promise<boolean>;
-  /** Sets (b, m_c) of one model on a fixed lane from the next slot on; false when refused (the banner names the field). */
-  setModelConfig(lane: number, model: number, batchSize: number, instances: number): Promise<boolean>;
-  /** Drops a tenant on the device from now on; false when refused (the banner names the field). */
-  addBackground(intensity: number, memoryMb: number): Promise<boolean>;
-  removeBackground(id: number): Promise<boolean>;
   selectModel(model: number): void;
   /** A learning lane's agent as a file (null when the lane does not learn). */
   exportAgent(lane: number): Promise<AgentFile | null>;
@@ -158,22 +154,12 @@ function servingWorld(client: ServingClient): LiveWorld<ServingTypes, ServingSli
       sweeps: { figure1: null, rps: null },
       selectedModel: 0,
       editedAtMs: null,
-      setArrivalRate: async (rateRps) => (await liveEdit(() => client.setArrivalRate(rateRps))).ok,
-      setModelConfig: async (lane, model, batchSize, instances) => {
-        const answer = await liveEdit(() => client.setModelConfig(lane, model, batchSize, instances));
-        if (answer.ok) set({ lanes: get().lanes.map((l) => (l.index === lane ? answer.lane : l)), editedAtMs: get().timeMs });
-        return answer.ok;
-      },
-      addBackground: async (intensity, memoryMb) => {
-        const answer = await liveEdit(() => client.addBackground(intensity, memoryMb));
-        if (answer.ok) set({ backgrounds: answer.backgrounds, editedAtMs: get().timeMs });
-        return answer.ok;
-      },
-      removeBackground: async (id) => {
-        const answer = await liveEdit(() => client.removeBackground(id));
-        if (answer.ok) set({ backgrounds: answer.backgrounds, editedAtMs: get().timeMs });
-        return answer.ok;
-      },
+      ...editActions<ServingApi, keyof ServingEdits>(client, liveEdit, {
+        setArrivalRate: null,
+        setModelConfig: (applied, lane) => set({ lanes: get().lanes.map((l) => (l.index === lane ? applied.lane : l)), editedAtMs: get().timeMs }),
+        addBackground: (applied) => set({ backgrounds: applied.backgrounds, editedAtMs: get().timeMs }),
+        removeBackground: (applied) => set({ backgrounds: applied.backgrounds, editedAtMs: get().timeMs }),
+      }),
       selectModel: (model) => set({ selectedModel: model }),
       exportAgent: async (lane) => {
         const answer = await client.exportAgent(lane);

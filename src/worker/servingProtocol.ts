@@ -249,6 +249,7 @@ export interface ServingApi extends LiveApi<ServingFrame, ServingLoadResult, Ser
   setArrivalRate(rateRps: number): Answer;
   /** Sets one model's (b, m_c) on a fixed lane from the next slot; refused by name out of the schema's bounds. */
   setModelConfig(lane: number, model: number, batchSize: number, instances: number): Answer<{ readonly lane: ServingLaneInfo }>;
+  /** Drops a tenant on the device from now on; refused by name out of the schema's bounds. */
   addBackground(intensity: number, memoryMb: number): Answer<{ readonly backgrounds: readonly BackgroundView[] }>;
   removeBackground(id: number): Answer<{ readonly backgrounds: readonly BackgroundView[] }>;
   /** Goes to `timeMs` of the run (back by restoring the checkpoint before it and replaying from there, learning lanes included). */
