@@ -10,7 +10,7 @@ import type { ServingScenario } from '../scenario/schema';
 import { runServingScenario } from '../scenario/servingRunner';
 import type { ServingFrame } from './servingProtocol';
 import type { ServingEdit } from './servingEdits';
-import { ServingSession, ServingWorld } from './servingSession';
+import { ServingSession, ServingPlugin } from './servingSession';
 import { manualHost } from './testing/manualHost';
 import { done } from './testing/answers';
 
@@ -167,7 +167,7 @@ describe('time travel with a learning lane', () => {
   }, 60_000);
 
   it('the serving plugin declares checkpoints: restore → the live edits again → run equals an uninterrupted run, the BCEdge lane included', () => {
-    const w = new ServingWorld();
+    const w = new ServingPlugin();
     w.learningFactory = createLearningFactory(tf, { agents, predictor: (context) => createLatencyPredictor(tf, context) });
     const edits: ServingEdit[] = [];
     w.attach({ now: () => 0, schedule: () => {}, report: () => {}, generation: () => 1, status: () => 'paused', furthest: () => 0, edits: () => edits });

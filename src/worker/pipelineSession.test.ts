@@ -4,7 +4,7 @@ import { runPipelineScenario } from '../scenario/pipelineRunner';
 import { defaultPipelineScenario } from '../scenario/presets';
 import type { PipelineFrame } from './pipelineProtocol';
 import { SERIES_MAX_POINTS as MAX_POINTS } from './liveLoop';
-import { PipelineSession, PipelineWorld } from './pipelineSession';
+import { PipelineSession, PipelinePlugin } from './pipelineSession';
 import { done } from './testing/answers';
 
 const manualHost = () => createManualHost<PipelineFrame>();
@@ -114,10 +114,10 @@ describe('PipelineSession', () => {
   });
 });
 
-describe('PipelineWorld (the plugin): checkpoint → restore → replay equals an uninterrupted run', () => {
+describe('PipelinePlugin (the plugin): checkpoint → restore → replay equals an uninterrupted run', () => {
   /** The world alone, with what a session would tell it. */
   function world() {
-    const w = new PipelineWorld();
+    const w = new PipelinePlugin();
     let furthest = 0;
     w.attach({ now: () => 0, schedule: () => {}, report: () => {}, generation: () => 1, status: () => 'paused', furthest: () => furthest, edits: () => [] });
     w.start(small());

@@ -88,7 +88,7 @@ export interface PipelineTypes {
  * state beyond the lanes is the teaching trace of one lane (the algorithm steps of the last
  * query) and the markers of the charts and the time line.
  */
-export class PipelineWorld implements WorldPlugin<PipelineTypes> {
+export class PipelinePlugin implements WorldPlugin<PipelineTypes> {
   readonly unitsPerSpeedSecond = 1;
   readonly integral = true;
   readonly timeTravel: TimeTravel<PipelineCheckpoint> = {
@@ -421,7 +421,7 @@ export class PipelineWorld implements WorldPlugin<PipelineTypes> {
  */
 export class PipelineSession extends LiveSession<PipelineTypes> {
   constructor(host: SessionHost<PipelineFrame>) {
-    super(host, new PipelineWorld());
+    super(host, new PipelinePlugin());
   }
 
   /**
@@ -593,7 +593,7 @@ export class PipelineSession extends LiveSession<PipelineTypes> {
     return { ok: true };
   }
 
-  private get pipeline(): PipelineWorld {
-    return this.world as PipelineWorld;
+  private get pipeline(): PipelinePlugin {
+    return this.world as PipelinePlugin;
   }
 }

@@ -29,7 +29,7 @@ export interface ServingTypes {
   readonly loaded: ServingLoaded;
   readonly frame: ServingFrame;
   readonly edit: ServingEdit;
-  /** Every lane and the session's own state at a time (see `ServingWorld`). */
+  /** Every lane and the session's own state at a time (see `ServingPlugin`). */
   readonly checkpoint: ServingCheckpoint;
 }
 
@@ -62,7 +62,7 @@ export interface ServingTypes {
  * as long as the worker lives): a rebuild (a replay from 0, a reload of the same scenario)
  * takes the plan and does not search again.
  */
-export class ServingWorld implements WorldPlugin<ServingTypes> {
+export class ServingPlugin implements WorldPlugin<ServingTypes> {
   readonly unitsPerSpeedSecond = 1000;
   readonly integral = false;
   readonly timeTravel: TimeTravel<ServingCheckpoint>;
@@ -375,11 +375,11 @@ export class ServingWorld implements WorldPlugin<ServingTypes> {
 export class ServingSession extends LiveSession<ServingTypes> {
   /** `searchPort`: where the reference lanes search (the page's search worker; none: in this worker's slices). */
   constructor(host: SessionHost<ServingFrame>, checkpoints: Partial<ServingCheckpointPolicy> = {}, searchPort: SearchWorkerPort | null = null) {
-    super(host, new ServingWorld(checkpoints, searchPort));
+    super(host, new ServingPlugin(checkpoints, searchPort));
   }
 
-  private get serving(): ServingWorld {
-    return this.world as ServingWorld;
+  private get serving(): ServingPlugin {
+    return this.world as ServingPlugin;
   }
 
   /** The learners' builder for the next load (null: no learning lane), at hand: its lanes are built with the others. */
