@@ -37,10 +37,10 @@ export interface PipelineTypes extends WorldTypes {
   readonly lessonStep: PipelineLessonStep;
 }
 
-/** The pipeline world's slice: its scenario's layers and events, queries served, stages and modes, the algorithm trace. */
 /** The pipeline worker's live edits, as store actions (`EditActions`). */
 export type PipelineEdits = EditActions<PipelineApi, 'addEvent' | 'removeEvent' | 'setLaneParameter' | 'setDetectionThreshold'>;
 
+/** The pipeline world's slice: its scenario's layers and events, queries served, stages and modes, the algorithm trace. */
 export interface PipelineSlice extends PipelineEdits {
   layers: readonly string[];
   peakQps: number;

@@ -72,10 +72,10 @@ export interface ServingSweeps {
   readonly rps: ServingSweepState<RpsSweepLines> | null;
 }
 
-/** The serving world's slice: the device and its models, simulated time, learning lanes, sweeps. */
 /** The serving worker's live edits, as store actions (`EditActions`). */
 export type ServingEdits = EditActions<ServingApi, 'setArrivalRate' | 'setModelConfig' | 'addBackground' | 'removeBackground'>;
 
+/** The serving world's slice: the device and its models, simulated time, learning lanes, sweeps. */
 export interface ServingSlice extends ServingEdits {
   models: readonly ServingModelInfo[];
   platform: PlatformId | null;
