@@ -60,6 +60,10 @@ test.describe('the pipeline lab', () => {
     const lab = new LabPage(page);
     await lab.goto();
     await lab.pause();
+    // The lab plays on load: how far it got before the pause depends on the machine, and an
+    // interference event may have begun by then. The state to come back to is the one at query 0.
+    await lab.byTestId('controls.reset').click();
+    await expect.poll(() => lab.served()).toBe(0);
     const initialModes = await lab.epModes();
     const initialBlocks = await page.locator('.block').evaluateAll((els) => els.map((e) => (e as HTMLElement).style.left));
     await lab.step(300);
