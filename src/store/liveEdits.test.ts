@@ -47,6 +47,29 @@ describe('a live edit is one worker call (ARCHITECTURE §1, step 4)', () => {
     expect(calls).toEqual(['setLaneParameter']);
   });
 
+  it('pipeline: an applied edit puts its answer into the slice (the lane, the events); a refused one gives false, the banner names the field and nothing changes', async () => {
+    let listener: ((frame: PipelineFrame) => void) | null = null;
+    const session = new PipelineSession({ now: () => 0, schedule: () => undefined, emit: (frame) => listener?.(frame) });
+    const api = pipelineApi(session, { subscribe: (cb) => void (listener = cb) });
+    const store = createPipelineStore(inProcessClient<PipelineApi, PipelineFrame>(api, (onFrame) => void (listener = onFrame)), () => 0);
+    expect(await store.getState().load(defaultPipelineScenario(), 'preset')).toBe(true);
+    const odin = store.getState().scenario!.pipeline.lanes.findIndex((l) => l.scheduler === 'odin');
+    expect(await store.getState().setLaneParameter(odin, 'alpha', 3)).toBe(true);
+    expect(store.getState().lanes.find((l) => l.index === odin)!.params['alpha']).toBe(3);
+    const before = store.getState().events.length;
+    expect(await store.getState().addEvent(1, 'I')).toBe(true);
+    const events = store.getState().events;
+    expect(events).toHaveLength(before + 1);
+    expect(await store.getState().removeEvent(events[events.length - 1]!.id)).toBe(true);
+    expect(store.getState().events).toHaveLength(before);
+    const scenario = store.getState().scenario;
+    expect(await store.getState().setLaneParameter(odin, 'alpha', -5)).toBe(false);
+    expect(store.getState().errors?.source).toBe('edit');
+    expect(store.getState().errors?.errors.map((e) => e.path).join(' ')).toContain('alpha');
+    expect(store.getState().scenario).toBe(scenario);
+    expect(store.getState().lanes.find((l) => l.index === odin)!.params['alpha']).toBe(3);
+  });
+
   it('serving: the request rate from the store costs one call', async () => {
     let listener: ((frame: ServingFrame) => void) | null = null;
     const session = new ServingSession({ now: () => 0, schedule: () => undefined, emit: (frame) => listener?.(frame) });
