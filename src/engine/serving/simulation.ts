@@ -126,7 +126,8 @@ export interface ServingRunSnapshot extends RequestPoolSnapshot {
  *
  * Requests: the devices send a Poisson stream at `rateRps`, each request's model drawn by
  * the weights and its SLO jittered, all from one RNG stream drawn in send order (three
- * numbers per request), so every lane sees the identical trace whatever its scheduler does (arrivals.ts).
+ * numbers per request; arrivals.ts), so every lane sees the identical trace whatever its
+ * scheduler does.
  * A request reaches the edge after t_t (Eq. 2), joins its model's queue ordered by
  * deadline = sent + SLO (§IV-C: shorter SLO first, arrival order on ties), and waits (t_w).
  *
