@@ -240,7 +240,7 @@ export class ServingRun {
     this.modelIds = spec.models.map((s) => s.model);
     this.compiled = spec.models.map((s) => compileModel(MODELS[s.model], this.platform, this.a.latencyProfile));
     this.isolatedMsByBatch = this.compiled.map((c) => BATCH_SIZES.map((b) => isolatedBatchMs(c, b)));
-    this.sloMs = Float64Array.from(spec.models, (s) => s.sloMs ?? MODELS[s.model].sloMs);
+    this.sloMs = baseSloMs(spec);
     const bitsPerMs = this.a.linkBandwidthMbps * 1000;
     this.transmitMs = Float64Array.from(spec.models, (s) => this.a.linkLatencyMs + (MODELS[s.model].inputBytes * 8) / bitsPerMs);
     this.returnMsOf = Float64Array.from(spec.models, (s) => this.a.linkLatencyMs + (MODELS[s.model].outputBytes * 8) / bitsPerMs);
@@ -394,14 +394,6 @@ export class ServingRun {
     const a = this.arrivals;
     a.take();
     this.sendRequest(timeMs, a.model, a.sloMs, a.shapeClass);
-  }
-
-  /**
-   * The requests this run would send (`drawServingArrivals`): its random streams go on from
-   * where they stand, so call it on a fresh run. Null once more than `limit` requests.
-   */
-  drawAllSends(limit = Number.POSITIVE_INFINITY): ServingArrivals | null {
-    return this.arrivals.drawAll(limit);
   }
 
   /** A request of `model` leaves its device at `timeMs` towards the edge. */
@@ -934,19 +926,7 @@ export class ServingRun {
     if (!this.perModelSlots) this.lastReward = record.utility;
     this.slotIndex++;
     this.slotStartMs = now;
-    for (let m = 0; m < this.m; m++) {
-      const c = this.slotCounters[m]!;
-      c.arrivals = 0;
-      c.completed = 0;
-      c.latencySum = 0;
-      c.violations = 0;
-      c.late = 0;
-      c.batchSloSum = 0;
-      c.batches = 0;
-      c.busyMs = 0;
-      c.oomBatches = 0;
-      c.busyAtStart = this.req.heapSize[m]! > 0 || this.busy[this.edf ? 0 : m]! > 0;
-    }
+    for (let m = 0; m < this.m; m++) resetCounters(this.slotCounters[m]!, this.req.heapSize[m]! > 0 || this.busy[this.edf ? 0 : m]! > 0);
     if (now >= this.spec.durationMs) {
       this.finished = true;
       return;
@@ -1458,6 +1438,11 @@ export class ServingRun {
  */
 export function drawServingArrivals(spec: ServingRunSpec, limit = Number.POSITIVE_INFINITY): ServingArrivals | null {
   if ((spec.closedLoop?.outstanding ?? 0) > 0 || spec.trace !== undefined) return null;
-  const idle: ServingScheduler = { id: 'arrivals', decide: () => spec.models.map(() => ({ batchSize: 1, instances: 1 })) };
-  return new ServingRun(spec, idle).drawAllSends(limit);
+  validateSpec(spec);
+  return new ArrivalStream(spec, baseSloMs(spec), null).drawAll(limit);
+}
+
+/** Each model's SLO before jitter, ms: the spec's, else Table IV's. */
+function baseSloMs(spec: ServingRunSpec): Float64Array {
+  return Float64Array.from(spec.models, (s) => s.sloMs ?? MODELS[s.model].sloMs);
 }
