@@ -76,7 +76,7 @@ function layerPatterns(layer, forbidden, upRegex) {
 }
 
 /**
- * @param {string} layer folder under src/
+ * @param {string} layer folder under src/ (the kit's), or under a world's folder
  * @param {readonly string[]} forbidden layers it may not import
  * @param {ReadonlyArray<Record<string, unknown>>} extraPatterns more `no-restricted-imports` patterns
  * @returns {import('eslint').Linter.Config[]}
@@ -99,6 +99,38 @@ function layerConfigs(layer, forbidden, extraPatterns) {
     config(`src/${layer}/${'*/'.repeat(MAX_EXACT_DEPTH + 1)}**/*.{ts,tsx}`, '(\\.\\./)+'),
   );
   return configs;
+}
+
+/**
+ * The same layers inside a world's folder (ARCHITECTURE §1, §7b): `src/worlds/<id>/<layer>/` obeys
+ * its layer's rule toward the world's other layers (`../store/…`) and toward the kit's
+ * (`../../../store/…`), and imports no other world. One config holds all of a file's patterns
+ * (a file's `no-restricted-imports` is the last config's that names it).
+ * @param {string} world folder under src/worlds/
+ * @param {ReadonlyArray<Record<string, unknown>>} isolation the world's isolation patterns
+ * @returns {import('eslint').Linter.Config[]}
+ */
+function worldLayerConfigs(world, isolation) {
+  return Object.entries(FORBIDDEN_LAYERS).flatMap(([layer, forbidden]) => {
+    const extra = layer === 'engine' ? ENGINE_FORBIDDEN_PACKAGES : [];
+    /** @type {(files: string, inWorld: string, toKit: string) => import('eslint').Linter.Config} */
+    const config = (files, inWorld, toKit) => ({
+      name: `interference-lab/worlds/${world}/layers/${files}`,
+      files: [files],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          { patterns: [...layerPatterns(layer, forbidden, inWorld), ...layerPatterns(layer, forbidden, toKit).slice(0, 1), ...extra, ...isolation] },
+        ],
+      },
+    });
+    const configs = [];
+    for (let depth = 0; depth <= MAX_EXACT_DEPTH; depth += 1) {
+      configs.push(config(`src/worlds/${world}/${layer}/${'*/'.repeat(depth)}*.{ts,tsx}`, `(\\.\\./){${depth + 1}}`, `(\\.\\./){${depth + 3}}`));
+    }
+    configs.push(config(`src/worlds/${world}/${layer}/${'*/'.repeat(MAX_EXACT_DEPTH + 1)}**/*.{ts,tsx}`, '(\\.\\./)+', '(\\.\\./)+'));
+    return configs;
+  });
 }
 
 const layerRules = Object.entries(FORBIDDEN_LAYERS).flatMap(([layer, forbidden]) =>
@@ -164,7 +196,7 @@ const KIT_MESSAGE = 'src/kit names no world: it may not import src/worlds/ (ARCH
  * The kit outside src/kit/ (ARCHITECTURE §7b): the generic live session and its loop, protocol
  * and plugin interface, the store factory and its shared slices, the page shell (src/ui/shell/, the
  * page and the shell's parts at the root of src/ui/, Explore and Claims) and the chart kit. Each may ask the list (`src/worlds/index.ts`, `src/worlds/pages.ts`) but names no world:
- * no world's folder and no module named for a world (`pipelineProtocol`, `engine/serving/…`),
+ * no world's folder and no module named for a world (`pipelineProtocol`, `worlds/serving/engine/…`),
  * type-only imports included.
  */
 const SHARED_KIT_FILES = [
@@ -224,22 +256,19 @@ function sharedKit() {
   });
 }
 
-/** @returns {import('eslint').Linter.Config[]} a world imports no other world */
+/** @returns {import('eslint').Linter.Config[]} a world imports no other world; its layer folders keep their layers' rules */
 function worldIsolation() {
-  return WORLD_FOLDERS.map((world) => {
+  return WORLD_FOLDERS.flatMap((world) => {
     const others = WORLD_FOLDERS.filter((w) => w !== world);
-    return {
-      name: `interference-lab/worlds/${world}`,
-      files: [`src/worlds/${world}/**/*.{ts,tsx}`],
-      rules: {
-        'no-restricted-imports': [
-          'error',
-          {
-            patterns: others.length === 0 ? [] : [{ regex: `(^|/)(worlds/)?(${others.join('|')})(/|$)`, message: `src/worlds/${world} imports no other world (${others.join(', ')}): what two worlds share lives in the kit (ARCHITECTURE §7b).` }],
-          },
-        ],
+    const isolation = others.length === 0 ? [] : [{ regex: `(^|/)(worlds/)?(${others.join('|')})(/|$)`, message: `src/worlds/${world} imports no other world (${others.join(', ')}): what two worlds share lives in the kit (ARCHITECTURE §7b).` }];
+    return [
+      {
+        name: `interference-lab/worlds/${world}`,
+        files: [`src/worlds/${world}/**/*.{ts,tsx}`],
+        rules: { 'no-restricted-imports': ['error', { patterns: isolation }] },
       },
-    };
+      ...worldLayerConfigs(world, isolation),
+    ];
   });
 }
 
@@ -277,7 +306,7 @@ export default defineConfig(
   },
   {
     name: 'interference-lab/globals/worker',
-    files: ['src/worker/**/*.ts'],
+    files: ['src/worker/**/*.ts', 'src/worlds/*/worker/**/*.ts'],
     languageOptions: { globals: globals.worker },
   },
   {
@@ -288,7 +317,7 @@ export default defineConfig(
   layerRules,
   {
     name: 'interference-lab/engine/determinism',
-    files: ['src/engine/**/*.ts'],
+    files: ['src/engine/**/*.ts', 'src/worlds/*/engine/**/*.ts'],
     rules: {
       'no-restricted-properties': [
         'error',
@@ -326,7 +355,7 @@ export default defineConfig(
   worldIsolation(),
   {
     name: 'interference-lab/ui/react-hooks',
-    files: ['src/ui/**/*.{ts,tsx}'],
+    files: ['src/ui/**/*.{ts,tsx}', 'src/worlds/*/ui/**/*.{ts,tsx}'],
     extends: [reactHooks.configs.flat.recommended],
   },
 );

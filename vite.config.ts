@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
  * The Content-Security-Policy of the built page (ARCHITECTURE §7): everything from the page's own
  * origin only — scripts, the simulation worker, fetches — plus what the lab itself needs:
  * `wasm-unsafe-eval` for the TensorFlow.js wasm backend and the learners' decision kernel
- * (src/agents/hostGemv.ts), `data:`/`blob:` images for the
+ * (src/worlds/serving/agents/hostGemv.ts), `data:`/`blob:` images for the
  * favicon and chart exports. No other host can be reached. Only the build gets it: the dev
  * server injects inline scripts for hot reloading.
  */

@@ -1,12 +1,12 @@
 import { createRng } from '../src/engine/rng';
-import { DEFAULT_DDQN_CONFIG, Ddqn } from '../src/agents/ddqn';
-import { ACTION_COUNT, STATE_SIZE } from '../src/agents/features';
-import { useHostDecisions } from '../src/agents/hostPolicy';
-import type { Learner } from '../src/agents/learner';
-import { DEFAULT_PPO_CONFIG, Ppo } from '../src/agents/ppo';
-import { MASKED_LOGIT } from '../src/agents/replay';
-import { DEFAULT_SAC_CONFIG, DiscreteSac } from '../src/agents/sac';
-import type { Tf } from '../src/agents/tf';
+import { DEFAULT_DDQN_CONFIG, Ddqn } from '../src/worlds/serving/agents/ddqn';
+import { ACTION_COUNT, STATE_SIZE } from '../src/worlds/serving/agents/features';
+import { useHostDecisions } from '../src/worlds/serving/agents/hostPolicy';
+import type { Learner } from '../src/worlds/serving/agents/learner';
+import { DEFAULT_PPO_CONFIG, Ppo } from '../src/worlds/serving/agents/ppo';
+import { MASKED_LOGIT } from '../src/worlds/serving/agents/replay';
+import { DEFAULT_SAC_CONFIG, DiscreteSac } from '../src/worlds/serving/agents/sac';
+import type { Tf } from '../src/lib/tf';
 import type { BenchRow } from './row';
 
 /**

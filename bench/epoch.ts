@@ -6,20 +6,20 @@
  * The baseline is the path the issue measured, kept in the same run: one environment, its
  * decisions and the predictor's predictions in tfjs (`useHostDecisions(false)`). The fast path
  * is `train --envs K`: K epochs in lockstep sharing the learner's and the predictor's updates
- * (agents/lockstep.ts), decisions and predictions on the host; its epoch is the wall time of the
+ * (worlds/serving/agents/lockstep.ts), decisions and predictions on the host; its epoch is the wall time of the
  * K epochs over K; and the same with `--threads 2` (cli/trainThreads.ts), a second thread stepping
  * most of the environments.
  */
-import { useHostDecisions } from '../src/agents/hostPolicy';
+import { useHostDecisions } from '../src/worlds/serving/agents/hostPolicy';
 import { runCliInMemory } from '../src/cli/testing/memoryIo';
-import { createLatencyPredictor } from '../src/agents/predictorAdapter';
-import { createLearningFactory } from '../src/agents/registry';
-import type { Tf } from '../src/agents/tf';
-import { ServingRun } from '../src/engine/serving/simulation';
+import { createLatencyPredictor } from '../src/worlds/serving/agents/predictorAdapter';
+import { createLearningFactory } from '../src/worlds/serving/agents/registry';
+import type { Tf } from '../src/lib/tf';
+import { ServingRun } from '../src/worlds/serving/engine/simulation';
 import { findPreset } from '../src/scenario/presets';
 import type { ServingScenario } from '../src/scenario/schema';
-import { buildServingSpec, servingLaneParameters } from '../src/scenario/servingRunner';
-import { SERVING_SCHEDULERS, servingSchedulerContext } from '../src/schedulers/serving/registry';
+import { buildServingSpec, servingLaneParameters } from '../src/worlds/serving/scenario/servingRunner';
+import { SERVING_SCHEDULERS, servingSchedulerContext } from '../src/worlds/serving/schedulers/registry';
 import { mainThreadEnvironments } from '../src/cli/trainThreads';
 import type { BenchRow } from './row';
 

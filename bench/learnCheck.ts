@@ -7,11 +7,11 @@
  * scratch within 5 % on every seed, TAC, PPO and DDQN within 10 %, the shipped agent within
  * 5 % from its first window.
  */
-import { createLatencyPredictor } from '../src/agents/predictorAdapter';
-import { createLearningFactory } from '../src/agents/registry';
-import type { Tf } from '../src/agents/tf';
+import { createLatencyPredictor } from '../src/worlds/serving/agents/predictorAdapter';
+import { createLearningFactory } from '../src/worlds/serving/agents/registry';
+import type { Tf } from '../src/lib/tf';
 import { readShippedAgents } from '../src/cli/shippedAgents';
-import { learnCheck, type LearnCheckLane } from '../src/scenario/learnCheck';
+import { learnCheck, type LearnCheckLane } from '../src/worlds/serving/scenario/learnCheck';
 import { findPreset } from '../src/scenario/presets';
 import type { ServingScenario } from '../src/scenario/schema';
 import type { BenchRow } from './row';

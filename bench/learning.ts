@@ -11,20 +11,20 @@
  * - SLO violations (Fig. 14) with and without the predictor.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { ACTION_COUNT, STATE_SIZE } from '../src/agents/features';
-import type { AgentFile } from '../src/agents/learner';
-import { createLatencyPredictor } from '../src/agents/predictorAdapter';
-import { runPredictorExperiment } from '../src/agents/predictor';
-import { createLearner, createLearningFactory, type AgentLibrary } from '../src/agents/registry';
-import type { Tf } from '../src/agents/tf';
+import { ACTION_COUNT, STATE_SIZE } from '../src/worlds/serving/agents/features';
+import type { AgentFile } from '../src/worlds/serving/agents/learner';
+import { createLatencyPredictor } from '../src/worlds/serving/agents/predictorAdapter';
+import { runPredictorExperiment } from '../src/worlds/serving/agents/predictor';
+import { createLearner, createLearningFactory, type AgentLibrary } from '../src/worlds/serving/agents/registry';
+import type { Tf } from '../src/lib/tf';
 import { createRng } from '../src/engine/rng';
-import { BATCH_SIZES, INSTANCE_COUNTS } from '../src/engine/serving/scheduler';
-import { ServingRun } from '../src/engine/serving/simulation';
+import { BATCH_SIZES, INSTANCE_COUNTS } from '../src/worlds/serving/engine/scheduler';
+import { ServingRun } from '../src/worlds/serving/engine/simulation';
 import { findPreset } from '../src/scenario/presets';
 import type { ServingScenario } from '../src/scenario/schema';
-import { buildServingSpec, runServingScenario, servingLaneParameters } from '../src/scenario/servingRunner';
-import { LEARNING_SCHEDULER_IDS, SERVING_SCHEDULERS, servingSchedulerContext } from '../src/schedulers/serving/registry';
-import { createFixed } from '../src/schedulers/serving/fixed';
+import { buildServingSpec, runServingScenario, servingLaneParameters } from '../src/worlds/serving/scenario/servingRunner';
+import { LEARNING_SCHEDULER_IDS, SERVING_SCHEDULERS, servingSchedulerContext } from '../src/worlds/serving/schedulers/registry';
+import { createFixed } from '../src/worlds/serving/schedulers/fixed';
 import { NaiveSac } from './naiveSac';
 import { benchPageTraining } from './page';
 import type { BenchRow } from './row';

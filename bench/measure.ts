@@ -9,15 +9,15 @@
  * machine's two shared cores, so twelve modes with repeats would take many minutes. The
  * slowdown is a ratio to the same units alone at the same size.
  */
-import type { Tf } from '../src/agents/tf';
+import type { Tf } from '../src/lib/tf';
 import { defaultHogBufferMiB, nodeCores, nodeRuntime, spawnNodeHog } from '../src/cli/hogThreads';
-import { getDatabase } from '../src/engine/profiles/databases';
-import { slowdownSummaries } from '../src/engine/profiles/slowdown';
-import { INTERFERENCE_MODE_IDS, type LayerTimeDatabase } from '../src/engine/profiles/types';
-import { measureDatabase } from '../src/measure/runner';
+import { getDatabase } from '../src/worlds/pipeline/engine/profiles/databases';
+import { slowdownSummaries } from '../src/worlds/pipeline/engine/profiles/slowdown';
+import { INTERFERENCE_MODE_IDS, type LayerTimeDatabase } from '../src/worlds/pipeline/engine/profiles/types';
+import { measureDatabase } from '../src/worlds/pipeline/measure/runner';
 import { averageDeep } from '../src/scenario/average';
-import { scenarioWithDatabase } from '../src/scenario/databaseFile';
-import { runPipelineScenario } from '../src/scenario/pipelineRunner';
+import { scenarioWithDatabase } from '../src/worlds/pipeline/scenario/databaseFile';
+import { runPipelineScenario } from '../src/worlds/pipeline/scenario/pipelineRunner';
 import { findPreset } from '../src/scenario/presets';
 import type { PipelineScenario } from '../src/scenario/schema';
 

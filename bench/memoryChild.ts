@@ -4,7 +4,7 @@
  * Usage: tsx bench/memoryChild.ts <queries> <streaming|exact>
  */
 import { parseAnyScenario } from '../src/scenario/parse';
-import { runPipelineScenario } from '../src/scenario/pipelineRunner';
+import { runPipelineScenario } from '../src/worlds/pipeline/scenario/pipelineRunner';
 import { findPreset } from '../src/scenario/presets';
 import type { PipelineScenario } from '../src/scenario/schema';
 

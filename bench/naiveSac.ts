@@ -1,12 +1,12 @@
 import type { Tensor, Tensor2D, Variable } from '@tensorflow/tfjs';
-import type { Tf } from '../src/agents/tf';
+import type { Tf } from '../src/lib/tf';
 
 /**
  * The bench's baseline for one discrete-SAC update: a straightforward port, as one would
  * first write it from CleanRL's discrete SAC — tfjs autodiff through per-layer variables
  * (matMul + add + relu), three optimizers each with its own gradient pass (critic, actor,
  * temperature), the target in its own tidy, one-hot with tf.oneHot. Same sizes, same batch.
- * Not used by the lab; only to show what src/agents/sac.ts saves, measured in one run.
+ * Not used by the lab; only to show what src/worlds/serving/agents/sac.ts saves, measured in one run.
  */
 export class NaiveSac {
   private readonly nets: { W: Variable; b: Variable }[][];

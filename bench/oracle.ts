@@ -1,12 +1,12 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { openSearchThreads } from '../src/cli/searchThreads';
-import type { ServingRunSpec } from '../src/engine/serving/spec';
+import type { ServingRunSpec } from '../src/worlds/serving/engine/spec';
 import { findPreset } from '../src/scenario/presets';
 import type { ServingScenario } from '../src/scenario/schema';
-import { buildServingSpec, servingLaneParameters } from '../src/scenario/servingRunner';
-import { ServingRun } from '../src/engine/serving/simulation';
-import { createPlanned, evaluateJob, fixedInHindsightSearch, fixedPerPhaseSearch, runSearch, useSearchEvaluator, type PhasePlan, type ReferenceResult, type ReferenceSearchParams } from '../src/schedulers/serving/reference';
-import { SERVING_SCHEDULERS } from '../src/schedulers/serving/registry';
+import { buildServingSpec, servingLaneParameters } from '../src/worlds/serving/scenario/servingRunner';
+import { ServingRun } from '../src/worlds/serving/engine/simulation';
+import { createPlanned, evaluateJob, fixedInHindsightSearch, fixedPerPhaseSearch, runSearch, useSearchEvaluator, type PhasePlan, type ReferenceResult, type ReferenceSearchParams } from '../src/worlds/serving/schedulers/reference';
+import { SERVING_SCHEDULERS } from '../src/worlds/serving/schedulers/registry';
 import type { BenchRow } from './row';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The oracle gap of the rebuilt serving worlds (ARCHITECTURE §3, src/scenario/oracleGap.test.ts
+ * The oracle gap of the rebuilt serving worlds (ARCHITECTURE §3, src/worlds/serving/scenario/oracleGap.test.ts
  * at full length): the best plan per phase against the best fixed plan in hindsight, as
  * exp(ΔU) − 1 in %, searched over b ≤ 16 and m_c ≤ 2 as the test does, per seed.
  *
@@ -10,8 +10,8 @@
  */
 import { findPreset } from '../src/scenario/presets';
 import type { ServingScenario } from '../src/scenario/schema';
-import { runServingScenario } from '../src/scenario/servingRunner';
-import { compressTime } from '../src/scenario/testing/compressTime';
+import { runServingScenario } from '../src/worlds/serving/scenario/servingRunner';
+import { compressTime } from '../src/worlds/serving/scenario/testing/compressTime';
 
 function main(argv: readonly string[]): void {
   let compress = 1;

@@ -7,23 +7,23 @@
  * (4 on a 2-core machine share cores: the row's note gives the mapping).
  *
  * Units resident, one monitor on both sides (the page's comparison preset,
- * scenario/realPipeline.ts `realComparisonScenario`: a steady reference over a window of 4
+ * worlds/pipeline/scenario/realPipeline.ts `realComparisonScenario`: a steady reference over a window of 4
  * queries, ODIN's "better" with ε = 5 %), a calibration lane
  * for the machine, BENCH_REAL_REPEATS interleaved real runs a lane and the simulation over
  * 20 noise seeds: measured and simulated throughput and mean latency with 95 % intervals, the
  * signed error on the ideal and on the calibrated machine (on 4 EPs also without core sharing),
  * the counts of phases, trials and moves, and whether the sign of ODIN against LLS agrees.
  */
-import type { Tf } from '../src/agents/tf';
+import type { Tf } from '../src/lib/tf';
 import { defaultHogBufferMiB, nodeCores, nodeRuntime, spawnNodeHog } from '../src/cli/hogThreads';
 import { spawnNodeStage } from '../src/cli/stageThreads';
-import type { LayerTimeDatabase } from '../src/engine/profiles/types';
-import { runRealPipeline } from '../src/measure/realPipeline/pipeline';
-import { measureDatabase } from '../src/measure/runner';
-import { machineClaimRow } from '../src/scenario/realClaim';
-import { residencyText, runReal, type RealReport } from '../src/scenario/realRun';
-import { machineText } from '../src/scenario/realCalibration';
-import { realComparisonScenario } from '../src/scenario/realPipeline';
+import type { LayerTimeDatabase } from '../src/worlds/pipeline/engine/profiles/types';
+import { runRealPipeline } from '../src/worlds/pipeline/measure/realPipeline/pipeline';
+import { measureDatabase } from '../src/worlds/pipeline/measure/runner';
+import { machineClaimRow } from '../src/worlds/pipeline/scenario/realClaim';
+import { residencyText, runReal, type RealReport } from '../src/worlds/pipeline/scenario/realRun';
+import { machineText } from '../src/worlds/pipeline/scenario/realCalibration';
+import { realComparisonScenario } from '../src/worlds/pipeline/scenario/realPipeline';
 import type { BenchRow } from './row';
 
 /** Queries per lane: long enough for ODIN to react to the hog and recover, a few minutes in all. */

@@ -8,11 +8,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../src/engine/pipeline/assumptions';
-import { PipelineRun, type PipelineRunSpec } from '../src/engine/pipeline/simulation';
-import { compileDatabase, computeStageTimes } from '../src/engine/pipeline/stageTimes';
-import { getDatabase } from '../src/engine/profiles/databases';
-import { createStatic } from '../src/schedulers/pipeline/static';
+import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../src/worlds/pipeline/engine/assumptions';
+import { PipelineRun, type PipelineRunSpec } from '../src/worlds/pipeline/engine/simulation';
+import { compileDatabase, computeStageTimes } from '../src/worlds/pipeline/engine/stageTimes';
+import { getDatabase } from '../src/worlds/pipeline/engine/profiles/databases';
+import { createStatic } from '../src/worlds/pipeline/schedulers/static';
 import type { BenchRow } from './row';
 
 const SCRIPT = fileURLToPath(new URL('./simpyPipeline.py', import.meta.url));

@@ -2,7 +2,7 @@
 
 A tandem of stages with fixed service times, saturated admission (the first stage always has a
 query) and blocking after service through buffers of `capacity` queries between stages: the
-same queueing model as src/engine/pipeline/simulation.ts. Prints, as JSON, the simulated time
+same queueing model as src/worlds/pipeline/engine/simulation.ts. Prints, as JSON, the simulated time
 of the last completion and the wall time of the simulation alone (interpreter start-up excluded).
 Runs under SimPy 3 or 4 (`import simpy`) or SimPy 2 (Debian's python3-simpy: `SimPy.Simulation`).
 

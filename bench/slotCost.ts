@@ -13,15 +13,15 @@
  * varies, and the median is kept. Prints JSON on stdout: per setting the median wall seconds
  * (and every repeat's) and counts, and the ratios to the fixed slot.
  */
-import { wrapDecide } from '../src/engine/serving/scheduler';
-import { ServingRun } from '../src/engine/serving/simulation';
+import { wrapDecide } from '../src/worlds/serving/engine/scheduler';
+import { ServingRun } from '../src/worlds/serving/engine/simulation';
 import { loadLearningKit } from '../src/cli/shippedAgents';
 import { learningFactoryFor } from '../src/cli/sweepCells';
-import type { LearningScheduler } from '../src/agents/learningScheduler';
+import type { LearningScheduler } from '../src/worlds/serving/agents/learningScheduler';
 import { findPreset } from '../src/scenario/presets';
 import type { ServingScenario } from '../src/scenario/schema';
-import { buildServingSpec, servingLaneParameters } from '../src/scenario/servingRunner';
-import { SERVING_SCHEDULERS, servingSchedulerContext } from '../src/schedulers/serving/registry';
+import { buildServingSpec, servingLaneParameters } from '../src/worlds/serving/scenario/servingRunner';
+import { SERVING_SCHEDULERS, servingSchedulerContext } from '../src/worlds/serving/schedulers/registry';
 
 interface Measured {
   readonly slot: 'eq1' | 'fixed';

@@ -8,16 +8,16 @@
  * beside it. A raw utility (ln-valued, ≈ 7.5) compared as a fraction says nothing: every lane is
  * within 95 % of it from the first slots; exp(ΔU) − 1 is the ratio the summaries score.
  */
-import { createLatencyPredictor } from '../src/agents/predictorAdapter';
-import { createLearningFactory } from '../src/agents/registry';
-import type { Tf } from '../src/agents/tf';
-import { ServingRun } from '../src/engine/serving/simulation';
-import { LEARN_CHECK_WITHIN, windowUtilities } from '../src/scenario/learnCheck';
-import type { LaneRun } from '../src/scenario/deviceCopies';
+import { createLatencyPredictor } from '../src/worlds/serving/agents/predictorAdapter';
+import { createLearningFactory } from '../src/worlds/serving/agents/registry';
+import type { Tf } from '../src/lib/tf';
+import { ServingRun } from '../src/worlds/serving/engine/simulation';
+import { LEARN_CHECK_WITHIN, windowUtilities } from '../src/worlds/serving/scenario/learnCheck';
+import type { LaneRun } from '../src/worlds/serving/scenario/deviceCopies';
 import { findPreset } from '../src/scenario/presets';
 import type { ServingScenario } from '../src/scenario/schema';
-import { buildServingSpec, servingLaneParameters } from '../src/scenario/servingRunner';
-import { LEARNING_SCHEDULER_IDS, SERVING_SCHEDULERS, servingSchedulerContext } from '../src/schedulers/serving/registry';
+import { buildServingSpec, servingLaneParameters } from '../src/worlds/serving/scenario/servingRunner';
+import { LEARNING_SCHEDULER_IDS, SERVING_SCHEDULERS, servingSchedulerContext } from '../src/worlds/serving/schedulers/registry';
 import { benchPageTraining } from './page';
 import type { BenchRow } from './row';
 

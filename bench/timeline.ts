@@ -13,11 +13,11 @@ import { readFileSync } from 'node:fs';
 import { loadLearningKit } from '../src/cli/shippedAgents';
 import { learningFactoryFor } from '../src/cli/sweepCells';
 import { applySet } from '../src/cli/scenarioInput';
-import type { LaneRun } from '../src/scenario/deviceCopies';
+import type { LaneRun } from '../src/worlds/serving/scenario/deviceCopies';
 import { parseAnyScenario } from '../src/scenario/parse';
 import { findPreset } from '../src/scenario/presets';
 import type { ServingScenario } from '../src/scenario/schema';
-import { runServingCell, servingAssumptionsOf } from '../src/scenario/servingRunner';
+import { runServingCell, servingAssumptionsOf } from '../src/worlds/serving/scenario/servingRunner';
 import { sweepCells } from '../src/scenario/sweep';
 
 interface Window {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { strToU8, zlibSync } from 'fflate';
 import { decodePipelineScenarioLink, encodePipelineScenarioLink } from '../src/worlds/pipeline/door';
-import { runPipelineScenario } from '../src/scenario/pipelineRunner';
+import { runPipelineScenario } from '../src/worlds/pipeline/scenario/pipelineRunner';
 import { defaultPipelineScenario } from '../src/scenario/presets';
 import { SCENARIO_VERSION } from '../src/scenario/schema';
 import { LabPage } from './pages/lab';

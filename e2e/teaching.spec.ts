@@ -5,7 +5,7 @@ import { LabPage } from './pages/lab';
 /*
  * The hand-checked scenario is the lesson preset `lesson-odin`: 12 layers of 2 ms (4 ms under
  * the memBW hog E), C = [3, 3, 3, 3] on 4 EPs, the hog on EP 2 from query 20, ODIN α = 2.
- * Worked by hand in src/schedulers/pipeline/teaching.test.ts: the detecting query runs lines
+ * Worked by hand in src/worlds/pipeline/schedulers/teaching.test.ts: the detecting query runs lines
  * 2–21 (PS_affected = stage 2, S_left 6 < S_right 12 → left, trial [5, 0, 4, 3]); four trial
  * queries follow.
  */

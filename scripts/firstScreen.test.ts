@@ -49,12 +49,12 @@ describe('the first screen carries only its part', () => {
   const { modules, packages } = staticGraph('src/main.tsx');
 
   it('reads the page’s own modules (the walk finds the pipeline lab)', () => {
-    expect(modules.has('src/ui/pipeline/pipelinePage.tsx')).toBe(true);
+    expect(modules.has('src/worlds/pipeline/ui/pipelinePage.tsx')).toBe(true);
     expect(packages.has('react')).toBe(true);
   });
 
   it('without the world list, the validator or an engine (they load with the first Play, a link or the serving lab)', () => {
-    const later = [...modules.keys()].filter((m) => m === 'src/worlds/index.ts' || m === 'src/scenario/schema.ts' || m.startsWith('src/engine/serving/') || m === 'src/engine/pipeline/simulation.ts');
+    const later = [...modules.keys()].filter((m) => m === 'src/worlds/index.ts' || m === 'src/scenario/schema.ts' || m.startsWith('src/worlds/serving/engine/') || m === 'src/worlds/pipeline/engine/simulation.ts');
     expect(later.map((m) => chain(modules, m))).toEqual([]);
     expect(packages.has('zod') ? `zod, from ${chain(modules, packages.get('zod')!)}` : null).toBeNull();
     expect(packages.has('@tensorflow/tfjs')).toBe(false);

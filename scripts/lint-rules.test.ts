@@ -21,17 +21,36 @@ describe('layer rules (ARCHITECTURE §1)', () => {
     // The first lint loads ESLint and the TypeScript parser: room for a loaded machine.
   }, 30_000);
 
-  it('keeps src/measure beside the agents: the worker and the CLI import it, the page and the store do not', async () => {
+  it("keeps the pipeline world's measure layer beside the agents: its worker and the CLI import it, its page and store do not", async () => {
     const runner = "import { measureDatabase } from '../measure/runner';\nexport const m = measureDatabase;\n";
-    expect(await ruleIds(runner, 'src/worker/fake.ts')).toEqual([]);
-    expect(await ruleIds(runner, 'src/cli/fake.ts')).toEqual([]);
-    expect(await ruleIds(runner, 'src/ui/fake.ts')).toEqual(['no-restricted-imports']);
-    expect(await ruleIds(runner, 'src/store/fake.ts')).toEqual(['no-restricted-imports']);
-    expect(await ruleIds(runner, 'src/charts/fake.ts')).toEqual(['no-restricted-imports']);
+    expect(await ruleIds(runner, 'src/worlds/pipeline/worker/fake.ts')).toEqual([]);
+    expect(await ruleIds("import { measureDatabase } from '../worlds/pipeline/measure/runner';\nexport const m = measureDatabase;\n", 'src/cli/fake.ts')).toEqual([]);
+    expect(await ruleIds(runner, 'src/worlds/pipeline/ui/fake.ts')).toEqual(['no-restricted-imports']);
+    expect(await ruleIds(runner, 'src/worlds/pipeline/store/fake.ts')).toEqual(['no-restricted-imports']);
+    expect(await ruleIds(runner, 'src/worlds/pipeline/charts/fake.ts')).toEqual(['no-restricted-imports']);
     const upward = "import { createPipelineStore } from '../store/pipelineStore';\nexport const s = createPipelineStore;\n";
-    expect(await ruleIds(upward, 'src/measure/fake.ts')).toEqual(['no-restricted-imports']);
+    expect(await ruleIds(upward, 'src/worlds/pipeline/measure/fake.ts')).toEqual(['no-restricted-imports']);
     const typeOnly = "import type { MeasureOptions } from '../measure/runner';\nexport type O = MeasureOptions;\n";
-    expect(await ruleIds(typeOnly, 'src/ui/fake.ts')).toEqual([]);
+    expect(await ruleIds(typeOnly, 'src/worlds/pipeline/ui/fake.ts')).toEqual([]);
+  });
+
+  it("applies a layer's rule inside a world's folder: toward the world's own layers and toward the kit's", async () => {
+    const ownStore = "import { a } from '../store/servingStore';\nexport const b = a;\n";
+    const kitStore = "import { a } from '../../../store/liveStore';\nexport const b = a;\n";
+    const kitEngine = "import { a } from '../../../engine/rng';\nexport const b = a;\n";
+    const ownSchedulers = "import { a } from '../schedulers/registry';\nexport const b = a;\n";
+    expect(await ruleIds(ownStore, 'src/worlds/serving/engine/fake.ts')).toEqual(['no-restricted-imports']);
+    expect(await ruleIds(kitStore, 'src/worlds/serving/engine/fake.ts')).toEqual(['no-restricted-imports']);
+    expect(await ruleIds(ownSchedulers, 'src/worlds/serving/engine/fake.ts')).toEqual(['no-restricted-imports']);
+    expect(await ruleIds(kitEngine, 'src/worlds/serving/engine/fake.ts')).toEqual([]);
+    // One folder deeper counts one more ../ the same way.
+    expect(await ruleIds("import { a } from '../../store/servingStore';\nexport const b = a;\n", 'src/worlds/serving/engine/deep/fake.ts')).toEqual(['no-restricted-imports']);
+    // The world's store may import its engine and the kit's store.
+    expect(await ruleIds("import { a } from '../engine/simulation';\nimport { c } from '../../../store/liveStore';\nexport const b = [a, c];\n", 'src/worlds/serving/store/fake.ts')).toEqual([]);
+    // Its engine is pure and deterministic like the kit's.
+    expect(await ruleIds("import { useState } from 'react';\nexport const t = [useState, Date.now()];\n", 'src/worlds/serving/engine/fake.ts')).toEqual(['no-restricted-imports', 'no-restricted-globals', 'no-restricted-properties']);
+    // And a layer folder of one world still imports no other world.
+    expect(await ruleIds("import { a } from '../../pipeline/engine/simulation';\nexport const b = a;\n", 'src/worlds/serving/engine/fake.ts')).toEqual(['no-restricted-imports']);
   });
 
   it('counts ../ by depth: a sibling engine folder is fine, the store layer is not', async () => {
@@ -149,7 +168,7 @@ describe('worlds behind one list (ARCHITECTURE §7b)', () => {
     // A kit module keeps its layer's rule too.
     expect(await ruleIds("import { x } from '../store/x';\nexport const y = x;\n", 'src/worker/liveLoop.ts')).toEqual(['no-restricted-imports']);
     // A world's own module beside the kit is not the kit.
-    expect(await ruleIds(pipelineType, 'src/worker/pipelineSession.ts')).toEqual([]);
+    expect(await ruleIds(pipelineType, 'src/worlds/pipeline/worker/pipelineSession.ts')).toEqual([]);
   });
 
   it('reports a world that imports another world', async () => {

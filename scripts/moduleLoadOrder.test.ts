@@ -10,7 +10,11 @@ import { describe, expect, it, vi } from 'vitest';
  * loaded here as the first one of a fresh program: none may fail to load.
  */
 const root = fileURLToPath(new URL('../src/', import.meta.url));
-const FOLDERS = ['kit', 'worlds', 'scenario', 'engine', 'schedulers', 'agents', 'cli', 'store', 'worker', 'charts', 'ui'];
+/** Every folder of src/ but the test tree's helpers; each world's folder (and each module of the list) a test of its own. */
+const FOLDERS = [
+  ...readdirSync(root).filter((name) => name !== 'testing' && name !== 'worlds' && statSync(join(root, name)).isDirectory()),
+  ...readdirSync(join(root, 'worlds')).map((name) => `worlds/${name}`),
+];
 
 function modules(folder: string): string[] {
   const out: string[] = [];
@@ -21,6 +25,8 @@ function modules(folder: string): string[] {
       else if (/\.tsx?$/.test(name) && !/\.(test|d)\.tsx?$/.test(name) && !/Worker\.ts$/.test(name) && name !== 'main.ts') out.push(path);
     }
   };
+  // The list's own modules (src/worlds/index.ts, pages.ts) are one test each.
+  if (statSync(join(root, folder)).isFile()) return [join(root, folder)];
   walk(join(root, folder));
   return out;
 }

@@ -1,6 +1,6 @@
 /**
  * `npm run oracle-plans`: searches the reference plans every serving preset asks for
- * (`presetOraclePlanRequests`) and writes them to src/schedulers/serving/oraclePlans.generated.ts,
+ * (`presetOraclePlanRequests`) and writes them to src/worlds/serving/schedulers/oraclePlans.generated.ts,
  * keyed by `shippedPlanHash` of each lane's `referencePlanKey` (ARCHITECTURE §3). Run it after a
  * change to a serving preset, to the engine or to the searches' rules: `shippedPlans.test.ts`
  * fails while the file is stale. The searches are the command line's (reference.ts, on every core
@@ -13,13 +13,13 @@ import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { openSearchThreads } from '../src/cli/searchThreads';
-import { presetOraclePlanRequests, type OraclePlanRequest } from '../src/scenario/oraclePlanRequests';
-import { ORACLE_PLANS } from '../src/schedulers/serving/oraclePlans.generated';
-import type { ShippedOraclePlan } from '../src/schedulers/serving/oraclePlanTypes';
-import { referencePlanKey, shippedPlanHash } from '../src/schedulers/serving/planKey';
-import { fixedInHindsightSearch, fixedPerPhaseSearch, runSearch, useSearchEvaluator, type ReferenceResult } from '../src/schedulers/serving/reference';
+import { presetOraclePlanRequests, type OraclePlanRequest } from '../src/worlds/serving/scenario/oraclePlanRequests';
+import { ORACLE_PLANS } from '../src/worlds/serving/schedulers/oraclePlans.generated';
+import type { ShippedOraclePlan } from '../src/worlds/serving/schedulers/oraclePlanTypes';
+import { referencePlanKey, shippedPlanHash } from '../src/worlds/serving/schedulers/planKey';
+import { fixedInHindsightSearch, fixedPerPhaseSearch, runSearch, useSearchEvaluator, type ReferenceResult } from '../src/worlds/serving/schedulers/reference';
 
-const OUT = fileURLToPath(new URL('../src/schedulers/serving/oraclePlans.generated.ts', import.meta.url));
+const OUT = fileURLToPath(new URL('../src/worlds/serving/schedulers/oraclePlans.generated.ts', import.meta.url));
 
 function main(): void {
   const onlyAt = process.argv.indexOf('--only');

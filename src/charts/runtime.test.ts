@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createStore } from 'zustand/vanilla';
 import { subscribeWithSelector } from 'zustand/middleware';
-import type { PipelineLabState, PipelineLabStore } from '../store/pipelineStore';
+import type { PipelineLabState, PipelineLabStore } from '../worlds/pipeline/store/pipelineStore';
 import { mountChart, sameValues } from './runtime';
 
 /** A store with just the fields the test touches (the chart runtime reads nothing else). */

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ServingRun } from '../engine/serving/simulation';
+import { ServingRun } from '../worlds/serving/engine/simulation';
 import { numericFields, schemaNumericKeys, type NumericField } from '../scenario/fieldBounds';
 import { parseAnyScenario } from '../scenario/parse';
-import { createPipelineLaneRuns } from '../scenario/pipelineRunner';
+import { createPipelineLaneRuns } from '../worlds/pipeline/scenario/pipelineRunner';
 import { PRESETS } from '../scenario/presets';
 import { formatPath, pipelineScenarioSchema, servingScenarioSchema, type AnyScenario, type PipelineScenario, type ServingScenario } from '../scenario/schema';
-import { buildServingSpec, servingLaneParameters } from '../scenario/servingRunner';
+import { buildServingSpec, servingLaneParameters } from '../worlds/serving/scenario/servingRunner';
 import { cellScenario, sweepCells } from '../scenario/sweep';
-import { SERVING_SCHEDULERS, servingSchedulerContext, type LearningFactory } from '../schedulers/serving/registry';
+import { SERVING_SCHEDULERS, servingSchedulerContext, type LearningFactory } from '../worlds/serving/schedulers/registry';
 import { propertyTimeout, runs } from '../testing/propertySeed';
 import { EXIT_USAGE, runCli, type CliIo } from './cli';
 import { loadLearningKit } from './shippedAgents';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { propertyTimeout, runs } from '../testing/propertySeed';
-import { loadTfNode } from '../agents/tfNode';
+import { loadTfNode } from '../lib/tfNode';
 import { estimateRunCost } from '../scenario/cost';
 import { parseAnyScenario } from '../scenario/parse';
 import { findPreset } from '../scenario/presets';

@@ -1,5 +1,5 @@
-import type { AgentLibrary } from '../agents/registry';
-import type { Tf } from '../agents/tf';
+import type { AgentLibrary } from '../worlds/serving/agents/registry';
+import type { Tf } from '../lib/tf';
 import type { Progress } from './sweepProgress';
 
 /** What is at a path on disk (output paths are checked before any work starts). */

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { needsLearning, runCli, type CliIo } from './cli';
 import { loadLearningKit } from './shippedAgents';
 import { terminalProgress } from './sweepProgress';
-import { useSearchEvaluator } from '../schedulers/serving/reference';
+import { useSearchEvaluator } from '../worlds/serving/schedulers/reference';
 import { openSearchThreads } from './searchThreads';
 
 const args = process.argv.slice(2);

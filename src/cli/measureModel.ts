@@ -6,11 +6,11 @@
  * progress bar on a terminal.
  */
 import { SingleBar } from 'cli-progress';
-import type { Tf } from '../agents/tf';
-import { MODE_IDS, MODEL_IDS, type ModeId, type ModelId } from '../engine/profiles/types';
-import type { SpawnHog } from '../measure/hogs';
-import { measureDatabase, modesToMeasure, type MeasureEnvironment } from '../measure/runner';
-import { databaseToJson } from '../scenario/databaseFile';
+import type { Tf } from '../lib/tf';
+import { MODE_IDS, MODEL_IDS, type ModeId, type ModelId } from '../worlds/pipeline/engine/profiles/types';
+import type { SpawnHog } from '../worlds/pipeline/measure/hogs';
+import { measureDatabase, modesToMeasure, type MeasureEnvironment } from '../worlds/pipeline/measure/runner';
+import { databaseToJson } from '../worlds/pipeline/scenario/databaseFile';
 import { EXIT_FAILURE, EXIT_OK, UsageError } from './io';
 
 /** Parsed arguments of `measure`. */

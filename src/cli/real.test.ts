@@ -1,17 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Tf } from '../agents/tf';
-import { loadTfNode } from '../agents/tfNode';
-import { getDatabase } from '../engine/profiles/databases';
-import { inProcessStage } from '../measure/realPipeline/inProcess';
-import { runRealPipeline } from '../measure/realPipeline/pipeline';
+import type { Tf } from '../lib/tf';
+import { loadTfNode } from '../lib/tfNode';
+import { getDatabase } from '../worlds/pipeline/engine/profiles/databases';
+import { inProcessStage } from '../worlds/pipeline/measure/realPipeline/inProcess';
+import { runRealPipeline } from '../worlds/pipeline/measure/realPipeline/pipeline';
 import { findPreset } from '../scenario/presets';
-import { coreMapping, realLaneOptions } from '../scenario/realPipeline';
+import { coreMapping, realLaneOptions } from '../worlds/pipeline/scenario/realPipeline';
 import type { PipelineScenario } from '../scenario/schema';
 import { runCli, type CliIo } from './cli';
-import { realMarkdown, runReal, type LiveEdit, type RealDeps } from '../scenario/realRun';
-import { measureDatabase } from '../measure/runner';
+import { realMarkdown, runReal, type LiveEdit, type RealDeps } from '../worlds/pipeline/scenario/realRun';
+import { measureDatabase } from '../worlds/pipeline/measure/runner';
 import { spawnNodeStage } from './stageThreads';
-import { machineClaimRow } from '../scenario/realClaim';
+import { machineClaimRow } from '../worlds/pipeline/scenario/realClaim';
 import { checkClaimsReport } from '../scenario/claimsReportCheck';
 import { CLAIMS_REPORT_VERSION } from '../scenario/claimsReport';
 

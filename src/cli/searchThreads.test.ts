@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ServingRunSpec } from '../engine/serving/spec';
-import { runSearch, fixedInHindsightSearch, fixedPerPhaseSearch, useSearchEvaluator, type ReferenceSearchParams } from '../schedulers/serving/reference';
+import type { ServingRunSpec } from '../worlds/serving/engine/spec';
+import { runSearch, fixedInHindsightSearch, fixedPerPhaseSearch, useSearchEvaluator, type ReferenceSearchParams } from '../worlds/serving/schedulers/reference';
 import { openSearchThreads } from './searchThreads';
 import { changingServingWorld } from '../testing/changingServingWorld';
 

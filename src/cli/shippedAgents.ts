@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { AgentFile } from '../agents/learner';
-import type { AgentLibrary } from '../agents/registry';
-import { loadTfNode } from '../agents/tfNode';
-import { LEARNING_SCHEDULER_IDS } from '../schedulers/serving/registry';
+import type { AgentFile } from '../worlds/serving/agents/learner';
+import type { AgentLibrary } from '../worlds/serving/agents/registry';
+import { loadTfNode } from '../lib/tfNode';
+import { LEARNING_SCHEDULER_IDS } from '../worlds/serving/schedulers/registry';
 import type { LearningKit } from './sweepCells';
 
 /** The agents the page ships (public/agents/<scheduler>.json), for lanes with `pretrained = 1`. */

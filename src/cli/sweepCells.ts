@@ -1,7 +1,7 @@
-import type { Tf } from '../agents/tf';
-import { createLatencyPredictor } from '../agents/predictorAdapter';
-import { createLearningFactory, type AgentLibrary, type LearningFactoryOptions } from '../agents/registry';
-import type { LearningFactory } from '../schedulers/serving/registry';
+import type { Tf } from '../lib/tf';
+import { createLatencyPredictor } from '../worlds/serving/agents/predictorAdapter';
+import { createLearningFactory, type AgentLibrary, type LearningFactoryOptions } from '../worlds/serving/agents/registry';
+import type { LearningFactory } from '../worlds/serving/schedulers/registry';
 import type { AnyScenario, ServingScenario } from '../scenario/schema';
 import { hasLearningLane } from '../kit/world';
 import { worldOf } from '../worlds';

@@ -1,5 +1,5 @@
 import workerpool from 'workerpool';
-import type { LearningFactory } from '../schedulers/serving/registry';
+import type { LearningFactory } from '../worlds/serving/schedulers/registry';
 import { parseAnyScenario } from '../scenario/parse';
 import { formatErrors, type AnyScenario } from '../scenario/schema';
 import { sweepCells, type SweepCell } from '../scenario/sweep';

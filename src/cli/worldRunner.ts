@@ -1,7 +1,7 @@
 import { toCsv } from '../scenario/csv';
 import type { AnyScenario, ServingScenario } from '../scenario/schema';
-import type { LearningFactoryOptions } from '../agents/registry';
-import type { LearningFactory } from '../schedulers/serving/registry';
+import type { LearningFactoryOptions } from '../worlds/serving/agents/registry';
+import type { LearningFactory } from '../worlds/serving/schedulers/registry';
 import type { CliIo } from './io';
 import { hasLearningLanes, learningFactoryFor } from './sweepCells';
 import type { OutputFormat } from './options';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { INTERFERENCE_MODE_IDS, MODEL_IDS } from '../engine/profiles/types';
-import { PIPELINE_SCHEDULER_IDS, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
+import { INTERFERENCE_MODE_IDS, MODEL_IDS } from '../worlds/pipeline/engine/profiles/types';
+import { PIPELINE_SCHEDULER_IDS, PIPELINE_SCHEDULERS } from '../worlds/pipeline/schedulers/registry';
 import { pipelinePresets } from './presets';
 import type { Sweep } from './sweep';
 import { HIDEABLE_CONTROLS, PIPELINE_LIMITS, VIEW_MODES, type InterferenceEventSpec, type PipelineLane, type PipelineSpec, type PipelineScenario } from './schema';

@@ -1,5 +1,4 @@
 import type { AnyScenario } from './schema';
-import type { MachineClaimRow } from './realClaim';
 import type { Estimate, Verdict } from './verdict';
 
 /**
@@ -120,4 +119,58 @@ export interface ClaimsReport {
    * written by `interference-lab real --claims-report FILE` with that machine's provenance.
    */
   readonly machineRows?: readonly MachineClaimRow[];
+}
+
+/**
+ * A claim of one machine (the real pipeline beside its simulation: worlds/pipeline/scenario/realClaim.ts
+ * makes it): part of the report's format, so that the Claims view reads it without naming a world.
+ */
+/** One lane of the row: measured beside simulated (the scenario's trial-cost reading). */
+export interface MachineClaimLane {
+  readonly label: string;
+  readonly scheduler: string;
+  readonly measuredQps: number;
+  readonly simulatedQps: number;
+  /** Signed, % of the measured. */
+  readonly throughputErrorPct: number;
+  readonly latencyMeanErrorPct: number;
+  readonly latencyP99ErrorPct: number;
+  readonly moves: number;
+  /** Mean wall time of a real move, ms (what the simulation does not model). */
+  readonly moveMeanMs: number;
+  readonly closestReading: string;
+  /** Half-widths of the 95 % intervals of the two errors, % (absent: one run, no interval). */
+  readonly throughputErrorHalfWidth95Pct?: number;
+  readonly latencyMeanErrorHalfWidth95Pct?: number;
+  /** Moves a run, simulated (the real ones are `moves`), and rebalancing phases real and simulated. */
+  readonly simulatedMoves?: number;
+  readonly phases?: number;
+  readonly simulatedPhases?: number;
+}
+
+/** Where, when and how the row was measured. */
+export interface MachineClaimProvenance {
+  readonly machine: string;
+  readonly date: string;
+  readonly command: string;
+  readonly commit: string;
+  readonly durationS: number;
+  readonly setting: string;
+}
+
+export interface MachineClaimRow {
+  readonly id: string;
+  readonly where: string;
+  readonly quote: string;
+  readonly labNumber: string;
+  /** Mean absolute throughput error over the lanes, %, of the one run (seeds 1, no interval). */
+  readonly estimate: Estimate | null;
+  readonly verdict: Verdict;
+  readonly reason: string;
+  readonly lanes: readonly MachineClaimLane[];
+  /** ODIN's throughput against LLS's, % — measured and simulated (null unless both ran). */
+  readonly odinVsLls: { readonly measuredPct: number; readonly simulatedPct: number; readonly agrees: boolean } | null;
+  readonly provenance: MachineClaimProvenance;
+  /** The simulation's machine: the calibrated one, as a line (absent: the paper's ideal machine). */
+  readonly simulatedMachine?: string;
 }

@@ -5,7 +5,7 @@ import { cellsKey, CLAIMS, claimScenarios, computeClaims, judgeEstimate } from '
 import { DEFAULT_LEARNING_RUNS, withLearningRuns } from './learningRuns';
 import type { ClaimRow, ClaimsReport } from './claimsReport';
 import { checkClaimsReport } from './claimsReportCheck';
-import { REAL_CLAIM_ID } from './realClaim';
+import { REAL_CLAIM_ID } from '../worlds/pipeline/scenario/realClaim';
 import { parseAnyScenario } from './parse';
 import type { AnyScenario } from './schema';
 import { sweepCells } from './sweep';

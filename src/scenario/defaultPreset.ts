@@ -3,7 +3,7 @@
  * the page's first load carries one scenario and not the gallery, the lessons and the serving
  * world's presets (ARCHITECTURE §7a′). `presets.ts` lists it first.
  */
-import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../engine/pipeline/assumptions';
+import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../worlds/pipeline/engine/assumptions';
 import { SCENARIO_VERSION } from './limits';
 import type { AnyScenario, PipelineScenario, PipelineSpec } from './schema';
 import type { Sweep } from './sweep';

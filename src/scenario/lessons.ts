@@ -1,5 +1,5 @@
-import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../engine/pipeline/assumptions';
-import type { LayerTimeDatabase, ModeId } from '../engine/profiles/types';
+import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../worlds/pipeline/engine/assumptions';
+import type { LayerTimeDatabase, ModeId } from '../worlds/pipeline/engine/profiles/types';
 import { SCENARIO_VERSION } from './limits';
 import type { PipelineSpec, PipelineScenario, ServingScenario } from './schema';
 

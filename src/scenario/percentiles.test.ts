@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PERCENTILE_RELATIVE_ERROR } from '../engine/quantiles';
 import { parseAnyScenario } from './parse';
-import { runPipelineScenario } from './pipelineRunner';
+import { runPipelineScenario } from '../worlds/pipeline/scenario/pipelineRunner';
 import { findPreset } from './presets';
-import { runServingScenario } from './servingRunner';
+import { runServingScenario } from '../worlds/serving/scenario/servingRunner';
 import { formatErrors, type PipelineScenario, type ServingScenario } from './schema';
 
 const PERCENTILE_KEYS = new Set(['latencyP50Ms', 'latencyP99Ms', 'configLatencyP99Ms']);

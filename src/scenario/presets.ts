@@ -1,7 +1,7 @@
 import { isScenarioOf } from '../kit/world';
 import { pipelineWorld } from '../worlds/pipeline/world';
-import { DEFAULT_SERVING_ASSUMPTIONS } from '../engine/serving/assumptions';
-import { FIGURE1_OUTSTANDING } from '../engine/serving/figure1';
+import { DEFAULT_SERVING_ASSUMPTIONS } from '../worlds/serving/engine/assumptions';
+import { FIGURE1_OUTSTANDING } from '../worlds/serving/engine/figure1';
 import { PIPELINE_LESSONS, servingLessons, type ServingLesson } from './lessons';
 import { DEFAULT_PIPELINE_PRESET, pipeline, type Preset } from './defaultPreset';
 import { SCENARIO_VERSION } from './limits';

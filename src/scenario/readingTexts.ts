@@ -1,4 +1,4 @@
-import type { ScenarioReadings } from './servingReadings';
+import type { ScenarioReadings } from '../worlds/serving/scenario/servingReadings';
 
 /** How the Assumptions panel names a reading of BCEdge and its options, with the paper's words (ARCHITECTURE §3). */
 export interface ReadingText<K extends keyof ScenarioReadings = keyof ScenarioReadings> {
@@ -59,7 +59,7 @@ export const READING_TEXTS: readonly ReadingText[] = [
     quote: '“we leverage TensorRT to accelerate the original DNN models” (the paper gives no latencies)',
     where: '§I, Table III',
     options: [
-      { value: 'tensorrt', label: 'TensorRT on Jetson (published)', means: 'Batch-1 GPU times from published Jetson TensorRT figures, with the table’s CPU share (engine/serving/models.ts cites each).' },
+      { value: 'tensorrt', label: 'TensorRT on Jetson (published)', means: 'Batch-1 GPU times from published Jetson TensorRT figures, with the table’s CPU share (worlds/serving/engine/models.ts cites each).' },
       { value: 'lab', label: 'the lab’s slower profile', means: 'Slower batch-1 times chosen so that 30 rps in total loads the device (the earlier reading).' },
     ],
   },

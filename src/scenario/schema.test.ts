@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { migrateDocument, parseAnyScenario, type Migration } from './parse';
 import { parsePipelineScenario, parsePipelineScenarioJson } from '../worlds/pipeline/door';
-import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS } from './servingReadings';
-import { servingAssumptionsOf } from './servingRunner';
+import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS } from '../worlds/serving/scenario/servingReadings';
+import { servingAssumptionsOf } from '../worlds/serving/scenario/servingRunner';
 import type { ServingScenario } from './schema';
 import { defaultPipelineScenario, PRESETS } from './presets';
 import v1Fixture from './fixtures/v1-default.json';

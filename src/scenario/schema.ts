@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { validateDatabase } from '../engine/profiles/validate';
-import { getMeasuredDatabase, MEASURED_MODELS } from '../engine/profiles/measured';
+import { validateDatabase } from '../worlds/pipeline/engine/profiles/validate';
+import { getMeasuredDatabase, MEASURED_MODELS } from '../worlds/pipeline/engine/profiles/measured';
 import { DEFAULT_PERCENTILE_RELATIVE_ERROR, type PercentileMethod, type PercentileOptions } from '../engine/quantiles';
-import { MODE_IDS, MODEL_IDS, type LayerTimeDatabase, type ModeId } from '../engine/profiles/types';
-import { PIPELINE_SCHEDULER_IDS, PIPELINE_SCHEDULERS } from '../schedulers/pipeline/registry';
-import { MODEL_IDS as SERVING_MODEL_IDS } from '../engine/serving/models';
-import { PLATFORM_IDS } from '../engine/serving/platforms';
-import { LATENCY_PROFILE_IDS, type LatencyProfileId } from '../engine/serving/models';
-import { totalRateRps, type RateBlock } from './servingReadings';
-export { totalRateRps } from './servingReadings';
-import { perModelParameter, SERVING_SCHEDULER_IDS, SERVING_SCHEDULERS } from '../schedulers/serving/registry';
+import { MODE_IDS, MODEL_IDS, type LayerTimeDatabase, type ModeId } from '../worlds/pipeline/engine/profiles/types';
+import { PIPELINE_SCHEDULER_IDS, PIPELINE_SCHEDULERS } from '../worlds/pipeline/schedulers/registry';
+import { MODEL_IDS as SERVING_MODEL_IDS } from '../worlds/serving/engine/models';
+import { PLATFORM_IDS } from '../worlds/serving/engine/platforms';
+import { LATENCY_PROFILE_IDS, type LatencyProfileId } from '../worlds/serving/engine/models';
+import { totalRateRps, type RateBlock } from '../worlds/serving/scenario/servingReadings';
+export { totalRateRps } from '../worlds/serving/scenario/servingReadings';
+import { perModelParameter, SERVING_SCHEDULER_IDS, SERVING_SCHEDULERS } from '../worlds/serving/schedulers/registry';
 import { checkSweep } from './sweep';
 import { worldOfDocument, type AnyScenario } from '../worlds';
 import { sweepSchema } from './sweepSchema';
@@ -133,13 +133,13 @@ const assumptionsSchema = z.strictObject({
   detectionThreshold: num(PIPELINE_LIMITS.detectionThreshold.min, PIPELINE_LIMITS.detectionThreshold.max),
   detectionSignal: oneOf(['bottleneck', 'anyStage'] as const),
   hopMs: num(PIPELINE_LIMITS.hopMs.min, PIPELINE_LIMITS.hopMs.max),
-  /** Absent: `stack` (ARCHITECTURE §2; engine/pipeline/assumptions.ts). */
+  /** Absent: `stack` (ARCHITECTURE §2; worlds/pipeline/engine/assumptions.ts). */
   interferenceOverlap: oneOf(['stack', 'onePerEp', 'replace'] as const).optional(),
   /** Absent: `all`. */
   latencyQueries: oneOf(['all', 'normal'] as const).optional(),
-  /** Absent: `roofline` (engine/pipeline/assumptions.ts; a model without a shipped measured database is refused). */
+  /** Absent: `roofline` (worlds/pipeline/engine/assumptions.ts; a model without a shipped measured database is refused). */
   database: oneOf(['roofline', 'measured'] as const).optional(),
-  /** Absent: `first`, `1`, `0` — the single-sample monitor and ODIN's strict "better" (engine/pipeline/assumptions.ts). */
+  /** Absent: `first`, `1`, `0` — the single-sample monitor and ODIN's strict "better" (worlds/pipeline/engine/assumptions.ts). */
   monitorReference: oneOf(['first', 'steady'] as const).optional(),
   detectionWindow: int(PIPELINE_LIMITS.detectionWindow.min, PIPELINE_LIMITS.detectionWindow.max).optional(),
   betterTolerance: num(PIPELINE_LIMITS.betterTolerance.min, PIPELINE_LIMITS.betterTolerance.max).optional(),
@@ -182,7 +182,7 @@ const pipelineSchema = z.strictObject({
     events: z.array(eventSchema).max(PIPELINE_LIMITS.events, { message: `must have at most ${PIPELINE_LIMITS.events} events` }),
   }),
   assumptions: assumptionsSchema,
-  /** The machine beyond the database (engine/pipeline/machine.ts); absent: the paper's ideal machine. */
+  /** The machine beyond the database (worlds/pipeline/engine/machine.ts); absent: the paper's ideal machine. */
   machine: z
     .strictObject({
       stageNoiseCv: num(0, 2),
@@ -364,7 +364,7 @@ export const servingScenarioSchema = z
         )
         .max(SERVING_LIMITS.background),
       /**
-       * The modelling choices (engine/serving/assumptions.ts). Each may be left out, and the
+       * The modelling choices (worlds/serving/engine/assumptions.ts). Each may be left out, and the
        * block too: absent is its default, `DEFAULT_SERVING_ASSUMPTIONS`, which the presets
        * write out (`servingAssumptionsOf`).
        */
@@ -378,10 +378,10 @@ export const servingScenarioSchema = z
           // Above 0, as the engine requires: a failed batch's CUDA error is caught, its buffers are
           // freed and the error is returned, which takes time; with 0 the instance would be free
           // again at the very instant it failed and take the next batch into the same failure
-          // (engine/serving/assumptions.ts, `oomRecoveryMs`).
+          // (worlds/serving/engine/assumptions.ts, `oomRecoveryMs`).
           oomRecoveryMs: above(0, 60_000).optional(),
           interferenceNoise: num(SERVING_LIMITS.interferenceNoise.min, SERVING_LIMITS.interferenceNoise.max).optional(),
-          // The readings of BCEdge (ARCHITECTURE §3, engine/serving/assumptions.ts); absent = the paper's.
+          // The readings of BCEdge (ARCHITECTURE §3, worlds/serving/engine/assumptions.ts); absent = the paper's.
           /** §V-A's 30 rps: for each model (`perModel`) or in total over the models (`total`). */
           rateBasis: oneOf(['perModel', 'total'] as const).optional(),
           batching: oneOf(['form', 'cap'] as const).optional(),
@@ -398,7 +398,7 @@ export const servingScenarioSchema = z
           credit: oneOf(['governed', 'slot'] as const).optional(),
           /** A queued request that can no longer meet its SLO: rejected (`reject`) or kept until served (`keep`). */
           lateRequests: oneOf(['reject', 'keep'] as const).optional(),
-          /** The contention constants (engine/serving/contention.ts); absent = its defaults. */
+          /** The contention constants (worlds/serving/engine/contention.ts); absent = its defaults. */
           contention: z
             .strictObject({
               coRunnerPenalty: num(0, 100),

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { propertyTimeout, runs } from '../testing/propertySeed';
-import { LAYER_TIME_RANGE_MS } from '../engine/profiles/validate';
+import { LAYER_TIME_RANGE_MS } from '../worlds/pipeline/engine/profiles/validate';
 import { scenarioArbitrary } from './arbitraries';
 import { parseAnyScenario } from './parse';
-import { runPipelineScenario } from './pipelineRunner';
+import { runPipelineScenario } from '../worlds/pipeline/scenario/pipelineRunner';
 import { findPreset } from './presets';
-import { runServingScenario } from './servingRunner';
+import { runServingScenario } from '../worlds/serving/scenario/servingRunner';
 import type { PipelineScenario, ServingScenario } from './schema';
 
 /** Paths of every number in a summary that is not finite (JSON would write it as `null`). */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseAnyScenario } from './parse';
 import { defaultPipelineScenario, findPreset } from './presets';
-import { runPipelineCell } from './pipelineRunner';
+import { runPipelineCell } from '../worlds/pipeline/scenario/pipelineRunner';
 import { SCENARIO_VERSION, validateAnyScenario, type AnyScenario, type PipelineScenario } from './schema';
-import { runServingCell } from './servingRunner';
+import { runServingCell } from '../worlds/serving/scenario/servingRunner';
 import { applyCombination, axisValues, cellKey, cellScenario, sweepCells, sweepSeeds, type Sweep } from './sweep';
 import { differencePct, meanInterval } from './sweepStats';
 

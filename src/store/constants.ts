@@ -4,7 +4,7 @@ import type { Speed } from '../worker/liveProtocol';
  * The stores' constants (ARCHITECTURE §1, step 3): for every lab, the history limit, the
  * publish cadence and the frames-per-second window; per world, the lab's speeds and the speed
  * it starts at. Not every speed of the page is here: the serving lab's speed menu
- * (`ui/serving/ServingLab.tsx`) keeps its own copy of `SERVING_SPEEDS`, and each world's worker
+ * (`worlds/serving/ui/ServingLab.tsx`) keeps its own copy of `SERVING_SPEEDS`, and each world's worker
  * has its own starting speed (`initialSpeed` in `pipelineSession.ts`, `servingSession.ts`: the
  * values of `DEFAULT_SPEED`) and the speeds it accepts (`PIPELINE_SPEED_LIMITS` in `pipelineProtocol.ts`,
  * `SERVING_SPEED_LIMITS` in `servingProtocol.ts`). The worker's other constants (the point

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { defaultPipelineScenario } from '../scenario/presets';
-import { createPipelineStore } from './pipelineStore';
-import { createServingStore } from './servingStore';
+import { createPipelineStore } from '../worlds/pipeline/store/pipelineStore';
+import { createServingStore } from '../worlds/serving/store/servingStore';
 import { inProcessClient } from './testing/inProcessStores';
 import { SERVING_PRESETS } from '../scenario/presets';
 import type { ServingScenario } from '../scenario/schema';
-import { pipelineApi } from '../worker/pipelineApi';
-import { PipelineSession } from '../worker/pipelineSession';
-import type { PipelineFrame, PipelineApi } from '../worker/pipelineProtocol';
-import { servingApi } from '../worker/servingApi';
-import { ServingSession } from '../worker/servingSession';
-import type { ServingApi, ServingFrame } from '../worker/servingProtocol';
+import { pipelineApi } from '../worlds/pipeline/worker/pipelineApi';
+import { PipelineSession } from '../worlds/pipeline/worker/pipelineSession';
+import type { PipelineFrame, PipelineApi } from '../worlds/pipeline/worker/pipelineProtocol';
+import { servingApi } from '../worlds/serving/worker/servingApi';
+import { ServingSession } from '../worlds/serving/worker/servingSession';
+import type { ServingApi, ServingFrame } from '../worlds/serving/worker/servingProtocol';
 
 /** The worker's very API object, with every call it answers recorded by name. */
 function counting<A extends object>(api: A): { api: A; calls: string[] } {

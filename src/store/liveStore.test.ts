@@ -1,13 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { defaultPipelineScenario } from '../scenario/presets';
 import type { FieldError, PipelineScenario } from '../scenario/schema';
-import type { PlaybackStatus, Speed } from '../worker/pipelineProtocol';
+import type { PlaybackStatus, Speed } from '../worlds/pipeline/worker/pipelineProtocol';
 import type { RestartReason } from './restartingWorker';
 import { HISTORY_LIMIT } from './constants';
 import { createLiveStore, type AnyLabStore, type LaneFrame, type LiveClient, type LiveFrame, type LiveWorld, type WorldTypes } from './liveStore';
 import { ColumnBuffer } from './series';
-import { createPipelineStore } from './pipelineStore';
-import { createServingStore } from './servingStore';
+import { createPipelineStore } from '../worlds/pipeline/store/pipelineStore';
+import { createServingStore } from '../worlds/serving/store/servingStore';
 
 /**
  * The shared slices, tested once against a tiny world (ARCHITECTURE §1, step 3): its scenario is a pipeline

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PipelineSeriesBuffer } from './pipelineSeriesBuffer';
+import { PipelineSeriesBuffer } from '../worlds/pipeline/store/pipelineSeriesBuffer';
 import { ColumnBuffer } from './series';
-import { ServingSeriesBuffer } from './servingSeriesBuffer';
+import { ServingSeriesBuffer } from '../worlds/serving/store/servingSeriesBuffer';
 
 /** `n` points from point `from` on: `t` counts them, each wide column holds `width` values per point (point · 100 + item). */
 const chunk = (from: number, n: number, width: number) => ({

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { findPipelineLesson, PIPELINE_LESSONS } from '../scenario/lessons';
 import { defaultPipelineScenario } from '../scenario/presets';
-import { PipelineSession } from '../worker/pipelineSession';
-import type { PipelineLabState } from './pipelineStore';
+import { PipelineSession } from '../worlds/pipeline/worker/pipelineSession';
+import type { PipelineLabState } from '../worlds/pipeline/store/pipelineStore';
 import { inProcessPipeline } from './testing/inProcessStores';
 
 const inProcess = inProcessPipeline;

@@ -1,5 +1,5 @@
-import type { ServingRunSpec } from '../engine/serving/spec';
-import { DEFAULT_SERVING_ASSUMPTIONS } from '../engine/serving/assumptions';
+import type { ServingRunSpec } from '../worlds/serving/engine/spec';
+import { DEFAULT_SERVING_ASSUMPTIONS } from '../worlds/serving/engine/assumptions';
 
 /**
  * A small serving world that changes, for the reference searches' tests: ResNet-18's load steps

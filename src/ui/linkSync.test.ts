@@ -3,7 +3,7 @@ import { subscribeWithSelector } from 'zustand/middleware';
 import { createStore } from 'zustand/vanilla';
 import { defaultPipelineScenario } from '../scenario/presets';
 import type { PipelineScenario } from '../scenario/schema';
-import type { PipelineLabStore } from '../store/pipelineStore';
+import type { PipelineLabStore } from '../worlds/pipeline/store/pipelineStore';
 import { linkCodec, linkFor, startLinkSync } from './linkSync';
 
 /** Lets the link codec's promises (it loads lazily, ARCHITECTURE §7a′) settle. */

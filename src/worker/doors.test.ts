@@ -4,10 +4,10 @@ import { decodePipelineScenarioLink } from '../worlds/pipeline/door';
 import { parsePipelineScenarioJson } from '../worlds/pipeline/door';
 import { defaultPipelineScenario, SERVING_PRESETS } from '../scenario/presets';
 import { formatErrors, type FieldError } from '../scenario/schema';
-import type { PipelineFrame } from './pipelineProtocol';
-import type { ServingFrame } from './servingProtocol';
-import { ServingSession } from './servingSession';
-import { PipelineSession } from './pipelineSession';
+import type { PipelineFrame } from '../worlds/pipeline/worker/pipelineProtocol';
+import type { ServingFrame } from '../worlds/serving/worker/servingProtocol';
+import { ServingSession } from '../worlds/serving/worker/servingSession';
+import { PipelineSession } from '../worlds/pipeline/worker/pipelineSession';
 import { manualHost } from './testing/manualHost';
 
 /**

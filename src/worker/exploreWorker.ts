@@ -6,8 +6,8 @@ import { hasLearningLane } from '../kit/world';
 import { worldOf } from '../worlds';
 import { sweepCells, type SweepCell } from '../scenario/sweep';
 import { runCell, type CellOutcome } from '../scenario/sweepReport';
-import type { LearningFactory } from '../schedulers/serving/registry';
-import { learningFactoryFor } from './learningLoader';
+import type { LearningFactory } from '../worlds/serving/schedulers/registry';
+import { learningFactoryFor } from '../worlds/serving/worker/learningLoader';
 
 /**
  * One Web Worker of the Explore view's pool (workerpool): runs cells of one sweep by index.

@@ -5,7 +5,7 @@
 import wasmThreadedSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url';
 import wasmSimdUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url';
 import wasmUrl from '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url';
-import { loadTf, type Tf } from '../agents/tf';
+import { loadTf, type Tf } from '../lib/tf';
 
 /** tfjs on wasm in this worker (once). */
 export function loadPageTf(): Promise<Tf> {

@@ -3,16 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { encodeAnyScenarioLink } from '../scenario/link';
 import { defaultPipelineScenario, SERVING_PRESETS } from '../scenario/presets';
 import { validateAnyScenario, type ServingScenario } from '../scenario/schema';
-import { isLearningScheduler } from '../schedulers/serving/registry';
+import { isLearningScheduler } from '../worlds/serving/schedulers/registry';
 import { propertyTimeout, runs } from '../testing/propertySeed';
 import type { Answer } from './liveProtocol';
-import { pipelineApi } from './pipelineApi';
-import { PipelineSession } from './pipelineSession';
-import type { PipelineFrame, PipelineApi } from './pipelineProtocol';
-import { servingApi } from './servingApi';
-import type { ServingApi, ServingFrame } from './servingProtocol';
-import { ServingSession } from './servingSession';
-import { SweepRunner } from './servingSweeps';
+import { pipelineApi } from '../worlds/pipeline/worker/pipelineApi';
+import { PipelineSession } from '../worlds/pipeline/worker/pipelineSession';
+import type { PipelineFrame, PipelineApi } from '../worlds/pipeline/worker/pipelineProtocol';
+import { servingApi } from '../worlds/serving/worker/servingApi';
+import type { ServingApi, ServingFrame } from '../worlds/serving/worker/servingProtocol';
+import { ServingSession } from '../worlds/serving/worker/servingSession';
+import { SweepRunner } from '../worlds/serving/worker/servingSweeps';
 import { manualHost } from './testing/manualHost';
 
 /**

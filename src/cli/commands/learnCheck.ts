@@ -1,8 +1,8 @@
 import { isScenarioOf } from '../../kit/world';
 import { servingWorld } from '../../worlds/serving/world';
-import { learnCheck, learningLanes, LEARN_CHECK_WITHIN } from '../../scenario/learnCheck';
-import { rewardCheck } from '../../scenario/rewardCheck';
-import { buildServingSpec } from '../../scenario/servingRunner';
+import { learnCheck, learningLanes, LEARN_CHECK_WITHIN } from '../../worlds/serving/scenario/learnCheck';
+import { rewardCheck } from '../../worlds/serving/scenario/rewardCheck';
+import { buildServingSpec } from '../../worlds/serving/scenario/servingRunner';
 import type { CliCommand } from '../command';
 import { EXIT_OK, UsageError } from '../io';
 import { addSetOption, choiceOption, integerOption } from '../options';

@@ -1,5 +1,5 @@
 import { Option } from 'commander';
-import { MODEL_IDS } from '../../engine/profiles/types';
+import { MODEL_IDS } from '../../worlds/pipeline/engine/profiles/types';
 import type { CliCommand } from '../command';
 import { defaultHogBufferMiB, nodeCores, nodeRuntime, spawnNodeHog } from '../hogThreads';
 import { EXIT_OK } from '../io';

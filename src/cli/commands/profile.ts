@@ -1,8 +1,8 @@
-import { getDatabase } from '../../engine/profiles/databases';
-import { formatProfileTable } from '../../engine/profiles/format';
-import { MODEL_IDS, type LayerTimeDatabase, type ModelId } from '../../engine/profiles/types';
-import { formatValidationErrors } from '../../engine/profiles/validate';
-import { parseDatabaseFile } from '../../scenario/databaseFile';
+import { getDatabase } from '../../worlds/pipeline/engine/profiles/databases';
+import { formatProfileTable } from '../../worlds/pipeline/engine/profiles/format';
+import { MODEL_IDS, type LayerTimeDatabase, type ModelId } from '../../worlds/pipeline/engine/profiles/types';
+import { formatValidationErrors } from '../../worlds/pipeline/engine/profiles/validate';
+import { parseDatabaseFile } from '../../worlds/pipeline/scenario/databaseFile';
 import type { CliCommand } from '../command';
 import { EXIT_OK, UsageError, type CliIo } from '../io';
 import { addFormatOption, addOutOption, type OutputFormat } from '../options';

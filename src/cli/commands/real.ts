@@ -1,21 +1,21 @@
 import { Option } from 'commander';
 import { isScenarioOf } from '../../kit/world';
 import { pipelineWorld } from '../../worlds/pipeline/world';
-import { PIPELINE_SCHEDULER_IDS } from '../../schedulers/pipeline/registry';
-import { parseDatabaseFile } from '../../scenario/databaseFile';
-import { realRunRefusal, REAL_INPUT_SIZES, REAL_RESIDENT_BUDGET_MIB } from '../../scenario/realPipeline';
+import { PIPELINE_SCHEDULER_IDS } from '../../worlds/pipeline/schedulers/registry';
+import { parseDatabaseFile } from '../../worlds/pipeline/scenario/databaseFile';
+import { realRunRefusal, REAL_INPUT_SIZES, REAL_RESIDENT_BUDGET_MIB } from '../../worlds/pipeline/scenario/realPipeline';
 import type { PipelineScenario } from '../../scenario/schema';
 import type { CliCommand } from '../command';
 import { defaultHogBufferMiB, nodeCores, nodeRuntime, spawnNodeHog } from '../hogThreads';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type CliIo } from '../io';
 import { addHogOptions, addOutOption, addSetOption, choiceOption, integerOption } from '../options';
 import { checkOutputPath, writeOutput } from '../outputPath';
-import { realMarkdown, REAL_CALIBRATION_QUERIES, REAL_NOISE_SEEDS, runReal } from '../../scenario/realRun';
-import { measureDatabase } from '../../measure/runner';
-import { runRealPipeline } from '../../measure/realPipeline/pipeline';
+import { realMarkdown, REAL_CALIBRATION_QUERIES, REAL_NOISE_SEEDS, runReal } from '../../worlds/pipeline/scenario/realRun';
+import { measureDatabase } from '../../worlds/pipeline/measure/runner';
+import { runRealPipeline } from '../../worlds/pipeline/measure/realPipeline/pipeline';
 import { loadScenario } from '../scenarioInput';
 import { commandLine, gitCommit, typedArgs } from '../provenance';
-import { machineClaimRow } from '../../scenario/realClaim';
+import { machineClaimRow } from '../../worlds/pipeline/scenario/realClaim';
 import { parseClaimsReportJson } from '../../scenario/claimsReportCheck';
 import type { ClaimsReport } from '../../scenario/claimsReport';
 import { spawnNodeStage } from '../stageThreads';
@@ -68,7 +68,7 @@ function readClaimsReport(io: CliIo, file: string): { readonly file: string; rea
   return { file, raw: JSON.parse(text) as Record<string, unknown>, report: parsed.report };
 }
 
-/** `real <scenario>`: the scenario run on this machine's cores beside its simulation (the work is in src/scenario/realRun.ts). */
+/** `real <scenario>`: the scenario run on this machine's cores beside its simulation (the work is in src/worlds/pipeline/scenario/realRun.ts). */
 export const realCommand: CliCommand = {
   usage: 'real [scenario]',
   summary: 'run a pipeline scenario for real (tfjs stages in worker threads, real hogs) beside its simulation on a database measured here',

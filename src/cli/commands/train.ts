@@ -1,19 +1,19 @@
 import { isScenarioOf } from '../../kit/world';
 import { servingWorld } from '../../worlds/serving/world';
-import type { LearningScheduler } from '../../agents/learningScheduler';
-import { ServingRun } from '../../engine/serving/simulation';
+import type { LearningScheduler } from '../../worlds/serving/agents/learningScheduler';
+import { ServingRun } from '../../worlds/serving/engine/simulation';
 import { findPreset } from '../../scenario/presets';
 import type { ServingScenario } from '../../scenario/schema';
-import { buildServingSpec, deviceCopiesOf, servingAssumptionsOf, servingLaneParameters } from '../../scenario/servingRunner';
-import { isLearningScheduler, SERVING_SCHEDULERS, servingSchedulerContext, type LearningSchedulerId, type ServingSchedulerContext } from '../../schedulers/serving/registry';
+import { buildServingSpec, deviceCopiesOf, servingAssumptionsOf, servingLaneParameters } from '../../worlds/serving/scenario/servingRunner';
+import { isLearningScheduler, SERVING_SCHEDULERS, servingSchedulerContext, type LearningSchedulerId, type ServingSchedulerContext } from '../../worlds/serving/schedulers/registry';
 import type { CliCommand } from '../command';
 import { EXIT_OK, UsageError, type CliIo } from '../io';
 import { addSetOption, integerOption, repeatable } from '../options';
 import { checkOutputPath, writeOutput } from '../outputPath';
 import { loadScenario } from '../scenarioInput';
 import { learningFactory, progress } from '../worldRunner';
-import { Lockstep } from '../../agents/lockstep';
-import { createLatencyPredictor } from '../../agents/predictorAdapter';
+import { Lockstep } from '../../worlds/serving/agents/lockstep';
+import { createLatencyPredictor } from '../../worlds/serving/agents/predictorAdapter';
 import { mainThreadEnvironments, TrainThread, type FinishOutcome, type SlotOutcome } from '../trainThreads';
 
 export const MAX_TRAIN_SLOTS = 1_000_000;

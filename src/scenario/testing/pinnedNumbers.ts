@@ -1,4 +1,4 @@
-import type { ServingLaneResult } from '../servingRunner';
+import type { ServingLaneResult } from '../../worlds/serving/scenario/servingRunner';
 
 /** The numbers of a serving lane's result that the pin tests hold fixed (their fixtures' keys). */
 export function pinnedNumbers(x: ServingLaneResult) {

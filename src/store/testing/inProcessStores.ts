@@ -1,10 +1,10 @@
-import type { PipelineFrame, PipelineApi } from '../../worker/pipelineProtocol';
+import type { PipelineFrame, PipelineApi } from '../../worlds/pipeline/worker/pipelineProtocol';
 import type { SessionHost } from '../../worker/liveLoop';
-import type { ServingApi, ServingFrame } from '../../worker/servingProtocol';
-import { PipelineSession } from '../../worker/pipelineSession';
-import { ServingSession } from '../../worker/servingSession';
-import { createPipelineStore, type PipelineLabStore } from '../pipelineStore';
-import { createServingStore, type ServingStore } from '../servingStore';
+import type { ServingApi, ServingFrame } from '../../worlds/serving/worker/servingProtocol';
+import { PipelineSession } from '../../worlds/pipeline/worker/pipelineSession';
+import { ServingSession } from '../../worlds/serving/worker/servingSession';
+import { createPipelineStore, type PipelineLabStore } from '../../worlds/pipeline/store/pipelineStore';
+import { createServingStore, type ServingStore } from '../../worlds/serving/store/servingStore';
 import type { WorkerClient } from '../restartingWorker';
 import type { AskToStart } from '../longRun';
 

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { ClaimRow, ClaimsProvenance, ReadingValue, SensitivityResult } from '../../scenario/claimsReport';
-import type { MachineClaimRow } from '../../scenario/realClaim';
+import type { MachineClaimRow } from '../../scenario/claimsReport';
 import type { Verdict } from '../../scenario/verdict';
 import { VERDICTS } from '../../scenario/verdict';
 import { verdictCounts, visibleRows, type ClaimsState, type ClaimsStore, type RecomputeJob } from '../../store/claimsStore';
@@ -100,7 +100,7 @@ function provenanceText(p: ClaimsProvenance): string {
 }
 
 /**
- * The lab's own claims of one machine (scenario/realClaim.ts): a real pipeline run on this
+ * The lab's own claims of one machine (worlds/pipeline/scenario/realClaim.ts): a real pipeline run on this
  * machine's cores beside its simulation, with where and how it was measured. Not a claim of
  * either paper, so outside the papers' table, its filters and counts.
  */

@@ -102,7 +102,7 @@ const MarkerTicks = memo(function MarkerTicks({ marks, total }: { readonly marks
  * The time line of either world: a scrubber over the run with the world's markers. Dragging
  * it or clicking a marker travels in time (the worker restores a checkpoint or replays), so
  * the board and charts show what they showed then. Each world gives its markers, its unit
- * and its step (`src/ui/pipelineWorld.tsx`, `src/ui/serving/ServingLab.tsx`).
+ * and its step (`src/ui/pipelineWorld.tsx`, `src/worlds/serving/ui/ServingLab.tsx`).
  */
 export function Timeline(props: TimelineProps) {
   const { subtitle, position, total, furthest, marks, playing, onSelect, onSeek, onMarker, back, forward, scrubber, legend } = props;

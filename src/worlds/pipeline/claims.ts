@@ -34,7 +34,7 @@ const ADMISSION: Sensitivity = {
 };
 /**
  * The layer-time database: the derived roofline one (the default) or the one measured on one
- * machine by the measure command and shipped in engine/profiles/measured/ (its record says
+ * machine by the measure command and shipped in worlds/pipeline/engine/profiles/measured/ (its record says
  * which machine, runtime, input size and repeats).
  */
 const DATABASE: Sensitivity = { path: 'pipeline.assumptions.database', label: 'database', values: ['roofline', 'measured'] };

@@ -1,4 +1,4 @@
-import { pipelinePageModule } from '../../ui/pipeline/pipelinePage';
+import { pipelinePageModule } from './ui/pipelinePage';
 import type { PageWorld } from '../../ui/shell/pageWorld';
 
 /** The pipeline world in the page: the first screen, so its module is at hand. */

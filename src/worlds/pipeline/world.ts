@@ -1,7 +1,7 @@
 import type { World } from '../../kit/world';
-import { runPipelineCell } from '../../scenario/pipelineRunner';
+import { runPipelineCell } from './scenario/pipelineRunner';
 import { pipelineScenarioSchema, validatePipelineScenario, type PipelineScenario } from '../../scenario/schema';
-import { PIPELINE_SCHEDULERS } from '../../schedulers/pipeline/registry';
+import { PIPELINE_SCHEDULERS } from './schedulers/registry';
 
 /** Where each axis of a version-2 grid lives in the scenario, in the order its cells were run (outermost first). */
 const GRID_AXES: readonly [string, string][] = [
@@ -53,7 +53,7 @@ export const pipelineWorld: World<PipelineScenario> = {
     'normalLatencyMeanMs',
     'trialLatencyMeanMs',
   ],
-  // The pipeline's newer modelling choices (engine/pipeline/assumptions.ts): absent, the behaviour before they were named.
+  // The pipeline's newer modelling choices (worlds/pipeline/engine/assumptions.ts): absent, the behaviour before they were named.
   optionalFields: new Set(['assumptions.interferenceOverlap', 'assumptions.latencyQueries', 'assumptions.monitorReference', 'assumptions.detectionWindow', 'assumptions.betterTolerance']),
   migrations: { 2: gridToSweep },
   validate: validatePipelineScenario,

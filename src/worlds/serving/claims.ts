@@ -1,5 +1,5 @@
 import type { Claim, ClaimCompare, ClaimMeasure, Sensitivity } from '../../scenario/claimModel';
-import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS, type ScenarioReadings } from '../../scenario/servingReadings';
+import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS, type ScenarioReadings } from './scenario/servingReadings';
 import { LEARNING_SEEDS, SHORT, SHORT_NOTE } from '../../scenario/learningRuns';
 import type { SweepAxis } from '../../scenario/sweep';
 
@@ -29,7 +29,7 @@ const PREDICTOR_BUDGET: Sensitivity = { path: 'serving.lanes[0].params.predictor
 /** Whether the predictor's predictions mask actions (1, §IV-F) or it only learns (0): lane 0 then acts as BCEdge without it. */
 const PREDICTOR_MASK: Sensitivity = { path: 'serving.lanes[0].params.predictorMask', label: 'predictor masks', values: [1, 0] };
 /**
- * The readings of BCEdge (ARCHITECTURE §3, scenario/servingReadings.ts): every BCEdge row is measured
+ * The readings of BCEdge (ARCHITECTURE §3, worlds/serving/scenario/servingReadings.ts): every BCEdge row is measured
  * under the paper's reading of each (the default) and under the lab's earlier one.
  */
 const reading = (name: keyof ScenarioReadings, label: string): Sensitivity => ({
@@ -71,7 +71,7 @@ const fig7Measure = (metric: string, compare: ClaimCompare): ClaimMeasure => ({
 /**
  * Fig. 11's setting: YOLO-v5, ResNet-18 and TinyBERT at 30 rps on each platform (Nano, TX2,
  * Xavier NX). Under the paper's platform setting (§V-D's "respectively",
- * scenario/deviceCopies.ts) each model is served alone on its own Nano or TX2, with one
+ * worlds/serving/scenario/deviceCopies.ts) each model is served alone on its own Nano or TX2, with one
  * scheduler per device, and the three together on Xavier NX, as in §V-A; a lane's number adds
  * its copies up (utility: the mean over every model's slots; latency: over every request).
  * The strip's `mixed` puts the three on one Nano, which 90 rps overloads.

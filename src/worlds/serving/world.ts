@@ -1,11 +1,11 @@
 import type { World } from '../../kit/world';
-import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS, READING_NAMES, servedApart } from '../../scenario/servingReadings';
+import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS, READING_NAMES, servedApart } from './scenario/servingReadings';
 import { cellScenario, sweepCells } from '../../scenario/sweep';
 import { LEARNING_LANE_WEIGHT } from '../../scenario/runCost';
 import { servingScenarioSchema, totalRateRps, validateServingScenario, type ServingScenario } from '../../scenario/schema';
-import { runServingCell } from '../../scenario/servingRunner';
-import { isLearningScheduler } from '../../schedulers/serving/learningIds';
-import { SERVING_SCHEDULERS, type LearningFactory } from '../../schedulers/serving/registry';
+import { runServingCell } from './scenario/servingRunner';
+import { isLearningScheduler } from './schedulers/learningIds';
+import { SERVING_SCHEDULERS, type LearningFactory } from './schedulers/registry';
 
 /**
  * Version 2 → 3 of a serving document: the fixed grid becomes a sweep over the same fields in
@@ -58,7 +58,7 @@ function version4EarlierReadings(): Record<string, unknown> {
 /**
  * Version 4 → 5. Version 5 names how §V-D's platforms are set up (`platformSetting`, absent =
  * the paper's `perModel`: on Nano and TX2 each model alone on its own device,
- * scenario/deviceCopies.ts). A version-4 serving scenario ran its models together on every
+ * worlds/serving/scenario/deviceCopies.ts). A version-4 serving scenario ran its models together on every
  * platform, so `mixed` is written into it — the block is made when the document left it out,
  * since an absent block now reads the paper. A setting the document already has and a
  * malformed block are left for validation.
@@ -89,7 +89,7 @@ function fixedSlot(document: Record<string, unknown>): Record<string, unknown> {
 
 /**
  * The learners' choices version 7 named, at the values a version-6 learning lane ran with
- * (schedulers/serving/registry.ts, agents/sac.ts): written into each learning lane that leaves
+ * (worlds/serving/schedulers/registry.ts, worlds/serving/agents/sac.ts): written into each learning lane that leaves
  * them out, so an old link reopens with the same numbers.
  */
 export const VERSION6_LEARNER_PARAMS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
@@ -121,8 +121,8 @@ function version6Learners(document: Record<string, unknown>): Record<string, unk
 
 /**
  * The learners' values a version-7 learning lane ran with, where version 8 changed the default
- * (schedulers/serving/registry.ts): SAC's minibatch 64 (version 8: §V-A's 512), PPO's and
- * DDQN's discount per decision on raw rewards (version 8: SAC's reward terms, agents/rewardTerms.ts)
+ * (worlds/serving/schedulers/registry.ts): SAC's minibatch 64 (version 8: §V-A's 512), PPO's and
+ * DDQN's discount per decision on raw rewards (version 8: SAC's reward terms, worlds/serving/agents/rewardTerms.ts)
  * and PPO's rollout of 96 × 8 epochs (version 8: 256 × 4).
  */
 export const VERSION7_LEARNER_PARAMS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
@@ -139,7 +139,7 @@ function version7Learners(document: Record<string, unknown>): Record<string, unk
 
 /**
  * Version 8 → 9: version 9 gives the state the last slot's arrivals per second of the slot
- * (`stateRates`, agents/features.ts); a version-8 learning lane counted them per slot, and keeps
+ * (`stateRates`, worlds/serving/agents/features.ts); a version-8 learning lane counted them per slot, and keeps
  * doing so (a parameter the document sets is kept).
  */
 export const VERSION8_LEARNER_PARAMS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
@@ -155,7 +155,7 @@ function version8Learners(document: Record<string, unknown>): Record<string, unk
 
 /**
  * Version 9 → 10: version 10 has a BCEdge lane started from a saved agent collect
- * `fineTuneAfter` transitions before its first update online (agents/sac.ts); a version-9 lane
+ * `fineTuneAfter` transitions before its first update online (worlds/serving/agents/sac.ts); a version-9 lane
  * began after its `warmup`, and keeps doing so (a parameter the document sets is kept).
  */
 export const VERSION9_LEARNER_PARAMS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
@@ -168,7 +168,7 @@ function version9Learners(document: Record<string, unknown>): Record<string, unk
 
 /**
  * Version 10 → 11: version 11 raised BCEdge's default target entropy (`targetEntropyRatio`,
- * schedulers/serving/registry.ts) from 0.05 to 0.15; a version-10 lane keeps 0.05 (a value
+ * worlds/serving/schedulers/registry.ts) from 0.05 to 0.15; a version-10 lane keeps 0.05 (a value
  * the document sets is kept).
  */
 export const VERSION10_LEARNER_PARAMS: Readonly<Record<string, Readonly<Record<string, number>>>> = {

@@ -1,0 +1,125 @@
+/**
+ * The machine a pipeline runs on, beyond its layer-time database (ARCHITECTURE §2). ODIN
+ * simulates an ideal machine (§3.3, §4.1: a stage's time is the sum of its layers' times in
+ * the database, nothing else costs); a real pipeline on a given computer also has stage-time
+ * noise, stages that run slower beside each other than alone (the database is measured one
+ * layer at a time), a hand-over per stage outside the stage's own time, a cost per move, a
+ * stall when interference starts, and, with fewer cores than execution places, stages and
+ * hogs that share cores. `pipeline.machine` names these; absent, the ideal machine, bit for
+ * bit. `worlds/pipeline/scenario/realCalibration.ts` estimates them from a real run on this machine.
+ */
+import { hogPlan } from './profiles/hogPlan';
+import { MODE_IDS } from './profiles/types';
+import { createRng, type Rng } from '../../../engine/rng';
+
+export interface PipelineMachine {
+  /** Relative standard deviation of a stage time, per query and stage (lognormal, mean 1). */
+  readonly stageNoiseCv: number;
+  /** A stage's time in the pipelined flow over its time alone (serial trials run alone): ≥ 1 where stages contend. */
+  readonly pipelinedFactor: number;
+  /** The coordinator's hand-over per non-empty stage, ms: it occupies the stage but is not in the stage time the monitor reads. */
+  readonly hopMs: number;
+  /** A reconfiguration: the pipeline drains, then this wall time passes before the next admission, ms. */
+  readonly moveMs: number;
+  /** Admission waits this long when interference starts (the hogs start), ms. */
+  readonly hogStartMs: number;
+  /**
+   * Logical cores the execution places share (absent: one core set per EP, no sharing): with k
+   * busy threads (non-empty stages, one in a serial trial, plus the hogs of the EPs' modes) on
+   * c cores, every stage time is stretched by max(1, k / c).
+   */
+  readonly cores?: number | undefined;
+  /** Seed of the noise (absent: the scenario's seed); the interference trace keeps the scenario's. */
+  readonly noiseSeed?: number | undefined;
+}
+
+/** RNG stream of the machine's stage-time noise. */
+export const MACHINE_NOISE_STREAM = 3;
+
+/** Applies a machine to stage times, query by query (seeded: the same seed gives the same noise). */
+export class MachineModel {
+  private readonly rng: Rng;
+  private readonly sigma: number;
+  private spare = Number.NaN;
+
+  constructor(
+    readonly machine: PipelineMachine,
+    seed: number,
+    private readonly executionPlaces: number,
+  ) {
+    this.rng = createRng(machine.noiseSeed ?? seed, MACHINE_NOISE_STREAM);
+    // Lognormal with mean 1 and the given coefficient of variation.
+    this.sigma = Math.sqrt(Math.log(1 + machine.stageNoiseCv * machine.stageNoiseCv));
+  }
+
+  /** A standard normal draw (Box–Muller, both halves used). */
+  private normal(): number {
+    if (!Number.isNaN(this.spare)) {
+      const z = this.spare;
+      this.spare = Number.NaN;
+      return z;
+    }
+    const u = 1 - this.rng.nextFloat();
+    const v = this.rng.nextFloat();
+    const r = Math.sqrt(-2 * Math.log(u));
+    this.spare = r * Math.sin(2 * Math.PI * v);
+    return r * Math.cos(2 * Math.PI * v);
+  }
+
+  /** The stretch of core sharing with these modes, for a pipelined flow (or one stage alone). */
+  sharing(config: ArrayLike<number>, modes: ArrayLike<number>, alone: boolean): number {
+    const cores = this.machine.cores;
+    if (cores === undefined) return 1;
+    let threads = 0;
+    const coresPerEp = Math.max(1, Math.floor(cores / this.executionPlaces));
+    for (let i = 0; i < this.executionPlaces; i++) {
+      if (!alone && config[i]! > 0) threads += 1;
+      const plan = hogPlan(MODE_IDS[modes[i]!]!, coresPerEp);
+      threads += plan.cpu + plan.memBW;
+    }
+    if (alone) threads += 1;
+    return Math.max(1, threads / cores);
+  }
+
+  /**
+   * Writes into `out` the stage times this machine gives for the database's `base` times of
+   * one query (alone: a serial trial); returns their maximum.
+   */
+  apply(base: Float64Array, config: ArrayLike<number>, modes: ArrayLike<number>, alone: boolean, out: Float64Array): number {
+    const m = this.machine;
+    const stretch = (alone ? 1 : m.pipelinedFactor) * this.sharing(config, modes, alone);
+    let max = 0;
+    for (let i = 0; i < base.length; i++) {
+      let t = base[i]! * stretch;
+      if (t > 0 && m.stageNoiseCv > 0) t *= Math.exp(this.sigma * this.normal() - (this.sigma * this.sigma) / 2);
+      out[i] = t;
+      if (t > max) max = t;
+    }
+    return max;
+  }
+
+  state(): { readonly rng: Uint32Array; readonly spare: number } {
+    return { rng: this.rng.state(), spare: this.spare };
+  }
+
+  restore(s: { readonly rng: Uint32Array; readonly spare: number }): void {
+    this.rng.setState(s.rng);
+    this.spare = s.spare;
+  }
+}
+
+/** Why a machine block is not usable, naming the field; null when it is. */
+export function machineProblem(m: PipelineMachine): { readonly field: string; readonly message: string } | null {
+  const checks: [keyof PipelineMachine, number | undefined, number, number][] = [
+    ['stageNoiseCv', m.stageNoiseCv, 0, 2],
+    ['pipelinedFactor', m.pipelinedFactor, 0.1, 100],
+    ['hopMs', m.hopMs, 0, 100_000],
+    ['moveMs', m.moveMs, 0, 1_000_000],
+    ['hogStartMs', m.hogStartMs, 0, 1_000_000],
+  ];
+  for (const [field, value, min, max] of checks) {
+    if (value === undefined || !Number.isFinite(value) || value < min || value > max) return { field, message: `must be a number from ${min} to ${max}, got ${String(value)}` };
+  }
+  if (m.cores !== undefined && (!Number.isInteger(m.cores) || m.cores < 1 || m.cores > 4096)) return { field: 'cores', message: `must be an integer from 1 to 4096, got ${String(m.cores)}` };
+  return null;
+}
