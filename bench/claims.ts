@@ -11,7 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import type { Page } from '@playwright/test';
 import { encodePipelineScenarioLink } from '../src/worlds/pipeline/door';
-import { defaultPipelineScenario } from '../src/scenario/presets';
+import { defaultPipelineScenario } from '../src/worlds/pipeline/defaultPreset';
 import { gotoWhenServed, launchBenchBrowser } from './browser';
 import type { BenchRow } from './row';
 

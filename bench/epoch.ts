@@ -17,7 +17,7 @@ import { createLearningFactory } from '../src/worlds/serving/agents/registry';
 import type { Tf } from '../src/lib/tf';
 import { ServingRun } from '../src/worlds/serving/engine/simulation';
 import { findPreset } from '../src/scenario/presets';
-import type { ServingScenario } from '../src/scenario/schema';
+import type { ServingScenario } from '../src/worlds/serving/schema';
 import { buildServingSpec, servingLaneParameters } from '../src/worlds/serving/scenario/servingRunner';
 import { SERVING_SCHEDULERS, servingSchedulerContext } from '../src/worlds/serving/schedulers/registry';
 import { mainThreadEnvironments } from '../src/cli/trainThreads';

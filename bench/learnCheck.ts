@@ -13,7 +13,7 @@ import type { Tf } from '../src/lib/tf';
 import { readShippedAgents } from '../src/cli/shippedAgents';
 import { learnCheck, type LearnCheckLane } from '../src/worlds/serving/scenario/learnCheck';
 import { findPreset } from '../src/scenario/presets';
-import type { ServingScenario } from '../src/scenario/schema';
+import type { ServingScenario } from '../src/worlds/serving/schema';
 import type { BenchRow } from './row';
 
 const SEEDS = [1, 2, 3];

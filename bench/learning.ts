@@ -21,7 +21,7 @@ import { createRng } from '../src/engine/rng';
 import { BATCH_SIZES, INSTANCE_COUNTS } from '../src/worlds/serving/engine/scheduler';
 import { ServingRun } from '../src/worlds/serving/engine/simulation';
 import { findPreset } from '../src/scenario/presets';
-import type { ServingScenario } from '../src/scenario/schema';
+import type { ServingScenario } from '../src/worlds/serving/schema';
 import { buildServingSpec, runServingScenario, servingLaneParameters } from '../src/worlds/serving/scenario/servingRunner';
 import { LEARNING_SCHEDULER_IDS, SERVING_SCHEDULERS, servingSchedulerContext } from '../src/worlds/serving/schedulers/registry';
 import { createFixed } from '../src/worlds/serving/schedulers/fixed';

@@ -19,7 +19,7 @@ import { averageDeep } from '../src/scenario/average';
 import { scenarioWithDatabase } from '../src/worlds/pipeline/scenario/databaseFile';
 import { runPipelineScenario } from '../src/worlds/pipeline/scenario/pipelineRunner';
 import { findPreset } from '../src/scenario/presets';
-import type { PipelineScenario } from '../src/scenario/schema';
+import type { PipelineScenario } from '../src/worlds/pipeline/schema';
 
 interface Row {
   readonly name: string;

@@ -6,7 +6,7 @@
 import { parseAnyScenario } from '../src/scenario/parse';
 import { runPipelineScenario } from '../src/worlds/pipeline/scenario/pipelineRunner';
 import { findPreset } from '../src/scenario/presets';
-import type { PipelineScenario } from '../src/scenario/schema';
+import type { PipelineScenario } from '../src/worlds/pipeline/schema';
 
 const queries = Number(process.argv[2]);
 const method = process.argv[3];

@@ -2,7 +2,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { openSearchThreads } from '../src/cli/searchThreads';
 import type { ServingRunSpec } from '../src/worlds/serving/engine/spec';
 import { findPreset } from '../src/scenario/presets';
-import type { ServingScenario } from '../src/scenario/schema';
+import type { ServingScenario } from '../src/worlds/serving/schema';
 import { buildServingSpec, servingLaneParameters } from '../src/worlds/serving/scenario/servingRunner';
 import { ServingRun } from '../src/worlds/serving/engine/simulation';
 import { createPlanned, evaluateJob, fixedInHindsightSearch, fixedPerPhaseSearch, runSearch, useSearchEvaluator, type PhasePlan, type ReferenceResult, type ReferenceSearchParams } from '../src/worlds/serving/schedulers/reference';

@@ -9,7 +9,7 @@
  * default 1 is the presets' 3000 s (minutes per seed). Prints one JSON line per preset and seed.
  */
 import { findPreset } from '../src/scenario/presets';
-import type { ServingScenario } from '../src/scenario/schema';
+import type { ServingScenario } from '../src/worlds/serving/schema';
 import { runServingScenario } from '../src/worlds/serving/scenario/servingRunner';
 import { compressTime } from '../src/worlds/serving/scenario/testing/compressTime';
 

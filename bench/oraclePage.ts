@@ -11,8 +11,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { encodeAnyScenarioLink } from '../src/scenario/link';
-import { SERVING_PRESETS } from '../src/scenario/presets';
-import type { ServingScenario } from '../src/scenario/schema';
+import { SERVING_PRESETS } from '../src/worlds/serving/presets';
+import type { ServingScenario } from '../src/worlds/serving/schema';
 import { gotoWhenServed, launchBenchBrowser } from './browser';
 import type { BenchRow } from './row';
 

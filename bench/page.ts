@@ -8,7 +8,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { encodeAnyScenarioLink } from '../src/scenario/link';
 import { gotoWhenServed, launchBenchBrowser } from './browser';
-import type { ServingScenario } from '../src/scenario/schema';
+import type { ServingScenario } from '../src/worlds/serving/schema';
 
 // BENCH_PAGE_PORT / BENCH_PAGE_DIST: another port and build folder, where several benches share a machine.
 const PORT = Number(process.env['BENCH_PAGE_PORT'] ?? 4179);

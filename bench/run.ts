@@ -32,7 +32,7 @@ import { compileDatabase, computeStageTimes } from '../src/worlds/pipeline/engin
 import { getDatabase } from '../src/worlds/pipeline/engine/profiles/databases';
 import type { ModelId } from '../src/worlds/pipeline/engine/profiles/types';
 import { runPipelineScenario } from '../src/worlds/pipeline/scenario/pipelineRunner';
-import { pipelinePresets } from '../src/scenario/presets';
+import { pipelinePresets } from '../src/worlds/pipeline/presets';
 import { createOdin } from '../src/worlds/pipeline/schedulers/odin';
 import { createStatic } from '../src/worlds/pipeline/schedulers/static';
 import { ServingRun } from '../src/worlds/serving/engine/simulation';

@@ -19,7 +19,7 @@ import { loadLearningKit } from '../src/cli/shippedAgents';
 import { learningFactoryFor } from '../src/cli/sweepCells';
 import type { LearningScheduler } from '../src/worlds/serving/agents/learningScheduler';
 import { findPreset } from '../src/scenario/presets';
-import type { ServingScenario } from '../src/scenario/schema';
+import type { ServingScenario } from '../src/worlds/serving/schema';
 import { buildServingSpec, servingLaneParameters } from '../src/worlds/serving/scenario/servingRunner';
 import { SERVING_SCHEDULERS, servingSchedulerContext } from '../src/worlds/serving/schedulers/registry';
 

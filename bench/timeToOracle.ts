@@ -15,7 +15,7 @@ import { ServingRun } from '../src/worlds/serving/engine/simulation';
 import { LEARN_CHECK_WITHIN, windowUtilities } from '../src/worlds/serving/scenario/learnCheck';
 import type { LaneRun } from '../src/worlds/serving/scenario/deviceCopies';
 import { findPreset } from '../src/scenario/presets';
-import type { ServingScenario } from '../src/scenario/schema';
+import type { ServingScenario } from '../src/worlds/serving/schema';
 import { buildServingSpec, servingLaneParameters } from '../src/worlds/serving/scenario/servingRunner';
 import { LEARNING_SCHEDULER_IDS, SERVING_SCHEDULERS, servingSchedulerContext } from '../src/worlds/serving/schedulers/registry';
 import { benchPageTraining } from './page';

@@ -16,7 +16,7 @@ import { applySet } from '../src/cli/scenarioInput';
 import type { LaneRun } from '../src/worlds/serving/scenario/deviceCopies';
 import { parseAnyScenario } from '../src/scenario/parse';
 import { findPreset } from '../src/scenario/presets';
-import type { ServingScenario } from '../src/scenario/schema';
+import type { ServingScenario } from '../src/worlds/serving/schema';
 import { runServingCell, servingAssumptionsOf } from '../src/worlds/serving/scenario/servingRunner';
 import { sweepCells } from '../src/scenario/sweep';
 

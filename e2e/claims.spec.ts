@@ -5,7 +5,7 @@ import type { ClaimsReport } from '../src/scenario/claimsReport';
 import { differencePct } from '../src/scenario/sweepStats';
 import { shippedOrCheapReport } from './claimsReport';
 import { encodePipelineScenarioLink } from '../src/worlds/pipeline/door';
-import { defaultPipelineScenario } from '../src/scenario/presets';
+import { defaultPipelineScenario } from '../src/worlds/pipeline/defaultPreset';
 import { fixtureReport } from '../src/scenario/testing/claimsFixture';
 import { ClaimsPage } from './pages/claims';
 

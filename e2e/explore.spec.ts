@@ -3,8 +3,10 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { encodeAnyScenarioLink } from '../src/scenario/link';
 import { encodePipelineScenarioLink } from '../src/worlds/pipeline/door';
-import { defaultPipelineScenario, SERVING_PRESETS } from '../src/scenario/presets';
-import type { PipelineScenario, ServingScenario } from '../src/scenario/schema';
+import { defaultPipelineScenario } from '../src/worlds/pipeline/defaultPreset';
+import { SERVING_PRESETS } from '../src/worlds/serving/presets';
+import type { ServingScenario } from '../src/worlds/serving/schema';
+import type { PipelineScenario } from '../src/worlds/pipeline/schema';
 import { LabPage } from './pages/lab';
 
 /** The default scenario on 400 queries with a 3 × 3 sweep (ODIN α × detection threshold), one seed. */

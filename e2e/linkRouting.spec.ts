@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { encodeAnyScenarioLink, encodeLinkJson } from '../src/scenario/link';
 import { encodePipelineScenarioLink } from '../src/worlds/pipeline/door';
-import { defaultPipelineScenario, SERVING_PRESETS } from '../src/scenario/presets';
-import type { ServingScenario } from '../src/scenario/schema';
+import { defaultPipelineScenario } from '../src/worlds/pipeline/defaultPreset';
+import { SERVING_PRESETS } from '../src/worlds/serving/presets';
+import type { ServingScenario } from '../src/worlds/serving/schema';
 import { LabPage } from './pages/lab';
 
 const servingDefault = (): ServingScenario => structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;

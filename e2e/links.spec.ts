@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { strToU8, zlibSync } from 'fflate';
 import { decodePipelineScenarioLink, encodePipelineScenarioLink } from '../src/worlds/pipeline/door';
 import { runPipelineScenario } from '../src/worlds/pipeline/scenario/pipelineRunner';
-import { defaultPipelineScenario } from '../src/scenario/presets';
+import { defaultPipelineScenario } from '../src/worlds/pipeline/defaultPreset';
 import { SCENARIO_VERSION } from '../src/scenario/schema';
 import { LabPage } from './pages/lab';
 

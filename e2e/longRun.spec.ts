@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { encodeAnyScenarioLink } from '../src/scenario/link';
-import { SERVING_PRESETS } from '../src/scenario/presets';
-import type { ServingScenario } from '../src/scenario/schema';
+import { SERVING_PRESETS } from '../src/worlds/serving/presets';
+import type { ServingScenario } from '../src/worlds/serving/schema';
 import { LabPage } from './pages/lab';
 
 /** 10⁷ requests through BCEdge and TAC (a learner counts 50 lanes) and Triton: above the 10⁹ lane-event bound. */

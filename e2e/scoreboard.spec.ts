@@ -1,8 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { encodeAnyScenarioLink } from '../src/scenario/link';
-import { SERVING_PRESETS } from '../src/scenario/presets';
-import type { ServingScenario } from '../src/scenario/schema';
+import { SERVING_PRESETS } from '../src/worlds/serving/presets';
+import type { ServingScenario } from '../src/worlds/serving/schema';
 import { ServingPage } from './pages/serving';
 
 /** The serious and critical violations axe finds on the page now. */

@@ -2,8 +2,8 @@ import { expect, test } from '@playwright/test';
 import { LabPage } from './pages/lab';
 import { ServingPage } from './pages/serving';
 import { encodeAnyScenarioLink } from '../src/scenario/link';
-import { SERVING_PRESETS } from '../src/scenario/presets';
-import type { ServingScenario } from '../src/scenario/schema';
+import { SERVING_PRESETS } from '../src/worlds/serving/presets';
+import type { ServingScenario } from '../src/worlds/serving/schema';
 
 test('the serving lab: six models on the device, Triton sliders move the Fig. 1 marker and change the run', async ({ page }) => {
   // Fig. 15 sweeps the BCEdge lane in the worker too (five rates × 120 s of learning).

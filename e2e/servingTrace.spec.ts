@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { encodeAnyScenarioLink } from '../src/scenario/link';
-import { SERVING_PRESETS } from '../src/scenario/presets';
-import type { ServingScenario } from '../src/scenario/schema';
+import { SERVING_PRESETS } from '../src/worlds/serving/presets';
+import type { ServingScenario } from '../src/worlds/serving/schema';
 import { ServingPage } from './pages/serving';
 
 /** A CSV trace of `n` requests over the six models, 20 ms apart. */

@@ -19,7 +19,7 @@ import { renderSlowdownChart } from '../worlds/pipeline/charts/slowdownChart';
 import { createStagesChart } from '../worlds/pipeline/charts/stagesChart';
 import { createThroughputChart } from '../worlds/pipeline/charts/throughputChart';
 import { plottable } from './pointSampling';
-import { defaultPipelineScenario } from '../scenario/presets';
+import { defaultPipelineScenario } from '../worlds/pipeline/defaultPreset';
 import { inProcessPipeline } from '../store/testing/inProcessStores';
 
 /**

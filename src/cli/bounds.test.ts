@@ -5,7 +5,9 @@ import { numericFields, schemaNumericKeys, type NumericField } from '../scenario
 import { parseAnyScenario } from '../scenario/parse';
 import { createPipelineLaneRuns } from '../worlds/pipeline/scenario/pipelineRunner';
 import { PRESETS } from '../scenario/presets';
-import { formatPath, pipelineScenarioSchema, servingScenarioSchema, type AnyScenario, type PipelineScenario, type ServingScenario } from '../scenario/schema';
+import { formatPath, type AnyScenario } from '../scenario/schema';
+import { servingScenarioSchema, type ServingScenario } from '../worlds/serving/schema';
+import { pipelineScenarioSchema, type PipelineScenario } from '../worlds/pipeline/schema';
 import { buildServingSpec, servingLaneParameters } from '../worlds/serving/scenario/servingRunner';
 import { cellScenario, sweepCells } from '../scenario/sweep';
 import { SERVING_SCHEDULERS, servingSchedulerContext, type LearningFactory } from '../worlds/serving/schedulers/registry';

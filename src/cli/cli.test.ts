@@ -12,7 +12,7 @@ import { servingAssumptionsOf } from '../worlds/serving/scenario/servingRunner';
 import { EXIT_OK, EXIT_USAGE, needsLearning, type CliIo } from './cli';
 import { runCliInMemory } from './testing/memoryIo';
 import { checkRunCost } from './options';
-import type { PipelineScenario } from '../scenario/schema';
+import type { PipelineScenario } from '../worlds/pipeline/schema';
 
 /** tfjs and the shipped agents, as main.ts gives them to `runCli` for learning lanes. */
 let learning: CliIo['learning'];

@@ -9,7 +9,7 @@ import type { SpawnHog } from '../worlds/pipeline/measure/hogs';
 import { parseDatabaseFile, scenarioWithDatabase } from '../worlds/pipeline/scenario/databaseFile';
 import { parsePipelineScenario } from '../worlds/pipeline/door';
 import { runPipelineScenario } from '../worlds/pipeline/scenario/pipelineRunner';
-import { defaultPipelineScenario } from '../scenario/presets';
+import { defaultPipelineScenario } from '../worlds/pipeline/defaultPreset';
 import { spawnNodeHog } from './hogThreads';
 import { EXIT_OK, EXIT_USAGE, needsLearning, runCli, type CliIo } from './cli';
 

@@ -6,7 +6,7 @@ import { inProcessStage } from '../worlds/pipeline/measure/realPipeline/inProces
 import { runRealPipeline } from '../worlds/pipeline/measure/realPipeline/pipeline';
 import { findPreset } from '../scenario/presets';
 import { coreMapping, realLaneOptions } from '../worlds/pipeline/scenario/realPipeline';
-import type { PipelineScenario } from '../scenario/schema';
+import type { PipelineScenario } from '../worlds/pipeline/schema';
 import { runCli, type CliIo } from './cli';
 import { realMarkdown, runReal, type LiveEdit, type RealDeps } from '../worlds/pipeline/scenario/realRun';
 import { measureDatabase } from '../worlds/pipeline/measure/runner';

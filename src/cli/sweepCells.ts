@@ -2,7 +2,8 @@ import type { Tf } from '../lib/tf';
 import { createLatencyPredictor } from '../worlds/serving/agents/predictorAdapter';
 import { createLearningFactory, type AgentLibrary, type LearningFactoryOptions } from '../worlds/serving/agents/registry';
 import type { LearningFactory } from '../worlds/serving/schedulers/registry';
-import type { AnyScenario, ServingScenario } from '../scenario/schema';
+import type { AnyScenario } from '../scenario/schema';
+import type { ServingScenario } from '../worlds/serving/schema';
 import { hasLearningLane } from '../kit/world';
 import { worldOf } from '../worlds';
 

@@ -8,7 +8,7 @@ import { EXIT_OK, EXIT_USAGE } from './cli';
 import { runCliInMemory } from './testing/memoryIo';
 import { resolveShard, shardCells } from './shards';
 import { sweepCells } from '../scenario/sweep';
-import type { PipelineScenario } from '../scenario/schema';
+import type { PipelineScenario } from '../worlds/pipeline/schema';
 
 /** A small sweep: the ODIN Fig. 5 grid (3 × 3) on 200 queries, 2 lanes, 2 seeds = 18 cells. */
 function smallSweep(): PipelineScenario {

@@ -1,5 +1,6 @@
 import { toCsv } from '../scenario/csv';
-import type { AnyScenario, ServingScenario } from '../scenario/schema';
+import type { AnyScenario } from '../scenario/schema';
+import type { ServingScenario } from '../worlds/serving/schema';
 import type { LearningFactoryOptions } from '../worlds/serving/agents/registry';
 import type { LearningFactory } from '../worlds/serving/schedulers/registry';
 import type { CliIo } from './io';

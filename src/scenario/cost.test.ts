@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { COST_BOUND_LANE_EVENTS, describeRunCost, estimateRunCost, LEARNING_LANE_WEIGHT, singleRunCost } from './cost';
 import { parseAnyScenario } from './parse';
 import { findPreset, PRESETS } from './presets';
-import type { AnyScenario, PipelineScenario, ServingScenario } from './schema';
+import type { AnyScenario } from './schema';
+import type { ServingScenario } from '../worlds/serving/schema';
+import type { PipelineScenario } from '../worlds/pipeline/schema';
 
 function valid(document: unknown): AnyScenario {
   const parsed = parseAnyScenario(document);

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { above, int, num, numericFields, schemaFieldAt, schemaNumericKeys } from './fieldBounds';
 import { findPreset } from './presets';
-import { formatPath, pipelineScenarioSchema, servingScenarioSchema, validateServingScenario } from './schema';
+import { formatPath } from './schema';
+import { servingScenarioSchema, validateServingScenario } from '../worlds/serving/schema';
+import { pipelineScenarioSchema } from '../worlds/pipeline/schema';
 
 const fieldsOf = (id: string) => {
   const scenario = findPreset(id)!.scenario;

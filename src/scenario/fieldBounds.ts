@@ -52,6 +52,9 @@ export function above(min: number, max: number): z.ZodNumber {
   return schema;
 }
 
+/** The bounds of a registry's numeric parameter (`kit/parameter.ts`), as a field's. */
+export const boundsOf = (p: { readonly min: number; readonly max: number; readonly integer: boolean }): NumberBounds => ({ min: p.min, max: p.max, integer: p.integer });
+
 /** Where a lane's parameters take their ranges: the registry entry named by a sibling field (`scheduler`). */
 export interface ParameterSource {
   /** The record of parameters (`params`). */

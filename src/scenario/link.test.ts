@@ -6,8 +6,9 @@ import { scenarioArbitrary } from './arbitraries';
 import v1Fixture from './fixtures/v1-default.json';
 import { encodeLinkJson, LINK_LIMITS } from './link';
 import { decodePipelineScenarioLink, encodePipelineScenarioLink } from '../worlds/pipeline/door';
-import { defaultPipelineScenario } from './presets';
-import { SCENARIO_VERSION, validatePipelineScenario, type InterferenceEventSpec, type PipelineScenario, type PipelineScenarioResult } from './schema';
+import { defaultPipelineScenario } from '../worlds/pipeline/defaultPreset';
+import { SCENARIO_VERSION } from './schema';
+import { validatePipelineScenario, type InterferenceEventSpec, type PipelineScenario, type PipelineScenarioResult } from '../worlds/pipeline/schema';
 
 /** Property runs: enough to reach the codec's corners, still a few seconds each. */
 const RUNS = runs(10_000);

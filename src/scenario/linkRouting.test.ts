@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { decodeLink, encodeAnyScenarioLink, encodeLinkJson } from './link';
 import { encodePipelineScenarioLink } from '../worlds/pipeline/door';
-import { defaultPipelineScenario, SERVING_PRESETS } from './presets';
-import type { ServingScenario } from './schema';
+import { defaultPipelineScenario } from '../worlds/pipeline/defaultPreset';
+import { SERVING_PRESETS } from '../worlds/serving/presets';
+import type { ServingScenario } from '../worlds/serving/schema';
 
 const servingDefault = (): ServingScenario => structuredClone(SERVING_PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
 

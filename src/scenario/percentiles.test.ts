@@ -4,7 +4,9 @@ import { parseAnyScenario } from './parse';
 import { runPipelineScenario } from '../worlds/pipeline/scenario/pipelineRunner';
 import { findPreset } from './presets';
 import { runServingScenario } from '../worlds/serving/scenario/servingRunner';
-import { formatErrors, type PipelineScenario, type ServingScenario } from './schema';
+import { formatErrors } from './schema';
+import { type ServingScenario } from '../worlds/serving/schema';
+import { type PipelineScenario } from '../worlds/pipeline/schema';
 
 const PERCENTILE_KEYS = new Set(['latencyP50Ms', 'latencyP99Ms', 'configLatencyP99Ms']);
 

@@ -3,10 +3,13 @@ import { migrateDocument, parseAnyScenario, type Migration } from './parse';
 import { parsePipelineScenario, parsePipelineScenarioJson } from '../worlds/pipeline/door';
 import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS } from '../worlds/serving/scenario/servingReadings';
 import { servingAssumptionsOf } from '../worlds/serving/scenario/servingRunner';
-import type { ServingScenario } from './schema';
-import { defaultPipelineScenario, PRESETS } from './presets';
+import type { ServingScenario } from '../worlds/serving/schema';
+import { PRESETS } from './presets';
+import { defaultPipelineScenario } from '../worlds/pipeline/defaultPreset';
 import v1Fixture from './fixtures/v1-default.json';
-import { SCENARIO_VERSION, validateAnyScenario, validatePipelineScenario, validateServingScenario } from './schema';
+import { SCENARIO_VERSION, validateAnyScenario } from './schema';
+import { validateServingScenario } from '../worlds/serving/schema';
+import { validatePipelineScenario } from '../worlds/pipeline/schema';
 
 const errorsOf = (input: unknown) => {
   const r = parsePipelineScenario(input);

@@ -7,7 +7,8 @@ import { parseAnyScenario } from './parse';
 import { runPipelineScenario } from '../worlds/pipeline/scenario/pipelineRunner';
 import { findPreset } from './presets';
 import { runServingScenario } from '../worlds/serving/scenario/servingRunner';
-import type { PipelineScenario, ServingScenario } from './schema';
+import type { ServingScenario } from '../worlds/serving/schema';
+import type { PipelineScenario } from '../worlds/pipeline/schema';
 
 /** Paths of every number in a summary that is not finite (JSON would write it as `null`). */
 function nonFinite(value: unknown, path = 'summary'): string[] {

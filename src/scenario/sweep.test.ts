@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseAnyScenario } from './parse';
-import { defaultPipelineScenario, findPreset } from './presets';
+import { findPreset } from './presets';
+import { defaultPipelineScenario } from '../worlds/pipeline/defaultPreset';
 import { runPipelineCell } from '../worlds/pipeline/scenario/pipelineRunner';
-import { SCENARIO_VERSION, validateAnyScenario, type AnyScenario, type PipelineScenario } from './schema';
+import { SCENARIO_VERSION, validateAnyScenario, type AnyScenario } from './schema';
+import { type PipelineScenario } from '../worlds/pipeline/schema';
 import { runServingCell } from '../worlds/serving/scenario/servingRunner';
 import { applyCombination, axisValues, cellKey, cellScenario, sweepCells, sweepSeeds, type Sweep } from './sweep';
 import { differencePct, meanInterval } from './sweepStats';

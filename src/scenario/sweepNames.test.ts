@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PRESETS, defaultPipelineScenario, findPreset } from './presets';
+import { PRESETS, findPreset } from './presets';
+import { defaultPipelineScenario } from '../worlds/pipeline/defaultPreset';
 import { fieldName, inWords, metricName } from './sweepNames';
 import { worldOf } from '../worlds';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { defaultPipelineScenario } from '../scenario/presets';
+import { defaultPipelineScenario } from '../worlds/pipeline/defaultPreset';
 import { createPipelineStore } from '../worlds/pipeline/store/pipelineStore';
 import { createServingStore } from '../worlds/serving/store/servingStore';
 import { inProcessClient } from './testing/inProcessStores';
-import { SERVING_PRESETS } from '../scenario/presets';
-import type { ServingScenario } from '../scenario/schema';
+import { SERVING_PRESETS } from '../worlds/serving/presets';
+import type { ServingScenario } from '../worlds/serving/schema';
 import { pipelineApi } from '../worlds/pipeline/worker/pipelineApi';
 import { PipelineSession } from '../worlds/pipeline/worker/pipelineSession';
 import type { PipelineFrame, PipelineApi } from '../worlds/pipeline/worker/pipelineProtocol';

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { defaultPipelineScenario } from '../scenario/presets';
-import type { FieldError, PipelineScenario } from '../scenario/schema';
+import { defaultPipelineScenario } from '../worlds/pipeline/defaultPreset';
+import type { FieldError } from '../scenario/schema';
+import type { PipelineScenario } from '../worlds/pipeline/schema';
 import type { PlaybackStatus, Speed } from '../worlds/pipeline/worker/pipelineProtocol';
 import type { RestartReason } from './restartingWorker';
 import { HISTORY_LIMIT } from './constants';

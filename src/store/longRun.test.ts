@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { defaultPipelineScenario, SERVING_PRESETS } from '../scenario/presets';
-import type { PipelineScenario, ServingScenario } from '../scenario/schema';
+import { defaultPipelineScenario } from '../worlds/pipeline/defaultPreset';
+import { SERVING_PRESETS } from '../worlds/serving/presets';
+import type { ServingScenario } from '../worlds/serving/schema';
+import type { PipelineScenario } from '../worlds/pipeline/schema';
 import { longRunGuard, preloadRunCost } from './longRun';
 import { inProcessPipeline } from './testing/inProcessStores';
 

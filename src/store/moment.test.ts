@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeLink, encodeAnyScenarioLink } from '../scenario/link';
-import { defaultPipelineScenario, findPreset } from '../scenario/presets';
+import { findPreset } from '../scenario/presets';
+import { defaultPipelineScenario } from '../worlds/pipeline/defaultPreset';
 import { validateAnyScenario, type AnyScenario } from '../scenario/schema';
 import { runs } from '../testing/propertySeed';
 import { momentIn, momentOf, withMoment, withoutMoment, type Moment } from './moment';

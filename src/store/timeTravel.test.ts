@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findPipelineLesson, PIPELINE_LESSONS } from '../scenario/lessons';
-import { defaultPipelineScenario } from '../scenario/presets';
+import { findPipelineLesson, PIPELINE_LESSONS } from '../worlds/pipeline/lessons';
+import { defaultPipelineScenario } from '../worlds/pipeline/defaultPreset';
 import { PipelineSession } from '../worlds/pipeline/worker/pipelineSession';
 import type { PipelineLabState } from '../worlds/pipeline/store/pipelineStore';
 import { inProcessPipeline } from './testing/inProcessStores';

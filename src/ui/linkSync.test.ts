@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { subscribeWithSelector } from 'zustand/middleware';
 import { createStore } from 'zustand/vanilla';
-import { defaultPipelineScenario } from '../scenario/presets';
-import type { PipelineScenario } from '../scenario/schema';
+import { defaultPipelineScenario } from '../worlds/pipeline/defaultPreset';
+import type { PipelineScenario } from '../worlds/pipeline/schema';
 import type { PipelineLabStore } from '../worlds/pipeline/store/pipelineStore';
 import { linkCodec, linkFor, startLinkSync } from './linkSync';
 

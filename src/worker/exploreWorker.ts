@@ -1,7 +1,8 @@
 /// <reference lib="webworker" />
 import workerpool from 'workerpool';
 import { parseAnyScenario } from '../scenario/parse';
-import { formatErrors, type AnyScenario, type ServingScenario } from '../scenario/schema';
+import { formatErrors, type AnyScenario } from '../scenario/schema';
+import { type ServingScenario } from '../worlds/serving/schema';
 import { hasLearningLane } from '../kit/world';
 import { worldOf } from '../worlds';
 import { sweepCells, type SweepCell } from '../scenario/sweep';

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeAnyScenarioLink } from '../scenario/link';
-import { defaultPipelineScenario, SERVING_PRESETS } from '../scenario/presets';
-import { validateAnyScenario, type ServingScenario } from '../scenario/schema';
+import { defaultPipelineScenario } from '../worlds/pipeline/defaultPreset';
+import { SERVING_PRESETS } from '../worlds/serving/presets';
+import { validateAnyScenario } from '../scenario/schema';
+import { type ServingScenario } from '../worlds/serving/schema';
 import { isLearningScheduler } from '../worlds/serving/schedulers/registry';
 import { propertyTimeout, runs } from '../testing/propertySeed';
 import type { Answer } from './liveProtocol';

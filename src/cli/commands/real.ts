@@ -4,7 +4,7 @@ import { pipelineWorld } from '../../worlds/pipeline/world';
 import { PIPELINE_SCHEDULER_IDS } from '../../worlds/pipeline/schedulers/registry';
 import { parseDatabaseFile } from '../../worlds/pipeline/scenario/databaseFile';
 import { realRunRefusal, REAL_INPUT_SIZES, REAL_RESIDENT_BUDGET_MIB } from '../../worlds/pipeline/scenario/realPipeline';
-import type { PipelineScenario } from '../../scenario/schema';
+import type { PipelineScenario } from '../../worlds/pipeline/schema';
 import type { CliCommand } from '../command';
 import { defaultHogBufferMiB, nodeCores, nodeRuntime, spawnNodeHog } from '../hogThreads';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type CliIo } from '../io';

@@ -3,7 +3,7 @@ import { servingWorld } from '../../worlds/serving/world';
 import type { LearningScheduler } from '../../worlds/serving/agents/learningScheduler';
 import { ServingRun } from '../../worlds/serving/engine/simulation';
 import { findPreset } from '../../scenario/presets';
-import type { ServingScenario } from '../../scenario/schema';
+import type { ServingScenario } from '../../worlds/serving/schema';
 import { buildServingSpec, deviceCopiesOf, servingAssumptionsOf, servingLaneParameters } from '../../worlds/serving/scenario/servingRunner';
 import { isLearningScheduler, SERVING_SCHEDULERS, servingSchedulerContext, type LearningSchedulerId, type ServingSchedulerContext } from '../../worlds/serving/schedulers/registry';
 import type { CliCommand } from '../command';

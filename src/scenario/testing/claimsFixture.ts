@@ -1,7 +1,9 @@
 import type { ClaimRow, ClaimsReport } from '../claimsReport';
 import { CLAIMS_REPORT_VERSION } from '../claimsReport';
-import { defaultPipelineScenario, SERVING_PRESETS } from '../presets';
-import type { PipelineScenario, ServingScenario } from '../schema';
+import { defaultPipelineScenario } from '../../worlds/pipeline/defaultPreset';
+import { SERVING_PRESETS } from '../../worlds/serving/presets';
+import type { ServingScenario } from '../../worlds/serving/schema';
+import type { PipelineScenario } from '../../worlds/pipeline/schema';
 
 /**
  * A hand-made reproduction report for tests of its door and of the Claims view: two ODIN rows

@@ -4,7 +4,8 @@ import { EventQueue } from '../../engine/eventQueue';
 import { createRng } from '../../engine/rng';
 import { int, num } from '../../scenario/fieldBounds';
 import { SCENARIO_VERSION } from '../../scenario/limits';
-import { scenarioEnvelope, validatorOf } from '../../scenario/schema';
+import { validatorOf } from '../../scenario/schema';
+import { scenarioEnvelope } from '../../scenario/envelope';
 import { cellScenario, type SweepCell } from '../../scenario/sweep';
 
 /**

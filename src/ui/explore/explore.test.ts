@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { exploreData } from '../../charts/exploreData';
 import { parseAnyScenario } from '../../scenario/parse';
-import { defaultPipelineScenario } from '../../scenario/presets';
-import type { PipelineScenario } from '../../scenario/schema';
+import { defaultPipelineScenario } from '../../worlds/pipeline/defaultPreset';
+import type { PipelineScenario } from '../../worlds/pipeline/schema';
 import { sweepCells } from '../../scenario/sweep';
 import { runCell, type CellOutcome } from '../../scenario/sweepReport';
 import { createExploreStore } from '../../store/exploreStore';

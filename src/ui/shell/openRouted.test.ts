@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { encodeLinkJson, openLink } from '../../scenario/link';
 import { encodePipelineScenarioLink } from '../../worlds/pipeline/door';
-import { SERVING_PRESETS } from '../../scenario/presets';
-import { defaultPipelineScenario } from '../../scenario/defaultPreset';
-import type { ServingScenario } from '../../scenario/schema';
+import { SERVING_PRESETS } from '../../worlds/serving/presets';
+import { defaultPipelineScenario } from '../../worlds/pipeline/defaultPreset';
+import type { ServingScenario } from '../../worlds/serving/schema';
 import { inProcessPipeline, inProcessServing } from '../../store/testing/inProcessStores';
 import { loadRouted } from './pageWorld';
 

@@ -1,5 +1,5 @@
 import type { Claim, ClaimCompare, ClaimMeasure, Sensitivity } from '../../scenario/claimModel';
-import type { PipelineLane } from '../../scenario/schema';
+import type { PipelineLane } from './schema';
 import type { SweepAxis } from '../../scenario/sweep';
 
 /** The ODIN paper's claims, with how the lab measures each (ARCHITECTURE §4a; the model: scenario/claimModel.ts). */

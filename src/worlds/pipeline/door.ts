@@ -2,7 +2,7 @@ import { parseWorldScenario, parseWorldScenarioJson, type Migration } from '../.
 import { MIGRATIONS } from '../../scenario/parse';
 import { encodeAnyScenarioLink } from '../../scenario/link';
 import { unpackLink } from '../../scenario/linkPacking';
-import type { PipelineScenario, PipelineScenarioResult } from '../../scenario/schema';
+import type { PipelineScenario, PipelineScenarioResult } from './schema';
 import { pipelineWorld } from './world';
 
 /**

@@ -1,6 +1,6 @@
 import type { World } from '../../kit/world';
 import { runPipelineCell } from './scenario/pipelineRunner';
-import { pipelineScenarioSchema, validatePipelineScenario, type PipelineScenario } from '../../scenario/schema';
+import { pipelineScenarioSchema, validatePipelineScenario, type PipelineScenario } from './schema';
 import { PIPELINE_SCHEDULERS } from './schedulers/registry';
 
 /** Where each axis of a version-2 grid lives in the scenario, in the order its cells were run (outermost first). */

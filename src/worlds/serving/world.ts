@@ -2,7 +2,7 @@ import type { World } from '../../kit/world';
 import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS, READING_NAMES, servedApart } from './scenario/servingReadings';
 import { cellScenario, sweepCells } from '../../scenario/sweep';
 import { LEARNING_LANE_WEIGHT } from '../../scenario/runCost';
-import { servingScenarioSchema, totalRateRps, validateServingScenario, type ServingScenario } from '../../scenario/schema';
+import { servingScenarioSchema, totalRateRps, validateServingScenario, type ServingScenario } from './schema';
 import { runServingCell } from './scenario/servingRunner';
 import { isLearningScheduler } from './schedulers/learningIds';
 import { SERVING_SCHEDULERS, type LearningFactory } from './schedulers/registry';

@@ -9,7 +9,7 @@ import { csvFormatRows, csvParseRows } from 'd3';
 import { getModelLayers } from '../engine/profiles/layers';
 import { MODE_IDS, MODEL_IDS, type LayerTimeDatabase, type ModeId } from '../engine/profiles/types';
 import { validateDatabase, type DatabaseValidation, type DatabaseValidationError } from '../engine/profiles/validate';
-import type { PipelineScenario } from '../../../scenario/schema';
+import type { PipelineScenario } from '../schema';
 
 /** Largest database file read, bytes (a 1024-unit, 12-mode database with spreads is far smaller). */
 export const MAX_DATABASE_FILE_BYTES = 2 * 1024 * 1024;

@@ -1,5 +1,5 @@
-import { pipelinePresets } from '../../../scenario/presets';
-import type { PipelineScenario } from '../../../scenario/schema';
+import { pipelinePresets } from '../presets';
+import type { PipelineScenario } from '../schema';
 import { runPipelineScenario } from './pipelineRunner';
 
 /**

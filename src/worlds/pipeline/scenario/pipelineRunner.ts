@@ -8,7 +8,8 @@ import { getDatabase } from '../engine/profiles/databases';
 import { INTERFERENCE_MODE_IDS, type ModeId } from '../engine/profiles/types';
 import { laneLabel, PIPELINE_SCHEDULERS } from '../schedulers/registry';
 import type { AlgorithmTrace } from '../schedulers/algorithmTrace';
-import { percentileOptionsOf, scenarioDatabase, type PipelineLane, type PipelineSpec, type PipelineScenario } from '../../../scenario/schema';
+import { percentileOptionsOf } from '../../../scenario/schema';
+import { scenarioDatabase, type PipelineLane, type PipelineSpec, type PipelineScenario } from '../schema';
 import { cellScenario, sweepCells, type AxisValue, type SweepCell } from '../../../scenario/sweep';
 
 /** Field overrides of one run (the sweep sets fields in the scenario instead: `cellScenario`). */

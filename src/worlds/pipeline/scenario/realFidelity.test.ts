@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { configurationKey } from '../engine/configuration';
 import type { LayerTimeDatabase } from '../engine/profiles/types';
 import type { RealQuery } from '../measure/realPipeline/pipeline';
-import { pipeline } from '../../../scenario/defaultPreset';
+import { pipeline } from '../defaultPreset';
 import { errorInterval, fidelityReport, simulateOnMachine, type RealLaneRun } from './realFidelity';
 import { fidelityMarkdown } from './realRun';
 

@@ -15,7 +15,7 @@ import type { RealQuery } from '../measure/realPipeline/pipeline';
 import { laneLabel } from '../schedulers/registry';
 import { createPipelineLaneRuns, pipelineLaneParameters } from './pipelineRunner';
 import { figuresOf, onMeasuredDatabase, phasesOf, servedReal, type ServedQuery } from './realPipeline';
-import type { PipelineScenario } from '../../../scenario/schema';
+import type { PipelineScenario } from '../schema';
 import { meanInterval, type MeanInterval } from '../../../scenario/sweepStats';
 
 /** One real run of a lane, as fidelity reads it (`RealRunResult` has these fields). */

@@ -4,7 +4,7 @@ import { MODE_IDS } from '../engine/profiles/types';
 import type { RealQuery } from '../measure/realPipeline/pipeline';
 import { findPreset } from '../../../scenario/presets';
 import { compareLane, coreMapping, figuresOf, modesNeeded, peakHogThreads, phasesOf, realComparisonScenario, realRunRefusal, signedErrorPct, simulateLane } from './realPipeline';
-import type { PipelineScenario } from '../../../scenario/schema';
+import type { PipelineScenario } from '../schema';
 
 const scenario = (): PipelineScenario => {
   const s = structuredClone(findPreset('default')!.scenario) as PipelineScenario;

@@ -14,9 +14,9 @@ import { INTERFERENCE_MODE_IDS, MODE_IDS, type LayerTimeDatabase, type ModeId } 
 import type { RealQuery, RealReconfiguration, RealRunOptions } from '../measure/realPipeline/pipeline';
 import { laneLabel, PIPELINE_SCHEDULERS } from '../schedulers/registry';
 import { buildPipelineRunSpec, createPipelineLaneRuns, pipelineLaneParameters } from './pipelineRunner';
-import type { PipelineScenario } from '../../../scenario/schema';
+import type { PipelineScenario } from '../schema';
 import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../engine/assumptions';
-import { pipeline } from '../../../scenario/defaultPreset';
+import { pipeline } from '../defaultPreset';
 
 /** Input sides a real run offers (ODIN §4.1 used 224; the smaller ones keep a laptop interactive). */
 export const REAL_INPUT_SIZES = [224, 112, 56] as const;

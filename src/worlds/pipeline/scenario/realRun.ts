@@ -18,7 +18,7 @@ import { compileDatabase } from '../engine/stageTimes';
 import { calibrateMachine, calibrationMoves, machineText } from './realCalibration';
 import { fidelityReport, type FidelityReport } from './realFidelity';
 import { compareLane, coreMapping, modesNeeded, REAL_RESIDENT_BUDGET_MIB, realLaneOptions, signAgreement, TRIAL_COST_READINGS, type CoreMapping, type LaneComparison } from './realPipeline';
-import type { PipelineScenario } from '../../../scenario/schema';
+import type { PipelineScenario } from '../schema';
 import type { SpawnHog } from '../measure/hogs';
 import type { StagePort } from '../measure/realPipeline/pipeline';
 

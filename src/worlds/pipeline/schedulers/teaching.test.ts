@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findPipelineLesson } from '../../../scenario/lessons';
+import { findPipelineLesson } from '../lessons';
 import { createPipelineLaneRuns } from '../scenario/pipelineRunner';
 import { narrate, watchList } from './narration';
 import { ODIN_PSEUDOCODE } from './teaching';

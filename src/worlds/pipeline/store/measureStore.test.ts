@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultPipelineScenario } from '../../../scenario/presets';
+import { defaultPipelineScenario } from '../defaultPreset';
 import type { LayerTimeDatabase } from '../engine/profiles/types';
 import type { MeasureOutcome, MeasureProgress } from '../worker/measureProtocol';
 import { createMeasureStore, type MeasureClient } from './measureStore';

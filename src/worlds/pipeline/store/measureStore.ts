@@ -9,7 +9,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { MODE_IDS, type LayerTimeDatabase, type ModeId, type ModelId } from '../engine/profiles/types';
 import { formatValidationErrors } from '../engine/profiles/validate';
 import { parseDatabaseFile, scenarioWithDatabase } from '../scenario/databaseFile';
-import type { PipelineScenario } from '../../../scenario/schema';
+import type { PipelineScenario } from '../schema';
 import type { MeasureOptions, MeasureOutcome, MeasureProgress } from '../worker/measureProtocol';
 
 /** The page's handle on the measure worker. */

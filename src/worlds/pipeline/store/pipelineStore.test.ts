@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodePipelineScenarioLink, encodePipelineScenarioLink } from '../door';
-import { defaultPipelineScenario } from '../../../scenario/presets';
+import { defaultPipelineScenario } from '../defaultPreset';
 import { HISTORY_LIMIT } from './pipelineStore';
 import { inProcessPipeline } from '../../../store/testing/inProcessStores';
 

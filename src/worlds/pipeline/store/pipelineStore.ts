@@ -1,6 +1,6 @@
 import type { PipelineSummary } from '../engine/metrics';
-import type { PipelineScenario } from '../../../scenario/schema';
-import type { PipelineLessonStep } from '../../../scenario/lessons';
+import type { PipelineScenario } from '../schema';
+import type { PipelineLessonStep } from '../lessons';
 import type { PipelineEventView, PipelineFrame, PipelineApi, PipelineLaneInfo, PipelineLaneLive, PipelineLoadResult, PipelineMarker, PipelineSeriesChunk, PipelineTeachingFrame } from '../worker/pipelineProtocol';
 import { PIPELINE_TIMELINE_MARKERS } from '../worker/pipelineProtocol';
 import type { WorkerClient } from '../../../store/restartingWorker';
@@ -146,7 +146,7 @@ function pipelineWorld(client: PipelineClient): LiveWorld<PipelineTypes, Pipelin
       return seekTarget(query, step);
     },
     // The lessons' texts are not on the page's first load (ARCHITECTURE §7a′).
-    findLesson: (id) => import('../../../scenario/lessons').then((m) => m.findPipelineLesson(id)),
+    findLesson: (id) => import('../lessons').then((m) => m.findPipelineLesson(id)),
     lessonTarget: (step) => seekTarget(step.query, step.algorithmStep),
     selectLane: async (lane) => void (await client.setTraceLane(lane)),
     // The line the algorithm panel shows: the teaching view's cursor in the query it narrates.

@@ -31,7 +31,7 @@ describe("a real run follows the lab's drag and drop", () => {
 describe('the real store during a run', () => {
   it('sends a dragged workload to the run, and refuses, with a notice, one whose mode the run did not measure', async () => {
     const { createRealStore } = await import('./realStore');
-    const { defaultPipelineScenario } = await import('../../../scenario/presets');
+    const { defaultPipelineScenario } = await import('../defaultPreset');
     const scenario = defaultPipelineScenario();
     const sent: unknown[] = [];
     let finish: () => void = () => undefined;

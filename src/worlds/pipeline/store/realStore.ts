@@ -8,7 +8,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { LayerTimeDatabase } from '../engine/profiles/types';
 import { modesNeeded, realRunRefusal, REAL_INPUT_SIZES, type RealInputSize } from '../scenario/realPipeline';
 import type { LiveEdit, RealReport } from '../scenario/realRun';
-import type { PipelineScenario } from '../../../scenario/schema';
+import type { PipelineScenario } from '../schema';
 import type { RealOutcome, RealPoint, RealRequest, RealUpdate } from '../worker/realProtocol';
 
 export interface RealClient {

@@ -1,5 +1,5 @@
 import { PIPELINE_LIMITS } from '../../../scenario/limits';
-import type { PipelineScenario } from '../../../scenario/schema';
+import type { PipelineScenario } from '../schema';
 import { NumberField, SelectField } from '../../../ui/fields';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';
 

@@ -1,6 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import { laneColour } from '../../../charts/palette';
-import type { PipelineScenario } from '../../../scenario/schema';
+import type { PipelineScenario } from '../schema';
 import { PIPELINE_SCHEDULER_INFO, PIPELINE_SCHEDULER_IDS, type PipelineSchedulerId } from '../schedulers/registryInfo';
 import { PIPELINE_LIMITS } from '../../../scenario/limits';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';

@@ -10,7 +10,7 @@ import { createRealWorkerClient } from '../store/realClient';
 import { createRealStore, REAL_LANE_REPEATS, REAL_QUERIES, type RealState, type RealStore } from '../store/realStore';
 import { downloadText } from '../../../ui/download';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';
-import type { PipelineScenario } from '../../../scenario/schema';
+import type { PipelineScenario } from '../schema';
 
 function LiveChart({ lanes, queries }: { readonly lanes: readonly RealLiveLane[]; readonly queries: number }) {
   const svg = useRef<SVGSVGElement>(null);

@@ -1,6 +1,6 @@
 import type { ModelId } from '../engine/profiles/types';
 import { PIPELINE_LIMITS } from '../../../scenario/limits';
-import type { PipelineScenario } from '../../../scenario/schema';
+import type { PipelineScenario } from '../schema';
 import { NumberField, SelectField } from '../../../ui/fields';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';
 

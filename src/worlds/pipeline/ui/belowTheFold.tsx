@@ -14,4 +14,4 @@ export const EventsList = deferred('events', () => import('./EventsList').then((
 export const ScenarioPanel = deferred('scenario', () => import('./ScenarioPanel').then((m) => m.ScenarioPanel), { minHeight: 220 });
 export const AssumptionsPanel = deferred('assumptions', () => import('./AssumptionsPanel').then((m) => m.AssumptionsPanel), { minHeight: 220 });
 /** The pipeline lessons, for the lessons bar. */
-export const pipelineLessons = loadOnce(() => import('../../../scenario/lessons').then((m) => m.PIPELINE_LESSONS));
+export const pipelineLessons = loadOnce(() => import('../lessons').then((m) => m.PIPELINE_LESSONS));

@@ -1,5 +1,5 @@
-import { defaultPipelineScenario } from '../../../scenario/defaultPreset';
-import type { PipelineScenario } from '../../../scenario/schema';
+import { defaultPipelineScenario } from '../defaultPreset';
+import type { PipelineScenario } from '../schema';
 import { createPipelineStore, type PipelineLabStore } from '../store/pipelineStore';
 import type { AnyLabStore } from '../../../store/liveStore';
 import { createPipelineWorkerClient } from '../store/pipelineClient';

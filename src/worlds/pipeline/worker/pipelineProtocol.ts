@@ -5,7 +5,7 @@
  */
 import type { PipelineSummary } from '../engine/metrics';
 import type { InterferenceModeId, ModeId } from '../engine/profiles/types';
-import type { PipelineScenario } from '../../../scenario/schema';
+import type { PipelineScenario } from '../schema';
 import type { AlgorithmStep } from '../schedulers/algorithmTrace';
 import type { Answer, LiveApi, LiveFrame, LoadResultOf, SeekResult } from '../../../worker/liveProtocol';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { manualHost as createManualHost } from '../../../worker/testing/manualHost';
 import { runPipelineScenario } from '../scenario/pipelineRunner';
-import { defaultPipelineScenario } from '../../../scenario/presets';
+import { defaultPipelineScenario } from '../defaultPreset';
 import type { PipelineFrame } from './pipelineProtocol';
 import { SERIES_MAX_POINTS as MAX_POINTS } from '../../../worker/liveLoop';
 import { PipelineSession, PipelinePlugin } from './pipelineSession';

@@ -2,7 +2,7 @@ import type { PipelineRun, PipelineRunSnapshot, QueryRecord } from '../engine/si
 import { MODE_IDS, type InterferenceModeId } from '../engine/profiles/types';
 import { parsePipelineScenario } from '../door';
 import { createPipelineLaneRuns, pipelineLaneParameters } from '../scenario/pipelineRunner';
-import type { PipelineScenario } from '../../../scenario/schema';
+import type { PipelineScenario } from '../schema';
 import { laneLabel } from '../schedulers/registry';
 import type { AlgorithmStep, AlgorithmTrace } from '../schedulers/algorithmTrace';
 import type { PipelineEventView, PipelineFrame, PipelineLaneInfo, PipelineMarker, PipelineLoaded, SeekResult, PipelineTeachingFrame, PipelineTimelineFrame } from './pipelineProtocol';

@@ -4,7 +4,7 @@
  */
 import type { LayerTimeDatabase } from '../engine/profiles/types';
 import type { LiveEdit, RealReport } from '../scenario/realRun';
-import type { PipelineScenario } from '../../../scenario/schema';
+import type { PipelineScenario } from '../schema';
 
 export interface RealRequest {
   /** A validated pipeline scenario, its lanes the ones to run, one after another. */

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ServingObservation, ServingScheduler } from '../engine/scheduler';
 import { ServingRun } from '../engine/simulation';
-import { SERVING_PRESETS } from '../../../scenario/presets';
+import { SERVING_PRESETS } from '../presets';
 import { EARLIER_SCENARIO_READINGS } from '../scenario/servingReadings';
-import type { ServingScenario } from '../../../scenario/schema';
+import type { ServingScenario } from '../schema';
 import { buildServingSpec } from '../scenario/servingRunner';
 import { ACTION_COUNT, encodeState, memoryMask, STATE_SIZE, stateSize } from './features';
 

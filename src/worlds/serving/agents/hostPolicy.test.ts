@@ -11,7 +11,7 @@ import { argmaxRow, sampleRow } from './sampling';
 import type { Tf } from '../../../lib/tf';
 import { loadTfNode } from '../../../lib/tfNode';
 import { parseAnyScenario } from '../../../scenario/parse';
-import type { ServingScenario } from '../../../scenario/schema';
+import type { ServingScenario } from '../schema';
 import { runServingScenario } from '../scenario/servingRunner';
 import fixture from '../scenario/testing/servingFixedSlot.json';
 

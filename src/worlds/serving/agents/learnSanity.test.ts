@@ -6,7 +6,7 @@ import { loadTfNode } from '../../../lib/tfNode';
 import { learnCheck } from '../scenario/learnCheck';
 import { parseAnyScenario } from '../../../scenario/parse';
 import { findPreset } from '../../../scenario/presets';
-import type { ServingScenario } from '../../../scenario/schema';
+import type { ServingScenario } from '../schema';
 
 let tf: Tf;
 beforeAll(async () => {

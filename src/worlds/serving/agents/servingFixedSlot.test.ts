@@ -5,7 +5,7 @@ import type { Tf } from '../../../lib/tf';
 import { loadTfNode } from '../../../lib/tfNode';
 import type { LearningFactory } from '../schedulers/registry';
 import { parseAnyScenario } from '../../../scenario/parse';
-import type { ServingScenario } from '../../../scenario/schema';
+import type { ServingScenario } from '../schema';
 import { runServingScenario, type ServingLaneResult } from '../scenario/servingRunner';
 import { pinnedNumbers } from '../../../scenario/testing/pinnedNumbers';
 import fixture from '../scenario/testing/servingFixedSlot.json';

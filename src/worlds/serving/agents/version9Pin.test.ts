@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../../engine/rng';
 import { parseAnyScenario } from '../../../scenario/parse';
-import type { ServingScenario } from '../../../scenario/schema';
+import type { ServingScenario } from '../schema';
 import { runServingCell } from '../scenario/servingRunner';
 import { sweepCells } from '../../../scenario/sweep';
 import { ACTION_COUNT, STATE_SIZE } from './features';

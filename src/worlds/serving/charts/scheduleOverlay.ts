@@ -1,5 +1,5 @@
 import type { ScaleLinear } from 'd3';
-import type { ServingScenario } from '../../../scenario/schema';
+import type { ServingScenario } from '../schema';
 import { THEME, type G } from '../../../charts/runtime';
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findPreset } from '../../../scenario/presets';
-import { modelRateSpec, validateAnyScenario, validateServingScenario, type ServingScenario } from '../../../scenario/schema';
+import { validateAnyScenario } from '../../../scenario/schema';
+import { modelRateSpec, validateServingScenario, type ServingScenario } from '../schema';
 import { buildServingSpec, runServingCell, runServingScenario } from './servingRunner';
 import { cellScenario, sweepCells } from '../../../scenario/sweep';
 

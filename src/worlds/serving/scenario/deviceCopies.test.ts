@@ -4,7 +4,7 @@ import { ServingRun } from '../engine/simulation';
 import { createFixed } from '../schedulers/fixed';
 import { parseAnyScenario } from '../../../scenario/parse';
 import { findPreset } from '../../../scenario/presets';
-import type { ServingScenario } from '../../../scenario/schema';
+import type { ServingScenario } from '../schema';
 import { buildServingSpec, runServingScenario, servingCellLanes } from './servingRunner';
 import { sweepCells } from '../../../scenario/sweep';
 import { DeviceCopiesRun, deviceCopySpecs, servedApart } from './deviceCopies';

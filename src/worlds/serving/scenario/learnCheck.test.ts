@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { learnCheck } from './learnCheck';
 import { parseAnyScenario } from '../../../scenario/parse';
 import { findPreset } from '../../../scenario/presets';
-import type { ServingScenario } from '../../../scenario/schema';
+import type { ServingScenario } from '../schema';
 
 /** `learn-sanity` cut to two models and 120 s, the oracle and two fixed configurations (no learner: no tfjs). */
 function scenario(): ServingScenario {

@@ -1,7 +1,7 @@
 import type { LearningFactory } from '../schedulers/registry';
 import { isLearningScheduler } from '../schedulers/learningIds';
 import type { LaneRun } from './deviceCopies';
-import type { ServingScenario } from '../../../scenario/schema';
+import type { ServingScenario } from '../schema';
 import { runServingCell } from './servingRunner';
 import { sweepCells } from '../../../scenario/sweep';
 import { meanInterval, type MeanInterval } from '../../../scenario/sweepStats';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findPreset } from '../../../scenario/presets';
-import type { ServingScenario } from '../../../scenario/schema';
+import type { ServingScenario } from '../schema';
 import { runServingScenario } from './servingRunner';
 import { compressTime } from './testing/compressTime';
 

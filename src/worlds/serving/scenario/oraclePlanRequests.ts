@@ -5,8 +5,8 @@ import type { ReferenceSearchParams } from '../schedulers/reference';
 import { SERVING_SCHEDULERS } from '../schedulers/registry';
 import { servingWorld } from '../world';
 import { parseAnyScenario } from '../../../scenario/parse';
-import { SERVING_PRESETS } from '../../../scenario/presets';
-import type { ServingScenario } from '../../../scenario/schema';
+import { SERVING_PRESETS } from '../presets';
+import type { ServingScenario } from '../schema';
 import { buildServingSpec, deviceCopiesOf, servingLaneParameters } from './servingRunner';
 
 /** A reference plan a preset asks for: a lane's search on its run (one per device copy where the models are served apart). */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseAnyScenario } from '../../../scenario/parse';
-import { SERVING_PRESETS } from '../../../scenario/presets';
+import { SERVING_PRESETS } from '../presets';
 import { rankOf, rewardCheck, spearman } from './rewardCheck';
-import type { ServingScenario } from '../../../scenario/schema';
+import type { ServingScenario } from '../schema';
 import { buildServingSpec } from './servingRunner';
 
 /** A compressed stationary copy of the default serving scenario: the six models at 30 rps each, 120 s. */

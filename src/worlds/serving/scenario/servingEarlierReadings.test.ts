@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAnyScenario } from '../../../scenario/parse';
 import { EARLIER_SCENARIO_READINGS } from './servingReadings';
 import { pinnedNumbers } from '../../../scenario/testing/pinnedNumbers';
-import type { ServingScenario } from '../../../scenario/schema';
+import type { ServingScenario } from '../schema';
 import { runServingScenario } from './servingRunner';
 import fixture from './testing/servingEarlierReadings.json';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isLearningScheduler } from '../schedulers/registry';
-import { SERVING_PRESETS } from '../../../scenario/presets';
+import { SERVING_PRESETS } from '../presets';
 import { EARLIER_SCENARIO_READINGS } from './servingReadings';
 import { pinnedNumbers } from '../../../scenario/testing/pinnedNumbers';
-import type { ServingScenario } from '../../../scenario/schema';
+import type { ServingScenario } from '../schema';
 import { runServingScenario } from './servingRunner';
 import pinned from './testing/servingPresetsPin.json';
 

@@ -7,7 +7,8 @@ import { DEFAULT_SERVING_ASSUMPTIONS, type ServingAssumptions } from '../engine/
 import { perModelParameter, SERVING_SCHEDULERS, servingLaneLabel, servingSchedulerContext, type LearningFactory } from '../schedulers/registry';
 import type { ReferenceResult } from '../schedulers/reference';
 import type { RateSchedule } from '../engine/load';
-import { modelRateSpec, percentileOptionsOf, totalRateRps, type RateScheduleSpec, type ServingScenario } from '../../../scenario/schema';
+import { percentileOptionsOf } from '../../../scenario/schema';
+import { modelRateSpec, totalRateRps, type RateScheduleSpec, type ServingScenario } from '../schema';
 import { cellScenario, sweepCells, type AxisValue, type SweepCell } from '../../../scenario/sweep';
 import { DeviceCopiesRun, deviceCopySpecs, servedApart, type LaneRun } from './deviceCopies';
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ServingRun } from '../engine/simulation';
 import type { ServingScheduler } from '../engine/scheduler';
-import { SERVING_PRESETS } from '../../../scenario/presets';
-import { SERVING_LIMITS, validateServingScenario, type ServingScenario } from '../../../scenario/schema';
+import { SERVING_PRESETS } from '../presets';
+import { SERVING_LIMITS } from '../../../scenario/schema';
+import { validateServingScenario, type ServingScenario } from '../schema';
 import { buildServingSpec } from './servingRunner';
 import { parseTrace, traceLinkProblem, TRACE_LIMITS } from './servingTrace';
 

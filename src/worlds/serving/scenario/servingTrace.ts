@@ -1,6 +1,7 @@
 import { csvParseRows } from 'd3';
 import { MODEL_IDS, type ModelId } from '../engine/models';
-import { SERVING_LIMITS, type FieldError, type ServingScenario } from '../../../scenario/schema';
+import { SERVING_LIMITS, type FieldError } from '../../../scenario/schema';
+import { type ServingScenario } from '../schema';
 
 /** One replayed request as a scenario holds it. */
 export type TracedRequestSpec = NonNullable<ServingScenario['serving']['trace']>['requests'][number];

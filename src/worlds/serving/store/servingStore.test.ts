@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { defaultPipelineScenario, SERVING_PRESETS } from '../../../scenario/presets';
-import type { ServingScenario } from '../../../scenario/schema';
+import { findPreset } from '../../../scenario/presets';
+import { SERVING_PRESETS } from '../presets';
+import type { ServingScenario } from '../schema';
 import { isLearningScheduler } from '../schedulers/registry';
 import { inProcessServing } from '../../../store/testing/inProcessStores';
 import { manualHost } from '../../../worker/testing/manualHost';
 import type { ServingFrame } from '../worker/servingProtocol';
 import { SERIES_MAX_POINTS } from '../../../worker/liveLoop';
 import { ServingSeriesBuffer } from './servingStore';
+
+/** Another world's scenario, from the kit's list of presets (the lab's first one is the pipeline world's). */
+const otherWorldScenario = () => structuredClone(findPreset('default')!.scenario);
 
 /** The store wired to a serving session in the same thread, with a manual clock (as pipelineStore.test.ts). */
 const inProcessStore = () => inProcessServing().store;
@@ -58,7 +62,7 @@ describe('the serving store', () => {
     await store.getState().load(small(), 'preset');
     expect(await store.getState().load({ ...small(), seed: -1 }, 'file')).toBe(false);
     expect(store.getState().errors).toEqual({ source: 'file', errors: [{ path: 'seed', message: 'must be an integer from 0 to 4294967295, got -1' }] });
-    expect(await store.getState().load(defaultPipelineScenario(), 'link')).toBe(false);
+    expect(await store.getState().load(otherWorldScenario(), 'link')).toBe(false);
     expect(store.getState().errors?.source).toBe('link');
     expect(store.getState().errors?.errors[0]!.path).toBe('world');
     expect(store.getState().scenario!.serving.durationS).toBe(30);

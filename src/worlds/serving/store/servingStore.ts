@@ -2,8 +2,8 @@ import type { AgentFile } from '../agents/learner';
 import type { SacUpdateExplained } from '../agents/sac';
 import type { ServingSummary } from '../engine/metrics';
 import type { PlatformId } from '../engine/platforms';
-import type { ServingLessonStep } from '../../../scenario/lessons';
-import type { ServingScenario } from '../../../scenario/schema';
+import type { ServingLessonStep } from '../lessons';
+import type { ServingScenario } from '../schema';
 import type {
   BackgroundView,
   LearningLive,
@@ -22,7 +22,7 @@ import type {
   ServingSweepResult,
 } from '../worker/servingProtocol';
 import type { WorkerClient } from '../../../store/restartingWorker';
-import { findServingLesson } from '../../../scenario/presets';
+import { findServingLesson } from '../presets';
 import { DEFAULT_SPEED, SERVING_SPEEDS } from '../../../store/constants';
 import { createLiveStore, editActions, markersOfLane, type EditActions, type LiveStore, type LiveWorld, type SharedLabState, type WorldTypes } from '../../../store/liveStore';
 import type { AskToStart } from '../../../store/longRun';

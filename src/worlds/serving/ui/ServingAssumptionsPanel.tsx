@@ -1,6 +1,6 @@
 import { PAPER_SCENARIO_READINGS, type ScenarioReadings } from '../scenario/servingReadings';
 import { READING_TEXTS } from '../../../scenario/readingTexts';
-import type { ServingScenario } from '../../../scenario/schema';
+import type { ServingScenario } from '../schema';
 import type { ServingStore } from '../store/servingStore';
 import { useStore } from 'zustand';
 import { SelectField } from '../../../ui/fields';

@@ -9,8 +9,9 @@ import { createUtilityBarsChart, type UtilityBarsData } from '../charts/utilityB
 import { createDecisionTimeChart, type DecisionTimeData } from '../charts/decisionTimeChart';
 import { laneColour } from '../../../charts/palette';
 import { BATCH_SIZES, INSTANCE_COUNTS } from '../engine/scheduler';
-import { SERVING_LESSONS } from '../../../scenario/presets';
-import type { HideableControl, ServingScenario } from '../../../scenario/schema';
+import { SERVING_LESSONS } from '../presets';
+import type { HideableControl } from '../../../scenario/schema';
+import type { ServingScenario } from '../schema';
 import { SERVING_LIMITS } from '../../../scenario/limits';
 import { SERVING_SCHEDULERS } from '../schedulers/registry';
 import { ServingTimeline } from './ServingTimeline';

@@ -1,5 +1,5 @@
-import { SERVING_PRESETS } from '../../../scenario/presets';
-import type { ServingScenario } from '../../../scenario/schema';
+import { SERVING_PRESETS } from '../presets';
+import type { ServingScenario } from '../schema';
 import type { AnyLabStore } from '../../../store/liveStore';
 import { createServingWorkerClient } from '../store/servingClient';
 import { createServingStore, type ServingStore } from '../store/servingStore';

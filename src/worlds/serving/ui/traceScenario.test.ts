@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeAnyScenarioLink } from '../../../scenario/link';
-import { SERVING_PRESETS } from '../../../scenario/presets';
-import { validateServingScenario, type ServingScenario } from '../../../scenario/schema';
+import { SERVING_PRESETS } from '../presets';
+import { validateServingScenario, type ServingScenario } from '../schema';
 import { TRACE_LIMITS } from '../scenario/servingTrace';
 import { servingLink, servingLinkHash, traceFileScenario, withoutTrace, withTrace } from './traceScenario';
 

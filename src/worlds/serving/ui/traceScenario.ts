@@ -1,6 +1,6 @@
 import { MODEL_IDS } from '../engine/models';
 import { encodeHeldScenarioLink, LINK_LIMITS } from '../../../scenario/link';
-import type { ServingScenario } from '../../../scenario/schema';
+import type { ServingScenario } from '../schema';
 import { parseTrace, traceLinkProblem, TRACE_LIMITS, type TracedRequestSpec } from '../scenario/servingTrace';
 
 export type ServingModels = ServingScenario['serving']['models'];

@@ -3,7 +3,7 @@ import type { AgentFile } from '../agents/learner';
 import { createLatencyPredictor } from '../agents/predictorAdapter';
 import { createLearningFactory, type AgentLibrary } from '../agents/registry';
 import type { Tf } from '../../../lib/tf';
-import type { ServingScenario } from '../../../scenario/schema';
+import type { ServingScenario } from '../schema';
 import { loadPageTf } from '../../../worker/pageTf';
 import { isLearningScheduler, type LearningFactory, type LearningSchedulerId } from '../schedulers/registry';
 

@@ -5,7 +5,7 @@
  * `expose`, so that tests call the very object the page talks to, in Node, with their own
  * learning loader and sweep clock.
  */
-import type { ServingScenario } from '../../../scenario/schema';
+import type { ServingScenario } from '../schema';
 import { parseWorldScenario } from '../../../scenario/parse';
 import { servingWorld } from '../world';
 import { isLearningScheduler, type LearningFactory } from '../schedulers/registry';

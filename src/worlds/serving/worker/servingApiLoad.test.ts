@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { SERVING_PRESETS } from '../../../scenario/presets';
-import type { ServingScenario } from '../../../scenario/schema';
+import { SERVING_PRESETS } from '../presets';
+import type { ServingScenario } from '../schema';
 import { servingApi } from './servingApi';
 import { ServingSession } from './servingSession';
 import { SweepRunner } from './servingSweeps';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PLATFORMS } from '../engine/platforms';
-import { SERVING_PRESETS } from '../../../scenario/presets';
-import type { ServingScenario } from '../../../scenario/schema';
+import { SERVING_PRESETS } from '../presets';
+import type { ServingScenario } from '../schema';
 import { runServingScenario } from '../scenario/servingRunner';
 import type { ServingFrame } from './servingProtocol';
 import { ServingSession } from './servingSession';

@@ -5,7 +5,7 @@
  */
 import type { ModelAction } from '../engine/scheduler';
 import { DiscreteSac } from '../agents/sac';
-import type { ServingScenario } from '../../../scenario/schema';
+import type { ServingScenario } from '../schema';
 import { servingLaneLabel, type ServingSchedulerId } from '../schedulers/registry';
 import type { BackgroundView, ServingMarker } from './servingProtocol';
 import { modelHooks, type Lane } from './servingLanes';

@@ -7,7 +7,7 @@ import type { AdmissionView, ModelAction, ServingScheduler } from '../engine/sch
 import { wrapDecide } from '../engine/scheduler';
 import type { ServingRunSpec } from '../engine/spec';
 import type { LaneRun } from '../scenario/deviceCopies';
-import type { ServingScenario } from '../../../scenario/schema';
+import type { ServingScenario } from '../schema';
 import { buildLaneRun, servingLaneParameters } from '../scenario/servingRunner';
 import { LearningScheduler } from '../agents/learningScheduler';
 import type { ReferenceResult } from '../schedulers/reference';

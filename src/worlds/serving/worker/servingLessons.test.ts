@@ -6,9 +6,9 @@ import { loadTfNode } from '../../../lib/tfNode';
 import type { ServingFrame } from './servingProtocol';
 import { ServingSession } from './servingSession';
 import { manualHost } from '../../../worker/testing/manualHost';
-import { findServingLesson, SERVING_LESSONS } from '../../../scenario/presets';
+import { findServingLesson, SERVING_LESSONS } from '../presets';
 import { runServingScenario } from '../scenario/servingRunner';
-import { validateServingScenario } from '../../../scenario/schema';
+import { validateServingScenario } from '../schema';
 
 let tf: Tf;
 beforeAll(async () => {

@@ -9,7 +9,8 @@ import type { SacUpdateExplained } from '../agents/sac';
 import type { ServingSummary } from '../engine/metrics';
 import type { ModelId } from '../engine/models';
 import type { PlatformId } from '../engine/platforms';
-import type { FieldError, ServingScenario } from '../../../scenario/schema';
+import type { FieldError } from '../../../scenario/schema';
+import type { ServingScenario } from '../schema';
 import type { Answer, LiveApi, LiveFrame, LoadResultOf, SeekResult, Speed } from '../../../worker/liveProtocol';
 
 /** A stretch of a learning lane's run during which a health warning held (worlds/serving/agents/health.ts). */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SERVING_PRESETS } from '../../../scenario/presets';
-import type { ServingScenario } from '../../../scenario/schema';
+import { SERVING_PRESETS } from '../presets';
+import type { ServingScenario } from '../schema';
 import { runServingScenario } from '../scenario/servingRunner';
 import { SERVING_SCHEDULERS } from '../schedulers/registry';
 import type { ServingFrame } from './servingProtocol';

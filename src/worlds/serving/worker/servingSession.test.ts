@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { manualHost as createManualHost } from '../../../worker/testing/manualHost';
-import { defaultPipelineScenario, SERVING_PRESETS } from '../../../scenario/presets';
-import type { ServingScenario } from '../../../scenario/schema';
+import { findPreset } from '../../../scenario/presets';
+import { SERVING_PRESETS } from '../presets';
+import type { ServingScenario } from '../schema';
 import { isLearningScheduler } from '../schedulers/registry';
 import { runServingScenario } from '../scenario/servingRunner';
 import type { ServingFrame } from './servingProtocol';
 import { SERIES_MAX_POINTS } from '../../../worker/liveLoop';
 import { ServingSession } from './servingSession';
 import { done } from '../../../worker/testing/answers';
+
+/** Another world's scenario, from the kit's list of presets (the lab's first one is the pipeline world's). */
+const otherWorldScenario = () => structuredClone(findPreset('default')!.scenario);
 
 const manualHost = () => createManualHost<ServingFrame>();
 
@@ -89,7 +93,7 @@ describe('ServingSession', () => {
     const { host } = manualHost();
     const session = new ServingSession(host);
     session.load(small());
-    const bad = session.load(defaultPipelineScenario());
+    const bad = session.load(otherWorldScenario());
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.errors[0]!.path).toBe('world');
     const invalid = session.load({ ...small(), seed: -4 });

@@ -13,7 +13,7 @@ import { PLATFORM_IDS, type PlatformId } from '../engine/platforms';
 import { BATCH_SIZES, INSTANCE_COUNTS } from '../engine/scheduler';
 import { parseWorldScenario } from '../../../scenario/parse';
 import { servingWorld } from '../world';
-import type { ServingScenario } from '../../../scenario/schema';
+import type { ServingScenario } from '../schema';
 import { servingCellLanes, type ServingLaneRunner } from '../scenario/servingRunner';
 import { sweepCells } from '../../../scenario/sweep';
 import { SERVING_SCHEDULERS, type LearningFactory } from '../schedulers/registry';

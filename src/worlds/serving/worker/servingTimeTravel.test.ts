@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SERVING_PRESETS } from '../../../scenario/presets';
-import type { ServingScenario } from '../../../scenario/schema';
+import { SERVING_PRESETS } from '../presets';
+import type { ServingScenario } from '../schema';
 import { isLearningScheduler } from '../schedulers/registry';
 import type { ServingFrame } from './servingProtocol';
 import { ServingSession } from './servingSession';

@@ -2,7 +2,7 @@ import { createLearningFactory, type AgentLibrary } from '../registry';
 import type { Tf } from '../../../../lib/tf';
 import { parseAnyScenario } from '../../../../scenario/parse';
 import { findPreset } from '../../../../scenario/presets';
-import type { ServingScenario } from '../../../../scenario/schema';
+import type { ServingScenario } from '../../schema';
 import { runServingCell } from '../../scenario/servingRunner';
 import { sweepCells } from '../../../../scenario/sweep';
 

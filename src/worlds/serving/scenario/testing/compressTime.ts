@@ -1,4 +1,4 @@
-import type { RateScheduleSpec, ServingScenario } from '../../../../scenario/schema';
+import type { RateScheduleSpec, ServingScenario } from '../../schema';
 
 /**
  * The same serving scenario with every time `factor` times shorter: the run, the rate

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PIPELINE_LESSONS, TEACHING_DATABASE } from './lessons';
-import { createPipelineLaneRuns } from '../worlds/pipeline/scenario/pipelineRunner';
+import { createPipelineLaneRuns } from './scenario/pipelineRunner';
 import { validatePipelineScenario } from './schema';
 
 describe('the lessons', () => {

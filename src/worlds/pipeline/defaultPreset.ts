@@ -3,20 +3,11 @@
  * the page's first load carries one scenario and not the gallery, the lessons and the serving
  * world's presets (ARCHITECTURE §7a′). `presets.ts` lists it first.
  */
-import { DEFAULT_PIPELINE_ASSUMPTIONS } from '../worlds/pipeline/engine/assumptions';
-import { SCENARIO_VERSION } from './limits';
-import type { AnyScenario, PipelineScenario, PipelineSpec } from './schema';
-import type { Sweep } from './sweep';
-
-/** A named scenario that reproduces a figure of a paper, or the lab's first impression. */
-export interface Preset {
-  readonly id: string;
-  /** The paper figure it reproduces, e.g. "ODIN Fig. 5(b)"; empty for the lab's own. */
-  readonly figure: string;
-  /** One line for the gallery and `npm run sim -- presets`. */
-  readonly description: string;
-  readonly scenario: AnyScenario;
-}
+import { DEFAULT_PIPELINE_ASSUMPTIONS } from './engine/assumptions';
+import { SCENARIO_VERSION } from '../../scenario/limits';
+import type { Preset } from '../../scenario/presets';
+import type { PipelineScenario, PipelineSpec } from './schema';
+import type { Sweep } from '../../scenario/sweep';
 
 /** A pipeline preset's scenario: the paper's defaults (VGG16 on 4 EPs, ODIN α=10, LLS, optimal, static) with `overrides`. */
 export function pipeline(title: string, overrides: Partial<PipelineSpec>, seed = 1, sweep?: Sweep): PipelineScenario {
