@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualHost } from '../../worker/testing/manualHost';
-import { registerWorld } from '../../worlds';
-import { queueLab, type QueueFrame } from './queueLive';
-import { QueueLaneRun, queueScenario, queueWorld, runQueueLane } from './queueWorld';
+import { manualHost } from '../../../worker/testing/manualHost';
+import { registerWorld } from '../..';
+import type { QueueFrame } from '../worker/queuePlugin';
+import { queueScenario } from '../schema';
+import { queueLaneRun, queueWorld, runQueueLane } from '../world';
+import { queueLab } from './queueLab';
 
 let unregister: () => void;
 beforeAll(() => {
@@ -19,7 +21,7 @@ function lab() {
 /** The lanes' summaries of a headless run to `timeMs`. */
 const headless = (timeMs: number) =>
   queueScenario().queue.lanes.map((_, k) => {
-    const run = new QueueLaneRun(queueScenario(), k);
+    const run = queueLaneRun(queueScenario(), k);
     run.advanceTo(timeMs);
     return run.summary();
   });

@@ -7,8 +7,10 @@ import type { AnyScenario } from '../../scenario/schema';
 import { sweepCells } from '../../scenario/sweep';
 import { runCell, sweepReport } from '../../scenario/sweepReport';
 import { defaultSweep, sweepableFields } from '../../ui/explore/fields';
-import { registerWorld, worldOf } from '../../worlds';
-import { queueScenario, queueWorld, runQueueLane, type QueueScenario, type QueueSummary } from './queueWorld';
+import { registerWorld, worldOf } from '..';
+import type { QueueSummary } from './engine/queueRun';
+import { queueScenario, type QueueScenario } from './schema';
+import { queueWorld, runQueueLane } from './world';
 
 // The kit's functions are typed over the list's worlds (AnyScenario); this world is added to
 // the list at run time only, so its scenarios are handed over as `AnyScenario`.

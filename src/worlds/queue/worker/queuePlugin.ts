@@ -1,20 +1,15 @@
-import { parseWorldScenario } from '../../scenario/parse';
-import type { AnyScenario } from '../../scenario/schema';
-import { createLiveStore, type LabView, type LiveClient, type LiveStore, type LiveWorld, type Loaded, type SharedLabState } from '../../store/liveStore';
-import { ColumnBuffer } from '../../store/series';
-import { BoundedSeries } from '../../worker/boundedSeries';
-import type { SessionHost } from '../../worker/liveLoop';
-import type { LiveFrame } from '../../worker/liveProtocol';
-import { LiveSession } from '../../worker/liveSession';
-import { liveApi } from '../../worker/liveWorker';
-import type { FrameContext, TimeTravel, WorldPlugin } from '../../worker/worldPlugin';
-import { QueueLaneRun, queueWorld, type QueueScenario, type QueueSummary } from './queueWorld';
+import { parseWorldScenario } from '../../../scenario/parse';
+import { BoundedSeries } from '../../../worker/boundedSeries';
+import type { LiveFrame } from '../../../worker/liveProtocol';
+import type { FrameContext, TimeTravel, WorldPlugin } from '../../../worker/worldPlugin';
+import type { QueueLaneRun, QueueSummary } from '../engine/queueRun';
+import type { QueueScenario } from '../schema';
+import { queueLaneRun, queueWorld } from '../world';
 
 /**
- * The queue world's live lab (ARCHITECTURE §7b, step 3): its plugin behind the kit's
- * `LiveSession`, its frame, and its part of a store made by `createLiveStore` — what a third
- * world writes to play, step and travel in time. Position: simulated ms; one point per
- * simulated second (the requests waiting then); back in time by replay from 0.
+ * The queue world's plugin behind the kit's `LiveSession` (ARCHITECTURE §7b, step 3), and its
+ * frame: what a third world writes to play, step and travel in time. Position: simulated ms;
+ * one point per simulated second (the requests waiting then); back in time by replay from 0.
  */
 
 /** Simulated ms per point of a lane's series (before the bounded series doubles it). */
@@ -47,7 +42,7 @@ interface QueueLoaded {
 }
 
 /** The queue world as the session sees it: no live edits, no checkpoints (it replays). */
-interface QueuePluginTypes {
+export interface QueuePluginTypes {
   readonly scenario: QueueScenario;
   readonly loaded: QueueLoaded;
   readonly frame: QueueFrame;
@@ -80,7 +75,7 @@ export class QueuePlugin implements WorldPlugin<QueuePluginTypes> {
   }
   private build(): void {
     const lanes = this.current().queue.lanes;
-    this.runs = lanes.map((_, k) => new QueueLaneRun(this.current(), k));
+    this.runs = lanes.map((_, k) => queueLaneRun(this.current(), k));
     this.series = lanes.map(() => new BoundedSeries<QueuePoint>((a, b) => ({ timeMs: b.timeMs, waiting: (a.waiting + b.waiting) / 2 })));
     this.nextPointMs = POINT_MS;
   }
@@ -128,60 +123,4 @@ export class QueuePlugin implements WorldPlugin<QueuePluginTypes> {
   frameExtra(context: FrameContext) {
     return { timeMs: this.position(), furthest: context.furthest };
   }
-}
-
-/**
- * The queue world as its store sees it. The store's scenarios are the list's (`AnyScenario`);
- * this world joins the list at run time only (`registerWorld`), so its scenario is typed as one.
- */
-interface QueueStoreTypes {
-  readonly scenario: AnyScenario;
-  readonly view: LabView;
-  readonly lane: QueueLaneInfo;
-  readonly live: QueueLaneLive;
-  readonly summary: QueueSummary;
-  readonly chunk: QueueChunk;
-  readonly series: ColumnBuffer<keyof QueueChunk, never>;
-  readonly marker: { readonly lane: number; readonly timeMs: number };
-  readonly frame: QueueFrame;
-  readonly loaded: Loaded<AnyScenario, QueueLaneInfo>;
-  readonly lessonStep: { readonly timeMs: number; readonly lane?: number };
-}
-
-/** Its part of the store: nothing of its own beyond the shared slices. */
-const queueStoreWorld: LiveWorld<QueueStoreTypes, object> = {
-  speeds: [1, 10, 100, 'max'],
-  speed: 10,
-  origin: 'time 0',
-  slice: () => ({}),
-  loaded: () => ({}),
-  newSeries: () => new ColumnBuffer<keyof QueueChunk, never>(['timeMs', 'waiting'], {}),
-  width: () => 0,
-  position: (frame) => frame.timeMs,
-  frame: (frame) => ({ furthest: frame.furthest }),
-  markerTarget: (marker) => ({ position: marker.timeMs }),
-  findLesson: () => undefined,
-  lessonTarget: (step) => ({ position: step.timeMs }),
-};
-
-/**
- * The queue lab in one thread: a `LiveSession` over its plugin on `host` (its clock and
- * timers), the kit's worker API over it (`liveApi`) as the page's client, and the store.
- */
-export function queueLab(host: Pick<SessionHost<QueueFrame>, 'now' | 'schedule'>): { readonly store: LiveStore<SharedLabState<QueueStoreTypes>>; readonly session: LiveSession<QueuePluginTypes> } {
-  let listener: ((frame: QueueFrame) => void) | null = null;
-  const session = new LiveSession<QueuePluginTypes>({ ...host, emit: (frame) => listener?.(frame) }, new QueuePlugin());
-  const api = liveApi(session, { subscribe: (callback) => (listener = callback) });
-  const client: LiveClient<QueueStoreTypes> = {
-    subscribe: async (onFrame) => void api.subscribe(onFrame),
-    load: async (scenario) => api.load(scenario) as unknown as Awaited<ReturnType<LiveClient<QueueStoreTypes>['load']>>,
-    play: async () => api.play(),
-    pause: async () => api.pause(),
-    step: async (amount) => api.step(amount),
-    reset: async () => api.reset(),
-    setSpeed: async (speed) => api.setSpeed(speed),
-    currentScenario: async () => api.currentScenario() as AnyScenario | null,
-    seek: async (position) => api.seek(position),
-  };
-  return { store: createLiveStore(client, queueStoreWorld, { now: () => 0, ask: () => true }), session };
 }

@@ -2,16 +2,18 @@
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createAxesFrame, layoutLinearAxes, PLOT_MARGIN } from '../../charts/axes';
-import { mountDataChart, type DataChart } from '../../charts/runtime';
+import { createAxesFrame, layoutLinearAxes, PLOT_MARGIN } from '../../../charts/axes';
+import { mountDataChart, type DataChart } from '../../../charts/runtime';
 import { scaleLinear, line } from 'd3';
-import { LabShell, type LabWorld } from '../../ui/shell/LabShell';
-import { StoreChartHost } from '../../ui/shell/StoreChartHost';
-import type { ShellStore } from '../../ui/shell/shellStore';
-import { manualHost } from '../../worker/testing/manualHost';
-import { registerWorld } from '../../worlds';
-import { queueLab, type QueueFrame } from './queueLive';
-import { queueScenario, queueWorld } from './queueWorld';
+import { LabShell, type LabWorld } from '../../../ui/shell/LabShell';
+import { StoreChartHost } from '../../../ui/shell/StoreChartHost';
+import type { ShellStore } from '../../../ui/shell/shellStore';
+import { manualHost } from '../../../worker/testing/manualHost';
+import { registerWorld } from '../..';
+import { queueScenario } from '../schema';
+import { queueLab } from '../store/queueLab';
+import type { QueueFrame } from '../worker/queuePlugin';
+import { queueWorld } from '../world';
 
 /**
  * The third world in the page shell (ARCHITECTURE §7b): the queue lab's store in the kit's
