@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { Inflate, zlibSync } from 'fflate';
 import { describe, expect, it, vi } from 'vitest';
 import { propertyTimeout, runs } from '../testing/propertySeed';
-import { scenarioArbitrary } from './arbitraries';
+import { scenarioArbitrary } from './testing/arbitraries';
 import v1Fixture from './fixtures/v1-default.json';
 import { encodeLinkJson, LINK_LIMITS } from './link';
 import { decodePipelineScenarioLink, encodePipelineScenarioLink } from '../worlds/pipeline/door';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { propertyTimeout, runs } from '../testing/propertySeed';
 import { LAYER_TIME_RANGE_MS } from '../worlds/pipeline/engine/profiles/validate';
-import { scenarioArbitrary } from './arbitraries';
+import { scenarioArbitrary } from './testing/arbitraries';
 import { parseAnyScenario } from './parse';
 import { runPipelineScenario } from '../worlds/pipeline/scenario/pipelineRunner';
 import { findPreset } from './presets';

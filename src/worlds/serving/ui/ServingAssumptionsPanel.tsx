@@ -1,5 +1,5 @@
 import { PAPER_SCENARIO_READINGS, type ScenarioReadings } from '../scenario/servingReadings';
-import { READING_TEXTS } from '../../../scenario/readingTexts';
+import { READING_TEXTS } from '../scenario/readingTexts';
 import type { ServingScenario } from '../schema';
 import type { ServingStore } from '../store/servingStore';
 import { useStore } from 'zustand';

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { INTERFERENCE_MODE_IDS, MODEL_IDS } from '../worlds/pipeline/engine/profiles/types';
-import { PIPELINE_SCHEDULER_IDS, PIPELINE_SCHEDULERS } from '../worlds/pipeline/schedulers/registry';
-import { pipelinePresets } from '../worlds/pipeline/presets';
-import type { Sweep } from './sweep';
-import { HIDEABLE_CONTROLS, PIPELINE_LIMITS, VIEW_MODES } from './schema';
-import { type InterferenceEventSpec, type PipelineLane, type PipelineSpec, type PipelineScenario } from '../worlds/pipeline/schema';
+import { INTERFERENCE_MODE_IDS, MODEL_IDS } from '../../worlds/pipeline/engine/profiles/types';
+import { PIPELINE_SCHEDULER_IDS, PIPELINE_SCHEDULERS } from '../../worlds/pipeline/schedulers/registry';
+import { pipelinePresets } from '../../worlds/pipeline/presets';
+import type { Sweep } from '../sweep';
+import { HIDEABLE_CONTROLS, PIPELINE_LIMITS, VIEW_MODES } from '../schema';
+import { type InterferenceEventSpec, type PipelineLane, type PipelineSpec, type PipelineScenario } from '../../worlds/pipeline/schema';
 
 /** An integer within one of the schema's `{ min, max }` bounds. */
 const within = (bounds: { readonly min: number; readonly max: number }) => fc.integer(bounds);

@@ -1,4 +1,4 @@
-import type { ScenarioReadings } from '../worlds/serving/scenario/servingReadings';
+import type { ScenarioReadings } from './servingReadings';
 
 /** How the Assumptions panel names a reading of BCEdge and its options, with the paper's words (ARCHITECTURE §3). */
 export interface ReadingText<K extends keyof ScenarioReadings = keyof ScenarioReadings> {
