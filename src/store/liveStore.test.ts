@@ -5,7 +5,8 @@ import type { PipelineScenario } from '../worlds/pipeline/schema';
 import type { PlaybackStatus, Speed } from '../worlds/pipeline/worker/pipelineProtocol';
 import type { RestartReason } from './restartingWorker';
 import { HISTORY_LIMIT } from './constants';
-import { createLiveStore, type AnyLabStore, type LaneFrame, type LiveClient, type LiveFrame, type LiveWorld, type WorldTypes } from './liveStore';
+import { createLiveStore, type AnyLabStore, type LaneFrame, type LiveClient, type LiveFrame, type LiveWorld } from './liveStore';
+import type { StoreTypes } from '../kit/worldTypes';
 import { ColumnBuffer } from './series';
 import { createPipelineStore } from '../worlds/pipeline/store/pipelineStore';
 import { createServingStore } from '../worlds/serving/store/servingStore';
@@ -27,7 +28,7 @@ interface TinyMarker {
   readonly lane: number;
   readonly at: number;
 }
-interface TinyTypes extends WorldTypes {
+interface TinyTypes extends StoreTypes {
   readonly scenario: PipelineScenario;
   readonly view: NonNullable<PipelineScenario['view']>;
   readonly lane: { readonly index: number };
@@ -37,7 +38,7 @@ interface TinyTypes extends WorldTypes {
   readonly series: ColumnBuffer<'at', 'items'>;
   readonly marker: TinyMarker;
   readonly frame: TinyFrame;
-  readonly loaded: { readonly ok: true; readonly scenario: PipelineScenario; readonly lanes: readonly { readonly index: number }[]; readonly label: string };
+  readonly loaded: { readonly scenario: PipelineScenario; readonly lanes: readonly { readonly index: number }[]; readonly label: string };
   readonly lessonStep: { readonly lane?: number; readonly at: number; readonly line?: number };
 }
 interface TinySlice {

@@ -1,20 +1,15 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { subscribeWithSelector } from 'zustand/middleware';
-import type { HideableControl, VIEW_MODES } from '../scenario/limits';
-import type { AnyScenario, FieldError } from '../scenario/schema';
-import type { Answer, LiveFrame, PlaybackStatus, Speed } from '../worker/liveProtocol';
+import type { FieldError } from '../scenario/schema';
+import type { Answer, PlaybackStatus, Speed } from '../worker/liveProtocol';
 import { FPS_WINDOW_MS } from './constants';
 import { historyActions, lessonScenario, type HistoryActions, type LoadErrors, type ScenarioSource } from './history';
 import { browserAsk, longRunGuard, type AskToStart } from './longRun';
 import { PendingStart } from './pendingStart';
 import { momentIn, momentOf, withoutMoment, type Moment } from './moment';
 import type { RestartReason } from './restartingWorker';
-
-/** How a lab is shown (carried by the link): normal or presentation, the parts a classroom hides. */
-export interface LabView {
-  readonly mode: (typeof VIEW_MODES)[number];
-  readonly hide: readonly HideableControl[];
-}
+import type { LabView, StoreTypes } from '../kit/worldTypes';
+export type { LabView, LaneFrame, LaneSeries } from '../kit/worldTypes';
 
 /** The view of a scenario without `view`: normal, nothing hidden, Explore and Claims closed. */
 export const DEFAULT_VIEW = { mode: 'normal', hide: [] } as const satisfies LabView;
@@ -25,57 +20,19 @@ export function isDefaultView(view: LabView): boolean {
   return view.mode === 'normal' && view.hide.length === 0 && open.explore !== true && open.claims !== true;
 }
 
-/** A lane's series buffer as the shared slices use it (`series.ts`). */
-export interface LaneSeries<Chunk> {
-  readonly length: number;
-  /** Appends a frame's points (or replaces everything with them); `width` values per point in the wide columns. */
-  add(chunk: Chunk, replace: boolean, width: number): void;
-}
-
-/** One lane of a frame as the shared slices read it: new points of its series and its state now. */
-export interface LaneFrame<Chunk, Live> {
-  readonly points: Chunk;
-  readonly live: Live;
-}
-
 export type { LiveFrame } from '../worker/liveProtocol';
 
-/** What a good `load` answers, at the least. */
-export interface Loaded<S, L> {
-  readonly ok: true;
-  readonly scenario: S;
-  readonly lanes: readonly L[];
-}
-
-/**
- * The types a world brings to its store: its scenario and view, a lane as `load` describes
- * it, a lane's live state and summary, its series (chunk and buffer), its time-line markers,
- * its frame, what a good `load` answers and a lesson's step.
- */
-export interface WorldTypes {
-  readonly scenario: AnyScenario;
-  readonly view: LabView;
-  readonly lane: { readonly index: number };
-  readonly live: unknown;
-  readonly summary: unknown;
-  readonly chunk: unknown;
-  readonly series: LaneSeries<this['chunk']>;
-  /** `lane` −1: a marker of every lane (interference, a tenant). */
-  readonly marker: { readonly lane: number };
-  /** The world's frame: the generic frame of `liveProtocol.ts` over its lanes. */
-  readonly frame: LiveFrame<LaneFrame<this['chunk'], this['live']>, this['summary']>;
-  readonly loaded: Loaded<this['scenario'], this['lane']>;
-  readonly lessonStep: { readonly lane?: number };
-}
+/** What a good `load` answers: `ok` and the world's `loaded`. */
+export type LoadedAnswer<T extends StoreTypes> = { readonly ok: true } & T['loaded'];
 
 type Failed = { readonly ok: false; readonly errors: readonly FieldError[] };
 
 /** What the shared slices ask of a world's worker client (both clients are derived from their API: `WorkerClient`). */
-export interface LiveClient<T extends WorldTypes> {
+export interface LiveClient<T extends StoreTypes> {
   subscribe(onFrame: (frame: T['frame']) => void): Promise<void>;
   /** Calls `listener` when the simulation had to be restarted (its state is gone). */
   onCrash?(listener: (reason: RestartReason) => void): void;
-  load(scenario: unknown): Promise<T['loaded'] | Failed>;
+  load(scenario: unknown): Promise<LoadedAnswer<T> | Failed>;
   play(): Promise<void>;
   pause(): Promise<void>;
   step(amount: number): Promise<Answer>;
@@ -86,7 +43,7 @@ export interface LiveClient<T extends WorldTypes> {
 }
 
 /** The scenario, its lanes, the errors of the last load, undo history and view. */
-export interface SharedScenarioSlice<T extends WorldTypes = WorldTypes> {
+export interface SharedScenarioSlice<T extends StoreTypes = StoreTypes> {
   /** The scenario running now (null before the first load). */
   scenario: T['scenario'] | null;
   lanes: readonly T['lane'][];
@@ -115,7 +72,7 @@ export interface SharedPlaybackSlice {
   position: number;
 }
 
-export interface SharedResultsSlice<T extends WorldTypes = WorldTypes> {
+export interface SharedResultsSlice<T extends StoreTypes = StoreTypes> {
   /** Increases with every frame: charts subscribe to it and read the buffers below. */
   version: number;
   generation: number;
@@ -127,7 +84,7 @@ export interface SharedResultsSlice<T extends WorldTypes = WorldTypes> {
 }
 
 /** The time line: how far the run has been (in `position`'s unit), and its markers up to there. */
-export interface SharedTimelineSlice<T extends WorldTypes = WorldTypes> {
+export interface SharedTimelineSlice<T extends StoreTypes = StoreTypes> {
   furthest: number;
   timelineMarkers: readonly T['marker'][];
   /** Why the last jump to a marker went nowhere (none ahead, none before); null once one went. */
@@ -150,7 +107,7 @@ export interface SeekTarget {
   readonly step?: number;
 }
 
-export interface SharedActions<T extends WorldTypes = WorldTypes> extends HistoryActions<T['scenario']> {
+export interface SharedActions<T extends StoreTypes = StoreTypes> extends HistoryActions<T['scenario']> {
   /** Presentation mode and hidden parts (a classroom link); kept in the scenario unless it is the default. */
   setView(view: T['view']): void;
   /**
@@ -184,7 +141,7 @@ export interface SharedActions<T extends WorldTypes = WorldTypes> extends Histor
 }
 
 /** What every lab's store holds and does, whatever its world (ARCHITECTURE §1, step 3). */
-export type SharedLabState<T extends WorldTypes = WorldTypes> = SharedScenarioSlice<T> &
+export type SharedLabState<T extends StoreTypes = StoreTypes> = SharedScenarioSlice<T> &
   SharedPlaybackSlice &
   SharedResultsSlice<T> &
   SharedTimelineSlice<T> &
@@ -207,18 +164,18 @@ export function markersOfLane<M extends { readonly lane: number }>(markers: read
   return markers.filter((m) => m.lane === -1 || m.lane === lane);
 }
 
-type State<T extends WorldTypes, W> = SharedLabState<T> & W;
-type Set<T extends WorldTypes, W> = StoreApi<State<T, W>>['setState'];
-type Get<T extends WorldTypes, W> = StoreApi<State<T, W>>['getState'];
+type State<T extends StoreTypes, W> = SharedLabState<T> & W;
+type Set<T extends StoreTypes, W> = StoreApi<State<T, W>>['setState'];
+type Get<T extends StoreTypes, W> = StoreApi<State<T, W>>['getState'];
 
 /** What the shared slices lend a world's own actions. */
 /** A lesson as the store walks it: the scenario it opens and where each step takes the run. */
-export interface WorldLesson<T extends WorldTypes> {
+export interface WorldLesson<T extends StoreTypes> {
   readonly scenario: T['scenario'];
   readonly steps: readonly T['lessonStep'][];
 }
 
-export interface WorldTools<T extends WorldTypes> {
+export interface WorldTools<T extends StoreTypes> {
   /** Records the scenario before a change, for undo (a new change clears redo). */
   remember(before: T['scenario'] | null): void;
   /** Applies an edit to the current scenario and reloads it (a fresh run), with history. */
@@ -271,7 +228,7 @@ export function editActions<Api, K extends keyof Api>(
  * A world's part of its store: its own state and actions (`slice`), and how the shared
  * slices read its loads, frames, markers and lessons.
  */
-export interface LiveWorld<T extends WorldTypes, W extends object> {
+export interface LiveWorld<T extends StoreTypes, W extends object> {
   /** The speeds its playback offers, and the one it starts at. */
   readonly speeds: readonly Speed[];
   readonly speed: Speed;
@@ -280,7 +237,7 @@ export interface LiveWorld<T extends WorldTypes, W extends object> {
   /** The world's own state and actions. */
   slice(set: Set<T, W>, get: Get<T, W>, tools: WorldTools<T>): W;
   /** What a good load sets besides the scenario, its lanes, view and selected lane. */
-  loaded(result: T['loaded'], state: State<T, W>): Partial<State<T, W>>;
+  loaded(result: LoadedAnswer<T>, state: State<T, W>): Partial<State<T, W>>;
   /** Set with every answer of a load, good or bad. */
   readonly settled?: Partial<State<T, W>>;
   /** What a scenario the worker changed in place also sets. */
@@ -322,7 +279,7 @@ export interface LiveStoreOptions {
  * applied once), wired to the world's worker client, with the world's own slice on top.
  * Charts subscribe to `version` and read the series buffers; React components select single values.
  */
-export function createLiveStore<T extends WorldTypes, W extends object>(client: LiveClient<T>, world: LiveWorld<T, W>, options: LiveStoreOptions = {}): LiveStore<State<T, W>> {
+export function createLiveStore<T extends StoreTypes, W extends object>(client: LiveClient<T>, world: LiveWorld<T, W>, options: LiveStoreOptions = {}): LiveStore<State<T, W>> {
   const now = options.now ?? (() => performance.now());
   const startAllowed = longRunGuard(options.ask ?? browserAsk);
   const frameTimes: number[] = [];
@@ -331,7 +288,7 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
   let pending: PendingStart = null as unknown as PendingStart;
 
   /** What a good load sets (also when a restarted worker is given the scenario back). */
-  const loadedState = (result: T['loaded'], state: S): Partial<S> => {
+  const loadedState = (result: LoadedAnswer<T>, state: S): Partial<S> => {
     // The lab holds the scenario without the moment it was opened at (`moment.ts`).
     const scenario = withoutMoment(result.scenario);
     const shared: Partial<SharedLabState<T>> = {
@@ -359,7 +316,7 @@ export function createLiveStore<T extends WorldTypes, W extends object>(client: 
       }
     };
 
-    const applyLoad = (result: T['loaded'] | Failed, source: ScenarioSource): boolean => {
+    const applyLoad = (result: LoadedAnswer<T> | Failed, source: ScenarioSource): boolean => {
       if (!result.ok) {
         set({ errors: { source, errors: result.errors }, ...world.settled } as Partial<S>);
         return false;

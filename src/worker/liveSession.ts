@@ -8,9 +8,10 @@
  */
 import { CheckpointLog, EditLog, LiveLoop, type PlaybackStatus, type SessionHost, type Speed } from './liveLoop';
 import type { Answer, LiveFrame, LoadResultOf, Refused, SeekResult } from './liveProtocol';
-import type { FrameContext, WorldPlugin, WorldTypes } from './worldPlugin';
+import type { FrameContext, WorldPlugin } from './worldPlugin';
+import type { SessionTypes } from '../kit/worldTypes';
 
-export class LiveSession<T extends WorldTypes> {
+export class LiveSession<T extends SessionTypes> {
   protected readonly loop: LiveLoop;
   protected readonly edits = new EditLog<T['edit']>();
   private readonly checkpoints: CheckpointLog<T['checkpoint']> | null;

@@ -10,7 +10,7 @@ import { transfer } from 'comlink';
 import type { SessionHost } from './liveLoop';
 import type { Answer, LiveApi, LoadResultOf } from './liveProtocol';
 import { describeValue, refuse, type LiveSession } from './liveSession';
-import type { WorldTypes } from './worldPlugin';
+import type { SessionTypes } from '../kit/worldTypes';
 
 /** The worker's session host and the page's frame callback behind it (registered by `subscribe`); the session never waits for the page. */
 export function workerHost<F>(): { readonly host: SessionHost<F>; subscribe(callback: (frame: F) => void): void } {
@@ -30,7 +30,7 @@ export function workerHost<F>(): { readonly host: SessionHost<F>; subscribe(call
 }
 
 /** The generic calls, answered by any world's session. */
-export function liveApi<T extends WorldTypes>(
+export function liveApi<T extends SessionTypes>(
   session: LiveSession<T>,
   frames: { subscribe(callback: (frame: T['frame']) => void): void },
 ): LiveApi<T['frame'], LoadResultOf<T['loaded']>, T['scenario']> & { load(scenario: unknown): LoadResultOf<T['loaded']> } {
@@ -65,7 +65,7 @@ export interface EditDone {
  * call per edit, and the comparison of the scenarios before and after made here, in the worker,
  * once (an edit may replay from a point or restart the run: only the scenario says).
  */
-export function liveEdits<T extends WorldTypes, A extends Record<string, (...args: never[]) => Answer | Promise<Answer>>>(session: LiveSession<T>, calls: A): A {
+export function liveEdits<T extends SessionTypes, A extends Record<string, (...args: never[]) => Answer | Promise<Answer>>>(session: LiveSession<T>, calls: A): A {
   const wrapped: Record<string, (...args: never[]) => Answer<Partial<EditDone>> | Promise<Answer<Partial<EditDone>>>> = {};
   for (const [name, call] of Object.entries(calls)) {
     wrapped[name] = (...args) => {

@@ -7,20 +7,7 @@
 import type { FieldError } from '../scenario/schema';
 import type { CheckpointBudget, PacedWorld, PlaybackStatus, SessionHost, Speed } from './liveLoop';
 import type { LiveFrame } from './liveProtocol';
-
-/** The types a world plugs in. */
-export interface WorldTypes {
-  /** The world's whole scenario (validated). */
-  readonly scenario: unknown;
-  /** What `load` answers on success, besides `ok`. */
-  readonly loaded: object;
-  /** The world's frame: the generic frame over its lane data, plus its own fields. */
-  readonly frame: LiveFrame<unknown, unknown>;
-  /** A live edit, replayable: applying it again at its position gives what it gave the first time. */
-  readonly edit: unknown;
-  /** The world's lanes at a position (worlds that replay from the start have none). */
-  readonly checkpoint: unknown;
-}
+import type { SessionTypes } from '../kit/worldTypes';
 
 /** The world's own frame fields (the shared ones are the session's). */
 export type FrameExtra<F> = Omit<F, keyof LiveFrame<unknown, unknown>>;
@@ -48,7 +35,7 @@ export interface FrameContext {
  * frame for what that work changed: when one is due, or at once with `force` (with the
  * summaries, unless the run plays).
  */
-export interface SessionContext<T extends WorldTypes> extends Pick<SessionHost<T['frame']>, 'now' | 'schedule' | 'background'> {
+export interface SessionContext<T extends SessionTypes> extends Pick<SessionHost<T['frame']>, 'now' | 'schedule' | 'background'> {
   readonly report: (force: boolean) => void;
   readonly generation: () => number;
   readonly status: () => PlaybackStatus;
@@ -79,7 +66,7 @@ export type TimeTravel<C> =
   | { readonly by: 'replay'; rebuild(): void };
 
 /** A world plugged into `LiveSession`: positions, pacing and lanes (`PacedWorld`) and the rest. */
-export interface WorldPlugin<T extends WorldTypes> extends PacedWorld {
+export interface WorldPlugin<T extends SessionTypes> extends PacedWorld {
   readonly timeTravel: TimeTravel<T['checkpoint']>;
   /** The speed a fresh session plays at, and the bounds `setSpeed` accepts. */
   readonly initialSpeed: Speed;

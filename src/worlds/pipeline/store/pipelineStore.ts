@@ -1,11 +1,9 @@
-import type { PipelineSummary } from '../engine/metrics';
-import type { PipelineScenario } from '../schema';
-import type { PipelineLessonStep } from '../lessons';
-import type { PipelineEventView, PipelineFrame, PipelineApi, PipelineLaneInfo, PipelineLaneLive, PipelineLoadResult, PipelineMarker, PipelineSeriesChunk, PipelineTeachingFrame } from '../worker/pipelineProtocol';
+import type { PipelineEventView, PipelineFrame, PipelineApi, PipelineMarker, PipelineTeachingFrame } from '../worker/pipelineProtocol';
 import { PIPELINE_TIMELINE_MARKERS } from '../worker/pipelineProtocol';
 import type { WorkerClient } from '../../../store/restartingWorker';
 import { DEFAULT_SPEED, PIPELINE_SPEEDS } from '../../../store/constants';
-import { createLiveStore, editActions, markersOfLane, type EditActions, type LiveStore, type LiveWorld, type SeekTarget, type SharedLabState, type WorldTypes } from '../../../store/liveStore';
+import { createLiveStore, editActions, markersOfLane, type EditActions, type LiveStore, type LiveWorld, type SeekTarget, type SharedLabState } from '../../../store/liveStore';
+import type { PipelineTypes } from '../types';
 import { PipelineSeriesBuffer } from './pipelineSeriesBuffer';
 import { MarkerBuffer } from '../../../store/series';
 import { foldTrials, scheduledMarkers } from './pipelineMarkers';
@@ -20,22 +18,7 @@ export { PIPELINE_SPEEDS } from '../../../store/constants';
 export { DEFAULT_VIEW } from '../../../store/liveStore';
 export type { LoadErrors, ScenarioSource } from '../../../store/history';
 
-export type PipelineScenarioView = NonNullable<PipelineScenario['view']>;
-
-/** The pipeline world's types, as its store holds them. */
-export interface PipelineTypes extends WorldTypes {
-  readonly scenario: PipelineScenario;
-  readonly view: PipelineScenarioView;
-  readonly lane: PipelineLaneInfo;
-  readonly live: PipelineLaneLive;
-  readonly summary: PipelineSummary;
-  readonly chunk: PipelineSeriesChunk;
-  readonly series: PipelineSeriesBuffer;
-  readonly marker: PipelineMarker;
-  readonly frame: PipelineFrame;
-  readonly loaded: Extract<PipelineLoadResult, { ok: true }>;
-  readonly lessonStep: PipelineLessonStep;
-}
+export type PipelineScenarioView = PipelineTypes['view'];
 
 /** The pipeline worker's live edits, as store actions (`EditActions`). */
 export type PipelineEdits = EditActions<PipelineApi, 'addEvent' | 'removeEvent' | 'setLaneParameter' | 'setDetectionThreshold'>;

@@ -12,6 +12,7 @@ import type { SessionHost } from '../../../worker/liveLoop';
 import { describeValue, indexProblem, LiveSession, refuse } from '../../../worker/liveSession';
 import { PipelineSeriesBuilder, type PipelineSeriesSnapshot } from './pipelineSeries';
 import type { FrameContext, FrameExtra, SessionContext, TimeTravel, WorldPlugin } from '../../../worker/worldPlugin';
+import type { PipelineTypes } from '../types';
 
 /**
  * Markers sent per frame at most (the newest). At full speed thousands of detections and
@@ -71,15 +72,6 @@ export interface PipelineCheckpoint {
 
 /** A change made live (placed workload, α, threshold), replayed at its query after a seek: it applies before the next query is served. */
 export type PipelineEdit = () => void;
-
-/** The pipeline world's types in the generic session. */
-export interface PipelineTypes {
-  readonly scenario: PipelineScenario;
-  readonly loaded: PipelineLoaded;
-  readonly frame: PipelineFrame;
-  readonly edit: PipelineEdit;
-  readonly checkpoint: PipelineCheckpoint;
-}
 
 /**
  * The pipeline world (ODIN) as a plugin of the live session: every lane of a scenario

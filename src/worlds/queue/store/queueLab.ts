@@ -1,11 +1,12 @@
 import type { AnyScenario } from '../../../scenario/schema';
-import { createLiveStore, type LabView, type LiveClient, type LiveStore, type LiveWorld, type Loaded, type SharedLabState } from '../../../store/liveStore';
+import { createLiveStore, type LabView, type LiveClient, type LiveStore, type LiveWorld, type SharedLabState } from '../../../store/liveStore';
 import { ColumnBuffer } from '../../../store/series';
+import type { LoadedLanes, StoreTypes } from '../../../kit/worldTypes';
 import type { SessionHost } from '../../../worker/liveLoop';
 import { LiveSession } from '../../../worker/liveSession';
 import { liveApi } from '../../../worker/liveWorker';
 import type { QueueSummary } from '../engine/queueRun';
-import { QueuePlugin, type QueueChunk, type QueueFrame, type QueueLaneInfo, type QueueLaneLive, type QueuePluginTypes } from '../worker/queuePlugin';
+import { QueuePlugin, type QueueChunk, type QueueFrame, type QueueLaneInfo, type QueueLaneLive, type QueueSessionTypes } from '../worker/queuePlugin';
 
 /**
  * The queue world's part of a store made by `createLiveStore` (ARCHITECTURE §7b, step 3), and
@@ -14,10 +15,12 @@ import { QueuePlugin, type QueueChunk, type QueueFrame, type QueueLaneInfo, type
  */
 
 /**
- * The queue world as its store sees it. The store's scenarios are the list's (`AnyScenario`);
- * this world joins the list at run time only (`registerWorld`), so its scenario is typed as one.
+ * The queue world's types as its store reads them (`StoreTypes`). A world of the list writes
+ * one `WorldTypes` for both sides (`src/worlds/<id>/types.ts`); the store's scenarios are the
+ * list's (`AnyScenario`) and this world joins the list at run time only (`registerWorld`), so its
+ * store types its scenario as one and its session (`QueueSessionTypes`) as its own.
  */
-interface QueueStoreTypes {
+interface QueueStoreTypes extends StoreTypes {
   readonly scenario: AnyScenario;
   readonly view: LabView;
   readonly lane: QueueLaneInfo;
@@ -27,7 +30,7 @@ interface QueueStoreTypes {
   readonly series: ColumnBuffer<keyof QueueChunk, never>;
   readonly marker: { readonly lane: number; readonly timeMs: number };
   readonly frame: QueueFrame;
-  readonly loaded: Loaded<AnyScenario, QueueLaneInfo>;
+  readonly loaded: LoadedLanes<AnyScenario, QueueLaneInfo>;
   readonly lessonStep: { readonly timeMs: number; readonly lane?: number };
 }
 
@@ -51,9 +54,9 @@ const queueStoreWorld: LiveWorld<QueueStoreTypes, object> = {
  * The queue lab in one thread: a `LiveSession` over its plugin on `host` (its clock and
  * timers), the kit's worker API over it (`liveApi`) as the page's client, and the store.
  */
-export function queueLab(host: Pick<SessionHost<QueueFrame>, 'now' | 'schedule'>): { readonly store: LiveStore<SharedLabState<QueueStoreTypes>>; readonly session: LiveSession<QueuePluginTypes> } {
+export function queueLab(host: Pick<SessionHost<QueueFrame>, 'now' | 'schedule'>): { readonly store: LiveStore<SharedLabState<QueueStoreTypes>>; readonly session: LiveSession<QueueSessionTypes> } {
   let listener: ((frame: QueueFrame) => void) | null = null;
-  const session = new LiveSession<QueuePluginTypes>({ ...host, emit: (frame) => listener?.(frame) }, new QueuePlugin());
+  const session = new LiveSession<QueueSessionTypes>({ ...host, emit: (frame) => listener?.(frame) }, new QueuePlugin());
   const api = liveApi(session, { subscribe: (callback) => (listener = callback) });
   const client: LiveClient<QueueStoreTypes> = {
     subscribe: async (onFrame) => void api.subscribe(onFrame),

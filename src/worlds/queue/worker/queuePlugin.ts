@@ -2,6 +2,7 @@ import { parseWorldScenario } from '../../../scenario/parse';
 import { BoundedSeries } from '../../../worker/boundedSeries';
 import type { LiveFrame } from '../../../worker/liveProtocol';
 import type { FrameContext, TimeTravel, WorldPlugin } from '../../../worker/worldPlugin';
+import type { SessionTypes } from '../../../kit/worldTypes';
 import type { QueueLaneRun, QueueSummary } from '../engine/queueRun';
 import type { QueueScenario } from '../schema';
 import { queueLaneRun, queueWorld } from '../world';
@@ -41,8 +42,8 @@ interface QueueLoaded {
   readonly lanes: readonly QueueLaneInfo[];
 }
 
-/** The queue world as the session sees it: no live edits, no checkpoints (it replays). */
-export interface QueuePluginTypes {
+/** The queue world's types as its session reads them (`SessionTypes`): no live edits, no checkpoints (it replays). */
+export interface QueueSessionTypes extends SessionTypes {
   readonly scenario: QueueScenario;
   readonly loaded: QueueLoaded;
   readonly frame: QueueFrame;
@@ -51,7 +52,7 @@ export interface QueuePluginTypes {
 }
 
 /** The queue world's plugin: its lanes (`QueueLaneRun`), run a point at a time. */
-export class QueuePlugin implements WorldPlugin<QueuePluginTypes> {
+export class QueuePlugin implements WorldPlugin<QueueSessionTypes> {
   readonly unitsPerSpeedSecond = 1000;
   readonly integral = false;
   readonly initialSpeed = 10;

@@ -1,30 +1,14 @@
 import type { AgentFile } from '../agents/learner';
 import type { SacUpdateExplained } from '../agents/sac';
-import type { ServingSummary } from '../engine/metrics';
+
 import type { PlatformId } from '../engine/platforms';
-import type { ServingLessonStep } from '../lessons';
-import type { ServingScenario } from '../schema';
-import type {
-  BackgroundView,
-  LearningLive,
-  ServingApi,
-  ServingFrame,
-  ServingLaneInfo,
-  ServingLaneLive,
-  ServingLoadResult,
-  ServingMarker,
-  ServingModelInfo,
-  ServingLaneSearch,
-  ServingSeriesChunk,
-  Figure1Cells,
-  RpsSweepLines,
-  ServingSweepRequest,
-  ServingSweepResult,
-} from '../worker/servingProtocol';
+
+import type { BackgroundView, LearningLive, ServingApi, ServingFrame, ServingMarker, ServingModelInfo, ServingLaneSearch, Figure1Cells, RpsSweepLines, ServingSweepRequest, ServingSweepResult } from '../worker/servingProtocol';
 import type { WorkerClient } from '../../../store/restartingWorker';
 import { findServingLesson } from '../presets';
 import { DEFAULT_SPEED, SERVING_SPEEDS } from '../../../store/constants';
-import { createLiveStore, editActions, markersOfLane, type EditActions, type LiveStore, type LiveWorld, type SharedLabState, type WorldTypes } from '../../../store/liveStore';
+import { createLiveStore, editActions, markersOfLane, type EditActions, type LiveStore, type LiveWorld, type SharedLabState } from '../../../store/liveStore';
+import type { ServingTypes } from '../types';
 import type { AskToStart } from '../../../store/longRun';
 import { isWorkerRestarted } from '../../../store/restartingWorker';
 import { ServingSeriesBuffer } from './servingSeriesBuffer';
@@ -35,24 +19,7 @@ export type ServingClient = WorkerClient<ServingApi, ServingFrame>;
 export { ServingSeriesBuffer, type ServingModelColumn, type ServingModelIntColumn, type ServingPointColumn } from './servingSeriesBuffer';
 export { SERVING_SPEEDS } from '../../../store/constants';
 
-export type ServingView = NonNullable<ServingScenario['view']>;
-
-/** The serving world's types, as its store holds them. */
-export interface ServingTypes extends WorldTypes {
-  readonly scenario: ServingScenario;
-  readonly view: ServingView;
-  readonly lane: ServingLaneInfo;
-  /** Null while a reference lane waits for its plan. */
-  readonly live: ServingLaneLive | null;
-  /** Null while a reference lane waits for its plan. */
-  readonly summary: ServingSummary | null;
-  readonly chunk: ServingSeriesChunk;
-  readonly series: ServingSeriesBuffer;
-  readonly marker: ServingMarker;
-  readonly frame: ServingFrame;
-  readonly loaded: Extract<ServingLoadResult, { ok: true }>;
-  readonly lessonStep: ServingLessonStep;
-}
+export type ServingView = ServingTypes['view'];
 
 /** One of the worker's sweeps as the page shows it: the request, its progress and its result. */
 export interface ServingSweepState<R> {

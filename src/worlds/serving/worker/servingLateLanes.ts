@@ -11,7 +11,8 @@ import { referencePlanKey, ReferenceSearches, type SearchRequest, type SearchWor
 import type { ServingEdit } from './servingEdits';
 import type { Lane } from './servingLanes';
 import type { ServingLaneInfo } from './servingProtocol';
-import type { SessionContext, WorldTypes } from '../../../worker/worldPlugin';
+import type { SessionContext } from '../../../worker/worldPlugin';
+import type { SessionTypes } from '../../../kit/worldTypes';
 
 /**
  * A lane not drawn yet (ARCHITECTURE §3): a reference lane whose search runs beside the run
@@ -126,7 +127,7 @@ export interface LateLanesWorld extends ChaseSteps {
   /** The learners' builder, null while TensorFlow.js is not at hand. */
   learningFactory(): LearningFactory | null;
   /** The world's session: the wall clock, its own work between the loop's ticks, frames. */
-  session(): Pick<SessionContext<WorldTypes>, 'now' | 'schedule' | 'background' | 'report'>;
+  session(): Pick<SessionContext<SessionTypes>, 'now' | 'schedule' | 'background' | 'report'>;
   /** Builds a lane at time 0 (a reference lane with its plans, one per device copy). */
   buildLane(info: ServingLaneInfo, plans?: readonly ReferenceResult[]): Lane;
   /** Lanes joined the others: the next frame carries every lane's points again. */

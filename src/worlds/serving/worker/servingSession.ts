@@ -23,16 +23,7 @@ import { runningLaneFrame, servingLaneSummary, waitingFrame } from './servingFra
 import { buildLane, recordSlot, servingLaneInfo, type Lane } from './servingLanes';
 import { disposeLane, LateLanes, waitingFor, type AnyLane, type WaitingLane } from './servingLateLanes';
 import type { FrameContext, FrameExtra, SessionContext, TimeTravel, WorldPlugin } from '../../../worker/worldPlugin';
-
-/** The serving world's types in the generic session. */
-export interface ServingTypes {
-  readonly scenario: ServingScenario;
-  readonly loaded: ServingLoaded;
-  readonly frame: ServingFrame;
-  readonly edit: ServingEdit;
-  /** Every lane and the session's own state at a time (see `ServingPlugin`). */
-  readonly checkpoint: ServingCheckpoint;
-}
+import type { ServingTypes } from '../types';
 
 /**
  * The serving world (BCEdge) as a plugin of the live session: every lane of a serving
