@@ -57,7 +57,7 @@ const viewSchema = (lanes: number) => z.strictObject({
 
 /**
  * The fields every world's scenario has around its body, written once for every world (the
- * queue world of the test tree too): `head` (version, world, title, seed) comes before the
+ * queue world, src/worlds/queue/, too): `head` (version, world, title, seed) comes before the
  * body and `tail` (the percentile method, the sweep, the view; `lanes`: the world's most lanes)
  * after it, the order a document lists them in.
  */

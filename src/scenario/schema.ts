@@ -95,7 +95,7 @@ export function validatorOf<S extends { readonly world: string; readonly seed: n
     const checked = checkWith(schema, input);
     if (!checked.ok) return checked;
     // checkSweep finds the world in the list by the scenario's id: a world's scenario is one of
-    // the list's once the world is registered (the queue world of the test tree is added at run time).
+    // the list's once the world is registered (the queue world, registered by its tests, is added at run time).
     const sweepErrors = checkSweep(checked.value as unknown as AnyScenario, errorsOf);
     return sweepErrors.length > 0 ? { ok: false, errors: sweepErrors } : { ok: true, scenario: checked.value };
   };

@@ -13,7 +13,7 @@ const list = () => [pipelineWorld, servingWorld] as const;
 // Built on first use: the worlds' modules import kit modules that import this one, so the
 // list cannot be read while those modules are still loading.
 let built: readonly World<WorldScenario>[] | undefined;
-/** Worlds added from outside the list (`registerWorld`): the test tree's small third world. */
+/** Worlds added from outside the list (`registerWorld`): the queue world (src/worlds/queue/), which its tests register. */
 const added: World<WorldScenario>[] = [];
 
 /** The worlds, in order. */
@@ -23,7 +23,7 @@ export function worlds(): readonly World<AnyScenario>[] {
 }
 
 /**
- * Adds a world after the list's (the test tree's third world proves that the kit runs a world
+ * Adds a world after the list's (the queue world, src/worlds/queue/, proves that the kit runs a world
  * it was never told of); returns what removes it again. A world is found by its id: adding an
  * id the list has is refused.
  */
