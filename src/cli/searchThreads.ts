@@ -52,6 +52,7 @@ export function openSearchThreads(threads: number): SearchEvaluator & { close():
     }
   };
   return {
+    threads: threads + 1,
     evaluate(spec, jobs, checkpoint) {
       start();
       const results = new SharedArrayBuffer(8 * jobs.length);

@@ -355,7 +355,7 @@ export class ServingRun {
       case RECOVERED: {
         if (this.edf) this.recovering[0]!--;
         else this.recovering[index]!--;
-        this.updateInstanceMemory();
+        this.updateInstanceMemory(this.edf ? 0 : index);
         this.dispatch(index);
         break;
       }
@@ -590,6 +590,8 @@ export class ServingRun {
         own.oomBatches++;
       }
       this.recovering[executor]!++;
+      // Its count is looked at again at the next call (`updateInstanceMemory`).
+      this.loadedCountsValid = false;
       this.events.push(now + this.a.oomRecoveryMs, model * 8 + RECOVERED, RECOVERED);
       return;
     }
@@ -630,7 +632,7 @@ export class ServingRun {
     this.load.runningBatches++;
     this.busy[executor]!++;
     this.credit?.batchStarted(model, b);
-    this.updateInstanceMemory();
+    this.updateInstanceMemory(executor);
     this.events.push(now + serialization + inference, b * 8 + DONE, DONE);
   }
 
@@ -729,7 +731,7 @@ export class ServingRun {
       load.activationMb -= this.batches.activation[b]!;
     }
     this.busy[this.edf ? 0 : model]!--;
-    this.updateInstanceMemory();
+    this.updateInstanceMemory(this.edf ? 0 : model);
     this.dispatch(model);
   }
 
@@ -751,16 +753,26 @@ export class ServingRun {
    * Memory of loaded instances: an instance stays loaded while busy or recovering, even after m_c
    * was lowered. The sum is taken again only when a model's count of loaded instances changed
    * since it was last taken (most batches start and end on an instance that stays loaded): the
-   * same sum of the same counts, so the same number.
+   * same sum of the same counts, so the same number. `only`: the one executor whose count can
+   * have changed since the last call (a batch started or ended, a recovery, a service change);
+   * every count is looked at otherwise, and after any change made without a call (an OOM's
+   * recovery, a restore: `loadedCountsValid` false).
    */
-  private updateInstanceMemory(): void {
+  private updateInstanceMemory(only = -1): void {
     const loaded = this.loadedCounts;
     let changed = !this.loadedCountsValid;
-    for (let m = 0; m < this.m; m++) {
-      const n = this.loadedInstances(m);
-      if (loaded[m] !== n) {
-        loaded[m] = n;
-        changed = true;
+    if (only >= 0 && !changed) {
+      const n = this.loadedInstances(only);
+      if (loaded[only] === n) return;
+      loaded[only] = n;
+      changed = true;
+    } else {
+      for (let m = 0; m < this.m; m++) {
+        const n = this.loadedInstances(m);
+        if (loaded[m] !== n) {
+          loaded[m] = n;
+          changed = true;
+        }
       }
     }
     if (!changed) return;
@@ -791,7 +803,7 @@ export class ServingRun {
   private changeService(m: number, start: boolean): void {
     if (start) {
       this.inService[m] = 1;
-      this.updateInstanceMemory();
+      this.updateInstanceMemory(m);
       this.dispatch(this.edf ? 0 : m);
       return;
     }
@@ -807,7 +819,7 @@ export class ServingRun {
       if (this.onRequest !== null) this.record(r, this.nowMs, this.nowMs, 0, 'dropped');
       this.req.release(r);
     }
-    this.updateInstanceMemory();
+    this.updateInstanceMemory(m);
   }
 
   // ---- Background interference ------------------------------------------------------------

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ServingRun } from '../engine/simulation';
 import type { ServingRunSpec } from '../engine/spec';
 import { createFixed } from './fixed';
-import { createPlanned, fixedInHindsightSearch, fixedPerPhaseSearch, phaseStartsMs, referenceSearchBound, runSearch, SEARCH_STRETCH_SLOTS, searchFixedInHindsight, searchFixedPerPhase, searchGrid, type ReferenceSearchParams } from './reference';
+import { createPlanned, evaluateJob, fixedInHindsightSearch, fixedPerPhaseSearch, phaseStartsMs, referenceSearchBound, runSearch, SEARCH_STRETCH_SLOTS, searchFixedInHindsight, searchFixedPerPhase, searchGrid, useSearchEvaluator, type EvaluationJob, type ReferenceSearchParams, type SearchEvaluator } from './reference';
 import { SERVING_SCHEDULERS, servingSchedulerContext } from './registry';
 import { changingServingWorld } from '../../../testing/changingServingWorld';
 
@@ -155,6 +155,41 @@ describe('reference lanes (oracles)', () => {
     expect(runSearch(fixedInHindsightSearch(spec, params, uniform), (done) => calls.push(done))).toEqual(hindsight);
     expect(calls[0]).toBe(uniform.evaluations);
   }, 60_000);
+
+  it('on two threads, evaluate ahead where a thread would wait, never twice, and find the same plans counting the same evaluations (issue 38)', () => {
+    // An evaluator of two "threads" in this one, recording each batch's jobs (a plan and a phase).
+    const batches: string[][] = [];
+    const twoThreads: SearchEvaluator = {
+      threads: 2,
+      evaluate: (s, jobs, checkpoint) => {
+        batches.push(jobs.map((job: EvaluationJob) => JSON.stringify([job.plan, job.phase])));
+        return jobs.map((job) => evaluateJob(s, job, checkpoint));
+      },
+    };
+    const oneRound = { ...params, rounds: 1 };
+    const alone = { hindsight: searchFixedInHindsight(spec, oneRound), perPhase: searchFixedPerPhase(spec, oneRound) };
+    const progress: number[] = [];
+    let hindsightBatches = 0;
+    useSearchEvaluator(twoThreads);
+    try {
+      expect(searchFixedInHindsight(spec, oneRound)).toEqual(alone.hindsight);
+      hindsightBatches = batches.length;
+      expect(hindsightBatches).toBeGreaterThan(2);
+      expect(runSearch(fixedPerPhaseSearch(spec, oneRound), (done) => progress.push(done))).toEqual(alone.perPhase);
+      // A turn is 7 candidates (8 grid points): padded to 8 by the next turn's first, which
+      // that turn then takes instead of evaluating it; only the ascent's last turn has none ahead.
+      expect(batches.slice(0, hindsightBatches).filter((b) => b.length % 2 === 1)).toHaveLength(1);
+    } finally {
+      useSearchEvaluator(null);
+    }
+    // Within a search no job twice (a job evaluated ahead is taken, not evaluated again).
+    for (const search of [batches.slice(0, hindsightBatches), batches.slice(hindsightBatches)]) {
+      const jobs = search.flat();
+      expect(new Set(jobs).size).toBe(jobs.length);
+    }
+    expect(progress.at(-1)).toBe(alone.perPhase.evaluations);
+    expect(Math.max(...progress)).toBeLessThanOrEqual(referenceSearchBound('fixed-per-phase', spec, oneRound));
+  }, 120_000);
 
   it('say so when created without the lane’s run', () => {
     expect(() => SERVING_SCHEDULERS['fixed-hindsight'].create({}, servingSchedulerContext(1))).toThrow(/reference lane/);

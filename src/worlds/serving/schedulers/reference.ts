@@ -194,9 +194,13 @@ function* counted<T>(value: T, tally: Tally): Steps<T> {
 }
 
 /**
- * The spec an evaluation runs: the lane's, keeping as few latency samples as the engine allows
- * (they serve the summary's percentiles only, which no objective reads; a streaming histogram
- * costs a logarithm per request and sample, ~10 % of a run).
+ * The spec every run of a search runs (an evaluation, the run along the phases): the lane's,
+ * keeping as few latency samples as the engine allows (they serve the summary's percentiles
+ * only, which no objective reads; a streaming histogram costs a logarithm per request and
+ * sample, ~10 % of a run) and as few slot records (no objective reads them either: a whole
+ * run's utility is the summary's, added up as the run goes, and a phase's is watched,
+ * `ServingRun.watchUtility`; the records of a whole run, kept and copied with every
+ * checkpoint, were a good part of a phase's run, issue 38).
  */
 function searchSpec(spec: ServingRunSpec): ServingRunSpec {
   const rest: { -readonly [K in keyof ServingRunSpec]?: ServingRunSpec[K] } = { ...spec };
@@ -205,7 +209,7 @@ function searchSpec(spec: ServingRunSpec): ServingRunSpec {
   // learner's observation reads it, and a plan reads none (`createPlanned`'s `actionAt`): its
   // accounting (an eighth of a run, issue 38) is left out. The records, the summary and the
   // run itself are the same bit for bit under either reading (reference.test.ts).
-  return { ...(rest as ServingRunSpec), latencySampleCap: 16, assumptions: { ...spec.assumptions, credit: 'slot' } };
+  return { ...(rest as ServingRunSpec), latencySampleCap: 16, seriesCap: 2, assumptions: { ...spec.assumptions, credit: 'slot' } };
 }
 
 /**
@@ -236,7 +240,7 @@ function arrivalsOf(spec: ServingRunSpec): ServingArrivals | undefined {
   return drawnArrivals ?? undefined;
 }
 
-/** A run of the search: its spec (`searchSpec` or `phaseSpec` of `spec`), the plan, and the requests of `spec` drawn once. */
+/** A run of the search: its spec (`searchSpec` of `spec`), the plan, and the requests of `spec` drawn once. */
 function searchRun(runSpec: ServingRunSpec, spec: ServingRunSpec, plan: readonly PhasePlan[]): ServingRun {
   return new ServingRun(runSpec, searchPlanned(plan), arrivalsOf(spec));
 }
@@ -249,24 +253,14 @@ function* runUtility(spec: ServingRunSpec, plan: readonly PhasePlan[], tally: Ta
 }
 
 /**
- * The spec a phase's evaluations (and the run along the phases) run with: as few slot records
- * kept as the engine allows, since the phase's objective is added up as the run goes
- * (`ServingRun.watchUtility`) instead of read from every record kept (issue 38: the records
- * of a whole run, kept and copied with every checkpoint, were a good part of a phase's run).
- */
-function phaseSpec(spec: ServingRunSpec): ServingRunSpec {
-  return { ...searchSpec(spec), seriesCap: 2 };
-}
-
-/**
  * Mean per-model utility of the slots ending in (fromMs, toMs], running the trace up to toMs
- * under `plan`: from time 0, or from `start`, a checkpoint of a run of `phaseSpec(spec)` taken
+ * under `plan`: from time 0, or from `start`, a checkpoint of a run of `searchSpec(spec)` taken
  * before the phase's first decision under a plan that agrees with `plan` before fromMs (the
  * run up to there is then the same whatever the phase's actions: the engine's restore gives
  * bit for bit what running on would have given).
  */
 function* phaseUtility(spec: ServingRunSpec, plan: readonly PhasePlan[], fromMs: number, toMs: number, tally: Tally, start?: ServingRunSnapshot): Steps<number> {
-  const run = searchRun(phaseSpec(spec), spec, plan);
+  const run = searchRun(searchSpec(spec), spec, plan);
   if (start !== undefined) run.restore(start);
   // Each slot's per-model utilities in the order of the records and their models: the same sum.
   run.watchUtility(fromMs, toMs);
@@ -279,9 +273,16 @@ const uniform = (models: number, a: ModelAction): ServingAction => Array.from({ 
 
 /**
  * Evaluates candidates in order, one value each: here one after the other, or all at once on
- * the `SearchEvaluator` in use (the command line's threads).
+ * the `SearchEvaluator` in use (the command line's threads). `ahead`: candidates the search may
+ * ask for next, evaluated beside them only where a thread would otherwise wait (`keptEvaluations`).
  */
-type EvaluateAll = (candidates: readonly ServingAction[]) => Steps<number[]>;
+type EvaluateAll = (candidates: readonly ServingAction[], ahead?: readonly ServingAction[]) => Steps<number[]>;
+
+/** Model m's turn of coordinate ascent with `others` held: every other grid point, in grid order. */
+function turnCandidates(grid: readonly ModelAction[], others: ServingAction, m: number): ServingAction[] {
+  const held = others[m]!;
+  return grid.filter((g) => g.batchSize !== held.batchSize || g.instances !== held.instances).map((g) => others.map((a, j) => (j === m ? { ...g } : a)));
+}
 
 /**
  * Coordinate ascent over one phase's actions: `evaluateAll(candidates)` gives the objective of
@@ -291,6 +292,10 @@ type EvaluateAll = (candidates: readonly ServingAction[]) => Steps<number[]>;
  * entry, which every candidate of the turn sets), so they are evaluated together and then
  * taken in grid order, keeping a change only when the value rises strictly: the same result
  * as one at a time.
+ *
+ * A turn's candidates rarely share the threads out evenly (9 on 2 threads leave one idle for
+ * the last): the next turn's first candidates, as they will be if this turn changes nothing,
+ * are evaluated on the threads that would wait (`ahead`, `keptEvaluations`).
  */
 function* ascend(
   start: ServingAction,
@@ -299,18 +304,19 @@ function* ascend(
   rounds: number,
   evaluateAll: EvaluateAll,
 ): Steps<{ actions: ServingAction; value: number; evaluations: number }> {
-  let best = start.map((a) => ({ ...a }));
+  let best: ServingAction = start.map((a) => ({ ...a }));
   let bestValue = startValue;
   let evaluations = 0;
+  const turn = (others: ServingAction, m: number) => turnCandidates(grid, others, m);
   for (let round = 0; round < rounds; round++) {
     let changed = false;
     for (let m = 0; m < best.length; m++) {
       // The model's configuration when its turn began: its value is known (a change found
       // earlier in the turn must not send the search back to evaluate it again).
-      const held = best[m]!;
-      const others = best;
-      const candidates = grid.filter((g) => g.batchSize !== held.batchSize || g.instances !== held.instances).map((g) => others.map((a, j) => (j === m ? { ...g } : a)));
-      const values = yield* evaluateAll(candidates);
+      const candidates = turn(best, m);
+      // The next turn's, should this one change nothing.
+      const next = m + 1 < best.length ? turn(best, m + 1) : round + 1 < rounds ? turn(best, 0) : [];
+      const values = yield* evaluateAll(candidates, next);
       candidates.forEach((candidate, i) => {
         evaluations++;
         if (values[i]! > bestValue) {
@@ -340,6 +346,8 @@ export interface EvaluationJob {
  * phase's start, for phase jobs (see `phaseUtility`).
  */
 export interface SearchEvaluator {
+  /** Threads the batches are shared out on (this one included). */
+  readonly threads: number;
   evaluate(spec: ServingRunSpec, jobs: readonly EvaluationJob[], checkpoint?: ServingRunSnapshot): number[];
 }
 
@@ -380,23 +388,52 @@ function inOneGoRun<T>(drive: () => T): T {
   }
 }
 
-/** The jobs of `candidates`, evaluated on the evaluator in use or one after the other; counted one by one on `tally`. */
-function* evaluateJobs(spec: ServingRunSpec, jobs: readonly EvaluationJob[], tally: Tally, checkpoint?: ServingRunSnapshot): Steps<number[]> {
-  if (searchEvaluator !== null && jobs.length > 1) {
-    const values = searchEvaluator.evaluate(spec, jobs, checkpoint);
-    for (const v of values) yield* counted(v, tally);
-    return values;
+/**
+ * The jobs' values, evaluated on the evaluator in use or one after the other; counted one by one
+ * on `tally`. `ahead`: jobs evaluated beside them on the evaluator's threads that would otherwise
+ * wait for the batch's last (as many as make the batch a multiple of its threads; none when
+ * evaluating one after the other), their values or undefined after the jobs', not counted.
+ */
+function* evaluateJobs(spec: ServingRunSpec, jobs: readonly EvaluationJob[], tally: Tally, checkpoint?: ServingRunSnapshot, ahead: readonly EvaluationJob[] = []): Steps<(number | undefined)[]> {
+  const threads = searchEvaluator?.threads ?? 1;
+  const extra = ahead.slice(0, (threads - (jobs.length % threads)) % threads);
+  if (searchEvaluator !== null && jobs.length + extra.length > 1) {
+    const values = searchEvaluator.evaluate(spec, [...jobs, ...extra], checkpoint);
+    for (const v of values.slice(0, jobs.length)) yield* counted(v, tally);
+    return [...values, ...ahead.slice(extra.length).map(() => undefined)];
   }
-  const values: number[] = [];
+  const values: (number | undefined)[] = [];
   for (const job of jobs) values.push(yield* evaluation(spec, job, tally, checkpoint));
-  return values;
+  return [...values, ...ahead.map(() => undefined)];
+}
+
+/**
+ * A search's `EvaluateAll` over the jobs `jobOf` makes of its candidates: values found before —
+ * a candidate evaluated `ahead`, or asked for twice — are kept by the candidate's actions and
+ * taken instead of evaluating it again (the same value: a run is pure), counted as evaluations
+ * when taken. What is evaluated ahead and never asked for is forgotten. The plan, its value and
+ * the evaluations counted are the search's without it, on threads or not (searchThreads.test.ts).
+ */
+function keptEvaluations(spec: ServingRunSpec, jobOf: (actions: ServingAction) => EvaluationJob, tally: Tally, checkpoint?: ServingRunSnapshot): EvaluateAll {
+  const kept = new Map<string, number>();
+  const keyOf = (actions: ServingAction): string => actions.map((a) => `${a.batchSize}x${a.instances}`).join(',');
+  return function* (candidates, ahead = []) {
+    const todo = candidates.filter((c, i) => !kept.has(keyOf(c)) && candidates.findIndex((d) => keyOf(d) === keyOf(c)) === i);
+    const early = ahead.filter((c) => !kept.has(keyOf(c)) && !todo.some((d) => keyOf(d) === keyOf(c)));
+    const values = yield* evaluateJobs(spec, todo.map(jobOf), tally, checkpoint, early.map(jobOf));
+    [...todo, ...early].forEach((c, i) => {
+      if (values[i] !== undefined) kept.set(keyOf(c), values[i]);
+    });
+    for (let i = todo.length; i < candidates.length; i++) yield* counted(0, tally);
+    return candidates.map((c) => kept.get(keyOf(c))!);
+  };
 }
 
 /** The hindsight search, counting on `tally` (a per-phase search starts with one). */
 function* hindsightSteps(spec: ServingRunSpec, params: ReferenceSearchParams, tally: Tally, uniformFound?: ReferenceResult): Steps<ReferenceResult> {
   const grid = searchGrid(params);
   const models = spec.models.length;
-  const evaluateAll: EvaluateAll = (candidates) => evaluateJobs(spec, candidates.map((actions) => ({ plan: [{ fromMs: 0, actions }] })), tally);
+  const evaluateAll = keptEvaluations(spec, (actions) => ({ plan: [{ fromMs: 0, actions }] }), tally);
   let best: ServingAction = uniform(models, grid[0]!);
   let bestValue = Number.NEGATIVE_INFINITY;
   let evaluations = 0;
@@ -467,7 +504,7 @@ export function* fixedPerPhaseSearch(spec: ServingRunSpec, params: ReferenceSear
   // than a run of the plan from 0, and its checkpoints with it).
   const fromZero = options.fromZero === true;
   let along: ServingRun | null = null;
-  const alongRun = (): ServingRun => (along ??= searchRun(phaseSpec(spec), spec, plan));
+  const alongRun = (): ServingRun => (along ??= searchRun(searchSpec(spec), spec, plan));
   for (let k = 0; k < starts.length; k++) {
     const fromMs = starts[k]!;
     const toMs = starts[k + 1] ?? spec.durationMs;
@@ -482,10 +519,12 @@ export function* fixedPerPhaseSearch(spec: ServingRunSpec, params: ReferenceSear
       checkpoint = run.snapshot();
     }
     const withPhase = (actions: ServingAction): PhasePlan[] => plan.map((p, j) => (j === k ? { fromMs: p.fromMs, actions } : p));
-    const evaluateAll: EvaluateAll = (candidates) => evaluateJobs(spec, candidates.map((actions) => ({ plan: withPhase(actions), phase: { fromMs, toMs } })), tally, checkpoint);
+    const evaluateAll = keptEvaluations(spec, (actions) => ({ plan: withPhase(actions), phase: { fromMs, toMs } }), tally, checkpoint);
     // The phase's start (hindsight's configuration), then its best uniform configuration, then per model (as hindsight does).
     const first = [plan[k]!.actions, ...grid.map((g) => uniform(spec.models.length, g))];
-    const firstValues = yield* evaluateAll(first);
+    const ascending = params.perModel && spec.models.length > 1;
+    // Ahead: the ascent's first turn, should none of them beat the phase's start.
+    const firstValues = yield* evaluateAll(first, ascending ? turnCandidates(grid, first[0]!, 0) : []);
     let start = first[0]!;
     let startValue = firstValues[0]!;
     evaluations += first.length;
@@ -495,7 +534,7 @@ export function* fixedPerPhaseSearch(spec: ServingRunSpec, params: ReferenceSear
         startValue = firstValues[i]!;
       }
     });
-    const ascended = params.perModel && spec.models.length > 1 ? yield* ascend(start, startValue, grid, params.rounds, evaluateAll) : { actions: start, evaluations: 0 };
+    const ascended = ascending ? yield* ascend(start, startValue, grid, params.rounds, evaluateAll) : { actions: start, evaluations: 0 };
     evaluations += ascended.evaluations;
     plan[k] = { fromMs, actions: ascended.actions };
   }
