@@ -88,6 +88,16 @@ describe('scenario schema', () => {
     ]);
   });
 
+  it('checks the machine’s factor per execution place against the pipeline, naming both fields', () => {
+    const machine = { stageNoiseCv: 0.05, pipelinedFactor: 1.1, hopMs: 0.5, moveMs: 5, hogStartMs: 0 };
+    expect(parsePipelineScenario(withPipeline((p) => ((p as { machine?: unknown }).machine = { ...machine, stageFactors: [1.2, 1.1, 1, 1] }))).ok).toBe(true);
+    expect(errorsOf(withPipeline((p) => ((p as { machine?: unknown }).machine = { ...machine, stageFactors: [1.2, 1.1] })))).toEqual([
+      'pipeline.machine.stageFactors: must hold one factor per execution place (4), got an array of 2',
+      "pipeline.executionPlaces: must match the machine's stage factors (2), got 4",
+    ]);
+    expect(errorsOf(withPipeline((p) => ((p as { machine?: unknown }).machine = { ...machine, stageFactors: [1.2, 1.1, 0, 1] })))[0]).toMatch(/^pipeline\.machine\.stageFactors\[2\]: /);
+  });
+
   it('validates an embedded database and its modes', () => {
     const db = { layers: ['a', 'b'], modes: { A: [1, 2], B: [2, -3] } };
     expect(errorsOf(withPipeline((p) => (p.database = db)))).toEqual(['pipeline.database.modes.B[1]: must be a positive finite number, got -3']);

@@ -103,6 +103,7 @@ const pipelineSchema = z.strictObject({
     .strictObject({
       stageNoiseCv: num(0, 2),
       pipelinedFactor: num(0.1, 100),
+      stageFactors: z.array(num(0.1, 100)).max(PIPELINE_LIMITS.executionPlaces.max).optional(),
       hopMs: num(0, 100_000),
       moveMs: num(0, 1_000_000),
       hogStartMs: num(0, 1_000_000),
@@ -135,6 +136,11 @@ export const pipelineScenarioSchema = z
     });
     if (highestEp >= 0) {
       ctx.addIssue({ code: 'custom', path: ['pipeline', 'executionPlaces'], message: `must be above every event's execution place (the highest is ${highestEp})` });
+    }
+    const factors = p.machine?.stageFactors;
+    if (factors !== undefined && factors.length !== minEps) {
+      ctx.addIssue({ code: 'custom', path: ['pipeline', 'machine', 'stageFactors'], message: `must hold one factor per execution place (${minEps})` });
+      ctx.addIssue({ code: 'custom', path: ['pipeline', 'executionPlaces'], message: `must match the machine's stage factors (${factors.length})` });
     }
     if (p.assumptions.database === 'measured') {
       const path = ['pipeline', 'assumptions', 'database'];

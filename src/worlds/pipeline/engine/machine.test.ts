@@ -15,6 +15,14 @@ describe('the machine beyond the database (pipeline.machine)', () => {
     expect(Array.from(records[0]!.stageTimesMs)).toEqual([15, 15]);
   });
 
+  it('a factor per execution place stretches each stage by its own; the bottleneck stage sets the pace', () => {
+    const spec = toySpec({ executionPlaces: 2, queries: 5, initialConfiguration: Int32Array.of(4, 4) });
+    const records = collect(new PipelineRun({ ...spec, machine: { stageNoiseCv: 0, pipelinedFactor: 9, stageFactors: [1.2, 1.5], hopMs: 0, moveMs: 0, hogStartMs: 0 } }, createStatic()));
+    // 10 ms a stage: 12 ms on EP 0, 15 ms on EP 1 (the shared factor 9 unused); one query every 15 ms.
+    expect(Array.from(records[0]!.stageTimesMs)).toEqual([12, 15]);
+    expect(records.map((r) => r.completionMs)).toEqual([27, 42, 57, 72, 87]);
+  });
+
   it('seeded noise: the same seed gives the same run, another seed another; its mean stays the database times', () => {
     const machine = { stageNoiseCv: 0.1, pipelinedFactor: 1, hopMs: 0, moveMs: 0, hogStartMs: 0 };
     const spec = toySpec({ executionPlaces: 2, queries: 4000, initialConfiguration: Int32Array.of(4, 4) });
@@ -38,5 +46,6 @@ describe('the machine beyond the database (pipeline.machine)', () => {
   it('a bad machine field is named', () => {
     expect(machineProblem({ stageNoiseCv: -1, pipelinedFactor: 1, hopMs: 0, moveMs: 0, hogStartMs: 0 })?.field).toBe('stageNoiseCv');
     expect(machineProblem({ stageNoiseCv: 0, pipelinedFactor: 1, hopMs: 0, moveMs: 0, hogStartMs: 0, cores: 0 })?.field).toBe('cores');
+    expect(machineProblem({ stageNoiseCv: 0, pipelinedFactor: 1, stageFactors: [1, 0], hopMs: 0, moveMs: 0, hogStartMs: 0 })?.field).toBe('stageFactors');
   });
 });

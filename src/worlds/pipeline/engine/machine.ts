@@ -17,6 +17,14 @@ export interface PipelineMachine {
   readonly stageNoiseCv: number;
   /** A stage's time in the pipelined flow over its time alone (serial trials run alone): ≥ 1 where stages contend. */
   readonly pipelinedFactor: number;
+  /**
+   * The pipelined factor of each execution place, in order (absent: `pipelinedFactor` for
+   * every one). On a real machine the places differ in what shares their core (the
+   * coordinator's thread, a hog) and in the units they hold, so one factor for all makes a
+   * balanced pipeline look unbalanced and queues up queries that do not wait on the machine
+   * (the calibration measures one per place: realCalibration.ts).
+   */
+  readonly stageFactors?: readonly number[] | undefined;
   /** The coordinator's hand-over per non-empty stage, ms: it occupies the stage but is not in the stage time the monitor reads. */
   readonly hopMs: number;
   /** A reconfiguration: the pipeline drains, then this wall time passes before the next admission, ms. */
@@ -87,10 +95,12 @@ export class MachineModel {
    */
   apply(base: Float64Array, config: ArrayLike<number>, modes: ArrayLike<number>, alone: boolean, out: Float64Array): number {
     const m = this.machine;
-    const stretch = (alone ? 1 : m.pipelinedFactor) * this.sharing(config, modes, alone);
+    const sharing = this.sharing(config, modes, alone);
+    const stretch = (alone ? 1 : m.pipelinedFactor) * sharing;
+    const perPlace = alone ? undefined : m.stageFactors;
     let max = 0;
     for (let i = 0; i < base.length; i++) {
-      let t = base[i]! * stretch;
+      let t = base[i]! * (perPlace === undefined ? stretch : (perPlace[i] ?? m.pipelinedFactor) * sharing);
       if (t > 0 && m.stageNoiseCv > 0) t *= Math.exp(this.sigma * this.normal() - (this.sigma * this.sigma) / 2);
       out[i] = t;
       if (t > max) max = t;
@@ -120,6 +130,8 @@ export function machineProblem(m: PipelineMachine): { readonly field: string; re
   for (const [field, value, min, max] of checks) {
     if (value === undefined || !Number.isFinite(value) || value < min || value > max) return { field, message: `must be a number from ${min} to ${max}, got ${String(value)}` };
   }
+  const factor = m.stageFactors?.find((f) => !Number.isFinite(f) || f < 0.1 || f > 100);
+  if (factor !== undefined) return { field: 'stageFactors', message: `must hold numbers from 0.1 to 100, got ${String(factor)}` };
   if (m.cores !== undefined && (!Number.isInteger(m.cores) || m.cores < 1 || m.cores > 4096)) return { field: 'cores', message: `must be an integer from 1 to 4096, got ${String(m.cores)}` };
   return null;
 }

@@ -56,10 +56,32 @@ describe('calibration recovers a synthetic machine', () => {
     });
   }
 
+  it('a factor per execution place: each place’s own, within 2 %, and the noise without the drift between places', () => {
+    const truth: PipelineMachine = { stageNoiseCv: 0.06, pipelinedFactor: 1.2, stageFactors: [1.35, 1.1, 1.2, 1.05], hopMs: 0.4, moveMs: 35, hogStartMs: 0 };
+    for (const seed of [1, 2, 3]) {
+      const { machine } = calibrateMachine(syntheticLane(truth, seed), compileDatabase(DATABASE), 4);
+      machine.stageFactors!.forEach((f, i) => expect(Math.abs(f / truth.stageFactors![i]! - 1), `EP ${i}`).toBeLessThan(0.02));
+      expect(Math.abs(machine.stageNoiseCv / truth.stageNoiseCv - 1)).toBeLessThan(0.2);
+    }
+  });
+
+  it('reads a slow drift of the machine as drift, not as noise per query (the short-term spread)', () => {
+    const truth: PipelineMachine = { stageNoiseCv: 0.04, pipelinedFactor: 1.1, hopMs: 0, moveMs: 0, hogStartMs: 0 };
+    const lane = syntheticLane(truth, 1);
+    // The machine's speed wanders slowly: ±10 % over a period of 200 queries, on every stage at once.
+    const drifted: CalibrationTrace = {
+      ...lane,
+      queries: lane.queries.map((q) => ({ ...q, stageTimesMs: q.stageTimesMs.map((t) => t * (1 + 0.1 * Math.sin((2 * Math.PI * q.query) / 200))) })),
+    };
+    const { machine } = calibrateMachine(drifted, compileDatabase(DATABASE), 4);
+    expect(Math.abs(machine.stageNoiseCv / truth.stageNoiseCv - 1)).toBeLessThan(0.25);
+  });
+
   it('the ideal machine calibrates to itself (factor 1, no noise, no hop, no move)', () => {
     const ideal: PipelineMachine = { stageNoiseCv: 0, pipelinedFactor: 1, hopMs: 0, moveMs: 0, hogStartMs: 0 };
     const { machine } = calibrateMachine(syntheticLane(ideal, 1), compileDatabase(DATABASE), 4);
     expect(machine.pipelinedFactor).toBeCloseTo(1, 12);
+    for (const f of machine.stageFactors!) expect(f).toBeCloseTo(1, 12);
     expect(machine.stageNoiseCv).toBeCloseTo(0, 12);
     expect(machine.hopMs).toBeCloseTo(0, 9);
     expect(machine.moveMs).toBeCloseTo(0, 9);

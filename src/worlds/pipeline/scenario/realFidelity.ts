@@ -119,7 +119,11 @@ interface SimulatedLane {
 /** Lane `laneIndex` simulated on `database` on a machine (undefined: the ideal one) with a noise seed. */
 export function simulateOnMachine(scenario: PipelineScenario, laneIndex: number, database: LayerTimeDatabase, machine: PipelineMachine | undefined, noiseSeed: number): SimulatedLane {
   const base = onMeasuredDatabase(scenario, database);
-  const withMachine: PipelineScenario = machine === undefined ? base : { ...base, pipeline: { ...base.pipeline, machine: { ...machine, noiseSeed } } };
+  let withMachine = base;
+  if (machine !== undefined) {
+    const { stageFactors, ...rest } = machine;
+    withMachine = { ...base, pipeline: { ...base.pipeline, machine: { ...rest, ...(stageFactors === undefined ? {} : { stageFactors: [...stageFactors] }), noiseSeed } } };
+  }
   const { run } = createPipelineLaneRuns(withMachine)[laneIndex]!;
   const served: ServedQuery[] = [];
   const records: { kind: string; configuration: string }[] = [];
