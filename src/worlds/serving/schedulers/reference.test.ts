@@ -169,21 +169,22 @@ describe('reference lanes (oracles)', () => {
     const oneRound = { ...params, rounds: 1 };
     const alone = { hindsight: searchFixedInHindsight(spec, oneRound), perPhase: searchFixedPerPhase(spec, oneRound) };
     const progress: number[] = [];
-    let hindsightBatches = 0;
+    // Where the hindsight search's batches end and the per-phase search's begin.
+    const marks: number[] = [];
     useSearchEvaluator(twoThreads);
     try {
       expect(searchFixedInHindsight(spec, oneRound)).toEqual(alone.hindsight);
-      hindsightBatches = batches.length;
-      expect(hindsightBatches).toBeGreaterThan(2);
+      marks.push(batches.length);
+      expect(batches.length).toBeGreaterThan(2);
       expect(runSearch(fixedPerPhaseSearch(spec, oneRound), (done) => progress.push(done))).toEqual(alone.perPhase);
       // A turn is 7 candidates (8 grid points): padded to 8 by the next turn's first, which
       // that turn then takes instead of evaluating it; only the ascent's last turn has none ahead.
-      expect(batches.slice(0, hindsightBatches).filter((b) => b.length % 2 === 1)).toHaveLength(1);
+      expect(batches.slice(0, marks[0]).filter((b) => b.length % 2 === 1)).toHaveLength(1);
     } finally {
       useSearchEvaluator(null);
     }
     // Within a search no job twice (a job evaluated ahead is taken, not evaluated again).
-    for (const search of [batches.slice(0, hindsightBatches), batches.slice(hindsightBatches)]) {
+    for (const search of [batches.slice(0, marks[0]), batches.slice(marks[0])]) {
       const jobs = search.flat();
       expect(new Set(jobs).size).toBe(jobs.length);
     }
