@@ -119,11 +119,7 @@ interface SimulatedLane {
 /** Lane `laneIndex` simulated on `database` on a machine (undefined: the ideal one) with a noise seed. */
 export function simulateOnMachine(scenario: PipelineScenario, laneIndex: number, database: LayerTimeDatabase, machine: PipelineMachine | undefined, noiseSeed: number): SimulatedLane {
   const base = onMeasuredDatabase(scenario, database);
-  let withMachine = base;
-  if (machine !== undefined) {
-    const { stageFactors, ...rest } = machine;
-    withMachine = { ...base, pipeline: { ...base.pipeline, machine: { ...rest, ...(stageFactors === undefined ? {} : { stageFactors: [...stageFactors] }), noiseSeed } } };
-  }
+  const withMachine: PipelineScenario = machine === undefined ? base : { ...base, pipeline: { ...base.pipeline, machine: { ...machine, stageFactors: machine.stageFactors?.slice(), noiseSeed } } };
   const { run } = createPipelineLaneRuns(withMachine)[laneIndex]!;
   const served: ServedQuery[] = [];
   const records: { kind: string; configuration: string }[] = [];

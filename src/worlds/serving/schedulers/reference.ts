@@ -240,14 +240,14 @@ function arrivalsOf(spec: ServingRunSpec): ServingArrivals | undefined {
   return drawnArrivals ?? undefined;
 }
 
-/** A run of the search: its spec (`searchSpec` of `spec`), the plan, and the requests of `spec` drawn once. */
-function searchRun(runSpec: ServingRunSpec, spec: ServingRunSpec, plan: readonly PhasePlan[]): ServingRun {
-  return new ServingRun(runSpec, searchPlanned(plan), arrivalsOf(spec));
+/** A run of the search: `searchSpec` of `spec`, the plan, and the requests of `spec` drawn once. */
+function searchRun(spec: ServingRunSpec, plan: readonly PhasePlan[]): ServingRun {
+  return new ServingRun(searchSpec(spec), searchPlanned(plan), arrivalsOf(spec));
 }
 
 /** Mean utility over the run (the summary's utilityMean) of a plan. */
 function* runUtility(spec: ServingRunSpec, plan: readonly PhasePlan[], tally: Tally): Steps<number> {
-  const run = searchRun(searchSpec(spec), spec, plan);
+  const run = searchRun(spec, plan);
   yield* advanceInStretches(run, spec, spec.durationMs, tally);
   return yield* counted(run.summary().utilityMean, tally);
 }
@@ -260,7 +260,7 @@ function* runUtility(spec: ServingRunSpec, plan: readonly PhasePlan[], tally: Ta
  * bit for bit what running on would have given).
  */
 function* phaseUtility(spec: ServingRunSpec, plan: readonly PhasePlan[], fromMs: number, toMs: number, tally: Tally, start?: ServingRunSnapshot): Steps<number> {
-  const run = searchRun(searchSpec(spec), spec, plan);
+  const run = searchRun(spec, plan);
   if (start !== undefined) run.restore(start);
   // Each slot's per-model utilities in the order of the records and their models: the same sum.
   run.watchUtility(fromMs, toMs);
@@ -392,19 +392,21 @@ function inOneGoRun<T>(drive: () => T): T {
  * The jobs' values, evaluated on the evaluator in use or one after the other; counted one by one
  * on `tally`. `ahead`: jobs evaluated beside them on the evaluator's threads that would otherwise
  * wait for the batch's last (as many as make the batch a multiple of its threads; none when
- * evaluating one after the other), their values or undefined after the jobs', not counted.
+ * evaluating one after the other), not counted: the values of those evaluated follow the jobs'.
  */
-function* evaluateJobs(spec: ServingRunSpec, jobs: readonly EvaluationJob[], tally: Tally, checkpoint?: ServingRunSnapshot, ahead: readonly EvaluationJob[] = []): Steps<(number | undefined)[]> {
-  const threads = searchEvaluator?.threads ?? 1;
-  const extra = ahead.slice(0, (threads - (jobs.length % threads)) % threads);
-  if (searchEvaluator !== null && jobs.length + extra.length > 1) {
-    const values = searchEvaluator.evaluate(spec, [...jobs, ...extra], checkpoint);
-    for (const v of values.slice(0, jobs.length)) yield* counted(v, tally);
-    return [...values, ...ahead.slice(extra.length).map(() => undefined)];
+function* evaluateJobs(spec: ServingRunSpec, jobs: readonly EvaluationJob[], tally: Tally, checkpoint?: ServingRunSnapshot, ahead: readonly EvaluationJob[] = []): Steps<number[]> {
+  if (searchEvaluator !== null) {
+    const threads = searchEvaluator.threads;
+    const batch = [...jobs, ...ahead.slice(0, (threads - (jobs.length % threads)) % threads)];
+    if (batch.length > 1) {
+      const values = searchEvaluator.evaluate(spec, batch, checkpoint);
+      for (const v of values.slice(0, jobs.length)) yield* counted(v, tally);
+      return values;
+    }
   }
-  const values: (number | undefined)[] = [];
+  const values: number[] = [];
   for (const job of jobs) values.push(yield* evaluation(spec, job, tally, checkpoint));
-  return [...values, ...ahead.map(() => undefined)];
+  return values;
 }
 
 /**
@@ -412,18 +414,26 @@ function* evaluateJobs(spec: ServingRunSpec, jobs: readonly EvaluationJob[], tal
  * a candidate evaluated `ahead`, or asked for twice — are kept by the candidate's actions and
  * taken instead of evaluating it again (the same value: a run is pure), counted as evaluations
  * when taken. What is evaluated ahead and never asked for is forgotten. The plan, its value and
- * the evaluations counted are the search's without it, on threads or not (searchThreads.test.ts).
+ * the evaluations counted are the search's without it, on threads or not (reference.test.ts,
+ * searchThreads.test.ts).
  */
 function keptEvaluations(spec: ServingRunSpec, jobOf: (actions: ServingAction) => EvaluationJob, tally: Tally, checkpoint?: ServingRunSnapshot): EvaluateAll {
   const kept = new Map<string, number>();
   const keyOf = (actions: ServingAction): string => actions.map((a) => `${a.batchSize}x${a.instances}`).join(',');
-  return function* (candidates, ahead = []) {
-    const todo = candidates.filter((c, i) => !kept.has(keyOf(c)) && candidates.findIndex((d) => keyOf(d) === keyOf(c)) === i);
-    const early = ahead.filter((c) => !kept.has(keyOf(c)) && !todo.some((d) => keyOf(d) === keyOf(c)));
-    const values = yield* evaluateJobs(spec, todo.map(jobOf), tally, checkpoint, early.map(jobOf));
-    [...todo, ...early].forEach((c, i) => {
-      if (values[i] !== undefined) kept.set(keyOf(c), values[i]);
+  /** The candidates whose key is neither kept nor in `taken`, each once (adding their keys to `taken`). */
+  const unknown = (candidates: readonly ServingAction[], taken: Set<string>): ServingAction[] =>
+    candidates.filter((c) => {
+      const key = keyOf(c);
+      if (kept.has(key) || taken.has(key)) return false;
+      taken.add(key);
+      return true;
     });
+  return function* (candidates, ahead = []) {
+    const taken = new Set<string>();
+    const todo = unknown(candidates, taken);
+    const early = unknown(ahead, taken);
+    const values = yield* evaluateJobs(spec, todo.map(jobOf), tally, checkpoint, early.map(jobOf));
+    values.forEach((v, i) => kept.set(keyOf(i < todo.length ? todo[i]! : early[i - todo.length]!), v));
     for (let i = todo.length; i < candidates.length; i++) yield* counted(0, tally);
     return candidates.map((c) => kept.get(keyOf(c))!);
   };
@@ -504,7 +514,7 @@ export function* fixedPerPhaseSearch(spec: ServingRunSpec, params: ReferenceSear
   // than a run of the plan from 0, and its checkpoints with it).
   const fromZero = options.fromZero === true;
   let along: ServingRun | null = null;
-  const alongRun = (): ServingRun => (along ??= searchRun(searchSpec(spec), spec, plan));
+  const alongRun = (): ServingRun => (along ??= searchRun(spec, plan));
   for (let k = 0; k < starts.length; k++) {
     const fromMs = starts[k]!;
     const toMs = starts[k + 1] ?? spec.durationMs;
