@@ -84,19 +84,21 @@ export type ValidatedScenario<S> = { ok: true; scenario: S } | { ok: false; erro
 
 /**
  * A world's validator from its schema, the one every world uses: the schema, then its sweep's
- * rules (each axis value through the same schema, `checkSweep`). Never throws.
+ * rules (each axis value through the same schema, `checkSweep`). Never throws. A world's module
+ * calls this while it loads, when this module may not have run yet (a program that imports a
+ * world's schema first: the list of worlds, which this module asks, imports the world); so
+ * nothing runs here until the validator's first call: it only returns it.
  */
 export function validatorOf<S extends { readonly world: string; readonly seed: number }>(schema: z.ZodType<S>): (input: unknown) => ValidatedScenario<S> {
-  const errorsOf = (document: unknown): readonly FieldError[] => {
-    const base = checkWith(schema, document);
-    return base.ok ? [] : base.errors;
-  };
   return (input) => {
     const checked = checkWith(schema, input);
     if (!checked.ok) return checked;
     // checkSweep finds the world in the list by the scenario's id: a world's scenario is one of
     // the list's once the world is registered (the queue world, registered by its tests, is added at run time).
-    const sweepErrors = checkSweep(checked.value as unknown as AnyScenario, errorsOf);
+    const sweepErrors = checkSweep(checked.value as unknown as AnyScenario, (document) => {
+      const base = checkWith(schema, document);
+      return base.ok ? [] : base.errors;
+    });
     return sweepErrors.length > 0 ? { ok: false, errors: sweepErrors } : { ok: true, scenario: checked.value };
   };
 }

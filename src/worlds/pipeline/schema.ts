@@ -181,12 +181,9 @@ export type PipelineScenarioResult = { readonly ok: true; readonly scenario: Pip
  * an integer from 1 to 64, got 1000`.
  */
 export function validatePipelineScenario(input: unknown): PipelineScenarioResult {
-  validatePipeline ??= validatorOf(pipelineScenarioSchema);
   return validatePipeline(input);
 }
-// Built on first use, not while this module loads: `validatorOf`'s module asks the list of worlds,
-// which imports this one, so it may still be loading then (a program may import either first).
-let validatePipeline: ((input: unknown) => PipelineScenarioResult) | undefined;
+const validatePipeline = validatorOf(pipelineScenarioSchema);
 
 
 /** The database a pipeline scenario runs on: its embedded one, or its model's. */

@@ -29,9 +29,6 @@ export function runQueueLane(scenario: QueueScenario, laneIndex: number): QueueS
   return runQueueToEnd(queueRunSpec(scenario, laneIndex));
 }
 
-// Built on first use (as the other worlds' validators): `validatorOf`'s module asks the list.
-let validateQueue: ReturnType<typeof validatorOf<QueueScenario>> | undefined;
-
 /** The queue world as the kit sees it. */
 export const queueWorld: World<QueueScenario> = {
   id: 'queue',
@@ -42,7 +39,7 @@ export const queueWorld: World<QueueScenario> = {
   migrations: {},
   papers: [],
   hasLearners: false,
-  validate: (input) => (validateQueue ??= validatorOf(queueScenarioSchema))(input),
+  validate: validatorOf(queueScenarioSchema),
   schema: () => queueScenarioSchema,
   lanes: (s) => s.queue.lanes,
   withLanes: (s, lanes) => ({ ...s, queue: { ...s.queue, lanes: lanes as QueueScenario['queue']['lanes'] } }),

@@ -367,9 +367,6 @@ export function schedulePeakRps(r: RateScheduleSpec): number {
 
 /** Validates a serving-world scenario (BCEdge). Never throws. */
 export function validateServingScenario(input: unknown): ValidatedScenario<ServingScenario> {
-  validateServing ??= validatorOf(servingScenarioSchema);
   return validateServing(input);
 }
-// Built on first use, not while this module loads: `validatorOf`'s module asks the list of worlds,
-// which imports this one, so it may still be loading then (a program may import either first).
-let validateServing: ((input: unknown) => ValidatedScenario<ServingScenario>) | undefined;
+const validateServing = validatorOf(servingScenarioSchema);
