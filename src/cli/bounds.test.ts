@@ -104,7 +104,7 @@ function extraDocuments(): Doc[] {
   // The machine the simulation learns from a real run (pipeline.machine, ARCHITECTURE §2).
   const machine: PipelineScenario = {
     ...structuredClone(pipeline),
-    pipeline: { ...structuredClone(pipeline.pipeline), machine: { stageNoiseCv: 0.05, pipelinedFactor: 1.1, stageFactors: [1.2, 1.1, 1, 1.05], hopMs: 0.5, moveMs: 5, hogStartMs: 20, cores: 2, noiseSeed: 3 } },
+    pipeline: { ...structuredClone(pipeline.pipeline), machine: { stageNoiseCv: 0.05, stageSpikeShare: 0.03, stageSpikeFactor: 1.3, pipelinedFactor: 1.1, stageFactors: [1.2, 1.1, 1, 1.05], hopMs: 0.5, moveMs: 5, hogStartMs: 20, cores: 2, noiseSeed: 3 } },
   };
   return [poisson, share, schedules, bursts, traced, mmpp, machine].map((s) => s as unknown as Doc);
 }

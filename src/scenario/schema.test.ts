@@ -98,6 +98,16 @@ describe('scenario schema', () => {
     expect(errorsOf(withPipeline((p) => ((p as { machine?: unknown }).machine = { ...machine, stageFactors: [1.2, 1.1, 0, 1] })))[0]).toMatch(/^pipeline\.machine\.stageFactors\[2\]: /);
   });
 
+  it('checks the machine’s spikes: a share needs its factor, each within its range, naming the field', () => {
+    const machine = { stageNoiseCv: 0.05, pipelinedFactor: 1.1, hopMs: 0.5, moveMs: 5, hogStartMs: 0 };
+    expect(parsePipelineScenario(withPipeline((p) => ((p as { machine?: unknown }).machine = { ...machine, stageSpikeShare: 0.03, stageSpikeFactor: 1.3 }))).ok).toBe(true);
+    expect(errorsOf(withPipeline((p) => ((p as { machine?: unknown }).machine = { ...machine, stageSpikeShare: 0.03 })))).toEqual([
+      'pipeline.machine.stageSpikeFactor: is required (a spike’s stage time over a typical one, needed with stageSpikeShare)',
+    ]);
+    expect(errorsOf(withPipeline((p) => ((p as { machine?: unknown }).machine = { ...machine, stageSpikeShare: 0.9, stageSpikeFactor: 1.3 })))[0]).toMatch(/^pipeline\.machine\.stageSpikeShare: /);
+    expect(errorsOf(withPipeline((p) => ((p as { machine?: unknown }).machine = { ...machine, stageSpikeShare: 0.1, stageSpikeFactor: 0.5 })))[0]).toMatch(/^pipeline\.machine\.stageSpikeFactor: /);
+  });
+
   it('validates an embedded database and its modes', () => {
     const db = { layers: ['a', 'b'], modes: { A: [1, 2], B: [2, -3] } };
     expect(errorsOf(withPipeline((p) => (p.database = db)))).toEqual(['pipeline.database.modes.B[1]: must be a positive finite number, got -3']);

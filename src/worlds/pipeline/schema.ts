@@ -102,6 +102,8 @@ const pipelineSchema = z.strictObject({
   machine: z
     .strictObject({
       stageNoiseCv: num(0, 2),
+      stageSpikeShare: num(0, 0.5).optional(),
+      stageSpikeFactor: num(1, 20).optional(),
       pipelinedFactor: num(0.1, 100),
       stageFactors: z.array(num(0.1, 100)).max(PIPELINE_LIMITS.executionPlaces.max).optional(),
       hopMs: num(0, 100_000),
@@ -141,6 +143,9 @@ export const pipelineScenarioSchema = z
     if (factors !== undefined && factors.length !== minEps) {
       ctx.addIssue({ code: 'custom', path: ['pipeline', 'machine', 'stageFactors'], message: `must hold one factor per execution place (${minEps})` });
       ctx.addIssue({ code: 'custom', path: ['pipeline', 'executionPlaces'], message: `must match the machine's stage factors (${factors.length})` });
+    }
+    if ((p.machine?.stageSpikeShare ?? 0) > 0 && p.machine?.stageSpikeFactor === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['pipeline', 'machine', 'stageSpikeFactor'], message: 'a spike’s stage time over a typical one, needed with stageSpikeShare' });
     }
     if (p.assumptions.database === 'measured') {
       const path = ['pipeline', 'assumptions', 'database'];

@@ -36,6 +36,23 @@ describe('the machine beyond the database (pipeline.machine)', () => {
     expect(mean).toBeLessThan(10.1);
   });
 
+  it('spikes: a share of stage times a factor above the typical ones, the mean kept; no spikes is the lognormal alone, bit for bit', () => {
+    const lognormal = { stageNoiseCv: 0.03, pipelinedFactor: 1, hopMs: 0, moveMs: 0, hogStartMs: 0 };
+    const spec = toySpec({ executionPlaces: 2, queries: 4000, initialConfiguration: Int32Array.of(4, 4) });
+    const plain = collect(new PipelineRun({ ...spec, machine: lognormal }, createStatic()));
+    const zero = collect(new PipelineRun({ ...spec, machine: { ...lognormal, stageSpikeShare: 0, stageSpikeFactor: 1.3 } }, createStatic()));
+    expect(zero.map((r) => r.completionMs)).toEqual(plain.map((r) => r.completionMs));
+    const spiky = collect(new PipelineRun({ ...spec, machine: { ...lognormal, stageSpikeShare: 0.05, stageSpikeFactor: 1.3 } }, createStatic()));
+    const times = spiky.map((r) => r.stageTimesMs[0]!);
+    const mean = times.reduce((a, b) => a + b, 0) / times.length;
+    expect(mean).toBeGreaterThan(9.9);
+    expect(mean).toBeLessThan(10.1);
+    // Typical times sit at 10 / 1.015 ms within a few per cent; spikes 1.3 × that: 5 % of queries above 11.5 ms.
+    const spikes = times.filter((t) => t > 11.5).length / times.length;
+    expect(spikes).toBeGreaterThan(0.04);
+    expect(spikes).toBeLessThan(0.06);
+  });
+
   it('core sharing: 4 busy stages on 2 cores take twice as long', () => {
     const spec = toySpec({ executionPlaces: 4, queries: 50, initialConfiguration: Int32Array.of(2, 2, 2, 2) });
     const ideal = new PipelineRun(spec, createStatic()).runToEnd();
@@ -47,5 +64,7 @@ describe('the machine beyond the database (pipeline.machine)', () => {
     expect(machineProblem({ stageNoiseCv: -1, pipelinedFactor: 1, hopMs: 0, moveMs: 0, hogStartMs: 0 })?.field).toBe('stageNoiseCv');
     expect(machineProblem({ stageNoiseCv: 0, pipelinedFactor: 1, hopMs: 0, moveMs: 0, hogStartMs: 0, cores: 0 })?.field).toBe('cores');
     expect(machineProblem({ stageNoiseCv: 0, pipelinedFactor: 1, stageFactors: [1, 0], hopMs: 0, moveMs: 0, hogStartMs: 0 })?.field).toBe('stageFactors');
+    expect(machineProblem({ stageNoiseCv: 0, stageSpikeShare: 0.1, pipelinedFactor: 1, hopMs: 0, moveMs: 0, hogStartMs: 0 })?.field).toBe('stageSpikeFactor');
+    expect(machineProblem({ stageNoiseCv: 0, stageSpikeShare: 0.6, stageSpikeFactor: 2, pipelinedFactor: 1, hopMs: 0, moveMs: 0, hogStartMs: 0 })?.field).toBe('stageSpikeShare');
   });
 });

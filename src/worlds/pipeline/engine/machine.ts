@@ -13,8 +13,19 @@ import { MODE_IDS } from './profiles/types';
 import { createRng, type Rng } from '../../../engine/rng';
 
 export interface PipelineMachine {
-  /** Relative standard deviation of a stage time, per query and stage (lognormal, mean 1). */
+  /** Relative standard deviation of a stage time, per query and stage (lognormal, mean 1): its typical spread. */
   readonly stageNoiseCv: number;
+  /**
+   * Share of a stage's queries that are spikes (absent or 0: none, the lognormal alone). A real
+   * stage's time is not lognormal: it keeps within a few per cent and now and then takes a
+   * quarter or a third longer (a garbage collection, the OS handing its core to another
+   * thread). A monitor deciding on a window's mean fires on one such spike where it would not
+   * on the lognormal spread of the same variance, and not on a spread that variance would
+   * give; so the two are drawn apart (realCalibration.ts estimates both).
+   */
+  readonly stageSpikeShare?: number | undefined;
+  /** A spike's stage time over a typical one (≥ 1; with `stageSpikeShare`). The noise keeps mean 1: typical queries run at 1 / (1 + share·(factor − 1)). */
+  readonly stageSpikeFactor?: number | undefined;
   /** A stage's time in the pipelined flow over its time alone (serial trials run alone): ≥ 1 where stages contend. */
   readonly pipelinedFactor: number;
   /**
@@ -48,6 +59,10 @@ export const MACHINE_NOISE_STREAM = 3;
 export class MachineModel {
   private readonly rng: Rng;
   private readonly sigma: number;
+  /** Per query and stage: the typical stage time's scale and a spike's, both over the mean (spikes absent: 1 and 1). */
+  private readonly typical: number;
+  private readonly spike: number;
+  private readonly spikeShare: number;
   private spare = Number.NaN;
 
   constructor(
@@ -58,6 +73,10 @@ export class MachineModel {
     this.rng = createRng(machine.noiseSeed ?? seed, MACHINE_NOISE_STREAM);
     // Lognormal with mean 1 and the given coefficient of variation.
     this.sigma = Math.sqrt(Math.log(1 + machine.stageNoiseCv * machine.stageNoiseCv));
+    this.spikeShare = machine.stageSpikeShare ?? 0;
+    const factor = machine.stageSpikeFactor ?? 1;
+    this.typical = 1 / (1 + this.spikeShare * (factor - 1));
+    this.spike = factor * this.typical;
   }
 
   /** A standard normal draw (Box–Muller, both halves used). */
@@ -102,6 +121,8 @@ export class MachineModel {
     for (let i = 0; i < base.length; i++) {
       let t = base[i]! * (perPlace === undefined ? stretch : (perPlace[i] ?? m.pipelinedFactor) * sharing);
       if (t > 0 && m.stageNoiseCv > 0) t *= Math.exp(this.sigma * this.normal() - (this.sigma * this.sigma) / 2);
+      // One more draw only where spikes are modelled: a machine without them keeps its stream, bit for bit.
+      if (t > 0 && this.spikeShare > 0) t *= this.rng.nextFloat() < this.spikeShare ? this.spike : this.typical;
       out[i] = t;
       if (t > max) max = t;
     }
@@ -130,6 +151,9 @@ export function machineProblem(m: PipelineMachine): { readonly field: string; re
   for (const [field, value, min, max] of checks) {
     if (value === undefined || !Number.isFinite(value) || value < min || value > max) return { field, message: `must be a number from ${min} to ${max}, got ${String(value)}` };
   }
+  if (m.stageSpikeShare !== undefined && (!Number.isFinite(m.stageSpikeShare) || m.stageSpikeShare < 0 || m.stageSpikeShare > 0.5)) return { field: 'stageSpikeShare', message: `must be a number from 0 to 0.5, got ${String(m.stageSpikeShare)}` };
+  if (m.stageSpikeFactor !== undefined && (!Number.isFinite(m.stageSpikeFactor) || m.stageSpikeFactor < 1 || m.stageSpikeFactor > 20)) return { field: 'stageSpikeFactor', message: `must be a number from 1 to 20, got ${String(m.stageSpikeFactor)}` };
+  if ((m.stageSpikeShare ?? 0) > 0 && m.stageSpikeFactor === undefined) return { field: 'stageSpikeFactor', message: 'must be given with stageSpikeShare (a spike\'s stage time over a typical one)' };
   const factor = m.stageFactors?.find((f) => !Number.isFinite(f) || f < 0.1 || f > 100);
   if (factor !== undefined) return { field: 'stageFactors', message: `must hold numbers from 0.1 to 100, got ${String(factor)}` };
   if (m.cores !== undefined && (!Number.isInteger(m.cores) || m.cores < 1 || m.cores > 4096)) return { field: 'cores', message: `must be an integer from 1 to 4096, got ${String(m.cores)}` };

@@ -77,6 +77,20 @@ describe('calibration recovers a synthetic machine', () => {
     expect(Math.abs(machine.stageNoiseCv / truth.stageNoiseCv - 1)).toBeLessThan(0.25);
   });
 
+  it('spikes apart from the typical spread: share, factor and spread each recovered; a machine without spikes has none', () => {
+    // Stated tolerances: the spread within 20 % of itself, the share within 35 % of itself, the factor within 5 %.
+    const truth: PipelineMachine = { stageNoiseCv: 0.04, stageSpikeShare: 0.04, stageSpikeFactor: 1.3, pipelinedFactor: 1.1, hopMs: 0, moveMs: 0, hogStartMs: 0 };
+    for (const seed of [1, 2, 3]) {
+      const { machine } = calibrateMachine(syntheticLane(truth, seed), compileDatabase(DATABASE), 4);
+      expect(Math.abs(machine.stageNoiseCv / truth.stageNoiseCv - 1), `seed ${seed} spread ${machine.stageNoiseCv}`).toBeLessThan(0.2);
+      expect(Math.abs(machine.stageSpikeShare! / truth.stageSpikeShare! - 1), `seed ${seed} share ${machine.stageSpikeShare}`).toBeLessThan(0.35);
+      expect(Math.abs(machine.stageSpikeFactor! / truth.stageSpikeFactor! - 1), `seed ${seed} factor ${machine.stageSpikeFactor}`).toBeLessThan(0.05);
+      expect(Math.abs(machine.pipelinedFactor / truth.pipelinedFactor - 1)).toBeLessThan(0.02);
+    }
+    const plain = calibrateMachine(syntheticLane({ ...truth, stageSpikeShare: 0 }, 1), compileDatabase(DATABASE), 4).machine;
+    expect(plain.stageSpikeShare ?? 0).toBeLessThan(0.002);
+  });
+
   it('the ideal machine calibrates to itself (factor 1, no noise, no hop, no move)', () => {
     const ideal: PipelineMachine = { stageNoiseCv: 0, pipelinedFactor: 1, hopMs: 0, moveMs: 0, hogStartMs: 0 };
     const { machine } = calibrateMachine(syntheticLane(ideal, 1), compileDatabase(DATABASE), 4);

@@ -10,8 +10,8 @@
  *   `CALIBRATION_WARM_QUERIES` after a start or a move left out) and their non-empty
  *   stages, of measured stage time over the database's time of the same units alone,
  *   divided by the core-sharing stretch when sharing is modelled;
- * - the stage-time noise is the pooled standard deviation of that ratio, stage by stage
- *   around each stage's own mean, over the factor (a coefficient of variation);
+ * - the stage-time noise is read from that ratio within each steady run, stage by stage over
+ *   its own mean: a typical spread and spikes apart (`stageNoise`);
  * - the hand-over is what the steady completion interval has beyond the slowest measured
  *   stage, per query (at least 0);
  * - the move cost is the mean wall time of the scripted moves; the hog start stall the mean
@@ -41,6 +41,66 @@ export interface MachineCalibration {
 }
 
 const parseKey = (key: string): Int32Array => Int32Array.from(key.split(','), Number);
+const mean = (v: readonly number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+const median = (v: readonly number[]) => {
+  const s = [...v].sort((a, b) => a - b);
+  const h = s.length >> 1;
+  return s.length % 2 === 1 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
+};
+
+/** A spike stands this many typical spreads above its neighbours' median. */
+export const CALIBRATION_SPIKE_SIGMAS = 4;
+/** Neighbours each side whose median a query's stage time is read against (within its run). */
+const SPIKE_NEIGHBOURS = 2;
+
+/**
+ * The stage-time noise of steady runs, each stage's times over its own mean: the typical
+ * spread, and the spikes apart (machine.ts, `stageSpikeShare`). Measured on this machine, a
+ * stage keeps within a few per cent and now and then takes 25–35 % longer; one coefficient of
+ * variation for both over-states the typical spread and under-states the spikes.
+ * - The typical spread, first robustly: the median absolute successive difference (for
+ *   normal draws 0.6745·√2·σ), so that neither the spikes nor a slow drift of the machine
+ *   enter it.
+ * - A spike: a time more than `CALIBRATION_SPIKE_SIGMAS` of that spread above the median of
+ *   its run's neighbours (two each side); its factor is its time over that median.
+ * - Then the typical spread itself from the successive differences between non-spikes (von
+ *   Neumann: for independent draws E[(x_t − x_{t−1})²] = 2σ²), the efficient estimate.
+ * A machine without spikes gives a share of about 0 (a normal draw beyond 4σ: 3·10⁻⁵).
+ */
+export function stageNoise(runs: readonly (readonly (readonly number[])[])[]): { readonly cv: number; readonly spikeShare: number; readonly spikeFactor: number } {
+  const steps = runs.flatMap((stage) => stage.flatMap((run) => run.slice(1).map((x, t) => Math.abs(x - run[t]!))));
+  if (steps.length === 0) return { cv: 0, spikeShare: 0, spikeFactor: 1 };
+  const robust = (1.4826 * median(steps)) / Math.SQRT2;
+  const threshold = 1 + CALIBRATION_SPIKE_SIGMAS * robust;
+  let judged = 0;
+  const spikeFactors: number[] = [];
+  let squares = 0;
+  let pairs = 0;
+  for (const stage of runs) {
+    for (const run of stage) {
+      const spike = run.map((x, t) => {
+        if (run.length < 2 * SPIKE_NEIGHBOURS + 1) return false;
+        const from = Math.max(0, Math.min(t - SPIKE_NEIGHBOURS, run.length - 2 * SPIKE_NEIGHBOURS - 1));
+        const neighbours = run.slice(from, from + 2 * SPIKE_NEIGHBOURS + 1).filter((_, k) => from + k !== t);
+        const level = median(neighbours);
+        judged += 1;
+        if (robust <= 0 || x <= level * threshold) return false;
+        spikeFactors.push(x / level);
+        return true;
+      });
+      for (let t = 1; t < run.length; t++) {
+        if (spike[t] || spike[t - 1]) continue;
+        squares += (run[t]! - run[t - 1]!) ** 2 / 2;
+        pairs += 1;
+      }
+    }
+  }
+  return {
+    cv: pairs > 0 ? Math.sqrt(squares / pairs) : robust,
+    spikeShare: judged > 0 ? spikeFactors.length / judged : 0,
+    spikeFactor: spikeFactors.length > 0 ? mean(spikeFactors) : 1,
+  };
+}
 
 /**
  * Estimates the machine from a calibration lane on `database` (mode A, interference-free);
@@ -54,9 +114,9 @@ export function calibrateMachine(trace: CalibrationTrace, database: CompiledData
   const base = new Float64Array(n);
   const sorted = [...trace.queries].sort((a, b) => a.query - b.query);
   const ratios: number[][] = Array.from({ length: n }, () => []);
-  // Per stage, the successive differences of its ratios within one steady run of a configuration (the short-term noise).
-  const steps: number[][] = Array.from({ length: n }, () => []);
-  const lastRatio = new Float64Array(n).fill(Number.NaN);
+  // Per stage, its ratios in runs of one configuration's consecutive steady queries (the short-term noise is read within a run).
+  const runs: number[][][] = Array.from({ length: n }, () => []);
+  const inRun = new Uint8Array(n);
   const gaps: number[] = [];
   const bottlenecks: number[] = [];
   let since = 0;
@@ -68,7 +128,7 @@ export function calibrateMachine(trace: CalibrationTrace, database: CompiledData
     lastKey = q.configuration;
     if (q.kind !== 'normal' || since < CALIBRATION_WARM_QUERIES) {
       previous = q;
-      lastRatio.fill(Number.NaN);
+      inRun.fill(0);
       continue;
     }
     const counts = parseKey(q.configuration);
@@ -80,13 +140,14 @@ export function calibrateMachine(trace: CalibrationTrace, database: CompiledData
     let max = 0;
     for (let i = 0; i < n; i++) {
       if (counts[i]! === 0 || base[i]! <= 0) {
-        lastRatio[i] = Number.NaN;
+        inRun[i] = 0;
         continue;
       }
       const ratio = q.stageTimesMs[i]! / (base[i]! * stretch);
       ratios[i]!.push(ratio);
-      if (!Number.isNaN(lastRatio[i]!)) steps[i]!.push(ratio - lastRatio[i]!);
-      lastRatio[i] = ratio;
+      if (inRun[i] === 0) runs[i]!.push([]);
+      runs[i]!.at(-1)!.push(ratio);
+      inRun[i] = 1;
       max = Math.max(max, q.stageTimesMs[i]!);
     }
     if (previous !== null && previous.kind === 'normal' && previous.configuration === q.configuration) {
@@ -98,31 +159,19 @@ export function calibrateMachine(trace: CalibrationTrace, database: CompiledData
   }
   const all = ratios.flat();
   if (all.length < 2 || gaps.length < 1) throw new RangeError(`calibration: the lane has ${used} steady normal queries; it needs at least 2 (run it longer)`);
-  const mean = (v: readonly number[]) => v.reduce((a, b) => a + b, 0) / v.length;
   const factor = mean(all);
   // Each place's own factor, where it ran steady queries (else the pooled one).
   const stageFactors = ratios.map((stage) => (stage.length >= 2 ? mean(stage) : factor));
-  // The noise per query and stage: the short-term part, from successive differences within a
-  // configuration's steady run (von Neumann: for independent draws E[(x_t − x_{t−1})²] = 2σ²),
-  // relative to the stage's own mean. A slow drift of the machine (its speed wanders over tens
-  // of queries: measured on this machine, 8.7–12.5 % spread against 6.5–8.0 % short-term)
-  // would otherwise read as per-query noise, which the simulation draws independently.
-  let squares = 0;
-  let count = 0;
-  ratios.forEach((stage, i) => {
-    const d = steps[i]!;
-    if (d.length < 1) return;
-    const m = mean(stage);
-    for (const x of d) squares += (x / m) ** 2 / 2;
-    count += d.length;
-  });
-  const stageNoiseCv = count > 0 ? Math.sqrt(squares / count) : 0;
+  const noise = stageNoise(
+    runs.map((stageRuns, i) => stageRuns.map((run) => run.map((r) => r / stageFactors[i]!))),
+  );
   const hopMs = Math.max(0, mean(gaps) - mean(bottlenecks));
   const moves = trace.reconfigurations.map((r) => r.wallMs);
   const stalls = trace.hogStallsMs ?? [];
   return {
     machine: {
-      stageNoiseCv,
+      stageNoiseCv: noise.cv,
+      ...(noise.spikeShare > 0 ? { stageSpikeShare: noise.spikeShare, stageSpikeFactor: noise.spikeFactor } : {}),
       pipelinedFactor: factor,
       stageFactors,
       hopMs,
@@ -152,6 +201,7 @@ export function calibrationMoves(initial: ArrayLike<number>, queries: number, ev
 /** The machine as one line (reports). */
 export function machineText(m: PipelineMachine): string {
   const perPlace = m.stageFactors === undefined ? '' : ` (per EP ${m.stageFactors.map((f) => `×${f.toFixed(3)}`).join(', ')})`;
-  return `stage noise ${(100 * m.stageNoiseCv).toFixed(1)} %, pipelined ×${m.pipelinedFactor.toFixed(3)}${perPlace}, hop ${m.hopMs.toFixed(2)} ms, move ${m.moveMs.toFixed(1)} ms, hog start ${m.hogStartMs.toFixed(1)} ms, ${m.cores === undefined ? 'no core sharing' : `${m.cores} shared cores`}`;
+  const spikes = (m.stageSpikeShare ?? 0) > 0 ? ` and ${(100 * m.stageSpikeShare!).toFixed(1)} % spikes at ×${(m.stageSpikeFactor ?? 1).toFixed(2)}` : '';
+  return `stage noise ${(100 * m.stageNoiseCv).toFixed(1)} %${spikes}, pipelined ×${m.pipelinedFactor.toFixed(3)}${perPlace}, hop ${m.hopMs.toFixed(2)} ms, move ${m.moveMs.toFixed(1)} ms, hog start ${m.hogStartMs.toFixed(1)} ms, ${m.cores === undefined ? 'no core sharing' : `${m.cores} shared cores`}`;
 }
 

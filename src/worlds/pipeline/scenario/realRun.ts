@@ -42,8 +42,12 @@ export interface RealArgs {
 
 /** Noise seeds of the simulation on the calibrated machine. */
 export const REAL_NOISE_SEEDS = 20;
-/** Queries of the calibration lane (a static lane without hogs, a scripted move every REAL_CALIBRATION_MOVE_EVERY). */
-export const REAL_CALIBRATION_QUERIES = 60;
+/**
+ * Queries of the calibration lane (a static lane without hogs, a scripted move every
+ * REAL_CALIBRATION_MOVE_EVERY). Spikes are a few per cent of the stage times (realCalibration.ts):
+ * 60 queries on 2 EPs held about four of them; 150 hold ten, about 25 s on this machine.
+ */
+export const REAL_CALIBRATION_QUERIES = 150;
 export const REAL_CALIBRATION_MOVE_EVERY = 15;
 
 export interface RealDeps {
