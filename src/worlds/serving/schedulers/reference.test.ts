@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ServingRun } from '../engine/simulation';
 import type { ServingRunSpec } from '../engine/spec';
 import { createFixed } from './fixed';
-import { createPlanned, evaluateJob, fixedInHindsightSearch, fixedPerPhaseSearch, phaseStartsMs, referenceSearchBound, runSearch, SEARCH_STRETCH_SLOTS, searchFixedInHindsight, searchFixedPerPhase, searchGrid, useSearchEvaluator, type EvaluationJob, type ReferenceSearchParams, type SearchEvaluator } from './reference';
+import { createPlanned, evaluateJob, fixedInHindsightSearch, fixedPerPhaseSearch, phaseStartsMs, referenceSearchBound, runSearch, runSearchAsync, SEARCH_STRETCH_SLOTS, searchFixedInHindsight, searchFixedPerPhase, searchGrid, useSearchEvaluator, type EvaluationJob, type ReferenceSearchParams, type SearchEvaluator } from './reference';
 import { SERVING_SCHEDULERS, servingSchedulerContext } from './registry';
 import { changingServingWorld } from '../../../testing/changingServingWorld';
 
@@ -190,6 +190,33 @@ describe('reference lanes (oracles)', () => {
     }
     expect(progress.at(-1)).toBe(alone.perPhase.evaluations);
     expect(Math.max(...progress)).toBeLessThanOrEqual(referenceSearchBound('fixed-per-phase', spec, oneRound));
+  }, 120_000);
+
+  it('with an evaluator that answers with promises (the page’s evaluation workers), runSearchAsync finds the same plans, counts and progress; runSearch refuses it, saying so', async () => {
+    const oneRound = { ...params, rounds: 1 };
+    const told: number[] = [];
+    const alone = searchFixedPerPhase(spec, oneRound, (done) => told.push(done));
+    // Two "workers" in this thread: each batch's values a macrotask later; one batch fails on request.
+    let failNext = false;
+    const later: SearchEvaluator = {
+      threads: 2,
+      evaluate: (s, jobs, checkpoint) =>
+        new Promise((resolve, reject) =>
+          setTimeout(() => (failNext ? reject(new Error('an evaluation worker failed')) : resolve(jobs.map((job) => evaluateJob(s, job, checkpoint)))), 0),
+        ),
+    };
+    const progress: number[] = [];
+    useSearchEvaluator(later);
+    try {
+      expect(await runSearchAsync(fixedPerPhaseSearch(spec, oneRound), (done) => progress.push(done))).toEqual(alone);
+      expect(() => runSearch(fixedPerPhaseSearch(spec, oneRound))).toThrow(/runSearchAsync/);
+      failNext = true;
+      await expect(runSearchAsync(fixedInHindsightSearch(spec, oneRound))).rejects.toThrow('an evaluation worker failed');
+    } finally {
+      useSearchEvaluator(null);
+    }
+    expect(progress.at(-1)).toBe(told.at(-1));
+    expect(progress.every((done, i) => i === 0 || done > progress[i - 1]!)).toBe(true);
   }, 120_000);
 
   it('say so when created without the lane’s run', () => {

@@ -148,6 +148,11 @@ export const SEARCH_STRETCH_SLOTS = 2;
 export interface SearchStep {
   readonly done: number;
   readonly total: number;
+  /**
+   * A batch of evaluations running elsewhere (an asynchronous `SearchEvaluator`): the search
+   * goes on once this settles, so its driver awaits it before the next step (`runSearchAsync`).
+   */
+  readonly wait?: Promise<unknown>;
 }
 
 /**
@@ -341,14 +346,15 @@ export interface EvaluationJob {
 }
 
 /**
- * Runs a batch of evaluations of one spec at once, blocking until all are done, and gives
- * their values in order (the command line's threads: cli/searchThreads.ts). `checkpoint`: the
- * phase's start, for phase jobs (see `phaseUtility`).
+ * Runs a batch of evaluations of one spec at once and gives their values in order: blocking
+ * until all are done (the command line's threads: cli/searchThreads.ts), or as a promise (the
+ * page's evaluation workers, worker/evaluationPool.ts: a search run by `runSearchAsync`).
+ * `checkpoint`: the phase's start, for phase jobs (see `phaseUtility`).
  */
 export interface SearchEvaluator {
-  /** Threads the batches are shared out on (this one included). */
+  /** Threads the batches are shared out on. */
   readonly threads: number;
-  evaluate(spec: ServingRunSpec, jobs: readonly EvaluationJob[], checkpoint?: ServingRunSnapshot): number[];
+  evaluate(spec: ServingRunSpec, jobs: readonly EvaluationJob[], checkpoint?: ServingRunSnapshot): number[] | Promise<number[]>;
 }
 
 let searchEvaluator: SearchEvaluator | null = null;
@@ -399,7 +405,8 @@ function* evaluateJobs(spec: ServingRunSpec, jobs: readonly EvaluationJob[], tal
     const threads = searchEvaluator.threads;
     const batch = [...jobs, ...ahead.slice(0, (threads - (jobs.length % threads)) % threads)];
     if (batch.length > 1) {
-      const values = searchEvaluator.evaluate(spec, batch, checkpoint);
+      const answer = searchEvaluator.evaluate(spec, batch, checkpoint);
+      const values = Array.isArray(answer) ? answer : yield* awaited(answer, tally);
       for (const v of values.slice(0, jobs.length)) yield* counted(v, tally);
       return values;
     }
@@ -407,6 +414,19 @@ function* evaluateJobs(spec: ServingRunSpec, jobs: readonly EvaluationJob[], tal
   const values: number[] = [];
   for (const job of jobs) values.push(yield* evaluation(spec, job, tally, checkpoint));
   return values;
+}
+
+/** A batch's values running elsewhere: one step the driver awaits (`SearchStep.wait`), then the values (its failure thrown here). */
+function* awaited(answer: Promise<number[]>, tally: Tally): Steps<number[]> {
+  let outcome: { readonly values: number[] } | { readonly error: unknown } | undefined;
+  const wait = answer.then(
+    (values) => (outcome = { values }),
+    (error: unknown) => (outcome = { error }),
+  );
+  yield { done: tally.done, total: tally.total, wait };
+  if (outcome === undefined) throw new Error('a search step that waits on a batch was resumed before the batch was done (drive it with runSearchAsync)');
+  if ('error' in outcome) throw outcome.error;
+  return outcome.values;
 }
 
 /**
@@ -575,11 +595,28 @@ export function runSearch(search: ReferenceSearch, progress?: SearchProgress): R
     for (;;) {
       const step = search.next();
       if (step.done === true) return step.value;
+      if (step.value.wait !== undefined) throw new Error('the search evaluator in use is asynchronous: run the search with runSearchAsync');
       if (step.value.done === told) continue;
       told = step.value.done;
       progress?.(step.value.done, step.value.total);
     }
   });
+}
+
+/**
+ * `runSearch` for a search whose evaluator answers with promises (the page's evaluation
+ * workers): in one go between the batches, awaiting each batch. The same plan and counts.
+ */
+export async function runSearchAsync(search: ReferenceSearch, progress?: SearchProgress): Promise<ReferenceResult> {
+  let told = 0;
+  for (;;) {
+    const step = inOneGoRun(() => search.next());
+    if (step.done === true) return step.value;
+    if (step.value.wait !== undefined) await step.value.wait;
+    if (step.value.done === told) continue;
+    told = step.value.done;
+    progress?.(step.value.done, step.value.total);
+  }
 }
 
 /** `fixed-hindsight`, in one go (the command line): `runSearch` of `fixedInHindsightSearch`. */
