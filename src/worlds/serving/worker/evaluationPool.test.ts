@@ -9,7 +9,7 @@ const params: ReferenceSearchParams = { maxBatch: 4, maxInstances: 2, rounds: 1,
 /** An evaluation worker in this thread answering a macrotask later, its calls recorded. */
 function laterWorker(name: string, calls: string[]): EvaluationHelper {
   const api = evaluationApi();
-  const later = <T>(f: () => T) => new Promise<T>((resolve) => setTimeout(() => resolve(f()), 0));
+  const later = <T>(f: () => T | Promise<T>) => new Promise<T>((resolve) => setTimeout(() => resolve(f()), 0));
   return {
     begin: (s, checkpoint) => later(() => (calls.push(`${name} begin`), api.begin(s, checkpoint))),
     evaluate: (job) => later(() => (calls.push(`${name} job`), api.evaluate(job))),
