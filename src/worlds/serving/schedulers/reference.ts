@@ -590,17 +590,25 @@ export interface PerPhaseOptions {
 
 /** Runs a search to its end, telling `progress` after each evaluation. */
 export function runSearch(search: ReferenceSearch, progress?: SearchProgress): ReferenceResult {
-  let told = 0;
+  const tell = progressTeller(progress);
   return inOneGoRun(() => {
     for (;;) {
       const step = search.next();
       if (step.done === true) return step.value;
       if (step.value.wait !== undefined) throw new Error('the search evaluator in use is asynchronous: run the search with runSearchAsync');
-      if (step.value.done === told) continue;
-      told = step.value.done;
-      progress?.(step.value.done, step.value.total);
+      tell(step.value);
     }
   });
+}
+
+/** Tells `progress` of a step when its count of evaluations moved (a search yields several steps per evaluation). */
+function progressTeller(progress: SearchProgress | undefined): (step: SearchStep) => void {
+  let told = 0;
+  return (step) => {
+    if (step.done === told) return;
+    told = step.done;
+    progress?.(step.done, step.total);
+  };
 }
 
 /**
@@ -608,14 +616,12 @@ export function runSearch(search: ReferenceSearch, progress?: SearchProgress): R
  * workers): in one go between the batches, awaiting each batch. The same plan and counts.
  */
 export async function runSearchAsync(search: ReferenceSearch, progress?: SearchProgress): Promise<ReferenceResult> {
-  let told = 0;
+  const tell = progressTeller(progress);
   for (;;) {
     const step = inOneGoRun(() => search.next());
     if (step.done === true) return step.value;
     if (step.value.wait !== undefined) await step.value.wait;
-    if (step.value.done === told) continue;
-    told = step.value.done;
-    progress?.(step.value.done, step.value.total);
+    tell(step.value);
   }
 }
 
