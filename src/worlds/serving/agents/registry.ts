@@ -41,6 +41,8 @@ export function createLearner(tf: Tf, id: LearningSchedulerId, params: Readonly<
           batchSize: p('minibatch', DEFAULT_SAC_CONFIG.batchSize),
           warmup: p('warmup', DEFAULT_SAC_CONFIG.warmup),
           targetEntropyRatio: p('targetEntropyRatio', DEFAULT_SAC_CONFIG.targetEntropyRatio),
+          targetEntropyAnnealUpdates: id === 'bcedge' ? p('entropyAnnealUpdates', 0) : 0,
+          targetEntropyFinalRatio: p('targetEntropyFinal', p('targetEntropyRatio', DEFAULT_SAC_CONFIG.targetEntropyRatio)),
           initialTemperature: p('initialTemperature', DEFAULT_SAC_CONFIG.initialTemperature),
           entropy: id === 'bcedge',
           discountPerS: p('discountPerS', DEFAULT_SAC_CONFIG.discountPerS),

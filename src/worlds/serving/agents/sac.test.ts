@@ -92,6 +92,46 @@ describe('DiscreteSac (BCEdge §IV-B2)', () => {
     below.dispose();
   }, 60_000);
 
+  it('anneals the target entropy linearly over its updates, then holds it; off, the target is the ratio bit for bit', () => {
+    const allowed = new Uint8Array(A).fill(1);
+    const rng = createRng(9, 9);
+    const fill = (sac: DiscreteSac) => {
+      for (let i = 0; i < 200; i++) {
+        const s = contextState(rng.nextInt(3));
+        sac.record({ row: 0, state: s, mask: allowed, action: rng.nextInt(A), reward: rng.nextFloat(), nextState: s, nextMask: allowed });
+      }
+    };
+    const annealed = new DiscreteSac(tf, S, A, small({ targetEntropyRatio: 0.6, targetEntropyAnnealUpdates: 10, targetEntropyFinalRatio: 0.1 }), createRng(5, 1));
+    fill(annealed);
+    const ratios = [annealed.targetEntropyRatioNow()];
+    for (let i = 0; i < 14; i++) {
+      annealed.update();
+      ratios.push(annealed.targetEntropyRatioNow());
+    }
+    expect(ratios[0]).toBe(0.6);
+    expect(ratios[5]).toBeCloseTo(0.35, 12);
+    expect(ratios[10]).toBeCloseTo(0.1, 12);
+    expect(ratios[14]).toBeCloseTo(0.1, 12);
+    for (let i = 1; i < ratios.length; i++) expect(ratios[i]!).toBeLessThanOrEqual(ratios[i - 1]!);
+    // The diagnostic reads the target the update used.
+    expect(annealed.explainUpdate()!.targetEntropy).toBeCloseTo(0.1 * Math.log(A), 6);
+    // Off (0 updates), whatever the final ratio says: the same learner as without the fields.
+    const plain = new DiscreteSac(tf, S, A, small({ targetEntropyRatio: 0.6 }), createRng(5, 1));
+    const off = new DiscreteSac(tf, S, A, small({ targetEntropyRatio: 0.6, targetEntropyAnnealUpdates: 0, targetEntropyFinalRatio: 0.1 }), createRng(5, 1));
+    for (const sac of [plain, off]) {
+      const again = createRng(9, 9);
+      for (let i = 0; i < 200; i++) {
+        const s = contextState(again.nextInt(3));
+        sac.record({ row: 0, state: s, mask: allowed, action: again.nextInt(A), reward: again.nextFloat(), nextState: s, nextMask: allowed });
+      }
+      for (let i = 0; i < 20; i++) sac.update();
+    }
+    expect(off.targetEntropyRatioNow()).toBe(0.6);
+    expect(off.temperature).toBe(plain.temperature);
+    expect(off.save().weights).toEqual(plain.save().weights);
+    for (const sac of [annealed, plain, off]) sac.dispose();
+  }, 60_000);
+
   it('never takes a masked action, sampling or greedy', () => {
     const sac = new DiscreteSac(tf, S, A, small(), createRng(6, 1));
     const rows = 4;

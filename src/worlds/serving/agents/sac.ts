@@ -53,6 +53,17 @@ export interface SacConfig {
   /** Gradient updates per `train` call (one call per scheduling slot). */
   readonly updatesPerStep: number;
   readonly targetEntropyRatio: number;
+  /**
+   * The target entropy annealed over training (0: no annealing, the earlier reading): the
+   * ratio goes linearly from `targetEntropyRatio` to `targetEntropyFinalRatio` over the first
+   * `targetEntropyAnnealUpdates` updates, then stays. Christodoulou 2019 and CleanRL keep one
+   * target; BCEdge §V-A says nothing of it. An agent trained offline at a high target keeps a
+   * policy that explores, and a loaded agent acts on that policy online (its first updates
+   * wait for `fineTuneAfter` transitions): annealing lets offline training explore early and
+   * ship a policy that does not pay for exploring on live traffic.
+   */
+  readonly targetEntropyAnnealUpdates: number;
+  readonly targetEntropyFinalRatio: number;
   readonly initialTemperature: number;
   /** False: TAC (α = 0, no temperature update). */
   readonly entropy: boolean;
@@ -117,6 +128,8 @@ export const DEFAULT_SAC_CONFIG: SacConfig = {
   warmup: 256,
   updatesPerStep: 2,
   targetEntropyRatio: 0.3,
+  targetEntropyAnnealUpdates: 0,
+  targetEntropyFinalRatio: 0.3,
   initialTemperature: 0.1,
   entropy: true,
   discountPerS: 0,
@@ -393,6 +406,14 @@ export class DiscreteSac implements Learner {
    * `lastGradients` (valid until the next call); returns [critic, policy, temperature loss,
    * mean entropy]. Changes no parameter.
    */
+  /** H̄'s share of ln|A| at this update (`targetEntropyAnnealUpdates`). */
+  targetEntropyRatioNow(): number {
+    const c = this.config;
+    if (c.targetEntropyAnnealUpdates <= 0) return c.targetEntropyRatio;
+    const progress = Math.min(1, this.updates / c.targetEntropyAnnealUpdates);
+    return c.targetEntropyRatio + (c.targetEntropyFinalRatio - c.targetEntropyRatio) * progress;
+  }
+
   gradients(b: ReplayBatch): [number, number, number, number] {
     const tf = this.tf;
     const c = this.config;
@@ -401,12 +422,13 @@ export class DiscreteSac implements Learner {
     const A = this.actionCount;
     const size = this.netSize;
     // One-hot actions and H̄(s) are made here, in plain arrays: cheaper than tensor ops.
+    const ratio = this.targetEntropyRatioNow();
     this.oneHot.fill(0);
     this.oneHotOverN.fill(0);
     for (let k = 0; k < n; k++) {
       this.oneHot[k * A + b.actions[k]!] = 1;
       this.oneHotOverN[k * A + b.actions[k]!] = 1 / n;
-      this.targetEntropy[k] = c.targetEntropyRatio * Math.log(b.allowed[k]!);
+      this.targetEntropy[k] = ratio * Math.log(b.allowed[k]!);
       for (let j = 0; j < S; j++) this.statesT[j * n + k] = b.states[k * S + j]!;
     }
     this.stacked.set(b.states, 0);
@@ -563,7 +585,8 @@ export class DiscreteSac implements Learner {
       };
     });
     const mean = (a: ArrayLike<number>) => Array.from(a).reduce((x, v) => x + v, 0) / a.length;
-    const targetEntropy = Array.from(b.allowed, (k) => c.targetEntropyRatio * Math.log(k));
+    const ratio = this.targetEntropyRatioNow();
+    const targetEntropy = Array.from(b.allowed, (k) => ratio * Math.log(k));
     const critic = 0.5 * (mean(Array.from(numbers.q1a, (q, i) => (q - numbers.y[i]!) ** 2)) + mean(Array.from(numbers.q2a, (q, i) => (q - numbers.y[i]!) ** 2)));
     const meanEntropy = mean(numbers.entropy);
     const meanTarget = mean(targetEntropy);
@@ -728,6 +751,8 @@ export function sacHyper(c: SacConfig): Record<string, number> {
     warmup: c.warmup,
     updatesPerStep: c.updatesPerStep,
     targetEntropyRatio: c.targetEntropyRatio,
+    targetEntropyAnnealUpdates: c.targetEntropyAnnealUpdates,
+    targetEntropyFinalRatio: c.targetEntropyFinalRatio,
     initialTemperature: c.initialTemperature,
     entropy: c.entropy ? 1 : 0,
     discountPerS: c.discountPerS,

@@ -133,6 +133,14 @@ const WARMUP_TRANSITIONS: NumericParameter = { name: 'warmup', label: 'transitio
  * 0.3 before version 7, 0.05 in versions 7–10 (their links keep it, world.ts).
  */
 const ENTROPY_RATIO: NumericParameter = { name: 'targetEntropyRatio', label: 'target entropy / ln|A|', min: 0.01, max: 1.2, integer: false, default: 0.15 };
+/**
+ * The target entropy annealed over training (worlds/serving/agents/sac.ts
+ * `targetEntropyAnnealUpdates`): from `targetEntropyRatio` to `targetEntropyFinal` over this many
+ * updates (0, the default: one target, as before). For offline training: explore early, ship a
+ * policy that does not pay for exploring once loaded.
+ */
+const ENTROPY_ANNEAL: NumericParameter = { name: 'entropyAnnealUpdates', label: 'anneal the target entropy over (updates; 0 = off)', min: 0, max: 10_000_000, integer: true, default: 0 };
+const ENTROPY_FINAL: NumericParameter = { name: 'targetEntropyFinal', label: 'target entropy / ln|A| after annealing', min: 0.01, max: 1.2, integer: false, default: 0.05 };
 const TEMPERATURE: NumericParameter = { name: 'initialTemperature', label: 'initial temperature α', min: 0.0001, max: 10, integer: false, default: 0.1 };
 const PREDICTOR: NumericParameter = { name: 'predictor', label: 'interference predictor (0/1)', min: 0, max: 1, integer: true, default: 1 };
 const PREDICTOR_BUDGET: NumericParameter = { name: 'predictorBudget', label: 'predicted inference ≤ share of SLO', min: 0.05, max: 1, integer: false, default: 0.8 };
@@ -358,6 +366,8 @@ export const SERVING_SCHEDULERS: Readonly<Record<ServingSchedulerId, ServingSche
       SAC_MINIBATCH,
       WARMUP_TRANSITIONS,
       ENTROPY_RATIO,
+      ENTROPY_ANNEAL,
+      ENTROPY_FINAL,
       TEMPERATURE,
       PREDICTOR,
       PREDICTOR_BUDGET,
