@@ -83,5 +83,9 @@ export default defineConfig({
     // idle while most files compute in one thread: two at a time halve the unit tests there
     // (676 s → 331 s on the project's machine), and CI's whole run must stay under 30 minutes.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // A test's budget with room (vitest's default is 5 s): the engine's heavier tests take 1–4 s
+    // on an idle 2-core machine and twice that beside other work, and the verdict must not depend
+    // on the machine being idle. A test that hangs still fails, after a minute.
+    testTimeout: 60_000,
   },
 });

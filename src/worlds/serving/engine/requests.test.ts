@@ -53,4 +53,21 @@ describe('RequestPool: the requests and their queues (requests.ts)', () => {
     expect(again).toEqual(first);
     expect(copy.heapSize[1]).toBe(0);
   });
+
+  it('the SLO sum of the k most urgent queued requests is the sum over the first k of the queue in order, for every k (Eq. 1)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 500 })), { minLength: 1, maxLength: 300 }), fc.nat(), (items, pick) => {
+        const pool = new RequestPool(1, 4);
+        const slots = queued(pool, items.map(([deadline], seq) => [deadline, seq] as const));
+        slots.forEach((r, i) => (pool.slo[r] = items[i]![1]));
+        const inOrder = items.map(([deadline, slo], seq) => ({ deadline, slo, seq })).sort((a, b) => a.deadline - b.deadline || a.seq - b.seq);
+        const k = 1 + (pick % (items.length + 2));
+        const expected = inOrder.slice(0, k).reduce((sum, x) => sum + x.slo, 0);
+        expect(pool.mostUrgentSloSum(0, k)).toBe(expected);
+        // A read, not a take: the queue is as it was.
+        expect(pool.heapSize[0]).toBe(items.length);
+      }),
+      { numRuns: runs(100) },
+    );
+  });
 });

@@ -159,6 +159,70 @@ export class RequestPool {
     return top;
   }
 
+  // ---- The k most urgent of a queue (Eq. 1's slot length, simulation.ts `eq1SlotMs`) -------
+
+  /** Candidates of the best-first walk of a queue's heap: positions in it, a min-heap by their requests' order (scratch, not state). */
+  private candidates = new Int32Array(0);
+  private candidateCount = 0;
+
+  /** Σ SLO of the k most urgent queued requests of model m (a best-first walk of its deadline heap: O(k log k)). */
+  mostUrgentSloSum(m: number, k: number): number {
+    const heap = this.heaps[m]!;
+    const n = this.heapSize[m]!;
+    let sum = 0;
+    if (k >= n) {
+      for (let i = 0; i < n; i++) sum += this.slo[heap[i]!]!;
+      return sum;
+    }
+    // The k smallest of a binary heap: the root, and each time one is taken its children join
+    // the candidates (one more each time: at most k + 1 of them).
+    if (this.candidates.length < k + 1) this.candidates = new Int32Array(2 * k + 2);
+    this.candidateCount = 0;
+    this.pushCandidate(heap, 0);
+    for (let taken = 0; taken < k; taken++) {
+      const p = this.popCandidate(heap);
+      sum += this.slo[heap[p]!]!;
+      const left = 2 * p + 1;
+      if (left < n) this.pushCandidate(heap, left);
+      if (left + 1 < n) this.pushCandidate(heap, left + 1);
+    }
+    return sum;
+  }
+
+  /** Adds position `p` of a deadline heap to the candidates (a min-heap of positions by the requests' order). */
+  private pushCandidate(heap: Int32Array, p: number): void {
+    const cand = this.candidates;
+    let i = this.candidateCount++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.before(heap[p]!, heap[cand[parent]!]!)) break;
+      cand[i] = cand[parent]!;
+      i = parent;
+    }
+    cand[i] = p;
+  }
+
+  /** Takes the candidate whose request comes first. */
+  private popCandidate(heap: Int32Array): number {
+    const cand = this.candidates;
+    const top = cand[0]!;
+    const size = --this.candidateCount;
+    if (size === 0) return top;
+    const last = cand[size]!;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= size) break;
+      const right = left + 1;
+      const child = right < size && this.before(heap[cand[right]!]!, heap[cand[left]!]!) ? right : left;
+      if (!this.before(heap[cand[child]!]!, heap[last]!)) break;
+      cand[i] = cand[child]!;
+      i = child;
+    }
+    cand[i] = last;
+    return top;
+  }
+
   // ---- Checkpoints (ARCHITECTURE §7a) ------------------------------------------------------
 
   /** The requests in flight and the queues, copied. */

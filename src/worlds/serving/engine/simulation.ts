@@ -216,8 +216,6 @@ export class ServingRun {
   private readonly intervalInstanceMs: Float64Array;
   private readonly instancesSinceMs: Float64Array;
   private readonly instancesChanged: Uint8Array;
-  /** Candidates of the best-first walk of a deadline heap (`mostUrgentSloSum`). */
-  private readonly candidates = new Int32Array(2 * MAX_BATCH_SIZE + 2);
   private finished = false;
   /** Credit `governed` (readings.ts): each decision's own requests, for its reward; null under `slot`. */
   private readonly credit: DecisionCredit | null;
@@ -990,66 +988,8 @@ export class ServingRun {
     const instances = this.edf ? 1 : this.action[m]!.instances;
     const queued = Math.min(b, this.req.heapSize[m]!);
     const missing = b - queued;
-    const sloSum = (queued > 0 ? this.mostUrgentSloSum(m, queued) : 0) + (missing > 0 ? missing * this.sloMs[m]! : 0);
+    const sloSum = (queued > 0 ? this.req.mostUrgentSloSum(m, queued) : 0) + (missing > 0 ? missing * this.sloMs[m]! : 0);
     return sloSum / instances;
-  }
-
-  /** Σ SLO of the k most urgent queued requests of model m (a best-first walk of its deadline heap: O(k log k)). */
-  private mostUrgentSloSum(m: number, k: number): number {
-    const heap = this.req.heaps[m]!;
-    const n = this.req.heapSize[m]!;
-    let sum = 0;
-    if (k >= n) {
-      for (let i = 0; i < n; i++) sum += this.req.slo[heap[i]!]!;
-      return sum;
-    }
-    // The k smallest of a binary heap: the root, and each time one is taken its children join the candidates.
-    this.candidateCount = 0;
-    this.pushCandidate(heap, 0);
-    for (let taken = 0; taken < k; taken++) {
-      const p = this.popCandidate(heap);
-      sum += this.req.slo[heap[p]!]!;
-      const left = 2 * p + 1;
-      if (left < n) this.pushCandidate(heap, left);
-      if (left + 1 < n) this.pushCandidate(heap, left + 1);
-    }
-    return sum;
-  }
-
-  private candidateCount = 0;
-
-  /** Adds position `p` of a deadline heap to the candidates (a min-heap of positions by the requests' order). */
-  private pushCandidate(heap: Int32Array, p: number): void {
-    const cand = this.candidates;
-    let i = this.candidateCount++;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.req.before(heap[p]!, heap[cand[parent]!]!)) break;
-      cand[i] = cand[parent]!;
-      i = parent;
-    }
-    cand[i] = p;
-  }
-
-  /** Takes the candidate whose request comes first. */
-  private popCandidate(heap: Int32Array): number {
-    const cand = this.candidates;
-    const top = cand[0]!;
-    const size = --this.candidateCount;
-    if (size === 0) return top;
-    const last = cand[size]!;
-    let i = 0;
-    for (;;) {
-      const left = 2 * i + 1;
-      if (left >= size) break;
-      const right = left + 1;
-      const child = right < size && this.req.before(heap[cand[right]!]!, heap[cand[left]!]!) ? right : left;
-      if (!this.req.before(heap[cand[child]!]!, heap[last]!)) break;
-      cand[i] = cand[child]!;
-      i = child;
-    }
-    cand[i] = last;
-    return top;
   }
 
   /**
