@@ -47,7 +47,7 @@ export async function benchReal(tf: Tf, rows: BenchRow[], database: LayerTimeDat
   for (const eps of EP_COUNTS) {
     const t0 = performance.now();
     const report = await runReal(
-      { scenario: benchRealScenario(eps), inputSize: BENCH_REAL_SIZE, database, repeats: 1, hogBufferMiB: defaultHogBufferMiB(), cores: nodeCores(), laneRepeats: BENCH_REAL_REPEATS },
+      { scenario: benchRealScenario(eps), inputSize: BENCH_REAL_SIZE, database, repeats: 1, hogBufferMiB: defaultHogBufferMiB(), cores: nodeCores(), laneRepeats: BENCH_REAL_REPEATS, calibrateEachRepeat: true },
       { tf, measureDatabase, runRealPipeline, now: () => performance.now(), spawnStage: spawnNodeStage, spawnHog: spawnNodeHog, runtime: nodeRuntime(), stderr: () => undefined },
     );
     if (report === null) throw new Error('the real run was cancelled');
@@ -87,6 +87,15 @@ export async function benchReal(tf: Tf, rows: BenchRow[], database: LayerTimeDat
     const o = f.odinVsLls;
     if (o !== null) rows.push({ name: `${where}, ODIN α=10 vs LLS throughput, measured (baseline: simulated)`, value: o.measuredPct.mean, unit: '%', baseline: o.simulatedPct.mean, note: `measured ${pe(o.measuredPct)}, simulated ${pe(o.simulatedPct)}: the sign ${o.agrees ? 'agrees' : 'does not agree'}${f.tooShort === null ? '' : ` (no verdict: ${f.tooShort})`}; run took ${wallS.toFixed(0)} s` });
     if (cal !== null) rows.push({ name: `${where}, calibrated machine`, value: cal.machine.pipelinedFactor, unit: '× pipelined', note: `${machineText(cal.machine)}; resident ${residencyText(report)}` });
+    const rounds = report.calibrations ?? [];
+    if (rounds.length > 1) {
+      const factors = rounds.map((c) => c.machine.pipelinedFactor);
+      rows.push({ name: `${where}, calibrated machine by round`, value: Math.max(...factors) / Math.min(...factors), unit: '× spread', note: `pipelined factors ${factors.map((v) => v.toFixed(3)).join(', ')}; ${rounds.map((c) => machineText(c.machine)).join(' | ')}` });
+    }
+    const single = report.fidelityFirstCalibration;
+    if (single !== undefined) {
+      for (const lane of single.lanes) rows.push({ name: `${where}, ${lane.label}, error on the first round's machine alone (one calibration)`, value: lane.error.machine?.throughputPct.mean ?? Number.NaN, unit: '% throughput', note: `throughput ${pe(lane.error.machine?.throughputPct)}, latency ${pe(lane.error.machine?.latencyMeanPct)} (the rows above pair each repeat with its round's machine)` });
+    }
   }
   const claim = machineClaimRow(reports[0]!.report, { command: 'npm run bench', commit: 'bench', durationS: reports[0]!.wallS });
   rows.push({ name: `real: the lab's claim on 2 EPs (${claim.verdict})`, value: claim.estimate?.mean ?? Number.NaN, unit: '% MAPE', note: claim.reason });

@@ -36,6 +36,7 @@ interface RealOptions {
   readonly laneRepeats?: number;
   readonly noiseSeeds?: number;
   readonly calibrationQueries?: number;
+  readonly calibrateEachRepeat?: boolean;
 }
 
 const setsOf = (o: RealOptions): string[] => [...(o.set ?? []), ...(o.queries === undefined ? [] : [`pipeline.queries=${o.queries}`])];
@@ -87,6 +88,7 @@ export const realCommand: CliCommand = {
     command.addOption(
       new Option('--calibration-queries <n>', `queries of the calibration lane (a static lane without hogs; default ${REAL_CALIBRATION_QUERIES}; 0: the ideal machine only)`).argParser(integerOption('--calibration-queries', 0, 100_000)),
     );
+    command.option('--calibrate-each-repeat', 'a calibration lane before every round of --lane-repeats, each repeat simulated on its own round\'s machine and the errors paired by repeat (the machine\'s speed drifts between runs)');
     command.addOption(
       new Option('--resident-mib <n>', `memory the stages may keep units resident in, MiB, shared equally (default ${REAL_RESIDENT_BUDGET_MIB}; 0: every move builds the units it hands over)`).argParser(integerOption('--resident-mib', 0, 1_000_000)),
     );
@@ -136,6 +138,7 @@ export const realCommand: CliCommand = {
           ...(options.laneRepeats === undefined ? {} : { laneRepeats: options.laneRepeats }),
           ...(options.noiseSeeds === undefined ? {} : { noiseSeeds: options.noiseSeeds }),
           ...(options.calibrationQueries === undefined ? {} : { calibrationQueries: options.calibrationQueries }),
+          ...(options.calibrateEachRepeat === true ? { calibrateEachRepeat: true } : {}),
         },
         { tf: io.learning.tf, measureDatabase, runRealPipeline, now: () => performance.now(), spawnStage: spawnNodeStage, spawnHog: spawnNodeHog, runtime: nodeRuntime(), stderr: io.stderr, isCancelled: () => cancelled },
       );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configurationKey } from '../engine/configuration';
 import type { LayerTimeDatabase } from '../engine/profiles/types';
+import type { PipelineMachine } from '../engine/machine';
 import type { RealQuery } from '../measure/realPipeline/pipeline';
 import { pipeline } from '../defaultPreset';
 import { errorInterval, fidelityReport, simulateOnMachine, type RealLaneRun } from './realFidelity';
@@ -9,9 +10,9 @@ import { fidelityMarkdown } from './realRun';
 const A = [3, 5, 4, 6, 5, 4, 6, 3];
 const DATABASE: LayerTimeDatabase = { model: 'vgg16', layers: A.map((_, i) => `u${i}`), modes: { A, B: A.map((t) => 1.5 * t) } };
 
-/** A "real" run made from the simulation itself (ideal machine): what a perfect simulator would be compared with. */
-function asReal(scenario: ReturnType<typeof pipeline>, lane: number): RealLaneRun {
-  const sim = simulateOnMachine(scenario, lane, DATABASE, undefined, 1);
+/** A "real" run made from the simulation itself (ideal machine, or `machine`): what a perfect simulator would be compared with. */
+function asReal(scenario: ReturnType<typeof pipeline>, lane: number, machine?: PipelineMachine): RealLaneRun {
+  const sim = simulateOnMachine(scenario, lane, DATABASE, machine, 1);
   const queries: RealQuery[] = sim.served.map((q, i) => ({
     query: q.query,
     kind: sim.kinds[i] === 'trial' ? 'trial' : 'normal',
@@ -66,5 +67,31 @@ describe('fidelity with intervals', () => {
     const e = errorInterval({ mean: 11, halfWidth95: 1.1, seeds: 20 }, { mean: 10, halfWidth95: 0.5, seeds: 5 });
     expect(e.mean).toBeCloseTo(10, 9);
     expect(e.halfWidth95).toBeCloseTo(110 * Math.hypot(0.1, 0.05), 9);
+  });
+
+  it('a machine that drifts between rounds: each repeat on its own round’s machine gives no error; one calibration for all does not', () => {
+    const s = scenario(90, true);
+    // A synthetic machine whose speed drifts from round to round (noise-free: one seed says it all).
+    const machineAt = (pipelinedFactor: number): PipelineMachine => ({ stageNoiseCv: 0, pipelinedFactor, hopMs: 0.5, moveMs: 2, hogStartMs: 0 });
+    const rounds = [1.0, 1.4, 1.3].map(machineAt);
+    const runs = [0, 1].map((lane) => rounds.map((m) => asReal(s, lane, m)));
+    const paired = fidelityReport(s, DATABASE, runs, rounds[0]!, null, 3, rounds.map((machine) => ({ machine, noSharing: null })));
+    const single = fidelityReport(s, DATABASE, runs, rounds[0]!, null, 3);
+    for (const [k, l] of paired.lanes.entries()) {
+      expect(l.error.machine!.throughputPct.mean).toBeCloseTo(0, 9);
+      expect(l.error.machine!.throughputPct.halfWidth95).toBeCloseTo(0, 9);
+      expect(l.error.machine!.latencyMeanPct.mean).toBeCloseTo(0, 9);
+      // The first round's machine is faster than the mean of the rounds: its simulation over-states throughput.
+      const one = single.lanes[k]!.error.machine!;
+      expect(one.throughputPct.mean).toBeGreaterThan(5);
+      expect(one.throughputPct.halfWidth95).toBeGreaterThan(2);
+      // The simulated figures pool every round's machine.
+      expect(l.machine!.throughputQps.seeds).toBe(rounds.length * 3);
+    }
+    expect(paired.odinVsLls?.agrees).toBe(true);
+    const text = fidelityMarkdown({ fidelity: paired, calibration: { machine: rounds[0]!, noSharing: null, queriesUsed: 90, movesUsed: 6, wallMs: 1 }, calibrations: rounds.map((machine) => ({ machine, noSharing: null, queriesUsed: 90, movesUsed: 6, wallMs: 1 })), fidelityFirstCalibration: single }).join('\n');
+    expect(text).toContain('A calibration before each round of repeats');
+    expect(text).toContain('- round 3: ');
+    expect(text).toContain("On the first round's machine alone");
   });
 });

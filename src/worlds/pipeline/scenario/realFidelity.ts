@@ -150,9 +150,35 @@ export function errorInterval(simulated: MeanInterval, measured: MeanInterval): 
 
 const mean = (v: readonly number[]) => (v.length === 0 ? 0 : v.reduce((a, b) => a + b, 0) / v.length);
 
+/** A machine calibrated just before one round of the lanes' repeats (`RealArgs.calibrateEachRepeat`). */
+export interface RepeatMachine {
+  readonly machine: PipelineMachine;
+  readonly noSharing: PipelineMachine | null;
+}
+
+/**
+ * The error of the simulation paired by repeat: repeat k's measured figures against the mean
+ * over the seeds of the simulation on repeat k's own machine; mean and 95 % interval over the
+ * repeats. The machine's drift between rounds then falls on both sides of each pair instead of
+ * widening (or biasing) the comparison of two means.
+ */
+function pairedErrors(measured: readonly ReturnType<typeof figuresOf>[], simulated: readonly (readonly SimulatedLane[])[]): { throughputPct: ErrorInterval; latencyMeanPct: ErrorInterval } {
+  const pct = (key: 'throughputQps' | 'latencyMeanMs') => {
+    const errors = measured.map((m, k) => {
+      const sim = mean(simulated[k]!.map((l) => figuresOf(l.served)[key]));
+      return m[key] > 0 ? 100 * (sim / m[key] - 1) : Number.NaN;
+    });
+    const interval = meanInterval(errors);
+    return { mean: interval.mean, halfWidth95: interval.halfWidth95 };
+  };
+  return { throughputPct: pct('throughputQps'), latencyMeanPct: pct('latencyMeanMs') };
+}
+
 /**
  * Fidelity of each lane: `runs[lane]` its real repeats; simulated on `database` on the ideal
- * machine and, when given, on `machine` (and `machineNoSharing`) over `noiseSeeds` seeds.
+ * machine and, when given, on `machine` (and `machineNoSharing`) over `noiseSeeds` seeds — or,
+ * with `perRepeat` (a machine per repeat), each repeat on its own machine, the errors paired
+ * by repeat (`pairedErrors`).
  */
 export function laneFidelity(
   scenario: PipelineScenario,
@@ -162,6 +188,7 @@ export function laneFidelity(
   machine: PipelineMachine | null,
   machineNoSharing: PipelineMachine | null,
   noiseSeeds: number,
+  perRepeat?: readonly RepeatMachine[],
 ): LaneFidelity {
   const lane = scenario.pipeline.lanes[laneIndex]!;
   const measuredRuns = runs.map((r) => {
@@ -175,9 +202,17 @@ export function laneFidelity(
     return { lanes, intervals: intervalsOf(lanes.map((l) => ({ figures: figuresOf(l.served), counts: l.counts }))) };
   };
   const ideal = simulate(null);
-  const onMachine = machine === null ? null : simulate(machine);
-  const noSharing = machineNoSharing === null ? null : simulate(machineNoSharing);
   const errors = (s: FigureIntervals) => ({ throughputPct: errorInterval(s.throughputQps, measured.throughputQps), latencyMeanPct: errorInterval(s.latencyMeanMs, measured.latencyMeanMs) });
+  const paired = perRepeat !== undefined && perRepeat.length >= runs.length && runs.length > 0;
+  // Each repeat on its own machine: the simulated figures pooled over repeats and seeds, the errors paired by repeat.
+  const onRepeatMachines = (pick: (r: RepeatMachine) => PipelineMachine | null) => {
+    const byRepeat = runs.map((_, k) => simulate(pick(perRepeat![k]!)).lanes);
+    const lanes = byRepeat.flat();
+    return { lanes, intervals: intervalsOf(lanes.map((l) => ({ figures: figuresOf(l.served), counts: l.counts }))), error: pairedErrors(measuredRuns.map((r) => r.figures), byRepeat) };
+  };
+  const onMachine = paired ? onRepeatMachines((r) => r.machine) : machine === null ? null : simulate(machine);
+  const noSharing = paired ? (perRepeat!.every((r) => r.noSharing !== null) ? onRepeatMachines((r) => r.noSharing) : null) : machineNoSharing === null ? null : simulate(machineNoSharing);
+  const errorOf = (s: { intervals: FigureIntervals; error?: ReturnType<typeof pairedErrors> } | null) => (s === null ? null : (s.error ?? errors(s.intervals)));
   // Per phase: the measured repeats' phases (by their queries) against the same queries simulated, means over repeats and seeds.
   const reference = onMachine ?? ideal;
   const firstServed = servedReal(runs[0]?.queries ?? []);
@@ -207,7 +242,7 @@ export function laneFidelity(
     ideal: ideal.intervals,
     machine: onMachine?.intervals ?? null,
     machineNoSharing: noSharing?.intervals ?? null,
-    error: { ideal: errors(ideal.intervals), machine: onMachine === null ? null : errors(onMachine.intervals), machineNoSharing: noSharing === null ? null : errors(noSharing.intervals) },
+    error: { ideal: errors(ideal.intervals), machine: errorOf(onMachine), machineNoSharing: errorOf(noSharing) },
     phases,
     time: { ...time, normal: Math.max(0, total - time.trials - time.moves - time.drains - time.hogStalls) },
     simulatedTrace: first.served.map((q, i) => ({ query: q.query, latencyMs: q.completionMs - q.admittedMs, kind: first.kinds[i]! })),
@@ -218,8 +253,16 @@ export function laneFidelity(
  * The whole run's fidelity: each lane's, ODIN against LLS (paired by repeat and by seed), and
  * whether the run reached what it is meant to show.
  */
-export function fidelityReport(scenario: PipelineScenario, database: LayerTimeDatabase, runs: readonly (readonly RealLaneRun[])[], machine: PipelineMachine | null, machineNoSharing: PipelineMachine | null, noiseSeeds: number): FidelityReport {
-  const lanes = scenario.pipeline.lanes.map((_, i) => laneFidelity(scenario, i, database, runs[i] ?? [], machine, machineNoSharing, noiseSeeds));
+export function fidelityReport(
+  scenario: PipelineScenario,
+  database: LayerTimeDatabase,
+  runs: readonly (readonly RealLaneRun[])[],
+  machine: PipelineMachine | null,
+  machineNoSharing: PipelineMachine | null,
+  noiseSeeds: number,
+  perRepeat?: readonly RepeatMachine[],
+): FidelityReport {
+  const lanes = scenario.pipeline.lanes.map((_, i) => laneFidelity(scenario, i, database, runs[i] ?? [], machine, machineNoSharing, noiseSeeds, perRepeat));
   const odin = lanes.findIndex((l) => l.scheduler === 'odin');
   const lls = lanes.findIndex((l) => l.scheduler === 'lls');
   let odinVsLls: FidelityReport['odinVsLls'] = null;
@@ -231,13 +274,14 @@ export function fidelityReport(scenario: PipelineScenario, database: LayerTimeDa
       const b = figuresOf(servedReal(other.queries)).throughputQps;
       return 100 * (a / b - 1);
     }));
-    const m = machine ?? undefined;
-    const seeds = m === undefined ? [1] : Array.from({ length: noiseSeeds }, (_, k) => k + 1);
-    const simulatedPct = meanInterval(seeds.map((seed) => {
+    // Simulated on the machine of the verdict: each repeat's own (paired), else the one calibrated.
+    const machines: (PipelineMachine | undefined)[] = perRepeat !== undefined && perRepeat.length > 0 ? perRepeat.map((r) => r.machine) : [machine ?? undefined];
+    const seeds = machines[0] === undefined ? [1] : Array.from({ length: noiseSeeds }, (_, k) => k + 1);
+    const simulatedPct = meanInterval(machines.flatMap((m) => seeds.map((seed) => {
       const a = figuresOf(simulateOnMachine(scenario, odin, database, m, seed).served).throughputQps;
       const b = figuresOf(simulateOnMachine(scenario, lls, database, m, seed).served).throughputQps;
       return 100 * (a / b - 1);
-    }));
+    })));
     odinVsLls = { measuredPct, simulatedPct, agrees: Math.sign(measuredPct.mean) === Math.sign(simulatedPct.mean) };
   }
   const reached = (runs.flat()).some((r) => r.queries.some((q) => Array.from(q.modes).some((mode) => mode !== 0)));

@@ -38,6 +38,14 @@ export interface RealArgs {
   readonly noiseSeeds?: number;
   /** Queries of the calibration lane (absent: REAL_CALIBRATION_QUERIES; 0: no calibration, the ideal machine only). */
   readonly calibrationQueries?: number;
+  /**
+   * A calibration lane before every round of the lanes' repeats, each repeat simulated on its
+   * own round's machine and the errors paired by repeat (realFidelity.ts `pairedErrors`);
+   * absent or false: one calibration before the first round. This machine's speed drifts by
+   * up to ±20 % between runs minutes apart (README, "The real pipeline"), which one calibration
+   * cannot follow.
+   */
+  readonly calibrateEachRepeat?: boolean;
 }
 
 /** Noise seeds of the simulation on the calibrated machine. */
@@ -108,8 +116,12 @@ export interface RealReport {
   readonly odinVsLls: ReturnType<typeof signAgreement> | null;
   /** The machine calibrated on this machine (null: no calibration lane), with and without core sharing when stages share cores. */
   readonly calibration: { readonly machine: PipelineMachine; readonly noSharing: PipelineMachine | null; readonly queriesUsed: number; readonly movesUsed: number; readonly wallMs: number } | null;
-  /** Every lane's repeats against the ideal and the calibrated machine, with intervals. */
+  /** With `calibrateEachRepeat`: each round's calibration, the first being `calibration` (empty otherwise). */
+  readonly calibrations?: readonly NonNullable<RealReport['calibration']>[];
+  /** Every lane's repeats against the ideal and the calibrated machine, with intervals (with `calibrateEachRepeat`, each repeat on its round's machine, paired). */
   readonly fidelity: FidelityReport;
+  /** With `calibrateEachRepeat`: the same repeats against the first round's machine alone, as without it (absent otherwise). */
+  readonly fidelityFirstCalibration?: FidelityReport;
 }
 
 export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealReport | null> {
@@ -137,10 +149,9 @@ export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealRepor
   }
   deps.stderr(`real: ${mapping.text}\n`);
   // The calibration lane: the interference-free optimum held still, no hogs, a scripted move every few queries.
-  let calibration: RealReport['calibration'] = null;
   const calibrationQueries = args.calibrationQueries ?? REAL_CALIBRATION_QUERIES;
-  if (calibrationQueries > 0) {
-    deps.stderr(`real: calibration lane, ${calibrationQueries} queries without hogs…\n`);
+  const calibrate = async (round: string): Promise<RealReport['calibration'] | undefined> => {
+    deps.stderr(`real: calibration lane${round}, ${calibrationQueries} queries without hogs…\n`);
     const t0 = now();
     const staticScenario: PipelineScenario = { ...scenario, pipeline: { ...p, lanes: [{ scheduler: 'static' }] } };
     const base = realLaneOptions(staticScenario, 0, database, args.inputSize, mapping, args.hogBufferMiB, args.residentBudgetMiB ?? REAL_RESIDENT_BUDGET_MIB);
@@ -150,14 +161,24 @@ export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealRepor
       undefined,
       deps.isCancelled,
     );
-    if (deps.isCancelled?.() === true) return null;
+    if (deps.isCancelled?.() === true) return undefined;
     const compiled = compileDatabase(database);
     const withSharing = calibrateMachine(result, compiled, p.executionPlaces, mapping.shared ? args.cores : undefined);
     const noSharing = mapping.shared ? calibrateMachine(result, compiled, p.executionPlaces).machine : null;
-    calibration = { machine: withSharing.machine, noSharing, queriesUsed: withSharing.queriesUsed, movesUsed: withSharing.movesUsed, wallMs: now() - t0 };
     deps.stderr(`real: calibrated: ${machineText(withSharing.machine)}\n`);
+    return { machine: withSharing.machine, noSharing, queriesUsed: withSharing.queriesUsed, movesUsed: withSharing.movesUsed, wallMs: now() - t0 };
+  };
+  const laneRepeatsWanted = Math.max(1, args.laneRepeats ?? 1);
+  const eachRepeat = calibrationQueries > 0 && args.calibrateEachRepeat === true && laneRepeatsWanted > 1;
+  const calibrations: NonNullable<RealReport['calibration']>[] = [];
+  let calibration: RealReport['calibration'] = null;
+  if (calibrationQueries > 0) {
+    const first = await calibrate(eachRepeat ? `, round 1/${laneRepeatsWanted}` : '');
+    if (first === undefined) return null;
+    calibration = first;
+    calibrations.push(first!);
   }
-  const laneRepeats = Math.max(1, args.laneRepeats ?? 1);
+  const laneRepeats = laneRepeatsWanted;
   const runs: RealRunResult[][] = p.lanes.map(() => []);
   const lanes: (LaneComparison & { realWallMs: number; liveEvents: readonly LiveEvent[]; resident: RealLaneResidency })[] = [];
   // The workloads placed by hand so far, carried to the lanes after, from the same query.
@@ -175,6 +196,11 @@ export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealRepor
             })
             .map(engineEdit);
   for (let repeat = 0; repeat < laneRepeats; repeat += 1) for (let laneIndex = 0; laneIndex < p.lanes.length; laneIndex += 1) {
+    if (eachRepeat && repeat > 0 && laneIndex === 0) {
+      const again = await calibrate(`, round ${repeat + 1}/${laneRepeats}`);
+      if (again === undefined) return null;
+      calibrations.push(again!);
+    }
     const lane = p.lanes[laneIndex]!;
     const carried: InterferenceEvent[] = live.map((e) => ({ executionPlace: e.executionPlace, mode: MODE_IDS.indexOf(e.mode) as ModeIndex, fromQuery: e.fromQuery, toQuery: e.toQuery, id: e.id }));
     const base = realLaneOptions(scenario, laneIndex, database, args.inputSize, mapping, args.hogBufferMiB, args.residentBudgetMiB ?? REAL_RESIDENT_BUDGET_MIB);
@@ -221,7 +247,17 @@ export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealRepor
     mapeByReading,
     odinVsLls: odin !== undefined && lls !== undefined ? signAgreement(odin, lls, p.assumptions.trialCost) : null,
     calibration,
-    fidelity: fidelityReport(scenario, database, runs, calibration?.machine ?? null, calibration?.noSharing ?? null, args.noiseSeeds ?? REAL_NOISE_SEEDS),
+    calibrations: eachRepeat ? calibrations : [],
+    fidelity: fidelityReport(
+      scenario,
+      database,
+      runs,
+      calibration?.machine ?? null,
+      calibration?.noSharing ?? null,
+      args.noiseSeeds ?? REAL_NOISE_SEEDS,
+      eachRepeat ? calibrations.map((c) => ({ machine: c.machine, noSharing: c.noSharing })) : undefined,
+    ),
+    ...(eachRepeat ? { fidelityFirstCalibration: fidelityReport(scenario, database, runs, calibration?.machine ?? null, calibration?.noSharing ?? null, args.noiseSeeds ?? REAL_NOISE_SEEDS) } : {}),
   };
 }
 
@@ -237,10 +273,15 @@ const interval = (m: { mean: number; halfWidth95: number }, digits = 2) => `${fm
 const errorText = (e: { mean: number; halfWidth95: number } | undefined) => (e === undefined ? '—' : `${signed(e.mean)} ± ${fmt(e.halfWidth95)}`);
 
 /** The fidelity section: intervals, counts, per-phase errors, the time breakdown, or why there is no verdict. */
-export function fidelityMarkdown(report: Pick<RealReport, 'fidelity' | 'calibration'>): string[] {
+export function fidelityMarkdown(report: Pick<RealReport, 'fidelity' | 'calibration' | 'calibrations' | 'fidelityFirstCalibration'>): string[] {
   const f = report.fidelity;
+  const rounds = report.calibrations ?? [];
   const lines = [`## Fidelity: ${f.repeats} real run${f.repeats === 1 ? '' : 's'} a lane, the calibrated machine over ${f.noiseSeeds} noise seed${f.noiseSeeds === 1 ? '' : 's'} (95 % intervals)`, ''];
-  if (report.calibration !== null) {
+  if (rounds.length > 1) {
+    lines.push(`A calibration before each round of repeats; each repeat simulated on its round's machine, the errors paired by repeat:`, '', ...rounds.map((c, k) => `- round ${k + 1}: ${machineText(c.machine)}`), '');
+    const single = report.fidelityFirstCalibration;
+    if (single !== undefined) lines.push(`On the first round's machine alone (one calibration), the errors would be: ${single.lanes.map((l) => `${l.label} throughput ${errorText(l.error.machine?.throughputPct)}, latency ${errorText(l.error.machine?.latencyMeanPct)}`).join('; ')}.`, '');
+  } else if (report.calibration !== null) {
     lines.push(`Calibrated machine: ${machineText(report.calibration.machine)}${report.calibration.noSharing === null ? '' : `; without core sharing: ${machineText(report.calibration.noSharing)}`} (${report.calibration.queriesUsed} steady queries, ${report.calibration.movesUsed} moves).`, '');
   }
   if (f.tooShort !== null) lines.push(`**No verdict:** ${f.tooShort}.`, '');

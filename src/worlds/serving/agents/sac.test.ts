@@ -128,7 +128,7 @@ describe('DiscreteSac (BCEdge §IV-B2)', () => {
     }
     expect(off.targetEntropyRatioNow()).toBe(0.6);
     expect(off.temperature).toBe(plain.temperature);
-    expect(off.save().weights).toEqual(plain.save().weights);
+    expect(off.save().networks).toEqual(plain.save().networks);
     for (const sac of [annealed, plain, off]) sac.dispose();
   }, 60_000);
 
