@@ -19,9 +19,12 @@
  * arrivals per second of the slot (a version-8 scenario keeps them per slot); version 10 has a
  * BCEdge lane started from a saved agent wait for `fineTuneAfter` transitions before it learns
  * (a version-9 scenario learns after its warm-up); version 11 raised BCEdge's target entropy
- * from 0.05 to 0.15 of ln|A| (a version-10 scenario keeps 0.05).
+ * from 0.05 to 0.15 of ln|A| (a version-10 scenario keeps 0.05); version 12 has a BCEdge lane
+ * started from a saved agent act greedily until it first learns online and, under the fixed
+ * slot, start from the agent trained under it (a version-11 scenario samples from the first
+ * decision and starts from the Eq. 1 agent).
  */
-export const SCENARIO_VERSION = 11;
+export const SCENARIO_VERSION = 12;
 
 /** Bounds that keep a shared scenario from hanging or exhausting the page (ARCHITECTURE §7). */
 export const PIPELINE_LIMITS = {

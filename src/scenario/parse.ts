@@ -64,6 +64,11 @@ export const MIGRATIONS: readonly Migration[] = [
     describe: 'a serving BCEdge lane aims its temperature at 0.15 of ln|A| instead of 0.05 (at 0.05 a lane from scratch was lost for the whole 60 rps phase of bcedge-dynamic); a version-10 serving scenario keeps 0.05, so it runs as before',
     migrate: worldStep(10),
   },
+  {
+    from: 11,
+    describe: 'a serving BCEdge lane started from a saved agent acts greedily until it first learns online, and under the fixed slot starts from the agent trained under it; a version-11 serving scenario keeps sampling from the first decision and the Eq. 1 agent, so it runs as before',
+    migrate: worldStep(11),
+  },
 ];
 
 /** The step of the document's world from version `from`, or none. */

@@ -234,7 +234,7 @@ describe('the v5 → v6 migration (the scheduling slot)', () => {
     const s = opened(v6({ slot: 'fixed' }, lanes));
     expect(s.serving.assumptions).toEqual({ slot: 'fixed', credit: 'slot', lateRequests: 'keep' });
     // Version 6's learner choices, then version 7's minibatch (the step to version 8).
-    expect(s.serving.lanes[0]!.params).toEqual({ gamma: 0.5, discountPerS: 0, normalizeReward: 0, temperatureLr: 0, randomWarmup: 0, balancedReplay: 0, jointMask: 0, holdMs: 0, targetEntropyRatio: 0.3, minibatch: 64, stateRates: 0, fineTuneAfter: 0 });
+    expect(s.serving.lanes[0]!.params).toEqual({ gamma: 0.5, discountPerS: 0, normalizeReward: 0, temperatureLr: 0, randomWarmup: 0, balancedReplay: 0, jointMask: 0, holdMs: 0, targetEntropyRatio: 0.3, minibatch: 64, stateRates: 0, fineTuneAfter: 0, greedyUntilUpdate: 0, slotAgent: 0 });
     expect(s.serving.lanes[1]!.params).toMatchObject({ advantageActor: 0, discountPerS: 0 });
     expect(s.serving.lanes[2]!.params).toBeUndefined();
     const kept = opened(v6({ credit: 'governed' }, [{ scheduler: 'bcedge', params: { discountPerS: 0.9 } }]));
@@ -249,7 +249,7 @@ describe('the v5 → v6 migration (the scheduling slot)', () => {
     };
     const s = opened(v7([{ scheduler: 'bcedge' }, { scheduler: 'tac', params: { minibatch: 128 } }, { scheduler: 'ppo' }, { scheduler: 'ddqn', params: { normalizeReward: 1 } }, { scheduler: 'fixed' }]));
     expect(s.serving.lanes.map((l) => l.params)).toEqual([
-      { minibatch: 64, stateRates: 0, fineTuneAfter: 0, targetEntropyRatio: 0.05 },
+      { minibatch: 64, stateRates: 0, fineTuneAfter: 0, targetEntropyRatio: 0.05, greedyUntilUpdate: 0, slotAgent: 0 },
       { minibatch: 128, stateRates: 0 },
       { discountPerS: 0, normalizeReward: 0, rolloutSize: 96, epochs: 8, stateRates: 0 },
       { discountPerS: 0, normalizeReward: 1, balancedReplay: 0, stateRates: 0 },
@@ -265,7 +265,7 @@ describe('the v5 → v6 migration (the scheduling slot)', () => {
     };
     const s = opened(v8([{ scheduler: 'bcedge' }, { scheduler: 'tac', params: { stateRates: 1 } }, { scheduler: 'ppo' }, { scheduler: 'ddqn' }, { scheduler: 'fixed' }]));
     expect(s.serving.lanes.map((l) => l.params?.['stateRates'])).toEqual([0, 1, 0, 0, undefined]);
-    expect(s.serving.lanes[0]!.params).toEqual({ stateRates: 0, fineTuneAfter: 0, targetEntropyRatio: 0.05 });
+    expect(s.serving.lanes[0]!.params).toEqual({ stateRates: 0, fineTuneAfter: 0, targetEntropyRatio: 0.05, greedyUntilUpdate: 0, slotAgent: 0 });
   });
 
   it('gives a version-9 scenario’s BCEdge lanes learning after their warm-up from a saved agent, and keeps what it sets', () => {
@@ -274,7 +274,7 @@ describe('the v5 → v6 migration (the scheduling slot)', () => {
       return { ...base, version: 9, serving: { ...base.serving, assumptions: { credit: 'governed', lateRequests: 'reject' }, lanes } };
     };
     const s = opened(v9([{ scheduler: 'bcedge', params: { pretrained: 1 } }, { scheduler: 'bcedge', params: { fineTuneAfter: 512 } }, { scheduler: 'tac' }, { scheduler: 'fixed' }]));
-    expect(s.serving.lanes.map((l) => l.params)).toEqual([{ pretrained: 1, fineTuneAfter: 0, targetEntropyRatio: 0.05 }, { fineTuneAfter: 512, targetEntropyRatio: 0.05 }, undefined, undefined]);
+    expect(s.serving.lanes.map((l) => l.params)).toEqual([{ pretrained: 1, fineTuneAfter: 0, targetEntropyRatio: 0.05, greedyUntilUpdate: 0, slotAgent: 0 }, { fineTuneAfter: 512, targetEntropyRatio: 0.05, greedyUntilUpdate: 0, slotAgent: 0 }, undefined, undefined]);
   });
 
   it('gives a version-10 scenario’s BCEdge lanes the target entropy of 0.05, and keeps what it sets', () => {
@@ -283,7 +283,16 @@ describe('the v5 → v6 migration (the scheduling slot)', () => {
       return { ...base, version: 10, serving: { ...base.serving, assumptions: { credit: 'governed', lateRequests: 'reject' }, lanes } };
     };
     const s = opened(v10([{ scheduler: 'bcedge' }, { scheduler: 'bcedge', params: { targetEntropyRatio: 0.3 } }, { scheduler: 'tac' }, { scheduler: 'fixed' }]));
-    expect(s.serving.lanes.map((l) => l.params)).toEqual([{ targetEntropyRatio: 0.05 }, { targetEntropyRatio: 0.3 }, undefined, undefined]);
+    expect(s.serving.lanes.map((l) => l.params)).toEqual([{ targetEntropyRatio: 0.05, greedyUntilUpdate: 0, slotAgent: 0 }, { targetEntropyRatio: 0.3, greedyUntilUpdate: 0, slotAgent: 0 }, undefined, undefined]);
+  });
+
+  it('gives a version-11 scenario’s BCEdge lanes sampling from the first decision and the Eq. 1 agent, and keeps what it sets', () => {
+    const v11 = (lanes: unknown[]) => {
+      const base = v4({}) as Record<string, unknown> & { serving: Record<string, unknown> };
+      return { ...base, version: 11, serving: { ...base.serving, assumptions: { credit: 'governed', lateRequests: 'reject' }, lanes } };
+    };
+    const s = opened(v11([{ scheduler: 'bcedge', params: { pretrained: 1 } }, { scheduler: 'bcedge', params: { greedyUntilUpdate: 1 } }, { scheduler: 'tac' }, { scheduler: 'fixed' }]));
+    expect(s.serving.lanes.map((l) => l.params)).toEqual([{ pretrained: 1, greedyUntilUpdate: 0, slotAgent: 0 }, { greedyUntilUpdate: 1, slotAgent: 0 }, undefined, undefined]);
   });
 
   it('a current scenario that leaves the slot out runs each model on its own slot of Eq. 1 (the paper’s)', () => {

@@ -5,7 +5,7 @@ import { formatErrors, type AnyScenario } from '../scenario/schema';
 import { type ServingScenario } from '../worlds/serving/schema';
 import { hasLearningLane } from '../kit/world';
 import { worldOf } from '../worlds';
-import { sweepCells, type SweepCell } from '../scenario/sweep';
+import { cellScenario, sweepCells, type SweepCell } from '../scenario/sweep';
 import { runCell, type CellOutcome } from '../scenario/sweepReport';
 import type { LearningFactory } from '../worlds/serving/schedulers/registry';
 import { learningFactoryFor } from '../worlds/serving/worker/learningLoader';
@@ -26,8 +26,10 @@ async function prepare(scenarioJson: string, seeds: readonly number[], agentsBas
   if (!parsed.ok) throw new Error(formatErrors(parsed.errors));
   const scenario = parsed.scenario;
   // The learners are loaded (tfjs, the shipped agents) only for a scenario with a learning lane.
-  const learning = hasLearningLane(worldOf(scenario), scenario) ? ((await learningFactoryFor(scenario as ServingScenario, agentsBaseUrl)) ?? undefined) : undefined;
-  current = { key, scenario, cells: sweepCells(scenario, seeds), learning };
+  const cells = sweepCells(scenario, seeds);
+  const serving = scenario as ServingScenario;
+  const learning = hasLearningLane(worldOf(scenario), scenario) ? ((await learningFactoryFor(serving, agentsBaseUrl, cells.map((cell) => cellScenario(serving, cell)))) ?? undefined) : undefined;
+  current = { key, scenario, cells, learning };
   return current;
 }
 

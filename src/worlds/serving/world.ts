@@ -179,6 +179,21 @@ function version10Learners(document: Record<string, unknown>): Record<string, un
   return learnerParams(document, VERSION10_LEARNER_PARAMS);
 }
 
+/**
+ * Version 11 → 12: version 12 has a BCEdge lane started from a saved agent act greedily until
+ * its first update online (`greedyUntilUpdate`, worlds/serving/agents/sac.ts) and, under the fixed
+ * slot, start from the agent trained under it (`slotAgent`, worlds/serving/agents/registry.ts
+ * `agentKeyOf`); a version-11 lane sampled its policy from the first decision and started from
+ * the Eq. 1 agent whatever the slot, and keeps doing so (a value the document sets is kept).
+ */
+export const VERSION11_LEARNER_PARAMS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  bcedge: { greedyUntilUpdate: 0, slotAgent: 0 },
+};
+
+function version11Learners(document: Record<string, unknown>): Record<string, unknown> {
+  return learnerParams(document, VERSION11_LEARNER_PARAMS);
+}
+
 /** Writes `table[scheduler]` under each learning lane's own params (a malformed block or lane is left for validation). */
 function learnerParams(document: Record<string, unknown>, table: Readonly<Record<string, Readonly<Record<string, number>>>>): Record<string, unknown> {
   const body = document.serving;
@@ -204,7 +219,7 @@ export const servingWorld: World<ServingScenario> = {
   eventName: 'requests',
   sweepMetrics: ['sloViolationPct', 'utilityMean', 'throughputRps', 'latencyMeanMs', 'latencyP99Ms', 'oomBatches', 'decisionMeanUs', 'requests', 'completed', 'failed', 'dropped'],
   optionalFields: new Set(),
-  migrations: { 2: gridToSweep, 3: namedReadings, 4: platformSetting, 5: fixedSlot, 6: version6Learners, 7: version7Learners, 8: version8Learners, 9: version9Learners, 10: version10Learners },
+  migrations: { 2: gridToSweep, 3: namedReadings, 4: platformSetting, 5: fixedSlot, 6: version6Learners, 7: version7Learners, 8: version8Learners, 9: version9Learners, 10: version10Learners, 11: version11Learners },
   validate: validateServingScenario,
   schema: () => servingScenarioSchema,
   lanes: (s) => s.serving.lanes,

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../../engine/rng';
 import { STATE_SIZE } from './features';
-import { createLearner } from './registry';
+import { agentKeyOf, createLearner } from './registry';
 import type { Tf } from '../../../lib/tf';
 import { loadTfNode } from '../../../lib/tfNode';
 import { pinnedLearnersDocument, runPinnedLearners } from './testing/pinnedLearners';
@@ -72,12 +72,40 @@ describe('createLearner: a lane’s parameters reach its learner', () => {
     ];
     for (const [agent, size] of [[agents.plain, STATE_SIZE], [agents.withSlot, STATE_SIZE + 1]] as const) {
       doc.serving.lanes = lanes(0);
-      const { rows } = runPinnedLearners(tf, doc, { bcedge: agent });
+      const { rows } = runPinnedLearners(tf, doc, { bcedge: agent, 'bcedge-fixed-slot': agent });
       expect(rows.map((r) => r[0]), `agent of ${size}`).toEqual(['bcedge', 'bcedge']);
       // Both lanes load the same agent and read the same state: the same run, whichever stateSlot they name.
       expect(rows[1]![1], `agent of ${size}`).toBe(rows[0]![1]);
       expect(Number.isFinite(rows[0]![1])).toBe(true);
     }
   }, 120_000);
-});
 
+  it('a pretrained lane under the fixed slot starts from the agent trained on it; slotAgent = 0 keeps the Eq. 1 agent (the earlier reading)', () => {
+    expect(agentKeyOf('bcedge', 'fixed', {})).toBe('bcedge-fixed-slot');
+    expect(agentKeyOf('bcedge', 'fixed', { slotAgent: 0 })).toBe('bcedge');
+    expect(agentKeyOf('bcedge', 'eq1', {})).toBe('bcedge');
+    expect(agentKeyOf('bcedge', undefined, {})).toBe('bcedge');
+    expect(agentKeyOf('tac', 'fixed', {})).toBe('tac');
+    // Two agents that act differently: the same network from two seeds.
+    const [eq1Agent, fixedAgent] = [1, 2].map((seed) => {
+      const learner = createLearner(tf, 'bcedge', {}, { rng: createRng(seed, 1), models: [] });
+      const file = learner.save();
+      learner.dispose();
+      // As if trained (one update): it acts on its own policy, not the warm-up's uniform actions.
+      return { ...file, scalars: { ...file.scalars, updates: 1 } };
+    });
+    const doc = pinnedLearnersDocument(SCENARIO_VERSION, 20, { slot: 'fixed' });
+    doc.serving.lanes = [
+      { scheduler: 'bcedge', params: { pretrained: 1, train: 0, explore: 0 } },
+      { scheduler: 'bcedge', params: { pretrained: 1, train: 0, explore: 0, slotAgent: 0 } },
+    ];
+    const both = runPinnedLearners(tf, doc, { bcedge: eq1Agent!, 'bcedge-fixed-slot': fixedAgent! }).rows;
+    doc.serving.lanes = [{ scheduler: 'bcedge', params: { pretrained: 1, train: 0, explore: 0 } }];
+    const alone = (agent: typeof eq1Agent) => runPinnedLearners(tf, doc, { bcedge: agent!, 'bcedge-fixed-slot': agent! }).rows[0]!;
+    expect(both[0]).toEqual(alone(fixedAgent));
+    expect(both[1]).toEqual(alone(eq1Agent));
+    expect(both[0]![1]).not.toBe(both[1]![1]);
+    // The agent it needs and lacks is named.
+    expect(() => runPinnedLearners(tf, doc, { bcedge: eq1Agent! })).toThrow('bcedge: pretrained = 1 but no saved agent is loaded for it (bcedge-fixed-slot.json)');
+  }, 120_000);
+});

@@ -9,8 +9,32 @@ import { DEFAULT_PPO_CONFIG, Ppo } from './ppo';
 import { DEFAULT_SAC_CONFIG, DiscreteSac } from './sac';
 import type { Tf } from '../../../lib/tf';
 
-/** Shipped or saved agents, by scheduler id (a lane with `pretrained = 1` starts from one). */
-export type AgentLibrary = Partial<Record<LearningSchedulerId, AgentFile>>;
+/**
+ * A shipped agent's name: the scheduler's id for the agent trained under Eq. 1's slots (the
+ * paper's reading, `public/agents/<id>.json`), `<id>-fixed-slot` for one trained under the fixed
+ * slot (`public/agents/<id>-fixed-slot.json`), which the schedulers of `FIXED_SLOT_AGENTS` ship.
+ */
+export type AgentKey = LearningSchedulerId | `${LearningSchedulerId}-fixed-slot`;
+
+/** Shipped or saved agents, by name (a lane with `pretrained = 1` starts from one). */
+export type AgentLibrary = Partial<Record<AgentKey, AgentFile>>;
+
+/**
+ * The schedulers that ship a second agent, trained under the fixed slot. An agent trained under
+ * one slot reading does not carry to the other (README, "Training": the Eq. 1 agent −10 % on the
+ * fixed slot of `learn-sanity`; the fixed-slot agent lost on `bcedge-dynamic`'s Eq. 1 slots), and
+ * BCEdge §V-A trains offline on the system it then runs: a slot reading is part of that system.
+ */
+export const FIXED_SLOT_AGENTS: ReadonlySet<LearningSchedulerId> = new Set<LearningSchedulerId>(['bcedge']);
+
+/**
+ * The agent a pretrained lane starts from: the one trained under the scenario's slot reading
+ * where its scheduler ships one, unless the lane's `slotAgent` is 0 (the Eq. 1 agent whatever
+ * the slot, the earlier reading).
+ */
+export function agentKeyOf(id: LearningSchedulerId, slot: 'eq1' | 'fixed' | undefined, laneParams: Readonly<Record<string, number>>): AgentKey {
+  return slot === 'fixed' && laneParams['slotAgent'] !== 0 && FIXED_SLOT_AGENTS.has(id) ? `${id}-fixed-slot` : id;
+}
 
 /** Optional parts the factory can be given (the predictor arrives with its own module). */
 export interface LearningFactoryOptions {
@@ -53,6 +77,7 @@ export function createLearner(tf: Tf, id: LearningSchedulerId, params: Readonly<
           actor: id === 'tac' && p('advantageActor', 0) === 1 ? 'advantage' : 'soft',
           learningRate: p('learningRate', DEFAULT_SAC_CONFIG.learningRate),
           fineTuneAfter: id === 'bcedge' ? p('fineTuneAfter', 0) : 0,
+          greedyUntilUpdate: id === 'bcedge' && p('greedyUntilUpdate', 0) === 1,
         },
         context.rng,
       );
@@ -104,8 +129,9 @@ export function createLearner(tf: Tf, id: LearningSchedulerId, params: Readonly<
 export function createLearningFactory(tf: Tf, options: LearningFactoryOptions = {}): LearningFactory {
   return {
     create(id, laneParams, context): ServingScheduler {
-      const agent = laneParams['pretrained'] === 1 ? options.agents?.[id] : undefined;
-      if (laneParams['pretrained'] === 1 && agent === undefined) throw new Error(`${id}: pretrained = 1 but no saved agent is loaded for it`);
+      const key = agentKeyOf(id, context.spec?.assumptions.slot, laneParams);
+      const agent = laneParams['pretrained'] === 1 ? options.agents?.[key] : undefined;
+      if (laneParams['pretrained'] === 1 && agent === undefined) throw new Error(`${id}: pretrained = 1 but no saved agent is loaded for it (${key}.json)`);
       // A pretrained lane reads the state its agent was trained on: the file's stateSize
       // decides whether the slot length is in it, whatever the lane's stateSlot says (that
       // parameter shapes a learner from scratch; a link with `pretrained = 1` keeps running

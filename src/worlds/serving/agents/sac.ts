@@ -106,6 +106,15 @@ export interface SacConfig {
    * 4.0 % violated against 3.0 / 4.5 / 4.4 %.
    */
   readonly fineTuneAfter: number;
+  /**
+   * An agent loaded from a file acts greedily (its policy's most likely action) until its first
+   * update online, then samples its policy (false: it samples from the first decision, the
+   * earlier reading). Until it learns online its policy is the offline one, and sampling it on
+   * live traffic only costs: the shipped agent trained at a target entropy of 0.3·ln|A| lost
+   * 6–8 % of the best fixed plan's utility on `learn-sanity` in its first 100 s by sampling
+   * (learning on, −10 to −12 %) against greedy (−3 to −4 %) (README, "Training").
+   */
+  readonly greedyUntilUpdate: boolean;
   /** Minibatches drawn evenly across models (replay.ts `balanced`), not in proportion to how often each decides. */
   readonly balancedReplay: boolean;
   /**
@@ -137,6 +146,7 @@ export const DEFAULT_SAC_CONFIG: SacConfig = {
   temperatureLr: 0,
   randomWarmup: false,
   fineTuneAfter: 0,
+  greedyUntilUpdate: false,
   balancedReplay: false,
   actor: 'soft',
 };
@@ -212,6 +222,8 @@ export class DiscreteSac implements Learner {
   private updates = 0;
   /** Loaded from a file (`load`): its first online update waits for `fineTuneAfter` transitions. */
   private loaded = false;
+  /** The update count it was loaded with (`greedyUntilUpdate`: no update online yet while they are equal). */
+  private loadedAt = 0;
   /** A mirror's (`mirror`): the transitions the learner it acts for had stored (its own buffer stays empty). */
   private storedElsewhere = 0;
   /** [critic loss, policy loss, temperature loss, mean entropy] of the last update. */
@@ -308,7 +320,9 @@ export class DiscreteSac implements Learner {
     return maskedLogits(hostForward(this.online, 0, this.layers, states, rows, this.scratch, this.actorVersion), maskBias, rows, this.actionCount, this.logitRows);
   }
 
-  act(states: Float32Array, maskBias: Float32Array, rows: number, explore: boolean): Int32Array {
+  act(states: Float32Array, maskBias: Float32Array, rows: number, exploring: boolean): Int32Array {
+    // A loaded agent that has not learned online yet acts greedily (`greedyUntilUpdate`).
+    const explore = exploring && !(this.config.greedyUntilUpdate && this.loaded && this.updates === this.loadedAt);
     // The warm-up is a fresh learner's (CleanRL's learning_starts): an agent that has been
     // trained — loaded from a file, or frozen with nothing stored — acts with its policy.
     if (explore && this.config.randomWarmup && this.updates === 0 && this.replay.size + this.storedElsewhere < this.config.warmup) return this.uniformActions(maskBias, rows);
@@ -662,6 +676,7 @@ export class DiscreteSac implements Learner {
     if (logAlpha !== undefined) this.online[this.logAlphaIndex] = logAlpha;
     this.updates = Math.floor(updates ?? 0);
     this.loaded = true;
+    this.loadedAt = this.updates;
     // The reward scale it learned under (normalizeReward), so that its critic keeps its units.
     applyRewardScale();
     this.dropActorTensors();
@@ -683,6 +698,7 @@ export class DiscreteSac implements Learner {
       rng: this.rng.state(),
       updates: this.updates,
       loaded: this.loaded,
+      loadedAt: this.loadedAt,
       lastLosses: this.lastLosses,
       alphaAdam: this.alphaAdam?.snapshot() ?? null,
       rewardStats: this.rewards.snapshot(),
@@ -699,6 +715,7 @@ export class DiscreteSac implements Learner {
     this.rng.setState(s.rng);
     this.updates = s.updates;
     this.loaded = s.loaded;
+    this.loadedAt = s.loadedAt;
     this.lastLosses = s.lastLosses;
     if (s.alphaAdam !== null) this.alphaAdam?.restore(s.alphaAdam);
     this.rewards.restore(s.rewardStats);
@@ -734,6 +751,7 @@ export interface SacSnapshot extends LearnerSnapshot {
   readonly updates: number;
   /** Whether it had been loaded from a file (`fineTuneAfter` applies). */
   readonly loaded: boolean;
+  readonly loadedAt: number;
   readonly lastLosses: readonly [number, number, number, number] | null;
   readonly alphaAdam: FlatAdamSnapshot | null;
   /** The running reward statistics: count, mean, Σ(r − mean)². */

@@ -20,11 +20,11 @@ describe('a version-10 scenario’s BCEdge lane, as version 10 ran it', () => {
     const doc = pinnedLearnersDocument(10, 120);
     doc.serving.lanes = [{ scheduler: 'bcedge', params: { warmup: 32 } }];
     const { scenario, rows } = runPinnedLearners(tf, doc);
-    expect(scenario.serving.lanes[0]!.params).toEqual({ warmup: 32, targetEntropyRatio: 0.05 });
+    expect(scenario.serving.lanes[0]!.params).toEqual({ warmup: 32, targetEntropyRatio: 0.05, greedyUntilUpdate: 0, slotAgent: 0 });
     expect(rows).toEqual([['bcedge', 7.448359256659745, 5.638474295190713, 208]]);
     // Version 11 aims the temperature at 0.15 of ln|A|: another run.
     const current = runPinnedLearners(tf, { ...doc, version: 11 });
-    expect(current.scenario.serving.lanes[0]!.params).toEqual({ warmup: 32 });
+    expect(current.scenario.serving.lanes[0]!.params).toEqual({ warmup: 32, greedyUntilUpdate: 0, slotAgent: 0 });
     expect(current.rows[0]![1]).not.toBe(rows[0]![1]);
   }, 120_000);
 });

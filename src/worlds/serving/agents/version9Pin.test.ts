@@ -46,7 +46,7 @@ describe('a version-9 scenario’s BCEdge lane from a saved agent, as version 9 
     const doc = pinnedLearnersDocument(9, 60, { slot: 'eq1' });
     doc.serving.lanes = [{ scheduler: 'bcedge', params: { pretrained: 1, warmup: 32 } }];
     const { scenario, row } = run(doc, agent);
-    expect(scenario.serving.lanes[0]!.params).toEqual({ pretrained: 1, warmup: 32, fineTuneAfter: 0, targetEntropyRatio: 0.05 });
+    expect(scenario.serving.lanes[0]!.params).toEqual({ pretrained: 1, warmup: 32, fineTuneAfter: 0, targetEntropyRatio: 0.05, greedyUntilUpdate: 0, slotAgent: 0 });
     expect(row).toEqual(PINNED);
     // Version 10: the loaded agent waits for 4096 transitions, more than 60 s brings: its count
     // stays the file's 1 (version 9 had made 54 more online).

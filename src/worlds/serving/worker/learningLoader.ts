@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import type { AgentFile } from '../agents/learner';
 import { createLatencyPredictor } from '../agents/predictorAdapter';
-import { createLearningFactory, type AgentLibrary } from '../agents/registry';
+import { agentKeyOf, createLearningFactory, type AgentKey, type AgentLibrary } from '../agents/registry';
 import type { Tf } from '../../../lib/tf';
 import type { ServingScenario } from '../schema';
 import { loadPageTf } from '../../../worker/pageTf';
@@ -14,12 +14,12 @@ import { isLearningScheduler, type LearningFactory, type LearningSchedulerId } f
  * page's own origin when a lane starts from one.
  */
 let tf: Promise<Tf> | null = null;
-const agents = new Map<LearningSchedulerId, Promise<AgentFile>>();
+const agents = new Map<AgentKey, Promise<AgentFile>>();
 /** What has loaded so far, for `learningAtHand`. */
 let loadedTf: Tf | null = null;
-const loadedAgents = new Map<LearningSchedulerId, AgentFile>();
+const loadedAgents = new Map<AgentKey, AgentFile>();
 
-function fetchAgent(id: LearningSchedulerId, baseUrl: string): Promise<AgentFile> {
+function fetchAgent(id: AgentKey, baseUrl: string): Promise<AgentFile> {
   let agent = agents.get(id);
   if (agent === undefined) {
     agent = fetch(new URL(`${id}.json`, baseUrl)).then(async (response) => {
@@ -35,18 +35,25 @@ function fetchAgent(id: LearningSchedulerId, baseUrl: string): Promise<AgentFile
   return agent;
 }
 
-/** The shipped agents a scenario's lanes start from. */
-function wantedAgents(scenario: ServingScenario): LearningSchedulerId[] {
-  const lanes = scenario.serving.lanes.filter((l) => isLearningScheduler(l.scheduler) && l.params?.['pretrained'] === 1);
-  return [...new Set(lanes.map((l) => l.scheduler as LearningSchedulerId))];
+/** The shipped agents the lanes of these scenarios start from (by each scenario's slot reading, `agentKeyOf`). */
+function wantedAgents(scenarios: readonly ServingScenario[]): AgentKey[] {
+  const keys = scenarios.flatMap((scenario) =>
+    scenario.serving.lanes
+      .filter((l) => isLearningScheduler(l.scheduler) && l.params?.['pretrained'] === 1)
+      .map((l) => agentKeyOf(l.scheduler as LearningSchedulerId, scenario.serving.assumptions.slot, l.params ?? {})),
+  );
+  return [...new Set(keys)];
 }
 
 function factoryOf(module: Tf, library: AgentLibrary): LearningFactory {
   return createLearningFactory(module, { agents: library, predictor: (context) => createLatencyPredictor(module, context) });
 }
 
-/** The learning factory for a scenario (null when it has no learning lane). */
-export async function learningFactoryFor(scenario: ServingScenario, agentsBaseUrl: string): Promise<LearningFactory | null> {
+/**
+ * The learning factory for a scenario (null when it has no learning lane); `variants`, the
+ * scenarios it will run (a sweep's cells may change the slot reading, and with it the agent).
+ */
+export async function learningFactoryFor(scenario: ServingScenario, agentsBaseUrl: string, variants: readonly ServingScenario[] = [scenario]): Promise<LearningFactory | null> {
   if (!scenario.serving.lanes.some((l) => isLearningScheduler(l.scheduler))) return null;
   if (tf === null) {
     tf = loadPageTf();
@@ -57,7 +64,7 @@ export async function learningFactoryFor(scenario: ServingScenario, agentsBaseUr
   }
   const module = await tf;
   const library: AgentLibrary = {};
-  await Promise.all(wantedAgents(scenario).map(async (id) => (library[id] = await fetchAgent(id, agentsBaseUrl))));
+  await Promise.all(wantedAgents(variants).map(async (id) => (library[id] = await fetchAgent(id, agentsBaseUrl))));
   return factoryOf(module, library);
 }
 
@@ -69,7 +76,7 @@ export async function learningFactoryFor(scenario: ServingScenario, agentsBaseUr
 export function learningAtHandFor(scenario: ServingScenario): LearningFactory | null {
   if (loadedTf === null) return null;
   const library: AgentLibrary = {};
-  for (const id of wantedAgents(scenario)) {
+  for (const id of wantedAgents([scenario])) {
     const file = loadedAgents.get(id);
     if (file === undefined) return null;
     library[id] = file;
