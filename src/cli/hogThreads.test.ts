@@ -11,11 +11,15 @@ describe('hogs as worker threads', () => {
     const hogs = await startHogs({ cpu: 1, memBW: 1 }, spawnNodeHog, { bufferMiB: 64, reportEveryMs: 50, schedule });
     expect(hogs.reportCounts.every((c) => c >= 1)).toBe(true);
     hogs.resetRates();
-    await sleep(300);
+    // Five reports more from each (waited for, not timed: the machine may be loaded, and a
+    // thread that shares its core with others does less in a given wall time).
+    const from = [...hogs.reportCounts];
+    for (let waited = 0; waited < 20_000 && !hogs.reportCounts.every((c, i) => c >= from[i]! + 5); waited += 50) await sleep(50);
     const rates = hogs.rates();
-    // A core doing multiply–adds manages well over 10^8 FLOP/s; streaming well over 10^8 B/s.
-    expect(rates.cpuOpsPerS).toBeGreaterThan(1e8);
-    expect(rates.memBytesPerS).toBeGreaterThan(1e8);
+    // An idle core doing multiply–adds manages well over 10^8 FLOP/s and streams well over
+    // 10^8 B/s; the bound is ten times lower so that a core shared five ways still passes.
+    expect(rates.cpuOpsPerS).toBeGreaterThan(1e7);
+    expect(rates.memBytesPerS).toBeGreaterThan(1e7);
     await hogs.stop();
     const after = [...hogs.reportCounts];
     await sleep(200);
