@@ -79,6 +79,8 @@ describe('learningStatus', () => {
     expect(learningStatus({ pretrained: 0, train: 1, explore: 1 }, false).status).toBe('scratch');
     expect(learningStatus({ pretrained: 1, train: 0 }, false)).toEqual({ status: 'frozen', text: 'frozen: the shipped agent, not learning, sampling its actions' });
     expect(learningStatus({ pretrained: 0, train: 1 }, true).status).toBe('loaded');
+    expect(learningStatus({ pretrained: 1, train: 1, explore: 1, greedyUntilUpdate: 1 }, false).text).toBe('pretrained: started from the shipped agent, learning online, acting greedily until it first learns online, then sampling its actions');
+    expect(learningStatus({ pretrained: 1, train: 1, explore: 1, greedyUntilUpdate: 0 }, false).text).toBe('pretrained: started from the shipped agent, learning online, sampling its actions');
     expect(learningStatus({ train: 0 }, true).text).toContain('the agent you loaded');
   });
 });

@@ -24,7 +24,9 @@ export type LearningStatus = 'pretrained' | 'scratch' | 'frozen' | 'loaded';
  * from the shipped agent) or training from scratch; with a sentence for people.
  */
 export function learningStatus(params: Readonly<Record<string, number>>, loaded: boolean): { readonly status: LearningStatus; readonly text: string } {
-  const greedy = params['explore'] === 0 ? ', acting greedily' : ', sampling its actions';
+  // A lane started from the shipped agent that learns acts greedily until its first update online (`greedyUntilUpdate`).
+  const greedyFirst = params['explore'] !== 0 && params['train'] !== 0 && params['pretrained'] === 1 && !loaded && params['greedyUntilUpdate'] !== 0;
+  const greedy = params['explore'] === 0 ? ', acting greedily' : greedyFirst ? ', acting greedily until it first learns online, then sampling its actions' : ', sampling its actions';
   const source = loaded ? 'the agent you loaded' : params['pretrained'] === 1 ? 'the shipped agent' : 'random weights';
   if (params['train'] === 0) return { status: 'frozen', text: `frozen: ${source}, not learning${greedy}` };
   if (loaded) return { status: 'loaded', text: `loaded agent, learning online${greedy}` };
