@@ -14,6 +14,7 @@
  * `BENCH_ONLY=oracle` only the oracle lanes' searches on bcedge-dynamic against the search before (bench/oracle.ts, minutes);
  * `BENCH_ONLY=oracle-run` only one of their evaluations against the same run as a lane runs it (seconds);
  * `BENCH_ONLY=oracle-page` only the same searches in the page, the other lanes running (bench/oraclePage.ts, minutes);
+ * `BENCH_ONLY=agent-dynamic` only the shipped BCEdge agent on bcedge-dynamic against both oracles (bench/agentDynamic.ts, minutes);
  * `BENCH_ONLY=learn-time` only each learner from scratch to within 5 % of fixed-hindsight on learn-sanity, wall time (bench/timeToOracle.ts);
  * `BENCH_ONLY=learn-page` only the same for BCEdge in the page (headless Chromium);
  * `BENCH_ONLY=epoch` only one 3000 s training epoch of BCEdge at minibatch 512 (bench/epoch.ts);
@@ -52,6 +53,7 @@ import { memoryRows } from './memory';
 import { benchSweep } from './sweep';
 import { benchClaims } from './claims';
 import { benchLearnCheck } from './learnCheck';
+import { benchAgentDynamic } from './agentDynamic';
 import { benchDecisions } from './decision';
 import { benchOracleRun, benchOracles } from './oracle';
 import { benchPageOracles } from './oraclePage';
@@ -64,7 +66,7 @@ type Row = BenchRow;
 const rows: Row[] = [];
 
 // BENCH_ONLY=<part>: that part alone (while developing it; the bench's figures are the full run).
-const ONLY_PARTS = ['learn-check', 'learn-time', 'learn-page', 'epoch', 'sac-update', 'decision', 'oracle', 'oracle-run', 'oracle-page', 'simpy', 'measure', 'real', 'memory', 'sweep', 'seek', 'first-load', 'first-frame', 'claims'] as const;
+const ONLY_PARTS = ['learn-check', 'agent-dynamic', 'learn-time', 'learn-page', 'epoch', 'sac-update', 'decision', 'oracle', 'oracle-run', 'oracle-page', 'simpy', 'measure', 'real', 'memory', 'sweep', 'seek', 'first-load', 'first-frame', 'claims'] as const;
 const only = process.env['BENCH_ONLY'];
 if (only !== undefined) {
   if (!(ONLY_PARTS as readonly string[]).includes(only)) {
@@ -98,6 +100,8 @@ if (only !== undefined) {
     report(`bench/results-${only}.json`, {}, { shell: { firstFrame: await benchFirstFrame(rows) } });
   } else if (only === 'learn-check') {
     report(`bench/results-${only}.json`, {}, { learnCheck: benchLearnCheck(await loadTfNode(), rows) });
+  } else if (only === 'agent-dynamic') {
+    report(`bench/results-${only}.json`, {}, { agentDynamic: benchAgentDynamic(await loadTfNode(), rows) });
   } else if (only === 'learn-time') {
     report(`bench/results-${only}.json`, {}, { timeToOracle: benchTimeToOracle(await loadTfNode(), rows) });
   } else if (only === 'learn-page') {

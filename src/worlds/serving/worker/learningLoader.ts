@@ -40,7 +40,7 @@ function wantedAgents(scenarios: readonly ServingScenario[]): AgentKey[] {
   const keys = scenarios.flatMap((scenario) =>
     scenario.serving.lanes
       .filter((l) => isLearningScheduler(l.scheduler) && l.params?.['pretrained'] === 1)
-      .map((l) => agentKeyOf(l.scheduler as LearningSchedulerId, scenario.serving.assumptions.slot, l.params ?? {})),
+      .map((l) => agentKeyOf(l.scheduler as LearningSchedulerId, scenario.serving.assumptions?.slot, l.params ?? {})),
   );
   return [...new Set(keys)];
 }
