@@ -543,10 +543,10 @@ describe('DiscreteSac update without a tape against autodiff of Eq. 9, 11, 12', 
 });
 
 describe('the shipped agents (public/agents) in the learner with host-side parameters', () => {
-  for (const kind of ['bcedge', 'tac'] as const) {
+  for (const kind of ['bcedge', 'bcedge-fixed-slot', 'tac'] as const) {
     it(`${kind}.json loads, saves back the same file, and acts as the Mlp forward pass of its actor`, () => {
       const file = JSON.parse(readFileSync(`public/agents/${kind}.json`, 'utf8')) as AgentFile;
-      const sac = new DiscreteSac(tf, STATE_SIZE, ACTION_COUNT, { ...DEFAULT_SAC_CONFIG, entropy: kind === 'bcedge' }, createRng(1, 1));
+      const sac = new DiscreteSac(tf, STATE_SIZE, ACTION_COUNT, { ...DEFAULT_SAC_CONFIG, entropy: kind !== 'tac' }, createRng(1, 1));
       sac.load(file);
       const saved = sac.save(file.trainedOn);
       expect(saved.networks).toEqual(file.networks);
