@@ -128,6 +128,31 @@ describe('real: a pipeline scenario run for real beside its simulation', () => {
     }
   }, 120_000);
 
+  it('with a calibration before every round, each round has its machine, the errors are paired, and the first round alone is kept beside them', async () => {
+    const said: string[] = [];
+    const args = { scenario: smallScenario(), inputSize: 56, database: getDatabase('vgg16'), repeats: 1, hogBufferMiB: 16, cores: 2, laneRepeats: 2, calibrationQueries: 30, noiseSeeds: 2 };
+    const report = await runReal({ ...args, calibrateEachRepeat: true }, { ...inProcessDeps(), stderr: (text) => said.push(text) });
+    const r = report!;
+    expect(r.calibrations).toHaveLength(2);
+    expect(r.calibration).toBe(r.calibrations![0]);
+    expect(said.filter((line) => line.startsWith('real: calibration lane'))).toEqual([
+      'real: calibration lane, round 1/2, 30 queries without hogs…\n',
+      'real: calibration lane, round 2/2, 30 queries without hogs…\n',
+    ]);
+    expect(r.fidelity.repeats).toBe(2);
+    expect(r.fidelityFirstCalibration?.repeats).toBe(2);
+    for (const lane of r.fidelity.lanes) {
+      expect(Number.isFinite(lane.error.machine!.throughputPct.mean)).toBe(true);
+      // The simulated figures pool both rounds' machines over both seeds.
+      expect(lane.machine!.throughputQps.seeds).toBe(4);
+    }
+    // Without it: one calibration, as before.
+    const once = await runReal(args, inProcessDeps());
+    expect(once!.calibrations).toEqual([]);
+    expect(once!.fidelityFirstCalibration).toBeUndefined();
+    expect(once!.fidelity.lanes[0]!.machine!.throughputQps.seeds).toBe(2);
+  }, 180_000);
+
   it('stage worker threads give the output of in-process stages, bit for bit', async () => {
     const scenario = { ...smallScenario(), pipeline: { ...smallScenario().pipeline, queries: 4, interference: { ...smallScenario().pipeline.interference, events: [] } } };
     const options = realLaneOptions(scenario, 0, getDatabase('vgg16'), 56, coreMapping(2, 2), 16);

@@ -150,7 +150,7 @@ export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealRepor
   deps.stderr(`real: ${mapping.text}\n`);
   // The calibration lane: the interference-free optimum held still, no hogs, a scripted move every few queries.
   const calibrationQueries = args.calibrationQueries ?? REAL_CALIBRATION_QUERIES;
-  const calibrate = async (round: string): Promise<RealReport['calibration'] | undefined> => {
+  const calibrate = async (round: string): Promise<NonNullable<RealReport['calibration']> | undefined> => {
     deps.stderr(`real: calibration lane${round}, ${calibrationQueries} queries without hogs…\n`);
     const t0 = now();
     const staticScenario: PipelineScenario = { ...scenario, pipeline: { ...p, lanes: [{ scheduler: 'static' }] } };
@@ -168,17 +168,16 @@ export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealRepor
     deps.stderr(`real: calibrated: ${machineText(withSharing.machine)}\n`);
     return { machine: withSharing.machine, noSharing, queriesUsed: withSharing.queriesUsed, movesUsed: withSharing.movesUsed, wallMs: now() - t0 };
   };
-  const laneRepeatsWanted = Math.max(1, args.laneRepeats ?? 1);
-  const eachRepeat = calibrationQueries > 0 && args.calibrateEachRepeat === true && laneRepeatsWanted > 1;
+  const laneRepeats = Math.max(1, args.laneRepeats ?? 1);
+  const eachRepeat = calibrationQueries > 0 && args.calibrateEachRepeat === true && laneRepeats > 1;
   const calibrations: NonNullable<RealReport['calibration']>[] = [];
   let calibration: RealReport['calibration'] = null;
   if (calibrationQueries > 0) {
-    const first = await calibrate(eachRepeat ? `, round 1/${laneRepeatsWanted}` : '');
+    const first = await calibrate(eachRepeat ? `, round 1/${laneRepeats}` : '');
     if (first === undefined) return null;
     calibration = first;
-    calibrations.push(first!);
+    calibrations.push(first);
   }
-  const laneRepeats = laneRepeatsWanted;
   const runs: RealRunResult[][] = p.lanes.map(() => []);
   const lanes: (LaneComparison & { realWallMs: number; liveEvents: readonly LiveEvent[]; resident: RealLaneResidency })[] = [];
   // The workloads placed by hand so far, carried to the lanes after, from the same query.
@@ -199,7 +198,7 @@ export async function runReal(args: RealArgs, deps: RealDeps): Promise<RealRepor
     if (eachRepeat && repeat > 0 && laneIndex === 0) {
       const again = await calibrate(`, round ${repeat + 1}/${laneRepeats}`);
       if (again === undefined) return null;
-      calibrations.push(again!);
+      calibrations.push(again);
     }
     const lane = p.lanes[laneIndex]!;
     const carried: InterferenceEvent[] = live.map((e) => ({ executionPlace: e.executionPlace, mode: MODE_IDS.indexOf(e.mode) as ModeIndex, fromQuery: e.fromQuery, toQuery: e.toQuery, id: e.id }));
