@@ -174,6 +174,11 @@ function pairedErrors(measured: readonly ReturnType<typeof figuresOf>[], simulat
   return { throughputPct: pct('throughputQps'), latencyMeanPct: pct('latencyMeanMs') };
 }
 
+/** Whether the repeats are simulated each on its own round's machine: one machine per repeat at least. */
+function pairedBy(perRepeat: readonly RepeatMachine[] | undefined, runs: readonly unknown[]): perRepeat is readonly RepeatMachine[] {
+  return perRepeat !== undefined && runs.length > 0 && perRepeat.length >= runs.length;
+}
+
 /**
  * Fidelity of each lane: `runs[lane]` its real repeats; simulated on `database` on the ideal
  * machine and, when given, on `machine` (and `machineNoSharing`) over `noiseSeeds` seeds — or,
@@ -203,7 +208,7 @@ export function laneFidelity(
   };
   const ideal = simulate(null);
   const errors = (s: FigureIntervals) => ({ throughputPct: errorInterval(s.throughputQps, measured.throughputQps), latencyMeanPct: errorInterval(s.latencyMeanMs, measured.latencyMeanMs) });
-  const paired = perRepeat !== undefined && perRepeat.length >= runs.length && runs.length > 0;
+  const paired = pairedBy(perRepeat, runs);
   // Each repeat on its own machine: the simulated figures pooled over repeats and seeds, the errors paired by repeat.
   const onRepeatMachines = (pick: (r: RepeatMachine) => PipelineMachine | null) => {
     const byRepeat = runs.map((_, k) => simulate(pick(perRepeat![k]!)).lanes);
@@ -275,7 +280,7 @@ export function fidelityReport(
       return 100 * (a / b - 1);
     }));
     // Simulated on the machine of the verdict: each repeat's own (paired), else the one calibrated.
-    const machines: (PipelineMachine | undefined)[] = perRepeat !== undefined && perRepeat.length > 0 ? perRepeat.map((r) => r.machine) : [machine ?? undefined];
+    const machines: (PipelineMachine | undefined)[] = pairedBy(perRepeat, runs[odin] ?? []) ? perRepeat.map((r) => r.machine) : [machine ?? undefined];
     const seeds = machines[0] === undefined ? [1] : Array.from({ length: noiseSeeds }, (_, k) => k + 1);
     const simulatedPct = meanInterval(machines.flatMap((m) => seeds.map((seed) => {
       const a = figuresOf(simulateOnMachine(scenario, odin, database, m, seed).served).throughputQps;

@@ -415,11 +415,6 @@ export class DiscreteSac implements Learner {
     this.updates++;
   }
 
-  /**
-   * The gradient of the three losses on a minibatch with respect to `online`, written into
-   * `lastGradients` (valid until the next call); returns [critic, policy, temperature loss,
-   * mean entropy]. Changes no parameter.
-   */
   /** H̄'s share of ln|A| at this update (`targetEntropyAnnealUpdates`). */
   targetEntropyRatioNow(): number {
     const c = this.config;
@@ -428,6 +423,11 @@ export class DiscreteSac implements Learner {
     return c.targetEntropyRatio + (c.targetEntropyFinalRatio - c.targetEntropyRatio) * progress;
   }
 
+  /**
+   * The gradient of the three losses on a minibatch with respect to `online`, written into
+   * `lastGradients` (valid until the next call); returns [critic, policy, temperature loss,
+   * mean entropy]. Changes no parameter.
+   */
   gradients(b: ReplayBatch): [number, number, number, number] {
     const tf = this.tf;
     const c = this.config;
