@@ -1,5 +1,5 @@
 import { useContext } from 'react';
-import { PRESETS } from '../../scenario/presets';
+import { allPresets } from '../../scenario/presets';
 import { worldOf } from '../../worlds';
 import { pageWorldOf } from '../../worlds/pages';
 import { ShownWorldContext, useOpenInLab } from './pageWorld';
@@ -15,7 +15,7 @@ export function PresetsList({ onClose }: { readonly onClose: () => void }) {
   return (
     <ul className="presets" aria-label="Presets" data-testid="presets.list">
       {/* The shown lab's presets first, then the other worlds' (a stable sort keeps each world's order). */}
-      {[...PRESETS].sort((a, b) => Number(worldOf(b.scenario).id === here) - Number(worldOf(a.scenario).id === here)).map((p) => {
+      {[...allPresets()].sort((a, b) => Number(worldOf(b.scenario).id === here) - Number(worldOf(a.scenario).id === here)).map((p) => {
         const scenario = p.scenario;
         const world = worldOf(scenario);
         const elsewhere = world.id !== here;
