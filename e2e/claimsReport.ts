@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 import { existsSync, readFileSync } from 'node:fs';
 import { allClaims, computeClaims } from '../src/scenario/claims';
 import { CLAIMS_REPORT_VERSION, type ClaimsReport } from '../src/scenario/claimsReport';

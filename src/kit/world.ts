@@ -7,8 +7,9 @@ import type { AxisValue, SweepCell } from '../scenario/sweep';
 /**
  * What every world is to the headless kit (ARCHITECTURE §7b): the scenario door, the sweeps,
  * the cost guard, the claims and the command line reach a world only through this, found in
- * the one list of worlds (`src/worlds/index.ts`). The kit names no world: a third world is
- * one more folder under `src/worlds/` and one more entry in the list.
+ * the one list of worlds (`src/kit/worlds.ts`, handed over by the composition root,
+ * `src/worlds/index.ts`). The kit names no world: a third world is one more folder under
+ * `src/worlds/` and one more entry in the root's list.
  */
 
 /** What a scenario of any world has in common: its world's id, its seed and its sweep. */
@@ -64,8 +65,8 @@ export type WorldValidation<S> = { readonly ok: true; readonly scenario: S } | {
 export type WorldMigration = (document: Record<string, unknown>) => Record<string, unknown>;
 
 /**
- * One world, headless: no React, no worker. Members are functions so that the list can be
- * built while the modules it names are still loading (import cycles through the kit).
+ * One world, headless: no React, no worker. The composition root (`src/worlds/index.ts`) hands
+ * the list of them to the kit (`src/kit/worlds.ts`).
  */
 export interface World<S extends WorldScenario = WorldScenario> {
   /** The scenario's `world`, and the key of its body (`scenario[id]`). */

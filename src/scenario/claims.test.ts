@@ -8,7 +8,7 @@ import { sweepCells } from './sweep';
 import type { CellOutcome } from './sweepReport';
 import { judge, type Estimate, type VerdictRule } from './verdict';
 import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS } from '../worlds/serving/scenario/servingReadings';
-import { paperName, papers, worldOf } from '../worlds';
+import { paperName, papers, worldOf } from '../kit/worlds';
 
 const e = (mean: number, halfWidth95 = 0, seeds = 10): Estimate => ({ mean, halfWidth95, seeds });
 

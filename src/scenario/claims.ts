@@ -3,7 +3,7 @@ import { estimateRunCost } from './cost';
 import { findPreset } from './presets';
 import type { AnyScenario } from './schema';
 import { parseFieldPath, sweepCells, sweepMetricsOf, sweepSeeds, type Sweep, type SweepAxis, type SweepCell } from './sweep';
-import { worldOf, worlds } from '../worlds';
+import { worldOf, worlds } from '../kit/worlds';
 import type { CellOutcome, ResultRow } from './sweepReport';
 import { differencePct, higherIsBetter, meanInterval } from './sweepStats';
 import { combine, judge, type Estimate, type Verdict, type VerdictRule } from './verdict';

@@ -1,5 +1,5 @@
 import type { WorldPreset } from '../kit/world';
-import { worlds } from '../worlds';
+import { worlds } from '../kit/worlds';
 import type { AnyScenario } from './schema';
 
 /** A named scenario that reproduces a figure of a paper, or the lab's first impression (each world declares its own: `World.presets`). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { allPresets, findPreset } from './presets';
 import { defaultPipelineScenario } from '../worlds/pipeline/defaultPreset';
 import { fieldName, inWords, metricName } from './sweepNames';
-import { worldOf } from '../worlds';
+import { worldOf } from '../kit/worlds';
 
 describe('Explore in words', () => {
   it('names a lane’s parameter by its scheduler and label, a model’s field by its model, others with their units', () => {

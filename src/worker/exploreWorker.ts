@@ -1,9 +1,11 @@
 /// <reference lib="webworker" />
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../worlds';
 import workerpool from 'workerpool';
 import { parseAnyScenario } from '../scenario/parse';
 import { formatErrors, type AnyScenario } from '../scenario/schema';
 import { hasLearningLane } from '../kit/world';
-import { worldOf } from '../worlds';
+import { worldOf } from '../kit/worlds';
 import { cellScenario, sweepCells, type SweepCell } from '../scenario/sweep';
 import { runCell, type CellOutcome } from '../scenario/sweepReport';
 import { loadPageTf } from './pageTf';

@@ -14,7 +14,7 @@ import { choiceOption, integerOption } from '../options';
 import { checkOutputPath, writeOutput } from '../outputPath';
 import { resolveShard } from '../shards';
 import { learningFactoryFor } from '../sweepCells';
-import { papers } from '../../worlds';
+import { papers } from '../../kit/worlds';
 import { parseShards, parseWorkers } from '../sweepCommand';
 import { autoWorkers, openSweepPool } from '../sweepPool';
 import type { Progress } from '../sweepProgress';

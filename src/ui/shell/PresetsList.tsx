@@ -1,8 +1,7 @@
 import { useContext } from 'react';
 import { allPresets } from '../../scenario/presets';
-import { worldOf } from '../../worlds';
-import { pageWorldOf } from '../../worlds/pages';
-import { ShownWorldContext, useOpenInLab } from './pageWorld';
+import { worldOf } from '../../kit/worlds';
+import { pageWorldIn, PageWorldsContext, ShownWorldContext, useOpenInLab } from './pageWorld';
 
 /**
  * The gallery of the presets of every world (ARCHITECTURE §4): a preset opens in the lab of its
@@ -11,6 +10,7 @@ import { ShownWorldContext, useOpenInLab } from './pageWorld';
  */
 export function PresetsList({ onClose }: { readonly onClose: () => void }) {
   const open = useOpenInLab();
+  const pages = useContext(PageWorldsContext);
   const here = useContext(ShownWorldContext);
   return (
     <ul className="presets" aria-label="Presets" data-testid="presets.list">
@@ -19,7 +19,7 @@ export function PresetsList({ onClose }: { readonly onClose: () => void }) {
         const scenario = p.scenario;
         const world = worldOf(scenario);
         const elsewhere = world.id !== here;
-        const sweep = scenario.sweep === undefined ? '' : pageWorldOf(world.id).explore ? ` The lab plays one cell; Explore (or \`npm run sim -- run ${p.id}\`) runs the whole sweep.` : ` The lab plays one cell; \`npm run sim -- run ${p.id}\` runs the whole sweep.`;
+        const sweep = scenario.sweep === undefined ? '' : pageWorldIn(pages, world.id).explore ? ` The lab plays one cell; Explore (or \`npm run sim -- run ${p.id}\`) runs the whole sweep.` : ` The lab plays one cell; \`npm run sim -- run ${p.id}\` runs the whole sweep.`;
         return (
           <li key={p.id}>
             <button
