@@ -17,7 +17,7 @@ import { chain, REPO_ROOT, resolveImport, staticGraph, staticImports } from './m
 const ROOT = 'src/worlds/index.ts';
 const LIST = 'src/kit/worlds.ts';
 /** What a module may import from the list's module without asking the list: the page's gate. */
-const GATE = new Set(['afterWorlds', 'worldsFrom', 'worldsInstalled']);
+const GATE = new Set(['afterWorlds', 'worldsFrom']);
 
 function files(dir: string, match: RegExp): string[] {
   const out: string[] = [];

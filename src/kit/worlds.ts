@@ -43,11 +43,6 @@ export function installWorlds(list: readonly World<AnyScenario>[]): void {
   installed = list;
 }
 
-/** Whether the list has been handed over. */
-export function worldsInstalled(): boolean {
-  return installed !== undefined;
-}
-
 /**
  * How the page loads its composition root (`main.tsx`: `worldsFrom(() => import('./worlds'))`):
  * the first screen carries neither the list nor the validator, so the root loads with the

@@ -12,7 +12,7 @@ import { servingWorld } from './serving/world';
  * `afterWorlds`). The first world is the one a document that names none belongs to; a third
  * world is one more folder beside these and one more entry here.
  */
-export const WORLDS = [pipelineWorld, servingWorld] as const;
+const WORLDS = [pipelineWorld, servingWorld] as const;
 
 type ScenarioOf<W> = W extends World<infer S> ? S : never;
 
