@@ -189,13 +189,54 @@ const NO_WORLD_SWITCH = [
   { selector: "SwitchStatement[discriminant.property.name='world']", message: WORLD_SWITCH_MESSAGE },
 ];
 
-/** The kit names no world: it imports nothing of src/worlds/ (the list included). */
+/** The kit names no world: it imports nothing of src/worlds/ (the list included; its own list module, `src/kit/worlds.ts`, holds what the root hands it). */
 const KIT_MESSAGE = 'src/kit names no world: it may not import src/worlds/ (ARCHITECTURE §7b). Type-only imports are not allowed either.';
+
+/**
+ * Outside src/worlds/ nothing imports src/worlds/, type-only imports included (ARCHITECTURE §7b): one
+ * composition root, `src/worlds/index.ts`, hands the list to the kit (`src/kit/worlds.ts`), and the
+ * kit asks it there. Only these may import the worlds' folder:
+ */
+const ROOT_MESSAGE =
+  'The kit imports no world and not the list (ARCHITECTURE §7b): ask the kit\'s list (src/kit/worlds.ts), which the composition root (src/worlds/index.ts) fills. Type-only imports are not allowed either.';
+/** Programs' entries, which load their composition root first (the root's own modules only: the list, the page's list). */
+const PROGRAM_ENTRIES = ['src/main.tsx', 'src/worker/exploreWorker.ts'];
+/**
+ * The command line's modules that still name a world (its world commands and their threads, the
+ * learners' loading): they move into their worlds' folders (ARCHITECTURE §7b, what remains). The
+ * config refuses to load when one is gone, so that the list only shrinks.
+ */
+const CLI_NAMING_A_WORLD = [
+  'src/cli/main.ts',
+  'src/cli/io.ts',
+  'src/cli/commands/learnCheck.ts',
+  'src/cli/commands/measure.ts',
+  'src/cli/commands/profile.ts',
+  'src/cli/commands/real.ts',
+  'src/cli/commands/train.ts',
+  'src/cli/hogThreads.ts',
+  'src/cli/measureModel.ts',
+  'src/cli/searchThreads.ts',
+  'src/cli/searchWorker.ts',
+  'src/cli/shippedAgents.ts',
+  'src/cli/stageThreads.ts',
+  'src/cli/stageWorker.ts',
+  'src/cli/sweepCells.ts',
+  'src/cli/sweepWorker.ts',
+  'src/cli/trainThreads.ts',
+  'src/cli/trainWorker.ts',
+  'src/cli/worldRunner.ts',
+];
+for (const file of [...PROGRAM_ENTRIES, ...CLI_NAMING_A_WORLD]) {
+  if (!existsSync(new URL(`./${file}`, import.meta.url))) throw new Error(`eslint.config.js: ${file} does not exist`);
+}
+/** `src/worlds/` from any folder of src/ but src/worlds/ itself (`../kit/worlds`, the kit's list, is not it). */
+const IMPORTS_WORLDS = '^(\\./)?(\\.\\./)*worlds(/|$)';
 
 /**
  * The kit outside src/kit/ (ARCHITECTURE §7b): the generic live session and its loop, protocol
  * and plugin interface, the store factory and its shared slices, the page shell (src/ui/shell/, the
- * page and the shell's parts at the root of src/ui/, Explore and Claims) and the chart kit. Each may ask the list (`src/worlds/index.ts`, `src/worlds/pages.ts`) but names no world:
+ * page and the shell's parts at the root of src/ui/, Explore and Claims) and the chart kit. Each asks the kit's list (`src/kit/worlds.ts`) and names no world:
  * no world's folder and no module named for a world (`pipelineProtocol`, `worlds/serving/engine/…`),
  * type-only imports included.
  */
@@ -231,7 +272,7 @@ const SHARED_KIT_FILES = [
 for (const file of SHARED_KIT_FILES) {
   if (!file.includes('*') && !existsSync(new URL(`./${file}`, import.meta.url))) throw new Error(`eslint.config.js: the kit's ${file} does not exist`);
 }
-const SHARED_KIT_MESSAGE = `The kit names no world (ARCHITECTURE §7b): it may ask the list (src/worlds/index.ts, pages.ts) but imports no world's module (${WORLD_FOLDERS.join(', ')}, or a module named for one). Type-only imports are not allowed either.`;
+const SHARED_KIT_MESSAGE = `The kit names no world (ARCHITECTURE §7b): it asks the kit's list (src/kit/worlds.ts) and imports no world's module (${WORLD_FOLDERS.join(', ')}, or a module named for one). Type-only imports are not allowed either.`;
 const NAMES_A_WORLD = `(^|/)(${WORLD_FOLDERS.join('|')})([A-Z][A-Za-z0-9]*)?(\\.[a-z]+)?(/|$)`;
 
 /**
@@ -348,7 +389,26 @@ export default defineConfig(
     name: 'interference-lab/kit',
     files: ['src/kit/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)worlds(/|$)', message: KIT_MESSAGE }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./)+worlds(/|$)', message: KIT_MESSAGE }, { regex: '(^|/)src/worlds(/|$)', message: KIT_MESSAGE }] }],
+    },
+  },
+  {
+    // A rule of its own (the typescript-eslint twin of no-restricted-imports), beside the layers'.
+    name: 'interference-lab/composition-root',
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/worlds/**', 'src/kit/**', 'src/**/*.test.{ts,tsx}', 'src/**/testing/**', 'src/testing/**', ...PROGRAM_ENTRIES, ...CLI_NAMING_A_WORLD],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: IMPORTS_WORLDS, message: ROOT_MESSAGE }, { regex: '(^|/)src/worlds(/|$)', message: ROOT_MESSAGE }] }],
+    },
+  },
+  {
+    name: 'interference-lab/composition-root/entries',
+    files: PROGRAM_ENTRIES,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(\\./)?(\\.\\./)*worlds/(?!(index|pages)$)', message: `A program's entry loads its composition root (src/worlds/index.ts, the page's list src/worlds/pages.ts) and no world's module (ARCHITECTURE §7b).` }] },
+      ],
     },
   },
   sharedKit(),

@@ -78,7 +78,8 @@ export default defineConfig({
     environment: 'node',
     // The property tests' seed, printed once and the same in every file (src/testing/propertySettings.ts).
     globalSetup: ['scripts/propertyGlobalSetup.ts'],
-    setupFiles: ['src/testing/propertySetup.ts'],
+    // The composition root first (a test file is a program, ARCHITECTURE §7b), then the property tests' seed.
+    setupFiles: ['src/testing/worldsSetup.ts', 'src/testing/propertySetup.ts'],
     // Vitest's default (cores − 1) runs one file at a time on a 2-core machine, leaving a core
     // idle while most files compute in one thread: two at a time halve the unit tests there
     // (676 s → 331 s on the project's machine), and CI's whole run must stay under 30 minutes.

@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 /**
  * The shipped BCEdge agent on the changing world (the learners issue's second target), measured
  * by `npm run bench` (`BENCH_ONLY=agent-dynamic` alone): `bcedge-dynamic`, 3000 s, seeds 1–3,

@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 /**
  * The Claims view's recomputation in the page (ARCHITECTURE §4a, §6), part of `npm run bench`
  * (`BENCH_ONLY=claims` alone): long tasks (PerformanceObserver `longtask`, ≥ 50 ms on the

@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 /**
  * One training epoch of BCEdge (issue 38 part 2's measure): a 3000 s run of
  * `bcedge-fig10-convergence` with one BCEdge learner from scratch that trains as it goes (`train`

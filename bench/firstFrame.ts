@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 /**
  * The serving lab's first frame (ARCHITECTURE §7a′), part of `npm run bench` (`BENCH_ONLY=
  * first-frame` alone): the page in headless Chromium opened on a link of `bcedge-dynamic` (ten

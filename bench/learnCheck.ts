@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 /**
  * The learners against a known optimum (ARCHITECTURE §3), measured by `npm run bench`
  * (`BENCH_ONLY=learn-check` alone): the stationary `learn-sanity` preset, 1200 s, seeds 1–3,

@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 /**
  * The learning schedulers' figures (ARCHITECTURE §3, §6), measured by `npm run bench`:
  * - one SAC update at batch 64 in Node with the wasm backend, against a straightforward

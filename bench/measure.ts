@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 /**
  * The measurement part of `npm run bench` (ARCHITECTURE §6): VGG16's layer-time database measured
  * on this machine (real tfjs units on the wasm backend, hogs as worker threads), its

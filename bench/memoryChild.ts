@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 /**
  * One long default run in its own process, for the memory rows of `npm run bench`: prints
  * the peak resident set (process.resourceUsage().maxRSS, kB) and the lanes' percentiles.

@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 /**
  * The oracle lanes' full searches on `bcedge-dynamic` (3000 s) in a process of their own, as the
  * command line runs them (issue 38's target: ≤ 30 s on two cores in the CLI): in the bench's own

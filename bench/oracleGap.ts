@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 /**
  * The oracle gap of the rebuilt serving worlds (ARCHITECTURE §3, src/worlds/serving/scenario/oracleGap.test.ts
  * at full length): the best plan per phase against the best fixed plan in hindsight, as

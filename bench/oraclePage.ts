@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 /**
  * The oracle lanes' searches in the page (issue 38 part 3: "in the page while the other lanes
  * run"), `BENCH_ONLY=oracle-page`: headless Chromium opened on a link of `bcedge-dynamic` with

@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 /**
  * In-page training: the serving page in headless Chromium trains BCEdge from
  * scratch on the default serving scenario at full speed, and we time how long its

@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 /**
  * The real-pipeline part of `npm run bench` (ARCHITECTURE §2, the real backend): VGG16 at
  * 112 px run for real on this machine's cores — one worker thread per execution place, tfjs

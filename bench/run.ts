@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 /**
  * `npm run bench`: the performance figures, each measured against a baseline
  * in the same run (ARCHITECTURE §6) so that ratios hold on a noisy machine. Prints a table and

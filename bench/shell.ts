@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 /**
  * The lab shell's figures (ARCHITECTURE §7a, §7a′): serving seeks 600 and 2,900 simulated seconds
  * back in a 3000 s run with a BCEdge lane through the checkpoints, against replaying from time 0

@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 /**
  * What Eq. 1's per-model slots cost a learning lane: the same run of a serving preset with
  * one BCEdge lane (learning from scratch, its predictor on) under `slot: "eq1"` and under

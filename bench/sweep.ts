@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 /**
  * Sweeps at scale (ARCHITECTURE §4), part of `npm run bench`: wall time of a sweep on 1 worker
  * thread against every core, in one run (the ratio is the figure; absolute times drift), for

@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 /**
  * Time to the oracle (issue 38 part 4): each learner from scratch on the stationary
  * `learn-sanity` preset (1200 s, seed 1, the fixed slot of 1 s), against the best fixed plan in

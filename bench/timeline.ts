@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 /**
  * BCEdge Figs. 8–9 as numbers: throughput and latency of every lane of a serving preset (or
  * scenario file) per window of simulated time, from the engine's per-slot series.

@@ -1,5 +1,7 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 import { existsSync, readFileSync } from 'node:fs';
-import { CLAIMS, computeClaims } from '../src/scenario/claims';
+import { allClaims, computeClaims } from '../src/scenario/claims';
 import { CLAIMS_REPORT_VERSION, type ClaimsReport } from '../src/scenario/claimsReport';
 import type { AnyScenario } from '../src/scenario/schema';
 import { sweepCells } from '../src/scenario/sweep';
@@ -18,7 +20,7 @@ export const CHEAP_CLAIMS = ['odin-fig1-interference', 'odin-fig1-evict', 'odin-
  */
 export async function shippedOrCheapReport(): Promise<{ readonly report: ClaimsReport; readonly shipped: boolean }> {
   if (existsSync(SHIPPED_REPORT)) return { report: JSON.parse(readFileSync(SHIPPED_REPORT, 'utf8')) as ClaimsReport, shipped: true };
-  const claims = CLAIMS.filter((c) => (CHEAP_CLAIMS as readonly string[]).includes(c.id));
+  const claims = allClaims().filter((c) => (CHEAP_CLAIMS as readonly string[]).includes(c.id));
   const inProcess = async (scenario: AnyScenario, seeds: readonly number[]) => sweepCells(scenario, seeds).map((cell) => runCell(scenario, cell, () => 0, undefined));
   const rows = await computeClaims(claims, 3, inProcess);
   return {

@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 import { expect, test } from '@playwright/test';
 import { encodeAnyScenarioLink, encodeLinkJson } from '../src/scenario/link';
 import { encodePipelineScenarioLink } from '../src/worlds/pipeline/door';

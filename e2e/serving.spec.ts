@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 import { expect, test } from '@playwright/test';
 import { LabPage } from './pages/lab';
 import { ServingPage } from './pages/serving';

@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { encodeAnyScenarioLink } from '../src/scenario/link';

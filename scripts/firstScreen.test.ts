@@ -1,7 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { chain, staticGraph } from './moduleGraph';
 
 /**
  * The first screen's modules (ARCHITECTURE §7a′, first load): what `src/main.tsx` imports
@@ -9,42 +7,6 @@ import { describe, expect, it } from 'vitest';
  * leaves them out of the entry). Read from the sources, so that a static import that drags a
  * later part into the entry fails here, not only in the bench's byte count.
  */
-function staticGraph(entry: string): { modules: Map<string, string | null>; packages: Map<string, string> } {
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const modules = new Map<string, string | null>([[entry, null]]);
-  const packages = new Map<string, string>();
-  const queue = [entry];
-  const statement = /^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\bfrom\s+)?['"]([^'"]+)['"]/gm;
-  while (queue.length > 0) {
-    const file = queue.shift()!;
-    const text = readFileSync(join(root, file), 'utf8');
-    for (const match of text.matchAll(statement)) {
-      const specifier = match[1]!;
-      if (!specifier.startsWith('.')) {
-        if (!packages.has(specifier)) packages.set(specifier, file);
-        continue;
-      }
-      if (/\.(css|svg|png|json)$|\?/.test(specifier)) continue;
-      const base = join(dirname(file), specifier);
-      const found = [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find((p) => /\.tsx?$/.test(p) && existsSync(join(root, p)));
-      if (found === undefined) throw new Error(`${file}: cannot resolve ${specifier}`);
-      const path = relative(root, join(root, found));
-      if (!modules.has(path)) {
-        modules.set(path, file);
-        queue.push(path);
-      }
-    }
-  }
-  return { modules, packages };
-}
-
-/** How `module` is reached from the entry: `a → b → c`. */
-function chain(modules: Map<string, string | null>, module: string): string {
-  const steps: string[] = [];
-  for (let at: string | null | undefined = module; at !== null && at !== undefined; at = modules.get(at)) steps.unshift(at);
-  return steps.join(' → ');
-}
-
 describe('the first screen carries only its part', () => {
   const { modules, packages } = staticGraph('src/main.tsx');
 

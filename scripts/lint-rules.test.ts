@@ -24,7 +24,8 @@ describe('layer rules (ARCHITECTURE §1)', () => {
   it("keeps the pipeline world's measure layer beside the agents: its worker and the CLI import it, its page and store do not", async () => {
     const runner = "import { measureDatabase } from '../measure/runner';\nexport const m = measureDatabase;\n";
     expect(await ruleIds(runner, 'src/worlds/pipeline/worker/fake.ts')).toEqual([]);
-    expect(await ruleIds("import { measureDatabase } from '../worlds/pipeline/measure/runner';\nexport const m = measureDatabase;\n", 'src/cli/fake.ts')).toEqual([]);
+    // The command line's measurement still lives beside the CLI (ARCHITECTURE §7b, what remains).
+    expect(await ruleIds("import { measureDatabase } from '../worlds/pipeline/measure/runner';\nexport const m = measureDatabase;\n", 'src/cli/measureModel.ts')).toEqual([]);
     expect(await ruleIds(runner, 'src/worlds/pipeline/ui/fake.ts')).toEqual(['no-restricted-imports']);
     expect(await ruleIds(runner, 'src/worlds/pipeline/store/fake.ts')).toEqual(['no-restricted-imports']);
     expect(await ruleIds(runner, 'src/worlds/pipeline/charts/fake.ts')).toEqual(['no-restricted-imports']);
@@ -153,22 +154,54 @@ describe('worlds behind one list (ARCHITECTURE §7b)', () => {
 
   it('keeps the kit free of worlds: it imports nothing of src/worlds/, the list included', async () => {
     expect(await ruleIds("import { worldOf } from '../worlds';\nexport const w = worldOf;\n", 'src/kit/fake.ts')).toEqual(['no-restricted-imports']);
+    // The kit's own list module, which the composition root fills, is the kit's.
+    expect(await ruleIds("import { worldOf } from './worlds';\nexport const w = worldOf;\n", 'src/kit/fake.ts')).toEqual([]);
     expect(await ruleIds("import { servingWorld } from '../worlds/serving/world';\nexport const w = servingWorld;\n", 'src/kit/fake.ts')).toEqual(['no-restricted-imports']);
     expect(await ruleIds("import type { World } from './world';\nexport type W = World;\n", 'src/kit/fake.ts')).toEqual([]);
   });
 
-  it('keeps the kit outside src/kit/ from naming a world: the list yes, a world\'s module no, type-only included', async () => {
+  it('keeps the kit outside src/kit/ from naming a world: the kit\'s list yes, a world\'s module no, type-only included', async () => {
     const pipelineType = "import type { PipelineSummary } from '../engine/pipeline/metrics';\nexport type S = PipelineSummary;\n";
     expect(await ruleIds(pipelineType, 'src/worker/liveSession.ts')).toEqual(['no-restricted-imports']);
     expect(await ruleIds("import type { PipelineLabStore } from '../store/pipelineStore';\nexport type S = PipelineLabStore;\n", 'src/charts/runtime.ts')).toEqual(['no-restricted-imports']);
     expect(await ruleIds("import { ServingSeriesBuffer } from './servingSeriesBuffer';\nexport const b = ServingSeriesBuffer;\n", 'src/store/series.ts')).toEqual(['no-restricted-imports']);
-    expect(await ruleIds("import { servingPage } from '../../worlds/serving/page';\nexport const p = servingPage;\n", 'src/ui/shell/LabShell.tsx')).toEqual(['no-restricted-imports']);
-    // Asking the list is how the kit finds a world.
-    expect(await ruleIds("import { worldOf } from '../../worlds';\nexport const w = worldOf;\n", 'src/ui/shell/PresetsList.tsx')).toEqual([]);
+    // Both rules: a world's module, and src/worlds/ at all.
+    expect(await ruleIds("import { servingPage } from '../../worlds/serving/page';\nexport const p = servingPage;\n", 'src/ui/shell/LabShell.tsx')).toEqual(['no-restricted-imports', '@typescript-eslint/no-restricted-imports']);
+    // Asking the kit's list is how the kit finds a world.
+    expect(await ruleIds("import { worldOf } from '../../kit/worlds';\nexport const w = worldOf;\n", 'src/ui/shell/PresetsList.tsx')).toEqual([]);
     // A kit module keeps its layer's rule too.
     expect(await ruleIds("import { x } from '../store/x';\nexport const y = x;\n", 'src/worker/liveLoop.ts')).toEqual(['no-restricted-imports']);
     // A world's own module beside the kit is not the kit.
     expect(await ruleIds(pipelineType, 'src/worlds/pipeline/worker/pipelineSession.ts')).toEqual([]);
+  });
+
+  it('keeps every kit module off src/worlds/, the list and the page’s list included: the composition root hands them over', async () => {
+    const list = "import { worldOf } from '../worlds';\nexport const w = worldOf;\n";
+    const viaIndex = "import { worldOf } from '../../worlds/index';\nexport const w = worldOf;\n";
+    const pages = "import { PAGE_WORLDS } from '../../worlds/pages';\nexport const p = PAGE_WORLDS;\n";
+    const presets = "import type { PipelinePreset } from '../worlds/pipeline/presets';\nexport type P = PipelinePreset;\n";
+    expect(await ruleIds(list, 'src/scenario/fake.ts')).toEqual(['@typescript-eslint/no-restricted-imports']);
+    expect(await ruleIds(list, 'src/store/fake.ts')).toEqual(['@typescript-eslint/no-restricted-imports']);
+    expect(await ruleIds(list, 'src/worker/fake.ts')).toEqual(['@typescript-eslint/no-restricted-imports']);
+    expect(await ruleIds(list, 'src/charts/fake.ts')).toEqual(['@typescript-eslint/no-restricted-imports']);
+    expect(await ruleIds(list, 'src/cli/fake.ts')).toEqual(['@typescript-eslint/no-restricted-imports']);
+    expect(await ruleIds(viaIndex, 'src/ui/shell/fake.tsx')).toEqual(['@typescript-eslint/no-restricted-imports']);
+    expect(await ruleIds(pages, 'src/ui/claims/fake.tsx')).toEqual(['@typescript-eslint/no-restricted-imports']);
+    // Type-only imports too: a world's type in the kit names the world.
+    expect(await ruleIds(presets, 'src/scenario/fake.ts')).toEqual(['@typescript-eslint/no-restricted-imports']);
+    // The kit's list is where the kit asks.
+    expect(await ruleIds("import { worldOf } from '../kit/worlds';\nexport const w = worldOf;\n", 'src/scenario/fake.ts')).toEqual([]);
+    // A world's module, a test (a program of its own) and a test helper may import the worlds.
+    expect(await ruleIds("import { worldOf } from '../index';\nexport const w = worldOf;\n", 'src/worlds/pipeline/fake.ts')).toEqual([]);
+    expect(await ruleIds(list, 'src/scenario/fake.test.ts')).toEqual([]);
+    expect(await ruleIds(list, 'src/scenario/testing/fake.ts')).toEqual([]);
+  });
+
+  it('lets a program’s entry load its composition root, and no world’s module', async () => {
+    expect(await ruleIds("import './worlds';\nimport { PAGE_WORLDS } from './worlds/pages';\nexport const p = PAGE_WORLDS;\n", 'src/main.tsx')).toEqual([]);
+    expect(await ruleIds("import { servingPage } from './worlds/serving/page';\nexport const p = servingPage;\n", 'src/main.tsx')).toEqual(['@typescript-eslint/no-restricted-imports']);
+    expect(await ruleIds("import '../worlds';\nexport const x = 1;\n", 'src/worker/exploreWorker.ts')).toEqual([]);
+    expect(await ruleIds("import { learningFactoryFor } from '../worlds/serving/worker/learningLoader';\nexport const l = learningFactoryFor;\n", 'src/worker/exploreWorker.ts')).toEqual(['@typescript-eslint/no-restricted-imports']);
   });
 
   it('reports a world that imports another world', async () => {

@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../src/worlds';
 /**
  * `npm run oracle-plans`: searches the reference plans every serving preset asks for
  * (`presetOraclePlanRequests`) and writes them to src/worlds/serving/schedulers/oraclePlans.generated.ts,

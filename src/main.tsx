@@ -1,11 +1,17 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { worldsFrom } from './kit/worlds';
 import { isWorkerRestarted } from './store/restartingWorker';
 import type { OpenedLink } from './scenario/linkPacking';
 import { App } from './ui/App';
 import { openPageLink } from './ui/shell/openPageLink';
 import { PAGE_WORLDS, pageWorldOf } from './worlds/pages';
 import './ui/app.css';
+
+// The page's composition root (ARCHITECTURE §7b): the page's list of worlds goes to `App`; the
+// headless list (`src/worlds/index.ts`, with the validator and the worlds' engines) is not on
+// the first screen (§7a′): it loads with the first lazy part that asks it (`afterWorlds`).
+worldsFrom(() => import('./worlds'));
 
 const rootElement = document.getElementById('root');
 if (rootElement === null) {
@@ -25,7 +31,7 @@ window.addEventListener('unhandledrejection', (event) => {
  */
 async function openAddress(): Promise<OpenedLink | null> {
   const hash = window.location.hash.replace(/^#/, '');
-  return hash === '' ? null : openPageLink(hash);
+  return hash === '' ? null : openPageLink(hash, PAGE_WORLDS);
 }
 
 void openAddress().then((link) => {
@@ -37,7 +43,7 @@ void openAddress().then((link) => {
   }
   createRoot(rootElement).render(
     <StrictMode>
-      <App link={link} />
+      <App pages={PAGE_WORLDS} link={link} />
     </StrictMode>,
   );
 });

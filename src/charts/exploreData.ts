@@ -1,7 +1,7 @@
 import type { AnyScenario } from '../scenario/schema';
 import { axisValues, sweepMetric, type AxisValue } from '../scenario/sweep';
 import { fieldName, metricName } from '../scenario/sweepNames';
-import { worldOf } from '../worlds';
+import { worldOf } from '../kit/worlds';
 import type { CellOutcome } from '../scenario/sweepReport';
 import { differencePct, meanInterval, metricOf, type MeanInterval } from '../scenario/sweepStats';
 import { plottable } from './pointSampling';

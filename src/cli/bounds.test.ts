@@ -4,7 +4,7 @@ import { ServingRun } from '../worlds/serving/engine/simulation';
 import { numericFields, schemaNumericKeys, type NumericField } from '../scenario/fieldBounds';
 import { parseAnyScenario } from '../scenario/parse';
 import { createPipelineLaneRuns } from '../worlds/pipeline/scenario/pipelineRunner';
-import { PRESETS } from '../scenario/presets';
+import { allPresets } from '../scenario/presets';
 import { formatPath, type AnyScenario } from '../scenario/schema';
 import { servingScenarioSchema, type ServingScenario } from '../worlds/serving/schema';
 import { pipelineScenarioSchema, type PipelineScenario } from '../worlds/pipeline/schema';
@@ -51,7 +51,7 @@ function shortened(scenario: AnyScenario): Doc {
 
 /** Documents for the optional parts no preset uses. */
 function extraDocuments(): Doc[] {
-  const pipeline = structuredClone(PRESETS.find((p) => p.id === 'default')!.scenario) as PipelineScenario;
+  const pipeline = structuredClone(allPresets().find((p) => p.id === 'default')!.scenario) as PipelineScenario;
   pipeline.pipeline.queries = 200;
   const poisson: PipelineScenario = {
     ...structuredClone(pipeline),
@@ -63,7 +63,7 @@ function extraDocuments(): Doc[] {
     ...structuredClone(pipeline),
     pipeline: { ...structuredClone(pipeline.pipeline), assumptions: { ...pipeline.pipeline.assumptions, admission: { kind: 'poissonShare', shareOfPeak: 0.8 } } },
   };
-  const serving = structuredClone(PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
+  const serving = structuredClone(allPresets().find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
   serving.serving.durationS = 5;
   serving.serving.lanes = [{ scheduler: 'fixed' }, { scheduler: 'deeprt' }];
   const [first, ...others] = serving.serving.models;
@@ -111,11 +111,11 @@ function extraDocuments(): Doc[] {
 
 /** A document of each world at its most lanes, with a moment a link carries (`view.at`): every field of the moment, its lane at the last lane. */
 function momentDocuments(): Doc[] {
-  const pipeline = structuredClone(PRESETS.find((p) => p.id === 'default')!.scenario) as PipelineScenario;
+  const pipeline = structuredClone(allPresets().find((p) => p.id === 'default')!.scenario) as PipelineScenario;
   pipeline.pipeline.queries = 100;
   pipeline.pipeline.lanes = Array.from({ length: 8 }, () => ({ scheduler: 'static' as const }));
   const at = { position: 10, step: 1, playing: false, lane: 1, lesson: { id: 'lesson-odin', step: 1 } };
-  const serving = structuredClone(PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
+  const serving = structuredClone(allPresets().find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
   serving.serving.durationS = 2;
   serving.serving.lanes = Array.from({ length: 10 }, () => ({ scheduler: 'fixed' as const }));
   return [
@@ -124,7 +124,7 @@ function momentDocuments(): Doc[] {
   ] as unknown as Doc[];
 }
 
-const DOCUMENTS: readonly Doc[] = [...PRESETS.map((p) => shortened(p.scenario)), ...extraDocuments(), ...momentDocuments()];
+const DOCUMENTS: readonly Doc[] = [...allPresets().map((p) => shortened(p.scenario)), ...extraDocuments(), ...momentDocuments()];
 
 const schemaOf = (doc: Doc) => (doc['world'] === 'serving' ? servingScenarioSchema : pipelineScenarioSchema);
 

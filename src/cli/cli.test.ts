@@ -7,7 +7,7 @@ import { loadTfNode } from '../lib/tfNode';
 import { LEARNING_SCHEDULER_IDS } from '../worlds/serving/schedulers/registry';
 import { DEFAULT_SERVING_ASSUMPTIONS } from '../worlds/serving/engine/assumptions';
 import { parseAnyScenario } from '../scenario/parse';
-import { findPreset, PRESETS } from '../scenario/presets';
+import { findPreset, allPresets } from '../scenario/presets';
 import { servingAssumptionsOf } from '../worlds/serving/scenario/servingRunner';
 import { EXIT_OK, EXIT_USAGE, needsLearning, type CliIo } from './cli';
 import { runCliInMemory } from './testing/memoryIo';
@@ -44,8 +44,8 @@ describe('npm run sim', () => {
     const { code, stdout } = await cli(['presets']);
     expect(code).toBe(EXIT_OK);
     const lines = stdout.trim().split('\n');
-    expect(lines).toHaveLength(PRESETS.length);
-    for (const p of PRESETS) expect(stdout).toContain(p.id);
+    expect(lines).toHaveLength(allPresets().length);
+    for (const p of allPresets()) expect(stdout).toContain(p.id);
   });
 
   it('runs with --seed N as with --set seed=N, and refuses a seed out of range', async () => {

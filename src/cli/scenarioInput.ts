@@ -4,7 +4,7 @@ import { schemaFieldAt } from '../scenario/fieldBounds';
 import { migrateDocument, parseAnyScenario } from '../scenario/parse';
 import { findPreset } from '../scenario/presets';
 import { formatErrors, formatPath, type AnyScenario } from '../scenario/schema';
-import { worldOfDocument } from '../worlds';
+import { worldOfDocument } from '../kit/worlds';
 import { UsageError, type CliIo } from './io';
 
 /** A scenario file larger than this is refused before it is parsed. */

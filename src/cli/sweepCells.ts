@@ -5,7 +5,7 @@ import type { LearningFactory } from '../worlds/serving/schedulers/registry';
 import type { AnyScenario } from '../scenario/schema';
 import type { ServingScenario } from '../worlds/serving/schema';
 import { hasLearningLane } from '../kit/world';
-import { worldOf } from '../worlds';
+import { worldOf } from '../kit/worlds';
 
 /** TensorFlow.js and the shipped agents, for scenarios with learning lanes. */
 export interface LearningKit {

@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../worlds';
 import workerpool from 'workerpool';
 import type { LearningFactory } from '../worlds/serving/schedulers/registry';
 import { parseAnyScenario } from '../scenario/parse';

@@ -1,3 +1,5 @@
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../worlds';
 import { workerData } from 'node:worker_threads';
 import type { LearningScheduler } from '../worlds/serving/agents/learningScheduler';
 import { MirrorSharing } from '../worlds/serving/agents/lockstep';

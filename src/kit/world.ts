@@ -1,3 +1,5 @@
+import type { Tf } from '../lib/tf';
+import type { Claim } from '../scenario/claimModel';
 import type { FieldError } from '../scenario/schema';
 import type { Sweep, SweepAxis } from '../scenario/sweepSchema';
 import type { AxisValue, SweepCell } from '../scenario/sweep';
@@ -5,8 +7,9 @@ import type { AxisValue, SweepCell } from '../scenario/sweep';
 /**
  * What every world is to the headless kit (ARCHITECTURE §7b): the scenario door, the sweeps,
  * the cost guard, the claims and the command line reach a world only through this, found in
- * the one list of worlds (`src/worlds/index.ts`). The kit names no world: a third world is
- * one more folder under `src/worlds/` and one more entry in the list.
+ * the one list of worlds (`src/kit/worlds.ts`, handed over by the composition root,
+ * `src/worlds/index.ts`). The kit names no world: a third world is one more folder under
+ * `src/worlds/` and one more entry in the root's list.
  */
 
 /** What a scenario of any world has in common: its world's id, its seed and its sweep. */
@@ -20,6 +23,16 @@ export interface WorldScenario {
 export interface WorldPaper {
   readonly id: string;
   readonly name: string;
+}
+
+/** A named scenario of a world: a figure of a paper it reproduces, a lesson's scenario, or its lab's first impression. */
+export interface WorldPreset<S extends WorldScenario = WorldScenario> {
+  readonly id: string;
+  /** The paper figure it reproduces, e.g. "ODIN Fig. 5(b)"; `lesson` for a lesson's; empty for the lab's own. */
+  readonly figure: string;
+  /** One line for the gallery and `npm run sim -- presets`. */
+  readonly description: string;
+  readonly scenario: S;
 }
 
 /** A lane as the kit sees it: a scheduler of the world's registry and its parameters. */
@@ -52,8 +65,8 @@ export type WorldValidation<S> = { readonly ok: true; readonly scenario: S } | {
 export type WorldMigration = (document: Record<string, unknown>) => Record<string, unknown>;
 
 /**
- * One world, headless: no React, no worker. Members are functions so that the list can be
- * built while the modules it names are still loading (import cycles through the kit).
+ * One world, headless: no React, no worker. The composition root (`src/worlds/index.ts`) hands
+ * the list of them to the kit (`src/kit/worlds.ts`).
  */
 export interface World<S extends WorldScenario = WorldScenario> {
   /** The scenario's `world`, and the key of its body (`scenario[id]`). */
@@ -62,6 +75,10 @@ export interface World<S extends WorldScenario = WorldScenario> {
   readonly labName: string;
   /** The papers whose claims it measures (none for a world without claims); ids are unique across the worlds. */
   readonly papers: readonly WorldPaper[];
+  /** Its presets, in the gallery's order (ids are unique across the worlds). */
+  presets(): readonly WorldPreset<S>[];
+  /** The claims of its papers, each with how the lab measures it (ARCHITECTURE §4a); none for a world without papers. */
+  claims(): readonly Claim[];
   /** What flows through a lane, plural: `queries`, `requests`. */
   readonly eventName: string;
   /** The summary numbers a sweep can show (top-level numbers of the lanes' summaries; sweeps: ARCHITECTURE §4), the default first. */
@@ -98,6 +115,12 @@ export interface World<S extends WorldScenario = WorldScenario> {
    * (decision times); `learning` is the world's learner factory where it has learners.
    */
   runCell(scenario: S, cell: SweepCell, clock: () => number, learning: unknown): WorldResultRow[];
+  /**
+   * The learner factory `runCell` takes for these scenarios (a sweep's cells, which may start
+   * from different shipped agents), given TensorFlow.js and what fetches a shipped agent by its
+   * key; absent in a world without learners. The Explore view's worker asks it (ARCHITECTURE §7b).
+   */
+  learning?(tf: Tf, agent: (key: string) => Promise<unknown>, scenarios: readonly S[]): Promise<unknown>;
   /** How long one run is, for people: `300 s of serving`, `2000 queries`. */
   runLength(scenario: S): string;
   /** An axis holding the run length's own value: a one-combination sweep of a claim (its seeds only). */

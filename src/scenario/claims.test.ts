@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Claim } from './claimModel';
-import { cellsKey, claimRow, CLAIMS, claimScenarios, computeClaims, defaultReading, estimateClaim, formatEstimate, planClaims, planRows, planShardCells, runPlanCells } from './claims';
+import { cellsKey, claimRow, allClaims, claimScenarios, computeClaims, defaultReading, estimateClaim, formatEstimate, planClaims, planRows, planShardCells, runPlanCells } from './claims';
 import { DEFAULT_LEARNING_RUNS, withLearningRuns } from './learningRuns';
 import { parseAnyScenario } from './parse';
 import type { AnyScenario } from './schema';
@@ -8,7 +8,7 @@ import { sweepCells } from './sweep';
 import type { CellOutcome } from './sweepReport';
 import { judge, type Estimate, type VerdictRule } from './verdict';
 import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS } from '../worlds/serving/scenario/servingReadings';
-import { paperName, papers, worldOf } from '../worlds';
+import { paperName, papers, worldOf } from '../kit/worlds';
 
 const e = (mean: number, halfWidth95 = 0, seeds = 10): Estimate => ({ mean, halfWidth95, seeds });
 
@@ -33,13 +33,13 @@ const LISTED = {
 describe('the claims registry', () => {
   for (const paper of ['odin', 'bcedge'] as const) {
     it(`covers every ${paper === 'odin' ? 'ODIN' : 'BCEdge'} figure listed here`, () => {
-      const named = new Set(CLAIMS.filter((c) => c.paper === paper).flatMap((c) => figuresOf(c.where)));
+      const named = new Set(allClaims().filter((c) => c.paper === paper).flatMap((c) => figuresOf(c.where)));
       expect(LISTED[paper].filter((f) => !named.has(f))).toEqual([]);
     });
   }
 
   it("names, for every claim, a paper its scenario's world declares; paper ids are unique across the worlds", () => {
-    for (const c of CLAIMS) {
+    for (const c of allClaims()) {
       const world = worldOf(claimScenarios(c, 1).main);
       expect(world.papers.map((p) => p.id), c.id).toContain(c.paper);
     }
@@ -51,20 +51,20 @@ describe('the claims registry', () => {
   });
 
   it('has unique ids usable as test ids', () => {
-    const ids = CLAIMS.map((c) => c.id);
+    const ids = allClaims().map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(/^[a-z0-9-]+$/);
   });
 
   it("quotes the paper's words for every claim and gives a number to judge", () => {
-    for (const c of CLAIMS) {
+    for (const c of allClaims()) {
       expect(c.quote.length, c.id).toBeGreaterThan(30);
       expect(c.labNumber.length, c.id).toBeGreaterThan(10);
       expect(c.learns, c.id).toBe(c.measure.learns);
     }
   });
 
-  for (const claim of CLAIMS) {
+  for (const claim of allClaims()) {
     it(`${claim.id}: its main scenario and every reading's scenario are valid swept scenarios`, () => {
       const { main, readings } = claimScenarios(claim, 3);
       for (const scenario of [main, ...readings.map((r) => r.scenario)]) {
@@ -85,7 +85,7 @@ describe('the claims registry', () => {
 });
 
 describe('readings that were missing from the strips', () => {
-  const reading = (id: string, path: string, value: unknown) => claimScenarios(CLAIMS.find((c) => c.id === id)!, 2).readings.find((r) => r.path === path && r.value === value);
+  const reading = (id: string, path: string, value: unknown) => claimScenarios(allClaims().find((c) => c.id === id)!, 2).readings.find((r) => r.path === path && r.value === value);
 
   it("ODIN's admission, an object field: each named reading writes its object, and the default is named", () => {
     for (const id of ['odin-fig5-latency', 'odin-fig6-throughput', 'odin-fig7-tail', 'odin-fig9-slo80', 'odin-s42-queries-alpha10']) {
@@ -93,7 +93,7 @@ describe('readings that were missing from the strips', () => {
       expect(poisson?.scenario.world === 'pipeline' && poisson.scenario.pipeline.assumptions.admission, id).toEqual({ kind: 'poissonShare', shareOfPeak: 0.8 });
       const saturated = reading(id, 'pipeline.assumptions.admission', 'saturated');
       expect(saturated?.scenario.world === 'pipeline' && saturated.scenario.pipeline.assumptions.admission, id).toEqual({ kind: 'saturated' });
-      expect(defaultReading(CLAIMS.find((c) => c.id === id)!, 'pipeline.assumptions.admission'), id).toBe('saturated');
+      expect(defaultReading(allClaims().find((c) => c.id === id)!, 'pipeline.assumptions.admission'), id).toBe('saturated');
     }
   });
 
@@ -101,13 +101,13 @@ describe('readings that were missing from the strips', () => {
     for (const id of ['odin-fig1-interference', 'odin-fig3-recovery', 'odin-fig5-latency', 'odin-fig6-throughput', 'odin-fig7-tail', 'odin-fig8-overhead', 'odin-fig9-sustain70', 'odin-s42-queries-lls']) {
       const measured = reading(id, 'pipeline.assumptions.database', 'measured');
       expect(measured?.scenario.world === 'pipeline' && measured.scenario.pipeline.assumptions.database, id).toBe('measured');
-      expect(defaultReading(CLAIMS.find((c) => c.id === id)!, 'pipeline.assumptions.database'), id).toBe('roofline');
+      expect(defaultReading(allClaims().find((c) => c.id === id)!, 'pipeline.assumptions.database'), id).toBe('roofline');
     }
   });
 
   it('every BCEdge row is measured under the paper’s and the earlier reading of each reading of BCEdge', () => {
     const engineReadings = ['rateBasis', 'batching', 'throughputTerm', 'reward', 'latencyProfile', 'platformSetting', 'slot'] as const;
-    const bcedge = CLAIMS.filter((c) => c.paper === 'bcedge');
+    const bcedge = allClaims().filter((c) => c.paper === 'bcedge');
     expect(bcedge.length).toBeGreaterThan(15);
     for (const claim of bcedge) {
       for (const name of engineReadings) {
@@ -124,7 +124,7 @@ describe('readings that were missing from the strips', () => {
 
   it('the platform setting: the paper’s reading and, where no cell runs several models on Nano or TX2, the earlier one are the main scenario’s cells', () => {
     const keyOf = (id: string, value?: string) => {
-      const { main, readings } = claimScenarios(CLAIMS.find((c) => c.id === id)!, 2);
+      const { main, readings } = claimScenarios(allClaims().find((c) => c.id === id)!, 2);
       return cellsKey(value === undefined ? main : readings.find((r) => r.path === 'serving.assumptions.platformSetting' && r.value === value)!.scenario);
     };
     for (const id of ['bcedge-fig7-vs-deeprt', 'bcedge-fig14-predictor-slo', 'bcedge-fig1-throughput']) {
@@ -137,13 +137,13 @@ describe('readings that were missing from the strips', () => {
       expect(keyOf(id, 'mixed'), id).not.toBe(keyOf(id));
     }
     // Every other reading's paper value is the main scenario's cells too (absent = the paper's).
-    const { main, readings } = claimScenarios(CLAIMS.find((c) => c.id === 'bcedge-fig15-40rps')!, 2);
+    const { main, readings } = claimScenarios(allClaims().find((c) => c.id === 'bcedge-fig15-40rps')!, 2);
     for (const r of readings.filter((x) => x.value === PAPER_SCENARIO_READINGS[x.path.split('.').at(-1) as keyof typeof PAPER_SCENARIO_READINGS])) expect(cellsKey(r.scenario), r.path).toBe(cellsKey(main));
   });
 
   it("BCEdge Figs. 13–14: the predictor's masking and budget, the SLO jitter and the slot length", () => {
     for (const id of ['bcedge-fig13-predictor', 'bcedge-fig13-vs-linear', 'bcedge-fig14-predictor-slo']) {
-      const paths = CLAIMS.find((c) => c.id === id)!.sensitivity.map((s) => s.path);
+      const paths = allClaims().find((c) => c.id === id)!.sensitivity.map((s) => s.path);
       expect(paths.slice(0, 5), id).toEqual(['serving.lanes[0].params.predictorMask', 'serving.lanes[0].params.predictorBudget', 'serving.assumptions.sloJitter', 'serving.assumptions.slotMs', 'serving.assumptions.interference']);
       // The slot's reading (Eq. 1 per model or fixed) beside its length, for the predictor rows too.
       expect(paths, id).toContain('serving.assumptions.slot');
@@ -176,7 +176,7 @@ function handMade(rule: VerdictRule): { holds: Estimate; fails: Estimate; noise?
 }
 
 describe("each claim's verdict rule on hand-made numbers", () => {
-  for (const claim of CLAIMS) {
+  for (const claim of allClaims()) {
     it(`${claim.id} (${claim.rule.kind}): holds, fails${claim.rule.kind === 'near' ? ', partly' : ', inside the noise'}${claim.rule.kind === 'sign' && claim.rule.paperValue !== undefined ? ', partly' : ''}`, () => {
       const cases = handMade(claim.rule);
       expect(judge(claim.rule, cases.holds).verdict).toBe('holds');
@@ -197,7 +197,7 @@ function fakeOutcomes(scenario: AnyScenario, seeds: readonly number[], summary: 
   }));
 }
 
-const byId = (id: string): Claim => CLAIMS.find((c) => c.id === id)!;
+const byId = (id: string): Claim => allClaims().find((c) => c.id === id)!;
 
 describe('estimateClaim: the reduction of cell outcomes', () => {
   it('a grid claim compares the grid means of two lanes, per seed, then over seeds', () => {
@@ -332,11 +332,11 @@ describe('claimRow: verdict, strip and reason from the numbers', () => {
 
 describe('the learning runs (claims --learning-length, --learning-seeds)', () => {
   it('set the learning rows’ run length, the two lengths of Figs. 8–9 alike, and their seed cap; the other rows stay as they are', () => {
-    const long = withLearningRuns(CLAIMS, { lengthS: 3000, seeds: 5 });
-    expect(withLearningRuns(CLAIMS, DEFAULT_LEARNING_RUNS)).toEqual(CLAIMS);
+    const long = withLearningRuns(allClaims(), { lengthS: 3000, seeds: 5 });
+    expect(withLearningRuns(allClaims(), DEFAULT_LEARNING_RUNS)).toEqual(allClaims());
     for (const [i, claim] of long.entries()) {
       if (!claim.learns) {
-        expect(claim, claim.id).toBe(CLAIMS[i]);
+        expect(claim, claim.id).toBe(allClaims()[i]);
         continue;
       }
       const { main } = claimScenarios(claim, 10);
@@ -365,7 +365,7 @@ describe('the learning runs (claims --learning-length, --learning-seeds)', () =>
     for (const r of scenarios.readings) expect(r.scenario.world === 'serving' && r.scenario.serving.durationS, r.label).toBe(300);
     expect(fig7!.measure.note).toContain('their readings 300 s');
     // The readings at the rows' own length are no change at all.
-    expect(withLearningRuns(CLAIMS, { ...DEFAULT_LEARNING_RUNS, readingsLengthS: DEFAULT_LEARNING_RUNS.lengthS })).toEqual(CLAIMS);
+    expect(withLearningRuns(allClaims(), { ...DEFAULT_LEARNING_RUNS, readingsLengthS: DEFAULT_LEARNING_RUNS.lengthS })).toEqual(allClaims());
   });
 });
 

@@ -3,12 +3,10 @@ import { estimateRunCost } from './cost';
 import { findPreset } from './presets';
 import type { AnyScenario } from './schema';
 import { parseFieldPath, sweepCells, sweepMetricsOf, sweepSeeds, type Sweep, type SweepAxis, type SweepCell } from './sweep';
-import { worldOf } from '../worlds';
+import { worldOf, worlds } from '../kit/worlds';
 import type { CellOutcome, ResultRow } from './sweepReport';
 import { differencePct, higherIsBetter, meanInterval } from './sweepStats';
 import { combine, judge, type Estimate, type Verdict, type VerdictRule } from './verdict';
-import { ODIN_CLAIMS } from '../worlds/pipeline/claims';
-import { BCEDGE_CLAIMS } from '../worlds/serving/claims';
 import { readingSetting, type Claim } from './claimModel';
 
 /**
@@ -24,8 +22,10 @@ import { readingSetting, type Claim } from './claimModel';
  * threads both run it (ARCHITECTURE §4a).
  */
 
-/** Every claim, ODIN's first (each world's table is in its folder). */
-export const CLAIMS: readonly Claim[] = [...ODIN_CLAIMS, ...BCEDGE_CLAIMS];
+/** Every claim, in the list's order of worlds (each world's table is in its folder: `World.claims`). */
+export function allClaims(): readonly Claim[] {
+  return worlds().flatMap((w) => w.claims());
+}
 
 // ---------------------------------------------------------------------------------------
 // Scenarios

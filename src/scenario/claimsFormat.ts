@@ -1,6 +1,6 @@
 import type { ClaimRow, ClaimsReport } from './claimsReport';
 import { formatEstimate, verdictCounts } from './claims';
-import { paperName } from '../worlds';
+import { paperName } from '../kit/worlds';
 
 /**
  * The reproduction report as text: a terminal table, or Markdown a reader can put in a

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkClaimsReport, checkClaimsReportInSteps, parseClaimsReportJson, parseClaimsReportJsonInSteps } from './claimsReportCheck';
-import { CLAIMS, computeClaims } from './claims';
+import { allClaims, computeClaims } from './claims';
 import type { AnyScenario } from './schema';
 import { sweepCells } from './sweep';
 import { runCell } from './sweepReport';
@@ -115,7 +115,7 @@ describe('the reproduction report door', () => {
   });
 
   it('accepts the rows the registry computes', async () => {
-    const claims = CLAIMS.filter((c) => c.id === 'odin-fig1-interference' || c.id === 'odin-fig1-evict');
+    const claims = allClaims().filter((c) => c.id === 'odin-fig1-interference' || c.id === 'odin-fig1-evict');
     const inProcess = async (scenario: AnyScenario, seeds: readonly number[]) => sweepCells(scenario, seeds).map((cell) => runCell(scenario, cell, () => 0, undefined));
     const rows = await computeClaims(claims, 2, inProcess);
     const report = { ...fixtureReport(), rows };

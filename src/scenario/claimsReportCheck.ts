@@ -3,7 +3,7 @@ import { CLAIMS_REPORT_VERSION, type ClaimsReport } from './claimsReport';
 import { parseAnyScenario } from './parse';
 import { describeValue, formatPath, type FieldError } from './schema';
 import { VERDICTS } from './verdict';
-import { papers } from '../worlds';
+import { papers } from '../kit/worlds';
 
 /**
  * The door of a reproduction report (ARCHITECTURE §4a, the Claims view): the page fetches the shipped one

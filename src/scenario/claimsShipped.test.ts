@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import shipped from '../../public/claims/report.json';
 import type { Claim } from './claimModel';
-import { cellsKey, CLAIMS, claimScenarios, computeClaims, judgeEstimate } from './claims';
+import { cellsKey, allClaims, claimScenarios, computeClaims, judgeEstimate } from './claims';
 import { DEFAULT_LEARNING_RUNS, withLearningRuns } from './learningRuns';
 import type { ClaimRow, ClaimsReport } from './claimsReport';
 import { checkClaimsReport } from './claimsReportCheck';
@@ -82,13 +82,13 @@ function shippedPaths(claim: Claim, row: Pick<ClaimRow, 'sensitivity'>): string[
 
 const inThisThread = async (scenario: Parameters<typeof sweepCells>[0], seeds: readonly number[]) => sweepCells(scenario, seeds).map((cell) => runCell(scenario, cell, () => 0, undefined));
 
-const cheap = CLAIMS.filter((c) => !c.learns);
+const cheap = allClaims().filter((c) => !c.learns);
 const FULL = new Set(['odin-fig1-interference', 'odin-fig1-evict', 'odin-fig1-optimal', 'odin-fig3-recovery', 'odin-fig10-scaling', 'bcedge-fig1-throughput', 'bcedge-fig1-latency']);
 
 describe('the shipped claims report', () => {
   it('has one row per claim of the registry, in its order, with its provenance', () => {
     expect(report.version).toBe(1);
-    expect(report.rows.map((r) => r.id)).toEqual(CLAIMS.map((c) => c.id));
+    expect(report.rows.map((r) => r.id)).toEqual(allClaims().map((c) => c.id));
     for (const key of ['commit', 'date', 'machine', 'command'] as const) expect(report.provenance[key].length).toBeGreaterThan(0);
     expect(report.provenance.command).toContain('--format json');
   });
@@ -114,14 +114,14 @@ describe('the shipped claims report', () => {
     const changes = STALE.readings.length + Object.keys(STALE.rows).length;
     // A regenerated report has another commit: STALE must then be emptied.
     expect(changes === 0 || report.provenance.commit === STALE.commit, `the report is of commit ${report.provenance.commit}: empty STALE`).toBe(true);
-    for (const id of Object.keys(STALE.rows)) expect(CLAIMS.some((c) => c.id === id), id).toBe(true);
+    for (const id of Object.keys(STALE.rows)) expect(allClaims().some((c) => c.id === id), id).toBe(true);
     // Each reading named since is missing from some row (else it is not news to this report).
     for (const path of STALE.readings) expect(report.rows.some((r) => !r.sensitivity.some((s) => s.path === path)), path).toBe(true);
   });
 
   it("gives every row the verdict its rule gives its number, and the claim's own scenario (its cells, sweep and title)", () => {
     // The learning rows ran with the report's learning runs (its provenance; the registry's before it was recorded).
-    const claims = withLearningRuns(CLAIMS, report.provenance.learning ?? DEFAULT_LEARNING_RUNS);
+    const claims = withLearningRuns(allClaims(), report.provenance.learning ?? DEFAULT_LEARNING_RUNS);
     for (const row of report.rows.filter((r) => !stale(r.id))) {
       const claim = claims.find((c) => c.id === row.id)!;
       if (row.estimate !== null) expect(row.verdict, row.id).toBe(judgeEstimate(claim.rule, row.estimate).verdict);
@@ -144,7 +144,7 @@ describe('the shipped claims report', () => {
       );
       for (const row of full) {
         const shippedRow = report.rows.find((r) => r.id === row.id)!;
-        const claim = CLAIMS.find((c) => c.id === row.id)!;
+        const claim = allClaims().find((c) => c.id === row.id)!;
         if (shippedPaths(claim, shippedRow).length === claim.sensitivity.length) {
           // The report's scenario as the door opens it (an older version is migrated).
           expect({ ...shippedRow, scenario: opened(shippedRow.scenario) }, row.id).toEqual({ ...row, scenario: opened(row.scenario) });

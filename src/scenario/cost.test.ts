@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COST_BOUND_LANE_EVENTS, describeRunCost, estimateRunCost, LEARNING_LANE_WEIGHT, singleRunCost } from './cost';
 import { parseAnyScenario } from './parse';
-import { findPreset, PRESETS } from './presets';
+import { allPresets, findPreset, type Preset } from './presets';
 import type { AnyScenario } from './schema';
 import type { ServingScenario } from '../worlds/serving/schema';
 import type { PipelineScenario } from '../worlds/pipeline/schema';
@@ -14,7 +14,7 @@ function valid(document: unknown): AnyScenario {
 
 describe('run cost estimate', () => {
   it('costs one run without the sweep machinery as estimateRunCost costs the sweepless scenario, in both worlds', () => {
-    for (const preset of PRESETS) {
+    for (const preset of allPresets()) {
       const { sweep: _sweep, ...played } = structuredClone(preset.scenario);
       void _sweep;
       expect(singleRunCost(played as AnyScenario), preset.id).toEqual(estimateRunCost(played as AnyScenario));
@@ -66,7 +66,7 @@ describe('run cost estimate', () => {
     expect(describeRunCost(cost)).toBe('3.3e+11 lane-queries (4096 cells × 10000000 queries × 8 lanes), about 4 days at 1 M per second');
     // The learning presets at the paper's 3000 s and 30 rps a model pass the bound from about
     // 10 seeds on (bcedge-fig10-convergence: 1.09·10⁹): 5 seeds stay below it.
-    const learns = (p: (typeof PRESETS)[number]) => p.scenario.world === 'serving' && p.scenario.serving.lanes.some((l) => ['bcedge', 'tac', 'ppo', 'ddqn'].includes(l.scheduler));
-    for (const p of PRESETS) expect(estimateRunCost(p.scenario, learns(p) ? 5 : 10).laneEvents, p.id).toBeLessThan(COST_BOUND_LANE_EVENTS);
+    const learns = (p: Preset) => p.scenario.world === 'serving' && p.scenario.serving.lanes.some((l) => ['bcedge', 'tac', 'ppo', 'ddqn'].includes(l.scheduler));
+    for (const p of allPresets()) expect(estimateRunCost(p.scenario, learns(p) ? 5 : 10).laneEvents, p.id).toBeLessThan(COST_BOUND_LANE_EVENTS);
   });
 });

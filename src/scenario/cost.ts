@@ -1,5 +1,5 @@
 import type { AnyScenario } from './schema';
-import { worldOf } from '../worlds';
+import { worldOf } from '../kit/worlds';
 import { cellCost, NOMINAL_LANE_EVENTS_PER_S, type RunCost } from './runCost';
 import { applyCombination, sweepCombinations, type AxisValue } from './sweep';
 

@@ -1,5 +1,5 @@
 import { parseAnyScenario } from './parse';
-import { worldOfDocument } from '../worlds';
+import { worldOfDocument } from '../kit/worlds';
 import { encodeLinkJson, openLinkWith, unpackLink, type OpenedLink, type ScenarioWorld } from './linkPacking';
 export { adler32, encodeLinkJson, LINK_LIMITS, type OpenedLink, type ScenarioWorld } from './linkPacking';
 import { formatErrors, validateAnyScenario, type AnyScenario, type FieldError, type AnyScenarioResult } from './schema';

@@ -5,7 +5,7 @@
  * needs only this and the page's list of worlds to know which lab and worker to start.
  */
 import { Inflate, zlibSync } from 'fflate';
-import type { WorldId } from '../worlds';
+import type { WorldId } from '../kit/worlds';
 import type { FieldError } from './schema';
 
 /**

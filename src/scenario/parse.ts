@@ -1,6 +1,6 @@
 import { findForbiddenKey } from '../engine/forbiddenKeys';
 import type { World, WorldScenario, WorldValidation } from '../kit/world';
-import { worldOfDocument } from '../worlds';
+import { worldOfDocument } from '../kit/worlds';
 import { formatPath, SCENARIO_VERSION, validateAnyScenario, type AnyScenarioResult, type FieldError } from './schema';
 
 /**

@@ -3,7 +3,7 @@
  * the page checks before it plays (`store/longRun.ts`), on its first load (ARCHITECTURE §7a′).
  * `cost.ts` adds the sweeps' combinations and the seeds.
  */
-import { worldOf } from '../worlds';
+import { worldOf } from '../kit/worlds';
 import type { AnyScenario } from './schema';
 
 /**

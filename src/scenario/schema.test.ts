@@ -4,7 +4,7 @@ import { parsePipelineScenario, parsePipelineScenarioJson } from '../worlds/pipe
 import { EARLIER_SCENARIO_READINGS, PAPER_SCENARIO_READINGS } from '../worlds/serving/scenario/servingReadings';
 import { servingAssumptionsOf } from '../worlds/serving/scenario/servingRunner';
 import type { ServingScenario } from '../worlds/serving/schema';
-import { PRESETS } from './presets';
+import { allPresets } from './presets';
 import { defaultPipelineScenario } from '../worlds/pipeline/defaultPreset';
 import v1Fixture from './fixtures/v1-default.json';
 import { SCENARIO_VERSION, validateAnyScenario } from './schema';
@@ -25,7 +25,7 @@ const withPipeline = (change: (p: Record<string, unknown>) => void): unknown => 
 
 describe('scenario schema', () => {
   it('accepts every preset', () => {
-    for (const p of PRESETS) {
+    for (const p of allPresets()) {
       const r = validateAnyScenario(p.scenario);
       expect(r.ok, `${p.id}: ${r.ok ? '' : JSON.stringify(r.errors)}`).toBe(true);
     }
@@ -185,7 +185,7 @@ describe('the v1 → v2 migration', () => {
 describe('the v5 → v6 migration (the scheduling slot)', () => {
   /** A version-5 serving document (the platform setting named, the slot not yet). */
   const v4 = (assumptions?: unknown): Record<string, unknown> => {
-    const s = structuredClone(PRESETS.find((p) => p.id === 'serving-default')!.scenario) as unknown as Record<string, unknown> & { serving: Record<string, unknown> };
+    const s = structuredClone(allPresets().find((p) => p.id === 'serving-default')!.scenario) as unknown as Record<string, unknown> & { serving: Record<string, unknown> };
     if (assumptions === undefined) delete s.serving.assumptions;
     else s.serving.assumptions = assumptions;
     return { ...s, version: 5 };
@@ -296,7 +296,7 @@ describe('the v5 → v6 migration (the scheduling slot)', () => {
   });
 
   it('a current scenario that leaves the slot out runs each model on its own slot of Eq. 1 (the paper’s)', () => {
-    const current = structuredClone(PRESETS.find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
+    const current = structuredClone(allPresets().find((p) => p.id === 'serving-default')!.scenario) as ServingScenario;
     expect(current.version).toBe(SCENARIO_VERSION);
     expect(current.serving.assumptions?.slot).toBeUndefined();
     expect(servingAssumptionsOf(current).slot).toBe('eq1');
@@ -311,7 +311,7 @@ describe('the v5 → v6 migration (the scheduling slot)', () => {
 });
 
 describe('the serving scenario schema', () => {
-  const servingPreset = () => structuredClone(PRESETS.find((p) => p.id === 'serving-default')!.scenario) as unknown as Record<string, unknown> & { serving: Record<string, unknown> };
+  const servingPreset = () => structuredClone(allPresets().find((p) => p.id === 'serving-default')!.scenario) as unknown as Record<string, unknown> & { serving: Record<string, unknown> };
   const errors = (change: (s: ReturnType<typeof servingPreset>) => void) => {
     const s = servingPreset();
     change(s);

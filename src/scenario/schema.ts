@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PERCENTILE_RELATIVE_ERROR, type PercentileMethod, type PercentileOptions } from '../engine/quantiles';
 import { checkSweep } from './sweep';
-import { worldOfDocument, type AnyScenario } from '../worlds';
+import { worldOfDocument, type AnyScenario } from '../kit/worlds';
 
 // The version, bounds and view options live in limits.ts, without zod, so that the page can read
 // them without loading the validator (ARCHITECTURE §7a′).
@@ -103,8 +103,8 @@ export function validatorOf<S extends { readonly world: string; readonly seed: n
   };
 }
 
-/** A scenario of any world of the list (`src/worlds/index.ts`). */
-export type { AnyScenario } from '../worlds';
+/** A scenario of any world of the list (`src/kit/worlds.ts`, named by the composition root, `src/worlds/index.ts`). */
+export type { AnyScenario } from '../kit/worlds';
 export type AnyScenarioResult = { readonly ok: true; readonly scenario: AnyScenario } | { readonly ok: false; readonly errors: readonly FieldError[] };
 
 /** Validates a scenario of any world, by its `world` (a document naming no world of the list goes to the first, whose schema names the field). Never throws. */

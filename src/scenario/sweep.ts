@@ -1,5 +1,5 @@
 import type { AnyScenario, FieldError } from './schema';
-import { worldOf } from '../worlds';
+import { worldOf } from '../kit/worlds';
 
 /**
  * A sweep: axes over any scenario field by its path, seeds, the metric to show and an

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { PRESETS, findPreset } from './presets';
+import { allPresets, findPreset } from './presets';
 import { defaultPipelineScenario } from '../worlds/pipeline/defaultPreset';
 import { fieldName, inWords, metricName } from './sweepNames';
-import { worldOf } from '../worlds';
+import { worldOf } from '../kit/worlds';
 
 describe('Explore in words', () => {
   it('names a lane’s parameter by its scheduler and label, a model’s field by its model, others with their units', () => {
@@ -19,7 +19,7 @@ describe('Explore in words', () => {
   it('names every metric of both worlds in words, with its unit', () => {
     expect(metricName('throughputMeanQps')).toBe('mean throughput (queries/s)');
     expect(metricName('optimalRatioMean')).toBe('mean ratio to the optimum');
-    for (const preset of PRESETS.slice(0, 1).concat(PRESETS.filter((p) => p.scenario.world === 'serving').slice(0, 1))) {
+    for (const preset of allPresets().slice(0, 1).concat(allPresets().filter((p) => p.scenario.world === 'serving').slice(0, 1))) {
       for (const m of worldOf(preset.scenario).sweepMetrics) expect(metricName(m)).not.toMatch(/[a-z][A-Z]/);
     }
   });

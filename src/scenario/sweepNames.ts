@@ -1,6 +1,6 @@
 import type { AnyScenario } from './schema';
 import { parseFieldPath } from './sweep';
-import { worldOf } from '../worlds';
+import { worldOf } from '../kit/worlds';
 
 /**
  * Explore in words (issue 37): the names people read for a sweep's fields and metrics, with their

@@ -1,6 +1,6 @@
 import { averageDeep } from './average';
 import type { AnyScenario } from './schema';
-import { worldOf } from '../worlds';
+import { worldOf } from '../kit/worlds';
 import { sweepMetric, type SweepCell } from './sweep';
 import { differencePct, meanInterval, metricOf, type MeanInterval } from './sweepStats';
 import type { WorldResultRow } from '../kit/world';

@@ -1,4 +1,4 @@
-import { CLAIMS, computeClaims } from '../scenario/claims';
+import { allClaims, computeClaims } from '../scenario/claims';
 import { DEFAULT_LEARNING_RUNS, withLearningRuns } from '../scenario/learningRuns';
 import type { RowComputer } from './claimsStore';
 
@@ -9,7 +9,7 @@ import type { RowComputer } from './claimsStore';
  */
 export const registryComputer: RowComputer = {
   compute: async (id, seeds, runCells, onProgress, learning = DEFAULT_LEARNING_RUNS) => {
-    const claim = CLAIMS.find((c) => c.id === id);
+    const claim = allClaims().find((c) => c.id === id);
     if (claim === undefined) throw new RangeError(`${id} is not a claim of this build's registry`);
     const [row] = await computeClaims(withLearningRuns([claim], learning), seeds, runCells, onProgress);
     return row!;

@@ -6,7 +6,7 @@ import { sweepCells, sweepSeeds } from '../scenario/sweep';
 import { runCell, type CellOutcome } from '../scenario/sweepReport';
 import { meanInterval, metricOf } from '../scenario/sweepStats';
 import { fixtureReport } from '../scenario/testing/claimsFixture';
-import { CLAIMS, computeClaims } from '../scenario/claims';
+import { allClaims, computeClaims } from '../scenario/claims';
 import { CLAIMS_REPORT_VERSION, type ClaimsReport } from '../scenario/claimsReport';
 import { createClaimsStore, runCellsOnPool, verdictCounts, visibleRows, type ClaimsStoreDeps, type RowComputer } from './claimsStore';
 import type { CellPool } from './explorePool';
@@ -197,7 +197,7 @@ describe('the Claims store', () => {
   });
 
   it('recomputing a registry row on a pool gives the row computed in one process, bit for bit', async () => {
-    const claims = CLAIMS.filter((c) => c.id === 'odin-fig1-interference' || c.id === 'odin-fig10-scaling');
+    const claims = allClaims().filter((c) => c.id === 'odin-fig1-interference' || c.id === 'odin-fig10-scaling');
     const inProcess = async (scenario: Parameters<typeof runCell>[0], seeds: readonly number[]) => sweepCells(scenario, seeds).map((cell) => runCell(scenario, cell, () => 0, undefined));
     const rows = await computeClaims(claims, 2, inProcess);
     const report: ClaimsReport = { version: CLAIMS_REPORT_VERSION, provenance: { commit: 'x', seeds: 2, date: 'd', machine: 'm', command: 'c' }, rows };

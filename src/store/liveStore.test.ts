@@ -280,6 +280,8 @@ describe('the shared slices of every lab store', () => {
   it('a Pause while a Play waits on the cost guard or on a load cancels it: the run never starts after the person paused', async () => {
     // A store whose guard has not loaded the run's cost yet (as on a page's first Play).
     vi.resetModules();
+    // A fresh program: its composition root first (ARCHITECTURE §7b).
+    await import('../worlds');
     const fresh = (await import('./liveStore')) as typeof import('./liveStore');
     const client = new TinyClient();
     const store = fresh.createLiveStore(client, tinyWorld(client));

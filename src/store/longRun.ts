@@ -1,4 +1,5 @@
 import type { AnyScenario } from '../scenario/schema';
+import { afterWorlds } from '../kit/worlds';
 
 /** Asks the person whether to start; true to start. The page's is the browser's confirm dialog. */
 export type AskToStart = (message: string) => boolean;
@@ -11,13 +12,13 @@ let runCost: RunCostModule | null = null;
 let loading: Promise<RunCostModule> | null = null;
 
 /**
- * The run's cost asks its world (`scenario/runCost.ts` → the world list, with both worlds'
- * engines and the validator), which the page's first screen does not carry (its first load,
- * ARCHITECTURE §7a′): it loads on the first Play, or earlier when asked (`preloadRunCost`,
- * the page when it is first idle).
+ * The run's cost asks its world (`scenario/runCost.ts` → the list of worlds, whose root brings
+ * both worlds' engines and the validator), which the page's first screen does not carry (its
+ * first load, ARCHITECTURE §7a′): it loads, after the root (`afterWorlds`), on the first Play,
+ * or earlier when asked (`preloadRunCost`, the page when it is first idle).
  */
 export function preloadRunCost(): Promise<RunCostModule> {
-  loading ??= import('../scenario/runCost').then(
+  loading ??= afterWorlds(() => import('../scenario/runCost')).then(
     (m) => (runCost = m),
     (error: unknown) => {
       loading = null;

@@ -1,19 +1,15 @@
 import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import type { AnyLabStore } from '../store/liveStore';
-import { PAGE_WORLDS, pageWorldOf } from '../worlds/pages';
 import type { OpenedLink } from '../scenario/linkPacking';
 import { startLinkSync } from './linkSync';
 import { openPageLink } from './shell/openPageLink';
-import { loadRouted, OpenInLabContext, ShownWorldContext, SwitchLabContext, type OpenInLab, type PageWorldModule, type SwitchLab } from './shell/pageWorld';
+import { loadRouted, OpenInLabContext, pageWorldIn, PageWorldsContext, ShownWorldContext, SwitchLabContext, type OpenInLab, type PageWorld, type PageWorldModule, type SwitchLab } from './shell/pageWorld';
 
 /** A world's lab once started: its page module and its store (with its worker). */
 interface StartedLab {
   readonly module: PageWorldModule;
   readonly store: AnyLabStore;
 }
-
-/** The first world of the page's list: its lab is the first screen, its module at hand. */
-const FIRST = PAGE_WORLDS[0]!;
 
 /**
  * Routes an opened link (`openLink`: unpacked, not validated) to the lab of its world, whose
@@ -30,9 +26,13 @@ function routeLink(open: OpenInLab, link: OpenedLink, options: { readonly play: 
  * a link of another world does not start the first world's lab (its worker would share the
  * cores with the link's while that one starts) until the way back to it is taken. A scenario
  * of any world — from a link, a preset, a claim — opens in its own world's lab; the address bar
- * holds the shown lab's scenario, so that a link reopens it exactly.
+ * holds the shown lab's scenario, so that a link reopens it exactly. The page's list of worlds
+ * (`pages`) is handed over by the page's composition root (`main.tsx`; ARCHITECTURE §7b).
  */
-export function App({ store: given, link }: { readonly store?: AnyLabStore; readonly link?: OpenedLink | null } = {}) {
+export function App({ pages, store: given, link }: { readonly pages: readonly PageWorld[]; readonly store?: AnyLabStore; readonly link?: OpenedLink | null }) {
+  /** The first world of the page's list: its lab is the first screen, its module at hand. */
+  const FIRST = pageWorldIn(pages, '');
+  const pageWorldOf = useCallback((id: string) => pageWorldIn(pages, id), [pages]);
   /** The labs started so far, by world id (one Map for the page's life: it is written, never replaced). */
   const [labs] = useState(() => new Map<string, StartedLab>());
   /** The first world's lab, started the first time it is needed (at once unless a link of another world opened the page). */
@@ -44,7 +44,7 @@ export function App({ store: given, link }: { readonly store?: AnyLabStore; read
     const lab = { module, store: given ?? module.startStore() };
     labs.set(FIRST.id, lab);
     return lab;
-  }, [labs, given]);
+  }, [labs, given, FIRST]);
   const [linkWorld] = useState(() => (link === undefined || link === null ? FIRST.id : pageWorldOf(link.world).id));
   const [shown, setShown] = useState<{ readonly id: string; readonly lab: StartedLab | null }>(() => ({ id: linkWorld, lab: linkWorld === FIRST.id ? firstLab() : null }));
   /** Increases with every `open`: a lab that finishes loading after a later `open` is not shown. */
@@ -61,7 +61,7 @@ export function App({ store: given, link }: { readonly store?: AnyLabStore; read
     const lab = { module, store: module.startStore() };
     labs.set(id, lab);
     return lab;
-  }, [labs, firstLab]);
+  }, [labs, firstLab, FIRST, pageWorldOf]);
 
   const open = useCallback<OpenInLab>(
     (routed) => {
@@ -75,7 +75,7 @@ export function App({ store: given, link }: { readonly store?: AnyLabStore; read
         return loadRouted(lab, routed);
       });
     },
-    [labs, start],
+    [labs, start, pageWorldOf],
   );
 
   // The first scenario: the link in the address bar (opened once, validated once, by its lab's
@@ -100,14 +100,14 @@ export function App({ store: given, link }: { readonly store?: AnyLabStore; read
       const view = state.view as { readonly explore?: boolean; readonly claims?: boolean };
       if (state.scenario !== null && state.openedAt === null && view.explore !== true && view.claims !== true) await state.play();
     })();
-  }, [firstLab, open, link, linkWorld]);
+  }, [firstLab, open, link, linkWorld, FIRST]);
 
   // The address bar holds the shown lab's scenario; a link navigated to is routed by its world.
   const shownLab = shown.lab;
   useEffect(() => {
     if (shownLab === null) return;
-    return startLinkSync(shownLab.store, window, shownLab.module.linkHash as (scenario: never) => Promise<string | null>, async (hash) => routeLink(open, await openPageLink(hash), { play: false }));
-  }, [shownLab, open]);
+    return startLinkSync(shownLab.store, window, shownLab.module.linkHash as (scenario: never) => Promise<string | null>, async (hash) => routeLink(open, await openPageLink(hash, pages), { play: false }));
+  }, [shownLab, open, pages]);
 
   const exit = useCallback(() => {
     for (const [id, lab] of labs) if (id !== FIRST.id) void lab.store.getState().pause();
@@ -115,7 +115,7 @@ export function App({ store: given, link }: { readonly store?: AnyLabStore; read
     setShown({ id: FIRST.id, lab });
     // Started only now (the page opened on a link of another world): its default, paused.
     if (lab.store.getState().scenario === null) void lab.store.getState().load(lab.module.defaultScenario() as never, 'preset');
-  }, [firstLab, labs]);
+  }, [firstLab, labs, FIRST]);
 
   /** The header's lab switch: the first lab, or another world's, opened on its default scenario (playing) the first time. */
   const switchLab = useCallback<SwitchLab>(
@@ -132,7 +132,7 @@ export function App({ store: given, link }: { readonly store?: AnyLabStore; read
         .load()
         .then((module) => open({ world: id, scenario: module.defaultScenario(), source: 'preset', play: true }));
     },
-    [exit, labs, open, shown.id],
+    [exit, labs, open, shown.id, FIRST, pageWorldOf],
   );
 
   const loading = (
@@ -142,10 +142,12 @@ export function App({ store: given, link }: { readonly store?: AnyLabStore; read
   );
   const Lab = shownLab?.module.Lab;
   return (
-    <OpenInLabContext.Provider value={open}>
-      <SwitchLabContext.Provider value={switchLab}>
-        <ShownWorldContext.Provider value={shown.id}>{Lab === undefined || shownLab === null ? loading : <Suspense fallback={loading}><Lab store={shownLab.store} onExit={exit} /></Suspense>}</ShownWorldContext.Provider>
-      </SwitchLabContext.Provider>
-    </OpenInLabContext.Provider>
+    <PageWorldsContext.Provider value={pages}>
+      <OpenInLabContext.Provider value={open}>
+        <SwitchLabContext.Provider value={switchLab}>
+          <ShownWorldContext.Provider value={shown.id}>{Lab === undefined || shownLab === null ? loading : <Suspense fallback={loading}><Lab store={shownLab.store} onExit={exit} /></Suspense>}</ShownWorldContext.Provider>
+        </SwitchLabContext.Provider>
+      </OpenInLabContext.Provider>
+    </PageWorldsContext.Provider>
   );
 }

@@ -1,6 +1,7 @@
 import type { AnyScenario } from '../scenario/schema';
 import type { AnyLabStore } from '../store/liveStore';
 import { withMoment } from '../store/moment';
+import { afterWorlds } from '../kit/worlds';
 
 /**
  * The link codec (`scenario/link.ts`), loaded when a link is first written or opened: it
@@ -8,7 +9,7 @@ import { withMoment } from '../store/moment';
  */
 let codec: Promise<typeof import('../scenario/link')> | null = null;
 export function linkCodec(): Promise<typeof import('../scenario/link')> {
-  codec ??= import('../scenario/link');
+  codec ??= afterWorlds(() => import('../scenario/link'));
   codec.catch(() => (codec = null));
   return codec;
 }

@@ -1,23 +1,42 @@
 /// <reference lib="webworker" />
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../worlds';
 import workerpool from 'workerpool';
 import { parseAnyScenario } from '../scenario/parse';
 import { formatErrors, type AnyScenario } from '../scenario/schema';
-import { type ServingScenario } from '../worlds/serving/schema';
 import { hasLearningLane } from '../kit/world';
-import { worldOf } from '../worlds';
+import { worldOf } from '../kit/worlds';
 import { cellScenario, sweepCells, type SweepCell } from '../scenario/sweep';
 import { runCell, type CellOutcome } from '../scenario/sweepReport';
-import type { LearningFactory } from '../worlds/serving/schedulers/registry';
-import { learningFactoryFor } from '../worlds/serving/worker/learningLoader';
+import { loadPageTf } from './pageTf';
 
 /**
  * One Web Worker of the Explore view's pool (workerpool): runs cells of one sweep by index.
  * The scenario arrives as JSON and is validated here, as at every door; the cells are
  * rebuilt from it, so index i is the same cell as in the CLI. Learning lanes load
- * TensorFlow.js in this worker the first time (each cell builds its own agent: from scratch
- * with the cell's seed, or the shipped one when the lane says `pretrained`).
+ * TensorFlow.js in this worker the first time and the world builds its learners
+ * (`World.learning`; each cell builds its own agent: from scratch with the cell's seed, or the
+ * shipped one when the lane says `pretrained`).
  */
-let current: { key: string; scenario: AnyScenario; cells: SweepCell[]; learning: LearningFactory | undefined } | null = null;
+let current: { key: string; scenario: AnyScenario; cells: SweepCell[]; learning: unknown } | null = null;
+
+/** The shipped agents fetched so far, by key: once per worker (a failed fetch is tried again). */
+const agents = new Map<string, Promise<unknown>>();
+
+function fetchAgent(baseUrl: string): (key: string) => Promise<unknown> {
+  return (key) => {
+    let agent = agents.get(key);
+    if (agent === undefined) {
+      agent = fetch(new URL(`${key}.json`, baseUrl)).then(async (response) => {
+        if (!response.ok) throw new Error(`agents/${key}.json: ${response.status} ${response.statusText}`);
+        return (await response.json()) as unknown;
+      });
+      agent.catch(() => agents.delete(key));
+      agents.set(key, agent);
+    }
+    return agent;
+  };
+}
 
 async function prepare(scenarioJson: string, seeds: readonly number[], agentsBaseUrl: string) {
   const key = `${scenarioJson}\n${JSON.stringify(seeds)}`;
@@ -25,10 +44,13 @@ async function prepare(scenarioJson: string, seeds: readonly number[], agentsBas
   const parsed = parseAnyScenario(JSON.parse(scenarioJson));
   if (!parsed.ok) throw new Error(formatErrors(parsed.errors));
   const scenario = parsed.scenario;
-  // The learners are loaded (tfjs, the shipped agents) only for a scenario with a learning lane.
+  const world = worldOf(scenario);
   const cells = sweepCells(scenario, seeds);
-  const serving = scenario as ServingScenario;
-  const learning = hasLearningLane(worldOf(scenario), scenario) ? ((await learningFactoryFor(serving, agentsBaseUrl, cells.map((cell) => cellScenario(serving, cell)))) ?? undefined) : undefined;
+  // The learners are loaded (tfjs, the shipped agents) only for a scenario with a learning lane.
+  const learning =
+    world.learning !== undefined && hasLearningLane(world, scenario)
+      ? await world.learning(await loadPageTf(), fetchAgent(agentsBaseUrl), cells.map((cell) => cellScenario(scenario, cell)))
+      : undefined;
   current = { key, scenario, cells, learning };
   return current;
 }

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Option } from 'commander';
 import type { Claim } from '../../scenario/claimModel';
-import { CLAIMS, planClaims, planRows, runPlanCells, type ClaimsPlan, type PlanShard, type RunSomeCells } from '../../scenario/claims';
+import { allClaims, planClaims, planRows, runPlanCells, type ClaimsPlan, type PlanShard, type RunSomeCells } from '../../scenario/claims';
 import { DEFAULT_LEARNING_RUNS, LEARNING_RUNS_LIMITS, withLearningRuns, type LearningRuns } from '../../scenario/learningRuns';
 import { claimsMarkdown, claimsTable } from '../../scenario/claimsFormat';
 import { CLAIMS_REPORT_VERSION, type ClaimsReport, type Paper } from '../../scenario/claimsReport';
@@ -14,7 +14,7 @@ import { choiceOption, integerOption } from '../options';
 import { checkOutputPath, writeOutput } from '../outputPath';
 import { resolveShard } from '../shards';
 import { learningFactoryFor } from '../sweepCells';
-import { papers } from '../../worlds';
+import { papers } from '../../kit/worlds';
 import { parseShards, parseWorkers } from '../sweepCommand';
 import { autoWorkers, openSweepPool } from '../sweepPool';
 import type { Progress } from '../sweepProgress';
@@ -43,9 +43,9 @@ interface ClaimsOptions {
 /** The claims these options select, in registry order. */
 export function selectClaims(options: Pick<ClaimsOptions, 'paper' | 'claim' | 'skipLearning'>): Claim[] {
   for (const id of options.claim ?? []) {
-    if (!CLAIMS.some((c) => c.id === id)) throw new UsageError(`--claim: no claim "${id}" (see the ids in: claims --format table)`);
+    if (!allClaims().some((c) => c.id === id)) throw new UsageError(`--claim: no claim "${id}" (see the ids in: claims --format table)`);
   }
-  const chosen = CLAIMS.filter((c) => (options.paper === undefined || c.paper === options.paper) && (options.claim === undefined || options.claim.includes(c.id)) && !(options.skipLearning === true && c.learns));
+  const chosen = allClaims().filter((c) => (options.paper === undefined || c.paper === options.paper) && (options.claim === undefined || options.claim.includes(c.id)) && !(options.skipLearning === true && c.learns));
   if (chosen.length === 0) throw new UsageError(`--claim: no claim of ${options.paper ?? 'either paper'} is among ${(options.claim ?? []).join(', ')}`);
   return chosen;
 }
@@ -70,7 +70,7 @@ export function claimsPlanOf(claims: readonly Claim[], seeds: number, learning: 
 function planOfShards(identity: ClaimsShardPlan): { readonly claims: Claim[]; readonly plan: ClaimsPlan } {
   const ids = identity.claims;
   if (!Array.isArray(ids) || ids.length === 0 || !ids.every((id) => typeof id === 'string')) throw new UsageError('plan.claims: must list the claims of the shards');
-  const unknown = ids.find((id) => !CLAIMS.some((c) => c.id === id));
+  const unknown = ids.find((id) => !allClaims().some((c) => c.id === id));
   if (unknown !== undefined) throw new UsageError(`plan.claims: "${unknown}" is not a claim of this checkout's registry`);
   const learning = identity.learning;
   const ok = (v: unknown, { min, max }: { min: number; max: number }) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
@@ -78,7 +78,7 @@ function planOfShards(identity: ClaimsShardPlan): { readonly claims: Claim[]; re
   if (learning === null || typeof learning !== 'object' || !ok(learning.lengthS, LEARNING_RUNS_LIMITS.lengthS) || !ok(learning.seeds, LEARNING_RUNS_LIMITS.seeds)) throw new UsageError('plan.learning: must give lengthS and seeds within the bounds of --learning-length and --learning-seeds');
   if (learning.readingsLengthS !== undefined && !ok(learning.readingsLengthS, LEARNING_RUNS_LIMITS.lengthS)) throw new UsageError('plan.learning.readingsLengthS: must be within the bounds of --learning-readings-length');
   const planned = claimsPlanOf(
-    CLAIMS.filter((c) => ids.includes(c.id)),
+    allClaims().filter((c) => ids.includes(c.id)),
     identity.seeds,
     learning,
   );

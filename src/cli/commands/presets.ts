@@ -1,4 +1,4 @@
-import { PRESETS } from '../../scenario/presets';
+import { allPresets } from '../../scenario/presets';
 import type { CliCommand } from '../command';
 import { EXIT_OK } from '../io';
 
@@ -8,8 +8,8 @@ export const presetsCommand: CliCommand = {
   summary: 'list the preset ids, one line each',
   configure() {},
   run(_args, _options, io) {
-    const width = Math.max(...PRESETS.map((p) => p.id.length));
-    for (const p of PRESETS) io.stdout(`${p.id.padEnd(width)}  ${p.figure ? `[${p.figure}] ` : ''}${p.description}\n`);
+    const width = Math.max(...allPresets().map((p) => p.id.length));
+    for (const p of allPresets()) io.stdout(`${p.id.padEnd(width)}  ${p.figure ? `[${p.figure}] ` : ''}${p.description}\n`);
     return EXIT_OK;
   },
 };

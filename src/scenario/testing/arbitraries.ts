@@ -133,7 +133,7 @@ const viewArbitrary: fc.Arbitrary<NonNullable<PipelineScenario['view']>> = fc.re
  * schema's limits. Events are drawn after the EP counts (scenario and sweep) so that each
  * lands on an EP every cell has. Optional fields are left out, never set to undefined,
  * so a JSON round trip gives a strictly equal object. Each scenario is a fresh copy: a test
- * may change it without touching PRESETS.
+ * may change it without touching the presets.
  */
 export const scenarioArbitrary: fc.Arbitrary<PipelineScenario> = fc.constantFrom(...pipelinePresets()).chain(({ scenario: preset }) => {
   const p = preset.pipeline;

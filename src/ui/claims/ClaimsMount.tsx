@@ -1,10 +1,10 @@
+import { useContext } from 'react';
 import type { ClaimRow } from '../../scenario/claimsReport';
 import type { AnyScenario } from '../../scenario/schema';
 import { cellScenario, sweepCombinations } from '../../scenario/sweep';
-import { worldOf } from '../../worlds';
-import { pageWorldOf } from '../../worlds/pages';
+import { worldOf } from '../../kit/worlds';
 import { useShell, useShellStore } from '../shell/shellStore';
-import { useOpenInLab } from '../shell/pageWorld';
+import { pageWorldIn, PageWorldsContext, useOpenInLab } from '../shell/pageWorld';
 import { ClaimsPage } from './ClaimsPage';
 
 /**
@@ -15,6 +15,7 @@ import { ClaimsPage } from './ClaimsPage';
 export function ClaimsMount() {
   const store = useShellStore();
   const open = useOpenInLab();
+  const pages = useContext(PageWorldsContext);
   const shown = useShell((s) => (s.view as { readonly claims?: boolean }).claims === true);
   if (!shown) return null;
   const close = () => {
@@ -29,7 +30,7 @@ export function ClaimsMount() {
     const { view: _view, ...swept } = row.scenario as AnyScenario;
     void _view;
     const single = swept.sweep === undefined || sweepCombinations(swept).length === 1;
-    const explore = !single && pageWorldOf(worldOf(swept).id).explore;
+    const explore = !single && pageWorldIn(pages, worldOf(swept).id).explore;
     const scenario: AnyScenario = single ? cellScenario(swept, { values: sweepCombinations(swept)[0]!, seed: swept.seed }) : explore ? ({ ...swept, view: { mode: 'normal', hide: [], explore: true } } as AnyScenario) : swept;
     // The lab opens at its top (the board and the main chart), not where the claim's row was on the page.
     void open({ world: scenario.world, scenario, source: 'preset', play: !explore }).then(() => window.scrollTo(0, 0));

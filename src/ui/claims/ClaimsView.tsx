@@ -1,4 +1,4 @@
-import { paperName, papers, worldOf } from '../../worlds';
+import { paperName, papers, worldOf } from '../../kit/worlds';
 import { useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';

@@ -6,7 +6,7 @@ import { laneColour } from '../../charts/palette';
 import { exploreData, formatValue, type ExplorePoint, type HeatmapMode } from '../../charts/exploreData';
 import { toCsv } from '../../scenario/csv';
 import { formatErrors, validateAnyScenario, type AnyScenario } from '../../scenario/schema';
-import { worldOf } from '../../worlds';
+import { worldOf } from '../../kit/worlds';
 import { cellScenario, sweepCombinations, sweepMetricsOf, type Sweep } from '../../scenario/sweep';
 import { fieldName, metricName } from '../../scenario/sweepNames';
 import { csvRows, sweepReport, type CellOutcome, type ResultRow } from '../../scenario/sweepReport';

@@ -1,6 +1,6 @@
 import type { AnyScenario } from '../../scenario/schema';
 import type { AxisValue, Sweep, SweepAxis } from '../../scenario/sweep';
-import { worldOf } from '../../worlds';
+import { worldOf } from '../../kit/worlds';
 
 /** A field the Explore view offers as an axis: its path and its value in the scenario. */
 export interface SweepableField {

@@ -10,12 +10,13 @@ import { ShellStoreContext, useShell, type ShellStore } from './shellStore';
 import { useHistoryKeys, type HistoryKeysStore } from './historyKeys';
 import { ViewLauncher } from '../ViewLauncher';
 import { LabAbout, LabSwitch } from './LabSwitch';
+import { afterWorlds } from '../../kit/worlds';
 
 /** The Claims view's mount, loaded when the view is first opened (it loads the view itself). */
-const ClaimsMount = lazy(() => import('../claims/ClaimsMount').then((m) => ({ default: m.ClaimsMount })));
+const ClaimsMount = lazy(() => afterWorlds(() => import('../claims/ClaimsMount')).then((m) => ({ default: m.ClaimsMount })));
 
 /** The Explore view (its store, worker pool, sweeps and charts), loaded when it is first opened. */
-const ExploreMount = lazy(() => import('../explore/ExploreMount').then((m) => ({ default: m.ExploreMount })));
+const ExploreMount = lazy(() => afterWorlds(() => import('../explore/ExploreMount')).then((m) => ({ default: m.ExploreMount })));
 
 /** The views over every lab, one at a time (flags of the scenario's view, so a link reopens them). */
 type OverFlags = { readonly explore?: boolean; readonly claims?: boolean };

@@ -1,6 +1,5 @@
 import { useContext } from 'react';
-import { PAGE_WORLDS } from '../../worlds/pages';
-import { ShownWorldContext, SwitchLabContext } from './pageWorld';
+import { PageWorldsContext, ShownWorldContext, SwitchLabContext } from './pageWorld';
 
 /**
  * The header's way to both labs (one per world of the page's list), each named with the paper it
@@ -9,11 +8,12 @@ import { ShownWorldContext, SwitchLabContext } from './pageWorld';
 export function LabSwitch() {
   const switchLab = useContext(SwitchLabContext);
   const shown = useContext(ShownWorldContext);
+  const pages = useContext(PageWorldsContext);
   // A lab rendered outside the page (a test of one lab) has no other lab to go to.
-  if (switchLab === null || PAGE_WORLDS.length < 2) return null;
+  if (switchLab === null || pages.length < 2) return null;
   return (
     <nav className="lab-switch" aria-label="Labs">
-      {PAGE_WORLDS.map((w) => (
+      {pages.map((w) => (
         <button key={w.id} type="button" data-testid={`labs.${w.id}`} aria-current={w.id === shown ? 'page' : undefined} title={w.about} onClick={() => switchLab(w.id)}>
           {w.label}
         </button>

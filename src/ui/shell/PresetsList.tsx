@@ -1,8 +1,7 @@
 import { useContext } from 'react';
-import { PRESETS } from '../../scenario/presets';
-import { worldOf } from '../../worlds';
-import { pageWorldOf } from '../../worlds/pages';
-import { ShownWorldContext, useOpenInLab } from './pageWorld';
+import { allPresets } from '../../scenario/presets';
+import { worldOf } from '../../kit/worlds';
+import { pageWorldIn, PageWorldsContext, ShownWorldContext, useOpenInLab } from './pageWorld';
 
 /**
  * The gallery of the presets of every world (ARCHITECTURE §4): a preset opens in the lab of its
@@ -11,15 +10,16 @@ import { ShownWorldContext, useOpenInLab } from './pageWorld';
  */
 export function PresetsList({ onClose }: { readonly onClose: () => void }) {
   const open = useOpenInLab();
+  const pages = useContext(PageWorldsContext);
   const here = useContext(ShownWorldContext);
   return (
     <ul className="presets" aria-label="Presets" data-testid="presets.list">
       {/* The shown lab's presets first, then the other worlds' (a stable sort keeps each world's order). */}
-      {[...PRESETS].sort((a, b) => Number(worldOf(b.scenario).id === here) - Number(worldOf(a.scenario).id === here)).map((p) => {
+      {[...allPresets()].sort((a, b) => Number(worldOf(b.scenario).id === here) - Number(worldOf(a.scenario).id === here)).map((p) => {
         const scenario = p.scenario;
         const world = worldOf(scenario);
         const elsewhere = world.id !== here;
-        const sweep = scenario.sweep === undefined ? '' : pageWorldOf(world.id).explore ? ` The lab plays one cell; Explore (or \`npm run sim -- run ${p.id}\`) runs the whole sweep.` : ` The lab plays one cell; \`npm run sim -- run ${p.id}\` runs the whole sweep.`;
+        const sweep = scenario.sweep === undefined ? '' : pageWorldIn(pages, world.id).explore ? ` The lab plays one cell; Explore (or \`npm run sim -- run ${p.id}\`) runs the whole sweep.` : ` The lab plays one cell; \`npm run sim -- run ${p.id}\` runs the whole sweep.`;
         return (
           <li key={p.id}>
             <button

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeLinkJson, openLink } from '../../scenario/link';
-import { worldIds } from '../../worlds';
+import { worldIds } from '../../kit/worlds';
 import { PAGE_WORLDS } from '../../worlds/pages';
 import { openPageLink } from './openPageLink';
 
@@ -17,11 +17,11 @@ describe('the page opens a link as the world list does, with the packing alone',
     ['JSON that is not an object', [1, 2]],
   ])('%s', async (_name, document) => {
     const hash = encodeLinkJson(JSON.stringify(document));
-    expect(await openPageLink(hash)).toEqual(openLink(hash));
+    expect(await openPageLink(hash, PAGE_WORLDS)).toEqual(openLink(hash));
   });
 
   it('a link that cannot be unpacked: the same error, for the first world', async () => {
-    expect(await openPageLink('z1=@@@')).toEqual(openLink('z1=@@@'));
-    expect(await openPageLink('z9=abc')).toEqual(openLink('z9=abc'));
+    expect(await openPageLink('z1=@@@', PAGE_WORLDS)).toEqual(openLink('z1=@@@'));
+    expect(await openPageLink('z9=abc', PAGE_WORLDS)).toEqual(openLink('z9=abc'));
   });
 });

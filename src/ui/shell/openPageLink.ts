@@ -1,5 +1,5 @@
 import type { OpenedLink } from '../../scenario/linkPacking';
-import { PAGE_WORLDS, pageWorldOf } from '../../worlds/pages';
+import { pageWorldIn, type PageWorld } from './pageWorld';
 
 /**
  * The link's packing (a small chunk: `fflate`), loaded when a link is first opened. Not the
@@ -16,15 +16,15 @@ function linkPacking(): Promise<typeof import('../../scenario/linkPacking')> {
 
 /**
  * Opens a link in the page: unpacked, not validated, its world read against the page's list of
- * worlds (`pageWorldOf`: the first for a document that names none or one the list does not
- * have, as the world list's `worldOfDocument`). Never rejects: a packing that did not load is
+ * worlds (`pages`, `pageWorldIn`: the first for a document that names none or one the list does
+ * not have, as the world list's `worldOfDocument`). Never rejects: a packing that did not load is
  * the first lab's link error, and the address keeps the link.
  */
-export async function openPageLink(hash: string): Promise<OpenedLink> {
+export async function openPageLink(hash: string, pages: readonly PageWorld[]): Promise<OpenedLink> {
   try {
-    return (await linkPacking()).openLinkWith(hash, (document) => pageWorldOf(worldNamed(document)).id as OpenedLink['world']);
+    return (await linkPacking()).openLinkWith(hash, (document) => pageWorldIn(pages, worldNamed(document)).id as OpenedLink['world']);
   } catch (error) {
-    return { ok: false, world: PAGE_WORLDS[0]!.id as OpenedLink['world'], errors: [{ path: 'link', message: `could not be read: ${error instanceof Error ? error.message : String(error)}` }] };
+    return { ok: false, world: pageWorldIn(pages, '').id as OpenedLink['world'], errors: [{ path: 'link', message: `could not be read: ${error instanceof Error ? error.message : String(error)}` }] };
   }
 }
 

@@ -5,7 +5,8 @@ import type { AnyLabStore } from '../../store/liveStore';
 /**
  * A world in the page (ARCHITECTURE §7b): its store with its worker, its lab, its default
  * scenario and how its scenario travels in a link. The page shell (`App`) reaches a world only
- * through this, found in the page's list of worlds (`src/worlds/pages.ts`).
+ * through this, found in the page's list of worlds (`src/worlds/pages.ts`, which the page's
+ * composition root, `main.tsx`, hands to `App`).
  */
 export interface PageWorldModule {
   /** Starts the world's store and its worker (once per page). */
@@ -42,6 +43,20 @@ export interface PageWorld {
   prestart?(): void;
   /** The page module at hand without loading, for the first world, whose lab is the first screen. */
   readonly eager?: PageWorldModule;
+}
+
+/**
+ * The page's list of worlds, handed to the shell by the page's composition root (`main.tsx`
+ * gives `src/worlds/pages.ts` to `App`, which provides it here; ARCHITECTURE §7b). The first is
+ * the first screen. Empty for a lab rendered outside the page (a test of one lab).
+ */
+export const PageWorldsContext = createContext<readonly PageWorld[]>([]);
+
+/** The page world of a world id in `list`; the first for an id the list does not have. */
+export function pageWorldIn(list: readonly PageWorld[], id: string): PageWorld {
+  const world = list.find((w) => w.id === id) ?? list[0];
+  if (world === undefined) throw new RangeError('the page has no list of worlds');
+  return world;
 }
 
 /**

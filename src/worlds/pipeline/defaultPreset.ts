@@ -5,7 +5,7 @@
  */
 import { DEFAULT_PIPELINE_ASSUMPTIONS } from './engine/assumptions';
 import { SCENARIO_VERSION } from '../../scenario/limits';
-import type { Preset } from '../../scenario/presets';
+import type { WorldPreset } from '../../kit/world';
 import type { PipelineScenario, PipelineSpec } from './schema';
 import type { Sweep } from '../../scenario/sweep';
 
@@ -30,7 +30,7 @@ export function pipeline(title: string, overrides: Partial<PipelineSpec>, seed =
 }
 
 /** The lab's first impression (not a paper figure). */
-export const DEFAULT_PIPELINE_PRESET: Preset = {
+export const DEFAULT_PIPELINE_PRESET: WorldPreset<PipelineScenario> = {
   id: 'default',
   figure: '',
   description:

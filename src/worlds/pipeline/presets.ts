@@ -1,12 +1,13 @@
-import { isScenarioOf } from '../../kit/world';
-import type { Preset } from '../../scenario/presets';
+import type { WorldPreset } from '../../kit/world';
 import type { Sweep } from '../../scenario/sweep';
 import { DEFAULT_PIPELINE_PRESET, pipeline } from './defaultPreset';
 import { PIPELINE_LESSONS } from './lessons';
 import type { PipelineScenario, PipelineSpec } from './schema';
-import { pipelineWorld } from './world';
 
 /** The pipeline world's presets (ODIN's figures) and its lessons' scenarios; the gallery lists them first. */
+
+/** A preset of the pipeline world. */
+export type PipelinePreset = WorldPreset<PipelineScenario>;
 
 const ODIN_GRID = [2, 10, 100];
 
@@ -43,7 +44,7 @@ function fig5(model: 'vgg16' | 'resnet50'): PipelineScenario {
  * Every preset. The paper presets use the default assumptions of ARCHITECTURE §2 (serial trials,
  * literal LLS, buffers of 1, saturated admission, 5 % detection threshold, no hop cost).
  */
-const PIPELINE_PRESETS: readonly Preset[] = [
+const PIPELINE_PRESETS: readonly PipelinePreset[] = [
   DEFAULT_PIPELINE_PRESET,
   {
     id: 'odin-fig1-vgg16',
@@ -122,12 +123,12 @@ const PIPELINE_PRESETS: readonly Preset[] = [
 ];
 
 /** The guided lessons' scenarios (teaching mode), runnable from the command line too. */
-const LESSON_PRESETS: readonly Preset[] = PIPELINE_LESSONS.map((l) => ({ id: l.id, figure: 'lesson', description: `${l.title}: ${l.summary}`, scenario: l.scenario }));
+const LESSON_PRESETS: readonly PipelinePreset[] = PIPELINE_LESSONS.map((l) => ({ id: l.id, figure: 'lesson', description: `${l.title}: ${l.summary}`, scenario: l.scenario }));
 
 /** The pipeline world's presets: the paper's figures, then the lessons' scenarios. */
-export const PIPELINE_WORLD_PRESETS: readonly Preset[] = [...PIPELINE_PRESETS, ...LESSON_PRESETS];
+export const PIPELINE_WORLD_PRESETS: readonly PipelinePreset[] = [...PIPELINE_PRESETS, ...LESSON_PRESETS];
 
 /** The presets the live (pipeline) lab can open. */
-export function pipelinePresets(): readonly (Preset & { readonly scenario: PipelineScenario })[] {
-  return PIPELINE_WORLD_PRESETS.filter((p): p is Preset & { readonly scenario: PipelineScenario } => isScenarioOf(pipelineWorld, p.scenario));
+export function pipelinePresets(): readonly PipelinePreset[] {
+  return PIPELINE_WORLD_PRESETS;
 }

@@ -1,4 +1,6 @@
 import type { World } from '../../kit/world';
+import { ODIN_CLAIMS } from './claims';
+import { PIPELINE_WORLD_PRESETS } from './presets';
 import { runPipelineCell } from './scenario/pipelineRunner';
 import { pipelineScenarioSchema, validatePipelineScenario, type PipelineScenario } from './schema';
 import { PIPELINE_SCHEDULERS } from './schedulers/registry';
@@ -68,6 +70,8 @@ export const pipelineWorld: World<PipelineScenario> = {
   parameters: (scheduler) => PIPELINE_SCHEDULERS[scheduler as keyof typeof PIPELINE_SCHEDULERS]?.parameters ?? [],
   schedulerLabel: (scheduler) => PIPELINE_SCHEDULERS[scheduler as keyof typeof PIPELINE_SCHEDULERS]?.label ?? scheduler,
   papers: [{ id: 'odin', name: 'ODIN' }],
+  presets: () => PIPELINE_WORLD_PRESETS,
+  claims: () => ODIN_CLAIMS,
   hasLearners: false,
   learns: () => false,
   cellCost: (s) => ({ events: s.pipeline.queries, weightedLanes: s.pipeline.lanes.length }),

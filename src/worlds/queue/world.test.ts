@@ -7,7 +7,7 @@ import type { AnyScenario } from '../../scenario/schema';
 import { sweepCells } from '../../scenario/sweep';
 import { runCell, sweepReport } from '../../scenario/sweepReport';
 import { defaultSweep, sweepableFields } from '../../ui/explore/fields';
-import { registerWorld, worldOf } from '..';
+import { registerWorld, worldOf } from '../../kit/worlds';
 import type { QueueSummary } from './engine/queueRun';
 import { queueScenario, type QueueScenario } from './schema';
 import { queueWorld, runQueueLane } from './world';

@@ -38,6 +38,8 @@ export const queueWorld: World<QueueScenario> = {
   optionalFields: new Set(),
   migrations: {},
   papers: [],
+  presets: () => [],
+  claims: () => [],
   hasLearners: false,
   validate: validatorOf(queueScenarioSchema),
   schema: () => queueScenarioSchema,

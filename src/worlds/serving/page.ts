@@ -1,3 +1,4 @@
+import { afterWorlds } from '../../kit/worlds';
 import { startServingWorkerEarly } from './store/servingWorkerStart';
 import type { PageWorld } from '../../ui/shell/pageWorld';
 
@@ -7,7 +8,7 @@ export const servingPage: PageWorld = {
   label: 'Serving lab · BCEdge',
   about: 'BCEdge: a soft actor-critic scheduler choosing batch size and concurrent instances per model on an edge GPU',
   explore: false,
-  load: () => import('./ui/servingPage').then((m) => m.servingPageModule),
+  load: () => afterWorlds(() => import('./ui/servingPage')).then((m) => m.servingPageModule),
   // Its worker starts while the lab's module loads (the entry carries only the worker's address).
   prestart: startServingWorkerEarly,
 };

@@ -1,4 +1,4 @@
-import type { Preset } from '../../scenario/presets';
+import type { WorldPreset } from '../../kit/world';
 import { SCENARIO_VERSION } from '../../scenario/limits';
 import type { Sweep } from '../../scenario/sweep';
 import { DEFAULT_SERVING_ASSUMPTIONS } from './engine/assumptions';
@@ -48,7 +48,7 @@ function serving(title: string, overrides: Partial<ServingScenario['serving']>, 
  * The serving world's presets (BCEdge: the default scenario and the paper's figures): they
  * open in the serving lab and run from the command line.
  */
-const PAPER_SERVING_PRESETS: readonly Preset[] = [
+const PAPER_SERVING_PRESETS: readonly WorldPreset<ServingScenario>[] = [
   {
     id: 'serving-default',
     figure: '',
@@ -257,7 +257,7 @@ const BURSTY_LANES: ServingScenario['serving']['lanes'] = [
   { scheduler: 'fixed-hindsight' },
 ];
 
-const DYNAMIC_PRESETS: readonly Preset[] = [
+const DYNAMIC_PRESETS: readonly WorldPreset<ServingScenario>[] = [
   {
     id: 'bcedge-dynamic',
     figure: 'BCEdge §V-C, a changing world',
@@ -304,7 +304,7 @@ const DYNAMIC_PRESETS: readonly Preset[] = [
     ),
   },
   ...BURSTINESS.map(
-    (b): Preset => ({
+    (b): WorldPreset<ServingScenario> => ({
       id: `bcedge-burstiness-${b}`,
       figure: 'BCEdge §V-A, burstiness sweep',
       description: `Six models on Xavier NX at a mean 30 rps each for 600 s, each an on/off MMPP of burstiness ${b} (on rate / mean${b === 1 ? '; 1 = Poisson' : ''}): fixed, DeepRT, GA, BCEdge and TAC from the shipped agents, and the oracles.`,
@@ -325,7 +325,7 @@ export function findServingLesson(id: string): ServingLesson | undefined {
 }
 
 /** The serving world's presets: the paper's figures, then the changing worlds (ARCHITECTURE §3), then the serving lessons' scenarios. */
-export const SERVING_PRESETS: readonly Preset[] = [
+export const SERVING_PRESETS: readonly WorldPreset<ServingScenario>[] = [
   ...PAPER_SERVING_PRESETS,
   ...DYNAMIC_PRESETS,
   ...SERVING_LESSONS.map((l) => ({ id: l.id, figure: 'lesson', description: `${l.title}: ${l.summary}`, scenario: l.scenario })),

@@ -4,6 +4,8 @@ import { cellScenario, sweepCells } from '../../scenario/sweep';
 import { LEARNING_LANE_WEIGHT } from '../../scenario/runCost';
 import { servingScenarioSchema, totalRateRps, validateServingScenario, type ServingScenario } from './schema';
 import { runServingCell } from './scenario/servingRunner';
+import { BCEDGE_CLAIMS } from './claims';
+import { SERVING_PRESETS } from './presets';
 import { isLearningScheduler } from './schedulers/learningIds';
 import { SERVING_SCHEDULERS, type LearningFactory } from './schedulers/registry';
 
@@ -237,6 +239,8 @@ export const servingWorld: World<ServingScenario> = {
   parameters: (scheduler) => SERVING_SCHEDULERS[scheduler as keyof typeof SERVING_SCHEDULERS]?.parameters ?? [],
   schedulerLabel: (scheduler) => SERVING_SCHEDULERS[scheduler as keyof typeof SERVING_SCHEDULERS]?.label ?? scheduler,
   papers: [{ id: 'bcedge', name: 'BCEdge' }],
+  presets: () => SERVING_PRESETS,
+  claims: () => BCEDGE_CLAIMS,
   hasLearners: true,
   learns: isLearningScheduler,
   cellCost: (s) => ({
@@ -244,6 +248,8 @@ export const servingWorld: World<ServingScenario> = {
     weightedLanes: s.serving.lanes.reduce((sum, lane) => sum + (isLearningScheduler(lane.scheduler) ? LEARNING_LANE_WEIGHT : 1), 0),
   }),
   runCell: (s, cell, clock, learning) => runServingCell(s, cell, clock, learning as LearningFactory | undefined),
+  // The learners' code loads with the first learning lane, not with the list.
+  learning: (tf, agent, scenarios) => import('./agents/learning').then((m) => m.servingLearning(tf, agent, scenarios)),
   runLength: (s) => {
     const lengths = s.sweep?.axes.find((a) => a.path === 'serving.durationS')?.values;
     if (lengths !== undefined && lengths.length > 1) return `runs of ${lengths.slice(0, -1).join(', ')} and ${String(lengths.at(-1))} s`;

@@ -1,7 +1,8 @@
 import { lazy, Suspense, useState } from 'react';
+import { afterWorlds } from '../../../kit/worlds';
 
 /** The real-run panel and its store and worker, loaded when it is first opened (ARCHITECTURE §7a′). */
-const RealPanel = lazy(() => import('./RealPanel').then((m) => ({ default: m.RealPanel })));
+const RealPanel = lazy(() => afterWorlds(() => import('./RealPanel')).then((m) => ({ default: m.RealPanel })));
 
 /** The "Run on this machine" button: until it is first pressed, only the button; then the panel, opened. */
 export function RealLauncher() {

@@ -5,6 +5,7 @@ import { downloadText, fileSlug } from '../../../ui/download';
 import { FileButton } from '../../../ui/FileButton';
 import { usePipelineLab, usePipelineStore } from './pipelineContext';
 import { currentLink } from '../../../ui/linkSync';
+import { afterWorlds } from '../../../kit/worlds';
 import { loadOnce, preloadWhenIdle } from '../../../ui/shell/deferred';
 import { PresetsGallery } from '../../../ui/shell/presetsGallery';
 import type { WorldShare } from '../../../ui/shell/ShareBar';
@@ -44,7 +45,7 @@ function PipelineFiles() {
       return;
     }
     // The validator (zod) loads with the first file: the first screen does not need it (ARCHITECTURE §7a′).
-    const { parsePipelineScenarioJson } = await import('../door');
+    const { parsePipelineScenarioJson } = await afterWorlds(() => import('../door'));
     const parsed = parsePipelineScenarioJson(await file.text());
     if (!parsed.ok) act.reject('file', parsed.errors);
     else await act.load(parsed.scenario, 'file');

@@ -1,4 +1,6 @@
 /// <reference lib="webworker" />
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../../index';
 /**
  * The pipeline world's worker: a thin comlink adapter over `PipelineSession` — the generic
  * calls (`liveWorker.ts`) and the pipeline's own (`pipelineApi.ts`).

@@ -1,4 +1,6 @@
 /// <reference lib="webworker" />
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../../index';
 /**
  * The real worker (ARCHITECTURE §2, the real backend): runs a pipeline scenario's lanes on
  * this machine — one stage Web Worker per execution place, hogs in workers of their own —

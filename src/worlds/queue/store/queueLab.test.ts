@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualHost } from '../../../worker/testing/manualHost';
-import { registerWorld } from '../..';
+import { registerWorld } from '../../../kit/worlds';
 import type { QueueFrame } from '../worker/queuePlugin';
 import { queueScenario } from '../schema';
 import { queueLaneRun, queueWorld, runQueueLane } from '../world';

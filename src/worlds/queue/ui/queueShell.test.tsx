@@ -9,7 +9,7 @@ import { LabShell, type LabWorld } from '../../../ui/shell/LabShell';
 import { StoreChartHost } from '../../../ui/shell/StoreChartHost';
 import type { ShellStore } from '../../../ui/shell/shellStore';
 import { manualHost } from '../../../worker/testing/manualHost';
-import { registerWorld } from '../..';
+import { registerWorld } from '../../../kit/worlds';
 import { queueScenario } from '../schema';
 import { queueLab } from '../store/queueLab';
 import type { QueueFrame } from '../worker/queuePlugin';

@@ -1,11 +1,11 @@
 /// <reference lib="webworker" />
 import type { AgentFile } from '../agents/learner';
-import { createLatencyPredictor } from '../agents/predictorAdapter';
-import { agentKeyOf, createLearningFactory, type AgentKey, type AgentLibrary } from '../agents/registry';
+import { learningFactoryOf, wantedAgents } from '../agents/learning';
+import type { AgentKey, AgentLibrary } from '../agents/registry';
 import type { Tf } from '../../../lib/tf';
 import type { ServingScenario } from '../schema';
 import { loadPageTf } from '../../../worker/pageTf';
-import { isLearningScheduler, type LearningFactory, type LearningSchedulerId } from '../schedulers/registry';
+import { isLearningScheduler, type LearningFactory } from '../schedulers/registry';
 
 /**
  * TensorFlow.js for the serving worker, loaded the first time a scenario has a learning
@@ -35,20 +35,6 @@ function fetchAgent(id: AgentKey, baseUrl: string): Promise<AgentFile> {
   return agent;
 }
 
-/** The shipped agents the lanes of these scenarios start from (by each scenario's slot reading, `agentKeyOf`). */
-function wantedAgents(scenarios: readonly ServingScenario[]): AgentKey[] {
-  const keys = scenarios.flatMap((scenario) =>
-    scenario.serving.lanes
-      .filter((l) => isLearningScheduler(l.scheduler) && l.params?.['pretrained'] === 1)
-      .map((l) => agentKeyOf(l.scheduler as LearningSchedulerId, scenario.serving.assumptions?.slot, l.params ?? {})),
-  );
-  return [...new Set(keys)];
-}
-
-function factoryOf(module: Tf, library: AgentLibrary): LearningFactory {
-  return createLearningFactory(module, { agents: library, predictor: (context) => createLatencyPredictor(module, context) });
-}
-
 /**
  * The learning factory for a scenario (null when it has no learning lane); `variants`, the
  * scenarios it will run (a sweep's cells may change the slot reading, and with it the agent).
@@ -65,7 +51,7 @@ export async function learningFactoryFor(scenario: ServingScenario, agentsBaseUr
   const module = await tf;
   const library: AgentLibrary = {};
   await Promise.all(wantedAgents(variants).map(async (id) => (library[id] = await fetchAgent(id, agentsBaseUrl))));
-  return factoryOf(module, library);
+  return learningFactoryOf(module, library);
 }
 
 /**
@@ -81,5 +67,5 @@ export function learningAtHandFor(scenario: ServingScenario): LearningFactory | 
     if (file === undefined) return null;
     library[id] = file;
   }
-  return factoryOf(loadedTf, library);
+  return learningFactoryOf(loadedTf, library);
 }

@@ -1,4 +1,6 @@
 /// <reference lib="webworker" />
+// The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
+import '../../index';
 /**
  * The serving-world worker (BCEdge): a thin comlink adapter over `ServingSession` — the
  * generic calls (`liveWorker.ts`) and the serving world's own (`servingApi.ts`: agents, sweeps).
