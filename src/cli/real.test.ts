@@ -61,8 +61,9 @@ function inProcessDeps(onHog: (kind: string) => void = () => undefined): RealDep
 describe('real: a pipeline scenario run for real beside its simulation', () => {
   it('prints one object per lane with measured, simulated and signed errors of throughput and latency', async () => {
     const hogStarts: string[] = [];
+    // A short calibration lane (the default's 150 queries are there to hold enough spikes, which nothing here reads).
     const report = await runReal(
-      { scenario: smallScenario(), inputSize: 56, database: getDatabase('vgg16'), repeats: 1, hogBufferMiB: 16, cores: 2 },
+      { scenario: smallScenario(), inputSize: 56, database: getDatabase('vgg16'), repeats: 1, hogBufferMiB: 16, cores: 2, calibrationQueries: 30 },
       inProcessDeps((kind) => hogStarts.push(kind)),
     );
     expect(report).not.toBeNull();
@@ -102,8 +103,9 @@ describe('real: a pipeline scenario run for real beside its simulation', () => {
     const scenario = { ...base, pipeline: { ...base.pipeline, queries: 16, interference: { ...base.pipeline.interference, events: [] } } };
     const edits: LiveEdit[] = [];
     let served = 0;
+    // No calibration lane: the workloads placed by hand are carried the same on the ideal machine.
     const report = await runReal(
-      { scenario, inputSize: 56, database: getDatabase('vgg16'), repeats: 1, hogBufferMiB: 16, cores: 2 },
+      { scenario, inputSize: 56, database: getDatabase('vgg16'), repeats: 1, hogBufferMiB: 16, cores: 2, calibrationQueries: 0 },
       {
         ...inProcessDeps(),
         liveEdits: () => edits.splice(0),
