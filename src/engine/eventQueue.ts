@@ -150,6 +150,11 @@ export class NumberEventQueue {
     return this.count > 0 ? this.timeMs[0]! : Number.POSITIVE_INFINITY;
   }
 
+  /** The next event's priority (+∞ when there is none). */
+  peekPriority(): number {
+    return this.count > 0 ? this.priority[0]! : Number.POSITIVE_INFINITY;
+  }
+
   /** The next event's payload (the queue must not be empty). */
   peekPayload(): number {
     return this.payload[0]!;

@@ -24,7 +24,8 @@ import {
 import type { ServingAssumptions } from './assumptions';
 import { batchFigures, BatchPool, scaleCompiled, type BatchFigures, type BatchPoolSnapshot } from './batches';
 import { resetCounters, zeroSlot, zeroTotals, type ModelTotals, type SlotCounters } from './counters';
-import { ArrivalStream, type ArrivalStreamSnapshot } from './arrivals';
+import { ArrivalStream, edgeOrder, type ArrivalStreamSnapshot, type EdgeOrder } from './arrivals';
+import { FlushDeadlines, type FlushDeadlinesSnapshot } from './flushes';
 import { DecisionCredit, type DecisionCreditSnapshot } from './credit';
 import { compileModel, isolatedBatchMs, MODELS, type CompiledModel, type ModelId } from './models';
 import { PLATFORMS, type Platform } from './platforms';
@@ -71,12 +72,18 @@ const BACKGROUND = 2;
 const ARRIVAL = 3;
 const SLOT = 4;
 const SERVICE = 5;
-/** A forming batch's deadline to start (batching `form`). */
-const FLUSH = 6;
 /** The end of one model's own scheduling slot (slot `eq1`, readings.ts). */
 const MODEL_SLOT = 7;
-/** Priorities among equal times (the kinds above, but a flush after arrivals and before the slot's end). */
+/**
+ * Priorities among equal times (the kinds above, but a flush after arrivals and before the
+ * slot's end). A forming batch's deadline to start (batching `form`, flushes.ts) and the arrival
+ * of a request drawn before the run are kept beside the queue, in its order.
+ */
 const FLUSH_PRIORITY = 4;
+/** Where the run's next event comes from: its queue, the requests drawn before it, or a flush. */
+const QUEUED = 0;
+const EDGE = 1;
+const FLUSHED = 2;
 const SLOT_PRIORITY = 5;
 /** A model's slot ends after everything else at its time, the reporting interval's end included. */
 const MODEL_SLOT_PRIORITY = 6;
@@ -96,7 +103,6 @@ export interface ServingRunSnapshot extends RequestPoolSnapshot {
     readonly busy: Int32Array;
     readonly recovering: Int32Array;
     readonly inService: Uint8Array;
-    readonly flushAtMs: Float64Array;
     readonly modelSlotStartMs: Float64Array;
     readonly due: Uint8Array;
     readonly intervalInstanceMs: Float64Array;
@@ -117,6 +123,10 @@ export interface ServingRunSnapshot extends RequestPoolSnapshot {
   readonly credit: DecisionCreditSnapshot | null;
   /** The requests still to send and their random streams. */
   readonly arrivals: ArrivalStreamSnapshot;
+  /** Requests drawn before the run: the next to reach the edge (its place in `EdgeOrder`) and the slots of those in transit. */
+  readonly edge: { readonly next: number; readonly slots: Int32Array } | null;
+  /** The forming batches' deadlines to start. */
+  readonly flushes: FlushDeadlinesSnapshot;
   /** The interference noise's random stream (null when the noise is off). */
   readonly noise: Uint32Array | null;
 }
@@ -169,8 +179,16 @@ export class ServingRun {
   private readonly edf: boolean;
   /** Batching `form`: a free instance waits for its batch (assumptions.ts). */
   private readonly formBatches: boolean;
-  /** Per model: the start deadline of its forming batch for which an event is queued, ms (+∞: none). */
-  private readonly flushAtMs: Float64Array;
+  /** Per model: the start deadline of its forming batch (flushes.ts). */
+  private readonly flushes: FlushDeadlines;
+  /**
+   * Requests drawn before the run: the order they reach the edge in (arrivals.ts), taken instead
+   * of an event each; the next one's place in it, and the slots of those in transit, a ring by
+   * send order. Null when the run draws its requests (they arrive through the event queue).
+   */
+  private readonly edgeOrder: EdgeOrder | null;
+  private nextEdge = 0;
+  private readonly edgeSlots: Int32Array;
   private readonly closedLoop: number;
   /** Whether the scheduler wants the profiler's batch records. */
   private readonly observesBatches: boolean;
@@ -259,7 +277,16 @@ export class ServingRun {
     this.arrivals = new ArrivalStream(spec, this.sloMs, arrivals ?? null);
     this.edf = scheduler.dispatch === 'edf';
     this.formBatches = this.a.batching === 'form' && !this.edf;
-    this.flushAtMs = new Float64Array(this.m).fill(Number.POSITIVE_INFINITY);
+    this.flushes = new FlushDeadlines(this.m);
+    // t_t by model and class as `sendRequest` adds it (the model's own where its class 0 is of scale 1).
+    this.edgeOrder =
+      arrivals === undefined
+        ? null
+        : edgeOrder(
+            arrivals,
+            this.transmitByClass.map((byClass, m) => byClass.map((t, c) => (c === 0 && this.classScale[m]![0] === 1 ? this.transmitMs[m]! : t))),
+          );
+    this.edgeSlots = new Int32Array(this.edgeOrder === null ? 0 : this.edgeOrder.ringMask + 1);
     this.observesBatches = scheduler.observeBatch !== undefined;
     this.req = new RequestPool(this.m);
     this.busy = new Int32Array(this.m);
@@ -322,8 +349,27 @@ export class ServingRun {
     const end = Math.min(targetMs, this.spec.durationMs);
     const duration = this.spec.durationMs;
     const events = this.events;
+    const flushes = this.flushes;
+    const order = this.edgeOrder;
+    const arrivalCount = order === null ? 0 : order.request.length;
     for (;;) {
-      const topMs = events.peekTime();
+      // The next of the queue's events, the arrivals drawn before the run and the flushes, in the
+      // queue's order (time, then priority: each of the three has its own).
+      let topMs = events.peekTime();
+      let source = QUEUED;
+      const p = this.nextEdge;
+      if (p < arrivalCount && order!.request[p]! < this.sequence) {
+        const edgeMs = order!.edgeMs[p]!;
+        if (edgeMs < topMs || (edgeMs === topMs && events.peekPriority() > ARRIVAL)) {
+          topMs = edgeMs;
+          source = EDGE;
+        }
+      }
+      const flushMs = flushes.nextMs;
+      if (flushMs < topMs || (flushMs === topMs && source === QUEUED && events.peekPriority() > FLUSH_PRIORITY)) {
+        topMs = flushMs;
+        source = FLUSHED;
+      }
       const send = this.arrivals.nextSendMs;
       if (send < duration && send <= end && send < topMs) {
         this.send(send);
@@ -331,7 +377,11 @@ export class ServingRun {
       }
       if (topMs > end) break;
       this.nowMs = topMs;
-      this.handle(events.pop());
+      if (source === QUEUED) this.handle(events.pop());
+      else if (source === EDGE) {
+        this.nextEdge = p + 1;
+        this.arrive(this.edgeSlots[order!.request[p]! & order!.ringMask]!);
+      } else this.dispatch(flushes.fire());
       if (this.finished) return;
     }
     if (end > this.nowMs) this.nowMs = end;
@@ -369,13 +419,6 @@ export class ServingRun {
       case SERVICE:
         this.changeService(index >> 1, (index & 1) === 0);
         break;
-      case FLUSH:
-        // A stale deadline (the forming batch changed since) is ignored; dispatch re-checks.
-        if (this.flushAtMs[index] === this.nowMs) {
-          this.flushAtMs[index] = Number.POSITIVE_INFINITY;
-          this.dispatch(index);
-        }
-        break;
       case MODEL_SLOT:
         this.endModelSlots(index);
         break;
@@ -407,7 +450,8 @@ export class ServingRun {
     this.totals[model]!.requests++;
     const edge = timeMs + (shapeClass === 0 && this.classScale[model]![0] === 1 ? this.transmitMs[model]! : this.transmitOf(model, shapeClass));
     this.req.edge[r] = edge;
-    this.events.push(edge, r * 8 + ARRIVAL, ARRIVAL);
+    if (this.edgeOrder !== null) this.edgeSlots[this.req.seq[r]! & this.edgeOrder.ringMask] = r;
+    else this.events.push(edge, r * 8 + ARRIVAL, ARRIVAL);
   }
 
   /** Closed loop: a request of `model` was served or lost at `timeMs`; its client sends the next (before the end). */
@@ -472,14 +516,11 @@ export class ServingRun {
       if (this.formBatches && this.req.heapSize[model]! < this.action[model]!.batchSize) {
         const startBy = this.formingStartByMs(model);
         if (startBy > this.nowMs) {
-          if (this.flushAtMs[model] !== startBy) {
-            this.flushAtMs[model] = startBy;
-            this.events.push(startBy, model * 8 + FLUSH, FLUSH_PRIORITY);
-          }
+          if (this.flushes.atMs[model] !== startBy) this.flushes.set(model, startBy, this.nowMs);
           return;
         }
       }
-      this.flushAtMs[model] = Number.POSITIVE_INFINITY;
+      this.flushes.clear(model, this.nowMs);
       this.startBatch(model);
     }
   }
@@ -1005,6 +1046,7 @@ export class ServingRun {
     due[first] = 1;
     const events = this.events;
     for (;;) {
+      // (No flush or arrival can come first: they are at a later time, or were taken before this slot's end.)
       if (events.peekTime() !== this.nowMs || (events.peekPayload() & 7) !== MODEL_SLOT) break;
       due[events.pop() >> 3] = 1;
     }
@@ -1307,7 +1349,6 @@ export class ServingRun {
         busy: this.busy.slice(),
         recovering: this.recovering.slice(),
         inService: this.inService.slice(),
-        flushAtMs: this.flushAtMs.slice(),
         modelSlotStartMs: this.modelSlotStartMs.slice(),
         due: this.due.slice(),
         intervalInstanceMs: this.intervalInstanceMs.slice(),
@@ -1326,6 +1367,8 @@ export class ServingRun {
       backgroundChanges: this.backgroundChanges.slice(),
       credit: this.credit?.snapshot() ?? null,
       arrivals: this.arrivals.snapshot(),
+      edge: this.edgeOrder === null ? null : { next: this.nextEdge, slots: this.edgeSlots.slice() },
+      flushes: this.flushes.snapshot(),
       noise: this.noise?.state() ?? null,
     };
   }
@@ -1356,7 +1399,6 @@ export class ServingRun {
     this.busy.set(p.busy);
     this.recovering.set(p.recovering);
     this.inService.set(p.inService);
-    this.flushAtMs.set(p.flushAtMs);
     this.modelSlotStartMs.set(p.modelSlotStartMs);
     this.due.set(p.due);
     this.intervalInstanceMs.set(p.intervalInstanceMs);
@@ -1377,6 +1419,12 @@ export class ServingRun {
     this.backgroundChanges.push(...s.backgroundChanges);
     if (s.credit !== null) this.credit?.restore(s.credit);
     this.arrivals.restore(s.arrivals);
+    if ((s.edge === null) !== (this.edgeOrder === null)) throw new RangeError('a checkpoint of a run given its requests drawn before it restores only into such a run, and one that draws them only into one that does');
+    if (s.edge !== null) {
+      this.nextEdge = s.edge.next;
+      this.edgeSlots.set(s.edge.slots);
+    }
+    this.flushes.restore(s.flushes);
     if (s.noise !== null) this.noise?.setState(s.noise);
   }
 }
