@@ -109,11 +109,14 @@ function searchPlanned(plan: readonly PhasePlan[]): ServingScheduler {
   // when the phase's actions change (the run along a per-phase search reads its plan as it grows).
   let given: ServingAction | null = null;
   let frozen: ServingAction = [];
+  // The phase of the last decision: a run's decisions go forward in time (the phases' starts never change).
+  let last = 0;
   return {
     ...createPlanned('reference', plan),
     actionAt: (nowMs) => {
-      let k = 0;
+      let k = plan[last]!.fromMs <= nowMs ? last : 0;
       while (k + 1 < plan.length && plan[k + 1]!.fromMs <= nowMs) k++;
+      last = k;
       const actions = plan[k]!.actions;
       if (actions !== given) {
         given = actions;
