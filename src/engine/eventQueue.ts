@@ -90,22 +90,28 @@ function before<T>(a: SimEvent<T>, b: SimEvent<T>): boolean {
 /** A `NumberEventQueue`'s state (see `NumberEventQueue.snapshot`): its events in heap order. */
 export interface NumberEventQueueSnapshot {
   readonly timeMs: Float64Array;
-  readonly priority: Int32Array;
-  readonly sequence: Float64Array;
+  /** Priority and sequence in one number (`NumberEventQueue`'s rank). */
+  readonly rank: Float64Array;
   readonly payload: Float64Array;
   readonly nextSequence: number;
 }
+
+/** 2^36: a rank is priority × this + sequence (sequences stay below it, priorities within ±2^15: exact, and in their order). */
+const RANK_SCALE = 68_719_476_736;
+/** Priorities a `NumberEventQueue` takes: integers of at most this size. */
+const PRIORITY_LIMIT = 32_767;
 
 /**
  * `EventQueue` for number payloads, its heap in typed arrays: the same order (time, priority,
  * sequence), so the same events pop in the same order, without an object per event (the
  * serving engine schedules a few million events in a 3000 s run; their allocation and
- * collection were about a tenth of a run, issue 38).
+ * collection were about a tenth of a run, issue 38). Priority and sequence are one number, the
+ * rank (priority × 2^36 + sequence, exact in a double), so that an event is three numbers and
+ * two comparisons order two of them.
  */
 export class NumberEventQueue {
   private timeMs = new Float64Array(256);
-  private priority = new Int32Array(256);
-  private sequence = new Float64Array(256);
+  private rank = new Float64Array(256);
   private payload = new Float64Array(256);
   private count = 0;
   private nextSequence = 0;
@@ -114,40 +120,39 @@ export class NumberEventQueue {
     return this.count;
   }
 
-  /** Schedules `payload` at `timeMs` (lower `priority` first among equal times). */
+  /** Schedules `payload` at `timeMs` (lower `priority`, an integer within ±32767, first among equal times). */
   push(timeMs: number, payload: number, priority = 0): void {
     if (Number.isNaN(timeMs)) throw new RangeError('event time must be a number, got NaN');
+    if (!Number.isInteger(priority) || Math.abs(priority) > PRIORITY_LIMIT) throw new RangeError(`event priority must be an integer within ±${PRIORITY_LIMIT}, got ${priority}`);
     if (this.count === this.timeMs.length) this.grow(2 * this.count);
-    const sequence = this.nextSequence++;
+    if (this.nextSequence >= RANK_SCALE) throw new RangeError('an event queue takes at most 2^36 events');
+    const rank = priority * RANK_SCALE + this.nextSequence++;
     const times = this.timeMs;
-    const priorities = this.priority;
-    const sequences = this.sequence;
+    const ranks = this.rank;
     const payloads = this.payload;
     let i = this.count++;
     while (i > 0) {
       const parent = (i - 1) >> 1;
       const t = times[parent]!;
-      if (timeMs > t || (timeMs === t && (priority > priorities[parent]! || (priority === priorities[parent]! && sequence > sequences[parent]!)))) break;
-      this.moveSlot(parent, i);
+      if (timeMs > t || (timeMs === t && rank > ranks[parent]!)) break;
+      times[i] = t;
+      ranks[i] = ranks[parent]!;
+      payloads[i] = payloads[parent]!;
       i = parent;
     }
     times[i] = timeMs;
-    priorities[i] = priority;
-    sequences[i] = sequence;
+    ranks[i] = rank;
     payloads[i] = payload;
-  }
-
-  /** Copies the event in slot `from` into slot `to` (a step of a sift). */
-  private moveSlot(from: number, to: number): void {
-    this.timeMs[to] = this.timeMs[from]!;
-    this.priority[to] = this.priority[from]!;
-    this.sequence[to] = this.sequence[from]!;
-    this.payload[to] = this.payload[from]!;
   }
 
   /** The next event's time, +∞ when there is none. */
   peekTime(): number {
     return this.count > 0 ? this.timeMs[0]! : Number.POSITIVE_INFINITY;
+  }
+
+  /** The next event's priority (+∞ when there is none). */
+  peekPriority(): number {
+    return this.count > 0 ? Math.floor(this.rank[0]! / RANK_SCALE) : Number.POSITIVE_INFINITY;
   }
 
   /** The next event's payload (the queue must not be empty). */
@@ -158,31 +163,35 @@ export class NumberEventQueue {
   /** Removes the next event and returns its payload (the queue must not be empty). */
   pop(): number {
     const times = this.timeMs;
-    const priorities = this.priority;
-    const sequences = this.sequence;
+    const ranks = this.rank;
     const payloads = this.payload;
     const top = payloads[0]!;
     const n = --this.count;
     if (n === 0) return top;
     // The last event sifts down from the root.
     const lastTime = times[n]!;
-    const lastPriority = priorities[n]!;
-    const lastSequence = sequences[n]!;
+    const lastRank = ranks[n]!;
     const lastPayload = payloads[n]!;
     let i = 0;
     for (;;) {
       const left = 2 * i + 1;
       if (left >= n) break;
       const right = left + 1;
-      const child = right < n && this.before(right, left) ? right : left;
+      let child = left;
+      if (right < n) {
+        const tr = times[right]!;
+        const tl = times[left]!;
+        if (tr < tl || (tr === tl && ranks[right]! < ranks[left]!)) child = right;
+      }
       const t = times[child]!;
-      if (t > lastTime || (t === lastTime && (priorities[child]! > lastPriority || (priorities[child] === lastPriority && sequences[child]! > lastSequence)))) break;
-      this.moveSlot(child, i);
+      if (t > lastTime || (t === lastTime && ranks[child]! > lastRank)) break;
+      times[i] = t;
+      ranks[i] = ranks[child]!;
+      payloads[i] = payloads[child]!;
       i = child;
     }
     times[i] = lastTime;
-    priorities[i] = lastPriority;
-    sequences[i] = lastSequence;
+    ranks[i] = lastRank;
     payloads[i] = lastPayload;
     return top;
   }
@@ -190,7 +199,7 @@ export class NumberEventQueue {
   /** The queue as it stands, copied, for a checkpoint. */
   snapshot(): NumberEventQueueSnapshot {
     const n = this.count;
-    return { timeMs: this.timeMs.slice(0, n), priority: this.priority.slice(0, n), sequence: this.sequence.slice(0, n), payload: this.payload.slice(0, n), nextSequence: this.nextSequence };
+    return { timeMs: this.timeMs.slice(0, n), rank: this.rank.slice(0, n), payload: this.payload.slice(0, n), nextSequence: this.nextSequence };
   }
 
   /** Puts back a state taken by `snapshot`: the queue then pops in the very same order. */
@@ -199,38 +208,23 @@ export class NumberEventQueue {
     this.count = 0;
     this.grow(Math.max(256, n));
     this.timeMs.set(s.timeMs);
-    this.priority.set(s.priority);
-    this.sequence.set(s.sequence);
+    this.rank.set(s.rank);
     this.payload.set(s.payload);
     this.count = n;
     this.nextSequence = s.nextSequence;
-  }
-
-  /** Whether the event at heap position a comes before the one at b. */
-  private before(a: number, b: number): boolean {
-    const ta = this.timeMs[a]!;
-    const tb = this.timeMs[b]!;
-    if (ta !== tb) return ta < tb;
-    const pa = this.priority[a]!;
-    const pb = this.priority[b]!;
-    if (pa !== pb) return pa < pb;
-    return this.sequence[a]! < this.sequence[b]!;
   }
 
   /** Room for `capacity` events, keeping those held. */
   private grow(capacity: number): void {
     const n = this.count;
     const times = new Float64Array(capacity);
-    const priorities = new Int32Array(capacity);
-    const sequences = new Float64Array(capacity);
+    const ranks = new Float64Array(capacity);
     const payloads = new Float64Array(capacity);
     times.set(this.timeMs.subarray(0, n));
-    priorities.set(this.priority.subarray(0, n));
-    sequences.set(this.sequence.subarray(0, n));
+    ranks.set(this.rank.subarray(0, n));
     payloads.set(this.payload.subarray(0, n));
     this.timeMs = times;
-    this.priority = priorities;
-    this.sequence = sequences;
+    this.rank = ranks;
     this.payload = payloads;
   }
 }

@@ -156,15 +156,27 @@ export interface BatchFigures {
 }
 
 export function batchFigures(compiled: CompiledModel): BatchFigures {
+  // The figures depend on these numbers alone; a run reads them and never writes, so runs of the
+  // same models share them (a search builds hundreds of runs, some of a few seconds' work).
+  const key = `${compiled.cpuMsPerSample} ${compiled.gpuMsB1} ${compiled.occupancyB1} ${compiled.sampleShare} ${compiled.activationMbPerSample} ${compiled.memoryIntensity}`;
+  const known = figuresKept.get(key);
+  if (known !== undefined) return known;
   const sizes = Array.from({ length: MAX_BATCH_SIZE + 1 }, (_, b) => Math.max(1, b));
-  return {
+  const figures: BatchFigures = {
     isolatedMs: Float64Array.from(sizes, (b) => isolatedBatchMs(compiled, b)),
     isolatedGpuMs: Float64Array.from(sizes, (b) => isolatedGpuMs(compiled, b)),
     demand: Float64Array.from(sizes, (b) => gpuDemand(compiled, b)),
     activationMb: Float64Array.from(sizes, (b) => batchActivationMb(compiled, b)),
     memoryIntensity: compiled.memoryIntensity,
   };
+  if (figuresKept.size >= FIGURES_KEPT) figuresKept.clear();
+  figuresKept.set(key, figures);
+  return figures;
 }
+
+/** The figures computed last, by the numbers they depend on (at most `FIGURES_KEPT`: models × platforms × classes of a few scenarios). */
+const figuresKept = new Map<string, BatchFigures>();
+const FIGURES_KEPT = 256;
 
 /** A model's performance model at an input `scale` (`RequestClass` in spec.ts). */
 export function scaleCompiled(c: CompiledModel, scale: number): CompiledModel {

@@ -59,10 +59,14 @@ export class RequestPool {
   /** Per model, its queue: a binary heap of request indices in its first `heapSize[m]` entries. */
   readonly heaps: Int32Array[];
   readonly heapSize: Int32Array;
+  /** Per model, its queued requests by shape class (a forming batch's widest class without a walk of the queue). */
+  readonly queuedByClass: Int32Array[];
 
-  constructor(models: number, capacity = 1024) {
+  /** @param classes each model's number of shape classes */
+  constructor(models: number, capacity = 1024, classes: readonly number[] = []) {
     this.heaps = Array.from({ length: models }, () => new Int32Array(256));
     this.heapSize = new Int32Array(models);
+    this.queuedByClass = Array.from({ length: models }, (_, m) => new Int32Array(classes[m] ?? 1));
     this.grow(capacity);
   }
 
@@ -127,6 +131,7 @@ export class RequestPool {
       this.heaps[model] = heap;
     }
     this.heapSize[model] = i + 1;
+    this.queuedByClass[model]![this.shapeClass[r]!]!++;
     while (i > 0) {
       const parent = (i - 1) >> 1;
       const p = heap[parent]!;
@@ -143,6 +148,7 @@ export class RequestPool {
     const top = heap[0]!;
     const n = this.heapSize[model]! - 1;
     this.heapSize[model] = n;
+    this.queuedByClass[model]![this.shapeClass[top]!]!--;
     if (n === 0) return top;
     const last = heap[n]!;
     let i = 0;
@@ -282,5 +288,9 @@ export class RequestPool {
       this.heaps[m] = heap;
     });
     this.heapSize.set(s.heapSize);
+    this.queuedByClass.forEach((counts, m) => {
+      counts.fill(0);
+      for (let i = 0; i < this.heapSize[m]!; i++) counts[this.shapeClass[this.heaps[m]![i]!]!]!++;
+    });
   }
 }

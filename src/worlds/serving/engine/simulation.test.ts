@@ -286,6 +286,37 @@ describe('ServingRun determinism and metrics', () => {
   });
 });
 
+describe('ServingRun without observations (ServingRunOptions.observed: false)', () => {
+  // Eq. 1's slots, batches that form, two classes and SLO jitter: every model decides on its own.
+  const world: ServingRunSpec = {
+    ...spec(['res', 'mob']),
+    models: [
+      { model: 'res', weight: 1, classes: [{ label: 'small', scale: 1, weight: 3 }, { label: 'large', scale: 1.65, weight: 1 }] },
+      { model: 'mob', weight: 1 },
+    ],
+    rateRps: 60,
+    assumptions: { ...DEFAULT_SERVING_ASSUMPTIONS, sloJitter: 0.1, interferenceNoise: 0.1 },
+  };
+  const early: ServingAction = Object.freeze([Object.freeze({ batchSize: 4, instances: 2 }), Object.freeze({ batchSize: 2, instances: 1 })]);
+  const late: ServingAction = Object.freeze([Object.freeze({ batchSize: 1, instances: 1 }), Object.freeze({ batchSize: 8, instances: 2 })]);
+  const actionAt = (nowMs: number): ServingAction => (nowMs < 5000 ? early : late);
+
+  it('gives the observed run’s summary and series bit for bit, and refuses what only an observation could give', () => {
+    const observed = new ServingRun(world, { id: 'plan', decide: (o) => actionAt(o.nowMs) });
+    const timed = new ServingRun(world, { id: 'plan', decide: (o) => actionAt(o.nowMs), actionAt }, undefined, { observed: false });
+    expect(timed.runToEnd()).toEqual(observed.runToEnd());
+    expect(timed.series.values).toEqual(observed.series.values);
+    expect(() => timed.observe()).toThrow(RangeError);
+    // A scheduler that needs an observation has no run without one.
+    expect(() => new ServingRun(world, fixed(2, 1, 2), undefined, { observed: false })).toThrow(RangeError);
+  });
+
+  it('rejects a frozen invalid action as any other', () => {
+    const invalid: ServingAction = Object.freeze([Object.freeze({ batchSize: 0, instances: 1 }), Object.freeze({ batchSize: 2, instances: 1 })]);
+    expect(() => new ServingRun(world, { id: 'bad', decide: () => invalid, actionAt: () => invalid }, undefined, { observed: false })).toThrow(RangeError);
+  });
+});
+
 describe('ServingRun.snapshot / restore (ARCHITECTURE §7a)', () => {
   /**
    * A scheduler that changes its action every decision from a counter it keeps (so a restore

@@ -24,7 +24,9 @@ import {
 import type { ServingAssumptions } from './assumptions';
 import { batchFigures, BatchPool, scaleCompiled, type BatchFigures, type BatchPoolSnapshot } from './batches';
 import { resetCounters, zeroSlot, zeroTotals, type ModelTotals, type SlotCounters } from './counters';
-import { ArrivalStream, type ArrivalStreamSnapshot } from './arrivals';
+import { ArrivalStream, edgeOrder, type ArrivalStreamSnapshot, type EdgeOrder } from './arrivals';
+import { FlushDeadlines, type FlushDeadlinesSnapshot } from './flushes';
+import { NormalDraws, standardNormal } from './noise';
 import { DecisionCredit, type DecisionCreditSnapshot } from './credit';
 import { compileModel, isolatedBatchMs, MODELS, type CompiledModel, type ModelId } from './models';
 import { PLATFORMS, type Platform } from './platforms';
@@ -71,12 +73,18 @@ const BACKGROUND = 2;
 const ARRIVAL = 3;
 const SLOT = 4;
 const SERVICE = 5;
-/** A forming batch's deadline to start (batching `form`). */
-const FLUSH = 6;
 /** The end of one model's own scheduling slot (slot `eq1`, readings.ts). */
 const MODEL_SLOT = 7;
-/** Priorities among equal times (the kinds above, but a flush after arrivals and before the slot's end). */
+/**
+ * Priorities among equal times (the kinds above, but a flush after arrivals and before the
+ * slot's end). A forming batch's deadline to start (batching `form`, flushes.ts) and the arrival
+ * of a request drawn before the run are kept beside the queue, in its order.
+ */
 const FLUSH_PRIORITY = 4;
+/** Where the run's next event comes from: its queue, the requests drawn before it, or a flush. */
+const QUEUED = 0;
+const EDGE = 1;
+const FLUSHED = 2;
 const SLOT_PRIORITY = 5;
 /** A model's slot ends after everything else at its time, the reporting interval's end included. */
 const MODEL_SLOT_PRIORITY = 6;
@@ -96,7 +104,6 @@ export interface ServingRunSnapshot extends RequestPoolSnapshot {
     readonly busy: Int32Array;
     readonly recovering: Int32Array;
     readonly inService: Uint8Array;
-    readonly flushAtMs: Float64Array;
     readonly modelSlotStartMs: Float64Array;
     readonly due: Uint8Array;
     readonly intervalInstanceMs: Float64Array;
@@ -117,8 +124,24 @@ export interface ServingRunSnapshot extends RequestPoolSnapshot {
   readonly credit: DecisionCreditSnapshot | null;
   /** The requests still to send and their random streams. */
   readonly arrivals: ArrivalStreamSnapshot;
-  /** The interference noise's random stream (null when the noise is off). */
+  /** Requests drawn before the run: the next to reach the edge (its place in `EdgeOrder`) and the slots of those in transit. */
+  readonly edge: { readonly next: number; readonly slots: Int32Array } | null;
+  /** The forming batches' deadlines to start. */
+  readonly flushes: FlushDeadlinesSnapshot;
+  /** The interference noise's random stream (null when the noise is off, or drawn before the run: `scalars` then holds how many of its numbers the run took). */
   readonly noise: Uint32Array | null;
+}
+
+/** How a run is kept beside its spec (none of it changes its numbers). */
+export interface ServingRunOptions {
+  /**
+   * false: no observation of the run is ever built — its scheduler reads only the time
+   * (`ServingScheduler.actionAt`; a reference search's runs). What only an observation reads is
+   * then not kept: under Eq. 1's slots, each model's own slot's counters, statistics (`lastSlot`)
+   * and reward, a few sums per request and an object per decision. `observe` refuses such a run.
+   * Default true.
+   */
+  readonly observed?: boolean;
 }
 
 /**
@@ -150,7 +173,10 @@ export class ServingRun {
   private readonly classScale: readonly Float64Array[];
   /** t_t of Eq. 2 per model and class, ms (`transmitOf`). */
   private readonly transmitByClass: readonly Float64Array[];
+  /** The noise's random stream, or (requests drawn before the run) its numbers drawn before too, and how many were taken; both null when the noise is off. */
   private readonly noise: Rng | null;
+  private readonly noiseDrawn: NormalDraws | null;
+  private noiseTaken = 0;
   private readonly inService: Uint8Array;
   readonly compiled: readonly CompiledModel[];
   readonly modelIds: readonly ModelId[];
@@ -169,8 +195,18 @@ export class ServingRun {
   private readonly edf: boolean;
   /** Batching `form`: a free instance waits for its batch (assumptions.ts). */
   private readonly formBatches: boolean;
-  /** Per model: the start deadline of its forming batch for which an event is queued, ms (+∞: none). */
-  private readonly flushAtMs: Float64Array;
+  /** Per model: the start deadline of its forming batch (flushes.ts). */
+  private readonly flushes: FlushDeadlines;
+  /**
+   * Requests drawn before the run: the order they reach the edge in (arrivals.ts), taken instead
+   * of an event each; the next one's place in it, and the slots of those in transit, a ring by
+   * send order. Null when the run draws its requests (they arrive through the event queue).
+   */
+  private readonly edgeOrder: EdgeOrder | null;
+  private nextEdge = 0;
+  /** When the next one reaches the edge, ms (+∞: none, or not sent yet). */
+  private nextEdgeMs = Number.POSITIVE_INFINITY;
+  private readonly edgeSlots: Int32Array;
   private readonly closedLoop: number;
   /** Whether the scheduler wants the profiler's batch records. */
   private readonly observesBatches: boolean;
@@ -204,7 +240,9 @@ export class ServingRun {
   // Slot `eq1` (readings.ts): each model's own scheduling slots.
   /** Whether each model has slots of its own (Eq. 1) rather than the one of `slotMs`. */
   private readonly perModelSlots: boolean;
-  /** Per model: the counters of its scheduling slot under way (null under `fixed`: the reporting counters are the slot's). */
+  /** Whether observations of the run are built (`ServingRunOptions.observed`). */
+  private readonly observed: boolean;
+  /** Per model: the counters of its scheduling slot under way (null under `fixed`: the reporting counters are the slot's; null when the run is not observed). */
   private readonly modelSlotCounters: SlotCounters[] | null;
   /** Per model: when its scheduling slot under way started, ms. */
   private readonly modelSlotStartMs: Float64Array;
@@ -221,6 +259,10 @@ export class ServingRun {
   private readonly credit: DecisionCredit | null;
   /** Lates `reject` (readings.ts): a queued request that can no longer meet its SLO is rejected. */
   private readonly rejectLate: boolean;
+  /** Per model and class (`classesAtMost` a model): t_s of a request alone at the class's scale, and t_iso of a batch of one, ms. */
+  private readonly classesAtMost: number;
+  private readonly loneSerializationMs: Float64Array;
+  private readonly loneIsolatedMs: Float64Array;
 
   /** Called for every request when it is served or lost (omit on hot paths). */
   onRequest: ((record: RequestRecord) => void) | null = null;
@@ -229,6 +271,7 @@ export class ServingRun {
     spec: ServingRunSpec,
     private readonly scheduler: ServingScheduler,
     arrivals?: ServingArrivals,
+    options: ServingRunOptions = {},
   ) {
     validateSpec(spec);
     this.spec = spec;
@@ -249,19 +292,38 @@ export class ServingRun {
     const ONE_CLASS: readonly RequestClass[] = [{ label: '', scale: 1, weight: 1 }];
     this.classScale = spec.models.map((s) => Float64Array.from(s.classes ?? ONE_CLASS, (c) => c.scale));
     this.figures = this.compiledByClass.map((classes) => classes.map(batchFigures));
+    this.classesAtMost = Math.max(...this.classScale.map((c) => c.length));
+    this.loneSerializationMs = new Float64Array(this.m * this.classesAtMost);
+    this.loneIsolatedMs = new Float64Array(this.m * this.classesAtMost);
+    this.classScale.forEach((scales, m) =>
+      scales.forEach((scale, c) => {
+        this.loneSerializationMs[m * this.classesAtMost + c] = this.serializationMsPerRequest[m]! * scale;
+        this.loneIsolatedMs[m * this.classesAtMost + c] = this.figures[m]![c]!.isolatedMs[1]!;
+      }),
+    );
     this.transmitByClass = spec.models.map((s, m) =>
       Float64Array.from(this.classScale[m]!, (scale) => this.a.linkLatencyMs + (MODELS[s.model].inputBytes * scale * 8) / (this.a.linkBandwidthMbps * 1000)),
     );
     const noise = this.a.interferenceNoise ?? 0;
-    this.noise = noise > 0 ? createRng(spec.seed, SERVING_NOISE_STREAM) : null;
+    this.noiseDrawn = noise > 0 && arrivals !== undefined ? normalDrawsOf(arrivals, spec.seed) : null;
+    this.noise = noise > 0 && this.noiseDrawn === null ? createRng(spec.seed, SERVING_NOISE_STREAM) : null;
     this.inService = Uint8Array.from(spec.models, (s) => ((s.serviceFromMs ?? 0) > 0 ? 0 : 1));
     this.closedLoop = spec.closedLoop?.outstanding ?? 0;
     this.arrivals = new ArrivalStream(spec, this.sloMs, arrivals ?? null);
     this.edf = scheduler.dispatch === 'edf';
     this.formBatches = this.a.batching === 'form' && !this.edf;
-    this.flushAtMs = new Float64Array(this.m).fill(Number.POSITIVE_INFINITY);
+    this.flushes = new FlushDeadlines(this.m);
+    // t_t by model and class as `sendRequest` adds it (the model's own where its class 0 is of scale 1).
+    this.edgeOrder =
+      arrivals === undefined
+        ? null
+        : edgeOrder(
+            arrivals,
+            this.transmitByClass.map((byClass, m) => byClass.map((t, c) => (c === 0 && this.classScale[m]![0] === 1 ? this.transmitMs[m]! : t))),
+          );
+    this.edgeSlots = new Int32Array(this.edgeOrder === null ? 0 : this.edgeOrder.ringMask + 1);
     this.observesBatches = scheduler.observeBatch !== undefined;
-    this.req = new RequestPool(this.m);
+    this.req = new RequestPool(this.m, 1024, this.classScale.map((c) => c.length));
     this.busy = new Int32Array(this.m);
     this.loadedCounts = new Int32Array(this.m);
     this.recovering = new Int32Array(this.m);
@@ -272,7 +334,9 @@ export class ServingRun {
     // A closed loop measures a configuration at load (Fig. 1, as a load generator does): its
     // requests are all served, whatever the reading.
     this.rejectLate = (this.a.lateRequests ?? 'keep') === 'reject' && this.closedLoop === 0;
-    this.modelSlotCounters = this.perModelSlots ? spec.models.map(zeroSlot) : null;
+    this.observed = options.observed ?? true;
+    if (!this.observed && scheduler.actionAt === undefined) throw new RangeError(`a run without observations needs a scheduler that reads only the time (actionAt); ${scheduler.id} has none`);
+    this.modelSlotCounters = this.perModelSlots && this.observed ? spec.models.map(zeroSlot) : null;
     this.modelSlotStartMs = new Float64Array(this.m);
     this.modelSlotStats = spec.models.map(() => null);
     this.due = new Uint8Array(this.m).fill(1);
@@ -322,8 +386,22 @@ export class ServingRun {
     const end = Math.min(targetMs, this.spec.durationMs);
     const duration = this.spec.durationMs;
     const events = this.events;
+    const flushes = this.flushes;
     for (;;) {
-      const topMs = events.peekTime();
+      // The next of the queue's events, the arrivals drawn before the run and the flushes, in the
+      // queue's order (time, then priority: each of the three has its own).
+      let topMs = events.peekTime();
+      let source = QUEUED;
+      const edgeMs = this.nextEdgeMs;
+      if (edgeMs < topMs || (edgeMs === topMs && edgeMs !== Number.POSITIVE_INFINITY && events.peekPriority() > ARRIVAL)) {
+        topMs = edgeMs;
+        source = EDGE;
+      }
+      const flushMs = flushes.nextMs;
+      if (flushMs < topMs || (flushMs === topMs && source === QUEUED && events.peekPriority() > FLUSH_PRIORITY)) {
+        topMs = flushMs;
+        source = FLUSHED;
+      }
       const send = this.arrivals.nextSendMs;
       if (send < duration && send <= end && send < topMs) {
         this.send(send);
@@ -331,7 +409,9 @@ export class ServingRun {
       }
       if (topMs > end) break;
       this.nowMs = topMs;
-      this.handle(events.pop());
+      if (source === QUEUED) this.handle(events.pop());
+      else if (source === EDGE) this.arrive(this.takeEdge());
+      else this.dispatch(flushes.fire());
       if (this.finished) return;
     }
     if (end > this.nowMs) this.nowMs = end;
@@ -369,13 +449,6 @@ export class ServingRun {
       case SERVICE:
         this.changeService(index >> 1, (index & 1) === 0);
         break;
-      case FLUSH:
-        // A stale deadline (the forming batch changed since) is ignored; dispatch re-checks.
-        if (this.flushAtMs[index] === this.nowMs) {
-          this.flushAtMs[index] = Number.POSITIVE_INFINITY;
-          this.dispatch(index);
-        }
-        break;
       case MODEL_SLOT:
         this.endModelSlots(index);
         break;
@@ -407,7 +480,29 @@ export class ServingRun {
     this.totals[model]!.requests++;
     const edge = timeMs + (shapeClass === 0 && this.classScale[model]![0] === 1 ? this.transmitMs[model]! : this.transmitOf(model, shapeClass));
     this.req.edge[r] = edge;
-    this.events.push(edge, r * 8 + ARRIVAL, ARRIVAL);
+    const order = this.edgeOrder;
+    if (order !== null) {
+      const seq = this.req.seq[r]!;
+      this.edgeSlots[seq & order.ringMask] = r;
+      // The next to reach the edge is this one: it can now.
+      if (order.request[this.nextEdge] === seq) this.nextEdgeMs = order.edgeMs[this.nextEdge]!;
+    } else this.events.push(edge, r * 8 + ARRIVAL, ARRIVAL);
+  }
+
+  /** The request that reaches the edge now (requests drawn before the run): its slot; the next one's time. */
+  private takeEdge(): number {
+    const order = this.edgeOrder!;
+    const r = this.edgeSlots[order.request[this.nextEdge]! & order.ringMask]!;
+    this.nextEdge++;
+    this.edgeHead();
+    return r;
+  }
+
+  /** When the next request drawn before the run reaches the edge, once sent (+∞ before). */
+  private edgeHead(): void {
+    const order = this.edgeOrder!;
+    const p = this.nextEdge;
+    this.nextEdgeMs = p < order.request.length && order.request[p]! < this.sequence ? order.edgeMs[p]! : Number.POSITIVE_INFINITY;
   }
 
   /** Closed loop: a request of `model` was served or lost at `timeMs`; its client sends the next (before the end). */
@@ -472,14 +567,11 @@ export class ServingRun {
       if (this.formBatches && this.req.heapSize[model]! < this.action[model]!.batchSize) {
         const startBy = this.formingStartByMs(model);
         if (startBy > this.nowMs) {
-          if (this.flushAtMs[model] !== startBy) {
-            this.flushAtMs[model] = startBy;
-            this.events.push(startBy, model * 8 + FLUSH, FLUSH_PRIORITY);
-          }
+          if (this.flushes.atMs[model] !== startBy) this.flushes.set(model, startBy, this.nowMs);
           return;
         }
       }
-      this.flushAtMs[model] = Number.POSITIVE_INFINITY;
+      this.flushes.clear(model, this.nowMs);
       this.startBatch(model);
     }
   }
@@ -493,11 +585,12 @@ export class ServingRun {
   private rejectLateRequests(model: number): void {
     const heap = this.req.heaps[model]!;
     const now = this.nowMs;
+    const at = model * this.classesAtMost;
     while (this.req.heapSize[model]! > 0) {
       const r = heap[0]!;
       const c = this.req.shapeClass[r]!;
-      const scale = this.classScale[model]![c]!;
-      const soonest = now + this.serializationMsPerRequest[model]! * scale + this.figures[model]![c]!.isolatedMs[1]! + this.returnMsOf[model]!;
+      // t_s · scale + t_iso(1) + t_o, summed as ever: ((now + t_s · scale) + t_iso) + t_o.
+      const soonest = now + this.loneSerializationMs[at + c]! + this.loneIsolatedMs[at + c]! + this.returnMsOf[model]!;
       if (this.req.deadline[r]! >= soonest) return;
       this.req.pop(model);
       this.totals[model]!.dropped++;
@@ -520,8 +613,12 @@ export class ServingRun {
     const k = this.req.heapSize[model]!;
     const heap = this.req.heaps[model]!;
     const scales = this.classScale[model]!;
+    // The widest class queued (class 0 if none is wider): a class of the same scale has the same figures, so which of them does not matter.
     let widest = 0;
-    if (scales.length > 1) for (let i = 0; i < k; i++) if (scales[this.req.shapeClass[heap[i]!]!]! > scales[widest]!) widest = this.req.shapeClass[heap[i]!]!;
+    if (scales.length > 1) {
+      const queued = this.req.queuedByClass[model]!;
+      for (let c = 1; c < scales.length; c++) if (queued[c]! > 0 && scales[c]! > scales[widest]!) widest = c;
+    }
     const serviceMs = k * this.serializationMsPerRequest[model]! * scales[widest]! + this.figures[model]![widest]!.isolatedMs[k]! + this.returnMsOf[model]!;
     return this.req.deadline[heap[0]!]! - serviceMs;
   }
@@ -606,7 +703,7 @@ export class ServingRun {
     const isolatedMs = figures.isolatedMs[size]!;
     const demand = figures.demand[size]!;
     let inference = contendedMs(isolatedMs, figures.isolatedGpuMs[size]!, demand, activation, figures.memoryIntensity, this.platform, this.load, this.a.contention);
-    if (this.noise !== null) inference *= this.noiseFactor(inference / isolatedMs);
+    if (this.noise !== null || this.noiseDrawn !== null) inference *= this.noiseFactor(inference / isolatedMs);
     if (this.observesBatches) {
       this.batches.freeMemory[b] = 1 - usedMemoryMb(this.platform, this.load) / this.platform.memoryMb;
       this.batches.freeCompute[b] = 1 - this.load.gpuDemand - this.load.backgroundDemand;
@@ -636,10 +733,8 @@ export class ServingRun {
 
   /** The noise factor of one batch (see `interferenceNoise`): mean one, spread growing with the slowdown. */
   private noiseFactor(slowdown: number): number {
-    const rng = this.noise!;
     const sigma = Math.min(2, (this.a.interferenceNoise ?? 0) * Math.max(1, slowdown));
-    // Box–Muller; 1 − u lies in (0, 1], so the log is finite.
-    const z = Math.sqrt(-2 * Math.log(1 - rng.nextFloat())) * Math.cos(2 * Math.PI * rng.nextFloat());
+    const z = this.noiseDrawn !== null ? this.noiseDrawn.at(this.noiseTaken++) : standardNormal(this.noise!);
     return Math.exp(sigma * z - (sigma * sigma) / 2);
   }
 
@@ -779,6 +874,9 @@ export class ServingRun {
     for (let m = 0; m < this.m; m++) mb += loaded[m]! * this.compiled[m]!.instanceMemoryMb;
     this.load.instanceMb = mb;
   }
+
+  /** The last action found valid that cannot change (frozen, with its entries): not checked again when given again. */
+  private validAction: ServingAction | null = null;
 
   /** Each model's loaded instances when `load.instanceMb` was last summed (valid unless the load was put back by `restore`). */
   private readonly loadedCounts: Int32Array;
@@ -977,7 +1075,7 @@ export class ServingRun {
    * (so t_i = b · SLO / m_c without SLO jitter); m_c is 1 under DeepRT's EDF executor.
    */
   private startModelSlot(m: number): void {
-    resetCounters(this.modelSlotCounters![m]!, this.req.heapSize[m]! > 0 || this.busy[this.edf ? 0 : m]! > 0);
+    if (this.modelSlotCounters !== null) resetCounters(this.modelSlotCounters[m]!, this.req.heapSize[m]! > 0 || this.busy[this.edf ? 0 : m]! > 0);
     this.modelSlotStartMs[m] = this.nowMs;
     this.events.push(this.nowMs + this.eq1SlotMs(m), m * 8 + MODEL_SLOT, MODEL_SLOT_PRIORITY);
   }
@@ -1005,20 +1103,23 @@ export class ServingRun {
     due[first] = 1;
     const events = this.events;
     for (;;) {
+      // (No flush or arrival can come first: they are at a later time, or were taken before this slot's end.)
       if (events.peekTime() !== this.nowMs || (events.peekPayload() & 7) !== MODEL_SLOT) break;
       due[events.pop() >> 3] = 1;
     }
-    let sum = 0;
-    let count = 0;
-    for (let m = 0; m < this.m; m++) {
-      if (due[m] === 0) continue;
-      const u = this.closeModelSlot(m);
-      if (u !== null) {
-        sum += u;
-        count++;
+    if (this.observed) {
+      let sum = 0;
+      let count = 0;
+      for (let m = 0; m < this.m; m++) {
+        if (due[m] === 0) continue;
+        const u = this.closeModelSlot(m);
+        if (u !== null) {
+          sum += u;
+          count++;
+        }
       }
+      this.lastReward = count > 0 ? sum / count : null;
     }
-    this.lastReward = count > 0 ? sum / count : null;
     if (this.credit !== null) for (let m = 0; m < this.m; m++) if (due[m] === 1) this.credit.close(m, this.nowMs);
     this.applyAction(this.decideNow(due), due);
     this.scheduler.learn?.();
@@ -1056,10 +1157,15 @@ export class ServingRun {
 
   /** Installs the scheduler's action for every model, or (Eq. 1) for the `due` ones only. */
   private applyAction(action: ServingAction, due?: Uint8Array): void {
-    if (!isValidAction(action, this.m)) {
-      throw new RangeError(`scheduler ${this.scheduler.id} returned an invalid action ${JSON.stringify(action)}`);
+    if (action !== this.validAction) {
+      if (!isValidAction(action, this.m)) {
+        throw new RangeError(`scheduler ${this.scheduler.id} returned an invalid action ${JSON.stringify(action)}`);
+      }
+      // Frozen, it cannot change: given again (a plan's phase, decision after decision), it is valid still.
+      if (Object.isFrozen(action) && action.every((a) => Object.isFrozen(a))) this.validAction = action;
     }
     const now = this.nowMs;
+    let instancesChanged = false;
     for (let m = 0; m < this.m; m++) {
       if (due !== undefined && due[m] === 0) continue;
       const a = action[m]!;
@@ -1073,10 +1179,14 @@ export class ServingRun {
       }
       // Unchanged (a plan's every decision inside a phase), the action in force stays as it is.
       const current = this.action[m]!;
-      if (current.batchSize !== a.batchSize || current.instances !== instances) this.action[m] = { batchSize: a.batchSize, instances };
+      if (current.batchSize !== a.batchSize || current.instances !== instances) {
+        if (current.instances !== instances) instancesChanged = true;
+        this.action[m] = { batchSize: a.batchSize, instances };
+      }
       this.credit?.start(m, now, instances);
     }
-    this.updateInstanceMemory();
+    // No m_c changed: every count of loaded instances is as it was (kept up to date after each change, `updateInstanceMemory`).
+    if (instancesChanged || !this.loadedCountsValid) this.updateInstanceMemory();
     if (this.edf) this.dispatch(0);
     // Only a model whose action may have changed can start a batch now (every model under `fixed`).
     else for (let m = 0; m < this.m; m++) if (due === undefined || due[m] === 1) this.dispatch(m);
@@ -1117,6 +1227,7 @@ export class ServingRun {
 
   /** The state s_t the scheduler sees now. */
   observe(): ServingObservation {
+    if (!this.observed) throw new RangeError('this run keeps no observation (ServingRunOptions.observed: false)');
     const now = this.nowMs;
     const models: ModelObservation[] = [];
     for (let m = 0; m < this.m; m++) {
@@ -1297,6 +1408,7 @@ export class ServingRun {
         this.lastReward ?? Number.NaN,
         this.lastReward === null ? 1 : 0,
         this.finished ? 1 : 0,
+        this.noiseTaken,
       ),
       ...this.req.snapshot(),
       batches: this.batches.snapshot(),
@@ -1307,7 +1419,6 @@ export class ServingRun {
         busy: this.busy.slice(),
         recovering: this.recovering.slice(),
         inService: this.inService.slice(),
-        flushAtMs: this.flushAtMs.slice(),
         modelSlotStartMs: this.modelSlotStartMs.slice(),
         due: this.due.slice(),
         intervalInstanceMs: this.intervalInstanceMs.slice(),
@@ -1326,6 +1437,8 @@ export class ServingRun {
       backgroundChanges: this.backgroundChanges.slice(),
       credit: this.credit?.snapshot() ?? null,
       arrivals: this.arrivals.snapshot(),
+      edge: this.edgeOrder === null ? null : { next: this.nextEdge, slots: this.edgeSlots.slice() },
+      flushes: this.flushes.snapshot(),
       noise: this.noise?.state() ?? null,
     };
   }
@@ -1337,7 +1450,8 @@ export class ServingRun {
    */
   restore(s: ServingRunSnapshot): void {
     if (s.heapSize.length !== this.m) throw new RangeError(`snapshot has ${s.heapSize.length} models, the run ${this.m}`);
-    const [nowMs, sequence, freeReqTop, slotIndex, slotStartMs, lastReward, noReward, finished] = Array.from(s.scalars) as number[];
+    const [nowMs, sequence, freeReqTop, slotIndex, slotStartMs, lastReward, noReward, finished, noiseTaken] = Array.from(s.scalars) as number[];
+    this.noiseTaken = noiseTaken!;
     this.nowMs = nowMs!;
     this.sequence = sequence!;
     this.slotIndex = slotIndex!;
@@ -1356,7 +1470,6 @@ export class ServingRun {
     this.busy.set(p.busy);
     this.recovering.set(p.recovering);
     this.inService.set(p.inService);
-    this.flushAtMs.set(p.flushAtMs);
     this.modelSlotStartMs.set(p.modelSlotStartMs);
     this.due.set(p.due);
     this.intervalInstanceMs.set(p.intervalInstanceMs);
@@ -1364,7 +1477,10 @@ export class ServingRun {
     this.instancesChanged.set(p.instancesChanged);
     s.totals.forEach((t, m) => Object.assign(this.totals[m]!, t));
     s.slotCounters.forEach((c, m) => Object.assign(this.slotCounters[m]!, c));
-    s.modelSlotCounters?.forEach((c, m) => Object.assign(this.modelSlotCounters![m]!, c));
+    if (this.modelSlotCounters !== null) {
+      if (s.modelSlotCounters === null) throw new RangeError('a checkpoint of a run without observations restores only into such a run');
+      s.modelSlotCounters.forEach((c, m) => Object.assign(this.modelSlotCounters![m]!, c));
+    }
     s.modelSlotStats.forEach((x, m) => {
       this.modelSlotStats[m] = x;
     });
@@ -1377,6 +1493,13 @@ export class ServingRun {
     this.backgroundChanges.push(...s.backgroundChanges);
     if (s.credit !== null) this.credit?.restore(s.credit);
     this.arrivals.restore(s.arrivals);
+    if ((s.edge === null) !== (this.edgeOrder === null)) throw new RangeError('a checkpoint of a run given its requests drawn before it restores only into such a run, and one that draws them only into one that does');
+    if (s.edge !== null) {
+      this.nextEdge = s.edge.next;
+      this.edgeSlots.set(s.edge.slots);
+      this.edgeHead();
+    }
+    this.flushes.restore(s.flushes);
     if (s.noise !== null) this.noise?.setState(s.noise);
   }
 }
@@ -1392,6 +1515,18 @@ export function drawServingArrivals(spec: ServingRunSpec, limit = Number.POSITIV
   if ((spec.closedLoop?.outstanding ?? 0) > 0 || spec.trace !== undefined) return null;
   validateSpec(spec);
   return new ArrivalStream(spec, baseSloMs(spec), null).drawAll(limit);
+}
+
+/** The noise's numbers for runs given these requests (of one spec, so of one seed), drawn as far as runs took them. */
+const normalDraws = new WeakMap<ServingArrivals, NormalDraws>();
+
+function normalDrawsOf(arrivals: ServingArrivals, seed: number): NormalDraws {
+  let draws = normalDraws.get(arrivals);
+  if (draws === undefined || draws.seed !== seed) {
+    draws = new NormalDraws(seed);
+    normalDraws.set(arrivals, draws);
+  }
+  return draws;
 }
 
 /** Each model's SLO before jitter, ms: the spec's, else Table IV's. */

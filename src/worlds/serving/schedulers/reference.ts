@@ -100,16 +100,29 @@ function planActions(plan: readonly PhasePlan[]): (nowMs: number) => ServingActi
  * The plan as a search's runs replay it: `createPlanned`'s decisions, also as `actionAt`, so that
  * the engine builds no observation for them (it reads only the time; issue 38). Only the search's
  * own runs get it: a lane's scheduler is wrapped and probed through `decide`. `actionAt` gives
- * the phase's own actions, not a copy (the engine keeps none of what it is given, and a search
- * never changes a plan's actions in place: a run decides hundreds of thousands of times).
+ * one frozen copy of the phase's actions, made when the phase's actions are first asked for, not a
+ * copy a decision (a search never changes a plan's actions in place: a run decides hundreds of
+ * thousands of times, and the engine checks a frozen action it was given before only once).
  */
 function searchPlanned(plan: readonly PhasePlan[]): ServingScheduler {
+  // The phase's actions frozen (a run checks a frozen action once, not at every decision), copied
+  // when the phase's actions change (the run along a per-phase search reads its plan as it grows).
+  let given: ServingAction | null = null;
+  let frozen: ServingAction = [];
+  // The phase of the last decision: a run's decisions go forward in time (the phases' starts never change).
+  let last = 0;
   return {
     ...createPlanned('reference', plan),
     actionAt: (nowMs) => {
-      let k = 0;
+      let k = plan[last]!.fromMs <= nowMs ? last : 0;
       while (k + 1 < plan.length && plan[k + 1]!.fromMs <= nowMs) k++;
-      return plan[k]!.actions;
+      last = k;
+      const actions = plan[k]!.actions;
+      if (actions !== given) {
+        given = actions;
+        frozen = Object.freeze(actions.map((a) => Object.freeze({ batchSize: a.batchSize, instances: a.instances })));
+      }
+      return frozen;
     },
   };
 }
@@ -247,7 +260,7 @@ function arrivalsOf(spec: ServingRunSpec): ServingArrivals | undefined {
 
 /** A run of the search: `searchSpec` of `spec`, the plan, and the requests of `spec` drawn once. */
 function searchRun(spec: ServingRunSpec, plan: readonly PhasePlan[]): ServingRun {
-  return new ServingRun(searchSpec(spec), searchPlanned(plan), arrivalsOf(spec));
+  return new ServingRun(searchSpec(spec), searchPlanned(plan), arrivalsOf(spec), { observed: false });
 }
 
 /** Mean utility over the run (the summary's utilityMean) of a plan. */
