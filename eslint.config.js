@@ -195,39 +195,20 @@ const KIT_MESSAGE = 'src/kit names no world: it may not import src/worlds/ (ARCH
 /**
  * Outside src/worlds/ nothing imports src/worlds/, type-only imports included (ARCHITECTURE §7b): one
  * composition root, `src/worlds/index.ts`, hands the list to the kit (`src/kit/worlds.ts`), and the
- * kit asks it there. Only these may import the worlds' folder:
+ * kit asks it there; a world's commands come to the command line through its list
+ * (`src/worlds/commands.ts`), which the command line's entry hands to the program. Only the
+ * programs' entries may import the worlds' folder, and only the root's modules:
  */
 const ROOT_MESSAGE =
   'The kit imports no world and not the list (ARCHITECTURE §7b): ask the kit\'s list (src/kit/worlds.ts), which the composition root (src/worlds/index.ts) fills. Type-only imports are not allowed either.';
-/** Programs' entries, which load their composition root first (the root's own modules only: the list, the page's list). */
-const PROGRAM_ENTRIES = ['src/main.tsx', 'src/worker/exploreWorker.ts'];
 /**
- * The command line's modules that still name a world (its world commands and their threads, the
- * learners' loading): they move into their worlds' folders (ARCHITECTURE §7b, what remains). The
- * config refuses to load when one is gone, so that the list only shrinks.
+ * Programs' entries, which load their composition root first and no world's module (the root's own
+ * modules only: the list, the page's list, the command line's list): the page, Explore's worker,
+ * the command line and its sweep threads. A world's own worker threads (the serving world's search
+ * and training threads, the pipeline's stage threads) are entries too, inside their world's folder.
  */
-const CLI_NAMING_A_WORLD = [
-  'src/cli/main.ts',
-  'src/cli/io.ts',
-  'src/cli/commands/learnCheck.ts',
-  'src/cli/commands/measure.ts',
-  'src/cli/commands/profile.ts',
-  'src/cli/commands/real.ts',
-  'src/cli/commands/train.ts',
-  'src/cli/hogThreads.ts',
-  'src/cli/measureModel.ts',
-  'src/cli/searchThreads.ts',
-  'src/cli/searchWorker.ts',
-  'src/cli/shippedAgents.ts',
-  'src/cli/stageThreads.ts',
-  'src/cli/stageWorker.ts',
-  'src/cli/sweepCells.ts',
-  'src/cli/sweepWorker.ts',
-  'src/cli/trainThreads.ts',
-  'src/cli/trainWorker.ts',
-  'src/cli/worldRunner.ts',
-];
-for (const file of [...PROGRAM_ENTRIES, ...CLI_NAMING_A_WORLD]) {
+const PROGRAM_ENTRIES = ['src/main.tsx', 'src/worker/exploreWorker.ts', 'src/cli/main.ts', 'src/cli/sweepWorker.ts'];
+for (const file of PROGRAM_ENTRIES) {
   if (!existsSync(new URL(`./${file}`, import.meta.url))) throw new Error(`eslint.config.js: ${file} does not exist`);
 }
 /** `src/worlds/` from any folder of src/ but src/worlds/ itself (`../kit/worlds`, the kit's list, is not it). */
@@ -352,7 +333,7 @@ export default defineConfig(
   },
   {
     name: 'interference-lab/globals/node',
-    files: ['src/cli/**/*.ts', 'bench/**', 'scripts/**', 'e2e/**', ...CONFIG_FILES],
+    files: ['src/cli/**/*.ts', 'src/worlds/*/cli/**/*.ts', 'bench/**', 'scripts/**', 'e2e/**', ...CONFIG_FILES],
     languageOptions: { globals: globals.node },
   },
   layerRules,
@@ -396,7 +377,7 @@ export default defineConfig(
     // A rule of its own (the typescript-eslint twin of no-restricted-imports), beside the layers'.
     name: 'interference-lab/composition-root',
     files: ['src/**/*.{ts,tsx}'],
-    ignores: ['src/worlds/**', 'src/kit/**', 'src/**/*.test.{ts,tsx}', 'src/**/testing/**', 'src/testing/**', ...PROGRAM_ENTRIES, ...CLI_NAMING_A_WORLD],
+    ignores: ['src/worlds/**', 'src/kit/**', 'src/**/*.test.{ts,tsx}', 'src/**/testing/**', 'src/testing/**', ...PROGRAM_ENTRIES],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: IMPORTS_WORLDS, message: ROOT_MESSAGE }, { regex: '(^|/)src/worlds(/|$)', message: ROOT_MESSAGE }] }],
     },
@@ -407,7 +388,7 @@ export default defineConfig(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^(\\./)?(\\.\\./)*worlds/(?!(index|pages)$)', message: `A program's entry loads its composition root (src/worlds/index.ts, the page's list src/worlds/pages.ts) and no world's module (ARCHITECTURE §7b).` }] },
+        { patterns: [{ regex: '^(\\./)?(\\.\\./)*worlds/(?!(index|pages|commands)$)', message: `A program's entry loads its composition root (src/worlds/index.ts, the page's list src/worlds/pages.ts, the command line's src/worlds/commands.ts) and no world's module (ARCHITECTURE §7b).` }] },
       ],
     },
   },

@@ -9,7 +9,7 @@ import '../src/worlds';
  * decisions and the predictor's predictions in tfjs (`useHostDecisions(false)`). The fast path
  * is `train --envs K`: K epochs in lockstep sharing the learner's and the predictor's updates
  * (worlds/serving/agents/lockstep.ts), decisions and predictions on the host; its epoch is the wall time of the
- * K epochs over K; and the same with `--threads 2` (cli/trainThreads.ts), a second thread stepping
+ * K epochs over K; and the same with `--threads 2` (worlds/serving/cli/trainThreads.ts), a second thread stepping
  * most of the environments.
  */
 import { useHostDecisions } from '../src/worlds/serving/agents/hostPolicy';
@@ -22,7 +22,7 @@ import { findPreset } from '../src/scenario/presets';
 import type { ServingScenario } from '../src/worlds/serving/schema';
 import { buildServingSpec, servingLaneParameters } from '../src/worlds/serving/scenario/servingRunner';
 import { SERVING_SCHEDULERS, servingSchedulerContext } from '../src/worlds/serving/schedulers/registry';
-import { mainThreadEnvironments } from '../src/cli/trainThreads';
+import { mainThreadEnvironments } from '../src/worlds/serving/cli/trainThreads';
 import type { BenchRow } from './row';
 
 /** §V-A: "a mini-batch size of 512". */
@@ -51,7 +51,7 @@ export const LOCKSTEP_ENVS = 32;
 async function lockstepSeconds(tf: Tf, envs: number, threads = 1): Promise<{ seconds: number; updates: number; transitions: number; utilityMean: number }> {
   const started = performance.now();
   const result = await runCliInMemory(['train', 'bcedge-fig10-convergence', '--lane', 'bcedge', '--epochs', String(envs), '--envs', String(envs), '--threads', String(threads), '--out', 'agents/', '--set', `serving.lanes[0].params.minibatch=${PAPER_MINIBATCH}`], () => ({
-    learning: { tf, agents: {} },
+    learning: { tf, agent: async () => undefined },
     isDirectory: (path) => path.endsWith('/'),
   }));
   const seconds = (performance.now() - started) / 1000;

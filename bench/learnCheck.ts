@@ -12,7 +12,7 @@ import '../src/worlds';
 import { createLatencyPredictor } from '../src/worlds/serving/agents/predictorAdapter';
 import { createLearningFactory } from '../src/worlds/serving/agents/registry';
 import type { Tf } from '../src/lib/tf';
-import { readShippedAgents } from '../src/cli/shippedAgents';
+import { readShippedAgents } from '../src/worlds/serving/cli/shippedLibrary';
 import { learnCheck, type LearnCheckLane } from '../src/worlds/serving/scenario/learnCheck';
 import { findPreset } from '../src/scenario/presets';
 import type { ServingScenario } from '../src/worlds/serving/schema';

@@ -12,7 +12,7 @@ import '../src/worlds';
  * slowdown is a ratio to the same units alone at the same size.
  */
 import type { Tf } from '../src/lib/tf';
-import { defaultHogBufferMiB, nodeCores, nodeRuntime, spawnNodeHog } from '../src/cli/hogThreads';
+import { defaultHogBufferMiB, nodeCores, nodeRuntime, spawnNodeHog } from '../src/worlds/pipeline/cli/hogThreads';
 import { getDatabase } from '../src/worlds/pipeline/engine/profiles/databases';
 import { slowdownSummaries } from '../src/worlds/pipeline/engine/profiles/slowdown';
 import { INTERFERENCE_MODE_IDS, type LayerTimeDatabase } from '../src/worlds/pipeline/engine/profiles/types';

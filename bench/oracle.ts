@@ -2,7 +2,7 @@
 import '../src/worlds';
 import { spawnSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
-import { openSearchThreads } from '../src/cli/searchThreads';
+import { openSearchThreads } from '../src/worlds/serving/cli/searchThreads';
 import type { ServingRunSpec } from '../src/worlds/serving/engine/spec';
 import { findPreset } from '../src/scenario/presets';
 import type { ServingScenario } from '../src/worlds/serving/schema';

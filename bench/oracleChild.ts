@@ -10,7 +10,7 @@ import '../src/worlds';
  * Usage: tsx bench/oracleChild.ts
  */
 import { availableParallelism } from 'node:os';
-import { openSearchThreads } from '../src/cli/searchThreads';
+import { openSearchThreads } from '../src/worlds/serving/cli/searchThreads';
 import { findPreset } from '../src/scenario/presets';
 import type { ServingScenario } from '../src/worlds/serving/schema';
 import { buildServingSpec } from '../src/worlds/serving/scenario/servingRunner';

@@ -17,8 +17,8 @@ import '../src/worlds';
  * the counts of phases, trials and moves, and whether the sign of ODIN against LLS agrees.
  */
 import type { Tf } from '../src/lib/tf';
-import { defaultHogBufferMiB, nodeCores, nodeRuntime, spawnNodeHog } from '../src/cli/hogThreads';
-import { spawnNodeStage } from '../src/cli/stageThreads';
+import { defaultHogBufferMiB, nodeCores, nodeRuntime, spawnNodeHog } from '../src/worlds/pipeline/cli/hogThreads';
+import { spawnNodeStage } from '../src/worlds/pipeline/cli/stageThreads';
 import type { LayerTimeDatabase } from '../src/worlds/pipeline/engine/profiles/types';
 import { runRealPipeline } from '../src/worlds/pipeline/measure/realPipeline/pipeline';
 import { measureDatabase } from '../src/worlds/pipeline/measure/runner';

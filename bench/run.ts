@@ -48,7 +48,7 @@ import { benchMeasure, BENCH_MEASURE_REPEATS } from './measure';
 import { benchReal, BENCH_REAL_SIZE } from './real';
 import { benchSimpy } from './simpy';
 import { measureDatabase } from '../src/worlds/pipeline/measure/runner';
-import { defaultHogBufferMiB, nodeCores, nodeRuntime, spawnNodeHog } from '../src/cli/hogThreads';
+import { defaultHogBufferMiB, nodeCores, nodeRuntime, spawnNodeHog } from '../src/worlds/pipeline/cli/hogThreads';
 import { benchFirstFrame } from './firstFrame';
 import { benchFirstLoad, benchServingSeek } from './shell';
 import { memoryRows } from './memory';

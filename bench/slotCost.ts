@@ -17,8 +17,9 @@ import '../src/worlds';
  */
 import { wrapDecide } from '../src/worlds/serving/engine/scheduler';
 import { ServingRun } from '../src/worlds/serving/engine/simulation';
-import { loadLearningKit } from '../src/cli/shippedAgents';
-import { learningFactoryFor } from '../src/cli/sweepCells';
+import { loadTfNode } from '../src/lib/tfNode';
+import { learningFactoryOf } from '../src/worlds/serving/agents/learning';
+import { readShippedAgents } from '../src/worlds/serving/cli/shippedLibrary';
 import type { LearningScheduler } from '../src/worlds/serving/agents/learningScheduler';
 import { findPreset } from '../src/scenario/presets';
 import type { ServingScenario } from '../src/worlds/serving/schema';
@@ -58,7 +59,8 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   const found = findPreset(preset);
   if (found === undefined || found.scenario.world !== 'serving') throw new Error(`${preset}: not a serving preset`);
-  const kit = await loadLearningKit();
+  const tf = await loadTfNode();
+  const agents = readShippedAgents();
   const measure = (slot: 'eq1' | 'fixed', trainEveryMs: number, durationS: number): Measured => {
     const base = structuredClone(found.scenario) as ServingScenario;
     const scenario: ServingScenario = {
@@ -68,7 +70,7 @@ async function main(argv: readonly string[]): Promise<void> {
     };
     const spec = buildServingSpec(scenario);
     let learner: LearningScheduler | null = null;
-    const factory = learningFactoryFor(scenario, kit, { onCreate: (s) => (learner = s) })!;
+    const factory = learningFactoryOf(tf, agents, { onCreate: (s) => (learner = s) });
     const lane = scenario.serving.lanes[0]!;
     const inner = SERVING_SCHEDULERS.bcedge.create(servingLaneParameters(lane), servingSchedulerContext(seed, spec.models.map((m) => m.model), factory, spec));
     let decisions = 0;

@@ -12,8 +12,9 @@ import '../src/worlds';
  * learn from scratch as in the preset (the shipped agents when it says `pretrained`).
  */
 import { readFileSync } from 'node:fs';
-import { loadLearningKit } from '../src/cli/shippedAgents';
-import { learningFactoryFor } from '../src/cli/sweepCells';
+import { loadTfNode } from '../src/lib/tfNode';
+import { learningFactoryOf } from '../src/worlds/serving/agents/learning';
+import { readShippedAgents } from '../src/worlds/serving/cli/shippedLibrary';
 import { applySet } from '../src/cli/scenarioInput';
 import type { LaneRun } from '../src/worlds/serving/scenario/deviceCopies';
 import { parseAnyScenario } from '../src/scenario/parse';
@@ -88,8 +89,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const parsed = parseAnyScenario(edited);
   if (!parsed.ok || parsed.scenario.world !== 'serving') throw new Error(`${source}: not a valid serving scenario`);
   const scenario: ServingScenario = { ...parsed.scenario, ...(seed === undefined ? {} : { seed }) };
-  const kit = await loadLearningKit();
-  const learning = learningFactoryFor(scenario, kit);
+  const learning = learningFactoryOf(await loadTfNode(), readShippedAgents());
   const runs: LaneRun[] = [];
   const [cell] = sweepCells(scenario, [scenario.seed]);
   const results = runServingCell(scenario, cell!, () => 0, learning, (lane, run) => (runs[lane] = run));

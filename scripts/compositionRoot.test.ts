@@ -60,7 +60,8 @@ function programEntries(): string[] {
       if (path !== null) entries.add(path);
     }
   }
-  for (const file of files('src/cli', /\.mjs$/)) {
+  // The command line's threads, loaded by path through their .mjs shims: the kit's (src/cli/) and each world's (src/worlds/<id>/cli/).
+  for (const file of files('src', /\.mjs$/)) {
     for (const m of text(file).matchAll(/import\('(\.[^']+\.ts)'\)/g)) entries.add(resolveImport(file, m[1]!)!);
   }
   for (const file of [...files('bench', /\.ts$/), ...files('scripts', /\.ts$/), ...files('e2e', /\.ts$/)]) {
@@ -79,7 +80,7 @@ function pageModules(): string[] {
 describe('one composition root hands the list to the kit (ARCHITECTURE §7b)', () => {
   it('finds the programs (the page’s workers, the command line’s threads)', () => {
     const entries = programEntries();
-    for (const entry of ['src/worlds/pipeline/worker/pipelineWorker.ts', 'src/worlds/serving/worker/servingWorker.ts', 'src/worker/exploreWorker.ts', 'src/cli/sweepWorker.ts']) {
+    for (const entry of ['src/worlds/pipeline/worker/pipelineWorker.ts', 'src/worlds/serving/worker/servingWorker.ts', 'src/worker/exploreWorker.ts', 'src/cli/sweepWorker.ts', 'src/worlds/serving/cli/trainWorker.ts', 'src/worlds/serving/cli/searchWorker.ts', 'src/worlds/pipeline/cli/stageWorker.ts']) {
       expect(entries).toContain(entry);
     }
   });

@@ -24,8 +24,8 @@ describe('layer rules (ARCHITECTURE §1)', () => {
   it("keeps the pipeline world's measure layer beside the agents: its worker and the CLI import it, its page and store do not", async () => {
     const runner = "import { measureDatabase } from '../measure/runner';\nexport const m = measureDatabase;\n";
     expect(await ruleIds(runner, 'src/worlds/pipeline/worker/fake.ts')).toEqual([]);
-    // The command line's measurement still lives beside the CLI (ARCHITECTURE §7b, what remains).
-    expect(await ruleIds("import { measureDatabase } from '../worlds/pipeline/measure/runner';\nexport const m = measureDatabase;\n", 'src/cli/measureModel.ts')).toEqual([]);
+    // The command line's measurement lives in the world's own cli/ folder (ARCHITECTURE §7b).
+    expect(await ruleIds(runner, 'src/worlds/pipeline/cli/fake.ts')).toEqual([]);
     expect(await ruleIds(runner, 'src/worlds/pipeline/ui/fake.ts')).toEqual(['no-restricted-imports']);
     expect(await ruleIds(runner, 'src/worlds/pipeline/store/fake.ts')).toEqual(['no-restricted-imports']);
     expect(await ruleIds(runner, 'src/worlds/pipeline/charts/fake.ts')).toEqual(['no-restricted-imports']);
@@ -202,6 +202,13 @@ describe('worlds behind one list (ARCHITECTURE §7b)', () => {
     expect(await ruleIds("import { servingPage } from './worlds/serving/page';\nexport const p = servingPage;\n", 'src/main.tsx')).toEqual(['@typescript-eslint/no-restricted-imports']);
     expect(await ruleIds("import '../worlds';\nexport const x = 1;\n", 'src/worker/exploreWorker.ts')).toEqual([]);
     expect(await ruleIds("import { learningFactoryFor } from '../worlds/serving/worker/learningLoader';\nexport const l = learningFactoryFor;\n", 'src/worker/exploreWorker.ts')).toEqual(['@typescript-eslint/no-restricted-imports']);
+    // The command line's entry hands the command line's list to the program; no other kit module names it.
+    const commands = "import '../worlds';\nimport { CLI_WORLDS } from '../worlds/commands';\nexport const c = CLI_WORLDS;\n";
+    expect(await ruleIds(commands, 'src/cli/main.ts')).toEqual([]);
+    expect(await ruleIds("import { CLI_WORLDS } from '../worlds/commands';\nexport const c = CLI_WORLDS;\n", 'src/cli/program.ts')).toEqual(['@typescript-eslint/no-restricted-imports']);
+    expect(await ruleIds("import { trainCommand } from '../worlds/serving/cli/commands/train';\nexport const t = trainCommand;\n", 'src/cli/main.ts')).toEqual(['@typescript-eslint/no-restricted-imports']);
+    // A world's commands keep the command line's layer rule: no store, no page.
+    expect(await ruleIds("import { a } from '../store/servingStore';\nexport const b = a;\n", 'src/worlds/serving/cli/fake.ts')).toEqual(['no-restricted-imports']);
   });
 
   it('reports a world that imports another world', async () => {

@@ -6,7 +6,7 @@ import '../src/worlds';
  * keyed by `shippedPlanHash` of each lane's `referencePlanKey` (ARCHITECTURE §3). Run it after a
  * change to a serving preset, to the engine or to the searches' rules: `shippedPlans.test.ts`
  * fails while the file is stale. The searches are the command line's (reference.ts, on every core
- * through cli/searchThreads.ts), each starting from the one it begins with when found before.
+ * through worlds/serving/cli/searchThreads.ts), each starting from the one it begins with when found before.
  *
  * Options: `--only <preset>` searches that preset's plans alone and keeps the others' from the
  * file as it is (those still current).
@@ -14,7 +14,7 @@ import '../src/worlds';
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { openSearchThreads } from '../src/cli/searchThreads';
+import { openSearchThreads } from '../src/worlds/serving/cli/searchThreads';
 import { presetOraclePlanRequests, type OraclePlanRequest } from '../src/worlds/serving/scenario/oraclePlanRequests';
 import { ORACLE_PLANS } from '../src/worlds/serving/schedulers/oraclePlans.generated';
 import type { ShippedOraclePlan } from '../src/worlds/serving/schedulers/oraclePlanTypes';

@@ -13,8 +13,12 @@ import { cellScenario, sweepCells } from '../scenario/sweep';
 import { SERVING_SCHEDULERS, servingSchedulerContext, type LearningFactory } from '../worlds/serving/schedulers/registry';
 import { propertyTimeout, runs } from '../testing/propertySeed';
 import { EXIT_USAGE, runCli, type CliIo } from './cli';
-import { loadLearningKit } from './shippedAgents';
-import { learningFactoryFor, type LearningKit } from './sweepCells';
+import { CLI_WORLDS } from '../worlds/commands';
+import { loadCliLearning, type CliLearning } from './shippedAgents';
+import { hasLearningLanes } from './sweepCells';
+import { loadTfNode } from '../lib/tfNode';
+import { learningFactoryOf } from '../worlds/serving/agents/learning';
+import { readShippedAgents } from '../worlds/serving/cli/shippedLibrary';
 
 /**
  * The schema is the one source of every bound (ARCHITECTURE §4): for every numeric field of
@@ -182,9 +186,12 @@ interface Finding {
   readonly problem: string;
 }
 
-let kit: LearningKit;
+let kit: CliLearning;
+/** The serving learners over every shipped agent, for the lanes run here without the command line. */
+let servingLearners: LearningFactory;
 beforeAll(async () => {
-  kit = await loadLearningKit();
+  kit = await loadCliLearning();
+  servingLearners = learningFactoryOf(await loadTfNode(), readShippedAgents());
 }, 120_000);
 
 /** Runs a scenario's lanes (all, or one) to a short end; a sweep's first and last cells, or the cell with `sweptValue`. */
@@ -199,7 +206,7 @@ function runShort(scenario: AnyScenario, lane: number | null, sweptValue?: { axi
         if (lane === null || lane === i) run.runToEnd();
       });
     } else {
-      runServingShort(plain, lane, learningFactoryFor(plain, kit));
+      runServingShort(plain, lane, hasLearningLanes(plain) ? servingLearners : undefined);
     }
   }
 }
@@ -233,7 +240,7 @@ async function cliRun(doc: Doc): Promise<{ code: number; stderr: string }> {
     stderrIsTty: false,
     learning: kit,
   };
-  const code = await runCli(['run', 'f.json'], io);
+  const code = await runCli(['run', 'f.json'], io, CLI_WORLDS);
   return { code, stderr };
 }
 

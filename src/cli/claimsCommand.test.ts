@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { allClaims } from '../scenario/claims';
 import type { ClaimsReport } from '../scenario/claimsReport';
 import { EXIT_OK, EXIT_USAGE, needsLearning, type CliIo } from './cli';
+import { CLI_WORLDS } from '../worlds/commands';
 import { runCliInMemory } from './testing/memoryIo';
 
 const cli = (args: string[], extra: Partial<CliIo> = {}) => runCliInMemory(args, () => extra);
@@ -69,12 +70,12 @@ describe('claims', () => {
 
   it('loads TensorFlow.js only when a chosen claim trains learners', () => {
     const io = { stdout: () => {}, stderr: () => {}, readFile: () => null, writeFile: () => {}, stderrIsTty: false } satisfies CliIo;
-    expect(needsLearning(['claims', '--paper', 'odin'], io)).toBe(false);
-    expect(needsLearning(['claims', '--skip-learning'], io)).toBe(false);
-    expect(needsLearning(['claims', '--claim', 'bcedge-fig14-predictor-slo'], io)).toBe(true);
-    expect(needsLearning(['claims'], io)).toBe(allClaims().some((c) => c.learns));
-    expect(needsLearning(['claims', '--claim', 'bcedge-fig14-predictor-slo', '--shard', '0/2'], io)).toBe(true);
-    expect(needsLearning(['claims', 'merge', 'a.json'], io)).toBe(false);
+    expect(needsLearning(['claims', '--paper', 'odin'], io, CLI_WORLDS)).toBe(false);
+    expect(needsLearning(['claims', '--skip-learning'], io, CLI_WORLDS)).toBe(false);
+    expect(needsLearning(['claims', '--claim', 'bcedge-fig14-predictor-slo'], io, CLI_WORLDS)).toBe(true);
+    expect(needsLearning(['claims'], io, CLI_WORLDS)).toBe(allClaims().some((c) => c.learns));
+    expect(needsLearning(['claims', '--claim', 'bcedge-fig14-predictor-slo', '--shard', '0/2'], io, CLI_WORLDS)).toBe(true);
+    expect(needsLearning(['claims', 'merge', 'a.json'], io, CLI_WORLDS)).toBe(false);
   });
 
   it('records the learning rows’ length and seeds in the provenance, the registry’s by default', async () => {

@@ -1,28 +1,25 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AgentFile } from '../worlds/serving/agents/learner';
-import type { AgentLibrary } from '../worlds/serving/agents/registry';
 import { loadTfNode } from '../lib/tfNode';
 import { LEARNING_SCHEDULER_IDS } from '../worlds/serving/schedulers/registry';
+import { readShippedAgent } from './shippedAgents';
 import { DEFAULT_SERVING_ASSUMPTIONS } from '../worlds/serving/engine/assumptions';
 import { parseAnyScenario } from '../scenario/parse';
 import { findPreset, allPresets } from '../scenario/presets';
 import { servingAssumptionsOf } from '../worlds/serving/scenario/servingRunner';
 import { EXIT_OK, EXIT_USAGE, needsLearning, type CliIo } from './cli';
+import { CLI_WORLDS } from '../worlds/commands';
+import { commandName, programCommands } from './commands/index';
 import { runCliInMemory } from './testing/memoryIo';
 import { checkRunCost } from './options';
 import type { PipelineScenario } from '../worlds/pipeline/schema';
 
-/** tfjs and the shipped agents, as main.ts gives them to `runCli` for learning lanes. */
+/** tfjs and the shipped agents of the learning schedulers (not their fixed-slot ones), as main.ts gives them to `runCli` for learning lanes. */
 let learning: CliIo['learning'];
 beforeAll(async () => {
-  const agents: AgentLibrary = {};
-  for (const id of LEARNING_SCHEDULER_IDS) {
-    const path = `public/agents/${id}.json`;
-    if (existsSync(path)) agents[id] = JSON.parse(readFileSync(path, 'utf8')) as AgentFile;
-  }
-  learning = { tf: await loadTfNode(), agents };
+  const ids: readonly string[] = LEARNING_SCHEDULER_IDS;
+  learning = { tf: await loadTfNode(), agent: async (key) => (ids.includes(key) ? readShippedAgent(key) : undefined) };
 });
 
 const cli = (args: string[], files: Record<string, string> = {}, withLearning = true, extra: Partial<CliIo> = {}) =>
@@ -287,11 +284,11 @@ describe('npm run sim', () => {
 
   it('loads tfjs only for learning lanes and `train`', async () => {
     const io: CliIo = { stdout: () => undefined, stderr: () => undefined, readFile: () => null, writeFile: () => undefined, stderrIsTty: false };
-    expect(needsLearning(['presets'], io)).toBe(false);
-    expect(needsLearning(['run', 'default'], io)).toBe(false);
-    expect(needsLearning(['run', 'serving-default'], io)).toBe(true);
-    expect(needsLearning(['run', 'serving-default', '--set', 'serving.lanes=[{"scheduler":"fixed"}]'], io)).toBe(false);
-    expect(needsLearning(['train', 'bcedge-fig10-convergence'], io)).toBe(true);
+    expect(needsLearning(['presets'], io, CLI_WORLDS)).toBe(false);
+    expect(needsLearning(['run', 'default'], io, CLI_WORLDS)).toBe(false);
+    expect(needsLearning(['run', 'serving-default'], io, CLI_WORLDS)).toBe(true);
+    expect(needsLearning(['run', 'serving-default', '--set', 'serving.lanes=[{"scheduler":"fixed"}]'], io, CLI_WORLDS)).toBe(false);
+    expect(needsLearning(['train', 'bcedge-fig10-convergence'], io, CLI_WORLDS)).toBe(true);
   });
 
   it('trains a learning lane, saves an agent that loads, and reports its curve', async () => {
@@ -440,6 +437,19 @@ describe('the command line is parsed by commander', () => {
     const { code, stdout } = await cli(['--help']);
     expect(code).toBe(EXIT_OK);
     for (const command of ['run', 'sweep', 'train', 'presets', 'profile']) expect(stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+  });
+
+  it("lists each world's commands after the kit's command it names, in the order of the command line's list", async () => {
+    const { stdout } = await cli(['--help']);
+    const listed = [...stdout.matchAll(/^ {2}([a-z-]+) /gm)].map((m) => m[1]);
+    expect(listed).toEqual(['run', 'sweep', 'merge', 'train', 'learn-check', 'reward-check', 'presets', 'profile', 'measure', 'real', 'claims', 'help']);
+    // Without the worlds' list the program has the kit's commands only.
+    expect(programCommands([]).map(commandName)).toEqual(['run', 'sweep', 'merge', 'presets', 'claims']);
+  });
+
+  it("refuses a world's command that names no command of the kit to be listed after (a bug of that world)", () => {
+    const stray = { ...CLI_WORLDS[0]!.commands[0]!, listedAfter: 'nothing' };
+    expect(() => programCommands([{ commands: [stray] }])).toThrow(/listed after "nothing", which is not a command of the kit/);
   });
 
   it.each([

@@ -1,4 +1,5 @@
-import type { CliCommand } from './command';
+import type { CliCommand, CliWorld } from './command';
+import { programCommands } from './commands/index';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type CliIo } from './io';
 import { asUsageError, buildProgram } from './program';
 
@@ -6,16 +7,22 @@ export { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type CliIo, type PathKin
 export { applySet } from './scenarioInput';
 
 /**
- * The command line of ARCHITECTURE §5. Resolves to the exit code: 0 on success, 2 on invalid input
- * (with a message naming the field, option or file on stderr and nothing on stdout), 1 on a
- * bug (never on any input: the hostile-input suite, hostile.test.ts, holds it to that).
+ * The command line of ARCHITECTURE §5, with the kit's commands and those of `worlds` (the command
+ * line's list, `src/worlds/commands.ts`, which main.ts hands over). Resolves to the exit code: 0 on
+ * success, 2 on invalid input (with a message naming the field, option or file on stderr and
+ * nothing on stdout), 1 on a bug (never on any input: the hostile-input suite, hostile.test.ts,
+ * holds it to that).
  */
-export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(args: readonly string[], io: CliIo, worlds: readonly CliWorld[]): Promise<number> {
   let code = EXIT_OK;
   try {
-    const program = buildProgram(io, async (command, positional, options) => {
-      code = await command.run(positional, options, io);
-    });
+    const program = buildProgram(
+      io,
+      async (command, positional, options) => {
+        code = await command.run(positional, options, io);
+      },
+      programCommands(worlds),
+    );
     await program.parseAsync([...args], { from: 'user' });
     return code;
   } catch (error) {
@@ -33,17 +40,18 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
 }
 
 /**
- * Whether the command line needs TensorFlow.js: `train`, or `run`/`sweep` of a serving
- * scenario with a learning lane. False on any error (runCli then reports it).
+ * Whether the command line needs TensorFlow.js: a command that says so for these arguments
+ * (`run`/`sweep` of a scenario with a learning lane, a world's training or real run). False on
+ * any error (runCli then reports it).
  */
-export function needsLearning(args: readonly string[], io: CliIo): boolean {
+export function needsLearning(args: readonly string[], io: CliIo, worlds: readonly CliWorld[]): boolean {
   let needed = false;
   const quiet = { stdout: () => undefined, stderr: () => undefined };
   try {
     const probe = (command: CliCommand, positional: readonly (string | undefined)[], options: Record<string, unknown>): void => {
       needed = command.needsLearning?.(positional, options, io) ?? false;
     };
-    buildProgram(quiet, probe).parse([...args], { from: 'user' });
+    buildProgram(quiet, probe, programCommands(worlds)).parse([...args], { from: 'user' });
   } catch {
     return false;
   }

@@ -6,6 +6,7 @@ import { estimateRunCost } from '../scenario/cost';
 import { parseAnyScenario } from '../scenario/parse';
 import { findPreset } from '../scenario/presets';
 import { EXIT_OK, EXIT_USAGE, runCli, type CliIo } from './cli';
+import { CLI_WORLDS } from '../worlds/commands';
 import { applySet } from './scenarioInput';
 
 /**
@@ -16,7 +17,7 @@ import { applySet } from './scenarioInput';
 
 let learning: CliIo['learning'];
 beforeAll(async () => {
-  learning = { tf: await loadTfNode(), agents: {} };
+  learning = { tf: await loadTfNode(), agent: async () => undefined };
 });
 
 const smallPipeline = (() => {
@@ -107,7 +108,7 @@ describe('hostile command lines (fast-check)', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(token, { maxLength: 8 }), async (args) => {
         const { cliIo, out } = io(FILES);
-        const code = await runCli(args, cliIo);
+        const code = await runCli(args, cliIo, CLI_WORLDS);
         expectContract(code, out, args);
       }),
       { numRuns: runs(250) },
@@ -175,7 +176,7 @@ describe('hostile scenario documents (fast-check)', () => {
         fc.pre(!parsed.ok || estimateRunCost(parsed.scenario).laneEvents < 2e5);
         const args = ['run', 'f.json', '--format', format];
         const { cliIo, out } = io({ ...FILES, 'f.json': text });
-        const code = await runCli(args, cliIo);
+        const code = await runCli(args, cliIo, CLI_WORLDS);
         expectContract(code, out, args);
         if (text === 'undefined') {
           // The whole document was removed: the file is not JSON, and the message names the file.
@@ -196,7 +197,7 @@ describe('hostile scenario documents (fast-check)', () => {
     document.serving.assumptions['oomRecoveryMs'] = 0;
     const args = ['run', 'f.json'];
     const { cliIo, out } = io({ ...FILES, 'f.json': JSON.stringify(document) });
-    const code = await runCli(args, cliIo);
+    const code = await runCli(args, cliIo, CLI_WORLDS);
     expectContract(code, out, args);
     expect(code).toBe(EXIT_USAGE);
     expect(out.stderr).toBe('error: serving.assumptions.oomRecoveryMs: must be a number above 0 and at most 60000, got 0\n');

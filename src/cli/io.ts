@@ -1,5 +1,4 @@
-import type { AgentLibrary } from '../worlds/serving/agents/registry';
-import type { Tf } from '../lib/tf';
+import type { CliLearning } from './shippedAgents';
 import type { Progress } from './sweepProgress';
 
 /** What is at a path on disk (output paths are checked before any work starts). */
@@ -23,10 +22,11 @@ export interface CliIo {
   pathKind?(path: string): PathKind;
   canWriteInto?(directory: string): boolean;
   /**
-   * TensorFlow.js and the saved agents, present when the command needs the learning
-   * schedulers (main.ts loads them when `needsLearning` says so: tfjs is not cheap to load).
+   * TensorFlow.js and the shipped agents, present when the command needs them (a world's
+   * learners, a real run's layers; main.ts loads them when `needsLearning` says so: tfjs is not
+   * cheap to load).
    */
-  readonly learning?: { readonly tf: Tf; readonly agents: AgentLibrary };
+  readonly learning?: CliLearning;
   /** The environment: a batch engine's shard index (sweep); none in tests unless given. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** A progress bar of cells (main.ts gives one only when stderr is a terminal). */

@@ -2,11 +2,10 @@
 import '../worlds';
 import { accessSync, constants, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { CLI_WORLDS } from '../worlds/commands';
 import { needsLearning, runCli, type CliIo } from './cli';
-import { loadLearningKit } from './shippedAgents';
+import { loadCliLearning } from './shippedAgents';
 import { terminalProgress } from './sweepProgress';
-import { useSearchEvaluator } from '../worlds/serving/schedulers/reference';
-import { openSearchThreads } from './searchThreads';
 
 const args = process.argv.slice(2);
 const io: CliIo = {
@@ -36,8 +35,8 @@ const io: CliIo = {
   env: process.env,
   ...(process.stderr.isTTY === true ? { createProgress: terminalProgress } : {}),
 };
-// The reference lanes' searches share their evaluations out over every core (searchThreads.ts; the threads start at a search's first batch).
-if (availableParallelism() > 1) useSearchEvaluator(openSearchThreads(availableParallelism() - 1));
+// Each world sets up what its runs use of the other cores (the serving world's reference searches).
+for (const world of CLI_WORLDS) world.start?.(availableParallelism() - 1);
 // tfjs only when a learning scheduler runs: `presets` or a pipeline run stay quick.
-const learning = needsLearning(args, io) ? await loadLearningKit() : undefined;
-process.exitCode = await runCli(args, learning === undefined ? io : { ...io, learning });
+const learning = needsLearning(args, io, CLI_WORLDS) ? await loadCliLearning() : undefined;
+process.exitCode = await runCli(args, learning === undefined ? io : { ...io, learning }, CLI_WORLDS);

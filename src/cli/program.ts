@@ -1,6 +1,5 @@
 import { Command, CommanderError } from 'commander';
 import type { CliCommand } from './command';
-import { COMMANDS } from './commands/index';
 import { UsageError, type CliIo } from './io';
 
 /** How the documented command is typed (README: the `bin` entry keeps npm's banner off stdout). */
@@ -10,11 +9,11 @@ export const PROGRAM_NAME = 'interference-lab';
 export type CommandAction = (command: CliCommand, args: readonly (string | undefined)[], options: Record<string, unknown>) => void | Promise<void>;
 
 /**
- * The commander program over `COMMANDS`. commander reads the arguments and writes `--help`;
- * its errors come back as CommanderError (exitOverride) and are reworded by
- * `commanderUsageMessage` in the house form `--flag: problem`.
+ * The commander program over `commands` (`programCommands`: the kit's and the worlds').
+ * commander reads the arguments and writes `--help`; its errors come back as CommanderError
+ * (exitOverride) and are reworded by `commanderUsageMessage` in the house form `--flag: problem`.
  */
-export function buildProgram(io: Pick<CliIo, 'stdout' | 'stderr'>, action: CommandAction, commands: readonly CliCommand[] = COMMANDS): Command {
+export function buildProgram(io: Pick<CliIo, 'stdout' | 'stderr'>, action: CommandAction, commands: readonly CliCommand[]): Command {
   const program = new Command(PROGRAM_NAME)
     .usage('<command> [options]')
     .description('Interference Lab on the command line: the same engine, scenarios and numbers as the page (ODIN and BCEdge).')

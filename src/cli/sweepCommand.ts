@@ -1,7 +1,7 @@
 import { PIPELINE_LIMITS, type AnyScenario } from '../scenario/schema';
 import { sweepCells, sweepCombinations, SWEEP_LIMITS, type SweepCell } from '../scenario/sweep';
 import { mergeShards, resolveShard, shardCells, shardDocument } from './shards';
-import { learningFactoryFor } from './sweepCells';
+import { learningFor } from './sweepCells';
 import { csvRows, runCell, runReport, sweepReport, type CellOutcome, type ResultRow } from '../scenario/sweepReport';
 import { autoWorkers, runCellsOnPool } from './sweepPool';
 import { UsageError, type CliIo } from './io';
@@ -27,8 +27,8 @@ function emit(io: CliIo, options: SweepOptions, json: unknown, rows: readonly Re
   writeResult(io, options, json, rows);
 }
 
-function inThisThread(scenario: AnyScenario, cells: readonly SweepCell[], io: CliIo, onCell: (done: number) => void): CellOutcome[] {
-  const learning = learningFactoryFor(scenario, io.learning);
+async function inThisThread(scenario: AnyScenario, cells: readonly SweepCell[], io: CliIo, onCell: (done: number) => void): Promise<CellOutcome[]> {
+  const learning = await learningFor(scenario, cells, io.learning);
   return cells.map((cell, i) => {
     const outcome = runCell(scenario, cell, () => performance.now(), learning);
     onCell(i + 1);
@@ -37,8 +37,8 @@ function inThisThread(scenario: AnyScenario, cells: readonly SweepCell[], io: Cl
 }
 
 /** `run`: every axis combination and lane once, for the scenario's seed. */
-export function commandRun(scenario: AnyScenario, options: SweepOptions, io: CliIo): number {
-  const outcomes = inThisThread(scenario, sweepCells(scenario, [scenario.seed]), io, () => {});
+export async function commandRun(scenario: AnyScenario, options: SweepOptions, io: CliIo): Promise<number> {
+  const outcomes = await inThisThread(scenario, sweepCells(scenario, [scenario.seed]), io, () => {});
   const report = runReport(scenario, outcomes) as { results: ResultRow[] };
   emit(io, options, report, csvRows(report.results));
   return 0;
@@ -48,7 +48,7 @@ export function commandRun(scenario: AnyScenario, options: SweepOptions, io: Cli
  * `sweep`: every cell (axis values × seeds) of the scenario, or a shard's share of them, in
  * this thread or on a pool of worker threads; prints the report (or the shard document).
  */
-export function commandSweep(scenario: AnyScenario, options: SweepOptions, io: CliIo): number | Promise<number> {
+export function commandSweep(scenario: AnyScenario, options: SweepOptions, io: CliIo): Promise<number> {
   const count = options.seeds ?? scenario.sweep?.seeds ?? DEFAULT_SWEEP_SEEDS;
   if (scenario.seed + count - 1 > PIPELINE_LIMITS.seed.max) throw new UsageError(`--seeds: seeds would pass ${PIPELINE_LIMITS.seed.max}`);
   const combinations = sweepCombinations(scenario).length;
@@ -72,15 +72,8 @@ export function commandSweep(scenario: AnyScenario, options: SweepOptions, io: C
     return 0;
   };
   const onCell = (done: number) => progress?.update(done);
-  if (workers === 1) {
-    try {
-      return finish(inThisThread(scenario, mine, io, onCell));
-    } catch (error) {
-      progress?.stop();
-      throw error;
-    }
-  }
-  return runCellsOnPool(scenario, seeds, mine, workers, onCell).then(finish, (error: unknown) => {
+  const outcomes = workers === 1 ? inThisThread(scenario, mine, io, onCell) : runCellsOnPool(scenario, seeds, mine, workers, onCell);
+  return outcomes.then(finish, (error: unknown) => {
     progress?.stop();
     throw error;
   });

@@ -1,12 +1,11 @@
 // The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
 import '../worlds';
 import workerpool from 'workerpool';
-import type { LearningFactory } from '../worlds/serving/schedulers/registry';
 import { parseAnyScenario } from '../scenario/parse';
 import { formatErrors, type AnyScenario } from '../scenario/schema';
 import { sweepCells, type SweepCell } from '../scenario/sweep';
-import { loadLearningKit } from './shippedAgents';
-import { hasLearningLanes, learningFactoryFor } from './sweepCells';
+import { loadCliLearning } from './shippedAgents';
+import { hasLearningLanes, learningFor } from './sweepCells';
 import { runCell, type CellOutcome } from '../scenario/sweepReport';
 
 /**
@@ -14,7 +13,7 @@ import { runCell, type CellOutcome } from '../scenario/sweepReport';
  * as JSON and is validated here as at any door; its cells are rebuilt from it, so a cell
  * index means the same cell in every thread and process.
  */
-let current: { json: string; seeds: string; scenario: AnyScenario; cells: SweepCell[]; learning: LearningFactory | undefined } | null = null;
+let current: { json: string; seeds: string; scenario: AnyScenario; cells: SweepCell[]; learning: unknown } | null = null;
 
 async function prepare(scenarioJson: string, seeds: readonly number[]) {
   const seedsJson = JSON.stringify(seeds);
@@ -22,8 +21,9 @@ async function prepare(scenarioJson: string, seeds: readonly number[]) {
   const parsed = parseAnyScenario(JSON.parse(scenarioJson));
   if (!parsed.ok) throw new Error(formatErrors(parsed.errors));
   // tfjs only in threads whose scenario has a learning lane; each cell builds its own agent.
-  const learning = hasLearningLanes(parsed.scenario) ? learningFactoryFor(parsed.scenario, await loadLearningKit()) : undefined;
-  current = { json: scenarioJson, seeds: seedsJson, scenario: parsed.scenario, cells: sweepCells(parsed.scenario, seeds), learning };
+  const cells = sweepCells(parsed.scenario, seeds);
+  const learning = hasLearningLanes(parsed.scenario) ? await learningFor(parsed.scenario, cells, await loadCliLearning()) : undefined;
+  current = { json: scenarioJson, seeds: seedsJson, scenario: parsed.scenario, cells, learning };
   return current;
 }
 

@@ -1,17 +1,9 @@
 import { toCsv } from '../scenario/csv';
 import type { AnyScenario } from '../scenario/schema';
-import type { ServingScenario } from '../worlds/serving/schema';
-import type { LearningFactoryOptions } from '../worlds/serving/agents/registry';
-import type { LearningFactory } from '../worlds/serving/schedulers/registry';
 import type { CliIo } from './io';
-import { hasLearningLanes, learningFactoryFor } from './sweepCells';
+import { hasLearningLanes } from './sweepCells';
 import type { OutputFormat } from './options';
 import { writeOutput } from './outputPath';
-
-/** The learning factory for a serving scenario with learning lanes (undefined when it has none). */
-export function learningFactory(scenario: ServingScenario, io: CliIo, options: LearningFactoryOptions = {}): LearningFactory | undefined {
-  return learningFactoryFor(scenario, io.learning, options);
-}
 
 /** Whether a scenario runs a learning scheduler (tfjs must be loaded for it). */
 export function hasLearningLane(scenario: AnyScenario): boolean {

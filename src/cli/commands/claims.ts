@@ -13,7 +13,7 @@ import { UsageError, type CliIo } from '../io';
 import { choiceOption, integerOption } from '../options';
 import { checkOutputPath, writeOutput } from '../outputPath';
 import { resolveShard } from '../shards';
-import { learningFactoryFor } from '../sweepCells';
+import { learningFor } from '../sweepCells';
 import { papers } from '../../kit/worlds';
 import { parseShards, parseWorkers } from '../sweepCommand';
 import { autoWorkers, openSweepPool } from '../sweepPool';
@@ -175,7 +175,7 @@ async function withCells<T>(workers: number, io: CliIo, label: string, work: (ru
   const runCells: RunSomeCells =
     pool === null
       ? async (scenario, cellSeeds, cells, onCell) => {
-          const learning = learningFactoryFor(scenario, io.learning);
+          const learning = await learningFor(scenario, cells, io.learning);
           return cells.map((cell, i) => {
             const outcome = runCell(scenario, cell, () => performance.now(), learning);
             onCell?.(i + 1);

@@ -1,7 +1,8 @@
+import { CLI_WORLDS } from '../../worlds/commands';
 import { runCli, type CliIo } from '../cli';
 
 /**
- * Runs the command line on an in-memory IO (the command tests' way): what it prints and the
+ * Runs the command line, every world's commands included, on an in-memory IO (the command tests' way): what it prints and the
  * files it writes are captured; `io` adds to or replaces the defaults (no file to read, no
  * folder, no TTY) and may read back what the run wrote so far.
  */
@@ -19,6 +20,6 @@ export async function runCliInMemory(
     writeFile: (p, t) => (written[p] = t),
     stderrIsTty: false,
     ...io(written),
-  });
+  }, CLI_WORLDS);
   return { code, stdout, stderr, written };
 }

@@ -1,7 +1,7 @@
 /**
  * The body of one hog (ARCHITECTURE §2), as iBench's CPU and memBW benchmarks stress a
  * core (ODIN §4.1): an endless loop that reports its own work rate. It runs in a Web
- * Worker (src/worlds/pipeline/worker/hogWorker.ts) or a Node worker thread (src/cli/hogThreads.ts) and is
+ * Worker (src/worlds/pipeline/worker/hogWorker.ts) or a Node worker thread (src/worlds/pipeline/cli/hogThreads.ts) and is
  * stopped by terminating that worker: a busy loop never reads messages.
  *
  * Self-contained on purpose: Node starts it from its source text (`runHog.toString()`),

@@ -1,7 +1,7 @@
 import type { Tf } from '../../../lib/tf';
 import type { AgentFile } from './learner';
 import { createLatencyPredictor } from './predictorAdapter';
-import { agentKeyOf, createLearningFactory, type AgentKey, type AgentLibrary } from './registry';
+import { agentKeyOf, createLearningFactory, type AgentKey, type AgentLibrary, type LearningFactoryOptions } from './registry';
 import type { ServingScenario } from '../schema';
 import { isLearningScheduler, type LearningFactory, type LearningSchedulerId } from '../schedulers/registry';
 
@@ -21,14 +21,17 @@ export function wantedAgents(scenarios: readonly ServingScenario[]): AgentKey[] 
   return [...new Set(keys)];
 }
 
-/** The learning factory over `tf` with these shipped agents and the latency predictor. */
-export function learningFactoryOf(tf: Tf, library: AgentLibrary): LearningFactory {
-  return createLearningFactory(tf, { agents: library, predictor: (context) => createLatencyPredictor(tf, context) });
+/**
+ * The learning factory over `tf` with these shipped agents and the latency predictor; `options`
+ * adds to or replaces them (the command line's `train` watches what it builds and trains in lockstep).
+ */
+export function learningFactoryOf(tf: Tf, library: AgentLibrary, options: LearningFactoryOptions = {}): LearningFactory {
+  return createLearningFactory(tf, { agents: library, predictor: (context) => createLatencyPredictor(tf, context), ...options });
 }
 
 /** The learning factory for these scenarios, each shipped agent they start from fetched by `agent` (a shipped agent's JSON). */
-export async function servingLearning(tf: Tf, agent: (key: AgentKey) => Promise<unknown>, scenarios: readonly ServingScenario[]): Promise<LearningFactory> {
+export async function servingLearning(tf: Tf, agent: (key: AgentKey) => Promise<unknown>, scenarios: readonly ServingScenario[], options: LearningFactoryOptions = {}): Promise<LearningFactory> {
   const library: AgentLibrary = {};
   await Promise.all(wantedAgents(scenarios).map(async (id) => (library[id] = (await agent(id)) as AgentFile)));
-  return learningFactoryOf(tf, library);
+  return learningFactoryOf(tf, library, options);
 }

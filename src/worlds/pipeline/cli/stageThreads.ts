@@ -4,8 +4,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { StagePort } from '../worlds/pipeline/measure/realPipeline/pipeline';
-import type { StageReply } from '../worlds/pipeline/measure/realPipeline/protocol';
+import type { StagePort } from '../measure/realPipeline/pipeline';
+import type { StageReply } from '../measure/realPipeline/protocol';
 
 const STAGE_SCRIPT = fileURLToPath(new URL('./stageWorker.mjs', import.meta.url));
 

@@ -5,9 +5,9 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
-import { loadTfNode } from '../lib/tfNode';
-import type { StageRequest } from '../worlds/pipeline/measure/realPipeline/protocol';
-import { serveStage } from '../worlds/pipeline/measure/realPipeline/stage';
+import { loadTfNode } from '../../../lib/tfNode';
+import type { StageRequest } from '../measure/realPipeline/protocol';
+import { serveStage } from '../measure/realPipeline/stage';
 
 const port = parentPort;
 if (port === null) throw new Error('stageWorker.ts runs as a worker thread');

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ServingRunSpec } from '../worlds/serving/engine/spec';
-import { runSearch, fixedInHindsightSearch, fixedPerPhaseSearch, useSearchEvaluator, type ReferenceSearchParams } from '../worlds/serving/schedulers/reference';
+import type { ServingRunSpec } from '../engine/spec';
+import { runSearch, fixedInHindsightSearch, fixedPerPhaseSearch, useSearchEvaluator, type ReferenceSearchParams } from '../schedulers/reference';
 import { openSearchThreads } from './searchThreads';
-import { changingServingWorld } from '../testing/changingServingWorld';
+import { changingServingWorld } from '../../../testing/changingServingWorld';
 
 // A small world that changes: a load step, a tenant from 25 to 35 s, a service starting.
 const spec: ServingRunSpec = changingServingWorld(40_000, [25_000, 35_000]);

@@ -1,19 +1,20 @@
-import { isScenarioOf } from '../../kit/world';
-import { servingWorld } from '../../worlds/serving/world';
-import type { LearningScheduler } from '../../worlds/serving/agents/learningScheduler';
-import { ServingRun } from '../../worlds/serving/engine/simulation';
-import { findPreset } from '../../scenario/presets';
-import type { ServingScenario } from '../../worlds/serving/schema';
-import { buildServingSpec, deviceCopiesOf, servingAssumptionsOf, servingLaneParameters } from '../../worlds/serving/scenario/servingRunner';
-import { isLearningScheduler, SERVING_SCHEDULERS, servingSchedulerContext, type LearningSchedulerId, type ServingSchedulerContext } from '../../worlds/serving/schedulers/registry';
-import type { CliCommand } from '../command';
-import { EXIT_OK, UsageError, type CliIo } from '../io';
-import { addSetOption, integerOption, repeatable } from '../options';
-import { checkOutputPath, writeOutput } from '../outputPath';
-import { loadScenario } from '../scenarioInput';
-import { learningFactory, progress } from '../worldRunner';
-import { Lockstep } from '../../worlds/serving/agents/lockstep';
-import { createLatencyPredictor } from '../../worlds/serving/agents/predictorAdapter';
+import { isScenarioOf } from '../../../../kit/world';
+import { servingWorld } from '../../world';
+import type { LearningScheduler } from '../../agents/learningScheduler';
+import { ServingRun } from '../../engine/simulation';
+import { findPreset } from '../../../../scenario/presets';
+import type { ServingScenario } from '../../schema';
+import { buildServingSpec, deviceCopiesOf, servingAssumptionsOf, servingLaneParameters } from '../../scenario/servingRunner';
+import { isLearningScheduler, SERVING_SCHEDULERS, servingSchedulerContext, type LearningSchedulerId, type ServingSchedulerContext } from '../../schedulers/registry';
+import type { WorldCommand } from '../../../../cli/command';
+import { EXIT_OK, UsageError, type CliIo } from '../../../../cli/io';
+import { addSetOption, integerOption, repeatable } from '../../../../cli/options';
+import { checkOutputPath, writeOutput } from '../../../../cli/outputPath';
+import { loadScenario } from '../../../../cli/scenarioInput';
+import { progress } from '../../../../cli/worldRunner';
+import { servingLearning } from '../../agents/learning';
+import { Lockstep } from '../../agents/lockstep';
+import { createLatencyPredictor } from '../../agents/predictorAdapter';
 import { mainThreadEnvironments, TrainThread, type FinishOutcome, type SlotOutcome } from '../trainThreads';
 
 export const MAX_TRAIN_SLOTS = 1_000_000;
@@ -47,8 +48,9 @@ interface TrainOptions {
  * transition spanning two. The minibatch is the lane's `minibatch` parameter (512 in the
  * paper: `--set serving.lanes[0].params.minibatch=512`).
  */
-export const trainCommand: CliCommand = {
+export const trainCommand: WorldCommand = {
   usage: 'train [scenario]',
+  listedAfter: 'merge',
   summary: "train the scenario's learning lanes (bcedge, tac, ppo, ddqn) from scratch and save the agents",
   configure(command) {
     command
@@ -109,10 +111,11 @@ export const trainCommand: CliCommand = {
       const id = lane.scheduler as LearningSchedulerId;
       const built: LearningScheduler[] = [];
       const lockstep = envs > 1 ? new Lockstep() : undefined;
+      if (io.learning === undefined) throw new Error('this scenario has learning lanes but TensorFlow.js was not loaded (needsLearning)');
+      const { tf } = io.learning;
       // The predictor's online error figures are the lane's report, which train does not print: not computed (the same agent, sooner).
-      const tf = io.learning?.tf;
-      const predictor = tf === undefined ? {} : { predictor: (context: ServingSchedulerContext) => createLatencyPredictor(tf, context, { onlineErrors: false }) };
-      const factory = learningFactory(trainScenario, io, { ...predictor, onCreate: (scheduler) => built.push(scheduler), ...(lockstep === undefined ? {} : { lockstep }) })!;
+      const predictor = (context: ServingSchedulerContext) => createLatencyPredictor(tf, context, { onlineErrors: false });
+      const factory = await servingLearning(tf, io.learning.agent, [trainScenario], { predictor, onCreate: (scheduler) => built.push(scheduler), ...(lockstep === undefined ? {} : { lockstep }) });
       const params = { ...servingLaneParameters(lane), train: 1, explore: 1, pretrained: 0 };
       // Under --threads 2 this thread steps environments 0 … mainEnvs − 1 and the training thread the others (trainThreads.ts).
       const mainEnvs = threads > 1 ? mainThreadEnvironments(envs) : envs;

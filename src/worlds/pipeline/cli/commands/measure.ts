@@ -1,11 +1,11 @@
 import { Option } from 'commander';
-import { MODEL_IDS } from '../../worlds/pipeline/engine/profiles/types';
-import type { CliCommand } from '../command';
+import { MODEL_IDS } from '../../engine/profiles/types';
+import type { WorldCommand } from '../../../../cli/command';
 import { defaultHogBufferMiB, nodeCores, nodeRuntime, spawnNodeHog } from '../hogThreads';
-import { EXIT_OK } from '../io';
+import { EXIT_OK } from '../../../../cli/io';
 import { cancelledExit, measureModel, measureToJson, parseModes } from '../measureModel';
-import { addHogOptions, addOutOption, choiceOption, integerOption } from '../options';
-import { checkOutputPath, writeOutput } from '../outputPath';
+import { addHogOptions, addOutOption, choiceOption, integerOption } from '../../../../cli/options';
+import { checkOutputPath, writeOutput } from '../../../../cli/outputPath';
 
 interface MeasureOptions {
   readonly modes?: string;
@@ -16,9 +16,10 @@ interface MeasureOptions {
   readonly cores?: number;
 }
 
-/** `measure <model>`: a layer-time database measured on this machine (ARCHITECTURE §5; the work is in ../measure.ts). */
-export const measureCommand: CliCommand = {
+/** `measure <model>`: a layer-time database measured on this machine (ARCHITECTURE §5; the work is in ../measureModel.ts). */
+export const measureCommand: WorldCommand = {
   usage: 'measure [model]',
+  listedAfter: 'presets',
   summary: `measure the layer-time database of ${MODEL_IDS.join(', ')} on this machine (tfjs layers beside CPU and memBW hogs)`,
   configure(command) {
     command.option('--modes <list>', 'modes to measure, e.g. A,E,I (A is always measured; default: A–L)');

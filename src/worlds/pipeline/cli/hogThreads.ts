@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { runHog, type HogConfig, type HogReport } from '../worlds/pipeline/measure/hogLoop';
-import type { SpawnHog } from '../worlds/pipeline/measure/hogs';
+import { runHog, type HogConfig, type HogReport } from '../measure/hogLoop';
+import type { SpawnHog } from '../measure/hogs';
 
 /** The thread's program: `runHog` with the worker's data, posting to the parent. */
 const SOURCE = `

@@ -1,17 +1,17 @@
 /**
  * The work of `measure <model> [--modes A,B,F] [--repeats N] [--size 224|112] [--out FILE]`
- * (ARCHITECTURE §5; registered in commands/measure.ts): times the model's real tfjs units
+ * (ARCHITECTURE §5; registered in commands/measure.ts, beside it): times the model's real tfjs units
  * alone and beside the hogs of each mode on this machine and writes the database in the
  * scenario's embedded-database format (JSON, with its measurement record), with a
  * progress bar on a terminal.
  */
 import { SingleBar } from 'cli-progress';
-import type { Tf } from '../lib/tf';
-import { MODE_IDS, MODEL_IDS, type ModeId, type ModelId } from '../worlds/pipeline/engine/profiles/types';
-import type { SpawnHog } from '../worlds/pipeline/measure/hogs';
-import { measureDatabase, modesToMeasure, type MeasureEnvironment } from '../worlds/pipeline/measure/runner';
-import { databaseToJson } from '../worlds/pipeline/scenario/databaseFile';
-import { EXIT_FAILURE, EXIT_OK, UsageError } from './io';
+import type { Tf } from '../../../lib/tf';
+import { MODE_IDS, MODEL_IDS, type ModeId, type ModelId } from '../engine/profiles/types';
+import type { SpawnHog } from '../measure/hogs';
+import { measureDatabase, modesToMeasure, type MeasureEnvironment } from '../measure/runner';
+import { databaseToJson } from '../scenario/databaseFile';
+import { EXIT_FAILURE, EXIT_OK, UsageError } from '../../../cli/io';
 
 /** Parsed arguments of `measure`. */
 export interface MeasureArgs {

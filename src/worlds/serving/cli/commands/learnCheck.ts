@@ -1,13 +1,14 @@
-import { isScenarioOf } from '../../kit/world';
-import { servingWorld } from '../../worlds/serving/world';
-import { learnCheck, learningLanes, LEARN_CHECK_WITHIN } from '../../worlds/serving/scenario/learnCheck';
-import { rewardCheck } from '../../worlds/serving/scenario/rewardCheck';
-import { buildServingSpec } from '../../worlds/serving/scenario/servingRunner';
-import type { CliCommand } from '../command';
-import { EXIT_OK, UsageError } from '../io';
-import { addSetOption, choiceOption, integerOption } from '../options';
-import { loadScenario } from '../scenarioInput';
-import { learningFactory, progress } from '../worldRunner';
+import { hasLearningLane, isScenarioOf } from '../../../../kit/world';
+import { servingWorld } from '../../world';
+import { learnCheck, learningLanes, LEARN_CHECK_WITHIN } from '../../scenario/learnCheck';
+import { rewardCheck } from '../../scenario/rewardCheck';
+import { buildServingSpec } from '../../scenario/servingRunner';
+import type { WorldCommand } from '../../../../cli/command';
+import { EXIT_OK, UsageError } from '../../../../cli/io';
+import { addSetOption, choiceOption, integerOption } from '../../../../cli/options';
+import { loadScenario } from '../../../../cli/scenarioInput';
+import { progress } from '../../../../cli/worldRunner';
+import { servingLearning } from '../../agents/learning';
 
 /** The learners' sanity scenario (a preset): a stationary world whose optimum is known. */
 export const LEARN_CHECK_PRESET = 'learn-sanity';
@@ -25,8 +26,9 @@ interface LearnCheckOptions {
  * utility against the oracle's as exp(ΔU) − 1, the last window's gap, when it came within 5 %
  * for good, its violations and its health (ARCHITECTURE §3).
  */
-export const learnCheckCommand: CliCommand = {
+export const learnCheckCommand: WorldCommand = {
   usage: 'learn-check [scenario]',
+  listedAfter: 'merge',
   summary: 'the learners against the best fixed plan in hindsight on a stationary scenario (default learn-sanity), per window',
   configure(command) {
     command
@@ -36,15 +38,20 @@ export const learnCheckCommand: CliCommand = {
     addSetOption(command);
   },
   needsLearning: () => true,
-  run([source], rawOptions, io) {
+  async run([source], rawOptions, io) {
     const options = rawOptions as unknown as LearnCheckOptions;
     const scenario = loadScenario(source ?? LEARN_CHECK_PRESET, options.set ?? [], io);
     if (!isScenarioOf(servingWorld, scenario)) throw new UsageError('learn-check: needs a serving scenario (the learners live in the serving world)');
     const seeds = Array.from({ length: options.seeds ?? 3 }, (_, i) => i + 1);
     const windowS = options.window ?? 200;
+    let learning;
+    if (hasLearningLane(servingWorld, scenario)) {
+      if (io.learning === undefined) throw new Error('this scenario has learning lanes but TensorFlow.js was not loaded (needsLearning)');
+      learning = await servingLearning(io.learning.tf, io.learning.agent, [scenario]);
+    }
     let check;
     try {
-      check = learnCheck(scenario, seeds, windowS, learningFactory(scenario, io), (done, total) => progress(io, done, total));
+      check = learnCheck(scenario, seeds, windowS, learning, (done, total) => progress(io, done, total));
     } catch (error) {
       if (error instanceof RangeError && error.message.startsWith('serving.lanes')) throw new UsageError(error.message);
       throw error;
@@ -83,8 +90,9 @@ interface RewardCheckOptions {
  * the utility the summary scores; Spearman's ρ between them and where the reward ranks the
  * metric's best action (ARCHITECTURE §3).
  */
-export const rewardCheckCommand: CliCommand = {
+export const rewardCheckCommand: WorldCommand = {
   usage: 'reward-check [scenario]',
+  listedAfter: 'merge',
   summary: "does the learners' reward rank held actions as the scored utility does? (default serving-default)",
   configure(command) {
     command

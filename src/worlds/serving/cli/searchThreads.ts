@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ServingRunSnapshot } from '../worlds/serving/engine/simulation';
-import type { ServingRunSpec } from '../worlds/serving/engine/spec';
-import { evaluateJob, type EvaluationJob, type SearchEvaluator } from '../worlds/serving/schedulers/reference';
+import type { ServingRunSnapshot } from '../engine/simulation';
+import type { ServingRunSpec } from '../engine/spec';
+import { evaluateJob, type EvaluationJob, type SearchEvaluator } from '../schedulers/reference';
 
 const WORKER_SCRIPT = fileURLToPath(new URL('./searchWorker.mjs', import.meta.url));
 

@@ -1,13 +1,13 @@
-import { getDatabase } from '../../worlds/pipeline/engine/profiles/databases';
-import { formatProfileTable } from '../../worlds/pipeline/engine/profiles/format';
-import { MODEL_IDS, type LayerTimeDatabase, type ModelId } from '../../worlds/pipeline/engine/profiles/types';
-import { formatValidationErrors } from '../../worlds/pipeline/engine/profiles/validate';
-import { parseDatabaseFile } from '../../worlds/pipeline/scenario/databaseFile';
-import type { CliCommand } from '../command';
-import { EXIT_OK, UsageError, type CliIo } from '../io';
-import { addFormatOption, addOutOption, type OutputFormat } from '../options';
-import { checkOutputPath, writeOutput } from '../outputPath';
-import { emit } from '../worldRunner';
+import { getDatabase } from '../../engine/profiles/databases';
+import { formatProfileTable } from '../../engine/profiles/format';
+import { MODEL_IDS, type LayerTimeDatabase, type ModelId } from '../../engine/profiles/types';
+import { formatValidationErrors } from '../../engine/profiles/validate';
+import { parseDatabaseFile } from '../../scenario/databaseFile';
+import type { WorldCommand } from '../../../../cli/command';
+import { EXIT_OK, UsageError, type CliIo } from '../../../../cli/io';
+import { addFormatOption, addOutOption, type OutputFormat } from '../../../../cli/options';
+import { checkOutputPath, writeOutput } from '../../../../cli/outputPath';
+import { emit } from '../../../../cli/worldRunner';
 
 interface ProfileOptions {
   readonly format?: OutputFormat;
@@ -25,8 +25,9 @@ function readDatabaseFile(path: string, io: CliIo): LayerTimeDatabase {
 }
 
 /** `profile <model>`: the layer-time database, layers × modes (ms); a table unless --format is given. */
-export const profileCommand: CliCommand = {
+export const profileCommand: WorldCommand = {
   usage: 'profile [model]',
+  listedAfter: 'presets',
   summary: `print the layer-time database of ${MODEL_IDS.join(', ')} (layers × modes, ms)`,
   configure(command) {
     addFormatOption(command);

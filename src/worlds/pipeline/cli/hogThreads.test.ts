@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { startHogs } from '../worlds/pipeline/measure/hogs';
-import type { HogReport } from '../worlds/pipeline/measure/hogLoop';
+import { startHogs } from '../measure/hogs';
+import type { HogReport } from '../measure/hogLoop';
 import { spawnNodeHog } from './hogThreads';
 
 const schedule = (fn: () => void, ms: number) => void setTimeout(fn, ms);

@@ -1,23 +1,23 @@
 import { Option } from 'commander';
-import { isScenarioOf } from '../../kit/world';
-import { pipelineWorld } from '../../worlds/pipeline/world';
-import { PIPELINE_SCHEDULER_IDS } from '../../worlds/pipeline/schedulers/registry';
-import { parseDatabaseFile } from '../../worlds/pipeline/scenario/databaseFile';
-import { realRunRefusal, REAL_INPUT_SIZES, REAL_RESIDENT_BUDGET_MIB } from '../../worlds/pipeline/scenario/realPipeline';
-import type { PipelineScenario } from '../../worlds/pipeline/schema';
-import type { CliCommand } from '../command';
+import { isScenarioOf } from '../../../../kit/world';
+import { pipelineWorld } from '../../world';
+import { PIPELINE_SCHEDULER_IDS } from '../../schedulers/registry';
+import { parseDatabaseFile } from '../../scenario/databaseFile';
+import { realRunRefusal, REAL_INPUT_SIZES, REAL_RESIDENT_BUDGET_MIB } from '../../scenario/realPipeline';
+import type { PipelineScenario } from '../../schema';
+import type { WorldCommand } from '../../../../cli/command';
 import { defaultHogBufferMiB, nodeCores, nodeRuntime, spawnNodeHog } from '../hogThreads';
-import { EXIT_FAILURE, EXIT_OK, UsageError, type CliIo } from '../io';
-import { addHogOptions, addOutOption, addSetOption, choiceOption, integerOption } from '../options';
-import { checkOutputPath, writeOutput } from '../outputPath';
-import { realMarkdown, REAL_CALIBRATION_QUERIES, REAL_NOISE_SEEDS, runReal } from '../../worlds/pipeline/scenario/realRun';
-import { measureDatabase } from '../../worlds/pipeline/measure/runner';
-import { runRealPipeline } from '../../worlds/pipeline/measure/realPipeline/pipeline';
-import { loadScenario } from '../scenarioInput';
-import { commandLine, gitCommit, typedArgs } from '../provenance';
-import { machineClaimRow } from '../../worlds/pipeline/scenario/realClaim';
-import { parseClaimsReportJson } from '../../scenario/claimsReportCheck';
-import type { ClaimsReport } from '../../scenario/claimsReport';
+import { EXIT_FAILURE, EXIT_OK, UsageError, type CliIo } from '../../../../cli/io';
+import { addHogOptions, addOutOption, addSetOption, choiceOption, integerOption } from '../../../../cli/options';
+import { checkOutputPath, writeOutput } from '../../../../cli/outputPath';
+import { realMarkdown, REAL_CALIBRATION_QUERIES, REAL_NOISE_SEEDS, runReal } from '../../scenario/realRun';
+import { measureDatabase } from '../../measure/runner';
+import { runRealPipeline } from '../../measure/realPipeline/pipeline';
+import { loadScenario } from '../../../../cli/scenarioInput';
+import { commandLine, gitCommit, typedArgs } from '../../../../cli/provenance';
+import { machineClaimRow } from '../../scenario/realClaim';
+import { parseClaimsReportJson } from '../../../../scenario/claimsReportCheck';
+import type { ClaimsReport } from '../../../../scenario/claimsReport';
 import { spawnNodeStage } from '../stageThreads';
 
 interface RealOptions {
@@ -70,8 +70,9 @@ function readClaimsReport(io: CliIo, file: string): { readonly file: string; rea
 }
 
 /** `real <scenario>`: the scenario run on this machine's cores beside its simulation (the work is in src/worlds/pipeline/scenario/realRun.ts). */
-export const realCommand: CliCommand = {
+export const realCommand: WorldCommand = {
   usage: 'real [scenario]',
+  listedAfter: 'presets',
   summary: 'run a pipeline scenario for real (tfjs stages in worker threads, real hogs) beside its simulation on a database measured here',
   configure(command) {
     addSetOption(command);

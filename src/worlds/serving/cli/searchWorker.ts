@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { evaluateJob } from '../worlds/serving/schedulers/reference';
+import { evaluateJob } from '../schedulers/reference';
 import { takeJobs, type SearchBatchMessage } from './searchThreads';
 
 /**

@@ -1,17 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Tf } from '../lib/tf';
-import { loadTfNode } from '../lib/tfNode';
-import { getDatabase } from '../worlds/pipeline/engine/profiles/databases';
-import { validateDatabase } from '../worlds/pipeline/engine/profiles/validate';
-import type { LayerTimeDatabase } from '../worlds/pipeline/engine/profiles/types';
-import { measureDatabase, type MeasureEnvironment } from '../worlds/pipeline/measure/runner';
-import type { SpawnHog } from '../worlds/pipeline/measure/hogs';
-import { parseDatabaseFile, scenarioWithDatabase } from '../worlds/pipeline/scenario/databaseFile';
-import { parsePipelineScenario } from '../worlds/pipeline/door';
-import { runPipelineScenario } from '../worlds/pipeline/scenario/pipelineRunner';
-import { defaultPipelineScenario } from '../worlds/pipeline/defaultPreset';
+import type { Tf } from '../../../lib/tf';
+import { loadTfNode } from '../../../lib/tfNode';
+import { getDatabase } from '../engine/profiles/databases';
+import { validateDatabase } from '../engine/profiles/validate';
+import type { LayerTimeDatabase } from '../engine/profiles/types';
+import { measureDatabase, type MeasureEnvironment } from '../measure/runner';
+import type { SpawnHog } from '../measure/hogs';
+import { parseDatabaseFile, scenarioWithDatabase } from '../scenario/databaseFile';
+import { parsePipelineScenario } from '../door';
+import { runPipelineScenario } from '../scenario/pipelineRunner';
+import { defaultPipelineScenario } from '../defaultPreset';
 import { spawnNodeHog } from './hogThreads';
-import { EXIT_OK, EXIT_USAGE, needsLearning, runCli, type CliIo } from './cli';
+import { EXIT_OK, EXIT_USAGE, needsLearning, runCli, type CliIo } from '../../../cli/cli';
+import { CLI_WORLDS } from '../../commands';
 
 let tf: Tf;
 beforeAll(async () => {
@@ -117,9 +118,9 @@ describe('npm run sim -- measure', () => {
       readFile: (p) => files.get(p) ?? null,
       writeFile: (p, t) => void files.set(p, t),
       stderrIsTty: false,
-      learning: { tf, agents: {} },
+      learning: { tf, agent: async () => undefined },
     };
-    return { io, out, err, files, needsTf: needsLearning(args, io), code: runCli(args, io) };
+    return { io, out, err, files, needsTf: needsLearning(args, io, CLI_WORLDS), code: runCli(args, io, CLI_WORLDS) };
   }
 
   it.each([

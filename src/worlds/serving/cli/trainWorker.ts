@@ -1,14 +1,14 @@
 // The composition root first: it hands the list of worlds to the kit (ARCHITECTURE §7b).
-import '../worlds';
+import '../../index';
 import { workerData } from 'node:worker_threads';
-import type { LearningScheduler } from '../worlds/serving/agents/learningScheduler';
-import { MirrorSharing } from '../worlds/serving/agents/lockstep';
-import { createLatencyPredictor } from '../worlds/serving/agents/predictorAdapter';
-import { createLearningFactory } from '../worlds/serving/agents/registry';
-import { loadTfNode } from '../lib/tfNode';
-import { ServingRun } from '../worlds/serving/engine/simulation';
-import { buildServingSpec } from '../worlds/serving/scenario/servingRunner';
-import { SERVING_SCHEDULERS, servingSchedulerContext } from '../worlds/serving/schedulers/registry';
+import type { LearningScheduler } from '../agents/learningScheduler';
+import { MirrorSharing } from '../agents/lockstep';
+import { createLatencyPredictor } from '../agents/predictorAdapter';
+import { createLearningFactory } from '../agents/registry';
+import { loadTfNode } from '../../../lib/tfNode';
+import { ServingRun } from '../engine/simulation';
+import { buildServingSpec } from '../scenario/servingRunner';
+import { SERVING_SCHEDULERS, servingSchedulerContext } from '../schedulers/registry';
 import type { FinishOutcome, SlotOutcome, TrainThreadCommand, TrainThreadInit } from './trainThreads';
 
 /**

@@ -1,19 +1,20 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Tf } from '../lib/tf';
-import { loadTfNode } from '../lib/tfNode';
-import { getDatabase } from '../worlds/pipeline/engine/profiles/databases';
-import { inProcessStage } from '../worlds/pipeline/measure/realPipeline/inProcess';
-import { runRealPipeline } from '../worlds/pipeline/measure/realPipeline/pipeline';
-import { findPreset } from '../scenario/presets';
-import { coreMapping, realLaneOptions } from '../worlds/pipeline/scenario/realPipeline';
-import type { PipelineScenario } from '../worlds/pipeline/schema';
-import { runCli, type CliIo } from './cli';
-import { realMarkdown, runReal, type LiveEdit, type RealDeps } from '../worlds/pipeline/scenario/realRun';
-import { measureDatabase } from '../worlds/pipeline/measure/runner';
+import type { Tf } from '../../../lib/tf';
+import { loadTfNode } from '../../../lib/tfNode';
+import { getDatabase } from '../engine/profiles/databases';
+import { inProcessStage } from '../measure/realPipeline/inProcess';
+import { runRealPipeline } from '../measure/realPipeline/pipeline';
+import { findPreset } from '../../../scenario/presets';
+import { coreMapping, realLaneOptions } from '../scenario/realPipeline';
+import type { PipelineScenario } from '../schema';
+import { runCli, type CliIo } from '../../../cli/cli';
+import { CLI_WORLDS } from '../../commands';
+import { realMarkdown, runReal, type LiveEdit, type RealDeps } from '../scenario/realRun';
+import { measureDatabase } from '../measure/runner';
 import { spawnNodeStage } from './stageThreads';
-import { machineClaimRow } from '../worlds/pipeline/scenario/realClaim';
-import { checkClaimsReport } from '../scenario/claimsReportCheck';
-import { CLAIMS_REPORT_VERSION } from '../scenario/claimsReport';
+import { machineClaimRow } from '../scenario/realClaim';
+import { checkClaimsReport } from '../../../scenario/claimsReportCheck';
+import { CLAIMS_REPORT_VERSION } from '../../../scenario/claimsReport';
 
 let tf: Tf;
 beforeAll(async () => {
@@ -170,7 +171,7 @@ describe('real: a pipeline scenario run for real beside its simulation', () => {
     const run = async (args: string[]) => {
       let stderr = '';
       const io: CliIo = { stdout: () => undefined, stderr: (t) => (stderr += t), readFile: () => null, writeFile: () => undefined, stderrIsTty: false };
-      const code = await runCli(args, io);
+      const code = await runCli(args, io, CLI_WORLDS);
       return { code, stderr };
     };
     expect(await run(['real', 'bcedge-dynamic'])).toMatchObject({ code: 2, stderr: expect.stringContaining('needs a pipeline scenario') });

@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import type { ActingState, Transition } from '../worlds/serving/agents/learner';
-import type { BatchObservation } from '../worlds/serving/engine/scheduler';
-import type { ServingScenario } from '../worlds/serving/schema';
-import type { LearningSchedulerId } from '../worlds/serving/schedulers/registry';
+import type { ActingState, Transition } from '../agents/learner';
+import type { BatchObservation } from '../engine/scheduler';
+import type { ServingScenario } from '../schema';
+import type { LearningSchedulerId } from '../schedulers/registry';
 
 const WORKER_SCRIPT = fileURLToPath(new URL('./trainWorker.mjs', import.meta.url));
 
