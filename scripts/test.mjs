@@ -85,8 +85,8 @@ if (plan.kind === 'install') {
 }
 
 // 3. The steps.
-// Typecheck and lint side by side: each is one thread, and neither reads what the other writes.
-await Promise.all([step('typecheck', 300, 'npm', ['run', '--silent', 'typecheck']), step('lint', 300, 'npm', ['run', '--silent', 'lint'])]);
+await step('typecheck', 300, 'npm', ['run', '--silent', 'typecheck']);
+await step('lint', 300, 'npm', ['run', '--silent', 'lint']);
 await step('vitest', 900, bin('vitest'), [
   'run',
   '--reporter=default',
