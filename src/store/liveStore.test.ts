@@ -75,8 +75,11 @@ class TinyClient implements LiveClient<TinyTypes> {
   async play() {
     this.calls.push('play');
   }
+  /** While set, a pause is answered only when it resolves (the worker busy with a tick). */
+  pauseAnswered: Promise<void> | null = null;
   async pause() {
     this.calls.push('pause');
+    await this.pauseAnswered;
   }
   async step(amount: number) {
     this.calls.push(`step ${amount}`);
@@ -305,6 +308,28 @@ describe('the shared slices of every lab store', () => {
     await load;
     expect(client.calls.slice(-2)).toEqual(['load', 'pause']);
     expect(store.getState().starting).toBe(false);
+  });
+
+  it('a Pause holds from the click: a frame sent before the worker took it does not make a load that follows play the run again', async () => {
+    const { store, client } = tiny();
+    await store.getState().load(scenario(), 'preset');
+    await store.getState().play();
+    client.send({ position: 1 }, 'playing');
+    let answer = (): void => undefined;
+    client.pauseAnswered = new Promise<void>((resolve) => (answer = resolve));
+    const pause = store.getState().pause();
+    expect(store.getState().status).toBe('paused');
+    // The worker's frame of before the pause arrives after the click…
+    client.send({ position: 2 }, 'playing');
+    expect(store.getState()).toMatchObject({ status: 'paused', position: 2 });
+    // …and a trace file is loaded at once: it loads paused.
+    await store.getState().load(scenario('trace'), 'file');
+    expect(client.calls.slice(-2)).toEqual(['pause', 'load']);
+    answer();
+    await pause;
+    // Once the pause is answered, frames say what the worker does again.
+    client.send({ position: 2 }, 'playing');
+    expect(store.getState().status).toBe('playing');
   });
 
   it('applies frames: series in place, a new generation starts new buffers, summaries and frames per second', async () => {

@@ -286,6 +286,8 @@ export function createLiveStore<T extends StoreTypes, W extends object>(client: 
   type S = State<T, W>;
   // Set once the store exists (it shows `starting`); used only by actions, which run after.
   let pending: PendingStart = null as unknown as PendingStart;
+  /** Pauses asked of the worker and not yet answered (see \`pause\`). */
+  let pausesUnanswered = 0;
 
   /** What a good load sets (also when a restarted worker is given the scenario back). */
   const loadedState = (result: LoadedAnswer<T>, state: S): Partial<S> => {
@@ -441,9 +443,18 @@ export function createLiveStore<T extends StoreTypes, W extends object>(client: 
         setShared({ scenario: after });
       },
       play: () => start(pending.begin(), get().scenario),
-      pause: () => {
+      pause: async () => {
         pending.cancel();
-        return client.pause();
+        // The Pause holds from the click: until the worker has taken it, a frame it sent before
+        // (still playing) must not make the lab read the run as playing — a file or a link
+        // loaded in that moment would play the run again (\`replace\` plays what was playing).
+        pausesUnanswered++;
+        if (get().status === 'playing') setShared({ status: 'paused' });
+        try {
+          await client.pause();
+        } finally {
+          pausesUnanswered--;
+        }
       },
       step: async (amount) => void refused(await client.step(amount)),
       reset: () => client.reset(),
@@ -536,7 +547,7 @@ export function createLiveStore<T extends StoreTypes, W extends object>(client: 
       stride: frame.stride,
       series,
       live: frame.lanes.map((l) => l.live),
-      status: frame.status,
+      status: pausesUnanswered > 0 && frame.status === 'playing' ? 'paused' : frame.status,
       position: world.position(frame),
       measuredSpeed: frame.measuredSpeed,
       framesPerSecond: frameTimes.length,
