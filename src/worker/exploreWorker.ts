@@ -9,6 +9,7 @@ import { worldOf } from '../kit/worlds';
 import { cellScenario, sweepCells, type SweepCell } from '../scenario/sweep';
 import { runCell, type CellOutcome } from '../scenario/sweepReport';
 import { loadPageTf } from './pageTf';
+import { fetchShippedAgent } from './shippedAgentFetch';
 
 /**
  * One Web Worker of the Explore view's pool (workerpool): runs cells of one sweep by index.
@@ -23,21 +24,6 @@ let current: { key: string; scenario: AnyScenario; cells: SweepCell[]; learning:
 /** The shipped agents fetched so far, by key: once per worker (a failed fetch is tried again). */
 const agents = new Map<string, Promise<unknown>>();
 
-function fetchAgent(baseUrl: string): (key: string) => Promise<unknown> {
-  return (key) => {
-    let agent = agents.get(key);
-    if (agent === undefined) {
-      agent = fetch(new URL(`${key}.json`, baseUrl)).then(async (response) => {
-        if (!response.ok) throw new Error(`agents/${key}.json: ${response.status} ${response.statusText}`);
-        return (await response.json()) as unknown;
-      });
-      agent.catch(() => agents.delete(key));
-      agents.set(key, agent);
-    }
-    return agent;
-  };
-}
-
 async function prepare(scenarioJson: string, seeds: readonly number[], agentsBaseUrl: string) {
   const key = `${scenarioJson}\n${JSON.stringify(seeds)}`;
   if (current !== null && current.key === key) return current;
@@ -49,7 +35,7 @@ async function prepare(scenarioJson: string, seeds: readonly number[], agentsBas
   // The learners are loaded (tfjs, the shipped agents) only for a scenario with a learning lane.
   const learning =
     world.learning !== undefined && hasLearningLane(world, scenario)
-      ? await world.learning(await loadPageTf(), fetchAgent(agentsBaseUrl), cells.map((cell) => cellScenario(scenario, cell)))
+      ? await world.learning(await loadPageTf(), (key) => fetchShippedAgent(agents, key, agentsBaseUrl), cells.map((cell) => cellScenario(scenario, cell)))
       : undefined;
   current = { key, scenario, cells, learning };
   return current;

@@ -1,10 +1,11 @@
 /// <reference lib="webworker" />
 import type { AgentFile } from '../agents/learner';
-import { learningFactoryOf, wantedAgents } from '../agents/learning';
+import { learningFactoryOf, servingLearning, wantedAgents } from '../agents/learning';
 import type { AgentKey, AgentLibrary } from '../agents/registry';
 import type { Tf } from '../../../lib/tf';
 import type { ServingScenario } from '../schema';
 import { loadPageTf } from '../../../worker/pageTf';
+import { fetchShippedAgent } from '../../../worker/shippedAgentFetch';
 import { isLearningScheduler, type LearningFactory } from '../schedulers/registry';
 
 /**
@@ -14,24 +15,16 @@ import { isLearningScheduler, type LearningFactory } from '../schedulers/registr
  * page's own origin when a lane starts from one.
  */
 let tf: Promise<Tf> | null = null;
-const agents = new Map<AgentKey, Promise<AgentFile>>();
+const agents = new Map<string, Promise<unknown>>();
 /** What has loaded so far, for `learningAtHand`. */
 let loadedTf: Tf | null = null;
 const loadedAgents = new Map<AgentKey, AgentFile>();
 
+/** A shipped agent, fetched once per worker (`fetchShippedAgent`); kept for `learningAtHandFor` once it is here. */
 function fetchAgent(id: AgentKey, baseUrl: string): Promise<AgentFile> {
-  let agent = agents.get(id);
-  if (agent === undefined) {
-    agent = fetch(new URL(`${id}.json`, baseUrl)).then(async (response) => {
-      if (!response.ok) throw new Error(`agents/${id}.json: ${response.status} ${response.statusText}`);
-      return (await response.json()) as AgentFile;
-    });
-    agent.then(
-      (file) => loadedAgents.set(id, file),
-      () => agents.delete(id),
-    );
-    agents.set(id, agent);
-  }
+  const fresh = !agents.has(id);
+  const agent = fetchShippedAgent(agents, id, baseUrl) as Promise<AgentFile>;
+  if (fresh) agent.then((file) => loadedAgents.set(id, file), () => undefined);
   return agent;
 }
 
@@ -48,10 +41,7 @@ export async function learningFactoryFor(scenario: ServingScenario, agentsBaseUr
       () => (tf = null),
     );
   }
-  const module = await tf;
-  const library: AgentLibrary = {};
-  await Promise.all(wantedAgents(variants).map(async (id) => (library[id] = await fetchAgent(id, agentsBaseUrl))));
-  return learningFactoryOf(module, library);
+  return servingLearning(await tf, (id) => fetchAgent(id, agentsBaseUrl), variants);
 }
 
 /**
